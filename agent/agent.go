@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// CandidateFile is the file every agent writes in its workspace.
+const CandidateFile = "candidate.py"
+
+// Failure is one observed example a candidate got wrong.
+type Failure struct {
+	Input    json.RawMessage `json:"input"`
+	Expected json.RawMessage `json:"expected"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// Feedback is what the workflow tells the agent about its previous candidate.
+type Feedback struct {
+	Iteration int `json:"iteration"`
+	Passed    int `json:"passed"`
+	Total     int `json:"total"`
+	// Failures holds at most the configured number of failures.
+	Failures []Failure `json:"failures,omitempty"`
+	// Messages are the workflow's requests: rewrite without embedded inputs,
+	// a simpler program, and similar.
+	Messages []string `json:"messages,omitempty"`
+}
+
+// WriteRequest starts one coding session.
+type WriteRequest struct {
+	Task      task.Task
+	Iteration int
+	// Examples is every observed example so far.
+	Examples []task.Example
+	// Feedback is about the previous candidate; nil in the first session.
+	Feedback *Feedback
+	// Workspace is the directory where candidate.py must be written.
+	Workspace string
+}
+
+// WriteResult reports a session.
+type WriteResult struct {
+	Usage task.Usage
+	// Notes explain what the agent did or tried (archived with the candidate).
+	Notes string
+	// Transcript is the session's record (messages, tool calls), archived
+	// beside the candidate when non-empty.
+	Transcript json.RawMessage
+}
+
+// ProposeRequest asks for the next batch of inputs.
+type ProposeRequest struct {
+	Task task.Task
+	// K is the exact number of inputs wanted.
+	K        int
+	Examples []task.Example
+	// Missing are coverage categories the observed inputs lack (coverage gate).
+	Missing []string
+	// Domain, when set, is the range every number must lie in (domain check).
+	Domain *task.Domain
+	// Attempt counts from 1; Rejection is why the previous attempt failed.
+	Attempt   int
+	Rejection string
+	Workspace string
+}
+
+// ProposeResult is an agent's proposal.
+type ProposeResult struct {
+	Inputs []json.RawMessage
+	Usage  task.Usage
+}
+
+// Agent writes candidates and proposes inputs. An error means the agent's
+// infrastructure failed (an endpoint down after retries), not that the
+// candidate is wrong.
+type Agent interface {
+	Write(ctx context.Context, req WriteRequest) (WriteResult, error)
+	Propose(ctx context.Context, req ProposeRequest) (ProposeResult, error)
+}
