@@ -1,0 +1,56 @@
+"""Random inputs for base_pairs_max_each: list of integer pairs [a, b]; 0 to 8 pairs, each member between -20 and 20."""
+import json
+
+NAME = 'base_pairs_max_each'
+
+EDGE_CASES = [
+    [],
+    [[0, 0]],
+    [[3, 3], [3, -3]],
+    [[1, 2], [1, 1], [0, 5], [1, 0]],
+    [[20, -20], [-20, 20]],
+]
+
+
+def _draw(rng):
+    n = rng.randint(0, 8)
+    if rng.random() < 0.3:
+        keys = [rng.randint(-20, 20) for _ in range(2)]
+        return [[rng.choice(keys), rng.randint(-20, 20)] for _ in range(n)]
+    return [[rng.randint(-20, 20), rng.randint(-20, 20)] for _ in range(n)]
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)
