@@ -1,0 +1,369 @@
+package bank
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// DefaultBudget is the default number of operation calls one evaluation
+// may make, per-item calls included.
+const DefaultBudget = 100000
+
+// inlineValueBytes is the largest canonical result shown inline in a trace
+// entry; larger results appear by kind and hash only.
+const inlineValueBytes = 256
+
+// ErrBudget reports that an evaluation ran out of its call budget.
+var ErrBudget = errors.New("call budget exhausted")
+
+// Evaluator runs validated graphs.
+type Evaluator struct {
+	Registry *Registry
+	// Runner runs program.apply and registered programs; nil makes them fail.
+	Runner ProgramRunner
+	// Budget caps operation calls; 0 means DefaultBudget.
+	Budget int
+}
+
+// TraceEntry records one operation call or choice decision.
+type TraceEntry struct {
+	Path   string `json:"path"`
+	Op     string `json:"op,omitempty"`
+	Kind   Kind   `json:"kind,omitempty"`
+	Result string `json:"result,omitempty"` // hash of the result
+	Value  *Value `json:"value,omitempty"`  // the result when small
+	Keep   *bool  `json:"keep,omitempty"`   // filter decision
+	Step   *int   `json:"step,omitempty"`   // fold step
+	Branch string `json:"branch,omitempty"` // choice: "then" or "else"
+	Error  string `json:"error,omitempty"`
+}
+
+// Result is what an evaluation produced. After an error it holds what was
+// computed before the failure, including the failing trace entry.
+type Result struct {
+	Outputs map[string]Value
+	// Values holds every node that was evaluated, by id.
+	Values       map[string]Value
+	Trace        []TraceEntry
+	Calls        int
+	Kinds        map[string]Kind
+	Dependencies map[string][]string
+}
+
+// EvalError is a failure of one call during evaluation.
+type EvalError struct {
+	Path string
+	Op   string
+	Err  error
+}
+
+func (e *EvalError) Error() string {
+	if e.Op == "" {
+		return fmt.Sprintf("evaluate %s: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("evaluate %s (%s): %v", e.Path, e.Op, e.Err)
+}
+
+func (e *EvalError) Unwrap() error { return e.Err }
+
+type frame struct {
+	path   string
+	env    map[string]Value
+	nodes  map[string]*Node
+	kinds  map[string]Kind
+	values map[string]Value
+}
+
+type run struct {
+	ctx    context.Context
+	ev     *Evaluator
+	budget int
+	calls  int
+	trace  []TraceEntry
+}
+
+// call is what a built-in implementation may use of the running evaluation.
+type call struct {
+	r    *run
+	path string
+}
+
+// Evaluate validates g and runs it, evaluating only what the outputs need.
+// A validation failure is a *PathError; a failing call an *EvalError.
+func (e *Evaluator) Evaluate(ctx context.Context, g *Graph) (*Result, error) {
+	chk, err := Validate(e.Registry, g)
+	if err != nil {
+		return nil, err
+	}
+	return e.run(ctx, g, chk)
+}
+
+func (e *Evaluator) run(ctx context.Context, g *Graph, chk *Checked) (*Result, error) {
+	budget := e.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	r := &run{ctx: ctx, ev: e, budget: budget}
+	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: map[string]Value{}}
+	res := &Result{Outputs: map[string]Value{}, Values: f.values, Kinds: chk.Kinds, Dependencies: chk.Dependencies}
+	names := make([]string, 0, len(g.Outputs))
+	for n := range g.Outputs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, err := r.ref(f, g.Outputs[name])
+		if err != nil {
+			res.Trace, res.Calls = r.trace, r.calls
+			return res, err
+		}
+		res.Outputs[name] = v
+	}
+	res.Trace, res.Calls = r.trace, r.calls
+	return res, nil
+}
+
+func (r *run) ref(f *frame, name string) (Value, error) {
+	if v, ok := f.env[name]; ok {
+		return v, nil
+	}
+	if v, ok := f.values[name]; ok {
+		return v, nil
+	}
+	n, ok := f.nodes[name]
+	if !ok {
+		return Value{}, &EvalError{Path: f.path, Err: fmt.Errorf("unknown reference %q", name)}
+	}
+	v, err := r.node(f, n)
+	if err != nil {
+		return Value{}, err
+	}
+	f.values[name] = v
+	return v, nil
+}
+
+func (r *run) refs(f *frame, m map[string]string, into map[string]Value) error {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v, err := r.ref(f, m[k])
+		if err != nil {
+			return err
+		}
+		into[k] = v
+	}
+	return nil
+}
+
+func (r *run) node(f *frame, n *Node) (Value, error) {
+	path := f.path + "/" + n.ID
+	reg := r.ev.Registry
+	switch n.Form() {
+	case "op":
+		op, _ := reg.Lookup(n.Op)
+		args := make(map[string]Value, len(n.Args))
+		if err := r.refs(f, n.Args, args); err != nil {
+			return Value{}, err
+		}
+		return r.call(path, op, args, nil)
+	case "choice":
+		cond, err := r.ref(f, n.Choice.If)
+		if err != nil {
+			return Value{}, err
+		}
+		b, _ := cond.Flag()
+		branch, ref := "else", n.Choice.Else
+		if b {
+			branch, ref = "then", n.Choice.Then
+		}
+		r.trace = append(r.trace, TraceEntry{Path: path, Branch: branch})
+		return r.ref(f, ref)
+	}
+	a := n.apply()
+	op, _ := reg.Lookup(a.Op)
+	itemsV, err := r.ref(f, a.Items)
+	if err != nil {
+		return Value{}, err
+	}
+	items, _ := itemsV.Items()
+	var state Value
+	if n.Fold != nil {
+		if state, err = r.ref(f, a.State); err != nil {
+			return Value{}, err
+		}
+	}
+	if len(items) == 0 {
+		switch {
+		case n.Map != nil:
+			return List(f.kinds[n.ID].Elem(), nil), nil
+		case n.Filter != nil:
+			return List(itemsV.Kind().Elem(), nil), nil
+		}
+		return state, nil
+	}
+	// Bindings are evaluated once, when the first item needs them.
+	bound := make(map[string]Value, len(a.Bindings)+2)
+	if err := r.refs(f, a.Bindings, bound); err != nil {
+		return Value{}, err
+	}
+	if n.Map != nil && op.program != nil {
+		return r.mapProgram(path, op, items)
+	}
+	var out []Value
+	for i, item := range items {
+		args := make(map[string]Value, len(bound)+2)
+		for k, v := range bound {
+			args[k] = v
+		}
+		args["item"] = item
+		ipath := path + "/item_" + strconv.Itoa(i)
+		switch {
+		case n.Map != nil:
+			v, err := r.call(ipath, op, args, nil)
+			if err != nil {
+				return Value{}, err
+			}
+			out = append(out, v)
+		case n.Filter != nil:
+			var keep bool
+			_, err := r.call(ipath, op, args, func(e *TraceEntry, v Value) {
+				keep, _ = v.Flag()
+				e.Keep = &keep
+			})
+			if err != nil {
+				return Value{}, err
+			}
+			if keep {
+				out = append(out, item)
+			}
+		default:
+			args["state"] = state
+			step := i
+			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = &step })
+			if err != nil {
+				return Value{}, err
+			}
+			state = v
+		}
+	}
+	if n.Fold != nil {
+		return state, nil
+	}
+	if n.Map != nil {
+		return List(f.kinds[n.ID].Elem(), out), nil
+	}
+	return List(itemsV.Kind().Elem(), out), nil
+}
+
+func (r *run) charge(path, op string, n int) error {
+	if err := r.ctx.Err(); err != nil {
+		return &EvalError{Path: path, Op: op, Err: err}
+	}
+	if r.calls+n > r.budget {
+		r.calls = r.budget
+		return &EvalError{Path: path, Op: op, Err: fmt.Errorf("%w: the limit is %d operation calls", ErrBudget, r.budget)}
+	}
+	r.calls += n
+	return nil
+}
+
+func (r *run) record(path string, op *Operation, v Value, err error, annotate func(*TraceEntry, Value)) {
+	e := TraceEntry{Path: path, Op: op.Name}
+	if err != nil {
+		e.Error = err.Error()
+	} else {
+		c := v.Canonical()
+		e.Kind, e.Result = v.Kind(), HashBytes(c)
+		if len(c) <= inlineValueBytes {
+			vv := v
+			e.Value = &vv
+		}
+		if annotate != nil {
+			annotate(&e, v)
+		}
+	}
+	r.trace = append(r.trace, e)
+}
+
+// call runs one operation, charging the budget and recording the trace.
+func (r *run) call(path string, op *Operation, args map[string]Value, annotate func(*TraceEntry, Value)) (Value, error) {
+	if err := r.charge(path, op.Name, 1); err != nil {
+		return Value{}, err
+	}
+	var v Value
+	var err error
+	switch {
+	case op.builtin != nil:
+		v, err = op.builtin(&call{r: r, path: path}, args)
+	case op.function != nil:
+		fn := op.function
+		sub := &frame{path: path, env: args, nodes: fn.nodes, kinds: fn.kinds, values: map[string]Value{}}
+		v, err = r.ref(sub, fn.Output)
+	case op.program != nil:
+		in, _ := args["item"].JSON()
+		var outs []Value
+		outs, err = (&call{r: r, path: path}).runPrograms(op.program, []json.RawMessage{in})
+		if err == nil {
+			v = outs[0]
+		}
+	}
+	r.record(path, op, v, err, annotate)
+	if err != nil {
+		var ee *EvalError
+		if errors.As(err, &ee) {
+			return Value{}, err
+		}
+		return Value{}, &EvalError{Path: path, Op: op.Name, Err: err}
+	}
+	return v, nil
+}
+
+// mapProgram maps a registered program over items in one sandbox batch.
+func (r *run) mapProgram(path string, op *Operation, items []Value) (Value, error) {
+	if err := r.charge(path, op.Name, len(items)); err != nil {
+		return Value{}, err
+	}
+	ins := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		ins[i], _ = it.JSON()
+	}
+	outs, err := (&call{r: r, path: path}).runPrograms(op.program, ins)
+	if err != nil {
+		r.record(path, op, Value{}, err, nil)
+		return Value{}, &EvalError{Path: path, Op: op.Name, Err: err}
+	}
+	for i, v := range outs {
+		r.record(path+"/item_"+strconv.Itoa(i), op, v, nil, nil)
+	}
+	return List(KindJSON, outs), nil
+}
+
+func (c *call) runPrograms(prog *Program, inputs []json.RawMessage) ([]Value, error) {
+	runner := c.r.ev.Runner
+	if runner == nil {
+		return nil, errors.New("no program runner is configured: programs run only in a sandbox")
+	}
+	outs, err := runner.Apply(c.r.ctx, prog, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("run program %s: %w", prog.Function, err)
+	}
+	if len(outs) != len(inputs) {
+		return nil, fmt.Errorf("run program %s: %d outputs for %d inputs", prog.Function, len(outs), len(inputs))
+	}
+	vals := make([]Value, len(outs))
+	for i, o := range outs {
+		v, err := JSONValue(o)
+		if err != nil {
+			return nil, fmt.Errorf("run program %s: output %d: %w", prog.Function, i, err)
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
