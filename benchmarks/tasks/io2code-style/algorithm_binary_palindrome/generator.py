@@ -19,6 +19,12 @@ EDGE_CASES = [
 
 
 def _draw(rng):
+    if rng.random() < 0.45:
+        # Mirror a random bit string, so that palindromes make up about half the draws.
+        half = "1" + "".join(rng.choice("01") for _ in range(rng.randint(0, 5)))
+        n = int(half + rng.choice(["", "0", "1"]) + half[::-1], 2)
+        if n <= 5000:
+            return n
     return _int_in(rng, 0, 5000)
 
 

@@ -10,16 +10,13 @@ EDGE_CASES = [
     [[5], [5]],
     [[1, -2, 3], [4, 5, -6]],
     [[10, -10, 0], [0]],
+    [[1, 2], [2, 1, 2]],
 ]
 
 
 def _draw(rng):
-    a = _ints(rng, -10, 10, 0, 8)
-    if rng.random() < 0.4:
-        b = _ints(rng, -10, 10, len(a), len(a))
-    else:
-        b = _ints(rng, -10, 10, 0, 8)
-    return [a, b]
+    width = rng.choice([3, 6, 10])
+    return [_ints(rng, -width, width, 0, 8), _ints(rng, -width, width, 0, 8)]
 
 
 def _ints(rng, lo, hi, min_len, max_len):

@@ -17,9 +17,12 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    a = _int_in(rng, -1000, 1000)
-    b = a if rng.random() < 0.12 else _int_in(rng, -1000, 1000)
-    return [a, b]
+    if rng.random() < 0.5:
+        # Give both a common factor, so that gcds other than 1 are common.
+        g = rng.choice([2, 3, 4, 5, 6, 7, 10, 12, 25])
+        m = 1000 // g
+        return [g * _int_in(rng, -m, m), g * _int_in(rng, -m, m)]
+    return [_int_in(rng, -1000, 1000), _int_in(rng, -1000, 1000)]
 
 
 def _int_in(rng, lo, hi):

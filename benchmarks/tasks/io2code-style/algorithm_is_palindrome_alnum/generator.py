@@ -16,7 +16,12 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    return _text(rng, 40, 'abAB1 ,.')
+    if rng.random() < 0.5:
+        # A palindrome of letters and digits, then case changes and punctuation sprinkled in.
+        half = "".join(rng.choice("abcAB12") for _ in range(rng.randint(0, 8)))
+        core = half + rng.choice(["", "x", "7"]) + half[::-1].swapcase()
+        return "".join(c + (rng.choice(" ,.:") if rng.random() < 0.2 else "") for c in core)[:40]
+    return _text(rng, 40, "abAB1 ,.")
 
 
 def _text(rng, max_len, alphabet):

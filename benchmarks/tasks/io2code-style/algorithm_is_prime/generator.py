@@ -22,7 +22,13 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    return _int_in(rng, -100, 5000)
+    n = _int_in(rng, -100, 5000)
+    if rng.random() < 0.45:
+        # Walk up to the next prime, so that primes make up about half the draws.
+        n = max(n, 2)
+        while any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
+            n += 1
+    return n if n <= 5000 else 4999
 
 
 def _int_in(rng, lo, hi):

@@ -18,7 +18,12 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    return _pts(rng, -20, 20, 0, 12)
+    pts = _pts(rng, -20, 20, 0, 12)
+    for p in pts:
+        if rng.random() < 0.35:
+            # Move the point onto a diagonal.
+            p[1] = p[0] if rng.random() < 0.5 else -p[0]
+    return pts
 
 
 def _pts(rng, lo, hi, min_n, max_n):

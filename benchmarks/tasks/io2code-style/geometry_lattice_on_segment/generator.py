@@ -14,6 +14,12 @@ EDGE_CASES = [
 
 
 def _draw(rng):
+    if rng.random() < 0.6:
+        # A step (dx, dy) repeated k times puts k + 1 lattice points on the segment.
+        dx, dy = rng.randint(-3, 3), rng.randint(-3, 3)
+        k = rng.randint(1, 6)
+        x0, y0 = rng.randint(-20 + 3 * k, 20 - 3 * k), rng.randint(-20 + 3 * k, 20 - 3 * k)
+        return [[x0, y0], [x0 + k * dx, y0 + k * dy]]
     return _pts(rng, -20, 20, 2, 2)
 
 

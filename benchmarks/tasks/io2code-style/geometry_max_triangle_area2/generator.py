@@ -18,7 +18,7 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    return _pts(rng, -20, 20, 0, 8)
+    return _pts(rng, -20, 20, 3 if rng.random() < 0.7 else 0, 8)
 
 
 def _pts(rng, lo, hi, min_n, max_n):

@@ -20,9 +20,9 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    if rng.random() < 0.75:
+    if rng.random() < 0.8:
         # A short random walk stays compact, so crossings are common but not certain.
-        n = rng.randint(0, 8)
+        n = rng.randint(3, 8)
         x, y = rng.randint(-5, 5), rng.randint(-5, 5)
         out = []
         for _ in range(n):

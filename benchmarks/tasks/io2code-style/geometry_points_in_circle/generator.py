@@ -14,9 +14,9 @@ EDGE_CASES = [
 def _draw(rng):
     center = [rng.randint(-10, 10), rng.randint(-10, 10)]
     radius = rng.randint(0, 20) if rng.random() < 0.3 else rng.randint(0, 8)
-    if rng.random() < 0.6:
+    if rng.random() < 0.75:
         # Points scattered around the circle, so that counts vary.
-        reach = radius + 2
+        reach = radius + 1
         pts = [[max(-20, min(20, center[0] + rng.randint(-reach, reach))),
                 max(-20, min(20, center[1] + rng.randint(-reach, reach)))] for _ in range(rng.randint(0, 9))]
     else:

@@ -15,8 +15,11 @@ EDGE_CASES = [
 
 
 def _draw(rng):
-    lo, hi = (-20, 20) if rng.random() < 0.5 else (-6, 6)
-    return [[rng.randint(lo, hi) for _ in range(4)] for _ in range(2)]
+    first = [rng.randint(-20, 20) for _ in range(4)]
+    if rng.random() < 0.6:
+        # A second rectangle near the first, so that overlaps are common.
+        return [first, [max(-20, min(20, v + rng.randint(-6, 6))) for v in first]]
+    return [first, [rng.randint(-20, 20) for _ in range(4)]]
 
 
 def generate(k, exclude, rng):

@@ -22,7 +22,7 @@ EDGE_CASES = [
 
 def _draw(rng):
     pts = _pts(rng, -20, 20, 0, 10)
-    if pts and rng.random() < 0.5:
+    if pts and rng.random() < 0.65:
         # Mirror half the points so that symmetric sets are common.
         half = pts[: (len(pts) + 1) // 2]
         pts = half + [[-x, y] for x, y in half][: len(pts) - len(half)]

@@ -1,0 +1,55 @@
+"""Random inputs for hard_run_length_decode: string; at most 20 characters: pairs of a letter and a count digit 1 to 9."""
+import json
+
+NAME = 'hard_run_length_decode'
+
+EDGE_CASES = [
+    '',
+    'a1',
+    'a9',
+    'a1b1',
+    'a3b2a1',
+    'z9z9',
+    'A2b3',
+]
+
+
+def _draw(rng):
+    letters = rng.choice(["ab", "abc", "xyzAB"])
+    return "".join(rng.choice(letters) + str(rng.randint(1, 9)) for _ in range(rng.randint(0, 10)))
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)
