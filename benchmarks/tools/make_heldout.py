@@ -4,6 +4,7 @@
 Usage:
     make_heldout.py DIR...           write heldout.jsonl in every task directory
     make_heldout.py --check DIR...   validate every task directory, write nothing
+    make_heldout.py --table DIR...   print a Markdown table of the tasks (for README.md)
 
 A DIR is a task directory (it holds task.yaml) or a directory of task directories.
 
@@ -41,6 +42,7 @@ TASK_KEYS_REQUIRED = ("name", "level", "input_type", "input_constraints", "funct
                       "kind", "oracle", "random_inputs")
 TASK_KEYS_OPTIONAL = ("domain",)
 SLOW_CALL_SECONDS = 0.5
+LEVEL_ORDER = ("base", "algorithm", "geometry", "hard")
 
 
 class TaskError(Exception):
@@ -488,6 +490,23 @@ def check_task(task):
     return notes
 
 
+def describe(task):
+    """The one-line description: the summary of hidden.py's docstring after the task name."""
+    doc = (sys.modules[f"_task_{task.name}_hidden"].__doc__ or "").strip().split("\n")[0]
+    return doc.split(": ", 1)[-1].rstrip(".")
+
+
+def print_table(dirs):
+    print("| task | level | kind | computes |")
+    print("|---|---|---|---|")
+    tasks = [Task(d) for d in dirs]
+    order = {level: i for i, level in enumerate(LEVEL_ORDER)}
+    tasks.sort(key=lambda t: (order.get(t.level, len(order)), t.level, t.name))
+    for task in tasks:
+        text = describe(task).replace("|", "\\|")
+        print(f"| `{task.name}` | {task.level} | {task.kind} | {text} |")
+
+
 def task_dirs(paths):
     out = []
     for p in paths:
@@ -504,10 +523,14 @@ def task_dirs(paths):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="validate the task directories; write nothing")
+    ap.add_argument("--table", action="store_true", help="print a Markdown table of the tasks; write nothing")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     ap.add_argument("dirs", nargs="+", metavar="DIR")
     args = ap.parse_args(argv)
     dirs = task_dirs(args.dirs)
+    if args.table:
+        print_table(dirs)
+        return 0
     failed = 0
     for d in dirs:
         try:
