@@ -8,7 +8,7 @@ import math
 
 
 def floor_each(xs):
-    """The floor of every number, as integers; results rounded to 6 decimals."""
+    """The floor of every number, as integers."""
     xs = _num_list(xs, -100, 100, 0, 10)
     return [math.floor(x) for x in xs]
 

@@ -6,9 +6,9 @@ Invalid input raises ValueError.
 
 
 def half_plus_one(xs):
-    """Every number halved, plus one; results rounded to 6 decimals."""
+    """Every number halved, plus one; results rounded to 10 decimals (well inside the comparison tolerance)."""
     xs = _num_list(xs, -100, 100, 0, 10)
-    return [round(x / 2 + 1, 6) + 0.0 for x in xs]
+    return [round(x / 2 + 1, 10) + 0.0 for x in xs]
 
 
 def _num_list(x, lo, hi, min_len, max_len):

@@ -6,12 +6,12 @@ Invalid input raises ValueError.
 
 
 def normalize_by_max_abs(xs):
-    """Every number divided by the largest absolute value (all zeros stay zeros); results rounded to 6 decimals."""
+    """Every number divided by the largest absolute value (all zeros stay zeros); results rounded to 10 decimals (well inside the comparison tolerance)."""
     xs = _num_list(xs, -100, 100, 0, 10)
     m = max((abs(x) for x in xs), default=0)
     if m == 0:
         return [0.0 for _ in xs]
-    return [round(x / m, 6) + 0.0 for x in xs]
+    return [round(x / m, 10) + 0.0 for x in xs]
 
 
 def _num_list(x, lo, hi, min_len, max_len):

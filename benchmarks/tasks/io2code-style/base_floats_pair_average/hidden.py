@@ -6,9 +6,9 @@ Invalid input raises ValueError.
 
 
 def pair_average(xs):
-    """The average of every two neighbouring numbers; results rounded to 6 decimals."""
+    """The average of every two neighbouring numbers; results rounded to 10 decimals (well inside the comparison tolerance)."""
     xs = _num_list(xs, -100, 100, 0, 10)
-    return [round((a + b) / 2, 6) + 0.0 for a, b in zip(xs, xs[1:])]
+    return [round((a + b) / 2, 10) + 0.0 for a, b in zip(xs, xs[1:])]
 
 
 def _num_list(x, lo, hi, min_len, max_len):

@@ -6,12 +6,12 @@ Invalid input raises ValueError.
 
 
 def running_mean(xs):
-    """The mean of each prefix of the list; results rounded to 6 decimals."""
+    """The mean of each prefix of the list; results rounded to 10 decimals (well inside the comparison tolerance)."""
     xs = _num_list(xs, -100, 100, 0, 10)
     out, total = [], 0.0
     for i, x in enumerate(xs, 1):
         total += x
-        out.append(round(total / i, 6) + 0.0)
+        out.append(round(total / i, 10) + 0.0)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Hidden program for geometry_centroid: the centroid [mean x, mean y], rounded to 6 decimals.
+"""Hidden program for geometry_centroid: the centroid [mean x, mean y], rounded to 10 decimals.
 
 Input: list of integer points [x, y]; 1 to 10 points, coordinates between -20 and 20.
 Invalid input raises ValueError.
@@ -6,10 +6,10 @@ Invalid input raises ValueError.
 
 
 def centroid(points):
-    """The centroid [mean x, mean y], rounded to 6 decimals."""
+    """The centroid [mean x, mean y], rounded to 10 decimals."""
     pts = _points(points, -20, 20, 1, 10)
     n = len(pts)
-    return [round(sum(p[0] for p in pts) / n, 6) + 0.0, round(sum(p[1] for p in pts) / n, 6) + 0.0]
+    return [round(sum(p[0] for p in pts) / n, 10) + 0.0, round(sum(p[1] for p in pts) / n, 10) + 0.0]
 
 
 def _points(x, lo, hi, min_n, max_n):

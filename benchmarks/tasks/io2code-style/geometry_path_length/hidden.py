@@ -1,4 +1,4 @@
-"""Hidden program for geometry_path_length: the Euclidean length of the path through the points in order, rounded to 6 decimals.
+"""Hidden program for geometry_path_length: the Euclidean length of the path through the points in order, rounded to 10 decimals.
 
 Input: path: list of integer points [x, y]; 0 to 10 points, coordinates between -20 and 20.
 Invalid input raises ValueError.
@@ -8,9 +8,9 @@ import math
 
 
 def path_length(points):
-    """The Euclidean length of the path through the points in order, rounded to 6 decimals."""
+    """The Euclidean length of the path through the points in order, rounded to 10 decimals."""
     pts = _points(points, -20, 20, 0, 10)
-    return round(sum(math.dist(a, b) for a, b in zip(pts, pts[1:])), 6) + 0.0
+    return round(sum(math.dist(a, b) for a, b in zip(pts, pts[1:])), 10) + 0.0
 
 
 def _points(x, lo, hi, min_n, max_n):
