@@ -84,7 +84,37 @@ func (v Value) Canonical() []byte {
 
 // Hash returns the content identifier of the value: "sha256:" + hex of its
 // canonical JSON.
-func (v Value) Hash() string { return HashBytes(v.Canonical()) }
+func (v Value) Hash() string {
+	if g, ok := v.data.(*Grid); ok {
+		return hashGrid(g)
+	}
+	return HashBytes(v.Canonical())
+}
+
+// hashGrid hashes a grid value's canonical form row by row, without
+// building it: fold steps over large grids hash a new grid every call.
+func hashGrid(g *Grid) string {
+	h := sha256.New()
+	h.Write([]byte(`{"data":[`))
+	row := make([]byte, 0, 2*g.Cols+2)
+	for r := 0; r < g.Rows; r++ {
+		row = row[:0]
+		if r > 0 {
+			row = append(row, ',')
+		}
+		row = append(row, '[')
+		for c, x := range g.Cells[r*g.Cols : (r+1)*g.Cols] {
+			if c > 0 {
+				row = append(row, ',')
+			}
+			row = append(row, '0'+x)
+		}
+		row = append(row, ']')
+		h.Write(row)
+	}
+	h.Write([]byte(`],"kind":"grid"}`))
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
 
 // Equal reports whether two values are identical (same kind and data).
 func (v Value) Equal(w Value) bool {
@@ -129,21 +159,7 @@ func encodeData(buf *bytes.Buffer, v Value) error {
 	case Point:
 		fmt.Fprintf(buf, "[%d,%d]", d.Row, d.Col)
 	case *Grid:
-		buf.WriteByte('[')
-		for r := 0; r < d.Rows; r++ {
-			if r > 0 {
-				buf.WriteByte(',')
-			}
-			buf.WriteByte('[')
-			for c := 0; c < d.Cols; c++ {
-				if c > 0 {
-					buf.WriteByte(',')
-				}
-				buf.WriteByte('0' + d.Cells[r*d.Cols+c])
-			}
-			buf.WriteByte(']')
-		}
-		buf.WriteByte(']')
+		buf.Write(appendGrid(make([]byte, 0, 2+d.Rows*(2*d.Cols+2)), d))
 	case *Object:
 		fmt.Fprintf(buf, `{"frame":[%d,%d],"origin":`, d.Frame[0], d.Frame[1])
 		writeString(buf, d.Origin)
@@ -645,4 +661,24 @@ func NewGrid(rows [][]int) (Value, error) {
 		return Value{}, err
 	}
 	return GridValue(g), nil
+}
+
+// appendGrid appends the canonical rows of g (colors are single digits).
+func appendGrid(b []byte, g *Grid) []byte {
+	b = append(b, '[')
+	for r := 0; r < g.Rows; r++ {
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		row := g.Cells[r*g.Cols : (r+1)*g.Cols]
+		for c, x := range row {
+			if c > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '0'+x)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }

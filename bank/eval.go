@@ -279,11 +279,16 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 	if err != nil {
 		e.Error = err.Error()
 	} else {
-		c := v.Canonical()
-		e.Kind, e.Result = v.Kind(), HashBytes(c)
-		if len(c) <= inlineValueBytes {
-			vv := v
-			e.Value = &vv
+		e.Kind = v.Kind()
+		if g, ok := v.Grid(); ok && g.Rows*g.Cols*2 > inlineValueBytes {
+			e.Result = v.Hash()
+		} else {
+			c := v.Canonical()
+			e.Result = HashBytes(c)
+			if len(c) <= inlineValueBytes {
+				vv := v
+				e.Value = &vv
+			}
 		}
 		if annotate != nil {
 			annotate(&e, v)

@@ -539,33 +539,24 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 		kinds[n.ID] = k
 	}
 	chk := &Checked{Kinds: kinds, nodes: byID, Dependencies: map[string][]string{}}
-	// Potential dependencies: transitive closure over every reference,
-	// including both branches of a choice.
-	memo := map[string]map[string]bool{}
-	var deps func(string) map[string]bool
-	deps = func(ref string) map[string]bool {
-		if d, ok := memo[ref]; ok {
-			return d
-		}
-		d := map[string]bool{ref: true}
-		if n, ok := byID[ref]; ok {
-			for _, r := range n.Refs() {
-				for x := range deps(r) {
-					d[x] = true
-				}
+	// Potential dependencies: everything reachable from the output over
+	// every reference, including both branches of a choice.
+	for _, name := range outNames {
+		seen := map[string]bool{}
+		stack := []string{outputs[name]}
+		for len(stack) > 0 {
+			ref := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
+			if n, ok := byID[ref]; ok {
+				stack = append(stack, n.Refs()...)
 			}
 		}
-		memo[ref] = d
-		return d
-	}
-	// Process nodes in topological order first so recursion stays shallow.
-	for _, n := range order {
-		deps(n.ID)
-	}
-	for _, name := range outNames {
-		set := deps(outputs[name])
-		list := make([]string, 0, len(set))
-		for x := range set {
+		list := make([]string, 0, len(seen))
+		for x := range seen {
 			list = append(list, x)
 		}
 		sort.Strings(list)

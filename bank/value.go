@@ -33,7 +33,9 @@ var baseKinds = []Kind{KindScalar, KindIndex, KindColor, KindFlag, KindPoint, Ki
 func ListOf(k Kind) Kind { return "list[" + k + "]" }
 
 // IsList reports whether k is a collection kind.
-func (k Kind) IsList() bool { return strings.HasPrefix(string(k), "list[") && strings.HasSuffix(string(k), "]") }
+func (k Kind) IsList() bool {
+	return strings.HasPrefix(string(k), "list[") && strings.HasSuffix(string(k), "]")
+}
 
 // Elem returns the element kind of a collection kind ("" for a base kind).
 func (k Kind) Elem() Kind {
@@ -178,7 +180,10 @@ func JSONValue(raw []byte) (Value, error) {
 // other kind.
 
 // Scalar returns the data of a scalar.
-func (v Value) Scalar() (float64, bool) { f, ok := v.data.(float64); return f, ok && v.kind == KindScalar }
+func (v Value) Scalar() (float64, bool) {
+	f, ok := v.data.(float64)
+	return f, ok && v.kind == KindScalar
+}
 
 // Int returns the data of an index or a color.
 func (v Value) Int() (int64, bool) {
