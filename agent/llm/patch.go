@@ -160,7 +160,22 @@ func (fp filePatch) apply(content string, exists bool) (out string, deleted bool
 		if pos < 0 {
 			return "", false, fmt.Errorf("hunk %d (%s) does not apply to %s: its context and removed lines were not found in order; read the file again and send a patch against its current content", n+1, h.header, fp.target())
 		}
-		lines = append(lines[:pos], append(append([]string{}, repl...), lines[pos+len(old):]...)...)
+		// Context lines keep the file's own text (they may differ in
+		// trailing whitespace).
+		repl = repl[:0]
+		oi := pos
+		for _, l := range h.lines {
+			switch l.op {
+			case ' ':
+				repl = append(repl, lines[oi])
+				oi++
+			case '-':
+				oi++
+			case '+':
+				repl = append(repl, l.text)
+			}
+		}
+		lines = append(lines[:pos], append(repl, lines[pos+len(old):]...)...)
 		from = pos + len(repl)
 		shift += len(repl) - len(old)
 		if n == len(fp.hunks)-1 && h.noEOL {
