@@ -81,8 +81,8 @@ func (e Example) MarshalJSON() ([]byte, error) {
 
 // Usage counts the tokens an agent spent.
 type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
+	PromptTokens     int `json:"prompt_tokens" yaml:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens" yaml:"completion_tokens"`
 }
 
 // Total is prompt plus completion tokens.

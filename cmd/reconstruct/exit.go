@@ -45,5 +45,8 @@ func exitCode(err error) int {
 	if errors.As(err, &e) {
 		return e.Code
 	}
+	if isUsageError(err) {
+		return exitUsage
+	}
 	return exitRejected
 }

@@ -1,0 +1,212 @@
+package candidates
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Dir is the archive directory inside a workspace.
+const Dir = ".oc_candidates"
+
+// FormatVersion is the manifest format this package writes and reads.
+const FormatVersion = 1
+
+const manifestName = "manifest.json"
+
+// Record describes one archived candidate and its evaluation when archived.
+type Record struct {
+	RunID     string `json:"run_id"`
+	Iteration int    `json:"iteration"`
+	// File is the program's file name inside the archive directory.
+	File       string `json:"file"`
+	SHA256     string `json:"sha256"`
+	Transcript string `json:"transcript,omitempty"`
+	// Passed of Known observed examples when the candidate was evaluated.
+	Passed     int        `json:"passed"`
+	Known      int        `json:"known"`
+	Accuracy   float64    `json:"accuracy"`
+	Score      float64    `json:"score"`
+	Complexity float64    `json:"complexity"`
+	Hardcoding float64    `json:"hardcoding"`
+	Memorised  int        `json:"memorised"`
+	Tokens     task.Usage `json:"tokens"`
+	Notes      string     `json:"notes,omitempty"`
+	Time       time.Time  `json:"time"`
+}
+
+// Manifest lists every archived candidate of a workspace, all runs.
+type Manifest struct {
+	Format  int      `json:"format"`
+	Entries []Record `json:"entries"`
+}
+
+// Archive is the .oc_candidates directory of one workspace.
+type Archive struct {
+	dir string
+	mu  sync.Mutex
+}
+
+// Open opens (creating when needed) the archive of a workspace.
+func Open(workspace string) (*Archive, error) {
+	dir := filepath.Join(workspace, Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open candidate archive: %w", err)
+	}
+	return &Archive{dir: dir}, nil
+}
+
+// OpenExisting opens an archive that must already exist.
+func OpenExisting(workspace string) (*Archive, error) {
+	dir := filepath.Join(workspace, Dir)
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil {
+		return nil, fmt.Errorf("no candidate archive in %s: %w", workspace, err)
+	}
+	return &Archive{dir: dir}, nil
+}
+
+// Path returns the archive directory.
+func (a *Archive) Path() string { return a.dir }
+
+// Add archives a candidate: the program, its record, the transcript when
+// not empty, then the manifest. It returns the completed record.
+func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, err := a.read()
+	if err != nil {
+		return Record{}, err
+	}
+	base := fmt.Sprintf("iter_%03d-%s", rec.Iteration, shortID(rec.RunID))
+	sum := sha256.Sum256(source)
+	rec.SHA256 = hex.EncodeToString(sum[:])
+	rec.File = base + ".py"
+	if rec.Time.IsZero() {
+		rec.Time = time.Now().UTC()
+	}
+	if err := atomicfile.Write(filepath.Join(a.dir, rec.File), source, 0o644); err != nil {
+		return Record{}, fmt.Errorf("archive candidate iter_%03d: %w", rec.Iteration, err)
+	}
+	if len(transcript) > 0 {
+		rec.Transcript = base + ".transcript.json"
+		if err := atomicfile.Write(filepath.Join(a.dir, rec.Transcript), transcript, 0o644); err != nil {
+			return Record{}, fmt.Errorf("archive transcript iter_%03d: %w", rec.Iteration, err)
+		}
+	}
+	recJSON, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return Record{}, err
+	}
+	if err := atomicfile.Write(filepath.Join(a.dir, base+".json"), append(recJSON, '\n'), 0o644); err != nil {
+		return Record{}, fmt.Errorf("archive record iter_%03d: %w", rec.Iteration, err)
+	}
+	replaced := false
+	for i, e := range m.Entries {
+		if e.RunID == rec.RunID && e.Iteration == rec.Iteration {
+			m.Entries[i], replaced = rec, true
+		}
+	}
+	if !replaced {
+		m.Entries = append(m.Entries, rec)
+	}
+	if err := a.write(m); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+// List returns every entry of the manifest, all runs, in archive order.
+func (a *Archive) List() ([]Record, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m, err := a.read()
+	if err != nil {
+		return nil, err
+	}
+	return m.Entries, nil
+}
+
+// Run returns the entries written by one run, in iteration order.
+func (a *Archive) Run(runID string) ([]Record, error) {
+	all, err := a.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for _, r := range all {
+		if r.RunID == runID {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Source reads an entry's program and checks it against the recorded hash.
+func (a *Archive) Source(rec Record) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(a.dir, rec.File))
+	if err != nil {
+		return nil, fmt.Errorf("read archived candidate %s: %w", rec.File, err)
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != rec.SHA256 {
+		return nil, fmt.Errorf("archived candidate %s was changed after archiving (sha256 mismatch)", rec.File)
+	}
+	return data, nil
+}
+
+// Transcript reads an entry's transcript, nil when it has none.
+func (a *Archive) Transcript(rec Record) ([]byte, error) {
+	if rec.Transcript == "" {
+		return nil, nil
+	}
+	return os.ReadFile(filepath.Join(a.dir, rec.Transcript))
+}
+
+func (a *Archive) read() (Manifest, error) {
+	path := filepath.Join(a.dir, manifestName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Manifest{Format: FormatVersion}, nil
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("read archive manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Manifest{}, fmt.Errorf("read archive manifest %s: %w", path, err)
+	}
+	if m.Format != FormatVersion {
+		return Manifest{}, fmt.Errorf("archive manifest %s has format %d; this reconstruct reads format %d", path, m.Format, FormatVersion)
+	}
+	return m, nil
+}
+
+func (a *Archive) write(m Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(a.dir, manifestName), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write archive manifest: %w", err)
+	}
+	return nil
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	if id == "" {
+		return "norun"
+	}
+	return id
+}

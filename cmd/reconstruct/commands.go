@@ -1,0 +1,7 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// addCommands adds the command groups that live in their own files.
+func addCommands(root *cobra.Command, a *app) {
+}

@@ -1,0 +1,166 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
+)
+
+const validTask = `task:
+  name: running_max
+  level: base
+  input_type: "list of integers"
+  input_constraints: "0 to 12 integers"
+  function_name: solve
+  kind: list
+  domain: {lo: -50, hi: 50}
+  oracle:
+    python: hidden.py
+    function: running_max
+  random_inputs:
+    python: generator.py
+    function: generate
+`
+
+// taskDir writes a task directory with the given task.yaml and returns the
+// path of the yaml.
+func taskDir(t *testing.T, yaml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"hidden.py", "generator.py"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("# test\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, "task.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadDefaults(t *testing.T) {
+	p := taskDir(t, validTask)
+	c, err := Load(Options{File: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(p)
+	got := []any{c.Workflow.InitialBatch, c.Workflow.BatchStep, c.Workflow.EarlyStop, c.Workflow.MaxIterations,
+		c.Workflow.ProposeAttempts, c.Workflow.RandomShare, c.Workflow.Atol, c.Agent.Kind, c.Sandbox.Kind,
+		c.Sandbox.CallTimeout, c.Task.Oracle.Python, c.Task.RandomInputs.Python, c.Workspace, c.Bank.Path}
+	want := []any{2, 2, 5, 50, 3, 0.0, 1e-9, "synth", "auto", 2 * time.Second,
+		filepath.Join(dir, "hidden.py"), filepath.Join(dir, "generator.py"), filepath.Join(dir, "runs", "running_max"), DefaultBankPath}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	p := taskDir(t, validTask+"workflow:\n  early_stop: 7\n  max_iterations: 9\n  seed: 4\n")
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.Int("early-stop", 0, "")
+	fs.Int("seed", 0, "")
+	if err := fs.Parse([]string{"--early-stop", "11"}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{
+		"RECONSTRUCT_WORKFLOW_EARLY_STOP":     "8",
+		"RECONSTRUCT_WORKFLOW_MAX_ITERATIONS": "10",
+		"RECONSTRUCT_SANDBOX_KIND":            "process",
+	}
+	c, err := Load(Options{File: p, Env: true, Getenv: func(k string) string { return env[k] },
+		Flags: map[string]*pflag.Flag{"workflow.early_stop": fs.Lookup("early-stop"), "workflow.seed": fs.Lookup("seed")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flag > env > file > default; an unset flag does not override.
+	got := []any{c.Workflow.EarlyStop, c.Workflow.MaxIterations, c.Workflow.Seed, c.Sandbox.Kind}
+	want := []any{11, 10, int64(4), "process"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	p := taskDir(t, validTask+"workflow: {early_stop: 3}\n")
+	base := filepath.Join(t.TempDir(), "base.yaml")
+	os.WriteFile(base, []byte("workflow: {coverage_gate: true}\nworkspace: out\n"), 0o644)
+	c, err := Load(Options{File: p, Overlays: []string{base}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Workflow.CoverageGate || c.Workflow.EarlyStop != 3 || c.Workspace != filepath.Join(filepath.Dir(base), "out") {
+		t.Errorf("overlay: coverage %v early %d workspace %s", c.Workflow.CoverageGate, c.Workflow.EarlyStop, c.Workspace)
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		// want are substrings of the error; the file name is always checked.
+		want []string
+	}{
+		{"unknown top-level key", validTask + "wokflow: {}\n", []string{"wokflow"}},
+		{"unknown nested key", validTask + "workflow: {early_stopp: 3}\n", []string{"early_stopp"}},
+		{"wrong type", validTask + "workflow: {early_stop: five}\n", []string{"workflow.early_stop"}},
+		{"wrong type bool", validTask + "workflow: {coverage_gate: maybe}\n", []string{"workflow.coverage_gate"}},
+		{"missing name", strings.Replace(validTask, "  name: running_max\n", "", 1), []string{"task.name", "required"}},
+		{"missing kind", strings.Replace(validTask, "  kind: list\n", "", 1), []string{"task.kind"}},
+		{"unknown kind", strings.Replace(validTask, "kind: list", "kind: tree", 1), []string{"task.kind", "tree"}},
+		{"missing oracle", strings.Replace(validTask, "  oracle:\n    python: hidden.py\n    function: running_max\n", "", 1), []string{"task.oracle"}},
+		{"two oracles", strings.Replace(validTask, "    function: running_max\n", "    function: running_max\n    http: http://127.0.0.1:9/\n", 1), []string{"task.oracle", "exactly one"}},
+		{"oracle file missing", strings.Replace(validTask, "python: hidden.py", "python: nothere.py", 1), []string{"task.oracle.python", "nothere.py"}},
+		{"function missing", strings.Replace(validTask, "    function: running_max\n", "", 1), []string{"task.oracle.function"}},
+		{"bad function name", strings.Replace(validTask, "function_name: solve", "function_name: 2solve", 1), []string{"task.function_name"}},
+		{"domain inverted", strings.Replace(validTask, "{lo: -50, hi: 50}", "{lo: 50, hi: -50}", 1), []string{"task.domain"}},
+		{"random share out of range", validTask + "workflow: {random_share: 1.5}\n", []string{"workflow.random_share"}},
+		{"random share without generator", strings.Replace(validTask, "  random_inputs:\n    python: generator.py\n    function: generate\n", "", 1) + "workflow: {random_share: 0.5}\n", []string{"workflow.random_share", "random_inputs"}},
+		{"early stop zero", validTask + "workflow: {early_stop: 0}\n", []string{"workflow.early_stop"}},
+		{"unknown agent", validTask + "agent: {kind: gpt}\n", []string{"agent.kind", "gpt"}},
+		{"replay without script", validTask + "agent: {kind: replay}\n", []string{"agent.replay.script"}},
+		{"llm without model", validTask + "agent: {kind: llm}\n", []string{"agent.llm.model"}},
+		{"unknown sandbox", validTask + "sandbox: {kind: vm}\n", []string{"sandbox.kind", "vm"}},
+		{"bad duration", validTask + "sandbox: {call_timeout: soon}\n", []string{"sandbox.call_timeout"}},
+		{"not yaml", "task: [unclosed\n", []string{"invalid YAML"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := taskDir(t, tt.yaml)
+			before, _ := os.ReadDir(filepath.Dir(p))
+			_, err := Load(Options{File: p})
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range append([]string{p}, tt.want...) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			after, _ := os.ReadDir(filepath.Dir(p))
+			if len(after) != len(before) {
+				t.Errorf("loading a bad config created files")
+			}
+		})
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := Load(Options{File: p})
+	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	if got := EnvName("agent.llm.model"); got != "RECONSTRUCT_AGENT_LLM_MODEL" {
+		t.Errorf("EnvName = %s", got)
+	}
+}

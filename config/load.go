@@ -1,0 +1,413 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// EnvPrefix prefixes every environment variable that sets a key.
+const EnvPrefix = "RECONSTRUCT"
+
+// Options says where a configuration comes from.
+type Options struct {
+	// File is the main configuration file (required).
+	File string
+	// Overlays are further files applied over File in order (a benchmark's
+	// base.yaml over each task's own); their paths resolve against their own
+	// directory.
+	Overlays []string
+	// Env reads RECONSTRUCT_* variables (Getenv, or os.Getenv when nil).
+	Env    bool
+	Getenv func(string) string
+	// Flags maps config keys to command-line flags; a flag wins only when
+	// the user set it.
+	Flags map[string]*pflag.Flag
+	// Override is applied last (already-resolved values, e.g. from a fork).
+	Override map[string]any
+}
+
+// pathKeys are the keys whose values are paths relative to the file naming them.
+var pathKeys = []string{
+	"task.oracle.python", "task.random_inputs.python", "task.heldout",
+	"workspace", "bank.path", "agent.replay.script",
+}
+
+// Load reads, layers, decodes and validates a configuration.
+func Load(opts Options) (*Config, error) {
+	if opts.File == "" {
+		return nil, &Error{Msg: "no configuration file given (use --config FILE)"}
+	}
+	abs, err := filepath.Abs(opts.File)
+	if err != nil {
+		return nil, &Error{File: opts.File, Msg: err.Error()}
+	}
+	v := viper.New()
+	for k, d := range defaults() {
+		v.SetDefault(k, d)
+	}
+	for _, f := range append([]string{abs}, opts.Overlays...) {
+		m, err := readFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := v.MergeConfigMap(m); err != nil {
+			return nil, &Error{File: f, Msg: err.Error()}
+		}
+	}
+	if opts.Env {
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		for k := range defaults() {
+			name := EnvName(k)
+			if val := getenv(name); val != "" {
+				v.Set(k, envValue(k, val))
+			}
+		}
+		for _, k := range []string{"task.domain.lo", "task.domain.hi", "task.random_inputs.python", "task.random_inputs.function"} {
+			if val := getenv(EnvName(k)); val != "" {
+				v.Set(k, envValue(k, val))
+			}
+		}
+	}
+	keys := make([]string, 0, len(opts.Flags))
+	for k := range opts.Flags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if f := opts.Flags[k]; f != nil && f.Changed {
+			v.Set(k, flagValue(k, f))
+		}
+	}
+	for k, val := range opts.Override {
+		v.Set(k, val)
+	}
+	var c Config
+	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
+		return nil, &Error{File: abs, Msg: cleanDecodeError(err)}
+	}
+	c.File = abs
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// EnvName is the environment variable of a key: sandbox.kind → RECONSTRUCT_SANDBOX_KIND.
+func EnvName(key string) string {
+	return EnvPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+func envValue(key, val string) any {
+	if key == "task.oracle.command" {
+		return strings.Fields(val)
+	}
+	if isPathKey(key) {
+		if a, err := filepath.Abs(val); err == nil {
+			return a
+		}
+	}
+	return val
+}
+
+func flagValue(key string, f *pflag.Flag) any {
+	if sv, ok := f.Value.(pflag.SliceValue); ok {
+		return sv.GetSlice()
+	}
+	return envValue(key, f.Value.String())
+}
+
+func isPathKey(key string) bool {
+	for _, k := range pathKeys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// readFile parses one YAML file strictly (unknown keys and wrong types are
+// errors naming the file and the key) and resolves its paths.
+func readFile(path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &Error{File: path, Msg: "configuration file does not exist"}
+		}
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, &Error{File: path, Msg: "invalid YAML: " + err.Error()}
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	// Strict pass over this file alone: no weak typing, no unknown keys.
+	var probe Config
+	if err := decode(m, &probe, false); err != nil {
+		return nil, &Error{File: path, Msg: cleanDecodeError(err)}
+	}
+	resolvePaths(m, filepath.Dir(path))
+	return m, nil
+}
+
+func resolvePaths(m map[string]any, dir string) {
+	for _, key := range pathKeys {
+		parts := strings.Split(key, ".")
+		cur := m
+		for i, p := range parts {
+			if i == len(parts)-1 {
+				if s, ok := cur[p].(string); ok && s != "" && !filepath.IsAbs(s) {
+					cur[p] = filepath.Join(dir, s)
+				}
+				break
+			}
+			next, ok := cur[p].(map[string]any)
+			if !ok {
+				break
+			}
+			cur = next
+		}
+	}
+	// A relative command path (./oracle) resolves against the file too.
+	if t, ok := m["task"].(map[string]any); ok {
+		if o, ok := t["oracle"].(map[string]any); ok {
+			if cmd, ok := o["command"].([]any); ok && len(cmd) > 0 {
+				if s, ok := cmd[0].(string); ok && strings.Contains(s, "/") && !filepath.IsAbs(s) {
+					cmd[0] = filepath.Join(dir, s)
+				}
+			}
+		}
+	}
+}
+
+func decodeOptions(weak bool) viper.DecoderConfigOption {
+	return func(dc *mapstructure.DecoderConfig) {
+		dc.ErrorUnused = true
+		dc.WeaklyTypedInput = weak
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(),
+			mapstructure.StringToSliceHookFunc(","),
+		)
+	}
+}
+
+func decode(in any, out any, weak bool) error {
+	dc := &mapstructure.DecoderConfig{Result: out}
+	decodeOptions(weak)(dc)
+	d, err := mapstructure.NewDecoder(dc)
+	if err != nil {
+		return err
+	}
+	return d.Decode(in)
+}
+
+var decodeNoise = regexp.MustCompile(`(?m)^\d+ error\(s\) decoding:\s*|^\* `)
+
+// cleanDecodeError turns mapstructure's message into one line per problem,
+// each naming the key.
+func cleanDecodeError(err error) string {
+	s := decodeNoise.ReplaceAllString(err.Error(), "")
+	s = strings.ReplaceAll(s, "decoding failed due to the following error(s):", "")
+	lines := strings.Fields(strings.ReplaceAll(s, "\n", " \n "))
+	return strings.TrimSpace(strings.Join(lines, " "))
+}
+
+// finish checks required fields and values, and fills derived defaults.
+func (c *Config) finish() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	t := &c.Task
+	if t.Name == "" {
+		return bad("task.name", "required field is missing")
+	}
+	if t.InputType == "" {
+		return bad("task.input_type", "required field is missing")
+	}
+	if t.Kind == "" {
+		return bad("task.kind", "required field is missing (one of %s)", kindList())
+	}
+	if !task.Kind(t.Kind).Valid() {
+		return bad("task.kind", "unknown kind %q (want one of %s)", t.Kind, kindList())
+	}
+	if !isIdentifier(t.FunctionName) {
+		return bad("task.function_name", "%q is not a Python identifier", t.FunctionName)
+	}
+	if t.Domain != nil && t.Domain.Lo > t.Domain.Hi {
+		return bad("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
+	}
+	o := &t.Oracle
+	n := 0
+	for _, set := range []bool{o.Python != "", len(o.Command) > 0, o.HTTP != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return bad("task.oracle", "required: one of python, command or http")
+	case n > 1:
+		return bad("task.oracle", "give exactly one of python, command or http")
+	}
+	if o.Python != "" {
+		if o.Function == "" {
+			return bad("task.oracle.function", "required with task.oracle.python")
+		}
+		if err := fileExists(o.Python); err != nil {
+			return bad("task.oracle.python", "%v", err)
+		}
+	}
+	if o.HTTP != "" && !strings.HasPrefix(o.HTTP, "http://") && !strings.HasPrefix(o.HTTP, "https://") {
+		return bad("task.oracle.http", "%q is not an http(s) URL", o.HTTP)
+	}
+	if o.Timeout <= 0 {
+		return bad("task.oracle.timeout", "must be positive")
+	}
+	if o.Retries < 0 {
+		return bad("task.oracle.retries", "must not be negative")
+	}
+	if g := t.RandomInputs; g != nil {
+		if g.Python == "" {
+			return bad("task.random_inputs.python", "required with task.random_inputs")
+		}
+		if g.Function == "" {
+			g.Function = "generate"
+		}
+		if err := fileExists(g.Python); err != nil {
+			return bad("task.random_inputs.python", "%v", err)
+		}
+	}
+	if t.Heldout == "" {
+		if p := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(p) == nil {
+			t.Heldout = p
+		}
+	}
+
+	w := &c.Workflow
+	for _, f := range []struct {
+		key string
+		v   int
+		min int
+	}{
+		{"workflow.initial_batch", w.InitialBatch, 1},
+		{"workflow.batch_step", w.BatchStep, 0},
+		{"workflow.early_stop", w.EarlyStop, 1},
+		{"workflow.max_iterations", w.MaxIterations, 1},
+		{"workflow.propose_attempts", w.ProposeAttempts, 1},
+		{"workflow.token_budget", w.TokenBudget, 0},
+		{"workflow.max_failures", w.MaxFailures, 0},
+	} {
+		if f.v < f.min {
+			return bad(f.key, "must be at least %d, got %d", f.min, f.v)
+		}
+	}
+	if w.RandomShare < 0 || w.RandomShare > 1 {
+		return bad("workflow.random_share", "must be between 0 and 1, got %g", w.RandomShare)
+	}
+	if w.RandomShare > 0 && t.RandomInputs == nil {
+		return bad("workflow.random_share", "is %g but task.random_inputs is not set", w.RandomShare)
+	}
+	if w.Atol < 0 {
+		return bad("workflow.atol", "must not be negative")
+	}
+
+	switch c.Agent.Kind {
+	case "synth", "llm":
+	case "replay":
+		if c.Agent.Replay.Script == "" {
+			return bad("agent.replay.script", "required with agent.kind replay")
+		}
+		if err := fileExists(c.Agent.Replay.Script); err != nil {
+			return bad("agent.replay.script", "%v", err)
+		}
+	default:
+		return bad("agent.kind", "unknown agent %q (want synth, llm or replay)", c.Agent.Kind)
+	}
+	if c.Agent.Kind == "llm" {
+		if c.Agent.LLM.Model == "" {
+			return bad("agent.llm.model", "required with agent.kind llm")
+		}
+		if c.Agent.LLM.ToolMode != "tools" && c.Agent.LLM.ToolMode != "text" {
+			return bad("agent.llm.tool_mode", "want tools or text, got %q", c.Agent.LLM.ToolMode)
+		}
+	}
+	if c.Agent.Synth.TimeLimit <= 0 {
+		return bad("agent.synth.time_limit", "must be positive")
+	}
+
+	s := &c.Sandbox
+	switch s.Kind {
+	case "auto", "process", "docker":
+	default:
+		return bad("sandbox.kind", "unknown sandbox %q (want auto, process or docker)", s.Kind)
+	}
+	if s.CallTimeout <= 0 {
+		return bad("sandbox.call_timeout", "must be positive")
+	}
+	if s.MemoryMB < 16 {
+		return bad("sandbox.memory_mb", "must be at least 16, got %d", s.MemoryMB)
+	}
+	if s.OutputKB < 1 {
+		return bad("sandbox.output_kb", "must be at least 1")
+	}
+	if c.Workspace == "" {
+		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
+	}
+	if c.Bank.Path == "" {
+		c.Bank.Path = DefaultBankPath
+	}
+	return nil
+}
+
+func fileExists(p string) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("file %s does not exist", p)
+		}
+		return err
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory, want a file", p)
+	}
+	return nil
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func isIdentifier(s string) bool { return identRE.MatchString(s) }
+
+func kindList() string {
+	names := make([]string, len(task.Kinds))
+	for i, k := range task.Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Keys lists every configuration key (for docs and completion).
+func Keys() []string {
+	var keys []string
+	for k := range defaults() {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+

@@ -1,0 +1,91 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/reconstruct/reconstruct/sandbox"
+)
+
+// Runner is the part of a sandbox the Python oracle needs.
+type Runner interface {
+	Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
+	Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error)
+}
+
+// Python is a hidden program given as a function in a Python file, run in
+// the oracle's sandbox (never in this process).
+type Python struct {
+	runner  Runner
+	program sandbox.Program
+	limits  sandbox.Limits
+}
+
+var _ Oracle = (*Python)(nil)
+
+// NewPython returns an oracle calling function in the file at path.
+func NewPython(runner Runner, path, function string, limits sandbox.Limits) *Python {
+	return &Python{runner: runner, program: sandbox.Program{Path: path, Function: function}, limits: limits}
+}
+
+// Query runs the hidden function on each input. An exception or a call
+// exceeding the sandbox limits rejects that input; a program that cannot be
+// loaded, or a sandbox failure, is an infrastructure error.
+func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer, error) {
+	if len(inputs) == 0 {
+		return nil, nil
+	}
+	outs, err := p.runner.Call(ctx, sandbox.CallRequest{Program: p.program, Inputs: inputs, Limits: p.limits})
+	if err != nil {
+		return nil, fmt.Errorf("python oracle %s: %w", p.program.Path, err)
+	}
+	if len(outs) != len(inputs) {
+		return nil, fmt.Errorf("python oracle %s: %d outcomes for %d inputs", p.program.Path, len(outs), len(inputs))
+	}
+	answers := make([]Answer, len(outs))
+	for i, o := range outs {
+		switch o.Status {
+		case sandbox.StatusOK:
+			answers[i] = Answer{Output: o.Output}
+		case sandbox.StatusError, sandbox.StatusTimeout, sandbox.StatusMemory:
+			answers[i] = Answer{Invalid: describe(o)}
+		default:
+			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.program.Path, i+1, describe(o))
+		}
+	}
+	return answers, nil
+}
+
+// Close releases nothing: the sandbox belongs to the caller.
+func (p *Python) Close() error { return nil }
+
+func describe(o sandbox.Outcome) string {
+	if o.Error == "" {
+		return string(o.Status)
+	}
+	return string(o.Status) + ": " + o.Error
+}
+
+// Generator is a task's random_inputs generator, run in the oracle's sandbox.
+type Generator struct {
+	runner  Runner
+	program sandbox.Program
+	limits  sandbox.Limits
+}
+
+// NewGenerator returns the generate(k, exclude, rng) function in the file at path.
+func NewGenerator(runner Runner, path, function string, limits sandbox.Limits) *Generator {
+	return &Generator{runner: runner, program: sandbox.Program{Path: path, Function: function}, limits: limits}
+}
+
+// Generate asks for k fresh inputs.
+func (g *Generator) Generate(ctx context.Context, k int, exclude []json.RawMessage, seed int64) ([]json.RawMessage, error) {
+	lim := g.limits
+	lim.Timeout *= 5 // a generator makes k inputs in one call
+	ins, err := g.runner.Generate(ctx, sandbox.GenerateRequest{Program: g.program, K: k, Exclude: exclude, Seed: seed, Limits: lim})
+	if err != nil {
+		return nil, fmt.Errorf("generator %s: %w", g.program.Path, err)
+	}
+	return ins, nil
+}

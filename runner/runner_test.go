@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not on PATH: the process sandbox needs it")
+	}
+}
+
+func quickstart(t *testing.T, override map[string]any) *config.Config {
+	t.Helper()
+	if override == nil {
+		override = map[string]any{}
+	}
+	override["workspace"] = t.TempDir()
+	override["sandbox.kind"] = "process"
+	c, err := config.Load(config.Options{File: filepath.Join("..", "configs", "examples", "quickstart.yaml"), Override: override})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestQuickstartReachesEarlyStop(t *testing.T) {
+	needPython(t)
+	c := quickstart(t, nil)
+	res, err := Run(context.Background(), c, Options{RunID: "quickstart-test"})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.StopReason != workflow.StopEarly || res.Iterations != 6 || res.Promotions != 5 || res.KnownExamples != 30 {
+		t.Fatalf("stop %s iterations %d promotions %d known %d; want early_stop 6 5 30", res.StopReason, res.Iterations, res.Promotions, res.KnownExamples)
+	}
+	if res.FinalScore < 0.9 || res.FinalAccuracy != 1 {
+		t.Errorf("final score %v accuracy %v", res.FinalScore, res.FinalAccuracy)
+	}
+	if res.Events[0].Passed == res.Events[0].Known {
+		t.Errorf("the sorting guess passed every example")
+	}
+	for _, f := range []string{"candidate.py", "result.json", "events.jsonl", "examples.jsonl", ".oc_candidates/manifest.json"} {
+		if _, err := os.Stat(filepath.Join(c.Workspace, f)); err != nil {
+			t.Errorf("workspace lacks %s: %v", f, err)
+		}
+	}
+	exs, err := workflow.ReadExamples(c.Workspace)
+	if err != nil || len(exs) != 30 {
+		t.Errorf("examples.jsonl: %d examples, %v", len(exs), err)
+	}
+}
+
+func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
+	needPython(t)
+	// Every input comes from the task's generator, run in the oracle's sandbox.
+	c := quickstart(t, map[string]any{"workflow.random_share": 1.0, "workflow.early_stop": 2})
+	res, err := Run(context.Background(), c, Options{RunID: "random-share-test"})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.StopReason != workflow.StopEarly || res.RandomInputs != res.KnownExamples || res.KnownExamples != 2+4 {
+		t.Errorf("stop %s, random inputs %d of %d, want early_stop with all 6 random", res.StopReason, res.RandomInputs, res.KnownExamples)
+	}
+	for _, ex := range res.Examples {
+		if ex.Source != "random" {
+			t.Errorf("example %s has source %s", ex.Input, ex.Source)
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/oracle"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// The fakes run no Python: a "program" is the name of a Go function in
+// programs, optionally followed by "#embed:<n>", "#complexity:<x>" tags that
+// drive the fake analysis.
+var programs = map[string]func(in []int) any{
+	"double": func(in []int) any { return in[0] * 2 },
+	"square": func(in []int) any { return in[0] * in[0] },
+	"zero":   func(in []int) any { return 0 },
+	"float":  func(in []int) any { return float64(in[0])*2 + 1e-12 },
+}
+
+func decodeInts(raw json.RawMessage) []int {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	switch x := v.(type) {
+	case float64:
+		return []int{int(x)}
+	case []any:
+		out := make([]int, len(x))
+		for i, e := range x {
+			f, _ := e.(float64)
+			out[i] = int(f)
+		}
+		return out
+	}
+	return []int{0}
+}
+
+type fakeEvaluator struct{}
+
+func progName(source string) string {
+	return strings.TrimSpace(strings.Split(source, "#")[0])
+}
+
+func tag(source, name string) string {
+	for _, part := range strings.Split(source, "#")[1:] {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), name+":"); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func (fakeEvaluator) Call(_ context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	fn, ok := programs[progName(req.Program.Source)]
+	out := make([]sandbox.Outcome, len(req.Inputs))
+	for i, in := range req.Inputs {
+		if !ok {
+			out[i] = sandbox.Outcome{Status: sandbox.StatusLoad, Error: "no such program"}
+			continue
+		}
+		raw, _ := json.Marshal(fn(decodeInts(in)))
+		out[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: raw}
+	}
+	return out, nil
+}
+
+func (fakeEvaluator) Analyse(_ context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
+	an := sandbox.Analysis{Parses: true, DefinesFunc: progName(req.Source) != ""}
+	if c := tag(req.Source, "complexity"); c != "" {
+		fmt.Sscan(c, &an.Complexity)
+	}
+	if n := tag(req.Source, "embed"); n != "" {
+		var k int
+		fmt.Sscan(n, &k)
+		for i := 0; i < k && i < len(req.Inputs); i++ {
+			an.Embedded = append(an.Embedded, i)
+		}
+	}
+	return an, nil
+}
+
+// fakeOracle doubles integers and rejects inputs above reject (when set).
+type fakeOracle struct {
+	mu      sync.Mutex
+	queries int
+	reject  int
+	infra   error
+}
+
+func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.queries++
+	if o.infra != nil {
+		return nil, o.infra
+	}
+	out := make([]oracle.Answer, len(inputs))
+	for i, in := range inputs {
+		x := decodeInts(in)[0]
+		if o.reject != 0 && x > o.reject {
+			out[i] = oracle.Answer{Invalid: "ValueError: too large"}
+			continue
+		}
+		raw, _ := json.Marshal(x * 2)
+		out[i] = oracle.Answer{Output: raw}
+	}
+	return out, nil
+}
+
+func (o *fakeOracle) Close() error { return nil }
+
+// scriptAgent writes scripted programs and proposes fresh integers.
+type scriptAgent struct {
+	mu        sync.Mutex
+	programs  []string // one per Write; the last repeats
+	writes    int
+	next      int
+	usage     task.Usage
+	proposeFn func(req agent.ProposeRequest) []json.RawMessage
+	requests  []agent.ProposeRequest
+	feedbacks []*agent.Feedback
+	writeErr  error
+	onWrite   func(n int)
+}
+
+func (a *scriptAgent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteResult, error) {
+	a.mu.Lock()
+	i := min(a.writes, len(a.programs)-1)
+	a.writes++
+	n := a.writes
+	a.feedbacks = append(a.feedbacks, req.Feedback)
+	a.mu.Unlock()
+	if a.onWrite != nil {
+		a.onWrite(n)
+	}
+	if err := ctx.Err(); err != nil {
+		return agent.WriteResult{}, err
+	}
+	if a.writeErr != nil {
+		return agent.WriteResult{}, a.writeErr
+	}
+	if a.programs[i] != "" {
+		if err := os.WriteFile(filepath.Join(req.Workspace, agent.CandidateFile), []byte(a.programs[i]), 0o644); err != nil {
+			return agent.WriteResult{}, err
+		}
+	}
+	return agent.WriteResult{Usage: a.usage, Notes: "scripted"}, nil
+}
+
+func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agent.ProposeResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = append(a.requests, req)
+	if a.proposeFn != nil {
+		return agent.ProposeResult{Inputs: a.proposeFn(req)}, nil
+	}
+	out := make([]json.RawMessage, req.K)
+	for i := range out {
+		a.next++
+		out[i] = json.RawMessage(fmt.Sprint(a.next))
+	}
+	return agent.ProposeResult{Inputs: out}, nil
+}
+
+type fakeRandom struct{ next int }
+
+func (r *fakeRandom) Generate(_ context.Context, k int, _ []json.RawMessage, _ int64) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, k)
+	for i := range out {
+		r.next++
+		out[i] = json.RawMessage(fmt.Sprint(1000 + r.next))
+	}
+	return out, nil
+}
+
+// memRecorder keeps everything recorded.
+type memRecorder struct {
+	mu       sync.Mutex
+	events   []Event
+	examples []task.Example
+	fail     error
+}
+
+func (m *memRecorder) RecordEvent(_ context.Context, ev Event) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events = append(m.events, ev)
+	return m.fail
+}
+
+func (m *memRecorder) RecordExamples(_ context.Context, _ string, exs []task.Example) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.examples = append(m.examples, exs...)
+	return m.fail
+}
+
+func (m *memRecorder) types() []string {
+	var out []string
+	for _, e := range m.events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+// harness bundles a run's fakes.
+type harness struct {
+	t       *testing.T
+	agent   *scriptAgent
+	oracle  *fakeOracle
+	rec     *memRecorder
+	random  *fakeRandom
+	dir     string
+	archive *candidates.Archive
+}
+
+func newHarness(t *testing.T, programs ...string) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	arch, err := candidates.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, agent: &scriptAgent{programs: programs}, oracle: &fakeOracle{}, rec: &memRecorder{}, random: &fakeRandom{}, dir: dir, archive: arch}
+}
+
+func (h *harness) run(ctx context.Context, s Settings, kind task.Kind) (*Result, error) {
+	h.t.Helper()
+	dom := &task.Domain{Lo: -1000, Hi: 100000}
+	spec := Spec{
+		Task:      task.Task{Name: "double", FunctionName: "solve", Kind: kind, InputType: "integer", Domain: dom},
+		Settings:  s,
+		Workspace: h.dir,
+		RunID:     "run-test-0001",
+	}
+	return Run(ctx, spec, Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: fakeEvaluator{}, Random: h.random, Archive: h.archive, Recorders: []Recorder{h.rec}})
+}
+
+var errInfra = errors.New("endpoint down")

@@ -1,0 +1,117 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Journal file names in the workspace.
+const (
+	EventsFile   = "events.jsonl"
+	ExamplesFile = "examples.jsonl"
+)
+
+// FileRecorder appends events and examples to the workspace's JSON-lines
+// files, syncing each write so that a crash loses nothing already recorded.
+type FileRecorder struct {
+	mu       sync.Mutex
+	events   *os.File
+	examples *os.File
+}
+
+var _ Recorder = (*FileRecorder)(nil)
+
+// NewFileRecorder opens the journal files of a workspace. A new run starts
+// them afresh; a resumed run appends.
+func NewFileRecorder(workspace string, resume bool) (*FileRecorder, error) {
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if !resume {
+		flags |= os.O_TRUNC
+	}
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		return nil, fmt.Errorf("create workspace: %w", err)
+	}
+	ev, err := os.OpenFile(filepath.Join(workspace, EventsFile), flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", EventsFile, err)
+	}
+	ex, err := os.OpenFile(filepath.Join(workspace, ExamplesFile), flags, 0o644)
+	if err != nil {
+		ev.Close()
+		return nil, fmt.Errorf("open %s: %w", ExamplesFile, err)
+	}
+	return &FileRecorder{events: ev, examples: ex}, nil
+}
+
+// RecordEvent appends one event line.
+func (f *FileRecorder) RecordEvent(_ context.Context, ev Event) error {
+	return f.append(f.events, ev)
+}
+
+// RecordExamples appends one line per example.
+func (f *FileRecorder) RecordExamples(_ context.Context, _ string, exs []task.Example) error {
+	for _, ex := range exs {
+		if err := f.append(f.examples, ex); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *FileRecorder) append(file *os.File, v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := file.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("append to %s: %w", file.Name(), err)
+	}
+	return file.Sync()
+}
+
+// Close closes both files, keeping the first error.
+func (f *FileRecorder) Close() error {
+	err := f.events.Close()
+	if e := f.examples.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// ReadExamples reads a workspace's examples.jsonl.
+func ReadExamples(workspace string) ([]task.Example, error) {
+	return readJSONLines[task.Example](filepath.Join(workspace, ExamplesFile))
+}
+
+// ReadEvents reads a workspace's events.jsonl.
+func ReadEvents(workspace string) ([]Event, error) {
+	return readJSONLines[Event](filepath.Join(workspace, EventsFile))
+}
+
+func readJSONLines[T any](path string) ([]T, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	dec := json.NewDecoder(bytesReader(data))
+	for dec.More() {
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			return out, fmt.Errorf("read %s: %w", path, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -1,0 +1,515 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+type jsonRaw = json.RawMessage
+
+// ResultFile is the name of the result in the workspace.
+const ResultFile = "result.json"
+
+// Spec says what to run.
+type Spec struct {
+	Task      task.Task
+	Settings  Settings
+	Workspace string
+	RunID     string
+	// Limits bound each candidate call.
+	Limits sandbox.Limits
+	Log    *zap.Logger
+	// Progress gets one line per iteration (stderr); nil for none.
+	Progress io.Writer
+	// Resume, when set, continues a run from a recorded state.
+	Resume *State
+}
+
+// finalizeTimeout bounds the work done after cancellation.
+const finalizeTimeout = 2 * time.Minute
+
+// Run executes the workflow. The Result is returned (and written to the
+// workspace) also when the run ends by cancellation or an infrastructure
+// error; the error is then non-nil.
+func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
+	if spec.Log == nil {
+		spec.Log = zap.NewNop()
+	}
+	if spec.RunID == "" {
+		return nil, errors.New("workflow: empty run id")
+	}
+	if err := os.MkdirAll(spec.Workspace, 0o755); err != nil {
+		return nil, fmt.Errorf("create workspace: %w", err)
+	}
+	e := &engine{spec: spec, deps: deps, log: spec.Log.With(zap.String("run", spec.RunID)), started: time.Now().UTC()}
+	var stop string
+	var runErr error
+	if spec.Resume != nil {
+		e.st = *spec.Resume
+	} else {
+		runErr = e.event(ctx, EventRunStarted, 0, map[string]any{"task": spec.Task, "settings": spec.Settings})
+	}
+	if runErr == nil {
+		stop, runErr = e.loop(ctx)
+	}
+	if runErr != nil && ctx.Err() != nil {
+		stop, runErr = StopCancelled, ctx.Err()
+	}
+	if runErr != nil && stop == "" {
+		stop = StopError
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalizeTimeout)
+	defer cancel()
+	res, ferr := e.finalize(fctx, stop, runErr)
+	if ferr != nil {
+		return res, errors.Join(runErr, ferr)
+	}
+	return res, runErr
+}
+
+type engine struct {
+	spec    Spec
+	deps    Deps
+	log     *zap.Logger
+	st      State
+	started time.Time
+}
+
+func (e *engine) settings() Settings { return e.spec.Settings }
+
+// loop runs iterations until a stop reason; an error is an infrastructure
+// failure or cancellation.
+func (e *engine) loop(ctx context.Context) (string, error) {
+	s := e.settings()
+	if !e.st.InitialDone {
+		ok, err := e.acquire(ctx, s.InitialBatch, task.SourceInitial)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return StopProposerFailed, nil
+		}
+		e.st.InitialDone = true
+		e.st.LastBatch = s.InitialBatch
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return StopCancelled, err
+		}
+		if e.st.Iteration >= s.MaxIterations {
+			return StopMaxIterations, nil
+		}
+		stop, err := e.iterate(ctx)
+		if err != nil || stop != "" {
+			return stop, err
+		}
+	}
+}
+
+// iterate runs one agent session and everything that follows from it.
+func (e *engine) iterate(ctx context.Context) (string, error) {
+	s := e.settings()
+	e.st.Iteration++
+	it := e.st.Iteration
+	if err := e.event(ctx, EventIterationStarted, it, map[string]any{"known": len(e.st.Examples)}); err != nil {
+		return "", err
+	}
+	candPath := filepath.Join(e.spec.Workspace, agent.CandidateFile)
+	_ = os.Remove(candPath) // a session that writes nothing must not pass with the previous program
+	wres, err := e.deps.Agent.Write(ctx, agent.WriteRequest{
+		Task: e.spec.Task, Iteration: it, Examples: e.examples(),
+		Feedback: e.st.Feedback, Workspace: e.spec.Workspace,
+	})
+	if err != nil {
+		return "", fmt.Errorf("agent session %d: %w", it, err)
+	}
+	e.st.Tokens = e.st.Tokens.Add(wres.Usage)
+	if err := e.event(ctx, EventTokens, it, map[string]any{"phase": "write", "usage": wres.Usage, "total": e.st.Tokens}); err != nil {
+		return "", err
+	}
+	source, rerr := os.ReadFile(candPath)
+	var messages []string
+	if rerr != nil {
+		source = nil
+		messages = append(messages, "candidate.py was not written in the workspace")
+	}
+	ev, err := e.evaluate(ctx, string(source), e.st.Examples)
+	if err != nil {
+		return "", fmt.Errorf("evaluate candidate iter_%03d: %w", it, err)
+	}
+	memorised := e.embedded(ev.Analysis)
+	rec, err := e.deps.Archive.Add(candidates.Record{
+		RunID: e.spec.RunID, Iteration: it, Passed: ev.Passed, Known: ev.Total,
+		Accuracy: ev.Accuracy(), Score: ev.Score(), Complexity: ev.Analysis.Complexity,
+		Hardcoding: ev.Analysis.Hardcoding, Memorised: len(memorised), Tokens: wres.Usage, Notes: wres.Notes,
+	}, source, wres.Transcript)
+	if err != nil {
+		return "", err
+	}
+	e.st.Archived = append(e.st.Archived, rec)
+	uncovered := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
+	ir := IterationRecord{
+		Iteration: it, Known: ev.Total, Passed: ev.Passed, Score: ev.Score(),
+		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Complexity: ev.Analysis.Complexity,
+		Hardcoding: ev.Analysis.Hardcoding, Tokens: wres.Usage, Candidate: rec.File,
+	}
+	if err := e.event(ctx, EventCandidateArchived, it, map[string]any{
+		"file": rec.File, "sha256": rec.SHA256, "passed": ev.Passed, "known": ev.Total,
+		"score": ev.Score(), "complexity": ev.Analysis.Complexity, "hardcoding": ev.Analysis.Hardcoding,
+		"memorised": len(memorised), "notes": wres.Notes,
+	}); err != nil {
+		return "", err
+	}
+
+	// The budget check runs after evaluation and archiving, so the last
+	// program is never lost.
+	if s.TokenBudget > 0 && e.st.Tokens.Total() >= s.TokenBudget {
+		e.commitRecord(ir)
+		return StopBudget, nil
+	}
+
+	if !ev.FullPass() {
+		e.st.Consecutive = 0
+		e.st.Feedback = e.feedback(it, ev, messages)
+		e.commitRecord(ir)
+		return "", nil
+	}
+
+	// A full pass: apply the gates.
+	if s.MemorisationGate && len(memorised) >= MemorisedThreshold && e.st.MemoRewrites < 2 {
+		e.st.MemoRewrites++
+		e.st.Consecutive = 0
+		ir.Gate = "memorisation"
+		msg := fmt.Sprintf("the candidate embeds %d observed inputs verbatim (%s); it is not a verified pass. Rewrite it as a general program on the same evidence (request %d of 2).",
+			len(memorised), joinRaw(memorised, 3), e.st.MemoRewrites)
+		e.st.Feedback = e.feedback(it, ev, []string{msg})
+		e.commitRecord(ir)
+		return "", e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "rewrite", "embedded": len(memorised), "request": e.st.MemoRewrites})
+	}
+	var notes []string
+	if s.MemorisationGate && len(memorised) >= MemorisedThreshold {
+		notes = append(notes, "memorisation gate: two rewrites did not remove the embedded inputs; batch granted anyway")
+		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "granted_anyway"}); err != nil {
+			return "", err
+		}
+	}
+	e.st.MemoRewrites = 0
+	promoted, counted := true, true
+	if s.ComplexityGate && ev.Analysis.Complexity >= ComplexityGateThreshold && e.st.ComplexityStrikes < 3 {
+		e.st.ComplexityStrikes++
+		promoted, counted = false, false
+		ir.Gate = "complexity"
+		notes = append(notes, fmt.Sprintf("complexity penalty %.2f ≥ %.1f: the batch is granted but the pass is not a promotion (%d of 3); prefer a simpler program", ev.Analysis.Complexity, ComplexityGateThreshold, e.st.ComplexityStrikes))
+		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "complexity", "decision": "not_promoted", "complexity": ev.Analysis.Complexity, "strike": e.st.ComplexityStrikes}); err != nil {
+			return "", err
+		}
+	}
+	blocking := e.blockingCategories()
+	if promoted && len(blocking) > 0 {
+		counted = false
+		ir.Gate = "coverage"
+		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "coverage", "decision": "not_counted", "missing": blocking}); err != nil {
+			return "", err
+		}
+	}
+	ir.Promoted, ir.Counted = promoted, counted
+	switch {
+	case counted:
+		e.st.Promotions++
+		e.st.Consecutive++
+	case promoted:
+		e.st.Promotions++
+	default:
+		e.st.Consecutive = 0
+	}
+	if promoted {
+		if err := e.event(ctx, EventPromotion, it, map[string]any{"counted": counted, "consecutive": e.st.Consecutive, "promotions": e.st.Promotions}); err != nil {
+			return "", err
+		}
+	}
+	e.commitRecord(ir)
+	if counted && e.st.Consecutive >= s.EarlyStop {
+		return StopEarly, nil
+	}
+	k := e.st.LastBatch + s.BatchStep
+	ok, err := e.acquire(ctx, k, task.SourceAgent)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return StopProposerFailed, nil
+	}
+	e.st.LastBatch = k
+	e.noteCoverageBatch(blocking)
+	e.st.Feedback = &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
+		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
+	return "", nil
+}
+
+// commitRecord stores the iteration record and prints the progress line.
+func (e *engine) commitRecord(ir IterationRecord) {
+	e.st.Records = append(e.st.Records, ir)
+	if e.spec.Progress == nil {
+		return
+	}
+	mark := "no"
+	switch {
+	case ir.Counted:
+		mark = "yes"
+	case ir.Promoted:
+		mark = "yes (not counted: " + ir.Gate + ")"
+	case ir.Gate != "":
+		mark = "no (" + ir.Gate + ")"
+	}
+	fmt.Fprintf(e.spec.Progress, "iter %3d  known %4d  passed %4d/%-4d  score %.3f  promoted %s  tokens %d\n",
+		ir.Iteration, ir.Known, ir.Passed, ir.Known, ir.Score, mark, e.st.Tokens.Total())
+}
+
+// blockingCategories are the coverage categories that still block early
+// stop: none without the gate, none after three batches on the same set.
+func (e *engine) blockingCategories() []string {
+	if !e.settings().CoverageGate {
+		return nil
+	}
+	missing := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
+	if len(missing) == 0 {
+		return nil
+	}
+	if strings.Join(missing, ",") == e.st.CoverageKey && e.st.CoverageBatches >= 3 {
+		return nil
+	}
+	return missing
+}
+
+func (e *engine) noteCoverageBatch(blocking []string) {
+	if len(blocking) == 0 {
+		return
+	}
+	key := strings.Join(blocking, ",")
+	if key == e.st.CoverageKey {
+		e.st.CoverageBatches++
+	} else {
+		e.st.CoverageKey, e.st.CoverageBatches = key, 1
+	}
+}
+
+func (e *engine) feedback(it int, ev Evaluation, messages []string) *agent.Feedback {
+	fb := &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total, Messages: messages}
+	for i, f := range ev.Failures {
+		if i >= e.settings().MaxFailures {
+			break
+		}
+		fb.Failures = append(fb.Failures, agent.Failure{Input: f.Input, Expected: f.Expected, Actual: f.Actual, Error: f.Error})
+	}
+	if !ev.Analysis.DefinesFunc && ev.Analysis.Parses {
+		fb.Messages = append(fb.Messages, fmt.Sprintf("candidate.py does not define %s(input_data)", e.spec.Task.FunctionName))
+	}
+	if !ev.Analysis.Parses && ev.Analysis.ParseError != "" {
+		fb.Messages = append(fb.Messages, "candidate.py does not parse: "+ev.Analysis.ParseError)
+	}
+	return fb
+}
+
+// evaluate runs a candidate on examples and analyses it against them.
+func (e *engine) evaluate(ctx context.Context, source string, examples []task.Example) (Evaluation, error) {
+	inputs := make([]json.RawMessage, len(examples))
+	outputs := make([]json.RawMessage, len(examples))
+	for i, ex := range examples {
+		inputs[i], outputs[i] = ex.Input, ex.Output
+	}
+	an, err := e.deps.Evaluator.Analyse(ctx, sandbox.AnalyseRequest{Source: source, FunctionName: e.spec.Task.FunctionName, Inputs: inputs, Outputs: outputs})
+	if err != nil {
+		return Evaluation{}, fmt.Errorf("analyse: %w", err)
+	}
+	ev := Evaluation{Total: len(examples), Analysis: an}
+	if len(examples) == 0 {
+		return ev, nil
+	}
+	outcomes, err := e.deps.Evaluator.Call(ctx, sandbox.CallRequest{
+		Program: sandbox.Program{Source: source, Function: e.spec.Task.FunctionName},
+		Inputs:  inputs, Limits: e.spec.Limits,
+	})
+	if err != nil {
+		return Evaluation{}, fmt.Errorf("run: %w", err)
+	}
+	ev.Passed, ev.Failures = judge(examples, outcomes, e.settings().Atol)
+	return ev, nil
+}
+
+// embedded returns the distinct observed inputs the analysis found embedded.
+func (e *engine) embedded(an sandbox.Analysis) []json.RawMessage {
+	var out []json.RawMessage
+	seen := map[string]bool{}
+	for _, i := range an.Embedded {
+		if i < 0 || i >= len(e.st.Examples) {
+			continue
+		}
+		c := task.MustCanonical(e.st.Examples[i].Input)
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, e.st.Examples[i].Input)
+		}
+	}
+	return out
+}
+
+func (e *engine) examples() []task.Example {
+	return append([]task.Example(nil), e.st.Examples...)
+}
+
+// event appends one journal entry to every recorder.
+func (e *engine) event(ctx context.Context, typ string, it int, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	e.st.Seq++
+	ev := Event{Seq: e.st.Seq, Time: time.Now().UTC(), RunID: e.spec.RunID, Type: typ, Iteration: it, Data: raw}
+	for _, r := range e.deps.Recorders {
+		if err := r.RecordEvent(context.WithoutCancel(ctx), ev); err != nil {
+			return fmt.Errorf("record %s event: %w", typ, err)
+		}
+	}
+	return nil
+}
+
+func (e *engine) recordExamples(ctx context.Context, exs []task.Example) error {
+	for _, r := range e.deps.Recorders {
+		if err := r.RecordExamples(context.WithoutCancel(ctx), e.spec.RunID, exs); err != nil {
+			return fmt.Errorf("record examples: %w", err)
+		}
+	}
+	return nil
+}
+
+// finalize selects the final program among this run's candidates on the
+// final example set, writes candidate.py and result.json.
+func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Result, error) {
+	s := e.settings()
+	res := &Result{
+		RunID: e.spec.RunID, Task: e.spec.Task.Name, StopReason: stop,
+		Iterations: e.st.Iteration, Promotions: e.st.Promotions,
+		KnownExamples: len(e.st.Examples), RandomInputs: e.st.RandomCount,
+		Examples: e.examples(), Events: e.st.Records, Tokens: e.st.Tokens,
+		CoverageUncoveredAtEnd: nonNil(task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())),
+		Settings:               s, Workspace: e.spec.Workspace, StartedAt: e.started,
+	}
+	if res.Events == nil {
+		res.Events = []IterationRecord{}
+	}
+	if runErr != nil {
+		res.Error = runErr.Error()
+	}
+	var ferr error
+	if err := e.event(ctx, EventStop, e.st.Iteration, map[string]any{"reason": stop, "error": res.Error}); err != nil {
+		ferr = err
+	}
+	best, bestEval, bestSrc, err := e.selectFinal(ctx)
+	if err != nil {
+		ferr = errors.Join(ferr, fmt.Errorf("select final program: %w", err))
+	}
+	if best != nil {
+		res.FinalProgram = string(bestSrc)
+		res.FinalCandidate = best.File
+		res.FinalIteration = best.Iteration
+		res.FinalScore = bestEval.Score()
+		res.FinalAccuracy = bestEval.Accuracy()
+		if err := atomicfile.Write(filepath.Join(e.spec.Workspace, agent.CandidateFile), bestSrc, 0o644); err != nil {
+			ferr = errors.Join(ferr, err)
+		}
+		if err := e.event(ctx, EventFinal, e.st.Iteration, map[string]any{
+			"candidate": best.File, "iteration": best.Iteration, "score": res.FinalScore,
+			"accuracy": res.FinalAccuracy, "sha256": best.SHA256, "function": e.spec.Task.FunctionName,
+		}); err != nil {
+			ferr = errors.Join(ferr, err)
+		}
+	}
+	res.FinishedAt = time.Now().UTC()
+	res.WallSeconds = res.FinishedAt.Sub(e.started).Seconds()
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return res, errors.Join(ferr, err)
+	}
+	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), 0o644); err != nil {
+		ferr = errors.Join(ferr, err)
+	}
+	return res, ferr
+}
+
+// selectFinal re-scores every candidate archived by this run on the final
+// example set; the best stage score wins, ties going to the later one.
+func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
+	type scored struct {
+		ev  Evaluation
+		src []byte
+	}
+	cache := map[string]scored{}
+	var best *candidates.Record
+	var bestEv Evaluation
+	var bestSrc []byte
+	recs := append([]candidates.Record(nil), e.st.Archived...)
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Iteration < recs[j].Iteration })
+	for i := range recs {
+		rec := recs[i]
+		sc, ok := cache[rec.SHA256]
+		if !ok {
+			src, err := e.deps.Archive.Source(rec)
+			if err != nil {
+				return nil, Evaluation{}, nil, err
+			}
+			ev, err := e.evaluate(ctx, string(src), e.st.Examples)
+			if err != nil {
+				return nil, Evaluation{}, nil, fmt.Errorf("re-score %s: %w", rec.File, err)
+			}
+			sc = scored{ev, src}
+			cache[rec.SHA256] = sc
+		}
+		if best == nil || sc.ev.Score() >= bestEv.Score() {
+			r := rec
+			best, bestEv, bestSrc = &r, sc.ev, sc.src
+		}
+	}
+	return best, bestEv, bestSrc, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilRaw(s []json.RawMessage) []json.RawMessage {
+	if s == nil {
+		return []json.RawMessage{}
+	}
+	return s
+}
+
+func joinRaw(xs []json.RawMessage, max int) string {
+	var parts []string
+	for i, x := range xs {
+		if i == max {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, task.MustCanonical(x))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,598 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+func settings(mod func(*Settings)) Settings {
+	s := DefaultSettings()
+	if mod != nil {
+		mod(&s)
+	}
+	return s
+}
+
+func TestRunStopReasons(t *testing.T) {
+	tests := []struct {
+		name       string
+		programs   []string
+		settings   Settings
+		usage      task.Usage
+		propose    func(req agent.ProposeRequest) []json.RawMessage
+		wantStop   string
+		wantIters  int
+		wantPromos int
+		wantKnown  int
+		wantFinal  string
+	}{
+		{name: "right from the start", programs: []string{"double"}, settings: settings(nil),
+			wantStop: StopEarly, wantIters: 5, wantPromos: 5, wantKnown: 2 + 4 + 6 + 8 + 10, wantFinal: "double"},
+		{name: "wrong then right", programs: []string{"square", "double"}, settings: settings(nil),
+			wantStop: StopEarly, wantIters: 6, wantPromos: 5, wantKnown: 30, wantFinal: "double"},
+		{name: "never right", programs: []string{"square"}, settings: settings(func(s *Settings) { s.MaxIterations = 3 }),
+			wantStop: StopMaxIterations, wantIters: 3, wantPromos: 0, wantKnown: 2, wantFinal: "square"},
+		{name: "early stop after two", programs: []string{"double"}, settings: settings(func(s *Settings) { s.EarlyStop = 2; s.BatchStep = 3 }),
+			wantStop: StopEarly, wantIters: 2, wantPromos: 2, wantKnown: 2 + 5, wantFinal: "double"},
+		{name: "budget exhausted mid-run", programs: []string{"double"}, usage: task.Usage{PromptTokens: 70, CompletionTokens: 30},
+			settings: settings(func(s *Settings) { s.TokenBudget = 250 }),
+			wantStop: StopBudget, wantIters: 3, wantPromos: 2, wantKnown: 2 + 4 + 6, wantFinal: "double"},
+		{name: "proposer fails the initial batch", programs: []string{"double"}, settings: settings(nil),
+			propose:  func(req agent.ProposeRequest) []json.RawMessage { return []json.RawMessage{json.RawMessage("1")} },
+			wantStop: StopProposerFailed, wantIters: 0, wantKnown: 0},
+		{name: "proposer fails after a promotion", programs: []string{"double"}, settings: settings(nil),
+			propose: func(req agent.ProposeRequest) []json.RawMessage {
+				if req.K == 2 {
+					return []json.RawMessage{json.RawMessage("1"), json.RawMessage("2")}
+				}
+				return []json.RawMessage{json.RawMessage("1")}
+			},
+			wantStop: StopProposerFailed, wantIters: 1, wantPromos: 1, wantKnown: 2, wantFinal: "double"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.programs...)
+			h.agent.usage = tt.usage
+			h.agent.proposeFn = tt.propose
+			res, err := h.run(context.Background(), tt.settings, task.KindInt)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			got := []any{res.StopReason, res.Iterations, res.Promotions, res.KnownExamples, progName(res.FinalProgram)}
+			want := []any{tt.wantStop, tt.wantIters, tt.wantPromos, tt.wantKnown, tt.wantFinal}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("stop, iterations, promotions, known, final (-want +got):\n%s", diff)
+			}
+			if len(res.Examples) != res.KnownExamples || len(h.rec.examples) != res.KnownExamples {
+				t.Errorf("examples: result %d, recorded %d, want %d", len(res.Examples), len(h.rec.examples), res.KnownExamples)
+			}
+			if len(res.Events) != res.Iterations {
+				t.Errorf("iteration records = %d, want %d", len(res.Events), res.Iterations)
+			}
+			if _, err := os.Stat(filepath.Join(h.dir, ResultFile)); err != nil {
+				t.Errorf("result.json not written: %v", err)
+			}
+		})
+	}
+}
+
+func TestBudgetCheckedAfterArchiving(t *testing.T) {
+	h := newHarness(t, "square")
+	h.agent.usage = task.Usage{PromptTokens: 500}
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.TokenBudget = 100 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != StopBudget || res.Iterations != 1 {
+		t.Fatalf("stop %s after %d iterations, want budget_exhausted after 1", res.StopReason, res.Iterations)
+	}
+	recs, _ := h.archive.Run("run-test-0001")
+	if len(recs) != 1 {
+		t.Fatalf("archived %d candidates, want the one written before the budget ran out", len(recs))
+	}
+	if res.Tokens.Total() != 500 {
+		t.Errorf("tokens = %d, want 500", res.Tokens.Total())
+	}
+}
+
+func TestProposalValidation(t *testing.T) {
+	observed := map[string]bool{"5": true}
+	dom := &task.Domain{Lo: 0, Hi: 10}
+	raw := func(ss ...string) []json.RawMessage {
+		out := make([]json.RawMessage, len(ss))
+		for i, s := range ss {
+			out[i] = json.RawMessage(s)
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		inputs []json.RawMessage
+		k      int
+		domain *task.Domain
+		want   string
+	}{
+		{"valid", raw("1", "2"), 2, dom, ""},
+		{"too few", raw("1"), 2, nil, "wrong count"},
+		{"too many", raw("1", "2", "3"), 2, nil, "wrong count"},
+		{"repeat within batch", raw("1", "1"), 2, nil, "repeat"},
+		{"repeat after normalisation", raw(`{"a":1,"b":2}`, `{"b":2, "a":1}`), 2, nil, "repeat"},
+		{"repeat of observed", raw("5", "6"), 2, nil, "already observed"},
+		{"out of domain", raw("1", "[3, 11]"), 2, dom, "out of domain"},
+		{"domain ignored without check", raw("1", "[3, 11]"), 2, nil, ""},
+		{"invalid JSON", raw("1", "[3,"), 2, nil, "not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ValidateProposal(tt.inputs, tt.k, observed, tt.domain)
+			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+				t.Errorf("ValidateProposal = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProposalRetriesCarryTheReason(t *testing.T) {
+	tests := []struct {
+		name       string
+		reject     int
+		domain     bool
+		first      []json.RawMessage
+		wantReason string
+	}{
+		{name: "oracle rejected", reject: 50, first: []json.RawMessage{json.RawMessage("60"), json.RawMessage("1")}, wantReason: "oracle-rejected"},
+		{name: "repeat", first: []json.RawMessage{json.RawMessage("3"), json.RawMessage("3")}, wantReason: "repeat"},
+		{name: "out of domain", domain: true, first: []json.RawMessage{json.RawMessage("-5000"), json.RawMessage("1")}, wantReason: "out of domain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, "double")
+			h.oracle.reject = tt.reject
+			calls := 0
+			h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage {
+				calls++
+				if calls == 1 {
+					return tt.first
+				}
+				out := make([]json.RawMessage, req.K)
+				for i := range out {
+					out[i] = json.RawMessage(fmt.Sprint(calls*100 + i%40))
+				}
+				return out
+			}
+			h.oracle.reject = tt.reject
+			if tt.reject != 0 {
+				h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage {
+					calls++
+					if calls == 1 {
+						return tt.first
+					}
+					out := make([]json.RawMessage, req.K)
+					for i := range out {
+						out[i] = json.RawMessage(fmt.Sprint(calls + i*0 + len(h.agent.requests)*20 + i))
+					}
+					return out
+				}
+			}
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 1; s.DomainCheck = tt.domain }), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != StopEarly {
+				t.Fatalf("stop = %s, want early_stop", res.StopReason)
+			}
+			if len(h.agent.requests) < 2 {
+				t.Fatalf("agent asked %d times, want a retry", len(h.agent.requests))
+			}
+			second := h.agent.requests[1]
+			if second.Attempt != 2 || !strings.Contains(second.Rejection, tt.wantReason) {
+				t.Errorf("retry request: attempt %d, rejection %q; want attempt 2 with %q", second.Attempt, second.Rejection, tt.wantReason)
+			}
+			if tt.domain && (second.Domain == nil || second.Domain.Hi != 100000) {
+				t.Errorf("domain not stated in the request: %+v", second.Domain)
+			}
+			rejected := 0
+			for _, ev := range h.rec.events {
+				if ev.Type == EventProposalRejected {
+					rejected++
+				}
+			}
+			if rejected != 1 {
+				t.Errorf("proposal_rejected events = %d, want 1", rejected)
+			}
+		})
+	}
+}
+
+func TestProposerFailedAfterAllAttempts(t *testing.T) {
+	h := newHarness(t, "double")
+	h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage { return nil }
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ProposeAttempts = 4 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != StopProposerFailed || len(h.agent.requests) != 4 {
+		t.Fatalf("stop %s after %d proposals, want proposer_failed after 4", res.StopReason, len(h.agent.requests))
+	}
+	if res.FinalProgram != "" {
+		t.Errorf("final program %q, want none (no session ran)", res.FinalProgram)
+	}
+}
+
+func TestRandomShare(t *testing.T) {
+	h := newHarness(t, "double")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.RandomShare = 0.5; s.EarlyStop = 2 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Batches of 2 and 4: one and two random inputs.
+	if res.RandomInputs != 3 {
+		t.Errorf("random inputs = %d, want 3", res.RandomInputs)
+	}
+	var sources []task.Source
+	for _, ex := range res.Examples {
+		sources = append(sources, ex.Source)
+	}
+	want := []task.Source{"initial", "random", "agent", "agent", "random", "random"}
+	if diff := cmp.Diff(want, sources); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+	if got := h.agent.requests[0].K; got != 1 {
+		t.Errorf("agent asked for %d initial inputs, want 1", got)
+	}
+}
+
+func TestCoverageGate(t *testing.T) {
+	h := newHarness(t, "double")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.CoverageGate = true }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Proposals 1, 2, 3, … never cover zero, negative or large (≥ 100): the
+	// first three passes, each granted a batch on that missing set, do not count; then it stops
+	// blocking and five counted promotions end the run.
+	if res.StopReason != StopEarly {
+		t.Fatalf("stop = %s", res.StopReason)
+	}
+	var counted []bool
+	for _, r := range res.Events {
+		counted = append(counted, r.Counted)
+	}
+	want := []bool{false, false, false, true, true, true, true, true}
+	if diff := cmp.Diff(want, counted); diff != "" {
+		t.Errorf("counted per iteration (-want +got):\n%s", diff)
+	}
+	if res.Promotions != 8 {
+		t.Errorf("promotions = %d, want 8", res.Promotions)
+	}
+	if got := h.agent.requests[1].Missing; !cmp.Equal(got, []string{"zero", "negative", "large"}) {
+		t.Errorf("missing named in the proposal request = %v", got)
+	}
+	if diff := cmp.Diff([]string{"zero", "negative", "large"}, res.CoverageUncoveredAtEnd); diff != "" {
+		t.Errorf("uncovered at end (-want +got):\n%s", diff)
+	}
+}
+
+func TestCoverageGateCoveredCountsAtOnce(t *testing.T) {
+	h := newHarness(t, "double")
+	inputs := []string{"0", "1", "-3", "250", "2", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40"}
+	next := 0
+	h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage {
+		out := make([]json.RawMessage, req.K)
+		for i := range out {
+			out[i] = json.RawMessage(inputs[next])
+			next++
+		}
+		return out
+	}
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.CoverageGate = true; s.EarlyStop = 3 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted []bool
+	for _, r := range res.Events {
+		counted = append(counted, r.Counted)
+	}
+	// After the first batch (0, 1) negative and large are missing; after the
+	// second (-3, 250, 2, 7) everything is covered.
+	if diff := cmp.Diff([]bool{false, true, true, true}, counted); diff != "" {
+		t.Errorf("counted (-want +got):\n%s", diff)
+	}
+}
+
+func TestMemorisationGate(t *testing.T) {
+	h := newHarness(t, "double#embed:3")
+	res, err := h.run(context.Background(), settings(func(s *Settings) {
+		s.MemorisationGate = true
+		s.InitialBatch = 3
+		s.MaxIterations = 6
+	}), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gates []string
+	var promoted []bool
+	for _, r := range res.Events {
+		gates = append(gates, r.Gate)
+		promoted = append(promoted, r.Promoted)
+	}
+	// Two rewrites on the same evidence, then the batch is granted anyway;
+	// the counter starts again for the next evidence, and a rewrite request
+	// resets the consecutive count, so a memorising agent never stops early.
+	if diff := cmp.Diff([]string{"memorisation", "memorisation", "", "memorisation", "memorisation", ""}, gates); diff != "" {
+		t.Errorf("gates (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]bool{false, false, true, false, false, true}, promoted); diff != "" {
+		t.Errorf("promoted (-want +got):\n%s", diff)
+	}
+	if res.StopReason != StopMaxIterations {
+		t.Errorf("stop = %s, want max_iterations", res.StopReason)
+	}
+	if res.Events[1].Known != 3 {
+		t.Errorf("rewrite got %d examples, want the same 3", res.Events[1].Known)
+	}
+	fb := h.agent.feedbacks[1]
+	if fb == nil || len(fb.Messages) == 0 || !strings.Contains(fb.Messages[0], "Rewrite") {
+		t.Errorf("second session feedback %+v, want a rewrite request", fb)
+	}
+	if len(res.Events[0].Memorised) != 3 {
+		t.Errorf("memorised inputs recorded = %d, want 3", len(res.Events[0].Memorised))
+	}
+}
+
+func TestMemorisationBelowThreshold(t *testing.T) {
+	h := newHarness(t, "double#embed:2")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MemorisationGate = true }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations != 5 || res.Promotions != 5 {
+		t.Errorf("iterations %d promotions %d, want 5 and 5 (two embedded inputs are allowed)", res.Iterations, res.Promotions)
+	}
+}
+
+func TestComplexityGate(t *testing.T) {
+	h := newHarness(t, "double#complexity:0.9")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != StopEarly || res.Iterations != 8 || res.Promotions != 5 {
+		t.Fatalf("stop %s iterations %d promotions %d, want early_stop 8 5", res.StopReason, res.Iterations, res.Promotions)
+	}
+	// Every pass was granted its batch: 2 + 4 + 6 + 8 + 10 + 12 + 14 + 16.
+	if res.KnownExamples != 72 {
+		t.Errorf("known = %d, want 72", res.KnownExamples)
+	}
+	for i, r := range res.Events {
+		if wantGate := i < 3; (r.Gate == "complexity") != wantGate {
+			t.Errorf("iteration %d gate %q", r.Iteration, r.Gate)
+		}
+	}
+}
+
+func TestComplexityBelowThresholdIsPromoted(t *testing.T) {
+	h := newHarness(t, "double#complexity:0.79")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations != 5 {
+		t.Errorf("iterations = %d, want 5", res.Iterations)
+	}
+}
+
+func TestFloatTolerance(t *testing.T) {
+	tests := []struct {
+		atol     float64
+		wantStop string
+	}{
+		{1e-9, StopEarly},
+		{1e-15, StopMaxIterations},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.atol), func(t *testing.T) {
+			h := newHarness(t, "float")
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.Atol = tt.atol; s.MaxIterations = 6 }), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != tt.wantStop {
+				t.Errorf("stop = %s, want %s", res.StopReason, tt.wantStop)
+			}
+		})
+	}
+}
+
+func TestFinalSelectionIgnoresEarlierRuns(t *testing.T) {
+	h := newHarness(t, "zero", "square")
+	// A perfect program left by an earlier run in the same workspace.
+	if _, err := h.archive.Add(candidates.Record{RunID: "earlier-run", Iteration: 1}, []byte("double"), nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MaxIterations = 2 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := progName(res.FinalProgram); got == "double" {
+		t.Fatalf("final program came from an earlier run")
+	}
+	got, _ := os.ReadFile(filepath.Join(h.dir, agent.CandidateFile))
+	if string(got) != res.FinalProgram {
+		t.Errorf("candidate.py = %q, want the final program %q", got, res.FinalProgram)
+	}
+}
+
+func TestFinalSelectionBestScoreLaterWinsTies(t *testing.T) {
+	// Iteration 1 passes (double), 2 fails, 3 passes again with the same
+	// score: the later one wins the tie.
+	h := newHarness(t, "double", "zero", "double")
+	h.agent.proposeFn = nil
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MaxIterations = 3 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FinalIteration != 3 || progName(res.FinalProgram) != "double" {
+		t.Errorf("final = iteration %d %q, want iteration 3 double", res.FinalIteration, res.FinalProgram)
+	}
+	if res.FinalScore != 1 {
+		t.Errorf("final score = %v, want 1", res.FinalScore)
+	}
+}
+
+func TestFailureFeedbackIsCapped(t *testing.T) {
+	h := newHarness(t, "square", "double")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MaxFailures = 1; s.InitialBatch = 4 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb := h.agent.feedbacks[1]
+	if fb == nil || len(fb.Failures) != 1 || fb.Passed+3 != fb.Total && fb.Passed+4 != fb.Total {
+		t.Fatalf("feedback %+v, want one failure shown", fb)
+	}
+	if string(fb.Failures[0].Expected) == "" || string(fb.Failures[0].Actual) == "" {
+		t.Errorf("failure lacks expected or actual: %+v", fb.Failures[0])
+	}
+	_ = res
+}
+
+func TestMissingCandidate(t *testing.T) {
+	h := newHarness(t, "", "double")
+	res, err := h.run(context.Background(), settings(nil), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events[0].Passed != 0 {
+		t.Errorf("a session that wrote nothing passed %d examples", res.Events[0].Passed)
+	}
+	fb := h.agent.feedbacks[1]
+	if fb == nil || !strings.Contains(strings.Join(fb.Messages, "\n"), "not written") {
+		t.Errorf("feedback %+v, want 'candidate.py was not written'", fb)
+	}
+}
+
+func TestCancellationWritesEverything(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := newHarness(t, "square")
+	h.agent.onWrite = func(n int) {
+		if n == 3 {
+			cancel()
+		}
+	}
+	res, err := h.run(ctx, settings(nil), task.KindInt)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res.StopReason != StopCancelled || res.Iterations != 3 {
+		t.Errorf("stop %s iterations %d, want cancelled at 3", res.StopReason, res.Iterations)
+	}
+	var onDisk Result
+	data, rerr := os.ReadFile(filepath.Join(h.dir, ResultFile))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err := json.Unmarshal(data, &onDisk); err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.StopReason != StopCancelled || len(onDisk.Examples) != 2 {
+		t.Errorf("result.json: stop %s, %d examples", onDisk.StopReason, len(onDisk.Examples))
+	}
+	if progName(onDisk.FinalProgram) != "square" {
+		t.Errorf("result.json final program %q, want the archived square", onDisk.FinalProgram)
+	}
+	if last := h.rec.types()[len(h.rec.events)-2]; last != EventStop {
+		t.Errorf("events end with %v", h.rec.types()[len(h.rec.events)-3:])
+	}
+}
+
+func TestInfrastructureErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(h *harness)
+	}{
+		{"oracle down", func(h *harness) { h.oracle.infra = errInfra }},
+		{"agent endpoint down", func(h *harness) { h.agent.writeErr = errInfra }},
+		{"recorder failing", func(h *harness) { h.rec.fail = errInfra }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, "double")
+			tt.setup(h)
+			res, err := h.run(context.Background(), settings(nil), task.KindInt)
+			if !errors.Is(err, errInfra) {
+				t.Fatalf("err = %v, want the infrastructure error", err)
+			}
+			if res == nil || res.StopReason != StopError || res.Error == "" {
+				t.Fatalf("result %+v, want stop_reason error with the message", res)
+			}
+			if _, err := os.Stat(filepath.Join(h.dir, ResultFile)); err != nil {
+				t.Errorf("result.json not written after the failure: %v", err)
+			}
+		})
+	}
+}
+
+func TestEventsAndResultJSON(t *testing.T) {
+	h := newHarness(t, "square", "double")
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 1 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{EventRunStarted, EventProposalAccepted, EventBatchGranted,
+		EventIterationStarted, EventTokens, EventCandidateArchived,
+		EventIterationStarted, EventTokens, EventCandidateArchived, EventPromotion,
+		EventStop, EventFinal}
+	if diff := cmp.Diff(want, h.rec.types()); diff != "" {
+		t.Errorf("event types (-want +got):\n%s", diff)
+	}
+	for i, ev := range h.rec.events {
+		if ev.Seq != i+1 || ev.RunID != "run-test-0001" {
+			t.Errorf("event %d: seq %d run %q", i, ev.Seq, ev.RunID)
+		}
+	}
+	data, _ := json.Marshal(res)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"stop_reason", "iterations", "promotions", "known_examples", "random_inputs", "examples", "events", "final_program", "final_score", "coverage_uncovered_at_end", "tokens"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("result JSON lacks %q", k)
+		}
+	}
+	var ex [][3]json.RawMessage
+	if err := json.Unmarshal(m["examples"], &ex); err != nil || len(ex) != 2 || string(ex[0][2]) != `"initial"` {
+		t.Errorf("examples = %s, want [input, output, source] triples", m["examples"])
+	}
+	var back Result
+	if err := json.Unmarshal(data, &back); err != nil || len(back.Examples) != 2 {
+		t.Errorf("round trip: %v, %d examples", err, len(back.Examples))
+	}
+}
+
+func TestStageScore(t *testing.T) {
+	tests := []struct{ acc, c, h, want float64 }{
+		{1, 0, 0, 1},
+		{1, 1, 1, 0.8},
+		{0.5, 0.2, 0.3, 0.45},
+		{0.05, 1, 1, 0},
+	}
+	for _, tt := range tests {
+		if got := StageScore(tt.acc, tt.c, tt.h); fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", tt.want) {
+			t.Errorf("StageScore(%v, %v, %v) = %v, want %v", tt.acc, tt.c, tt.h, got, tt.want)
+		}
+	}
+}

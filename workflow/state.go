@@ -1,0 +1,52 @@
+package workflow
+
+import (
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// State is everything a run has learnt so far. It is plain data so that a
+// run can be resumed from a recorded copy.
+type State struct {
+	Examples    []task.Example `json:"examples"`
+	InitialDone bool           `json:"initial_done"`
+	Iteration   int            `json:"iteration"`
+	Consecutive int            `json:"consecutive"`
+	Promotions  int            `json:"promotions"`
+	LastBatch   int            `json:"last_batch"`
+	Batches     int            `json:"batches"`
+	Tokens      task.Usage     `json:"tokens"`
+	RandomCount int            `json:"random_count"`
+	// CoverageKey is the missing-category set the last batches were granted
+	// on, CoverageBatches how many in a row.
+	CoverageKey       string              `json:"coverage_key"`
+	CoverageBatches   int                 `json:"coverage_batches"`
+	MemoRewrites      int                 `json:"memo_rewrites"`
+	ComplexityStrikes int                 `json:"complexity_strikes"`
+	Feedback          *agent.Feedback     `json:"feedback,omitempty"`
+	Records           []IterationRecord   `json:"records"`
+	Archived          []candidates.Record `json:"archived"`
+	Seq               int                 `json:"seq"`
+}
+
+func (s *State) inputs() []jsonRaw {
+	out := make([]jsonRaw, len(s.Examples))
+	for i, e := range s.Examples {
+		out[i] = e.Input
+	}
+	return out
+}
+
+func (s *State) outputs() []jsonRaw {
+	out := make([]jsonRaw, len(s.Examples))
+	for i, e := range s.Examples {
+		out[i] = e.Output
+	}
+	return out
+}
+
+func zapReason(r string) zap.Field { return zap.String("reason", r) }
+func zapAttempt(a int) zap.Field   { return zap.Int("attempt", a) }

@@ -1,0 +1,190 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/oracle"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Stop reasons of RECONSTRUCT.md, plus the two ways a run ends abnormally.
+const (
+	StopEarly          = "early_stop"
+	StopMaxIterations  = "max_iterations"
+	StopProposerFailed = "proposer_failed"
+	StopBudget         = "budget_exhausted"
+	// StopCancelled: the user interrupted the run; everything so far is written.
+	StopCancelled = "cancelled"
+	// StopError: an infrastructure failure ended the run (Result.Error says which).
+	StopError = "error"
+)
+
+// Settings are the workflow section of a run configuration.
+type Settings struct {
+	InitialBatch     int     `json:"initial_batch"`
+	BatchStep        int     `json:"batch_step"`
+	EarlyStop        int     `json:"early_stop"`
+	MaxIterations    int     `json:"max_iterations"`
+	ProposeAttempts  int     `json:"propose_attempts"`
+	RandomShare      float64 `json:"random_share"`
+	CoverageGate     bool    `json:"coverage_gate"`
+	MemorisationGate bool    `json:"memorisation_gate"`
+	ComplexityGate   bool    `json:"complexity_gate"`
+	DomainCheck      bool    `json:"domain_check"`
+	TokenBudget      int     `json:"token_budget"`
+	Atol             float64 `json:"atol"`
+	MaxFailures      int     `json:"max_failures"`
+	Seed             int64   `json:"seed"`
+}
+
+// DefaultSettings are RECONSTRUCT.md's defaults, all disciplines off.
+func DefaultSettings() Settings {
+	return Settings{InitialBatch: 2, BatchStep: 2, EarlyStop: 5, MaxIterations: 50,
+		ProposeAttempts: 3, Atol: task.DefaultAtol, MaxFailures: 5, Seed: 1}
+}
+
+// Evaluator runs and analyses candidates (the agent's sandbox).
+type Evaluator interface {
+	Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
+	Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error)
+}
+
+// InputSource is the task's random_inputs generator, independent of the agent.
+type InputSource interface {
+	Generate(ctx context.Context, k int, exclude []json.RawMessage, seed int64) ([]json.RawMessage, error)
+}
+
+// Archive keeps every candidate (candidates.Archive).
+type Archive interface {
+	Add(rec candidates.Record, source, transcript []byte) (candidates.Record, error)
+	Source(rec candidates.Record) ([]byte, error)
+}
+
+// Recorder receives every observed example and every event the moment they
+// happen (the workspace files, the bank).
+type Recorder interface {
+	RecordExamples(ctx context.Context, runID string, examples []task.Example) error
+	RecordEvent(ctx context.Context, ev Event) error
+}
+
+// Deps are what a run talks to.
+type Deps struct {
+	Agent     agent.Agent
+	Oracle    oracle.Oracle
+	Evaluator Evaluator
+	// Random is nil when the task has no random_inputs generator.
+	Random  InputSource
+	Archive Archive
+	// Recorders get every example and event; a recorder error ends the run
+	// (nothing may be lost silently).
+	Recorders []Recorder
+}
+
+// Event is one entry of a run's journal (events.jsonl and the bank).
+type Event struct {
+	Seq       int             `json:"seq"`
+	Time      time.Time       `json:"time"`
+	RunID     string          `json:"run_id"`
+	Type      string          `json:"type"`
+	Iteration int             `json:"iteration,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+}
+
+// Event types.
+const (
+	EventRunStarted        = "run_started"
+	EventExamplesObserved  = "examples_observed"
+	EventIterationStarted  = "iteration_started"
+	EventCandidateArchived = "candidate_archived"
+	EventPromotion         = "promotion"
+	EventGate              = "gate"
+	EventProposalAccepted  = "proposal_accepted"
+	EventProposalRejected  = "proposal_rejected"
+	EventBatchGranted      = "batch_granted"
+	EventTokens            = "tokens"
+	EventStop              = "stop"
+	EventFinal             = "final"
+)
+
+// IterationRecord is the per-iteration summary in Result.Events.
+type IterationRecord struct {
+	Iteration  int               `json:"iteration"`
+	Known      int               `json:"known"`
+	Passed     int               `json:"passed"`
+	Score      float64           `json:"score"`
+	Promoted   bool              `json:"promoted"`
+	Counted    bool              `json:"counted"`
+	Gate       string            `json:"gate,omitempty"`
+	Uncovered  []string          `json:"uncovered"`
+	Memorised  []json.RawMessage `json:"memorised"`
+	Complexity float64           `json:"complexity"`
+	Hardcoding float64           `json:"hardcoding"`
+	Tokens     task.Usage        `json:"tokens"`
+	Candidate  string            `json:"candidate"`
+}
+
+// Result is what a run produced (RECONSTRUCT.md, Result).
+type Result struct {
+	RunID                  string            `json:"run_id"`
+	Task                   string            `json:"task"`
+	StopReason             string            `json:"stop_reason"`
+	Error                  string            `json:"error,omitempty"`
+	Iterations             int               `json:"iterations"`
+	Promotions             int               `json:"promotions"`
+	KnownExamples          int               `json:"known_examples"`
+	RandomInputs           int               `json:"random_inputs"`
+	Examples               []task.Example    `json:"-"`
+	Events                 []IterationRecord `json:"events"`
+	FinalProgram           string            `json:"final_program"`
+	FinalCandidate         string            `json:"final_candidate,omitempty"`
+	FinalIteration         int               `json:"final_iteration,omitempty"`
+	FinalScore             float64           `json:"final_score"`
+	FinalAccuracy          float64           `json:"final_accuracy"`
+	CoverageUncoveredAtEnd []string          `json:"coverage_uncovered_at_end"`
+	Tokens                 task.Usage        `json:"tokens"`
+	Settings               Settings          `json:"settings"`
+	Workspace              string            `json:"workspace"`
+	StartedAt              time.Time         `json:"started_at"`
+	FinishedAt             time.Time         `json:"finished_at"`
+	WallSeconds            float64           `json:"wall_seconds"`
+}
+
+// MarshalJSON writes examples as [input, output, source] triples.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	ex := make([][3]any, len(r.Examples))
+	for i, e := range r.Examples {
+		ex[i] = [3]any{e.Input, e.Output, e.Source}
+	}
+	return json.Marshal(struct {
+		plain
+		Examples [][3]any `json:"examples"`
+	}{plain(r), ex})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result
+	var aux struct {
+		plain
+		Examples [][3]json.RawMessage `json:"examples"`
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	*r = Result(aux.plain)
+	r.Examples = make([]task.Example, len(aux.Examples))
+	for i, t := range aux.Examples {
+		var src task.Source
+		if err := json.Unmarshal(t[2], &src); err != nil {
+			return err
+		}
+		r.Examples[i] = task.Example{Input: t[0], Output: t[1], Source: src}
+	}
+	return nil
+}
