@@ -22,12 +22,12 @@ const (
 
 // Config is a whole run configuration.
 type Config struct {
-	Task      Task      `mapstructure:"task" json:"task"`
-	Workflow  Workflow  `mapstructure:"workflow" json:"workflow"`
-	Agent     Agent     `mapstructure:"agent" json:"agent"`
-	Sandbox   Sandbox   `mapstructure:"sandbox" json:"sandbox"`
-	Bank      Bank      `mapstructure:"bank" json:"bank"`
-	Workspace string    `mapstructure:"workspace" json:"workspace"`
+	Task      Task     `mapstructure:"task" json:"task"`
+	Workflow  Workflow `mapstructure:"workflow" json:"workflow"`
+	Agent     Agent    `mapstructure:"agent" json:"agent"`
+	Sandbox   Sandbox  `mapstructure:"sandbox" json:"sandbox"`
+	Bank      Bank     `mapstructure:"bank" json:"bank"`
+	Workspace string   `mapstructure:"workspace" json:"workspace"`
 	// File is the configuration file the config was loaded from.
 	File string `mapstructure:"-" json:"file"`
 }

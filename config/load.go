@@ -410,4 +410,3 @@ func Keys() []string {
 	sort.Strings(keys)
 	return keys
 }
-
