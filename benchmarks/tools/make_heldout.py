@@ -34,6 +34,8 @@ import sys
 import time
 import zlib
 
+sys.dont_write_bytecode = True  # importing task files must not leave __pycache__ in task directories
+
 HELDOUT_SIZE = 15
 HELDOUT_SEED_BASE = 1_000_003
 MIN_HELDOUT_EDGES = 2
@@ -451,6 +453,8 @@ def check_task(task):
             for x in got:
                 check_input(task, x, where)
             pool.extend(got)
+    for i, x in enumerate(getattr(task.generator_module, "EDGE_CASES", [])):
+        check_input(task, x, f"EDGE_CASES[{i}]")
     if task.generate(0, [], random.Random(0)) != []:
         raise TaskError("generate(k=0) must return []")
 
