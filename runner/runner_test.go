@@ -3,20 +3,16 @@ package runner
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
+		"path/filepath"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-func needPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not on PATH: the process sandbox needs it")
-	}
-}
+func needPython(t *testing.T) { testenv.NeedPython(t) }
+
 
 func quickstart(t *testing.T, override map[string]any) *config.Config {
 	t.Helper()

@@ -1,0 +1,42 @@
+// Package testenv lets tests that need Python or a Docker engine skip with a
+// reason when those are missing, except under RECONSTRUCT_REQUIRE_ALL=1
+// (CI), where a missing dependency fails the test instead of hiding it.
+package testenv
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// RequireAllEnv names the variable that turns skips into failures.
+const RequireAllEnv = "RECONSTRUCT_REQUIRE_ALL"
+
+// Skip skips the test with reason, or fails it under RECONSTRUCT_REQUIRE_ALL.
+func Skip(t testing.TB, reason string) {
+	t.Helper()
+	if os.Getenv(RequireAllEnv) == "1" {
+		t.Fatalf("%s (and %s=1 forbids skipping)", reason, RequireAllEnv)
+	}
+	t.Skip(reason)
+}
+
+// NeedPython skips unless python3 is on PATH.
+func NeedPython(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		Skip(t, "python3 is not on PATH")
+	}
+}
+
+// NeedDocker skips unless a Docker engine answers.
+func NeedDocker(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := exec.CommandContext(ctx, "docker", "info").Run(); err != nil {
+		Skip(t, "no Docker engine answers (docker info: "+err.Error()+")")
+	}
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# test.sh runs the whole test suite the way CI does: it makes sure Python 3
+# and a Docker engine are there, builds the sandbox image when it is absent,
+# then runs gofmt, go vet, every test (none may skip under CI=true), and a
+# short run of each fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'test.sh: %s\n' "$*" >&2; }
+
+if ! command -v python3 >/dev/null 2>&1; then
+	say "installing python3"
+	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 >/dev/null
+fi
+
+sh scripts/docker-up.sh
+
+say "building reconstruct"
+mkdir -p bin
+go build -o bin/reconstruct ./cmd/reconstruct
+say "making sure the sandbox image exists"
+bin/reconstruct sandbox build-image
+
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	say "gofmt would change: $unformatted"
+	exit 1
+fi
+go vet ./...
+
+# Tests that need Docker or Python skip without them; here both exist, so a
+# skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers fail instead).
+export RECONSTRUCT_REQUIRE_ALL=1
+go test -count=1 -timeout 40m ./...
+
+fuzz_time=${FUZZ_TIME:-10s}
+for pkg in $(go list ./...); do
+	for target in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
+		say "fuzzing $pkg $target for $fuzz_time"
+		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzz_time" "$pkg"
+	done
+done
+say "all tests passed"
