@@ -1,0 +1,1201 @@
+"""reconstruct sandbox harness: a resident JSON-lines server.
+
+Reads one JSON request per line on stdin and writes one JSON response per line
+on the original stdout (the only fd used for the protocol). Every request that
+runs untrusted code (call, analyse, generate) runs in a forked child that was
+forked ahead of time while the server was idle, so the fork is not on the
+request path. The child applies rlimits, drops to an unprivileged uid when
+asked to (--uid/--gid), runs the inputs one after the other and streams results
+back over a pipe; the server enforces the per-input wall-clock timeout and
+SIGKILLs the child's process group when it expires.
+
+Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
+[--uid N --gid N] [--harden <caller mnt ns>]`.
+"""
+
+import ast
+import ctypes
+import json
+import mmap
+import os
+import random
+import resource
+import select
+import signal
+import struct
+import sys
+import time
+import types
+
+HARNESS_VERSION = "1"
+
+DEFAULT_TIMEOUT = 2.0
+DEFAULT_MEMORY = 512 << 20
+DEFAULT_OUTPUT = 1 << 20
+DEFAULT_PROCS = 64
+ANALYSE_TIMEOUT = 10.0
+# Cap on the sum of the outputs of one call response.
+RESPONSE_CAP = 256 << 20
+ERROR_CAP = 2000
+PRELOAD_FILES = 64
+PRELOAD_BYTES = 8 << 20
+# The child sends buffered results at least this often (seconds), so that a
+# later hang loses little finished work.
+FLUSH_INTERVAL = 0.01
+FLUSH_BYTES = 64 << 10
+
+# Shared progress record: (index of the input being run, monotonic start).
+# index -1 means the program is loading.
+PROGRESS = struct.Struct("<qd")
+
+_dumps = json.dumps
+_loads = json.loads
+
+
+def _err(msg):
+    try:
+        os.write(2, ("harness: " + msg + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def _safe_str(obj):
+    try:
+        s = str(obj)
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        s = "<unprintable>"
+    if len(s) > ERROR_CAP:
+        s = s[:ERROR_CAP] + "..."
+    return s
+
+
+def _exc_text(e):
+    name = type(e).__name__
+    msg = _safe_str(e)
+    return name + ": " + msg if msg else name
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def _walk(tree):
+    return ast.walk(tree)
+
+
+def _literal_reprs(tree):
+    """L: reprs of the ast.Constant values counted by the hard-coding penalty."""
+    out = set()
+    for node in _walk(tree):
+        if not isinstance(node, ast.Constant):
+            continue
+        v = node.value
+        if v is None or v is Ellipsis or isinstance(v, bool):
+            continue
+        if isinstance(v, (int, float, complex)) and abs(v) <= 2:
+            continue
+        try:
+            r = repr(v)
+        except (ValueError, MemoryError):
+            continue
+        if len(r) > 120:
+            continue
+        out.add(r)
+    return out
+
+
+def _observed_reprs(values):
+    """E: reprs of every observed value and, recursively, of its elements."""
+    out = set()
+    stack = list(values)
+    while stack:
+        v = stack.pop()
+        try:
+            out.add(repr(v))
+        except (ValueError, RecursionError, MemoryError):
+            pass
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+    return out
+
+
+class _NotLiteral(Exception):
+    pass
+
+
+def _display_value(node, signed_operands):
+    """The JSON-normalisable value of a constant or a display of constants."""
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if v is None or isinstance(v, (bool, str, int, float)):
+            return v
+        raise _NotLiteral
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, (ast.USub, ast.UAdd))
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, (int, float))
+        and not isinstance(node.operand.value, bool)
+    ):
+        signed_operands.add(id(node.operand))
+        v = node.operand.value
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_display_value(e, signed_operands) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                raise _NotLiteral
+            out[_display_value(k, signed_operands)] = _display_value(v, signed_operands)
+        return out
+    raise _NotLiteral
+
+
+def _canonical(value):
+    return _dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _embedded_literals(tree):
+    """Canonical JSON of every literal that can embed an observed input:
+    a non-empty string, a number with |v| > 2 (sign included), or a non-empty
+    list/tuple/dict display made only of constants (tuples as lists)."""
+    found = set()
+    signed = set()
+    nodes = list(_walk(tree))
+    for node in nodes:
+        if isinstance(node, ast.UnaryOp) or isinstance(node, (ast.List, ast.Tuple, ast.Dict)):
+            try:
+                v = _display_value(node, signed)
+            except (_NotLiteral, RecursionError):
+                continue
+            if isinstance(v, (list, dict)) and not v:
+                continue
+            if isinstance(v, (int, float)) and abs(v) <= 2:
+                continue
+            try:
+                found.add(_canonical(v))
+            except (TypeError, ValueError, RecursionError):
+                continue
+    for node in nodes:
+        if not isinstance(node, ast.Constant) or id(node) in signed:
+            continue
+        v = node.value
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, str):
+            if v:
+                found.add(_canonical(v))
+        elif isinstance(v, (int, float)) and abs(v) > 2:
+            try:
+                found.add(_canonical(v))
+            except ValueError:
+                pass
+    return found
+
+
+def _defines(tree, name):
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            return True
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    return True
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            return True
+    return False
+
+
+def analyse(source, function_name, inputs, outputs):
+    size = min(1.0, max(0.0, (len(source) - 400) / 1600))
+    result = {
+        "parses": False,
+        "defines_function": False,
+        "size": size,
+        "structure": 0.0,
+        "complexity": 1.0,
+        "hardcoding": 0.0,
+        "literals": [],
+        "embedded": [],
+    }
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        result["parse_error"] = "SyntaxError: %s (line %s)" % (_safe_str(e.msg), e.lineno)
+        return result
+    except (ValueError, RecursionError, MemoryError) as e:
+        result["parse_error"] = _exc_text(e)
+        return result
+    branches = loops = funcs = 0
+    for node in _walk(tree):
+        if isinstance(node, (ast.If, ast.IfExp, ast.Match)):
+            branches += 1
+        elif isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
+            loops += 1
+        elif isinstance(node, ast.FunctionDef):
+            funcs += 1
+    structure = min(1.0, 0.03 * branches + 0.04 * loops + 0.02 * max(0, funcs - 1))
+    lits = _literal_reprs(tree)
+    observed = _observed_reprs(list(inputs) + list(outputs))
+    hardcoding = min(1.0, len(lits & observed) / max(4, len(lits)))
+    embeddable = _embedded_literals(tree)
+    embedded = []
+    seen = set()
+    for i, v in enumerate(inputs):
+        try:
+            c = _canonical(v)
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if c in seen:
+            continue
+        seen.add(c)
+        if c in embeddable:
+            embedded.append(i)
+    result.update(
+        parses=True,
+        defines_function=_defines(tree, function_name),
+        structure=structure,
+        complexity=min(1.0, size + structure),
+        hardcoding=hardcoding,
+        literals=sorted(lits),
+        embedded=embedded,
+    )
+    return result
+
+
+# ------------------------------------------------------------------- child
+
+
+class OutputLimitExceeded(BaseException):
+    """Raised from print() when a call prints more than its output limit."""
+
+
+class _Capture:
+    """Counts what a call prints and drops it; over the limit it raises."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    newlines = None
+    closed = False
+
+    def __init__(self, limit, binary=False, shared=None):
+        self.limit = limit
+        self.binary = binary
+        self.state = shared if shared is not None else {"n": 0, "over": False}
+        if not binary:
+            self.buffer = _Capture(limit, True, self.state)
+
+    def write(self, s):
+        n = len(s)
+        self.state["n"] += n
+        if self.state["n"] > self.limit:
+            self.state["over"] = True
+            raise OutputLimitExceeded("printed more than %d bytes" % self.limit)
+        return n
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        return 1
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def readable(self):
+        return False
+
+    def reset(self):
+        self.state["n"] = 0
+        self.state["over"] = False
+
+
+class _Preloaded:
+    """Serves the .py files next to a path program from memory, read before
+    the child dropped privileges, so that a hidden program in a directory the
+    sandbox uid cannot read still imports its neighbours."""
+
+    def __init__(self, files):
+        self.files = files
+
+    def find_spec(self, name, path=None, target=None):
+        import importlib.util
+
+        if name in self.files:
+            return importlib.util.spec_from_loader(name, self, origin=self.files[name][0])
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        path, src = self.files[module.__name__]
+        module.__file__ = path
+        exec(compile(src, path, "exec"), module.__dict__)
+
+
+def _preload(path):
+    """Read the program and its neighbouring modules (as root, before the drop)."""
+    with open(path, "rb") as f:
+        main = f.read()
+    d = os.path.dirname(os.path.abspath(path))
+    files = {}
+    total = 0
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        names = []
+    for name in names:
+        if not name.endswith(".py") or len(files) >= PRELOAD_FILES:
+            continue
+        p = os.path.join(d, name)
+        mod = name[:-3]
+        if not mod.isidentifier():
+            continue
+        try:
+            if not os.path.isfile(p) or os.path.getsize(p) + total > PRELOAD_BYTES:
+                continue
+            with open(p, "rb") as f:
+                src = f.read()
+        except OSError:
+            continue
+        total += len(src)
+        files[mod] = (p, src)
+    return main, files
+
+
+class _Child:
+    def __init__(self, res_fd, progress, cfg):
+        self.res_fd = res_fd
+        self.progress = progress
+        self.cfg = cfg
+        self.pid = os.getpid()
+        self.buf = []
+        self.buf_bytes = 0
+        self.last_flush = time.monotonic()
+
+    def mark(self, index):
+        # Start time first, index second: the server never sees a start time
+        # older than the input's real start (see Server._deadline).
+        self.progress[8:16] = struct.pack("<d", time.monotonic())
+        self.progress[0:8] = struct.pack("<q", index)
+
+    def send(self, obj, flush=True):
+        data = (_dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        self.buf.append(data)
+        self.buf_bytes += len(data)
+        now = time.monotonic()
+        if flush or self.buf_bytes >= FLUSH_BYTES or now - self.last_flush >= FLUSH_INTERVAL:
+            self.flush(now)
+
+    def flush(self, now=None):
+        if self.buf:
+            _write_all(self.res_fd, b"".join(self.buf))
+            self.buf = []
+            self.buf_bytes = 0
+        self.last_flush = now if now is not None else time.monotonic()
+
+    def guard(self):
+        # A program that forked returns into this code in the grandchild too;
+        # only the real child may talk to the server.
+        if os.getpid() != self.pid:
+            os._exit(0)
+
+    def sandbox(self, limits, procs=DEFAULT_PROCS):
+        mem = int(limits.get("memory_bytes") or DEFAULT_MEMORY)
+        out = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+        for res, val in (
+            (resource.RLIMIT_CORE, 0),
+            (resource.RLIMIT_FSIZE, max(out, 1 << 20)),
+            (resource.RLIMIT_NPROC, procs),
+            (resource.RLIMIT_AS, mem),
+        ):
+            try:
+                resource.setrlimit(res, (val, val))
+            except (ValueError, OSError) as e:
+                _err("setrlimit %s: %s" % (res, e))
+        uid, gid = self.cfg.get("uid"), self.cfg.get("gid")
+        if uid is not None:
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+
+    def load(self, program, capture):
+        """Returns (function, None) or (None, error text)."""
+        fname = program.get("function") or ""
+        path = program.get("path")
+        source = program.get("source")
+        files = {}
+        if path:
+            try:
+                raw, files = _preload(path)
+            except OSError as e:
+                return None, _exc_text(e)
+            filename = path
+            modname = os.path.splitext(os.path.basename(path))[0] or "program"
+        else:
+            raw = source if source is not None else ""
+            filename = "<candidate>"
+            modname = "candidate"
+        return raw, (filename, modname, files, fname)
+
+    def exec_program(self, raw, meta):
+        filename, modname, files, fname = meta
+        if files:
+            sys.meta_path.insert(0, _Preloaded(files))
+        if filename != "<candidate>":
+            sys.path.insert(0, os.path.dirname(os.path.abspath(filename)))
+        mod = types.ModuleType(modname)
+        mod.__file__ = filename
+        sys.modules[modname] = mod
+        try:
+            code = compile(raw, filename, "exec")
+            exec(code, mod.__dict__)
+        except SyntaxError as e:
+            return None, "SyntaxError: %s (line %s)" % (_safe_str(e.msg), e.lineno)
+        except OutputLimitExceeded:
+            return None, "the program printed more than the output limit while loading"
+        except BaseException as e:  # noqa: BLE001 - anything the program raises
+            self.guard()
+            return None, _exc_text(e)
+        self.guard()
+        fn = getattr(mod, fname, None) if fname else None
+        if not callable(fn):
+            return None, "the program does not define a function named %r" % fname
+        return fn, None
+
+
+def _encode_output(result, limit):
+    """(status, output value or None, error)."""
+    try:
+        text = _dumps(result, allow_nan=False, separators=(",", ":"))
+    except RecursionError:
+        return "bad_output", None, "the return value is nested too deeply for JSON"
+    except MemoryError:
+        return "memory", None, "MemoryError while encoding the return value"
+    except (TypeError, ValueError) as e:
+        return "bad_output", None, "the return value cannot be JSON: " + _safe_str(e)
+    except BaseException as e:  # noqa: BLE001 - a hostile __repr__ etc.
+        return "bad_output", None, "the return value cannot be JSON: " + _exc_text(e)
+    if len(text) > limit:
+        return "output_limit", None, "the return value is %d bytes of JSON, over the limit of %d" % (len(text), limit)
+    return "ok", text, ""
+
+
+def _run_call(child, job):
+    limits = job.get("limits") or {}
+    out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+    capture = _Capture(out_limit)
+    child.mark(-1)
+    raw, meta = child.load(job["program"], capture)
+    if raw is None:
+        child.send({"t": "load", "ok": False, "error": meta})
+        return
+    child.sandbox(limits)
+    sys.stdout = sys.__stdout__ = capture
+    sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
+    fn, err = child.exec_program(raw, meta)
+    if fn is None:
+        child.send({"t": "load", "ok": False, "error": err})
+        return
+    child.send({"t": "load", "ok": True}, flush=False)
+    for pos, value in zip(job["positions"], job["inputs"]):
+        capture.reset()
+        child.mark(pos)
+        t0 = time.perf_counter()
+        status, output, error = "ok", None, ""
+        try:
+            result = fn(value)
+        except OutputLimitExceeded:
+            child.guard()
+            result = None
+        except RecursionError as e:
+            child.guard()
+            status, error = "error", _exc_text(e)
+        except MemoryError as e:
+            child.guard()
+            status, error = "memory", _exc_text(e)
+        except SystemExit as e:
+            child.guard()
+            status, error = "error", "SystemExit: %s (the program called sys.exit)" % _safe_str(e.code)
+        except BaseException as e:  # noqa: BLE001 - anything the program raises
+            child.guard()
+            status, error = "error", _exc_text(e)
+        seconds = time.perf_counter() - t0
+        child.guard()
+        if capture.state["over"]:
+            status, error = "output_limit", "the call printed more than %d bytes" % out_limit
+        elif status == "ok":
+            status, text, error = _encode_output(result, out_limit)
+            output = text
+        result = None
+        msg = {"t": "out", "i": pos, "status": status, "seconds": seconds}
+        if error:
+            msg["error"] = error
+        if output is not None:
+            # Sent as text: the server checks it and embeds it after parsing.
+            msg["output"] = output
+        child.send(msg, flush=False)
+    child.flush()
+
+
+def _run_generate(child, job):
+    limits = job.get("limits") or {}
+    out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+    capture = _Capture(out_limit)
+    child.mark(-1)
+    raw, meta = child.load(job["program"], capture)
+    if raw is None:
+        child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + meta})
+        return
+    child.sandbox(limits)
+    sys.stdout = sys.__stdout__ = capture
+    sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
+    fn, err = child.exec_program(raw, meta)
+    if fn is None:
+        child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + err})
+        return
+    k = int(job.get("k") or 0)
+    child.mark(0)
+    try:
+        result = fn(k, job.get("exclude") or [], random.Random(job.get("seed") or 0))
+    except OutputLimitExceeded:
+        child.guard()
+        child.send({"t": "gen", "ok": False, "error": "the generator printed more than %d bytes" % out_limit})
+        return
+    except BaseException as e:  # noqa: BLE001
+        child.guard()
+        child.send({"t": "gen", "ok": False, "error": "the generator raised " + _exc_text(e)})
+        return
+    child.guard()
+    if isinstance(result, tuple):
+        result = list(result)
+    if not isinstance(result, list):
+        child.send({"t": "gen", "ok": False, "error": "the generator returned %s, not a list" % type(result).__name__})
+        return
+    if len(result) != k:
+        child.send({"t": "gen", "ok": False, "error": "the generator returned %d inputs, want %d" % (len(result), k)})
+        return
+    texts = []
+    for j, v in enumerate(result):
+        status, text, error = _encode_output(v, out_limit)
+        if status != "ok":
+            child.send({"t": "gen", "ok": False, "error": "input %d: %s" % (j, error)})
+            return
+        texts.append(text)
+    child.send({"t": "gen", "ok": True, "inputs": texts})
+
+
+def _run_analyse(child, job):
+    child.sandbox({})
+    child.mark(0)
+    try:
+        a = analyse(job.get("source") or "", job.get("function_name") or "", job.get("inputs") or [], job.get("outputs") or [])
+    except BaseException as e:  # noqa: BLE001
+        child.send({"t": "analysis", "ok": False, "error": "analyse: " + _exc_text(e)})
+        return
+    child.send({"t": "analysis", "ok": True, "analysis": a})
+
+
+def _child_main(req_fd, res_fd, progress, cfg):
+    """Body of a pre-forked child: wait for one job, run it, exit."""
+    os.setsid()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    hi = max(req_fd, res_fd)
+    for fd in range(3, hi):
+        if fd not in (req_fd, res_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    os.closerange(hi + 1, 1 << 16)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    sys.stdin = open(os.devnull)
+    chunks = []
+    while True:
+        data = os.read(req_fd, 1 << 20)
+        if not data:
+            os._exit(0)
+        chunks.append(data)
+        if data.endswith(b"\n"):
+            break
+    os.close(req_fd)
+    job = _loads(b"".join(chunks))
+    child = _Child(res_fd, progress, cfg)
+    op = job.get("op")
+    if op == "call":
+        _run_call(child, job)
+    elif op == "generate":
+        _run_generate(child, job)
+    elif op == "analyse":
+        _run_analyse(child, job)
+    child.guard()
+    child.flush()
+    os._exit(0)
+
+
+# ------------------------------------------------------------------ server
+
+
+class _Worker:
+    """A forked child as the server sees it."""
+
+    def __init__(self, pid, req_fd, res_fd, progress):
+        self.pid = pid
+        self.req_fd = req_fd
+        self.res_fd = res_fd
+        self.progress = progress
+        self.buf = bytearray()
+        self.eof = False
+
+    def send(self, obj):
+        try:
+            _write_all(self.req_fd, (_dumps(obj, separators=(",", ":")) + "\n").encode())
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(self.req_fd)
+            self.req_fd = -1
+
+    def current(self):
+        """(index being run, its monotonic start)."""
+        idx = struct.unpack_from("<q", self.progress, 0)[0]
+        start = struct.unpack_from("<d", self.progress, 8)[0]
+        idx2 = struct.unpack_from("<q", self.progress, 0)[0]
+        if idx != idx2:
+            return idx2, time.monotonic()
+        return idx, start
+
+    def read_messages(self, timeout, cap):
+        """Wait up to timeout for data; returns a list of decoded messages.
+        Sets self.eof when the child closed its end. Raises ValueError on a
+        protocol violation."""
+        r, _, _ = select.select([self.res_fd], [], [], max(0.0, timeout))
+        if not r:
+            return []
+        data = os.read(self.res_fd, 1 << 20)
+        if not data:
+            self.eof = True
+        self.buf += data
+        msgs = []
+        while True:
+            nl = self.buf.find(b"\n")
+            if nl < 0:
+                break
+            line = bytes(self.buf[:nl])
+            del self.buf[: nl + 1]
+            try:
+                msg = _loads(line)
+            except (ValueError, RecursionError, MemoryError) as e:
+                raise ValueError("undecodable message from the child: " + _exc_text(e))
+            if not isinstance(msg, dict):
+                raise ValueError("the child sent a message that is not an object")
+            msgs.append(msg)
+        if len(self.buf) > cap:
+            raise ValueError("the child sent a message over %d bytes" % cap)
+        return msgs
+
+    def kill(self):
+        """SIGKILL the child's process group; returns its wait status text."""
+        for f in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
+            try:
+                f()
+            except OSError:
+                pass
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            status = None
+        for fd in (self.req_fd, self.res_fd):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.req_fd = self.res_fd = -1
+        return status
+
+    def release(self):
+        try:
+            self.progress.close()
+        except (BufferError, ValueError):
+            pass
+
+
+def _describe_status(status):
+    if status is None:
+        return "the process running the call died"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        return "the process running the call was killed by %s" % name
+    code = os.waitstatus_to_exitcode(status)
+    return "the process running the call exited with status %d (os._exit or a crash)" % code
+
+
+class Server:
+    def __init__(self, proto_fd, cfg):
+        self.proto_fd = proto_fd
+        self.cfg = cfg
+        self.spare = None
+        self.pidns = os.getpid() == 1
+
+    # -- children
+
+    def fork(self):
+        req_r, req_w = os.pipe()
+        res_r, res_w = os.pipe()
+        progress = mmap.mmap(-1, PROGRESS.size, flags=mmap.MAP_SHARED)
+        progress[0:16] = PROGRESS.pack(-1, time.monotonic())
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(req_w)
+                os.close(res_r)
+                _child_main(req_r, res_w, progress, self.cfg)
+            except BaseException as e:  # noqa: BLE001
+                try:
+                    _err("child: " + _exc_text(e))
+                finally:
+                    os._exit(70)
+            os._exit(0)
+        os.close(req_r)
+        os.close(res_w)
+        return _Worker(pid, req_w, res_r, progress)
+
+    def take(self, job):
+        """Hand job to the spare child (or a fresh one); returns the worker."""
+        for _ in range(2):
+            w = self.spare or self.fork()
+            self.spare = None
+            if w.send(job):
+                return w
+            w.kill()
+            w.release()
+        raise RuntimeError("cannot start a child process")
+
+    def cleanup(self):
+        """Kill whatever the last request left behind and reap it."""
+        if self.pidns:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass
+        else:
+            for pid in _descendants(os.getpid()):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+
+    # -- requests
+
+    def call(self, req):
+        program = req.get("program")
+        inputs = req.get("inputs")
+        if not isinstance(program, dict) or not isinstance(inputs, list):
+            raise ValueError("call needs a program object and an inputs list")
+        limits = req.get("limits") or {}
+        timeout = float(limits.get("timeout") or DEFAULT_TIMEOUT)
+        out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+        n = len(inputs)
+        outcomes = [None] * n
+        total = 0
+        while True:
+            todo = [i for i in range(n) if outcomes[i] is None]
+            if not todo:
+                break
+            w = self.take(
+                {
+                    "op": "call",
+                    "program": program,
+                    "positions": todo,
+                    "inputs": [inputs[i] for i in todo],
+                    "limits": limits,
+                }
+            )
+            failure = None  # (status, error, index or None for all)
+            try:
+                while True:
+                    if all(outcomes[i] is not None for i in todo):
+                        break
+                    idx, start = w.current()
+                    wait = start + timeout - time.monotonic()
+                    if wait <= 0:
+                        if idx < 0:
+                            failure = ("timeout", "loading the program took longer than %gs" % timeout, None)
+                        else:
+                            failure = ("timeout", "the call took longer than %gs and was killed" % timeout, idx)
+                        break
+                    msgs = w.read_messages(min(wait, 1.0), 4 * out_limit + (1 << 16))
+                    for msg in msgs:
+                        t = msg.get("t")
+                        if t == "load":
+                            if not msg.get("ok"):
+                                failure = ("load_error", _safe_str(msg.get("error")), None)
+                                break
+                        elif t == "out":
+                            total += self.record(outcomes, msg, todo, out_limit, total)
+                        else:
+                            raise ValueError("unexpected message from the child")
+                    if failure:
+                        break
+                    if w.eof:
+                        if all(outcomes[i] is not None for i in todo):
+                            break
+                        idx, _ = w.current()
+                        reason = _describe_status(w.kill())
+                        failure = ("crashed", reason, idx if idx >= 0 else None)
+                        break
+            except ValueError as e:
+                idx, _ = w.current()
+                failure = ("crashed", "protocol violation: %s" % e, idx if idx >= 0 else None)
+            seconds = time.monotonic() - w.current()[1]
+            w.kill()
+            w.release()
+            self.cleanup()
+            if failure:
+                status, error, idx = failure
+                if idx is None or idx not in todo or outcomes[idx] is not None:
+                    for i in todo:
+                        if outcomes[i] is None:
+                            outcomes[i] = {"status": status, "error": error, "seconds": 0.0}
+                else:
+                    outcomes[idx] = {"status": status, "error": error, "seconds": round(seconds, 6)}
+        parts = []
+        for o in outcomes:
+            try:
+                parts.append(_dumps(o, separators=(",", ":"), allow_nan=False))
+            except (TypeError, ValueError, RecursionError):
+                parts.append(_dumps({"status": "crashed", "error": "protocol violation: unencodable outcome", "seconds": 0.0}))
+        return '{"id":%s,"ok":true,"outcomes":[%s]}' % (_dumps(req.get("id")), ",".join(parts))
+
+    def record(self, outcomes, msg, todo, out_limit, total):
+        i = msg.get("i")
+        if not isinstance(i, int) or i < 0 or i >= len(outcomes) or outcomes[i] is not None:
+            raise ValueError("result for an unexpected input")
+        status = msg.get("status")
+        if status not in ("ok", "error", "memory", "output_limit", "bad_output"):
+            raise ValueError("unknown status")
+        seconds = msg.get("seconds")
+        if not isinstance(seconds, float) or not (0.0 <= seconds < 1e9):
+            seconds = 0.0
+        o = {"status": status, "seconds": round(seconds, 6)}
+        if msg.get("error"):
+            o["error"] = _safe_str(msg.get("error"))
+        size = 0
+        if status == "ok":
+            text = msg.get("output")
+            if not isinstance(text, str):
+                raise ValueError("ok result without output")
+            size = len(text)
+            if size > out_limit:
+                o = {"status": "output_limit", "error": "the return value is %d bytes of JSON, over the limit of %d" % (size, out_limit), "seconds": o["seconds"]}
+                size = 0
+            elif total + size > RESPONSE_CAP:
+                o = {"status": "output_limit", "error": "the outputs of this batch exceed %d bytes in total" % RESPONSE_CAP, "seconds": o["seconds"]}
+                size = 0
+            else:
+                try:
+                    o["output"] = _loads(text)
+                except (ValueError, RecursionError, MemoryError) as e:
+                    raise ValueError("undecodable output: " + _exc_text(e))
+        outcomes[i] = o
+        return size
+
+    def single(self, job, timeout, kind):
+        """Run a one-shot job (analyse, generate); returns the child's message
+        or raises RuntimeError with the reason."""
+        w = self.take(job)
+        try:
+            while True:
+                _, start = w.current()
+                wait = start + timeout - time.monotonic()
+                if wait <= 0:
+                    raise RuntimeError("%s took longer than %gs and was killed" % (kind, timeout))
+                try:
+                    msgs = w.read_messages(min(wait, 1.0), RESPONSE_CAP)
+                except ValueError as e:
+                    raise RuntimeError("%s: protocol violation: %s" % (kind, e))
+                for msg in msgs:
+                    return msg
+                if w.eof:
+                    raise RuntimeError("%s: %s" % (kind, _describe_status(w.kill())))
+        finally:
+            w.kill()
+            w.release()
+            self.cleanup()
+
+    def analyse(self, req):
+        inputs = req.get("inputs") or []
+        outputs = req.get("outputs") or []
+        source = req.get("source")
+        if not isinstance(source, str) or not isinstance(inputs, list) or not isinstance(outputs, list):
+            raise ValueError("analyse needs source, inputs and outputs")
+        job = {"op": "analyse", "source": source, "function_name": req.get("function_name") or "", "inputs": inputs, "outputs": outputs}
+        msg = self.single(job, ANALYSE_TIMEOUT, "analyse")
+        if msg.get("t") != "analysis":
+            raise RuntimeError("analyse: unexpected message from the child")
+        if not msg.get("ok"):
+            return {"id": req.get("id"), "ok": False, "error": _safe_str(msg.get("error"))}
+        return {"id": req.get("id"), "ok": True, "analysis": msg.get("analysis")}
+
+    def generate(self, req):
+        program = req.get("program")
+        if not isinstance(program, dict):
+            raise ValueError("generate needs a program object")
+        k = req.get("k")
+        if not isinstance(k, int) or k < 0:
+            raise ValueError("generate needs k >= 0")
+        limits = req.get("limits") or {}
+        timeout = float(limits.get("timeout") or DEFAULT_TIMEOUT)
+        job = {"op": "generate", "program": program, "k": k, "exclude": req.get("exclude") or [], "seed": req.get("seed") or 0, "limits": limits}
+        msg = self.single(job, timeout, "generate")
+        if msg.get("t") != "gen":
+            raise RuntimeError("generate: unexpected message from the child")
+        if not msg.get("ok"):
+            return {"id": req.get("id"), "ok": False, "error": _safe_str(msg.get("error"))}
+        texts = msg.get("inputs")
+        if not isinstance(texts, list) or len(texts) != k or not all(isinstance(t, str) for t in texts):
+            raise RuntimeError("generate: malformed inputs from the child")
+        try:
+            values = [_loads(t) for t in texts]
+        except (ValueError, RecursionError) as e:
+            raise RuntimeError("generate: undecodable input from the child: " + _exc_text(e))
+        return {"id": req.get("id"), "ok": True, "inputs": values}
+
+    def handle(self, line):
+        try:
+            req = _loads(line)
+        except (ValueError, RecursionError) as e:
+            return {"id": None, "ok": False, "error": "malformed request: " + _exc_text(e)}
+        if not isinstance(req, dict):
+            return {"id": None, "ok": False, "error": "malformed request: not a JSON object"}
+        rid = req.get("id")
+        op = req.get("op")
+        try:
+            if op == "ping":
+                return {"id": rid, "ok": True, "version": HARNESS_VERSION}
+            if op == "call":
+                return self.call(req)
+            if op == "analyse":
+                return self.analyse(req)
+            if op == "generate":
+                return self.generate(req)
+            return {"id": rid, "ok": False, "error": "unknown op %r" % (op,)}
+        except (ValueError, TypeError, RuntimeError, OSError) as e:
+            return {"id": rid, "ok": False, "error": _exc_text(e)}
+
+    def respond(self, resp):
+        if isinstance(resp, str):
+            line = resp
+        else:
+            try:
+                line = _dumps(resp, separators=(",", ":"), allow_nan=False)
+            except (TypeError, ValueError, RecursionError) as e:
+                line = _dumps({"id": resp.get("id"), "ok": False, "error": "unencodable response: " + _exc_text(e)})
+        _write_all(self.proto_fd, (line + "\n").encode())
+
+    def serve(self, stdin):
+        self.spare = self.fork()
+        try:
+            while True:
+                line = stdin.readline()
+                if not line:
+                    break
+                if not line.strip():
+                    continue
+                self.respond(self.handle(line))
+                if self.spare is None:
+                    self.spare = self.fork()
+        finally:
+            if self.spare is not None:
+                self.spare.kill()
+                self.spare.release()
+            self.cleanup()
+
+
+def _descendants(root):
+    out = []
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            tasks = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                    kids = [int(x) for x in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            out.extend(kids)
+            stack.extend(kids)
+    return out
+
+
+# ---------------------------------------------------------------- hardening
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_NOATIME = 1024
+MS_NODIRATIME = 2048
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MS_RELATIME = 1 << 21
+MS_STRICTATIME = 1 << 24
+_KEEP = {
+    "nosuid": MS_NOSUID,
+    "nodev": MS_NODEV,
+    "noexec": MS_NOEXEC,
+    "noatime": MS_NOATIME,
+    "nodiratime": MS_NODIRATIME,
+    "relatime": MS_RELATIME,
+    "strictatime": MS_STRICTATIME,
+}
+
+
+def _unescape(path):
+    return path.encode().decode("unicode_escape").encode("latin-1")
+
+
+def harden():
+    """In a private mount namespace: make every mount read-only, mount a
+    fresh /proc when in a new PID namespace and a small writable tmpfs on
+    /dev/shm. Returns a list of warnings."""
+    warnings = []
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    def mount(src, target, fstype, flags, data):
+        if libc.mount(src, target, fstype, flags, data) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, os.strerror(e), target)
+
+    try:
+        mount(None, b"/", None, MS_REC | MS_PRIVATE, None)
+    except OSError as e:
+        return ["cannot make mounts private, filesystem left writable: %s" % e]
+    failed = []
+    try:
+        with open("/proc/self/mountinfo") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        return ["cannot read mountinfo: %s" % e]
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6:
+            continue
+        target = _unescape(fields[4])
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+        for opt in fields[5].split(","):
+            flags |= _KEEP.get(opt, 0)
+        try:
+            mount(None, target, None, flags, None)
+        except OSError:
+            failed.append(target.decode("utf-8", "replace"))
+    if failed:
+        warnings.append("could not make %d mounts read-only: %s" % (len(failed), ", ".join(failed[:5])))
+    if os.getpid() == 1:
+        try:
+            mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+        except OSError as e:
+            warnings.append("cannot mount a private /proc: %s" % e)
+    if os.path.isdir("/dev/shm"):
+        try:
+            mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, b"size=16m,mode=1777")
+        except OSError as e:
+            warnings.append("cannot mount a private /dev/shm: %s" % e)
+    return warnings
+
+
+def main(argv):
+    cfg = {}
+    harden_fs = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--uid", "--gid") and i + 1 < len(argv):
+            cfg[a[2:]] = int(argv[i + 1])
+            i += 2
+            continue
+        if a == "--harden" and i + 1 < len(argv):
+            # The mount namespace the harness must NOT be in (the caller's):
+            # hardening remounts everything read-only, which must never
+            # happen outside a private mount namespace.
+            harden_fs = argv[i + 1]
+            i += 2
+            continue
+        i += 1
+    if "uid" in cfg and "gid" not in cfg:
+        cfg["gid"] = cfg["uid"]
+    try:
+        sys.set_int_max_str_digits(0)
+    except AttributeError:
+        pass
+    # The real stdout is the protocol; anything else that writes to fd 1
+    # (nothing should) goes to /dev/null.
+    proto = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+    sys.stdout = open(os.devnull, "w")
+    if harden_fs:
+        try:
+            mine = os.readlink("/proc/self/ns/mnt")
+        except OSError:
+            mine = harden_fs
+        if mine == harden_fs:
+            _err("warning: not in a private mount namespace; filesystem left writable")
+        else:
+            for w in harden():
+                _err("warning: " + w)
+    if os.getpid() != 1:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        except OSError:
+            pass
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    Server(proto, cfg).serve(sys.stdin.buffer)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

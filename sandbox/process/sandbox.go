@@ -1,0 +1,551 @@
+package process
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/sandbox"
+)
+
+// Defaults for Options.
+const (
+	DefaultPython = "python3"
+	// DefaultExecTimeout bounds an Exec whose request has no timeout.
+	DefaultExecTimeout = 60 * time.Second
+	// startDeadline bounds the harness's start and first ping.
+	startDeadline = 20 * time.Second
+	// uidBase and uidSpan: when the sandbox runs as root and Options.UID is
+	// 0, untrusted code runs as a random uid in [uidBase, uidBase+uidSpan),
+	// one per Sandbox, so that sandboxes cannot signal each other's
+	// processes and RLIMIT_NPROC counts only this sandbox's processes.
+	uidBase = 1 << 24
+	uidSpan = 1 << 24
+)
+
+// ErrClosed is returned by a Sandbox used after Close.
+var ErrClosed = errors.New("process sandbox closed")
+
+// Options configure a Sandbox.
+type Options struct {
+	// Dir is the working directory of the harness and of Exec: the agent's
+	// workspace, or the hidden program's directory for an oracle. Default:
+	// the system temporary directory.
+	Dir string
+	// Python is the interpreter (a name looked up in PATH, or a path).
+	// Default DefaultPython.
+	Python string
+	// Limits are the defaults for requests whose Limits leave fields zero.
+	Limits sandbox.Limits
+	// Network, when true, keeps the host's network. Default false: the
+	// sandbox gets a new network namespace with no usable interface.
+	Network bool
+	// UID is the user (and group) id untrusted code runs as when the
+	// orchestrator runs as root; 0 picks a random unused id per Sandbox.
+	// Ignored when not root (the code runs as the caller, inside a user
+	// namespace when the kernel allows one).
+	UID int
+	// Log receives warnings (missing isolation, harness restarts).
+	Log *zap.Logger
+}
+
+// Isolation says which protections a Sandbox obtained from the kernel.
+type Isolation struct {
+	// Namespaces: the harness runs in new PID and mount namespaces (and a
+	// network namespace unless Options.Network).
+	Namespaces bool `json:"namespaces"`
+	// NoNetwork: the harness and Exec run in a network namespace of their own.
+	NoNetwork bool `json:"no_network"`
+	// UID is the uid untrusted code runs as; 0 when it runs as the caller.
+	UID int `json:"uid"`
+}
+
+// Sandbox is the process sandbox: one resident harness process running
+// untrusted Python for one directory. It restarts the harness when it dies.
+// Requests are serialized (the harness runs one at a time).
+type Sandbox struct {
+	opts   Options
+	log    *zap.Logger
+	python string
+	dir    string
+	uid    int
+	hostNS string
+
+	mu       sync.Mutex
+	h        *harness
+	closed   bool
+	isolated bool // namespaces work; decided by the first start
+	tried    bool
+}
+
+var (
+	_ sandbox.Sandbox  = (*Sandbox)(nil)
+	_ sandbox.Executor = (*Sandbox)(nil)
+)
+
+type harness struct {
+	cmd    *exec.Cmd
+	client *sandbox.Client
+	exited chan struct{}
+	pidns  bool
+}
+
+// New starts a process sandbox and waits until its harness answers.
+func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	log := opts.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("process sandbox: directory %q: %w", opts.Dir, err)
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("process sandbox: directory: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("process sandbox: %s is not a directory", dir)
+	}
+	python := opts.Python
+	if python == "" {
+		python = DefaultPython
+	}
+	resolved, err := resolvePython(ctx, python)
+	if err != nil {
+		return nil, fmt.Errorf("process sandbox: python %q: %w", python, err)
+	}
+	s := &Sandbox{
+		opts:   opts,
+		log:    log.With(zap.String("sandbox", "process"), zap.String("dir", dir)),
+		python: resolved,
+		dir:    dir,
+		hostNS: mountNamespace(),
+	}
+	if os.Geteuid() == 0 {
+		s.uid = opts.UID
+		if s.uid <= 0 {
+			s.uid = randomUID()
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func randomUID() int {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return uidBase
+	}
+	return uidBase + int(binary.LittleEndian.Uint32(b[:])%uidSpan)
+}
+
+// resolvePython finds the interpreter. A launcher script (a pyenv shim, say)
+// is resolved to the interpreter it runs, once, with the caller's
+// environment: the sandbox runs with a minimal environment in which such
+// launchers may not work, and starting them costs more than Python itself.
+func resolvePython(ctx context.Context, python string) (string, error) {
+	path, err := exec.LookPath(python)
+	if err != nil {
+		return "", err
+	}
+	path, err = filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	head := make([]byte, 2)
+	_, rerr := io.ReadFull(f, head)
+	f.Close()
+	if rerr != nil || string(head) != "#!" {
+		return path, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-I", "-c", "import sys; sys.stdout.write(sys.executable)").Output()
+	if err != nil {
+		return "", fmt.Errorf("resolve launcher %s: %w", path, err)
+	}
+	real := strings.TrimSpace(string(out))
+	if real == "" {
+		return path, nil
+	}
+	return real, nil
+}
+
+// Isolation reports the protections in force.
+func (s *Sandbox) Isolation() Isolation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Isolation{Namespaces: s.isolated, NoNetwork: s.isolated && !s.opts.Network, UID: s.uid}
+}
+
+// Python is the interpreter the sandbox runs.
+func (s *Sandbox) Python() string { return s.python }
+
+func (s *Sandbox) env() []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	return []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir, "TMPDIR=/dev/shm"}
+}
+
+// ensure returns a running harness, starting one if needed. Caller holds mu.
+func (s *Sandbox) ensure(ctx context.Context) (*harness, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if s.h != nil && s.h.client.Err() == nil {
+		return s.h, nil
+	}
+	if s.h != nil {
+		s.h.stop()
+		s.h = nil
+	}
+	h, err := s.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.h = h
+	return h, nil
+}
+
+func (s *Sandbox) start(ctx context.Context) (*harness, error) {
+	if !s.tried {
+		s.tried = true
+		h, err := s.spawn(ctx, true)
+		if err == nil {
+			s.isolated = true
+			return h, nil
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		s.log.Warn("the kernel refused namespaces: the process sandbox runs WITHOUT network, PID and mount isolation", zap.Error(err))
+		return s.spawn(ctx, false)
+	}
+	return s.spawn(ctx, s.isolated)
+}
+
+func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
+	args := []string{"-I", "-u", "-c", sandbox.Harness}
+	if s.uid > 0 {
+		args = append(args, "--uid", strconv.Itoa(s.uid), "--gid", strconv.Itoa(s.uid))
+	}
+	cmd := exec.Command(s.python, args...)
+	cmd.Dir = s.dir
+	cmd.Env = s.env()
+	if isolated {
+		cmd.SysProcAttr = isolatedAttr(s.opts.Network)
+		if cmd.SysProcAttr == nil {
+			return nil, errors.New("namespaces are not supported on this system")
+		}
+		if s.hostNS != "" {
+			cmd.Args = append(cmd.Args, "--harden", s.hostNS)
+		}
+	} else {
+		cmd.SysProcAttr = plainAttr()
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start harness: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start harness: %w", err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start harness: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start harness %s: %w", s.python, err)
+	}
+	h := &harness{cmd: cmd, exited: make(chan struct{}), pidns: isolated}
+	h.client = sandbox.NewClient(stdout, stdin, s.log)
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 0, 4096), 64<<10)
+		for sc.Scan() {
+			s.log.Warn("harness", zap.String("stderr", sc.Text()))
+		}
+	}()
+	go func() {
+		<-logDone
+		err := cmd.Wait()
+		s.log.Debug("harness exited", zap.Error(err))
+		close(h.exited)
+	}()
+	pctx, cancel := context.WithTimeout(ctx, startDeadline)
+	defer cancel()
+	version, err := h.client.Ping(pctx)
+	if err != nil {
+		h.stop()
+		return nil, fmt.Errorf("start harness: first ping: %w", err)
+	}
+	if version != sandbox.HarnessVersion {
+		h.stop()
+		return nil, fmt.Errorf("start harness: version %q, want %q", version, sandbox.HarnessVersion)
+	}
+	return h, nil
+}
+
+// stop ends the harness and everything it started.
+func (h *harness) stop() {
+	h.client.Close()
+	if !h.pidns {
+		// Without a PID namespace, a closed stdin lets the server kill its
+		// children before it exits.
+		select {
+		case <-h.exited:
+			return
+		case <-time.After(time.Second):
+		}
+	}
+	if h.cmd.Process != nil {
+		_ = h.cmd.Process.Kill()
+		_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	<-h.exited
+}
+
+// do runs f against a healthy harness. If the harness died during the
+// request, it is restarted and the request retried once; if the request was
+// cancelled or overran its deadline, the harness is stopped (the next
+// request starts a fresh one).
+func (s *Sandbox) do(ctx context.Context, what string, f func(*sandbox.Client) error) error {
+	for attempt := 0; ; attempt++ {
+		s.mu.Lock()
+		h, err := s.ensure(ctx)
+		s.mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		err = f(h.client)
+		if err == nil || h.client.Err() == nil {
+			if err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+			return nil
+		}
+		s.mu.Lock()
+		if s.h == h {
+			s.h = nil
+		}
+		s.mu.Unlock()
+		h.stop()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, sandbox.ErrHarnessExited) && attempt == 0 {
+			s.log.Warn("harness died during a request; restarting it and retrying", zap.String("request", what), zap.Error(err))
+			continue
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+}
+
+func (s *Sandbox) limits(l sandbox.Limits) sandbox.Limits {
+	d := s.opts.Limits
+	if l.Timeout <= 0 {
+		l.Timeout = d.Timeout
+	}
+	if l.MemoryBytes <= 0 {
+		l.MemoryBytes = d.MemoryBytes
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = d.OutputBytes
+	}
+	return l.WithDefaults()
+}
+
+func programName(p sandbox.Program) string {
+	if p.Path != "" {
+		return p.Path + ":" + p.Function
+	}
+	return "inline program:" + p.Function
+}
+
+// Call runs the program once per input; see sandbox.Sandbox.
+func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	req.Limits = s.limits(req.Limits)
+	var out []sandbox.Outcome
+	err := s.do(ctx, "call "+programName(req.Program), func(c *sandbox.Client) error {
+		var err error
+		out, err = c.Call(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+// Analyse computes a candidate's static analysis; see sandbox.Sandbox.
+func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
+	var out sandbox.Analysis
+	err := s.do(ctx, "analyse "+req.FunctionName, func(c *sandbox.Client) error {
+		var err error
+		out, err = c.Analyse(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+// Generate asks a generator for fresh inputs; see sandbox.Sandbox.
+func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error) {
+	req.Limits = s.limits(req.Limits)
+	var out []json.RawMessage
+	err := s.do(ctx, "generate with "+programName(req.Program), func(c *sandbox.Client) error {
+		var err error
+		out, err = c.Generate(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+// Close stops the harness and every process it started.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.h != nil {
+		s.h.stop()
+		s.h = nil
+	}
+	return nil
+}
+
+// Exec runs a shell command in Dir; see sandbox.Executor. It runs as the
+// caller's uid (so that it can write the workspace), in new PID and network
+// namespaces when available; every process it leaves behind is killed when
+// the shell exits.
+func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.ExecResult, error) {
+	s.mu.Lock()
+	closed, isolated := s.closed, s.isolated
+	s.mu.Unlock()
+	if closed {
+		return sandbox.ExecResult{}, ErrClosed
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultExecTimeout
+	}
+	limit := req.OutputBytes
+	if limit <= 0 {
+		limit = sandbox.DefaultOutputBytes
+	}
+	out := &capWriter{limit: limit}
+	cmd := exec.Command("/bin/sh", "-c", req.Command)
+	cmd.Dir = s.dir
+	cmd.Env = s.env()
+	cmd.Stdout = out
+	cmd.Stderr = out
+	cmd.WaitDelay = time.Second
+	if isolated {
+		cmd.SysProcAttr = execAttr(s.opts.Network)
+	} else {
+		cmd.SysProcAttr = plainAttr()
+	}
+	if err := cmd.Start(); err != nil {
+		return sandbox.ExecResult{}, fmt.Errorf("exec %q: %w", req.Command, err)
+	}
+	pid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	killAll := func() {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
+	}
+	var res sandbox.ExecResult
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-timer.C:
+		killAll()
+		res.TimedOut = true
+		waitErr = <-done
+	case <-ctx.Done():
+		killAll()
+		<-done
+		return sandbox.ExecResult{}, ctx.Err()
+	}
+	// Background jobs of the command share its process group (and, in a
+	// PID namespace, died with the shell already).
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	res.Output, res.Truncated = out.result()
+	res.ExitCode = exitCode(cmd.ProcessState)
+	if waitErr != nil && cmd.ProcessState == nil {
+		return res, fmt.Errorf("exec %q: %w", req.Command, waitErr)
+	}
+	return res, nil
+}
+
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// capWriter keeps the first limit bytes written to it.
+type capWriter struct {
+	mu        sync.Mutex
+	limit     int64
+	buf       bytes.Buffer
+	truncated bool
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	room := w.limit - int64(w.buf.Len())
+	if int64(len(p)) > room {
+		w.truncated = true
+		if room > 0 {
+			w.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	w.buf.Write(p)
+	return len(p), nil
+}
+
+func (w *capWriter) result() (string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String(), w.truncated
+}
