@@ -3,7 +3,7 @@ package runner
 import (
 	"context"
 	"os"
-		"path/filepath"
+	"path/filepath"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/config"
@@ -12,7 +12,6 @@ import (
 )
 
 func needPython(t *testing.T) { testenv.NeedPython(t) }
-
 
 func quickstart(t *testing.T, override map[string]any) *config.Config {
 	t.Helper()
