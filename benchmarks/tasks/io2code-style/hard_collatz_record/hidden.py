@@ -8,15 +8,17 @@ Invalid input raises ValueError.
 def collatz_record(pair):
     """The n between a and b inclusive (in either order) with the most Collatz steps to reach 1; the smallest such n on ties."""
     a, b = _pair(pair, 1, 300)
-    def steps(n):
-        count = 0
-        while n != 1:
-            n = n // 2 if n % 2 == 0 else 3 * n + 1
-            count += 1
-        return count
-
     lo, hi = min(a, b), max(a, b)
-    return max(range(lo, hi + 1), key=lambda n: (steps(n), -n))
+    return max(range(lo, hi + 1), key=lambda n: (_steps(n), -n))
+
+
+def _steps(n):
+    """Collatz steps from n down to 1."""
+    count = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        count += 1
+    return count
 
 
 def _pair(x, lo, hi):
