@@ -86,6 +86,14 @@ func (a *Agent) fillSampling(req *openai.ChatCompletionRequest) {
 			req.MaxTokens, req.MaxCompletionTokens = 0, a.opts.MaxTokens
 		}
 	}
+	// Reasoning models accept no temperature but their default; leave it
+	// to them rather than fail the run over a sampling setting.
+	if req.Temperature != 0 {
+		err := openai.NewReasoningValidator().Validate(*req)
+		if errors.Is(err, openai.ErrReasoningModelLimitationsOther) || errors.Is(err, openai.ErrReasoningSamplingUnsupported) {
+			req.Temperature = 0
+		}
+	}
 }
 
 // refused turns a non-retryable failure into an ErrConfig naming the

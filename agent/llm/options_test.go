@@ -95,7 +95,7 @@ func TestSamplingSettings(t *testing.T) {
 		{"server default", "llama3", nil, 0, 0, 0, 0},
 		{"greedy", "llama3", &zero, 256, math.SmallestNonzeroFloat32, 256, 0},
 		{"warm", "qwen2.5-coder", &warm, 512, 0.7, 512, 0},
-		{"reasoning model", "o3-mini", nil, 512, 0, 0, 512},
+		{"reasoning model", "o3-mini", &warm, 512, 0, 0, 512},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
