@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"encoding/json"
-	"math"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -10,7 +9,7 @@ import (
 
 // StageScore is max(0, accuracy − 0.1·complexity − 0.1·hardcoding).
 func StageScore(accuracy, complexity, hardcoding float64) float64 {
-	return math.Max(0, accuracy-0.1*complexity-0.1*hardcoding)
+	return task.StageScore(accuracy, complexity, hardcoding)
 }
 
 // MemorisedThreshold is how many distinct embedded observed inputs make a

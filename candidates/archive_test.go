@@ -1,0 +1,94 @@
+package candidates
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestArchiveRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, run := range []string{"run-a", "run-b", "run-a"} {
+		if _, err := a.Add(Record{RunID: run, Iteration: i + 1, Passed: i}, []byte("def solve(x):\n    return x\n"), []byte(`{"turns":1}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := a.Run("run-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var iters []int
+	for _, r := range got {
+		iters = append(iters, r.Iteration)
+	}
+	if diff := cmp.Diff([]int{1, 3}, iters); diff != "" {
+		t.Errorf("run-a iterations (-want +got):\n%s", diff)
+	}
+	src, err := a.Source(got[0])
+	if err != nil || !strings.Contains(string(src), "def solve") {
+		t.Errorf("Source = %q, %v", src, err)
+	}
+	tr, err := a.Transcript(got[0])
+	if err != nil || string(tr) != `{"turns":1}` {
+		t.Errorf("Transcript = %q, %v", tr, err)
+	}
+	// A reopened archive sees the same manifest.
+	b, err := OpenExisting(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := b.List()
+	if len(all) != 3 {
+		t.Errorf("reopened archive lists %d entries, want 3", len(all))
+	}
+}
+
+func TestArchiveDetectsTampering(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := Open(dir)
+	rec, err := a.Add(Record{RunID: "r", Iteration: 1}, []byte("x = 1\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(a.Path(), rec.File), []byte("x = 2\n"), 0o644)
+	if _, err := a.Source(rec); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("Source of a changed file: %v", err)
+	}
+}
+
+func TestManifestVersionChecked(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := Open(dir)
+	os.WriteFile(filepath.Join(a.Path(), "manifest.json"), []byte(`{"format": 99, "entries": []}`), 0o644)
+	if _, err := a.List(); err == nil || !strings.Contains(err.Error(), "format 99") {
+		t.Errorf("List with an unknown format: %v", err)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{"equal", "a\nb\n", "a\nb\n", ""},
+		{"one line changed", "def f(x):\n    return x\n", "def f(x):\n    return x * 2\n",
+			"--- A\n+++ B\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x\n+    return x * 2\n"},
+		{"added at end", "a\n", "a\nb\n", "--- A\n+++ B\n@@ -1 +1,2 @@\n a\n+b\n"},
+		{"from empty", "", "a\n", "--- A\n+++ B\n@@ -0,0 +1 @@\n+a\n"},
+		{"distant changes make two hunks", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "0\n2\n3\n4\n5\n6\n7\n8\n9\n11\n",
+			"--- A\n+++ B\n@@ -1,4 +1,4 @@\n-1\n+0\n 2\n 3\n 4\n@@ -7,4 +7,4 @@\n 7\n 8\n 9\n-10\n+11\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, UnifiedDiff("A", "B", tt.a, tt.b)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
