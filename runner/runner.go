@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -85,6 +86,9 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 	workspace, err := filepath.Abs(c.Workspace)
 	if err != nil {
 		return nil, err
+	}
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		return nil, fmt.Errorf("create workspace %s: %w", workspace, err)
 	}
 	boxes, err := OpenSandboxes(ctx, c, runID, workspace, log)
 	if err != nil {

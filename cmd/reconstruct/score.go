@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/runner"
@@ -16,6 +17,7 @@ import (
 type scoreOptions struct {
 	configFile, program, tests string
 	jsonOut                    bool
+	flags                      map[string]*pflag.Flag
 }
 
 func newScoreCmd(a *app) *cobra.Command {
@@ -37,11 +39,13 @@ func newScoreCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&opts.program, "program", "", "the Python program to score")
 	cmd.Flags().StringVar(&opts.tests, "tests", "", "held-out tests (default: the task's heldout.jsonl)")
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the score as JSON")
+	cmd.Flags().String("sandbox", "", "sandbox: auto, process or docker")
+	opts.flags = map[string]*pflag.Flag{"sandbox.kind": cmd.Flags().Lookup("sandbox")}
 	return cmd
 }
 
 func runScore(ctx context.Context, a *app, opts *scoreOptions) error {
-	c, err := loadConfig(a, opts.configFile, nil)
+	c, err := loadConfig(a, opts.configFile, opts.flags)
 	if err != nil {
 		return err
 	}
