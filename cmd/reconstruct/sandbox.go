@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/docker/docker/client"
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+)
+
+// newSandboxCmd is `reconstruct sandbox`: the Docker sandbox's image and
+// clean-up.
+func newSandboxCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Manage the Docker sandbox: build its image, remove left-over containers",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newBuildImageCmd(a, nil), newPruneCmd(a, nil))
+	return cmd
+}
+
+// buildImageOptions are the flags of `sandbox build-image` plus the engine
+// client (nil: from the environment).
+type buildImageOptions struct {
+	Image    string
+	Mirror   string
+	Suite    string
+	Keyring  string
+	CacheDir string
+	JSON     bool
+
+	API    client.APIClient
+	Out    io.Writer
+	Log    *zap.Logger
+	Getenv func(string) string
+}
+
+func newBuildImageCmd(a *app, run func(context.Context, buildImageOptions) error) *cobra.Command {
+	opts := buildImageOptions{}
+	cmd := &cobra.Command{
+		Use:   "build-image",
+		Short: "Build the sandbox runner image offline (Debian root filesystem with python3 and the harness)",
+		Long: `build-image builds the Docker sandbox's runner image without any registry: debootstrap
+makes a minimal Debian root filesystem with python3 from the Debian mirror of this
+machine's apt sources (or --mirror / ` + docker.MirrorEnv + `), the harness is added,
+and the result is imported with docker import. The root filesystem is cached, so a
+re-build is fast; if the image already exists with this binary's harness, nothing is
+done. Needs root for debootstrap.
+
+The default image name carries the harness digest, so the image always matches the
+binary that uses it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Out = cmd.OutOrStdout()
+			opts.Log = a.logger()
+			opts.Getenv = a.getenv
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runBuildImage(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Image, "image", "", "image name:tag to build (default $RECONSTRUCT_SANDBOX_IMAGE, else "+docker.DefaultImageRepo+":<harness digest>)")
+	f.StringVar(&opts.Mirror, "mirror", "", "Debian mirror URL (default $"+docker.MirrorEnv+", else the apt sources)")
+	f.StringVar(&opts.Suite, "suite", "", "Debian suite (default the apt sources' release)")
+	f.StringVar(&opts.Keyring, "keyring", "", "keyring that signs the mirror (default the apt sources' Signed-By)")
+	f.StringVar(&opts.CacheDir, "cache-dir", docker.DefaultCacheDir, "where the root filesystem tarball is cached")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runBuildImage(ctx context.Context, opts buildImageOptions) error {
+	if opts.Image == "" && opts.Getenv != nil {
+		opts.Image = opts.Getenv("RECONSTRUCT_SANDBOX_IMAGE")
+	}
+	if opts.Image != "" && strings.ContainsAny(opts.Image, " \t\n") {
+		return withCode(exitUsage, fmt.Errorf("--image %q: not an image name", opts.Image))
+	}
+	api, closeAPI, err := engine(ctx, opts.API)
+	if err != nil {
+		return err
+	}
+	defer closeAPI()
+	res, err := docker.BuildImage(ctx, api, docker.BuildOptions{
+		Image:    opts.Image,
+		Mirror:   opts.Mirror,
+		Suite:    opts.Suite,
+		Keyring:  opts.Keyring,
+		CacheDir: opts.CacheDir,
+		Log:      opts.Log,
+	})
+	if err != nil {
+		return withCode(exitInfra, err)
+	}
+	if opts.JSON {
+		return json.NewEncoder(opts.Out).Encode(res)
+	}
+	_, err = fmt.Fprintln(opts.Out, res)
+	return err
+}
+
+// pruneOptions are the flags of `sandbox prune`.
+type pruneOptions struct {
+	RunID string
+	API   client.APIClient
+	Out   io.Writer
+}
+
+func newPruneCmd(a *app, run func(context.Context, pruneOptions) error) *cobra.Command {
+	opts := pruneOptions{}
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Remove the sandbox containers left by crashed runs",
+		Long: `prune force-removes every container labelled ` + docker.LabelRunID + ` (all runs', or one
+run's with --run-id). A run removes its own containers when it ends, on Ctrl-C and on
+errors; prune is for those a killed process could not remove.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Out = cmd.OutOrStdout()
+			if run != nil {
+				return run(cmd.Context(), opts)
+			}
+			return runPrune(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.RunID, "run-id", "", "remove only this run's containers")
+	return cmd
+}
+
+func runPrune(ctx context.Context, opts pruneOptions) error {
+	api, closeAPI, err := engine(ctx, opts.API)
+	if err != nil {
+		return err
+	}
+	defer closeAPI()
+	removed, err := docker.Prune(ctx, api, opts.RunID)
+	for _, id := range removed {
+		fmt.Fprintf(opts.Out, "removed %.12s\n", id)
+	}
+	if err != nil {
+		return withCode(exitInfra, err)
+	}
+	if len(removed) == 0 {
+		_, err = fmt.Fprintln(opts.Out, "no reconstruct containers to remove")
+	}
+	return err
+}
+
+// engine returns api, or a client from the environment that answers; an
+// unreachable engine is an infrastructure failure (exit 3).
+func engine(ctx context.Context, api client.APIClient) (client.APIClient, func(), error) {
+	if api != nil {
+		return api, func() {}, nil
+	}
+	c, err := docker.NewClient()
+	if err != nil {
+		return nil, nil, withCode(exitInfra, err)
+	}
+	if _, err := c.Ping(ctx); err != nil {
+		c.Close()
+		return nil, nil, withCode(exitInfra, fmt.Errorf("the Docker engine at %s does not answer (start it with scripts/docker-up.sh): %w", c.DaemonHost(), err))
+	}
+	return c, func() { c.Close() }, nil
+}

@@ -1,0 +1,55 @@
+package docker
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/client"
+)
+
+// RequireEnv, when set (CI sets it), turns the skips of tests that need an
+// engine or the runner image into failures: nothing may skip there.
+const RequireEnv = "RECONSTRUCT_REQUIRE_DOCKER"
+
+func skipOrFail(t testing.TB, reason string) {
+	t.Helper()
+	if os.Getenv(RequireEnv) != "" {
+		t.Fatalf("%s (and %s is set, so this test may not skip)", reason, RequireEnv)
+	}
+	t.Skip(reason)
+}
+
+// needEngine returns a client of an engine that answers, or skips.
+func needEngine(t testing.TB) *client.Client {
+	t.Helper()
+	api, err := NewClient()
+	if err != nil {
+		skipOrFail(t, "no Docker client: "+err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := api.Ping(ctx); err != nil {
+		api.Close()
+		skipOrFail(t, "no Docker engine answers at "+api.DaemonHost()+" (start one with scripts/docker-up.sh): "+err.Error())
+	}
+	t.Cleanup(func() { api.Close() })
+	return api
+}
+
+// needImage returns an engine client and the runner image
+// ($RECONSTRUCT_SANDBOX_IMAGE or DefaultImage), or skips when either is
+// missing.
+func needImage(t testing.TB) (*client.Client, string) {
+	t.Helper()
+	api := needEngine(t)
+	ref := os.Getenv("RECONSTRUCT_SANDBOX_IMAGE")
+	if ref == "" {
+		ref = DefaultImage()
+	}
+	if ok, reason := Available(context.Background(), ref); !ok {
+		skipOrFail(t, reason)
+	}
+	return api, ref
+}
