@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,7 +87,7 @@ func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	base := fmt.Sprintf("iter_%03d-%s", rec.Iteration, shortID(rec.RunID))
+	base := fmt.Sprintf("iter_%03d-%s", rec.Iteration, fileID(rec.RunID))
 	sum := sha256.Sum256(source)
 	rec.SHA256 = hex.EncodeToString(sum[:])
 	rec.File = base + ".py"
@@ -201,12 +202,15 @@ func (a *Archive) write(m Manifest) error {
 	return nil
 }
 
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
+// fileID makes a run id safe for a file name.
+func fileID(id string) string {
 	if id == "" {
 		return "norun"
 	}
-	return id
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, id)
 }

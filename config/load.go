@@ -410,3 +410,19 @@ func Keys() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Defaults returns a configuration holding only the defaults (no task);
+// commands that run programs outside a run (rescore) take their sandbox
+// settings from it.
+func Defaults() (*Config, error) {
+	v := viper.New()
+	for k, d := range defaults() {
+		v.SetDefault(k, d)
+	}
+	var c Config
+	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
+		return nil, err
+	}
+	c.Bank.Path = DefaultBankPath
+	return &c, nil
+}
