@@ -47,7 +47,9 @@ latest run in the archive; --run RUN picks another (list --run all shows every r
 	}
 	diff := &cobra.Command{
 		Use: "diff WORKSPACE A B", Short: "Unified diff of two candidates (iterations, or RUN:ITER)", Args: cobra.ExactArgs(3),
-		RunE: func(c *cobra.Command, args []string) error { return runCandidatesDiff(a, opts, args[0], args[1], args[2]) },
+		RunE: func(c *cobra.Command, args []string) error {
+			return runCandidatesDiff(a, opts, args[0], args[1], args[2])
+		},
 	}
 	rescore := &cobra.Command{
 		Use:   "rescore WORKSPACE [--tests heldout.jsonl]",
