@@ -23,7 +23,7 @@ var errContextLength = errors.New("prompt exceeds the model's context length")
 // Each attempt is recorded in tr. The error wraps ErrUnavailable after the
 // retries, ErrConfig for a request the endpoint refuses, errContextLength,
 // or the context's error when ctx ends.
-func (a *Agent) chat(ctx context.Context, tr *transcript, turn int, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+func (a *Agent) chat(ctx context.Context, tr *Transcript, turn int, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
 	a.fillSampling(&req)
 	var last error
 	for attempt := 0; ; attempt++ {

@@ -12,7 +12,7 @@ import (
 // when the model's context overflows.
 type conversation struct {
 	a    *Agent
-	tr   *transcript
+	tr   *Transcript
 	msgs []openai.ChatCompletionMessage
 	// evidence rebuilds the first user message from the newest keep
 	// examples; keep starts at the number of examples.
@@ -20,7 +20,7 @@ type conversation struct {
 	keep     int
 }
 
-func newConversation(a *Agent, tr *transcript, system string, evidence func(keep int) string, examples int) *conversation {
+func newConversation(a *Agent, tr *Transcript, system string, evidence func(keep int) string, examples int) *conversation {
 	c := &conversation{a: a, tr: tr, evidence: evidence, keep: examples}
 	c.msgs = []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: system},

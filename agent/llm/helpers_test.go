@@ -168,9 +168,9 @@ func toolResults(t *testing.T, raw json.RawMessage) []string {
 	return out
 }
 
-func decodeTranscript(t *testing.T, raw json.RawMessage) transcript {
+func decodeTranscript(t *testing.T, raw json.RawMessage) Transcript {
 	t.Helper()
-	var tr transcript
+	var tr Transcript
 	if err := json.Unmarshal(raw, &tr); err != nil {
 		t.Fatalf("transcript: %v\n%s", err, raw)
 	}

@@ -286,7 +286,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // marshalTranscript encodes a session record; encoding plain structs
 // cannot fail, so a failure yields no transcript rather than an error.
-func marshalTranscript(t *transcript) json.RawMessage {
+func marshalTranscript(t *Transcript) json.RawMessage {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return nil

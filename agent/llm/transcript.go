@@ -11,19 +11,19 @@ import (
 // TranscriptVersion is the format version of a session transcript.
 const TranscriptVersion = 1
 
-// transcript is the record of one session, archived as JSON beside the
-// candidate.
-type transcript struct {
+// Transcript is the record of one session: WriteResult.Transcript holds it
+// as JSON, archived beside the candidate. Readers should check Version.
+type Transcript struct {
 	Version  int    `json:"version"`
 	Session  string `json:"session"` // "write" or "propose"
 	Model    string `json:"model"`
 	ToolMode string `json:"tool_mode"`
 	// Messages is the conversation as last sent, plus the final reply.
-	Messages []message `json:"messages"`
+	Messages []Message `json:"messages"`
 	// Requests has one entry per HTTP attempt.
-	Requests []requestRecord `json:"requests"`
+	Requests []RequestRecord `json:"requests"`
 	// Tools has one entry per tool call the agent ran.
-	Tools      []toolRecord `json:"tools,omitempty"`
+	Tools      []ToolRecord `json:"tools,omitempty"`
 	Usage      task.Usage   `json:"usage"`
 	Turns      int          `json:"turns"`
 	StopReason string       `json:"stop_reason"`
@@ -31,20 +31,23 @@ type transcript struct {
 	Trims int `json:"trims,omitempty"`
 }
 
-type message struct {
+// Message is one message of the conversation.
+type Message struct {
 	Role       string     `json:"role"`
 	Content    string     `json:"content,omitempty"`
-	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
 
-type toolCall struct {
+// ToolCall is one tool call of an assistant message.
+type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
 
-type requestRecord struct {
+// RequestRecord is one HTTP attempt: its latency, and its usage or error.
+type RequestRecord struct {
 	Turn             int     `json:"turn"`
 	Attempt          int     `json:"attempt"`
 	LatencySeconds   float64 `json:"latency_seconds"`
@@ -53,7 +56,8 @@ type requestRecord struct {
 	Error            string  `json:"error,omitempty"`
 }
 
-type toolRecord struct {
+// ToolRecord is one tool call the agent ran.
+type ToolRecord struct {
 	Turn    int     `json:"turn"`
 	ID      string  `json:"id"`
 	Name    string  `json:"name"`
@@ -61,14 +65,14 @@ type toolRecord struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func newTranscript(session string, o Options) *transcript {
-	return &transcript{Version: TranscriptVersion, Session: session, Model: o.Model, ToolMode: o.ToolMode}
+func newTranscript(session string, o Options) *Transcript {
+	return &Transcript{Version: TranscriptVersion, Session: session, Model: o.Model, ToolMode: o.ToolMode}
 }
 
 // request records one HTTP attempt; usage counts only when it succeeded
 // (a failed attempt has no usage).
-func (t *transcript) request(turn, attempt int, latency time.Duration, u openai.Usage, err error) {
-	r := requestRecord{Turn: turn, Attempt: attempt, LatencySeconds: latency.Seconds()}
+func (t *Transcript) request(turn, attempt int, latency time.Duration, u openai.Usage, err error) {
+	r := RequestRecord{Turn: turn, Attempt: attempt, LatencySeconds: latency.Seconds()}
 	if err != nil {
 		r.Error = err.Error()
 	} else {
@@ -78,17 +82,17 @@ func (t *transcript) request(turn, attempt int, latency time.Duration, u openai.
 	t.Requests = append(t.Requests, r)
 }
 
-func (t *transcript) tool(turn int, id, name string, isError bool, d time.Duration) {
-	t.Tools = append(t.Tools, toolRecord{Turn: turn, ID: id, Name: name, IsError: isError, Seconds: d.Seconds()})
+func (t *Transcript) tool(turn int, id, name string, isError bool, d time.Duration) {
+	t.Tools = append(t.Tools, ToolRecord{Turn: turn, ID: id, Name: name, IsError: isError, Seconds: d.Seconds()})
 }
 
 // setMessages snapshots the conversation.
-func (t *transcript) setMessages(msgs []openai.ChatCompletionMessage) {
+func (t *Transcript) setMessages(msgs []openai.ChatCompletionMessage) {
 	t.Messages = t.Messages[:0]
 	for _, m := range msgs {
-		r := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		r := Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		for _, c := range m.ToolCalls {
-			r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
 		t.Messages = append(t.Messages, r)
 	}

@@ -33,7 +33,7 @@ type writeSession struct {
 	a     *Agent
 	req   agent.WriteRequest
 	ws    *workspace
-	tr    *transcript
+	tr    *Transcript
 	conv  *conversation
 	check *checker
 	tools map[string]tool
