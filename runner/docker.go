@@ -2,22 +2,62 @@ package runner
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 )
 
-// TEMPORARY until sandbox/docker lands.
-func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string, error) {
-	if c.Sandbox.Kind == "docker" {
-		return "", errors.New("docker not wired yet")
+// image is the configured runner image, or the one named after the
+// embedded harness.
+func image(c *config.Config) string {
+	if c.Sandbox.Image != "" {
+		return c.Sandbox.Image
 	}
-	return "process", nil
+	return docker.DefaultImage()
 }
 
+// chooseKind resolves sandbox.kind: auto picks Docker when the engine
+// answers and the image exists, else the process sandbox with a warning
+// naming the reason.
+func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string, error) {
+	switch c.Sandbox.Kind {
+	case "process":
+		return "process", nil
+	case "docker":
+		if ok, reason := docker.Available(ctx, image(c)); !ok {
+			return "", fmt.Errorf("%w: sandbox.kind is docker but %s", ErrInfra, reason)
+		}
+		return "docker", nil
+	}
+	if ok, reason := docker.Available(ctx, image(c)); !ok {
+		log.Warn("sandbox.kind auto: using the process sandbox", zap.String("reason", reason))
+		return "process", nil
+	}
+	return "docker", nil
+}
+
+// openDocker starts one container: the agent's with the workspace
+// read-write, the oracle's with the hidden program's directory read-only.
 func openDocker(ctx context.Context, c *config.Config, runID, role, dir, workspace string, log *zap.Logger) (sandbox.Sandbox, error) {
-	return nil, errors.New("docker not wired yet")
+	opts := docker.Options{
+		Image:  image(c),
+		RunID:  runID,
+		Role:   docker.RoleAgent,
+		Mounts: []docker.Mount{docker.WorkspaceMount(workspace)},
+		Limits: Limits(c),
+		// The container holds the resident harness besides the call.
+		Memory: int64(c.Sandbox.MemoryMB)<<20 + 256<<20,
+		CPUs:   c.Sandbox.CPUs,
+		Pids:   int64(c.Sandbox.Pids),
+		Log:    log.With(zap.String("sandbox", role)),
+	}
+	if role == "oracle" {
+		opts.Role = docker.RoleOracle
+		opts.Mounts = []docker.Mount{docker.ProgramMount(dir)}
+	}
+	return docker.New(ctx, opts)
 }
