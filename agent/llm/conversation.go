@@ -44,6 +44,8 @@ func (c *conversation) complete(ctx context.Context, turn int, tools []openai.To
 		if err == nil {
 			msg := resp.Choices[0].Message
 			msg.Role = openai.ChatMessageRoleAssistant
+			// Servers that return their reasoning refuse it as input.
+			msg.ReasoningContent = ""
 			for i := range msg.ToolCalls {
 				// Some servers leave ids empty; the tool result needs one.
 				if msg.ToolCalls[i].ID == "" {

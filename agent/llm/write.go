@@ -144,7 +144,7 @@ func (s *writeSession) runTools(ctx context.Context) error {
 				return err
 			}
 			s.conv.msgs = append(s.conv.msgs, openai.ChatCompletionMessage{
-				Role: openai.ChatMessageRoleTool, Content: out, ToolCallID: call.ID, Name: call.Function.Name,
+				Role: openai.ChatMessageRoleTool, Content: out, ToolCallID: call.ID,
 			})
 			if s.done.finished {
 				s.tr.setMessages(s.conv.msgs)
