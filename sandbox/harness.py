@@ -176,7 +176,9 @@ def _embedded_literals(tree):
         if isinstance(node, ast.UnaryOp) or isinstance(node, (ast.List, ast.Tuple, ast.Dict)):
             try:
                 v = _display_value(node, signed)
-            except (_NotLiteral, RecursionError):
+            except (_NotLiteral, RecursionError, TypeError):
+                # TypeError: a dict display keyed by tuples (unhashable as
+                # lists); its keys are still examined on their own.
                 continue
             if isinstance(v, (list, dict)) and not v:
                 continue
@@ -433,6 +435,7 @@ class _Child:
                 _err("setrlimit %s: %s" % (res, e))
         uid, gid = self.cfg.get("uid"), self.cfg.get("gid")
         if uid is not None:
+            _remap_paths(self.cfg.get("remap"))
             os.setgroups([])
             os.setgid(gid)
             os.setuid(uid)
@@ -1096,7 +1099,7 @@ def _unescape(path):
     return path.encode().decode("unicode_escape").encode("latin-1")
 
 
-def harden():
+def harden(cfg):
     """In a private mount namespace: make every mount read-only, mount a
     fresh /proc when in a new PID namespace and a small writable tmpfs on
     /dev/shm. Returns a list of warnings."""
@@ -1138,12 +1141,83 @@ def harden():
             mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
         except OSError as e:
             warnings.append("cannot mount a private /proc: %s" % e)
+    shm = False
     if os.path.isdir("/dev/shm"):
         try:
             mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, b"size=16m,mode=1777")
+            shm = True
         except OSError as e:
             warnings.append("cannot mount a private /dev/shm: %s" % e)
+    if shm and "uid" in cfg:
+        # The interpreter may live where the unprivileged uid cannot reach
+        # it (a pyenv under /root): expose it read-only under /dev/shm and
+        # let children rewrite sys.path (see _Child.sandbox).
+        remap = {}
+        for n, prefix in enumerate(_prefixes()):
+            if _reachable_by_others(prefix):
+                continue
+            target = "/dev/shm/.python%d" % n
+            try:
+                os.mkdir(target, 0o755)
+                mount(prefix.encode(), target.encode(), None, MS_BIND | MS_REC, None)
+                mount(None, target.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
+            except OSError as e:
+                warnings.append("cannot expose %s to the sandbox uid: %s" % (prefix, e))
+                continue
+            remap[prefix] = target
+        cfg["remap"] = remap
     return warnings
+
+
+def _prefixes():
+    out = []
+    for p in (sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix):
+        p = os.path.realpath(p)
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _reachable_by_others(path):
+    """Whether a user with no special rights can list path and read in it."""
+    path = os.path.realpath(path)
+    parts = path.split(os.sep)
+    cur = "/"
+    for part in parts:
+        if part:
+            cur = os.path.join(cur, part)
+        try:
+            mode = os.stat(cur).st_mode
+        except OSError:
+            return False
+        if not mode & 0o001:
+            return False
+    try:
+        return bool(os.stat(path).st_mode & 0o004)
+    except OSError:
+        return False
+
+
+def _remap_paths(remap):
+    """Point sys.path at the exposed copies of the interpreter's prefixes."""
+    if not remap:
+        return
+
+    def move(entry):
+        real = os.path.realpath(entry) if entry else entry
+        for prefix, target in remap.items():
+            if real == prefix or real.startswith(prefix + os.sep):
+                return target + real[len(prefix):]
+        return entry
+
+    sys.path[:] = [move(e) for e in sys.path]
+    # Packages imported before the drop find their submodules through
+    # __path__ (encodings finds idna that way).
+    for mod in list(sys.modules.values()):
+        path = getattr(mod, "__path__", None)
+        if isinstance(path, list):
+            path[:] = [move(e) for e in path]
+    sys.path_importer_cache.clear()
 
 
 def main(argv):
@@ -1185,8 +1259,14 @@ def main(argv):
         if mine == harden_fs:
             _err("warning: not in a private mount namespace; filesystem left writable")
         else:
-            for w in harden():
+            for w in harden(cfg):
                 _err("warning: " + w)
+    if "uid" in cfg:
+        hidden = [p for p in _prefixes() if p not in cfg.get("remap", {}) and not _reachable_by_others(p)]
+        if hidden:
+            _err("warning: the interpreter under %s is not readable by uid %d and cannot be exposed; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
+            del cfg["uid"]
+            cfg.pop("gid", None)
     if os.getpid() != 1:
         try:
             libc = ctypes.CDLL(None, use_errno=True)
