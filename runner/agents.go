@@ -7,11 +7,45 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/agent/llm"
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
-// TEMPORARY until agent/synth and agent/llm land.
+// newSynth builds the built-in synthesizer from the agent section.
+func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
+	return synth.New(synth.Options{
+		Seed:        c.Workflow.Seed,
+		TimeLimit:   c.Agent.Synth.TimeLimit,
+		MemoryBytes: int64(c.Agent.Synth.MemoryMB) << 20,
+		Log:         log.With(zap.String("agent", "synth")),
+	})
+}
+
+// newAgentKind builds the synth and llm agents.
 func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
-	return nil, fmt.Errorf("%w: agent %q not wired yet", ErrConfig, c.Agent.Kind)
+	switch c.Agent.Kind {
+	case "synth":
+		return newSynth(c, log), nil
+	case "llm":
+		tools, ok := box.(llm.Sandbox)
+		if !ok {
+			return nil, fmt.Errorf("%w: the %T sandbox cannot run the agent's tools", ErrInfra, box)
+		}
+		l := c.Agent.LLM
+		temp := l.Temperature
+		a, err := llm.New(ctx, llm.Options{
+			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
+			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
+			Retries: l.Retries, ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
+			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures,
+			Log: log.With(zap.String("agent", "llm")),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInfra, err)
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("%w: %s: agent.kind: unknown agent %q", ErrConfig, c.File, c.Agent.Kind)
 }
