@@ -143,6 +143,10 @@ func writeReq(t *testing.T, ex []task.Example) agent.WriteRequest {
 	return agent.WriteRequest{Task: runningMaxTask, Iteration: 1, Examples: ex, Workspace: t.TempDir()}
 }
 
+func writeReqB(dir string) agent.WriteRequest {
+	return agent.WriteRequest{Task: runningMaxTask, Iteration: 1, Examples: threeExamples, Workspace: dir}
+}
+
 func readCandidate(t *testing.T, dir string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
