@@ -1,0 +1,356 @@
+package process
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zaptest"
+
+	"github.com/reconstruct/reconstruct/sandbox"
+)
+
+func newSandbox(t *testing.T, opts Options) *Sandbox {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found in PATH: the process sandbox needs it")
+	}
+	if opts.Dir == "" {
+		opts.Dir = t.TempDir()
+	}
+	if opts.Log == nil {
+		opts.Log = zaptest.NewLogger(t)
+	}
+	s, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func raw(s string) json.RawMessage { return json.RawMessage(s) }
+
+// mustWork checks that the sandbox still answers a trivial call.
+func mustWork(t *testing.T, s *Sandbox) {
+	t.Helper()
+	got, err := s.Call(context.Background(), sandbox.CallRequest{
+		Program: sandbox.Program{Source: "def f(x):\n    return x + 1\n", Function: "f"},
+		Inputs:  []json.RawMessage{raw(`41`)},
+	})
+	if err != nil {
+		t.Fatalf("follow-up call: %v", err)
+	}
+	if got[0].Status != sandbox.StatusOK || string(got[0].Output) != "42" {
+		t.Fatalf("follow-up call: %+v, want ok 42", got[0])
+	}
+}
+
+// processesMatching lists host pids whose command line contains marker.
+func processesMatching(marker string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		if strings.Contains(string(b), marker) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestHostilePrograms(t *testing.T) {
+	s := newSandbox(t, Options{})
+	iso := s.Isolation()
+	t.Logf("isolation: %+v", iso)
+	outside := t.TempDir() // not the sandbox's directory
+	outsideFile := filepath.Join(outside, "pwned")
+	marker := fmt.Sprintf("%d.%d", os.Getpid(), time.Now().UnixNano()%100000)
+
+	cases := []struct {
+		name string
+		// body of f(x)
+		body   string
+		status sandbox.Status // "" accepts any status: only survival is checked
+		errRe  string
+		needs  string // "netns", "uid": skip unless that isolation is in force
+		slow   bool   // needs more than the short timeout on a busy machine
+		after  func(t *testing.T)
+	}{
+		{name: "ok", body: "return x * 2", status: sandbox.StatusOK},
+		{name: "raises", body: "raise KeyError('nope')", status: sandbox.StatusError, errRe: `^KeyError: 'nope'$`},
+		{name: "infinite loop", body: "while True: pass", status: sandbox.StatusTimeout, errRe: `longer than 0.5s`},
+		{name: "ignores SIGALRM", body: "import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    signal.alarm(1)\n    while True: pass", status: sandbox.StatusTimeout},
+		{name: "ignores SIGTERM and sleeps", body: "import signal, time\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    time.sleep(10**6)", status: sandbox.StatusTimeout},
+		{name: "10 GB allocation", body: "return len(bytearray(10 * 2**30))", status: sandbox.StatusMemory, errRe: `^MemoryError`},
+		{name: "growing list", body: "v = []\n    while True: v.append(bytearray(50 << 20))", status: sandbox.StatusMemory, slow: true},
+		{name: "returns 5 MB", body: "return 'x' * (5 << 20)", status: sandbox.StatusOutputLimit, errRe: `over the limit`},
+		{name: "prints 100 MB", body: "print('x' * 100_000_000)\n    return 1", status: sandbox.StatusOutputLimit, errRe: `printed more than`},
+		{name: "prints in a loop", body: "while True: print('spam' * 1000)", status: sandbox.StatusOutputLimit},
+		{name: "prints instead of returning", body: "print(x * 2)", status: sandbox.StatusOK},
+		{name: "returns a set", body: "return {1, 2}", status: sandbox.StatusBadOutput, errRe: `set is not JSON serializable`},
+		{name: "returns NaN", body: "return float('nan')", status: sandbox.StatusBadOutput},
+		{name: "million-deep nesting", body: "v = []\n    for _ in range(10**6): v = [v]\n    return v", status: sandbox.StatusBadOutput, errRe: `nested too deeply`, slow: true},
+		{name: "sys.exit", body: "import sys\n    sys.exit(3)", status: sandbox.StatusError, errRe: `^SystemExit: 3`},
+		{name: "os._exit", body: "import os\n    os._exit(0)", status: sandbox.StatusCrashed, errRe: `exited with status 0`},
+		{name: "segfault", body: "import ctypes\n    ctypes.string_at(0)", status: sandbox.StatusCrashed, errRe: `SIGSEGV`},
+		{name: "kills itself", body: "import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)", status: sandbox.StatusCrashed, errRe: `SIGKILL`},
+		{name: "kills its parent", body: "import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 'parent survived the signal'", status: sandbox.StatusError, errRe: `PermissionError`, needs: "uid"},
+		{name: "kills pid 1", body: "import os, signal\n    os.kill(1, signal.SIGKILL)", status: sandbox.StatusError, errRe: `PermissionError`, needs: "uid"},
+		{name: "kills everything it may", body: "import os, signal\n    os.kill(-1, signal.SIGKILL)\n    return 'alone'"},
+		{name: "recursion a million deep", body: "def r(n):\n        return 0 if n == 0 else 1 + r(n - 1)\n    return r(10**6)", status: sandbox.StatusError, errRe: `^RecursionError`},
+		{name: "recursion with the limit lifted", body: "import sys\n    sys.setrecursionlimit(10**7)\n    def r(n):\n        return 0 if n == 0 else 1 + r(n - 1)\n    return r(10**6)"},
+		{name: "fork bomb", body: "import os\n    while True: os.fork()", status: sandbox.StatusError, errRe: `BlockingIOError`, needs: "uid"},
+		{name: "socket to 127.0.0.1", body: "import socket\n    socket.create_connection(('127.0.0.1', 22), timeout=0.2)", status: sandbox.StatusError, errRe: `Network is unreachable`, needs: "netns"},
+		{name: "socket to a public address", body: "import socket\n    socket.create_connection(('1.1.1.1', 443), timeout=0.2)", status: sandbox.StatusError, errRe: `Network is unreachable`, needs: "netns"},
+		{
+			name: "writes outside its directory", body: fmt.Sprintf("open(%q, 'w').write('x')", outsideFile),
+			status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`,
+			after: func(t *testing.T) {
+				if _, err := os.Stat(outsideFile); err == nil {
+					t.Errorf("%s was written", outsideFile)
+				}
+			},
+		},
+		{name: "writes its directory", body: "open('candidate.py', 'w').write('x')", status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`},
+		{name: "fills /tmp", body: "with open('/tmp/fill-" + marker + "', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `Read-only file system|PermissionError|File too large`},
+		{name: "fills /dev/shm", body: "with open('/dev/shm/fill', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `No space left|File too large`, needs: "netns"},
+		{
+			name: "background process outlives the call",
+			body: "import subprocess\n    subprocess.Popen(['sleep', '" + marker + "'], start_new_session=True)\n    return 'started'",
+			status: sandbox.StatusOK,
+			after: func(t *testing.T) {
+				deadline := time.Now().Add(5 * time.Second)
+				for len(processesMatching("sleep\x00"+marker)) > 0 {
+					if time.Now().After(deadline) {
+						t.Fatalf("background process still alive after the call: %v", processesMatching("sleep\x00"+marker))
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			},
+		},
+		{
+			name:   "daemon via double fork",
+			body:   "import os, time\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            time.sleep(10**6)\n        os._exit(0)\n    return 'forked'",
+			status: sandbox.StatusOK,
+		},
+		{name: "tampers with the harness", body: "import __main__\n    __main__._dumps = lambda *a, **k: 'garbage'\n    return 1", status: sandbox.StatusCrashed, errRe: `protocol violation`},
+		{name: "writes the protocol pipe", body: "import os\n    for fd in range(3, 10):\n        try: os.write(fd, b'{\"t\":\"out\",\"i\":99}\\n')\n        except OSError: pass\n    return 1", status: ""},
+		{name: "reads root's files", body: "return open('/etc/shadow').read()", status: sandbox.StatusError, errRe: `PermissionError|FileNotFoundError`, needs: "uid"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			switch {
+			case tc.needs == "netns" && !iso.NoNetwork:
+				t.Skip("no network namespace on this system")
+			case tc.needs == "uid" && iso.UID == 0:
+				t.Skip("untrusted code runs as the caller's uid here (not root)")
+			}
+			src := "def f(x):\n    " + tc.body + "\n"
+			timeout := 500 * time.Millisecond
+			if tc.slow {
+				timeout = 5 * time.Second
+			}
+			got, err := s.Call(context.Background(), sandbox.CallRequest{
+				Program: sandbox.Program{Source: src, Function: "f"},
+				Inputs:  []json.RawMessage{raw(`21`)},
+				Limits:  sandbox.Limits{Timeout: timeout, MemoryBytes: 256 << 20},
+			})
+			if err != nil {
+				t.Fatalf("Call: %v", err)
+			}
+			o := got[0]
+			t.Logf("%s: %s %s (%.3fs)", o.Status, o.Output, o.Error, o.Seconds)
+			if tc.status != "" && o.Status != tc.status {
+				t.Errorf("status %q (%s), want %q", o.Status, o.Error, tc.status)
+			}
+			if tc.errRe != "" && !regexp.MustCompile(tc.errRe).MatchString(o.Error) {
+				t.Errorf("error %q, want a match for %q", o.Error, tc.errRe)
+			}
+			if tc.after != nil {
+				tc.after(t)
+			}
+			mustWork(t, s)
+		})
+	}
+}
+
+func TestBatchIsolatesFailures(t *testing.T) {
+	s := newSandbox(t, Options{})
+	src := "import os, time\ndef f(x):\n    if x == 1:\n        while True: pass\n    if x == 2:\n        os._exit(1)\n    if x == 3:\n        raise ValueError(x)\n    return x * 10\n"
+	inputs := []json.RawMessage{raw(`0`), raw(`1`), raw(`4`), raw(`2`), raw(`5`), raw(`3`), raw(`6`)}
+	got, err := s.Call(context.Background(), sandbox.CallRequest{
+		Program: sandbox.Program{Source: src, Function: "f"},
+		Inputs:  inputs,
+		Limits:  sandbox.Limits{Timeout: 300 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	want := []string{"ok 0", "timeout", "ok 40", "crashed", "ok 50", "error", "ok 60"}
+	for i, o := range got {
+		g := string(o.Status)
+		if o.Output != nil {
+			g += " " + string(o.Output)
+		}
+		if g != want[i] {
+			t.Errorf("input %s: %s (%s), want %s", inputs[i], g, o.Error, want[i])
+		}
+	}
+}
+
+func TestHiddenProgramInPrivateDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"helper.py": "def double(x):\n    return 2 * x\n",
+		"hidden.py": "from helper import double\n\ndef solve(x):\n    return double(x) + 1\n",
+		"gen.py":    "def generate(k, exclude, rng):\n    return [rng.randint(-50, 50) for _ in range(k)]\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newSandbox(t, Options{Dir: dir})
+	got, err := s.Call(context.Background(), sandbox.CallRequest{
+		Program: sandbox.Program{Path: filepath.Join(dir, "hidden.py"), Function: "solve"},
+		Inputs:  []json.RawMessage{raw(`20`)},
+	})
+	if err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if got[0].Status != sandbox.StatusOK || string(got[0].Output) != "41" {
+		t.Errorf("hidden program: %+v, want ok 41", got[0])
+	}
+	inputs, err := s.Generate(context.Background(), sandbox.GenerateRequest{
+		Program: sandbox.Program{Path: filepath.Join(dir, "gen.py"), Function: "generate"},
+		K:       4, Seed: 1,
+	})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if len(inputs) != 4 {
+		t.Errorf("Generate: %d inputs, want 4", len(inputs))
+	}
+	a, err := s.Analyse(context.Background(), sandbox.AnalyseRequest{Source: files["hidden.py"], FunctionName: "solve"})
+	if err != nil {
+		t.Fatalf("Analyse: %v", err)
+	}
+	if !a.Parses || !a.DefinesFunc {
+		t.Errorf("Analyse: %+v", a)
+	}
+}
+
+func TestRestartsAfterTheHarnessDies(t *testing.T) {
+	s := newSandbox(t, Options{})
+	s.mu.Lock()
+	pid := s.h.cmd.Process.Pid
+	s.mu.Unlock()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	mustWork(t, s)
+	s.mu.Lock()
+	newPid := s.h.cmd.Process.Pid
+	s.mu.Unlock()
+	if newPid == pid {
+		t.Errorf("harness pid unchanged (%d): not restarted", pid)
+	}
+}
+
+func TestCancelledCall(t *testing.T) {
+	s := newSandbox(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, sandbox.CallRequest{
+			Program: sandbox.Program{Source: "import time\ndef f(x):\n    time.sleep(60)\n", Function: "f"},
+			Inputs:  []json.RawMessage{raw(`1`)},
+			Limits:  sandbox.Limits{Timeout: time.Minute},
+		})
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Call: %v, want context.Canceled", err)
+	}
+	mustWork(t, s)
+}
+
+func TestClose(t *testing.T) {
+	s := newSandbox(t, Options{})
+	s.mu.Lock()
+	pid := s.h.cmd.Process.Pid
+	s.mu.Unlock()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("harness %d still running after Close", pid)
+	}
+	_, err := s.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Source: "def f(x): return x", Function: "f"}, Inputs: []json.RawMessage{raw(`1`)}})
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("Call after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestExec(t *testing.T) {
+	dir := t.TempDir()
+	s := newSandbox(t, Options{Dir: dir})
+	marker := fmt.Sprintf("%d.%d", os.Getpid(), time.Now().UnixNano()%100000+7)
+	cases := []struct {
+		name string
+		req  sandbox.ExecRequest
+		want sandbox.ExecResult
+	}{
+		{"output and cwd", sandbox.ExecRequest{Command: "echo hello; pwd"}, sandbox.ExecResult{Output: "hello\n" + dir + "\n"}},
+		{"exit code", sandbox.ExecRequest{Command: "echo out; echo err >&2; exit 3"}, sandbox.ExecResult{ExitCode: 3, Output: "out\nerr\n"}},
+		{"timeout", sandbox.ExecRequest{Command: "echo start; sleep 100", Timeout: 300 * time.Millisecond}, sandbox.ExecResult{ExitCode: 137, Output: "start\n", TimedOut: true}},
+		{"output cap", sandbox.ExecRequest{Command: "yes | head -c 100000", OutputBytes: 10}, sandbox.ExecResult{Output: "y\ny\ny\ny\ny\n", Truncated: true}},
+		{"writes the workspace", sandbox.ExecRequest{Command: "echo data > made.txt && cat made.txt"}, sandbox.ExecResult{Output: "data\n"}},
+		{"leaves a background job", sandbox.ExecRequest{Command: "(sleep " + marker + " &) ; echo bg"}, sandbox.ExecResult{Output: "bg\n"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := s.Exec(context.Background(), tc.req)
+			if err != nil {
+				t.Fatalf("Exec: %v", err)
+			}
+			if got != tc.want {
+				t.Errorf("Exec(%q) = %+v, want %+v", tc.req.Command, got, tc.want)
+			}
+		})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(processesMatching("sleep\x00"+marker)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Exec's background job outlived it")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if s.Isolation().NoNetwork {
+		got, err := s.Exec(context.Background(), sandbox.ExecRequest{Command: s.Python() + " -c \"import socket; socket.create_connection(('1.1.1.1', 443), timeout=0.2)\""})
+		if err != nil {
+			t.Fatalf("Exec: %v", err)
+		}
+		if got.ExitCode == 0 || !strings.Contains(got.Output, "Network is unreachable") {
+			t.Errorf("network from Exec: %+v, want unreachable", got)
+		}
+	}
+}
