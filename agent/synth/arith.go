@@ -1,0 +1,244 @@
+package synth
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Integer arithmetic with Python's semantics; overflow of int64 (where
+// Python would switch to big integers) is reported as an error so that the
+// enumerator drops the program instead of trusting a wrapped value.
+
+func addI(a, b int64) (int64, bool) {
+	r := a + b
+	if (a > 0 && b > 0 && r < 0) || (a < 0 && b < 0 && r >= 0) {
+		return 0, false
+	}
+	return r, true
+}
+
+func subI(a, b int64) (int64, bool) {
+	r := a - b
+	if (a >= 0 && b < 0 && r < 0) || (a < 0 && b > 0 && r >= 0) {
+		return 0, false
+	}
+	return r, true
+}
+
+func mulI(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	hi, lo := bits.Mul64(uint64(absI(a)), uint64(absI(b)))
+	if hi != 0 || lo > math.MaxInt64 || a == math.MinInt64 || b == math.MinInt64 {
+		return 0, false
+	}
+	r := int64(lo)
+	if (a < 0) != (b < 0) {
+		r = -r
+	}
+	return r, true
+}
+
+func absI(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// floorDiv is Python's a // b.
+func floorDiv(a, b int64) (int64, bool) {
+	if b == 0 || (a == math.MinInt64 && b == -1) {
+		return 0, false
+	}
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q, true
+}
+
+// pyMod is Python's a % b (the sign follows b).
+func pyMod(a, b int64) (int64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	if b == -1 {
+		return 0, true
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r, true
+}
+
+func powI(a, b int64) (int64, bool) {
+	if b < 0 || b > 64 {
+		return 0, false
+	}
+	r := int64(1)
+	for i := int64(0); i < b; i++ {
+		var ok bool
+		if r, ok = mulI(r, a); !ok {
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func gcdI(a, b int64) int64 {
+	a, b = absI(a), absI(b)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// pyFloorDivF is Python's float a // b.
+func pyFloorDivF(a, b float64) (float64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	return math.Floor(a / b), true
+}
+
+// pyModF is Python's float a % b.
+func pyModF(a, b float64) (float64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	r := math.Mod(a, b)
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r, true
+}
+
+// roundHalfEven is Python's round(x) (to an int).
+func roundHalfEven(x float64) (int64, bool) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 9e18 {
+		return 0, false
+	}
+	return int64(math.RoundToEven(x)), true
+}
+
+// roundTo is Python's round(x, n) for a float: correctly rounded decimal,
+// ties to even.
+func roundTo(x float64, n int64) (float64, bool) {
+	if n < 0 || n > 15 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', int(n), 64), 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+func finite(f float64) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return errV
+	}
+	return f
+}
+
+func isPrime(n int64) bool {
+	if n < 2 {
+		return false
+	}
+	for d := int64(2); d*d <= n; d++ {
+		if n%d == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pyTitle is Python's str.title.
+func pyTitle(s string) string {
+	var sb strings.Builder
+	prevCased := false
+	for _, r := range s {
+		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
+		if cased {
+			if prevCased {
+				r = unicode.ToLower(r)
+			} else {
+				r = unicode.ToUpper(r)
+			}
+		}
+		prevCased = cased
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// pyCapitalize is Python's str.capitalize.
+func pyCapitalize(s string) string {
+	r := []rune(s)
+	for i := range r {
+		if i == 0 {
+			r[i] = unicode.ToUpper(r[i])
+		} else {
+			r[i] = unicode.ToLower(r[i])
+		}
+	}
+	return string(r)
+}
+
+func pySwapcase(s string) string {
+	r := []rune(s)
+	for i, c := range r {
+		switch {
+		case unicode.IsUpper(c):
+			r[i] = unicode.ToLower(c)
+		case unicode.IsLower(c):
+			r[i] = unicode.ToUpper(c)
+		}
+	}
+	return string(r)
+}
+
+func allRunes(s string, pred func(rune) bool) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !pred(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIIDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+func reverseString(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+// shiftLetter moves ASCII letters k places round the alphabet, keeping case.
+func shiftLetter(s string, k int64) string {
+	var sb strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			m, _ := pyMod(int64(r-'a')+k, 26)
+			r = 'a' + rune(m)
+		case r >= 'A' && r <= 'Z':
+			m, _ := pyMod(int64(r-'A')+k, 26)
+			r = 'A' + rune(m)
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}

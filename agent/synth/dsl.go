@@ -1,0 +1,223 @@
+package synth
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Family groups operators for the search order and for the notes.
+type Family uint8
+
+// Operator families, simplest first. A family's extra cost is added to the
+// size of every program using it, so simpler families are tried first.
+const (
+	FamConst Family = iota
+	FamScalar
+	FamCond
+	FamList
+	FamScan
+	FamLoop
+	numFamilies
+)
+
+var familyNames = [numFamilies]string{"constants", "scalar", "conditionals", "lists (map/filter/zip/index)", "windows and scans", "loops and recursion"}
+
+func (f Family) String() string { return familyNames[f] }
+
+// LamSig is the argument signature of a lambda: which variables it binds.
+type LamSig uint8
+
+// Lambda signatures. sigGeo lambdas are a fixed bank of functions of two
+// points, not enumerated.
+const (
+	sigNone LamSig = iota
+	sigI           // x: int
+	sigII          // x, y: int
+	sigF           // x: float
+	sigFF          // x, y: float
+	sigS           // x: str
+	sigGeo         // p, q: point
+	numSigs
+)
+
+var sigArgs = [numSigs][]Type{nil, {TInt}, {TInt, TInt}, {TFloat}, {TFloat, TFloat}, {TStr}, nil}
+
+// Op is one operator of the DSL: its typed signature, its Go evaluation
+// with Python's semantics and its Python translation.
+type Op struct {
+	Name string
+	Args []Type
+	// Sig and LamRet describe the operator's lambda argument, if any.
+	Sig    LamSig
+	LamRet Type
+	// Sig2 and LamRet2 describe a second lambda (loops: step and stop).
+	Sig2    LamSig
+	LamRet2 Type
+	Ret     Type
+	Fam     Family
+	// Cost is the operator's own size (1 by default).
+	Cost int
+	// Lazy operators (conditionals) receive failed arguments; the others
+	// fail when any argument failed.
+	Lazy bool
+	// Eval computes the value; it returns errV when Python would raise.
+	Eval func(l *Lambda, a []any) any
+	// Py renders the call in Python given the rendered arguments.
+	Py func(e *emitter, l *Lambda, a []code) code
+}
+
+// Node is a DSL program: an operator applied to sub-programs, a constant or
+// a variable.
+type Node struct {
+	Op   *Op
+	Kids []*Node
+	Lam  *Lambda
+	// Const is the value of a constant leaf (Op nil, Var < 0).
+	Const any
+	// Var is the index of a variable leaf (Op nil), -1 otherwise.
+	Var  int
+	Size int
+}
+
+// Lambda is an anonymous function argument of a higher-order operator.
+type Lambda struct {
+	Sig  LamSig
+	Ret  Type
+	Body *Node
+	// Geo names a fixed function of two points when Sig is sigGeo.
+	Geo *geoFunc
+	// Next is the operator's second lambda, if it takes two.
+	Next *Lambda
+	Size int
+	fn   func(env []any) any
+	env  []any
+}
+
+func (l *Lambda) call1(x any) any {
+	l.env[0] = x
+	return l.fn(l.env)
+}
+
+func (l *Lambda) call2(x, y any) any {
+	l.env[0], l.env[1] = x, y
+	return l.fn(l.env)
+}
+
+// newLambda compiles a lambda body.
+func newLambda(sig LamSig, ret Type, body *Node) *Lambda {
+	return &Lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2)}
+}
+
+// compile turns a lambda body into a closure over an environment.
+func compile(n *Node) func(env []any) any {
+	if n.Op == nil {
+		if n.Var >= 0 {
+			i := n.Var
+			return func(env []any) any { return env[i] }
+		}
+		c := n.Const
+		return func([]any) any { return c }
+	}
+	kids := make([]func([]any) any, len(n.Kids))
+	for i, k := range n.Kids {
+		kids[i] = compile(k)
+	}
+	op, lam := n.Op, n.Lam
+	args := make([]any, len(kids))
+	return func(env []any) any {
+		for i, k := range kids {
+			args[i] = k(env)
+			if !op.Lazy && isErr(args[i]) {
+				return errV
+			}
+		}
+		return op.Eval(lam, args)
+	}
+}
+
+// evalNode evaluates a program on one environment (the input variables).
+func evalNode(n *Node, env []any) any {
+	if n.Op == nil {
+		if n.Var >= 0 {
+			return env[n.Var]
+		}
+		return n.Const
+	}
+	args := make([]any, len(n.Kids))
+	for i, k := range n.Kids {
+		args[i] = evalNode(k, env)
+		if !n.Op.Lazy && isErr(args[i]) {
+			return errV
+		}
+	}
+	return n.Op.Eval(n.Lam, args)
+}
+
+// String renders a program in a compact prefix form (for notes and tests).
+func (n *Node) String() string {
+	var sb strings.Builder
+	n.write(&sb, nil)
+	return sb.String()
+}
+
+func (n *Node) write(sb *strings.Builder, names []string) {
+	switch {
+	case n.Op == nil && n.Var >= 0:
+		if n.Var < len(names) {
+			sb.WriteString(names[n.Var])
+		} else {
+			sb.WriteString("v" + strconv.Itoa(n.Var))
+		}
+	case n.Op == nil:
+		sb.WriteString(string(toJSON(n.Const)))
+	default:
+		sb.WriteString(n.Op.Name)
+		sb.WriteByte('(')
+		first := true
+		if n.Lam != nil {
+			sb.WriteString(n.Lam.String())
+			first = false
+		}
+		for _, k := range n.Kids {
+			if !first {
+				sb.WriteString(", ")
+			}
+			first = false
+			k.write(sb, names)
+		}
+		sb.WriteByte(')')
+	}
+}
+
+// String renders a lambda as "λx.body".
+func (l *Lambda) String() string {
+	if l.Geo != nil {
+		return l.Geo.name
+	}
+	var sb strings.Builder
+	names := []string{"x", "y"}
+	if len(sigArgs[l.Sig]) == 1 {
+		sb.WriteString("λx.")
+	} else {
+		sb.WriteString("λxy.")
+	}
+	l.Body.write(&sb, names)
+	return sb.String()
+}
+
+// families returns the families a program uses.
+func (n *Node) families(seen map[Family]bool) {
+	if n.Op == nil {
+		if n.Var < 0 {
+			seen[FamConst] = true
+		}
+		return
+	}
+	seen[n.Op.Fam] = true
+	if n.Lam != nil && n.Lam.Body != nil {
+		n.Lam.Body.families(seen)
+	}
+	for _, k := range n.Kids {
+		k.families(seen)
+	}
+}

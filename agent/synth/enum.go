@@ -1,0 +1,331 @@
+package synth
+
+import (
+	"time"
+)
+
+// entry is one program in the bank with its value on every environment.
+type entry struct {
+	n    *Node
+	vals []any
+}
+
+// enumerator grows a bank of programs bottom-up by size. Programs with the
+// same values on every environment are observationally equivalent: only the
+// first (smallest, earliest operator) is kept.
+type enumerator struct {
+	envs  [][]any
+	vars  []Type
+	ops   []*Op
+	lams  *lamBanks
+	bank  [numTypes][][]*entry // [type][size]
+	seen  [numTypes]map[hasher]struct{}
+	level int // last size completed
+
+	deadline time.Time
+	memLimit int64
+	memUsed  int64
+	// maxPerType caps the bank per type (0: unbounded).
+	maxPerType int
+	perType    [numTypes]int
+
+	// evaluated counts candidate programs evaluated (each on every env).
+	evaluated int64
+	stopped   bool
+	// timedOut is set when the deadline or memory bound stopped the search.
+	timedOut bool
+	full     bool
+
+	// onNew is called for each new program; returning true stops the search.
+	onNew func(t Type, e *entry) bool
+
+	scratch []any
+	args    []any
+	picked  []*entry
+}
+
+type enumConfig struct {
+	envs      [][]any
+	vars      []Type
+	consts    []any
+	ops       []*Op
+	lams      *lamBanks
+	deadline  time.Time
+	memLimit  int64
+	maxPerTyp int
+}
+
+func newEnumerator(c enumConfig) *enumerator {
+	en := &enumerator{envs: c.envs, vars: c.vars, ops: c.ops, lams: c.lams, deadline: c.deadline, memLimit: c.memLimit, maxPerType: c.maxPerTyp}
+	for t := range en.seen {
+		en.seen[t] = map[hasher]struct{}{}
+		en.bank[t] = [][]*entry{nil, nil}
+	}
+	en.scratch = make([]any, len(c.envs))
+	en.args = make([]any, 4)
+	// Size 1: variables, then constants.
+	for i, t := range c.vars {
+		vals := make([]any, len(c.envs))
+		for j, env := range c.envs {
+			vals[j] = env[i]
+		}
+		en.add(t, &Node{Var: i, Size: 1}, vals)
+	}
+	for _, k := range c.consts {
+		t, _ := typeOf(k)
+		vals := make([]any, len(c.envs))
+		for j := range vals {
+			vals[j] = k
+		}
+		en.add(t, &Node{Var: -1, Const: k, Size: 1}, vals)
+	}
+	en.level = 1
+	return en
+}
+
+// add registers a program unless an equivalent one exists; it reports
+// whether the program was new.
+func (en *enumerator) add(t Type, n *Node, vals []any) bool {
+	h := fnvOffset
+	allErr := true
+	for _, v := range vals {
+		h = h.value(v)
+		if !isErr(v) {
+			allErr = false
+		}
+	}
+	if allErr {
+		return false
+	}
+	if _, dup := en.seen[t][h]; dup {
+		return false
+	}
+	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
+		return false
+	}
+	en.seen[t][h] = struct{}{}
+	en.perType[t]++
+	var mem int64 = 96
+	for _, v := range vals {
+		mem += valueBytes(v)
+	}
+	en.memUsed += mem
+	for len(en.bank[t]) <= n.Size {
+		en.bank[t] = append(en.bank[t], nil)
+	}
+	e := &entry{n: n, vals: vals}
+	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
+	if en.onNew != nil && en.onNew(t, e) {
+		en.stopped = true
+	}
+	return true
+}
+
+// grow enumerates every size up to maxSize (continuing from the last level
+// completed) until the deadline, the memory bound or onNew stops it.
+func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
+	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
+		en.growLevel(s)
+		if en.stopped {
+			return
+		}
+		en.level = s
+		if afterLevel != nil && afterLevel(s) {
+			en.stopped = true
+			return
+		}
+	}
+}
+
+func (en *enumerator) checkLimits() bool {
+	if en.evaluated&1023 == 0 {
+		if time.Now().After(en.deadline) || (en.memLimit > 0 && en.memUsed > en.memLimit) {
+			en.stopped, en.timedOut = true, true
+		}
+	}
+	return en.stopped
+}
+
+func (en *enumerator) growLevel(s int) {
+	for _, op := range en.ops {
+		rest := s - op.Cost
+		nslots := len(op.Args)
+		if op.Sig != sigNone {
+			nslots++
+		}
+		if op.Sig2 != sigNone {
+			nslots++
+		}
+		if rest < nslots {
+			continue
+		}
+		// Quick reject: every argument type must have programs.
+		skip := false
+		for _, t := range op.Args {
+			if en.perType[t] == 0 {
+				skip = true
+				break
+			}
+		}
+		if skip {
+			continue
+		}
+		sizes := make([]int, nslots)
+		en.compositions(op, sizes, 0, rest)
+		if en.stopped {
+			return
+		}
+	}
+}
+
+// compositions distributes total over the operator's slots (lambdas first,
+// then arguments), each at least 1, and enumerates each distribution.
+func (en *enumerator) compositions(op *Op, sizes []int, i, total int) {
+	if en.stopped {
+		return
+	}
+	if i == len(sizes)-1 {
+		sizes[i] = total
+		en.combine(op, sizes)
+		return
+	}
+	for k := 1; k <= total-(len(sizes)-1-i); k++ {
+		sizes[i] = k
+		en.compositions(op, sizes, i+1, total-k)
+	}
+}
+
+func (en *enumerator) combine(op *Op, sizes []int) {
+	j := 0
+	var lams1, lams2 []*Lambda
+	if op.Sig != sigNone {
+		lams1 = en.lams.get(op.Sig, op.LamRet, sizes[j])
+		j++
+		if len(lams1) == 0 {
+			return
+		}
+	}
+	if op.Sig2 != sigNone {
+		lams2 = en.lams.get(op.Sig2, op.LamRet2, sizes[j])
+		j++
+		if len(lams2) == 0 {
+			return
+		}
+	}
+	argSizes := sizes[j:]
+	lists := make([][]*entry, len(op.Args))
+	for a, t := range op.Args {
+		if argSizes[a] >= len(en.bank[t]) {
+			return
+		}
+		lists[a] = en.bank[t][argSizes[a]]
+		if len(lists[a]) == 0 {
+			return
+		}
+	}
+	size := op.Cost
+	for _, s := range sizes {
+		size += s
+	}
+	if cap(en.picked) < len(lists) {
+		en.picked = make([]*entry, len(lists))
+	}
+	picked := en.picked[:len(lists)]
+	run := func(l *Lambda) {
+		en.product(op, l, lists, picked, 0, size)
+	}
+	switch {
+	case op.Sig == sigNone:
+		run(nil)
+	case op.Sig2 == sigNone:
+		for _, l := range lams1 {
+			if en.stopped {
+				return
+			}
+			run(l)
+		}
+	default:
+		for _, l1 := range lams1 {
+			for _, l2 := range lams2 {
+				if en.stopped {
+					return
+				}
+				pl := *l1
+				pl.Next = l2
+				pl.Size = l1.Size + l2.Size
+				run(&pl)
+			}
+		}
+	}
+}
+
+func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*entry, i, size int) {
+	if i == len(lists) {
+		en.try(op, l, picked, size)
+		return
+	}
+	for _, e := range lists[i] {
+		if en.stopped {
+			return
+		}
+		picked[i] = e
+		en.product(op, l, lists, picked, i+1, size)
+	}
+}
+
+// try evaluates op applied to the picked programs on every environment.
+func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
+	en.evaluated++
+	if en.checkLimits() {
+		return
+	}
+	vals := en.scratch
+	args := en.args[:len(picked)]
+	anyOK := false
+	for i := range vals {
+		failed := false
+		for j, e := range picked {
+			v := e.vals[i]
+			if isErr(v) && !op.Lazy {
+				failed = true
+				break
+			}
+			args[j] = v
+		}
+		if failed {
+			vals[i] = errV
+			continue
+		}
+		v := op.Eval(l, args)
+		vals[i] = v
+		if !isErr(v) {
+			anyOK = true
+		}
+	}
+	if !anyOK {
+		return
+	}
+	h := fnvOffset
+	for _, v := range vals {
+		h = h.value(v)
+	}
+	if _, dup := en.seen[op.Ret][h]; dup {
+		return
+	}
+	kids := make([]*Node, len(picked))
+	for i, e := range picked {
+		kids[i] = e.n
+	}
+	stored := make([]any, len(vals))
+	copy(stored, vals)
+	en.add(op.Ret, &Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored)
+}
+
+// all returns every program of type t, smallest first.
+func (en *enumerator) all(t Type) []*entry {
+	var out []*entry
+	for _, es := range en.bank[t] {
+		out = append(out, es...)
+	}
+	return out
+}

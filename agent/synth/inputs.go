@@ -1,0 +1,333 @@
+package synth
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// shapeLimits bounds generated inputs: the range of numbers and the lengths
+// of lists and strings.
+type shapeLimits struct {
+	lo, hi         float64
+	minLen, maxLen int
+	floats         bool
+	bits           bool
+}
+
+var lengthRe = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+
+// limitsFor derives generation bounds from the task and the observed inputs.
+func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conservative bool) shapeLimits {
+	l := shapeLimits{lo: -20, hi: 20, minLen: 0, maxLen: 10, floats: b != nil && b.floats}
+	switch t.Kind {
+	case task.KindInt:
+		l.lo, l.hi = -100, 1000
+	case task.KindString:
+		l.maxLen = 14
+	}
+	if dom == nil {
+		dom = t.Domain
+	}
+	if dom != nil {
+		l.lo, l.hi = dom.Lo, dom.Hi
+	}
+	if m := lengthRe.FindStringSubmatch(t.InputConstraints); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		if a <= c && c <= 1000 {
+			l.minLen, l.maxLen = a, c
+		}
+	}
+	l.bits = l.lo == 0 && l.hi == 1
+	if conservative && len(observed) > 0 {
+		// Stay within what the oracle already accepted.
+		minL, maxL := math.MaxInt, 0
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, in := range observed {
+			n := shapeLen(in)
+			minL, maxL = min(minL, n), max(maxL, n)
+			for _, f := range task.Numbers(in) {
+				lo, hi = math.Min(lo, f), math.Max(hi, f)
+			}
+		}
+		l.minLen, l.maxLen = max(l.minLen, minL), min(l.maxLen, max(maxL, minL))
+		if lo <= hi {
+			l.lo, l.hi = math.Max(l.lo, lo), math.Min(l.hi, hi)
+		}
+	}
+	if l.maxLen < l.minLen {
+		l.maxLen = l.minLen
+	}
+	return l
+}
+
+func shapeLen(v any) int {
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 2 {
+			if a, ok := x[0].([]any); ok {
+				if b, ok := x[1].([]any); ok && (len(a) > 0 || len(b) > 0) {
+					if _, isNum := firstOf(a, b).(json.Number); isNum {
+						return max(len(a), len(b))
+					}
+				}
+			}
+		}
+		return len(x)
+	case string:
+		return len([]rune(x))
+	}
+	return 0
+}
+
+func firstOf(a, b []any) any {
+	if len(a) > 0 {
+		return a[0]
+	}
+	return b[0]
+}
+
+// generator draws inputs of a shape within limits.
+type generator struct {
+	rng   *rand.Rand
+	shape string
+	lim   shapeLimits
+}
+
+func (g *generator) num() any {
+	if g.lim.floats {
+		lo, hi := g.lim.lo, g.lim.hi
+		f := lo + g.rng.Float64()*(hi-lo)
+		f = math.Round(f*100) / 100
+		if g.rng.Intn(4) == 0 {
+			f = math.Round(f)
+			return f + 0.5*float64(g.rng.Intn(2))
+		}
+		return math.Max(lo, math.Min(hi, f))
+	}
+	return g.intIn(int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi)))
+}
+
+func (g *generator) intIn(lo, hi int64) int64 {
+	if hi < lo {
+		return lo
+	}
+	// Prefer small magnitudes half the time: they exercise more cases.
+	if g.rng.Intn(2) == 0 {
+		s := max(lo, -10)
+		e := min(hi, 10)
+		if s <= e {
+			return s + g.rng.Int63n(e-s+1)
+		}
+	}
+	return lo + g.rng.Int63n(hi-lo+1)
+}
+
+func (g *generator) length() int {
+	lo, hi := g.lim.minLen, g.lim.maxLen
+	if hi <= lo {
+		return lo
+	}
+	return lo + g.rng.Intn(hi-lo+1)
+}
+
+// list draws a list of numbers in one of several shapes.
+func (g *generator) list(n int) []any {
+	out := make([]any, n)
+	switch g.rng.Intn(7) {
+	case 0: // all equal
+		v := g.num()
+		for i := range out {
+			out[i] = v
+		}
+	case 1: // few distinct values
+		pool := []any{g.num(), g.num(), g.num()}
+		for i := range out {
+			out[i] = pool[g.rng.Intn(3)]
+		}
+	case 2, 3: // sorted ascending or descending
+		for i := range out {
+			out[i] = g.num()
+		}
+		sortNums(out, g.rng.Intn(2) == 0)
+	default:
+		for i := range out {
+			out[i] = g.num()
+		}
+	}
+	return out
+}
+
+func sortNums(xs []any, desc bool) {
+	less := func(a, b any) bool { return toF(a) < toF(b) }
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && (less(xs[j], xs[j-1]) != desc) && toF(xs[j]) != toF(xs[j-1]); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+func toF(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyz"
+
+func (g *generator) str(n int) string {
+	var sb strings.Builder
+	style := g.rng.Intn(6)
+	for i := 0; i < n; i++ {
+		r := g.rng.Intn(100)
+		switch {
+		case style == 0 && i > 0 && r < 40: // repeated characters
+			s := sb.String()
+			sb.WriteByte(s[len(s)-1])
+		case r < 55:
+			sb.WriteByte(letters[g.rng.Intn(26)])
+		case r < 70:
+			sb.WriteByte(strings.ToUpper(letters)[g.rng.Intn(26)])
+		case r < 82:
+			sb.WriteByte(' ')
+		case r < 92:
+			sb.WriteByte(byte('0' + g.rng.Intn(10)))
+		default:
+			sb.WriteByte(".,!?-_'"[g.rng.Intn(7)])
+		}
+	}
+	s := sb.String()
+	if style == 1 && n >= 2 { // palindrome
+		r := []rune(s[:(n+1)/2])
+		for i := len(r) - 1 - n%2; i >= 0; i-- {
+			r = append(r, r[i])
+		}
+		s = string(r)
+	}
+	return s
+}
+
+func (g *generator) pairList(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = []any{g.intIn(int64(g.lim.lo), int64(g.lim.hi)), g.intIn(int64(g.lim.lo), int64(g.lim.hi))}
+	}
+	if n >= 3 && g.rng.Intn(4) == 0 { // a duplicate or an axis-aligned point
+		out[n-1] = []any{out[0].([]any)[0], g.intIn(int64(g.lim.lo), int64(g.lim.hi))}
+	}
+	return out
+}
+
+// draw returns one random input as a JSON-ready value.
+func (g *generator) draw() any {
+	switch g.shape {
+	case "list":
+		return g.list(g.length())
+	case "two_lists":
+		return []any{g.list(g.length()), g.list(g.length())}
+	case "int":
+		lo, hi := int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi))
+		if g.rng.Intn(3) == 0 {
+			return g.intIn(max(lo, -3), min(hi, 20))
+		}
+		return g.intIn(lo, hi)
+	case "pair":
+		if g.rng.Intn(6) == 0 {
+			v := g.num()
+			return []any{v, v}
+		}
+		return []any{g.num(), g.num()}
+	case "string":
+		return g.str(g.length())
+	case "points", "pairs":
+		n := g.length()
+		if g.shape == "points" && n == 0 && g.lim.minLen == 0 && g.rng.Intn(2) == 0 {
+			n = 1 + g.rng.Intn(4)
+		}
+		return g.pairList(n)
+	case "words":
+		n := g.length()
+		out := make([]any, n)
+		for i := range out {
+			out[i] = strings.TrimSpace(g.str(1 + g.rng.Intn(6)))
+		}
+		return out
+	}
+	return nil
+}
+
+// edges returns the boundary inputs of the shape (empty, single, zero...).
+func (g *generator) edges() []any {
+	lo, hi := g.lim.lo, g.lim.hi
+	var zero any = int64(0)
+	var one any = int64(1)
+	if g.lim.floats {
+		zero, one = 0.0, 1.0
+	}
+	inDom := func(v any) bool { f := toF(v); return f >= lo && f <= hi }
+	var out []any
+	switch g.shape {
+	case "list":
+		out = append(out, []any{})
+		if inDom(zero) {
+			out = append(out, []any{zero})
+		}
+		out = append(out, []any{g.num()}, []any{g.num(), g.num()})
+		if inDom(one) && inDom(zero) {
+			out = append(out, []any{one, zero, one, one})
+		}
+	case "two_lists":
+		out = append(out, []any{[]any{}, []any{}}, []any{g.list(3), []any{}}, []any{[]any{}, g.list(2)}, []any{g.list(1), g.list(1)})
+	case "int":
+		for _, v := range []int64{0, 1, 2, -1, 7, 10, 12, 100} {
+			if float64(v) >= lo && float64(v) <= hi {
+				out = append(out, v)
+			}
+		}
+	case "pair":
+		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
+	case "string":
+		out = append(out, "", "a", "Ab", "hello world", "aab", "abcba")
+	case "points", "pairs":
+		out = append(out, []any{}, g.pairList(1), g.pairList(2))
+	}
+	return out
+}
+
+func encode(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// withinLimits reports whether an input respects the limits (lengths and
+// the number range).
+func withinLimits(v any, l shapeLimits, shape string) bool {
+	n := shapeLen(v)
+	if shape != "int" && shape != "pair" && (n < l.minLen || n > l.maxLen) {
+		return false
+	}
+	raw := encode(v)
+	d, err := task.Decode(raw)
+	if err != nil {
+		return false
+	}
+	for _, f := range task.Numbers(d) {
+		if f < l.lo || f > l.hi {
+			return false
+		}
+	}
+	return true
+}

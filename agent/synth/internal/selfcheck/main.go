@@ -1,0 +1,291 @@
+// Command selfcheck measures the synthesizer on a task set without the
+// workflow: it runs a simplified loop (initial batch of 2, batches growing
+// by 2 after each full pass, early stop after 5 consecutive passes, at most
+// 50 iterations), querying hidden.py with python3, and scores the final
+// candidate on heldout.jsonl. It is a development tool; it runs the task
+// set's own hidden programs, never candidates from elsewhere.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+const runner = `
+import importlib.util, json, sys, os
+path, fn = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+spec = importlib.util.spec_from_file_location("m", path)
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+f = getattr(m, fn)
+out = []
+for x in json.load(sys.stdin):
+    try:
+        out.append({"output": f(x)})
+    except Exception as e:
+        out.append({"error": type(e).__name__ + ": " + str(e)})
+print(json.dumps(out))
+`
+
+type taskFile struct {
+	Task struct {
+		Name             string       `yaml:"name"`
+		Level            string       `yaml:"level"`
+		InputType        string       `yaml:"input_type"`
+		InputConstraints string       `yaml:"input_constraints"`
+		FunctionName     string       `yaml:"function_name"`
+		Kind             task.Kind    `yaml:"kind"`
+		Domain           *task.Domain `yaml:"domain"`
+		Oracle           struct {
+			Python   string `yaml:"python"`
+			Function string `yaml:"function"`
+		} `yaml:"oracle"`
+	} `yaml:"task"`
+}
+
+type answer struct {
+	Output json.RawMessage `json:"output"`
+	Error  string          `json:"error"`
+}
+
+func run(ctx context.Context, path, fn string, inputs []json.RawMessage) ([]answer, error) {
+	in, _ := json.Marshal(inputs)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "python3", "-c", runner, path, fn)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w: %s", path, err, stderr.String())
+	}
+	var ans []answer
+	if err := json.Unmarshal(out, &ans); err != nil {
+		return nil, fmt.Errorf("decode %s output: %w", path, err)
+	}
+	return ans, nil
+}
+
+type outcome struct {
+	name, level string
+	solved      bool
+	acc         float64
+	iters       int
+	examples    int
+	secs        float64
+	note        string
+}
+
+func main() {
+	dir := flag.String("tasks", "benchmarks/tasks/io2code-style", "task set directory")
+	filter := flag.String("run", "", "regexp selecting task names")
+	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session")
+	verbose := flag.Bool("v", false, "print each task's final program")
+	flag.Parse()
+	re := regexp.MustCompile(*filter)
+	entries, err := os.ReadDir(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	var results []outcome
+	for _, e := range entries {
+		if !e.IsDir() || !re.MatchString(e.Name()) {
+			continue
+		}
+		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *verbose)
+		results = append(results, o)
+		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
+	}
+	byLevel := map[string][2]int{}
+	for _, o := range results {
+		c := byLevel[o.level]
+		c[1]++
+		if o.solved {
+			c[0]++
+		}
+		byLevel[o.level] = c
+	}
+	levels := make([]string, 0, len(byLevel))
+	for l := range byLevel {
+		levels = append(levels, l)
+	}
+	sort.Strings(levels)
+	total := [2]int{}
+	fmt.Println("\n| level | solved | tasks | share |\n|---|---|---|---|")
+	for _, l := range levels {
+		c := byLevel[l]
+		total[0] += c[0]
+		total[1] += c[1]
+		fmt.Printf("| %s | %d | %d | %.0f%% |\n", l, c[0], c[1], 100*float64(c[0])/float64(c[1]))
+	}
+	if total[1] > 0 {
+		fmt.Printf("| all | %d | %d | %.0f%% |\n", total[0], total[1], 100*float64(total[0])/float64(total[1]))
+	}
+}
+
+func checkTask(dir string, limit time.Duration, verbose bool) outcome {
+	start := time.Now()
+	o := outcome{name: filepath.Base(dir)}
+	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
+	if err != nil {
+		o.note = err.Error()
+		return o
+	}
+	var tf taskFile
+	if err := yaml.Unmarshal(raw, &tf); err != nil {
+		o.note = err.Error()
+		return o
+	}
+	tt := tf.Task
+	t := task.Task{Name: tt.Name, Level: tt.Level, InputType: tt.InputType, InputConstraints: tt.InputConstraints,
+		FunctionName: tt.FunctionName, Kind: tt.Kind, Domain: tt.Domain}
+	o.level = t.Level
+	if t.FunctionName == "" {
+		t.FunctionName = "solve"
+	}
+	hidden := filepath.Join(dir, tf.Task.Oracle.Python)
+	ctx := context.Background()
+	ag := synth.New(synth.Options{Seed: 1, TimeLimit: limit})
+	ws, _ := os.MkdirTemp("", "selfcheck-")
+	defer os.RemoveAll(ws)
+	var exs []task.Example
+	query := func(k int, batch int) bool {
+		var rejection string
+		for attempt := 1; attempt <= 3; attempt++ {
+			pr, err := ag.Propose(ctx, agent.ProposeRequest{Task: t, K: k, Examples: exs, Attempt: attempt, Rejection: rejection, Workspace: ws,
+				Missing: task.Uncovered(t.Kind, t.Domain, inputsOf(exs))})
+			if err != nil {
+				o.note = "propose: " + err.Error()
+				return false
+			}
+			ans, err := run(ctx, hidden, tf.Task.Oracle.Function, pr.Inputs)
+			if err != nil {
+				o.note = err.Error()
+				return false
+			}
+			bad := ""
+			for i, a := range ans {
+				if a.Error != "" {
+					bad = fmt.Sprintf("input %s rejected: %s", pr.Inputs[i], a.Error)
+					break
+				}
+			}
+			if bad != "" {
+				rejection = bad
+				continue
+			}
+			for i, a := range ans {
+				exs = append(exs, task.Example{Input: pr.Inputs[i], Output: a.Output, Source: task.SourceAgent})
+			}
+			return true
+		}
+		o.note = "proposer failed: " + rejection
+		return false
+	}
+	if !query(2, 2) {
+		return o
+	}
+	batch, streak := 2, 0
+	var fb *agent.Feedback
+	for it := 1; it <= 50; it++ {
+		o.iters = it
+		if _, err := ag.Write(ctx, agent.WriteRequest{Task: t, Iteration: it, Examples: exs, Feedback: fb, Workspace: ws}); err != nil {
+			o.note = "write: " + err.Error()
+			return o
+		}
+		ans, err := run(ctx, filepath.Join(ws, agent.CandidateFile), t.FunctionName, inputsOf(exs))
+		if err != nil {
+			o.note = err.Error()
+			return o
+		}
+		passed := 0
+		for i, a := range ans {
+			if a.Error == "" && task.Equal(a.Output, exs[i].Output, task.DefaultAtol) {
+				passed++
+			}
+		}
+		if passed < len(exs) {
+			streak = 0
+			fb = &agent.Feedback{Iteration: it, Passed: passed, Total: len(exs)}
+			continue
+		}
+		fb = nil
+		streak++
+		if streak >= 5 {
+			break
+		}
+		batch += 2
+		if !query(batch, batch) {
+			break
+		}
+	}
+	o.examples = len(exs)
+	// Held-out score.
+	var ins []json.RawMessage
+	var outs []json.RawMessage
+	f, err := os.Open(filepath.Join(dir, "heldout.jsonl"))
+	if err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var l struct {
+				Input  json.RawMessage `json:"input"`
+				Output json.RawMessage `json:"output"`
+			}
+			if json.Unmarshal(sc.Bytes(), &l) == nil {
+				ins, outs = append(ins, l.Input), append(outs, l.Output)
+			}
+		}
+		f.Close()
+	}
+	ans, err := run(ctx, filepath.Join(ws, agent.CandidateFile), t.FunctionName, ins)
+	if err == nil && len(ins) > 0 {
+		ok := 0
+		for i, a := range ans {
+			if a.Error == "" && task.Equal(a.Output, outs[i], task.DefaultAtol) {
+				ok++
+			}
+		}
+		o.acc = float64(ok) / float64(len(ins))
+		o.solved = ok == len(ins)
+	}
+	if verbose {
+		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
+		for _, line := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(line, "# ") {
+				o.note += strings.TrimPrefix(line, "# ")
+				break
+			}
+		}
+	}
+	o.secs = time.Since(start).Seconds()
+	return o
+}
+
+func inputsOf(exs []task.Example) []json.RawMessage {
+	out := make([]json.RawMessage, len(exs))
+	for i, e := range exs {
+		out[i] = e.Input
+	}
+	return out
+}

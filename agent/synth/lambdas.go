@@ -1,0 +1,137 @@
+package synth
+
+import (
+	"sync"
+	"time"
+)
+
+// lamBanks holds the lambdas of every signature, by result type and size.
+type lamBanks struct {
+	by [numSigs][numTypes][][]*Lambda
+}
+
+func (b *lamBanks) get(sig LamSig, ret Type, size int) []*Lambda {
+	s := b.by[sig][ret]
+	if size >= len(s) {
+		return nil
+	}
+	return s[size]
+}
+
+// count returns how many lambdas the banks hold.
+func (b *lamBanks) count() int {
+	n := 0
+	for _, bySig := range b.by {
+		for _, byRet := range bySig {
+			for _, ls := range byRet {
+				n += len(ls)
+			}
+		}
+	}
+	return n
+}
+
+// lamSpec says how a signature's lambdas are enumerated: over which probe
+// values (observational equivalence is judged on them), with which
+// constants, up to which size and how many per result type.
+type lamSpec struct {
+	probes  [][]any
+	consts  []any
+	maxSize int
+	maxPer  int
+}
+
+var intConsts = []any{int64(0), int64(1), int64(2), int64(3), int64(4), int64(5), int64(10), int64(-1)}
+
+func lamSpecs() [numSigs]lamSpec {
+	var specs [numSigs]lamSpec
+	ints := []int64{-7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 15, 16, 25, 64, 99, 100}
+	for _, x := range ints {
+		specs[sigI].probes = append(specs[sigI].probes, []any{x})
+	}
+	specs[sigI].consts = intConsts
+	specs[sigI].maxSize, specs[sigI].maxPer = 7, 4000
+
+	pairsII := [][2]int64{{0, 0}, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {-1, 4}, {5, -2}, {7, 7}, {-3, -5}, {10, 3}, {4, 12}, {1, 1}, {6, 9}, {-4, 2}, {13, 5}, {2, 2}, {8, -8}, {0, 5}, {-6, 0}, {9, 4}, {3, 15}, {100, 7}}
+	for _, p := range pairsII {
+		specs[sigII].probes = append(specs[sigII].probes, []any{p[0], p[1]})
+	}
+	specs[sigII].consts = intConsts
+	specs[sigII].maxSize, specs[sigII].maxPer = 6, 4000
+
+	floats := []float64{-2.5, -1, 0, 0.5, 1, 1.5, 2, 3.75, 10, -0.25, 7.1, 2.345, 100.5}
+	for _, f := range floats {
+		specs[sigF].probes = append(specs[sigF].probes, []any{f})
+	}
+	fconsts := []any{0.0, 0.5, 1.0, 2.0, int64(0), int64(1), int64(2), int64(3), int64(10), int64(100)}
+	specs[sigF].consts = fconsts
+	specs[sigF].maxSize, specs[sigF].maxPer = 5, 3000
+
+	for i, f := range floats {
+		g := floats[(i*5+3)%len(floats)]
+		specs[sigFF].probes = append(specs[sigFF].probes, []any{f, g})
+	}
+	specs[sigFF].consts = fconsts
+	specs[sigFF].maxSize, specs[sigFF].maxPer = 4, 3000
+
+	words := []string{"a", "B", "z", "Z", "0", "7", " ", "!", "e", "U", "m", "hello", "World", "ab1", "A b", "", "racecar", "Python3", "XYZ"}
+	for _, w := range words {
+		specs[sigS].probes = append(specs[sigS].probes, []any{w})
+	}
+	specs[sigS].consts = []any{int64(0), int64(1), int64(2), int64(3), int64(13), int64(-1), "", " "}
+	specs[sigS].maxSize, specs[sigS].maxPer = 5, 3000
+	return specs
+}
+
+var (
+	lamOnce  sync.Once
+	lamCache *lamBanks
+)
+
+// defaultLambdas builds (once per process) the lambda banks; they do not
+// depend on the task.
+func defaultLambdas() *lamBanks {
+	lamOnce.Do(func() { lamCache = buildLambdas(lamSpecs(), 10*time.Second) })
+	return lamCache
+}
+
+func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
+	b := &lamBanks{}
+	for sig := sigI; sig < sigGeo; sig++ {
+		sp := specs[sig]
+		en := newEnumerator(enumConfig{
+			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: scalarOps,
+			deadline: time.Now().Add(limit), maxPerTyp: sp.maxPer,
+		})
+		en.grow(sp.maxSize, nil)
+		for t := Type(0); t < numTypes; t++ {
+			for size, es := range en.bank[t] {
+				for _, e := range es {
+					if !usesVar(e.n) {
+						continue
+					}
+					for len(b.by[sig][t]) <= size {
+						b.by[sig][t] = append(b.by[sig][t], nil)
+					}
+					b.by[sig][t][size] = append(b.by[sig][t][size], newLambda(sig, t, e.n))
+				}
+			}
+		}
+	}
+	for _, t := range []Type{TInt, TFloat} {
+		b.by[sigGeo][t] = [][]*Lambda{nil, geoLambdas(t)}
+	}
+	return b
+}
+
+func usesVar(n *Node) bool {
+	if n.Op == nil {
+		return n.Var >= 0
+	}
+	for _, k := range n.Kids {
+		if usesVar(k) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,377 @@
+package synth
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// binding says how input_data is unpacked into the DSL's variables.
+type binding struct {
+	names  []string
+	types  []Type
+	line   string
+	floats bool
+	// shape is the structural shape used by proposals ("pairs", "list", ...).
+	shape string
+}
+
+var errUnsupported = errors.New("input shape not supported by the DSL")
+
+// newBinding chooses variables from the task's kind and input_type, refined
+// by the observed inputs (floats anywhere make the numbers floats).
+func newBinding(t task.Task, inputs []any) (*binding, error) {
+	floats := strings.Contains(strings.ToLower(t.InputType), "float")
+	for _, in := range inputs {
+		for _, f := range task.Numbers(in) {
+			if f != float64(int64(f)) {
+				floats = true
+			}
+		}
+		if hasFloatLiteral(in) {
+			floats = true
+		}
+	}
+	b := &binding{floats: floats}
+	num := TInt
+	list := TListInt
+	if floats {
+		num, list = TFloat, TListFloat
+	}
+	switch t.Kind {
+	case task.KindList:
+		b.names, b.types, b.line, b.shape = []string{"xs"}, []Type{list}, "xs = input_data", "list"
+	case task.KindTwoLists:
+		b.names, b.types, b.line, b.shape = []string{"xs", "ys"}, []Type{list, list}, "xs, ys = input_data", "two_lists"
+	case task.KindInt:
+		b.names, b.types, b.line, b.shape = []string{"n"}, []Type{TInt}, "n = input_data", "int"
+	case task.KindPair:
+		b.names, b.types, b.line, b.shape = []string{"a", "b"}, []Type{num, num}, "a, b = input_data", "pair"
+	case task.KindString:
+		b.names, b.types, b.line, b.shape = []string{"s"}, []Type{TStr}, "s = input_data", "string"
+	case task.KindPoints:
+		b.names, b.types, b.line, b.shape = []string{"pts"}, []Type{TListPair}, "pts = input_data", "points"
+	default:
+		return otherBinding(t, inputs, b)
+	}
+	return b, nil
+}
+
+func hasFloatLiteral(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return !isIntNumber(x)
+	case []any:
+		for _, e := range x {
+			if hasFloatLiteral(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherBinding infers the shape of an "other" input from the observed
+// inputs, or from input_type when there are none.
+func otherBinding(t task.Task, inputs []any, b *binding) (*binding, error) {
+	it := strings.ToLower(t.InputType)
+	if len(inputs) == 0 {
+		if strings.Contains(it, "pair") || strings.Contains(it, "point") {
+			b.names, b.types, b.line, b.shape = []string{"pairs"}, []Type{TListPair}, "pairs = input_data", "pairs"
+			return b, nil
+		}
+		return nil, fmt.Errorf("%w: no observed input and input_type %q", errUnsupported, t.InputType)
+	}
+	// Every input must convert the same way.
+	kind := ""
+	for _, in := range inputs {
+		k := ""
+		switch x := in.(type) {
+		case []any:
+			if len(x) == 0 {
+				continue
+			}
+			v, good := fromJSON(x, b.floats)
+			if !good {
+				return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+			}
+			switch v.(type) {
+			case []pair:
+				k = "pairs"
+			case []int64, []float64:
+				k = "list"
+			case []string:
+				k = "words"
+			default:
+				return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+			}
+		default:
+			return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+		}
+		if kind != "" && k != kind {
+			return nil, fmt.Errorf("%w: inputs of mixed shapes", errUnsupported)
+		}
+		kind = k
+	}
+	switch kind {
+	case "list":
+		t := TListInt
+		if b.floats {
+			t = TListFloat
+		}
+		b.names, b.types, b.line, b.shape = []string{"xs"}, []Type{t}, "xs = input_data", "list"
+	case "words":
+		b.names, b.types, b.line, b.shape = []string{"words"}, []Type{TListStr}, "words = input_data", "words"
+	default:
+		b.names, b.types, b.line, b.shape = []string{"pairs"}, []Type{TListPair}, "pairs = input_data", "pairs"
+	}
+	return b, nil
+}
+
+func shortJSON(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 60 {
+		return string(b[:60]) + "..."
+	}
+	return string(b)
+}
+
+// env converts one decoded input to the variables' values.
+func (b *binding) env(in any) ([]any, error) {
+	vals := []any{in}
+	if len(b.names) > 1 {
+		list, good := in.([]any)
+		if !good || len(list) != len(b.names) {
+			return nil, fmt.Errorf("%w: expected %d parts in %s", errUnsupported, len(b.names), shortJSON(in))
+		}
+		vals = list
+	}
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		c, good := fromJSON(v, b.floats)
+		if !good {
+			return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(v))
+		}
+		c = coerce(c, b.types[i])
+		if t, _ := typeOf(c); t != b.types[i] {
+			return nil, fmt.Errorf("%w: %s is not a %s", errUnsupported, shortJSON(v), b.types[i])
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// coerce converts a value to a wanted type where Python would treat them
+// alike (an empty list, an int among floats).
+func coerce(v any, want Type) any {
+	switch want {
+	case TFloat:
+		if i, good := v.(int64); good {
+			return float64(i)
+		}
+	case TListFloat:
+		if l, good := v.([]int64); good {
+			out := make([]float64, len(l))
+			for i, x := range l {
+				out[i] = float64(x)
+			}
+			return out
+		}
+	case TListPair, TListStr, TListBool:
+		if l, good := v.([]int64); good && len(l) == 0 {
+			switch want {
+			case TListPair:
+				return []pair{}
+			case TListStr:
+				return []string{}
+			default:
+				return []bool{}
+			}
+		}
+	}
+	return v
+}
+
+// problem is a Write request decoded for the enumerator.
+type problem struct {
+	b    *binding
+	envs [][]any
+	outs []any
+	// out is the output type; ok lists the program types that may match it.
+	out Type
+	ok  []Type
+	// round is the number of decimals float outputs are rounded to, or -1.
+	round int
+}
+
+func newProblem(t task.Task, examples []task.Example) (*problem, error) {
+	var ins, outs []any
+	for _, ex := range examples {
+		in, good := decodeRaw(ex.Input)
+		if !good {
+			return nil, fmt.Errorf("decode input %s", ex.Input)
+		}
+		out, good := decodeRaw(ex.Output)
+		if !good {
+			return nil, fmt.Errorf("decode output %s", ex.Output)
+		}
+		ins, outs = append(ins, in), append(outs, out)
+	}
+	b, err := newBinding(t, ins)
+	if err != nil {
+		return nil, err
+	}
+	p := &problem{b: b, round: -1}
+	for _, in := range ins {
+		env, err := b.env(in)
+		if err != nil {
+			return nil, err
+		}
+		p.envs = append(p.envs, env)
+	}
+	if err := p.setOutputs(outs); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// setOutputs converts the outputs to one DSL type.
+func (p *problem) setOutputs(outs []any) error {
+	floats := false
+	maxDec := 0
+	for _, o := range outs {
+		if hasFloatLiteral(o) {
+			floats = true
+		}
+		maxDec = max(maxDec, decimals(o))
+	}
+	var typ Type
+	have := false
+	conv := make([]any, len(outs))
+	for i, o := range outs {
+		v, good := fromJSON(o, floats)
+		if !good {
+			return fmt.Errorf("%w: output %s", errUnsupported, shortJSON(o))
+		}
+		conv[i] = v
+	}
+	// Empty lists take the type of the other outputs.
+	for _, v := range conv {
+		if l, good := v.([]int64); good && len(l) == 0 {
+			continue
+		}
+		if l, good := v.([]float64); good && len(l) == 0 {
+			continue
+		}
+		t, _ := typeOf(v)
+		if have && t != typ {
+			return fmt.Errorf("%w: outputs of mixed types", errUnsupported)
+		}
+		typ, have = t, true
+	}
+	if !have {
+		typ = TListInt
+		if floats {
+			typ = TListFloat
+		}
+	}
+	for i := range conv {
+		conv[i] = coerce(conv[i], typ)
+	}
+	p.outs, p.out = conv, typ
+	switch typ {
+	case TInt, TFloat:
+		p.ok = []Type{TInt, TFloat}
+	case TListInt, TListFloat:
+		p.ok = []Type{TListInt, TListFloat}
+	default:
+		p.ok = []Type{typ}
+	}
+	if floats && maxDec <= 6 {
+		p.round = 6
+	}
+	return nil
+}
+
+// decimals returns the most decimal places of any float in v.
+func decimals(v any) int {
+	switch x := v.(type) {
+	case json.Number:
+		s := string(x)
+		if strings.ContainsAny(s, "eE") {
+			return 99
+		}
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			return len(s) - i - 1
+		}
+	case []any:
+		m := 0
+		for _, e := range x {
+			m = max(m, decimals(e))
+		}
+		return m
+	}
+	return 0
+}
+
+// rounded applies the problem's output rounding to a program value.
+func (p *problem) rounded(v any) any {
+	if p.round < 0 {
+		return v
+	}
+	switch x := v.(type) {
+	case float64:
+		r, good := roundTo(x, int64(p.round))
+		if !good {
+			return errV
+		}
+		return r
+	case []float64:
+		out := make([]float64, len(x))
+		for i, f := range x {
+			r, good := roundTo(f, int64(p.round))
+			if !good {
+				return errV
+			}
+			out[i] = r
+		}
+		return out
+	}
+	return v
+}
+
+// matches returns the bitset of examples a program's values get right.
+func (p *problem) matches(vals []any) (bits []uint64, n int) {
+	bits = make([]uint64, (len(p.outs)+63)/64)
+	for i, want := range p.outs {
+		got := p.rounded(vals[i])
+		if !isErr(got) && equalTo(got, want, task.DefaultAtol) {
+			bits[i/64] |= 1 << (i % 64)
+			n++
+		}
+	}
+	return bits, n
+}
+
+// allMatch is the fast path of matches: does the program pass everything?
+func (p *problem) allMatch(vals []any) bool {
+	for i, want := range p.outs {
+		got := p.rounded(vals[i])
+		if isErr(got) || !equalTo(got, want, task.DefaultAtol) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *problem) okType(t Type) bool {
+	for _, o := range p.ok {
+		if o == t {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,285 @@
+package synth
+
+import (
+	"sort"
+	"time"
+)
+
+// Default search bounds.
+const (
+	// DefaultMaxSize is the largest program size enumerated.
+	DefaultMaxSize = 14
+	// maxSurvivors bounds the consistent programs kept for proposals.
+	maxSurvivors = 48
+)
+
+var iteOps [numTypes]*Op
+
+// topOps is the operator set of whole programs, simplest family first.
+var topOps []*Op
+
+func init() {
+	for t := Type(0); t < numTypes; t++ {
+		o := *opIte
+		o.Name = "if"
+		o.Args = ts(TBool, t, t)
+		o.Ret = t
+		iteOps[t] = &o
+	}
+	for _, o := range scalarOps {
+		if o.Fam != FamCond {
+			topOps = append(topOps, o)
+		}
+	}
+	topOps = append(topOps, listOps...)
+	topOps = append(topOps, loopOps...)
+	for _, o := range topOps {
+		if o.Fam == FamLoop {
+			o.Cost = 2
+		}
+	}
+	sort.SliceStable(topOps, func(i, j int) bool { return topOps[i].Fam < topOps[j].Fam })
+}
+
+// searchResult is what one search found.
+type searchResult struct {
+	best      *Node
+	passed    int
+	solved    bool
+	evaluated int64
+	level     int
+	timedOut  bool
+	memFull   bool
+	banked    int
+	// survivors are consistent programs distinct on the extra inputs.
+	survivors []*entry
+	// skipped are programs excluded as solutions.
+	skipped map[string]bool
+}
+
+// searchSpec bounds a search.
+type searchSpec struct {
+	deadline time.Time
+	memLimit int64
+	maxSize  int
+	// extra are environments without outputs (proposal candidates): programs
+	// are kept apart by their values on them too.
+	extra [][]any
+	// collect keeps consistent programs (up to maxSurvivors) instead of
+	// stopping at the first.
+	collect bool
+	// skip holds programs (by String) that must not be returned as solutions.
+	skip map[string]bool
+}
+
+// search enumerates programs for the problem until one is consistent with
+// every example (or the limits stop it), trying conditionals that combine
+// two partial programs after each size.
+func search(p *problem, spec searchSpec) searchResult {
+	envs := p.envs
+	if len(spec.extra) > 0 {
+		envs = append(append([][]any{}, p.envs...), spec.extra...)
+	}
+	var res searchResult
+	bestSize := 0
+	masks := map[string]*entry{}
+	var maskOrder []string
+	consider := func(n *Node, vals []any) bool {
+		if p.allMatch(vals) {
+			if spec.skip[n.String()] {
+				return false
+			}
+			if !res.solved {
+				res.best, res.passed, res.solved = n, len(p.outs), true
+			}
+			res.survivors = append(res.survivors, &entry{n: n, vals: vals})
+			return !spec.collect || len(res.survivors) >= maxSurvivors
+		}
+		return false
+	}
+	en := newEnumerator(enumConfig{
+		envs: envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
+		lams: defaultLambdas(), deadline: spec.deadline, memLimit: spec.memLimit,
+	})
+	en.onNew = func(t Type, e *entry) bool {
+		if !p.okType(t) {
+			return false
+		}
+		if consider(e.n, e.vals) {
+			return true
+		}
+		if res.solved {
+			return false
+		}
+		bits, n := p.matches(e.vals)
+		if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < bestSize) {
+			res.best, res.passed, bestSize = e.n, n, e.n.Size
+		}
+		if n > 0 && len(p.outs) >= 3 {
+			k := maskKey(bits)
+			if _, have := masks[k]; !have {
+				masks[k] = e
+				maskOrder = append(maskOrder, k)
+			}
+		}
+		return false
+	}
+	// Variables and constants were added before onNew was set.
+	for _, t := range p.ok {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				if en.onNew(t, e) {
+					en.stopped = true
+				}
+			}
+		}
+	}
+	if !en.stopped {
+		en.grow(spec.maxSize, func(size int) bool {
+			if res.solved || len(p.outs) < 3 || size < 3 {
+				return false
+			}
+			if n, vals := splitConditional(p, en, masks, maskOrder, size+2); n != nil {
+				return consider(n, vals)
+			}
+			return false
+		})
+	}
+	res.evaluated, res.level, res.timedOut = en.evaluated, en.level, en.timedOut
+	res.memFull = en.memLimit > 0 && en.memUsed > en.memLimit
+	for _, c := range en.perType {
+		res.banked += c
+	}
+	return res
+}
+
+func maskKey(bits []uint64) string {
+	b := make([]byte, 8*len(bits))
+	for i, w := range bits {
+		for j := 0; j < 8; j++ {
+			b[8*i+j] = byte(w >> (8 * j))
+		}
+	}
+	return string(b)
+}
+
+func maskBits(k string) []uint64 {
+	out := make([]uint64, len(k)/8)
+	for i := range out {
+		for j := 0; j < 8; j++ {
+			out[i] |= uint64(k[8*i+j]) << (8 * j)
+		}
+	}
+	return out
+}
+
+func covers(mask, need []uint64) bool {
+	for i := range need {
+		if need[i]&^mask[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// splitConditional looks for "t if c else e" where t is right wherever the
+// condition c holds and e wherever it does not, no bigger than maxSize.
+func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order []string, maxSize int) (*Node, []any) {
+	nObs := len(p.outs)
+	type cand struct {
+		bits []uint64
+		e    *entry
+	}
+	cands := make([]cand, 0, len(order))
+	for _, k := range order {
+		cands = append(cands, cand{maskBits(k), masks[k]})
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.n.Size < cands[j].e.n.Size })
+	var best *Node
+	var bestVals []any
+	for _, c := range en.all(TBool) {
+		if c.n.Size+3 > maxSize {
+			break
+		}
+		tBits := make([]uint64, (nObs+63)/64)
+		fBits := make([]uint64, (nObs+63)/64)
+		nt := 0
+		valid := true
+		for i := 0; i < nObs; i++ {
+			b, good := c.vals[i].(bool)
+			if !good {
+				valid = false
+				break
+			}
+			if b {
+				tBits[i/64] |= 1 << (i % 64)
+				nt++
+			} else {
+				fBits[i/64] |= 1 << (i % 64)
+			}
+		}
+		if !valid || nt == 0 || nt == nObs {
+			continue
+		}
+		var t, e *entry
+		for _, cd := range cands {
+			if t == nil && covers(cd.bits, tBits) {
+				t = cd.e
+			}
+			if e == nil && covers(cd.bits, fBits) {
+				e = cd.e
+			}
+			if t != nil && e != nil {
+				break
+			}
+		}
+		if t == nil || e == nil {
+			continue
+		}
+		size := 1 + c.n.Size + t.n.Size + e.n.Size
+		if size > maxSize || (best != nil && size >= best.Size) {
+			continue
+		}
+		ret, _ := typeOf(firstValue(t.vals))
+		if !p.okType(ret) {
+			continue
+		}
+		// Both branches must have one type for Python and Go to agree.
+		if rt, _ := typeOf(firstValue(e.vals)); rt != ret {
+			continue
+		}
+		best = &Node{Op: iteOps[ret], Kids: []*Node{c.n, t.n, e.n}, Var: -1, Size: size}
+		bestVals = make([]any, len(c.vals))
+		for i := range c.vals {
+			if b, good := c.vals[i].(bool); good && b {
+				bestVals[i] = t.vals[i]
+			} else if good {
+				bestVals[i] = e.vals[i]
+			} else {
+				bestVals[i] = errV
+			}
+		}
+	}
+	return best, bestVals
+}
+
+func firstValue(vals []any) any {
+	for _, v := range vals {
+		if !isErr(v) {
+			return v
+		}
+	}
+	return errV
+}
+
+// topConsts are the constants of whole programs.
+func topConsts(p *problem) []any {
+	cs := []any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}
+	if p.b.floats || p.out == TFloat || p.out == TListFloat {
+		cs = append(cs, 0.0, 1.0)
+	}
+	if p.out == TStr || p.out == TListStr {
+		cs = append(cs, "", " ")
+	}
+	return cs
+}

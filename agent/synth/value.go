@@ -1,0 +1,491 @@
+package synth
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Type is the static type of a DSL value.
+type Type uint8
+
+// The DSL's types. Lists of pairs hold pairs and points alike.
+const (
+	TInt Type = iota
+	TFloat
+	TBool
+	TStr
+	TListInt
+	TListFloat
+	TListBool
+	TListStr
+	TListPair
+	numTypes
+)
+
+var typeNames = [numTypes]string{"int", "float", "bool", "str", "list[int]", "list[float]", "list[bool]", "list[str]", "list[pair]"}
+
+func (t Type) String() string { return typeNames[t] }
+
+// pair is one element of a list of pairs (a point or a 2-tuple).
+type pair [2]int64
+
+// errT marks an evaluation that raised (division by zero, index out of
+// range, overflow): the value of that example is an error.
+type errT struct{}
+
+var errV any = errT{}
+
+func isErr(v any) bool { _, ok := v.(errT); return ok }
+
+// typeOf returns the DSL type of a Go value and whether it has one.
+func typeOf(v any) (Type, bool) {
+	switch v.(type) {
+	case int64:
+		return TInt, true
+	case float64:
+		return TFloat, true
+	case bool:
+		return TBool, true
+	case string:
+		return TStr, true
+	case []int64:
+		return TListInt, true
+	case []float64:
+		return TListFloat, true
+	case []bool:
+		return TListBool, true
+	case []string:
+		return TListStr, true
+	case []pair:
+		return TListPair, true
+	}
+	return 0, false
+}
+
+// fromJSON converts a decoded JSON value (json.Number numbers) to a DSL
+// value. floats forces numbers (and lists of numbers) to float64.
+func fromJSON(v any, floats bool) (any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if !floats && isIntNumber(x) {
+			i, err := strconv.ParseInt(string(x), 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			return i, true
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, false
+		}
+		return f, true
+	case bool:
+		return x, true
+	case string:
+		return x, true
+	case []any:
+		return listFromJSON(x, floats)
+	}
+	return nil, false
+}
+
+func listFromJSON(x []any, floats bool) (any, bool) {
+	if len(x) == 0 {
+		if floats {
+			return []float64{}, true
+		}
+		return []int64{}, true
+	}
+	switch x[0].(type) {
+	case json.Number:
+		isFloat := floats
+		for _, e := range x {
+			n, ok := e.(json.Number)
+			if !ok {
+				return nil, false
+			}
+			if !isIntNumber(n) {
+				isFloat = true
+			}
+		}
+		if isFloat {
+			out := make([]float64, len(x))
+			for i, e := range x {
+				f, err := e.(json.Number).Float64()
+				if err != nil {
+					return nil, false
+				}
+				out[i] = f
+			}
+			return out, true
+		}
+		out := make([]int64, len(x))
+		for i, e := range x {
+			n, err := strconv.ParseInt(string(e.(json.Number)), 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			out[i] = n
+		}
+		return out, true
+	case bool:
+		out := make([]bool, len(x))
+		for i, e := range x {
+			b, ok := e.(bool)
+			if !ok {
+				return nil, false
+			}
+			out[i] = b
+		}
+		return out, true
+	case string:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	case []any:
+		out := make([]pair, len(x))
+		for i, e := range x {
+			l, ok := e.([]any)
+			if !ok || len(l) != 2 {
+				return nil, false
+			}
+			for j := 0; j < 2; j++ {
+				n, ok := l[j].(json.Number)
+				if !ok || !isIntNumber(n) {
+					return nil, false
+				}
+				v, err := strconv.ParseInt(string(n), 10, 64)
+				if err != nil {
+					return nil, false
+				}
+				out[i][j] = v
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func isIntNumber(n json.Number) bool { return !strings.ContainsAny(string(n), ".eE") }
+
+// toJSON renders a DSL value as JSON the way Python's json.dumps would.
+func toJSON(v any) json.RawMessage {
+	var sb strings.Builder
+	writeJSON(&sb, v)
+	return json.RawMessage(sb.String())
+}
+
+func writeJSON(sb *strings.Builder, v any) {
+	switch x := v.(type) {
+	case int64:
+		sb.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		sb.WriteString(pyFloat(x))
+	case bool:
+		if x {
+			sb.WriteString("true")
+		} else {
+			sb.WriteString("false")
+		}
+	case string:
+		b, _ := json.Marshal(x)
+		sb.Write(b)
+	case []int64:
+		writeList(sb, len(x), func(i int) { sb.WriteString(strconv.FormatInt(x[i], 10)) })
+	case []float64:
+		writeList(sb, len(x), func(i int) { sb.WriteString(pyFloat(x[i])) })
+	case []bool:
+		writeList(sb, len(x), func(i int) { writeJSON(sb, x[i]) })
+	case []string:
+		writeList(sb, len(x), func(i int) { writeJSON(sb, x[i]) })
+	case []pair:
+		writeList(sb, len(x), func(i int) {
+			sb.WriteString("[" + strconv.FormatInt(x[i][0], 10) + ", " + strconv.FormatInt(x[i][1], 10) + "]")
+		})
+	default:
+		sb.WriteString("null")
+	}
+}
+
+func writeList(sb *strings.Builder, n int, each func(int)) {
+	sb.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		each(i)
+	}
+	sb.WriteByte(']')
+}
+
+// pyFloat formats a float like Python's repr.
+func pyFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case math.IsNaN(f):
+		return "NaN"
+	}
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if strings.ContainsAny(s, "e") {
+		// Python writes 1e+16 as 1e+16 and 1e-05 as 1e-05.
+		mant, exp, _ := strings.Cut(s, "e")
+		sign := exp[0]
+		digits := strings.TrimLeft(exp[1:], "0")
+		if len(digits) < 2 {
+			digits = strings.Repeat("0", 2-len(digits)) + digits
+		}
+		return mant + "e" + string(sign) + digits
+	}
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// equalTo reports whether a program value matches an expected value with
+// the workflow's comparison (numbers numerically, floats within atol).
+func equalTo(got, want any, atol float64) bool {
+	switch w := want.(type) {
+	case int64:
+		switch g := got.(type) {
+		case int64:
+			return g == w
+		case float64:
+			return math.Abs(g-float64(w)) <= atol
+		}
+	case float64:
+		switch g := got.(type) {
+		case int64:
+			return math.Abs(float64(g)-w) <= atol
+		case float64:
+			return floatEq(g, w, atol)
+		}
+	case bool:
+		g, ok := got.(bool)
+		return ok && g == w
+	case string:
+		g, ok := got.(string)
+		return ok && g == w
+	case []int64:
+		switch g := got.(type) {
+		case []int64:
+			if len(g) != len(w) {
+				return false
+			}
+			for i := range g {
+				if g[i] != w[i] {
+					return false
+				}
+			}
+			return true
+		case []float64:
+			if len(g) != len(w) {
+				return false
+			}
+			for i := range g {
+				if math.Abs(g[i]-float64(w[i])) > atol {
+					return false
+				}
+			}
+			return true
+		}
+	case []float64:
+		switch g := got.(type) {
+		case []int64:
+			if len(g) != len(w) {
+				return false
+			}
+			for i := range g {
+				if math.Abs(float64(g[i])-w[i]) > atol {
+					return false
+				}
+			}
+			return true
+		case []float64:
+			if len(g) != len(w) {
+				return false
+			}
+			for i := range g {
+				if !floatEq(g[i], w[i], atol) {
+					return false
+				}
+			}
+			return true
+		}
+	case []bool:
+		g, ok := got.([]bool)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range g {
+			if g[i] != w[i] {
+				return false
+			}
+		}
+		return true
+	case []string:
+		g, ok := got.([]string)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range g {
+			if g[i] != w[i] {
+				return false
+			}
+		}
+		return true
+	case []pair:
+		g, ok := got.([]pair)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range g {
+			if g[i] != w[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func floatEq(a, b, atol float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	return math.Abs(a-b) <= atol
+}
+
+// hasher accumulates a 64-bit FNV-1a style hash of values; programs whose
+// value vectors hash alike are treated as observationally equivalent.
+type hasher uint64
+
+const fnvOffset hasher = 14695981039346656037
+
+func (h hasher) mix(x uint64) hasher {
+	h ^= hasher(x)
+	h *= 1099511628211
+	h ^= h >> 29
+	return h
+}
+
+func floatKey(f float64) uint64 {
+	if math.IsNaN(f) {
+		return 0x7ff8000000000001
+	}
+	if math.Abs(f) < 1e9 {
+		return uint64(int64(math.Round(f * 1e7)))
+	}
+	return math.Float64bits(float32ish(f))
+}
+
+func float32ish(f float64) float64 { return float64(float32(f)) }
+
+func (h hasher) value(v any) hasher {
+	switch x := v.(type) {
+	case errT:
+		return h.mix(0xdeadbeef)
+	case int64:
+		return h.mix(1).mix(uint64(x))
+	case float64:
+		return h.mix(2).mix(floatKey(x))
+	case bool:
+		if x {
+			return h.mix(3)
+		}
+		return h.mix(4)
+	case string:
+		h = h.mix(5).mix(uint64(len(x)))
+		for i := 0; i < len(x); i++ {
+			h = h.mix(uint64(x[i]))
+		}
+		return h
+	case []int64:
+		h = h.mix(6).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(uint64(e))
+		}
+		return h
+	case []float64:
+		h = h.mix(7).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(floatKey(e))
+		}
+		return h
+	case []bool:
+		h = h.mix(8).mix(uint64(len(x)))
+		for _, e := range x {
+			if e {
+				h = h.mix(1)
+			} else {
+				h = h.mix(2)
+			}
+		}
+		return h
+	case []string:
+		h = h.mix(9).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.value(e)
+		}
+		return h
+	case []pair:
+		h = h.mix(10).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(uint64(e[0])).mix(uint64(e[1]))
+		}
+		return h
+	}
+	return h.mix(11)
+}
+
+// valueBytes estimates the memory a value holds, for the bank's bound.
+func valueBytes(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return 16 + int64(len(x))
+	case []int64:
+		return 24 + 8*int64(len(x))
+	case []float64:
+		return 24 + 8*int64(len(x))
+	case []bool:
+		return 24 + int64(len(x))
+	case []string:
+		n := int64(24)
+		for _, s := range x {
+			n += 16 + int64(len(s))
+		}
+		return n
+	case []pair:
+		return 24 + 16*int64(len(x))
+	}
+	return 16
+}
+
+// decodeRaw decodes a JSON document keeping numbers exact.
+func decodeRaw(raw json.RawMessage) (any, bool) {
+	v, err := task.Decode(raw)
+	return v, err == nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
