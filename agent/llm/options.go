@@ -214,7 +214,7 @@ func newAgent(opts Options) (*Agent, error) {
 	return &Agent{
 		opts:   opts,
 		client: openai.NewClientWithConfig(cfg),
-		log:    opts.Log.With(zap.String("agent", "llm"), zap.String("model", opts.Model)),
+		log:    opts.Log.With(zap.String("model", opts.Model)),
 		sleep:  sleepCtx,
 	}, nil
 }
