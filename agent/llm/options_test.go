@@ -109,3 +109,15 @@ func TestSamplingSettings(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckFallsBackToAChatPing(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Text("pong", 1, 1))
+	srv.NoModels = true
+	if _, err := New(context.Background(), Options{BaseURL: srv.URL, Model: "m", Sandbox: newFakeSandbox()}); err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	chats := srv.ChatRequests()
+	if len(chats) != 1 || chats[0].MaxTokens != 1 {
+		t.Errorf("ping requests = %+v, want one with max_tokens 1", chats)
+	}
+}

@@ -115,6 +115,9 @@ type Server struct {
 	URL string
 	// Models are listed at GET /v1/models (default: DefaultModel).
 	Models []string
+	// NoModels makes GET /v1/models answer 404, like proxies without a
+	// model list.
+	NoModels bool
 
 	t       testing.TB
 	srv     *httptest.Server
@@ -190,7 +193,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models" && !s.NoModels:
 		s.record(req)
 		s.models(w)
 		return
