@@ -64,9 +64,10 @@ type ShapeMismatch struct {
 }
 
 // Compare compares an output value (present false: the output is missing)
-// with its target. atol <= 0 means DefaultAtol.
+// with its target within the absolute tolerance atol (negative:
+// DefaultAtol).
 func Compare(output string, got Value, present bool, want Value, atol float64) Residual {
-	if atol <= 0 {
+	if atol < 0 {
 		atol = DefaultAtol
 	}
 	r := Residual{Output: output, WantKind: want.Kind()}

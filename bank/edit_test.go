@@ -128,7 +128,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Compare("out", tt.got, tt.present, tt.want, 0)
+			r := Compare("out", tt.got, tt.present, tt.want, -1)
 			if r.Status != tt.status {
 				t.Errorf("status = %s, want %s", r.Status, tt.status)
 			}
@@ -148,7 +148,7 @@ func TestCompare(t *testing.T) {
 			}
 		})
 	}
-	if r := Compare("out", grid(big...), true, grid(bigWant...), 0); r.CellCount != 400 {
+	if r := Compare("out", grid(big...), true, grid(bigWant...), DefaultAtol); r.CellCount != 400 {
 		t.Errorf("cell mismatch count = %d, want 400 (uncapped)", r.CellCount)
 	}
 }

@@ -3,8 +3,8 @@ package bank
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 

@@ -254,7 +254,7 @@ func (r *Registry) WithFunction(name string, f *Function) (*Registry, error) {
 		return nil, fmt.Errorf("register %q: invalid operation name", name)
 	}
 	if _, taken := r.ops[name]; taken {
-		return nil, fmt.Errorf("register %q: an operation with this name exists", name)
+		return nil, fmt.Errorf("register %q: an operation with this name %w", name, ErrExists)
 	}
 	env := map[string]Kind{}
 	params := make([]Param, 0, len(f.Params))
@@ -287,7 +287,7 @@ func (r *Registry) WithProgram(name string, prog Value) (*Registry, error) {
 		return nil, fmt.Errorf("register %q: invalid operation name", name)
 	}
 	if _, taken := r.ops[name]; taken {
-		return nil, fmt.Errorf("register %q: an operation with this name exists", name)
+		return nil, fmt.Errorf("register %q: an operation with this name %w", name, ErrExists)
 	}
 	p, ok := prog.Program()
 	if !ok {

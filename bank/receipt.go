@@ -1,0 +1,198 @@
+package bank
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// ReceiptFormat is the version of the receipt payload layout. Commit
+// rejects other versions.
+const ReceiptFormat = 1
+
+// Receipt is a signed, portable proposal: the exact candidate, its
+// predicted outputs, constraints and source identities (BANK.md
+// "Receipts").
+type Receipt struct {
+	// ProposalID is the SHA-256 of the canonical payload.
+	ProposalID string `json:"proposal_id"`
+	// Payload is the canonical JSON of ReceiptPayload.
+	Payload json.RawMessage `json:"payload"`
+	// Signature is "hmac-sha256:" + hex HMAC of the canonical payload under
+	// the bank's key.
+	Signature string `json:"signature"`
+}
+
+// ReceiptPayload is what a receipt commits to.
+type ReceiptPayload struct {
+	Format           int              `json:"format"`
+	Workspace        string           `json:"workspace"`
+	BaseRevision     string           `json:"base_revision"`
+	Registry         string           `json:"registry"`
+	Candidate        *Graph           `json:"candidate"`
+	PredictedOutputs map[string]Value `json:"predicted_outputs"`
+	Constraints      Constraints      `json:"constraints"`
+	Sources          ReceiptSources   `json:"sources"`
+}
+
+// Constraints are the checks a commit repeats.
+type Constraints struct {
+	LockedOutputs      []string         `json:"locked_outputs"`
+	Targets            map[string]Value `json:"targets"`
+	Atol               float64          `json:"atol"`
+	RequireTargetMatch bool             `json:"require_target_match"`
+}
+
+// ReceiptSources identify what the proposal was computed from and what it
+// produced: hashes of the base and candidate inputs, graph structures and
+// outputs.
+type ReceiptSources struct {
+	BaseInputs map[string]string `json:"base_inputs"`
+	BaseGraph  string            `json:"base_graph"`
+	Inputs     map[string]string `json:"inputs"`
+	Graph      string            `json:"graph"`
+	Outputs    map[string]string `json:"outputs"`
+}
+
+func signPayload(key []byte, p *ReceiptPayload) (Receipt, error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("encode receipt: %w", err)
+	}
+	c, err := Canonicalize(raw)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("encode receipt: %w", err)
+	}
+	return Receipt{ProposalID: HashBytes(c), Payload: c, Signature: macOf(key, c)}, nil
+}
+
+func macOf(key, payload []byte) string {
+	m := hmac.New(sha256.New, key)
+	m.Write(payload)
+	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
+}
+
+// verify checks the proposal id and signature over the canonical payload.
+func (r Receipt) verify(key []byte) error {
+	c, err := Canonicalize(r.Payload)
+	if err != nil {
+		return fmt.Errorf("payload is not valid JSON: %w", err)
+	}
+	if HashBytes(c) != r.ProposalID {
+		return fmt.Errorf("proposal_id does not match the payload")
+	}
+	if !hmac.Equal([]byte(macOf(key, c)), []byte(r.Signature)) {
+		return fmt.Errorf("signature does not match the payload")
+	}
+	return nil
+}
+
+// decodePayload decodes a verified payload strictly.
+func decodePayload(raw []byte) (*ReceiptPayload, error) {
+	tree, err := parseJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := tree.(map[string]any)
+	if !ok {
+		return nil, pathErr("payload", "want an object")
+	}
+	if err := exactKeys("payload", m, []string{"format", "workspace", "base_revision", "registry", "candidate", "predicted_outputs", "constraints", "sources"}, nil); err != nil {
+		return nil, err
+	}
+	var p ReceiptPayload
+	if err := json.Unmarshal(raw, &struct {
+		Format       *int            `json:"format"`
+		Workspace    *string         `json:"workspace"`
+		BaseRevision *string         `json:"base_revision"`
+		Registry     *string         `json:"registry"`
+		Sources      *ReceiptSources `json:"sources"`
+	}{&p.Format, &p.Workspace, &p.BaseRevision, &p.Registry, &p.Sources}); err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	if p.Format != ReceiptFormat {
+		return nil, pathErr("payload.format", "unsupported receipt format %d, want %d", p.Format, ReceiptFormat)
+	}
+	if p.Candidate, err = decodeGraphTree("payload.candidate", m["candidate"]); err != nil {
+		return nil, err
+	}
+	if p.PredictedOutputs, err = decodeValueMap("payload.predicted_outputs", m["predicted_outputs"]); err != nil {
+		return nil, err
+	}
+	cm, ok := m["constraints"].(map[string]any)
+	if !ok {
+		return nil, pathErr("payload.constraints", "want an object")
+	}
+	if p.Constraints, err = decodeConstraints("payload.constraints", cm, true); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+func decodeValueMap(path string, x any) (map[string]Value, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil, pathErr(path, "want an object of NAME: VALUE, got %s", jsonType(x))
+	}
+	out := make(map[string]Value, len(m))
+	for k, vx := range m {
+		v, err := decodeValueTree(joinPath(path, k), vx)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// decodeConstraints reads locked_outputs, targets, atol and
+// require_target_match from m (all optional unless all is set).
+func decodeConstraints(path string, m map[string]any, all bool) (Constraints, error) {
+	c := Constraints{Atol: DefaultAtol, Targets: map[string]Value{}, LockedOutputs: []string{}}
+	if x, ok := m["locked_outputs"]; ok {
+		xs, ok := x.([]any)
+		if !ok {
+			return c, pathErr(joinPath(path, "locked_outputs"), "want an array of output names")
+		}
+		for i, e := range xs {
+			s, err := decodeString(indexPath(joinPath(path, "locked_outputs"), i), e)
+			if err != nil {
+				return c, err
+			}
+			c.LockedOutputs = append(c.LockedOutputs, s)
+		}
+	} else if all {
+		return c, pathErr(path, "missing field \"locked_outputs\"")
+	}
+	if x, ok := m["targets"]; ok {
+		t, err := decodeValueMap(joinPath(path, "targets"), x)
+		if err != nil {
+			return c, err
+		}
+		c.Targets = t
+	} else if all {
+		return c, pathErr(path, "missing field \"targets\"")
+	}
+	if x, ok := m["atol"]; ok {
+		n, ok := x.(json.Number)
+		f, err := n.Float64()
+		if !ok || err != nil || f < 0 {
+			return c, pathErr(joinPath(path, "atol"), "want a non-negative number")
+		}
+		c.Atol = f
+	} else if all {
+		return c, pathErr(path, "missing field \"atol\"")
+	}
+	if x, ok := m["require_target_match"]; ok {
+		b, ok := x.(bool)
+		if !ok {
+			return c, pathErr(joinPath(path, "require_target_match"), "want a boolean")
+		}
+		c.RequireTargetMatch = b
+	} else if all {
+		return c, pathErr(path, "missing field \"require_target_match\"")
+	}
+	return c, nil
+}

@@ -1,0 +1,472 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/reconstruct/reconstruct/bank"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// DefaultPath is the bank file used when no --bank or RECONSTRUCT_BANK is
+// given.
+const DefaultPath = ".reconstruct/bank.db"
+
+// DefaultBusyTimeout is how long a write waits for another writer.
+const DefaultBusyTimeout = 30 * time.Second
+
+// timeFormat is fixed-width so that times order as text.
+const timeFormat = "2006-01-02T15:04:05.000000000Z07:00"
+
+// Store is a bank.Store in one SQLite file.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+var _ bank.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the bank file at path and migrates its
+// schema to the current version.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open bank %s: %w", path, err)
+		}
+	}
+	dsn := path + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the bank file's path.
+func (s *Store) Path() string { return s.path }
+
+// migrations are applied in order; migration i brings the schema to
+// version i+1. Never edit a released migration: append a new one.
+var migrations = []func(ctx context.Context, tx *sql.Tx) error{
+	func(ctx context.Context, tx *sql.Tx) error {
+		stmts := []string{
+			`CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
+			`CREATE TABLE blobs (hash TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID`,
+			`CREATE TABLE workspaces (name TEXT PRIMARY KEY, created TEXT NOT NULL, forked_from TEXT NOT NULL DEFAULT '')`,
+			`CREATE TABLE revisions (
+				workspace TEXT NOT NULL REFERENCES workspaces(name),
+				seq INTEGER NOT NULL,
+				parent TEXT NOT NULL,
+				inputs TEXT NOT NULL,
+				graph TEXT NOT NULL REFERENCES blobs(hash),
+				registry TEXT NOT NULL,
+				time TEXT NOT NULL,
+				action TEXT NOT NULL,
+				message TEXT NOT NULL,
+				forked_from TEXT NOT NULL,
+				PRIMARY KEY (workspace, seq))`,
+			`CREATE TABLE functions (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, definition BLOB NOT NULL, time TEXT NOT NULL)`,
+			`CREATE TABLE events (workspace TEXT NOT NULL REFERENCES workspaces(name), seq INTEGER NOT NULL, time TEXT NOT NULL, run_id TEXT NOT NULL, type TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (workspace, seq))`,
+		}
+		for _, t := range []string{"blobs", "revisions", "functions", "events", "workspaces"} {
+			for _, op := range []string{"UPDATE", "DELETE"} {
+				stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER %s_no_%s BEFORE %s ON %s BEGIN SELECT RAISE(ABORT, '%s are append-only'); END`,
+					t, strings.ToLower(op), op, t, t))
+			}
+		}
+		for _, q := range stmts {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", strings.Fields(q)[2], err)
+			}
+		}
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return fmt.Errorf("receipt key: %w", err)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('receipt_key', ?)`, key)
+		return err
+	},
+}
+
+// SchemaVersion is the schema version this build writes.
+func SchemaVersion() int { return len(migrations) }
+
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version(version) VALUES (0)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	case err != nil:
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("migrate: the bank has schema version %d, newer than this build's %d", version, len(migrations))
+	}
+	for v := version; v < len(migrations); v++ {
+		if err := migrations[v](ctx, tx); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v+1, err)
+		}
+	}
+	if version < len(migrations) {
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, len(migrations)); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Key returns the receipt-signing key.
+func (s *Store) Key(ctx context.Context) ([]byte, error) {
+	var key []byte
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'receipt_key'`).Scan(&key); err != nil {
+		return nil, fmt.Errorf("read receipt key: %w", err)
+	}
+	return key, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+// Blobs returns the blobs with the given hashes.
+func (s *Store) Blobs(ctx context.Context, hashes []string) (map[string][]byte, error) {
+	return blobs(ctx, s.db, hashes)
+}
+
+func blobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(hashes))
+	uniq := map[string]bool{}
+	var list []string
+	for _, h := range hashes {
+		if !uniq[h] {
+			uniq[h] = true
+			list = append(list, h)
+		}
+	}
+	const batch = 500
+	for i := 0; i < len(list); i += batch {
+		part := list[i:min(i+batch, len(list))]
+		args := make([]any, len(part))
+		for j, h := range part {
+			args[j] = h
+		}
+		rows, err := q.QueryContext(ctx, `SELECT hash, data FROM blobs WHERE hash IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+		for rows.Next() {
+			var h string
+			var d []byte
+			if err := rows.Scan(&h, &d); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read blobs: %w", err)
+			}
+			out[h] = d
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+	}
+	for _, h := range list {
+		if _, ok := out[h]; !ok {
+			return nil, fmt.Errorf("blob %s: %w", h, bank.ErrNotFound)
+		}
+	}
+	return out, nil
+}
+
+func headSeq(ctx context.Context, tx *sql.Tx, workspace string) (int, bool, error) {
+	var exists int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE name = ?`, workspace).Scan(&exists)
+	if err != nil {
+		return 0, false, err
+	}
+	if exists == 0 {
+		return 0, false, nil
+	}
+	var seq sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT max(seq) FROM revisions WHERE workspace = ?`, workspace).Scan(&seq); err != nil {
+		return 0, false, err
+	}
+	return int(seq.Int64), true, nil
+}
+
+// Append stores blobs and appends a revision guarded by the expected head.
+func (s *Store) Append(ctx context.Context, expected string, history []bank.RevisionRecord, rev bank.RevisionRecord, blobMap map[string][]byte) (bank.RevisionRecord, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return bank.RevisionRecord{}, fmt.Errorf("append to %s: %w", rev.Workspace, err)
+	}
+	defer tx.Rollback()
+	seq, exists, err := headSeq(ctx, tx, rev.Workspace)
+	if err != nil {
+		return bank.RevisionRecord{}, fmt.Errorf("append to %s: %w", rev.Workspace, err)
+	}
+	now := time.Now().UTC().Format(timeFormat)
+	switch {
+	case expected == "" && exists:
+		return bank.RevisionRecord{}, fmt.Errorf("workspace %s: %w", rev.Workspace, bank.ErrExists)
+	case expected == "":
+		if _, err := tx.ExecContext(ctx, `INSERT INTO workspaces(name, created, forked_from) VALUES (?, ?, ?)`, rev.Workspace, now, rev.ForkedFrom); err != nil {
+			return bank.RevisionRecord{}, fmt.Errorf("create workspace %s: %w", rev.Workspace, err)
+		}
+	case !exists:
+		return bank.RevisionRecord{}, fmt.Errorf("workspace %s: %w", rev.Workspace, bank.ErrNotFound)
+	case bank.RevisionName(seq) != expected:
+		return bank.RevisionRecord{}, fmt.Errorf("workspace %s is at %s, expected %s: %w", rev.Workspace, bank.RevisionName(seq), expected, bank.ErrStale)
+	}
+	for h, d := range blobMap {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs(hash, data) VALUES (?, ?)`, h, d); err != nil {
+			return bank.RevisionRecord{}, fmt.Errorf("store blob %s: %w", h, err)
+		}
+	}
+	var out bank.RevisionRecord
+	for _, r := range append(append([]bank.RevisionRecord{}, history...), rev) {
+		seq++
+		r.Name = bank.RevisionName(seq)
+		refs := []string{r.Graph}
+		for _, h := range r.Inputs {
+			refs = append(refs, h)
+		}
+		if _, err := blobs(ctx, tx, refs); err != nil {
+			return bank.RevisionRecord{}, fmt.Errorf("append %s@%s: %w", r.Workspace, r.Name, err)
+		}
+		inputs, err := json.Marshal(r.Inputs)
+		if err != nil {
+			return bank.RevisionRecord{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO revisions(workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			rev.Workspace, seq, r.Parent, string(inputs), r.Graph, r.Registry, r.Time.UTC().Format(timeFormat), r.Action, r.Message, r.ForkedFrom); err != nil {
+			return bank.RevisionRecord{}, fmt.Errorf("append %s@%s: %w", rev.Workspace, r.Name, err)
+		}
+		r.Workspace = rev.Workspace
+		out = r
+	}
+	if err := tx.Commit(); err != nil {
+		return bank.RevisionRecord{}, fmt.Errorf("append to %s: %w", rev.Workspace, err)
+	}
+	return out, nil
+}
+
+const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from`
+
+func scanRevision(row interface{ Scan(...any) error }) (bank.RevisionRecord, error) {
+	var r bank.RevisionRecord
+	var seq int
+	var inputs, t string
+	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &t, &r.Action, &r.Message, &r.ForkedFrom); err != nil {
+		return r, err
+	}
+	r.Name = bank.RevisionName(seq)
+	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
+		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
+	}
+	var err error
+	if r.Time, err = time.Parse(timeFormat, t); err != nil {
+		return r, fmt.Errorf("revision %s@%s time: %w", r.Workspace, r.Name, err)
+	}
+	return r, nil
+}
+
+// Revision returns a saved revision; name "" is the head.
+func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.RevisionRecord, error) {
+	var row *sql.Row
+	if name == "" {
+		row = s.db.QueryRowContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq DESC LIMIT 1`, workspace)
+	} else {
+		n, ok := bank.ParseRevisionName(name)
+		if !ok {
+			return bank.RevisionRecord{}, fmt.Errorf("revision %q of %s: want rNNNNNN: %w", name, workspace, bank.ErrNotFound)
+		}
+		row = s.db.QueryRowContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? AND seq = ?`, workspace, n)
+	}
+	r, err := scanRevision(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		if name == "" {
+			return r, fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
+		}
+		return r, fmt.Errorf("revision %s@%s: %w", workspace, name, bank.ErrNotFound)
+	}
+	if err != nil {
+		return r, fmt.Errorf("read revision %s@%s: %w", workspace, name, err)
+	}
+	return r, nil
+}
+
+// Log returns every revision of a workspace, oldest first.
+func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq`, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("log %s: %w", workspace, err)
+	}
+	defer rows.Close()
+	var out []bank.RevisionRecord
+	for rows.Next() {
+		r, err := scanRevision(rows)
+		if err != nil {
+			return nil, fmt.Errorf("log %s: %w", workspace, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("log %s: %w", workspace, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
+	}
+	return out, nil
+}
+
+// Workspaces lists every workspace by name.
+func (s *Store) Workspaces(ctx context.Context) ([]bank.WorkspaceInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT w.name, w.forked_from, max(r.seq), count(*), max(r.time)
+		FROM workspaces w JOIN revisions r ON r.workspace = w.name GROUP BY w.name ORDER BY w.name`)
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	defer rows.Close()
+	var out []bank.WorkspaceInfo
+	for rows.Next() {
+		var w bank.WorkspaceInfo
+		var seq int
+		var t string
+		if err := rows.Scan(&w.Name, &w.ForkedFrom, &seq, &w.Revisions, &t); err != nil {
+			return nil, fmt.Errorf("list workspaces: %w", err)
+		}
+		w.Head = bank.RevisionName(seq)
+		w.Updated, _ = time.Parse(timeFormat, t)
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// AddFunction registers an operation.
+func (s *Store) AddFunction(ctx context.Context, f bank.FunctionRecord) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("register %s: %w", f.Name, err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM functions WHERE name = ?`, f.Name).Scan(&n); err != nil {
+		return fmt.Errorf("register %s: %w", f.Name, err)
+	}
+	if n > 0 {
+		return fmt.Errorf("operation %s: %w", f.Name, bank.ErrExists)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO functions(name, kind, definition, time) VALUES (?, ?, ?, ?)`,
+		f.Name, f.Kind, []byte(f.Definition), f.Time.UTC().Format(timeFormat)); err != nil {
+		return fmt.Errorf("register %s: %w", f.Name, err)
+	}
+	return tx.Commit()
+}
+
+// Functions returns the registered operations in registration order.
+func (s *Store) Functions(ctx context.Context) ([]bank.FunctionRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, kind, definition, time FROM functions ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("read functions: %w", err)
+	}
+	defer rows.Close()
+	var out []bank.FunctionRecord
+	for rows.Next() {
+		var f bank.FunctionRecord
+		var def []byte
+		var t string
+		if err := rows.Scan(&f.Name, &f.Kind, &def, &t); err != nil {
+			return nil, fmt.Errorf("read functions: %w", err)
+		}
+		f.Definition = def
+		f.Time, _ = time.Parse(timeFormat, t)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// AppendEvents appends to a workspace's journal.
+func (s *Store) AppendEvents(ctx context.Context, workspace string, events []bank.Event) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("append events to %s: %w", workspace, err)
+	}
+	defer tx.Rollback()
+	var exists int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE name = ?`, workspace).Scan(&exists); err != nil {
+		return fmt.Errorf("append events to %s: %w", workspace, err)
+	}
+	if exists == 0 {
+		return fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
+	}
+	var seq sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT max(seq) FROM events WHERE workspace = ?`, workspace).Scan(&seq); err != nil {
+		return fmt.Errorf("append events to %s: %w", workspace, err)
+	}
+	next := seq.Int64
+	for _, e := range events {
+		next++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events(workspace, seq, time, run_id, type, data) VALUES (?, ?, ?, ?, ?, ?)`,
+			workspace, next, e.Time.UTC().Format(timeFormat), e.RunID, e.Type, []byte(e.Data)); err != nil {
+			return fmt.Errorf("append events to %s: %w", workspace, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Events returns a workspace's journal in order.
+func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, error) {
+	var exists int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE name = ?`, workspace).Scan(&exists); err != nil {
+		return nil, fmt.Errorf("read events of %s: %w", workspace, err)
+	}
+	if exists == 0 {
+		return nil, fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = ? ORDER BY seq`, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("read events of %s: %w", workspace, err)
+	}
+	defer rows.Close()
+	var out []bank.Event
+	for rows.Next() {
+		var e bank.Event
+		var t string
+		var data []byte
+		if err := rows.Scan(&t, &e.RunID, &e.Type, &data); err != nil {
+			return nil, fmt.Errorf("read events of %s: %w", workspace, err)
+		}
+		e.Time, _ = time.Parse(timeFormat, t)
+		e.Data = data
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

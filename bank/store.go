@@ -1,0 +1,121 @@
+package bank
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Storage errors. Implementations wrap them so callers can use errors.Is.
+var (
+	// ErrNotFound: no such workspace, revision or blob.
+	ErrNotFound = errors.New("not found")
+	// ErrExists: the workspace or operation name is taken.
+	ErrExists = errors.New("already exists")
+	// ErrStale: the workspace head is not the expected revision.
+	ErrStale = errors.New("stale revision")
+)
+
+// RevisionRecord is one immutable revision as stored: references to
+// content-addressed input values and graph structure.
+type RevisionRecord struct {
+	Workspace string `json:"workspace"`
+	// Name is r000001, r000002, … assigned by Store.Append.
+	Name string `json:"revision"`
+	// Parent is the revision this one derives from for undo purposes: the
+	// base of a commit or checkout, the restored revision's parent for an
+	// undo, empty for a workspace's first revision.
+	Parent string `json:"parent,omitempty"`
+	// Inputs maps input names to value hashes.
+	Inputs map[string]string `json:"inputs"`
+	// Graph is the hash of the graph structure (nodes and outputs).
+	Graph    string    `json:"graph"`
+	Registry string    `json:"registry"`
+	Time     time.Time `json:"time"`
+	// Action is create, commit, fork, undo, checkout or update.
+	Action  string `json:"action"`
+	Message string `json:"message,omitempty"`
+	// ForkedFrom is "workspace@revision" for the revisions of a fork.
+	ForkedFrom string `json:"forked_from,omitempty"`
+}
+
+// WorkspaceInfo summarises one workspace.
+type WorkspaceInfo struct {
+	Name       string    `json:"workspace"`
+	Head       string    `json:"head"`
+	Revisions  int       `json:"revisions"`
+	Updated    time.Time `json:"updated"`
+	ForkedFrom string    `json:"forked_from,omitempty"`
+}
+
+// FunctionRecord is one registered operation as stored, in registration
+// order. Kind is "function" (Definition is the function file) or
+// "program" (Definition is a program value).
+type FunctionRecord struct {
+	Name       string          `json:"name"`
+	Kind       string          `json:"kind"`
+	Definition json.RawMessage `json:"definition"`
+	Time       time.Time       `json:"time"`
+}
+
+// Event is one record of a workspace's append-only journal.
+type Event struct {
+	Time  time.Time       `json:"time"`
+	RunID string          `json:"run_id"`
+	Type  string          `json:"type"`
+	Data  json.RawMessage `json:"data"`
+}
+
+// Store is the persistence the bank needs: content-addressed blobs,
+// append-only revisions guarded by the expected head, the function
+// registry, the event journal and the receipt key. Every method is one
+// transaction. bank/sqlite is the embedded implementation; a PostgreSQL
+// backend implements the same methods.
+type Store interface {
+	// Key returns the bank's secret receipt-signing key.
+	Key(ctx context.Context) ([]byte, error)
+	// Blobs returns the blobs with the given hashes (ErrNotFound if any is
+	// missing).
+	Blobs(ctx context.Context, hashes []string) (map[string][]byte, error)
+	// Append stores the blobs (deduplicated by hash) and appends rev to the
+	// workspace if its head is expected; expected "" creates the workspace
+	// (ErrExists if it exists). rev.Name is assigned; when history is not
+	// empty the workspace is created with those revisions first (a fork).
+	Append(ctx context.Context, expected string, history []RevisionRecord, rev RevisionRecord, blobs map[string][]byte) (RevisionRecord, error)
+	// Revision returns a saved revision; name "" is the head.
+	Revision(ctx context.Context, workspace, name string) (RevisionRecord, error)
+	// Log returns every revision of a workspace, oldest first.
+	Log(ctx context.Context, workspace string) ([]RevisionRecord, error)
+	// Workspaces lists every workspace by name.
+	Workspaces(ctx context.Context) ([]WorkspaceInfo, error)
+	// AddFunction registers an operation (ErrExists if the name is taken).
+	AddFunction(ctx context.Context, f FunctionRecord) error
+	// Functions returns the registered operations in registration order.
+	Functions(ctx context.Context) ([]FunctionRecord, error)
+	// AppendEvents appends to a workspace's journal (ErrNotFound if the
+	// workspace does not exist).
+	AppendEvents(ctx context.Context, workspace string, events []Event) error
+	// Events returns a workspace's journal in order.
+	Events(ctx context.Context, workspace string) ([]Event, error)
+	Close() error
+}
+
+// RevisionName formats the n-th revision name (1-based).
+func RevisionName(n int) string { return fmt.Sprintf("r%06d", n) }
+
+// ParseRevisionName returns n for "rNNNNNN".
+func ParseRevisionName(s string) (int, bool) {
+	if len(s) != 7 || s[0] != 'r' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n > 0
+}
