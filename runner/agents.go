@@ -38,7 +38,7 @@ func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, lo
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
-			Retries: l.Retries, ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
+			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
 			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures,
 			Log: log.With(zap.String("agent", "llm")),
 		})
@@ -48,4 +48,13 @@ func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, lo
 		return a, nil
 	}
 	return nil, fmt.Errorf("%w: %s: agent.kind: unknown agent %q", ErrConfig, c.File, c.Agent.Kind)
+}
+
+// llmRetries maps the configuration's retries (0 = none) to the agent's
+// option, where 0 means its default and a negative value none.
+func llmRetries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
