@@ -1,0 +1,324 @@
+package bank_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
+)
+
+func openBank(t testing.TB, opts bank.Options) (*bank.Bank, *sqlite.Store) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bank.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return bank.New(st, opts), st
+}
+
+// act runs one action and returns the response re-decoded as generic JSON.
+func act(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {
+	t.Helper()
+	resp := b.Act(context.Background(), []byte(action))
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatalf("encode response: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, raw
+}
+
+func mustOK(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {
+	t.Helper()
+	m, raw := act(t, b, action)
+	if m["ok"] != true {
+		t.Fatalf("action %s failed: %s", action, raw)
+	}
+	return m["result"].(map[string]any), raw
+}
+
+func wantCode(t testing.TB, b *bank.Bank, action, code string) map[string]any {
+	t.Helper()
+	m, raw := act(t, b, action)
+	if m["ok"] != false {
+		t.Fatalf("action %s succeeded, want %s: %s", action, code, raw)
+	}
+	e := m["error"].(map[string]any)
+	if e["code"] != code {
+		t.Fatalf("action %s: code %v, want %s: %s", action, e["code"], code, raw)
+	}
+	return e
+}
+
+func testdata(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// setupObjects creates the objects workspace and registers keep_large.
+func setupObjects(t testing.TB, b *bank.Bank) {
+	t.Helper()
+	mustOK(t, b, `{"action":"register","name":"keep_large","function":`+testdata(t, "keep_large.json")+`}`)
+	mustOK(t, b, `{"action":"create","workspace":"objects","spec":`+testdata(t, "objects.json")+`}`)
+}
+
+const proposeOffset = `{"action":"propose","workspace":"objects","expected_revision":"r000001",
+  "updates":{"offset":{"kind":"point","data":[0,1]}},"locked_outputs":["original"],"require_target_match":false}`
+
+func TestProtocolFlow(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	setupObjects(t, b)
+	obs, _ := mustOK(t, b, `{"action":"observe","workspace":"objects"}`)
+	if obs["revision"] != "r000001" || obs["registry"] == "" || len(obs["trace"].([]any)) == 0 {
+		t.Fatalf("observe = %v", obs)
+	}
+	deps := obs["potential_dependencies"].(map[string]any)["result"].([]any)
+	if len(deps) != 10 {
+		t.Errorf("dependencies of result = %v", deps)
+	}
+	fb, raw := mustOK(t, b, proposeOffset)
+	if fb["accepted"] != true {
+		t.Fatalf("proposal not accepted: %s", raw)
+	}
+	prot := fb["protected_outputs"].([]any)[0].(map[string]any)
+	if prot["output"] != "original" || prot["ok"] != true {
+		t.Errorf("protected check = %v", prot)
+	}
+	diffs := fb["differences"].(map[string]any)["outputs"].([]any)
+	if len(diffs) != 1 || diffs[0].(map[string]any)["name"] != "result" {
+		t.Errorf("output differences = %v, want only result", diffs)
+	}
+	// Proposing changed nothing.
+	obs2, _ := mustOK(t, b, `{"action":"observe","workspace":"objects"}`)
+	if obs2["revision"] != "r000001" {
+		t.Fatalf("propose moved the workspace to %v", obs2["revision"])
+	}
+	receipt, _ := json.Marshal(fb["receipt"])
+	res, _ := mustOK(t, b, `{"action":"commit","receipt":`+string(receipt)+`}`)
+	if got := res["revision"].(map[string]any)["revision"]; got != "r000002" {
+		t.Fatalf("commit made %v, want r000002", got)
+	}
+	obs3, _ := mustOK(t, b, `{"action":"observe","workspace":"objects"}`)
+	if got, want := obs3["inputs"].(map[string]any)["offset"], map[string]any{"kind": "point", "data": []any{0.0, 1.0}}; !jsonEqual(got, want) {
+		t.Errorf("offset after commit = %v, want %v", got, want)
+	}
+	// The same receipt again is stale now.
+	wantCode(t, b, `{"action":"commit","receipt":`+string(receipt)+`}`, bank.CodeStale)
+
+	fork, _ := mustOK(t, b, `{"action":"fork","workspace":"objects","name":"trial","expected_revision":"r000002"}`)
+	if fork["revision"] != "r000002" || fork["forked_from"] != "objects@r000002" {
+		t.Errorf("fork = %v", fork)
+	}
+	undo, _ := mustOK(t, b, `{"action":"undo","workspace":"trial","expected_revision":"r000002"}`)
+	if undo["revision"] != "r000003" {
+		t.Errorf("undo = %v", undo)
+	}
+	cmp, _ := mustOK(t, b, `{"action":"compare","a":"objects","b":"trial"}`)
+	inputs := cmp["inputs"].([]any)
+	if len(inputs) != 1 || inputs[0].(map[string]any)["name"] != "offset" || cmp["identical"] != false {
+		t.Errorf("compare inputs = %v", inputs)
+	}
+	same, _ := mustOK(t, b, `{"action":"compare","a":"objects@r000001","b":"trial"}`)
+	if same["identical"] != true {
+		t.Errorf("objects@r000001 and undone trial differ: %v", same)
+	}
+	// Undo again walks back: trial's head has no parent left.
+	wantCode(t, b, `{"action":"undo","workspace":"trial","expected_revision":"r000003"}`, bank.CodeNothingToUndo)
+	wantCode(t, b, `{"action":"undo","workspace":"trial","expected_revision":"r000002"}`, bank.CodeStale)
+
+	co, _ := mustOK(t, b, `{"action":"checkout","workspace":"objects","revision":"r000001"}`)
+	if co["revision"] != "r000003" || co["action"] != "checkout" {
+		t.Errorf("checkout = %v", co)
+	}
+	log, _ := mustOK(t, b, `{"action":"log","workspace":"objects"}`)
+	var actions []string
+	for _, r := range log["revisions"].([]any) {
+		actions = append(actions, r.(map[string]any)["action"].(string))
+	}
+	if got, want := strings.Join(actions, ","), "create,commit,checkout"; got != want {
+		t.Errorf("log actions = %s, want %s", got, want)
+	}
+	list, _ := mustOK(t, b, `{"action":"list"}`)
+	if n := len(list["workspaces"].([]any)); n != 2 {
+		t.Errorf("list = %v", list)
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// flakyRunner returns a different output on every call.
+type flakyRunner struct{ n int }
+
+func (f *flakyRunner) Apply(ctx context.Context, prog *bank.Program, inputs []json.RawMessage) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(inputs))
+	for i := range inputs {
+		f.n++
+		out[i] = json.RawMessage(strings.Repeat("[", 1) + string(rune('0'+f.n%10)) + "]")
+	}
+	return out, nil
+}
+
+func TestRejections(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	setupObjects(t, b)
+	fbResp, _ := mustOK(t, b, proposeOffset)
+	receipt, _ := json.Marshal(fbResp["receipt"])
+
+	t.Run("receipt_tampered", func(t *testing.T) {
+		tampered := strings.Replace(string(receipt), `"data":[0,1],"kind":"point"`, `"data":[0,2],"kind":"point"`, 1)
+		if tampered == string(receipt) {
+			t.Fatal("tamper did not change the receipt")
+		}
+		wantCode(t, b, `{"action":"commit","receipt":`+tampered+`}`, bank.CodeReceiptTampered)
+		var r map[string]any
+		json.Unmarshal(receipt, &r)
+		r["signature"] = "hmac-sha256:00"
+		forged, _ := json.Marshal(r)
+		wantCode(t, b, `{"action":"commit","receipt":`+string(forged)+`}`, bank.CodeReceiptTampered)
+	})
+	t.Run("constraint_failed locked output changed", func(t *testing.T) {
+		e := wantCode(t, b, `{"action":"propose","workspace":"objects","updates":{"minimum":{"kind":"index","data":1}},"locked_outputs":["count"]}`, bank.CodeConstraintFailed)
+		fb := e["details"].(map[string]any)
+		rec, _ := json.Marshal(fb["receipt"])
+		// Its receipt cannot be committed either.
+		wantCode(t, b, `{"action":"commit","receipt":`+string(rec)+`}`, bank.CodeConstraintFailed)
+	})
+	t.Run("constraint_failed locked output missing", func(t *testing.T) {
+		wantCode(t, b, `{"action":"propose","workspace":"objects","locked_outputs":["nonexistent"]}`, bank.CodeConstraintFailed)
+		wantCode(t, b, `{"action":"propose","workspace":"objects","graph_edits":[{"kind":"set_output","output":"x","ref":"count"}],"locked_outputs":["x"]}`, bank.CodeConstraintFailed)
+	})
+	t.Run("require_target_match without targets", func(t *testing.T) {
+		e := wantCode(t, b, `{"action":"propose","workspace":"objects","require_target_match":true}`, bank.CodeConstraintFailed)
+		if !strings.Contains(e["message"].(string), "no targets") {
+			t.Errorf("message = %v", e["message"])
+		}
+	})
+	t.Run("targets", func(t *testing.T) {
+		fb, _ := mustOK(t, b, `{"action":"propose","workspace":"objects","targets":{"count":{"kind":"index","data":2}},"require_target_match":true}`)
+		if fb["targets"].(map[string]any)["count"].(map[string]any)["after"].(map[string]any)["status"] != "match" {
+			t.Errorf("targets = %v", fb["targets"])
+		}
+		wantCode(t, b, `{"action":"propose","workspace":"objects","targets":{"count":{"kind":"index","data":3}},"require_target_match":true}`, bank.CodeConstraintFailed)
+	})
+	t.Run("too_many_edits", func(t *testing.T) {
+		edits := strings.TrimSuffix(strings.Repeat(`{"kind":"set_output","output":"c","ref":"count"},`, 65), ",")
+		wantCode(t, b, `{"action":"propose","workspace":"objects","graph_edits":[`+edits+`]}`, bank.CodeTooManyEdits)
+	})
+	t.Run("unknown_input", func(t *testing.T) {
+		wantCode(t, b, `{"action":"propose","workspace":"objects","updates":{"shift":{"kind":"point","data":[0,1]}}}`, bank.CodeUnknownInput)
+	})
+	t.Run("invalid_graph", func(t *testing.T) {
+		wantCode(t, b, `{"action":"propose","workspace":"objects","updates":{"minimum":{"kind":"scalar","data":2}}}`, bank.CodeInvalidGraph)
+		wantCode(t, b, `{"action":"propose","workspace":"objects","graph_edits":[{"kind":"rebind","node":"selected","argument":"items","ref":"grid"}]}`, bank.CodeInvalidEdit)
+	})
+	t.Run("evaluation_failed leaves no revision", func(t *testing.T) {
+		// Painting onto the uncleared grid fails on the first object.
+		wantCode(t, b, `{"action":"propose","workspace":"objects","graph_edits":[{"kind":"replace_node","node":"placed","value":{"id":"placed","fold":{"op":"object.paint","items":"shifted","state":"grid","bindings":{"background":"background","overwrite":"overwrite"}}}}]}`, bank.CodeEvaluationFailed)
+	})
+	t.Run("malformed", func(t *testing.T) {
+		for _, a := range []string{`{`, `[]`, `{"action":"fly"}`, `{"action":"observe"}`, `{"action":"observe","workspace":"objects","extra":1}`,
+			`{"action":"propose","workspace":"objects","updates":{"offset":{"kind":"point","data":[0]}}}`, `{"action":"commit","receipt":{}}`} {
+			wantCode(t, b, a, bank.CodeMalformed)
+		}
+	})
+	t.Run("registry_changed", func(t *testing.T) {
+		mustOK(t, b, `{"action":"register","name":"tiny","function":{"params":{"item":"object"},"nodes":[{"id":"s","op":"object.size","args":{"item":"item"}},{"id":"one","op":"number.sub","args":{"a":"s","b":"s"}},{"id":"t","op":"number.le","args":{"a":"s","b":"s"}}],"output":"t"}}`)
+		wantCode(t, b, `{"action":"commit","receipt":`+string(receipt)+`}`, bank.CodeRegistryChanged)
+	})
+	t.Run("stale_revision", func(t *testing.T) {
+		fb, _ := mustOK(t, b, proposeOffset)
+		rec, _ := json.Marshal(fb["receipt"])
+		fb2, _ := mustOK(t, b, `{"action":"propose","workspace":"objects","updates":{"minimum":{"kind":"index","data":3}}}`)
+		rec2, _ := json.Marshal(fb2["receipt"])
+		mustOK(t, b, `{"action":"commit","receipt":`+string(rec2)+`}`)
+		wantCode(t, b, `{"action":"commit","receipt":`+string(rec)+`}`, bank.CodeStale)
+		wantCode(t, b, proposeOffset, bank.CodeStale)
+	})
+}
+
+func TestPredictionMismatch(t *testing.T) {
+	b, _ := openBank(t, bank.Options{Runner: &flakyRunner{}})
+	prog, err := bank.NewProgram("f", "def f(x):\n    return x\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := `{"inputs":{"p":` + string(prog.Canonical()) + `,"x":{"kind":"json","data":1}},"nodes":[{"id":"y","op":"program.apply","args":{"program":"p","input":"x"}}],"outputs":{"y":"y"}}`
+	mustOK(t, b, `{"action":"create","workspace":"w","spec":`+spec+`}`)
+	fb, _ := mustOK(t, b, `{"action":"propose","workspace":"w","updates":{"x":{"kind":"json","data":2}}}`)
+	rec, _ := json.Marshal(fb["receipt"])
+	wantCode(t, b, `{"action":"commit","receipt":`+string(rec)+`}`, bank.CodePredictionMismatch)
+}
+
+func TestNoRunner(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	prog, _ := bank.NewProgram("f", "def f(x):\n    return x\n")
+	spec := `{"inputs":{"p":` + string(prog.Canonical()) + `,"x":{"kind":"json","data":1}},"nodes":[{"id":"y","op":"program.apply","args":{"program":"p","input":"x"}}],"outputs":{"y":"y"}}`
+	mustOK(t, b, `{"action":"create","workspace":"w","spec":`+spec+`}`)
+	obs, _ := mustOK(t, b, `{"action":"observe","workspace":"w"}`)
+	if !strings.Contains(obs["error"].(string), "no program runner") {
+		t.Errorf("observe error = %v", obs["error"])
+	}
+}
+
+func TestWorkflowAPI(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	ctx := context.Background()
+	ex, err := bank.NewExample([]byte(`[1,2]`), []byte(`3`), "initial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &bank.Graph{Inputs: map[string]bank.Value{"examples": bank.List(bank.KindExample, []bank.Value{ex})}, Outputs: map[string]string{"examples": "examples"}}
+	rec, err := b.Create(ctx, "run1", g, "start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, _ := bank.NewProgram("solve", "def solve(a):\n    return sum(a)\n")
+	rec2, err := b.Update(ctx, "run1", rec.Name, map[string]bank.Value{"program": prog}, nil, "candidate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec2.Name != "r000002" || rec2.Parent != "r000001" {
+		t.Errorf("update = %+v", rec2)
+	}
+	if _, err := b.Update(ctx, "run1", rec.Name, map[string]bank.Value{"program": prog}, nil, "again"); err == nil || !strings.Contains(err.Error(), "stale") {
+		t.Errorf("stale update: err = %v", err)
+	}
+	evs := []bank.Event{{RunID: "run-1", Type: "iteration", Data: json.RawMessage(`{"iter": 1}`)}, {RunID: "run-1", Type: "stop"}}
+	if err := b.AppendEvents(ctx, "run1", evs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Events(ctx, "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Type != "iteration" || string(got[0].Data) != `{"iter":1}` || string(got[1].Data) != "null" || got[0].Time.IsZero() {
+		t.Errorf("events = %+v", got)
+	}
+	if err := b.AppendEvents(ctx, "nope", evs); err == nil {
+		t.Error("events appended to a missing workspace")
+	}
+	rev, err := b.Load(ctx, "run1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := rev.Graph.Inputs["program"].Program(); !ok || p.Function != "solve" {
+		t.Errorf("program input = %v", rev.Graph.Inputs["program"])
+	}
+}
