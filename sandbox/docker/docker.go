@@ -30,8 +30,12 @@ const (
 	DefaultCPUs     = 1.0      // CPUs per container
 	DefaultPids     = 128      // processes per container
 	DefaultTmpBytes = 64 << 20 // size of the /tmp tmpfs
-	// DefaultUser runs the container as nobody when the host user is root.
-	DefaultUser = "65534:65534"
+	// uidBase and uidSpan: when reconstruct runs as root, each container
+	// runs as a random uid (and gid) in [uidBase, uidBase+uidSpan), so that
+	// no two containers share a uid: RLIMIT_NPROC, which the kernel counts
+	// per uid across the host, then counts one container's processes only.
+	uidBase = 1 << 24
+	uidSpan = 1 << 24
 	// startTimeout bounds a container's start until the harness answers.
 	startTimeout = 30 * time.Second
 	// removeTimeout bounds the removal of a container on Close.
@@ -81,7 +85,8 @@ type Options struct {
 	// TmpBytes is the size of the /tmp tmpfs; default DefaultTmpBytes.
 	TmpBytes int64
 	// User is "uid:gid" in the container; default the host user when it is
-	// not root, else DefaultUser.
+	// not root (so that files it writes in the workspace are the user's),
+	// else a random uid and gid of its own, never 0.
 	User string
 	// API is the engine client; default NewClient().
 	API client.APIClient
@@ -111,10 +116,17 @@ func (o Options) withDefaults() (Options, error) {
 		o.TmpBytes = DefaultTmpBytes
 	}
 	if o.User == "" {
-		o.User = DefaultUser
 		if uid := os.Getuid(); uid != 0 {
 			o.User = fmt.Sprintf("%d:%d", uid, os.Getgid())
+		} else {
+			id := randomUID()
+			o.User = fmt.Sprintf("%d:%d", id, id)
 		}
+	}
+	if uid, _, err := parseUser(o.User); err != nil {
+		return o, err
+	} else if uid == 0 {
+		return o, errors.New("docker sandbox: user 0 (root) is not allowed")
 	}
 	if o.Log == nil {
 		o.Log = zap.NewNop()
@@ -192,15 +204,15 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 }
 
 // prepareMounts lets the container user create files in the read-write
-// mounts when reconstruct runs as root and the container as nobody: the
-// mount's top directory is handed to that user. Files already there stay
+// mounts when reconstruct runs as root and the container as another uid:
+// the mount's top directory is handed to that user. Files already there stay
 // root's (readable; replaceable, since the directory is the user's).
 func (s *Sandbox) prepareMounts() error {
 	if os.Geteuid() != 0 {
 		return nil
 	}
 	uid, gid, err := parseUser(s.opts.User)
-	if err != nil || uid == 0 {
+	if err != nil {
 		return err
 	}
 	for _, m := range s.mounts {
@@ -212,6 +224,12 @@ func (s *Sandbox) prepareMounts() error {
 		}
 	}
 	return nil
+}
+
+func randomUID() int {
+	var b [4]byte
+	rand.Read(b[:])
+	return uidBase + int(uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16)%uidSpan
 }
 
 func parseUser(user string) (uid, gid int, err error) {

@@ -261,7 +261,7 @@ func TestSecuritySettings(t *testing.T) {
 		{"memory+swap", hc.MemorySwap, int64(700 << 20)},
 		{"cpus", hc.NanoCPUs, int64(5e8)},
 		{"pids", *hc.PidsLimit, int64(77)},
-		{"user", info.Config.User, wantUser()},
+		{"user", info.Config.User, s.opts.User},
 		{"network disabled", info.Config.NetworkDisabled, true},
 		{"labels", map[string]string{LabelRunID: info.Config.Labels[LabelRunID], LabelRole: info.Config.Labels[LabelRole]}, map[string]string{LabelRunID: testRunID(t), LabelRole: "agent"}},
 		{"log driver", hc.LogConfig.Type, "none"},
@@ -276,7 +276,7 @@ func TestSecuritySettings(t *testing.T) {
 		cmd  string
 		want string
 	}{
-		{"id -u", strings.Split(wantUser(), ":")[0] + "\n"},
+		{"id -u", strings.Split(s.opts.User, ":")[0] + "\n"},
 		{"grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs)' /proc/self/status | tr -s '\\t ' ' '", "CapPrm: 0000000000000000\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nNoNewPrivs: 1\n"},
 		{"ls /sys/class/net", "lo\n"},
 		{"touch /etc/x 2>&1 | sed 's/.*: //'", "Read-only file system\n"},
@@ -294,11 +294,35 @@ func TestSecuritySettings(t *testing.T) {
 	}
 }
 
-func wantUser() string {
-	if os.Getuid() != 0 {
-		return strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())
+// TestDefaultUser: the host user when not root, else a uid of the
+// sandbox's own, different per sandbox.
+func TestDefaultUser(t *testing.T) {
+	a, err := Options{Image: "i", RunID: "r", Role: RoleAgent}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return DefaultUser
+	b, err := Options{Image: "i", RunID: "r", Role: RoleAgent}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() != 0 {
+		if want := strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid()); a.User != want {
+			t.Errorf("user = %q, want the host's %q", a.User, want)
+		}
+		return
+	}
+	for _, u := range []string{a.User, b.User} {
+		uid, gid, err := parseUser(u)
+		if err != nil || uid < uidBase || uid >= uidBase+uidSpan || gid != uid {
+			t.Errorf("user = %q, want uid = gid in [%d, %d)", u, uidBase, uidBase+uidSpan)
+		}
+	}
+	if a.User == b.User {
+		t.Errorf("two sandboxes share the user %q", a.User)
+	}
+	if _, err := (Options{Image: "i", RunID: "r", Role: RoleAgent, User: "0:0"}).withDefaults(); err == nil {
+		t.Error("user 0:0 accepted")
+	}
 }
 
 func TestExec(t *testing.T) {

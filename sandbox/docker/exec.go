@@ -49,7 +49,9 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 		User:         s.opts.User,
 		WorkingDir:   s.workdir(),
 		Env:          []string{"HOME=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
-		Cmd:          []string{"timeout", "-s", "KILL", secs, "sh", "-c", req.Command},
+		// stderr joins stdout inside the container, so that the two keep
+		// their order (the engine streams them apart).
+		Cmd:          []string{"timeout", "-s", "KILL", secs, "sh", "-c", "exec 2>&1\n" + req.Command},
 		AttachStdout: true,
 		AttachStderr: true,
 	})
