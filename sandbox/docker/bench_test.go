@@ -63,8 +63,12 @@ func BenchmarkRoundTrip(b *testing.B) {
 		name string
 		call func(ctx context.Context, in []json.RawMessage) error
 	}{
-		{"docker", func(ctx context.Context, in []json.RawMessage) error { return checkCall(dock.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in})) }},
-		{"process", func(ctx context.Context, in []json.RawMessage) error { return checkCall(proc.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in})) }},
+		{"docker", func(ctx context.Context, in []json.RawMessage) error {
+			return checkCall(dock.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in}))
+		}},
+		{"process", func(ctx context.Context, in []json.RawMessage) error {
+			return checkCall(proc.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in}))
+		}},
 		{"docker-exec", func(ctx context.Context, in []json.RawMessage) error {
 			return execBatch(ctx, api, dock.ContainerID(), dock.opts.User, in)
 		}},

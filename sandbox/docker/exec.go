@@ -46,9 +46,9 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	// whole group; the engine has no way to kill an exec'd process.
 	secs := strconv.FormatFloat(req.Timeout.Seconds(), 'f', 3, 64)
 	created, err := s.api.ContainerExecCreate(ctx, inst.id, container.ExecOptions{
-		User:         s.opts.User,
-		WorkingDir:   s.workdir(),
-		Env:          []string{"HOME=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
+		User:       s.opts.User,
+		WorkingDir: s.workdir(),
+		Env:        []string{"HOME=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 		// stderr joins stdout inside the container, so that the two keep
 		// their order (the engine streams them apart).
 		Cmd:          []string{"timeout", "-s", "KILL", secs, "sh", "-c", "exec 2>&1\n" + req.Command},
