@@ -15,6 +15,7 @@ Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
 
 import ast
 import ctypes
+import gc
 import json
 import mmap
 import os
@@ -50,6 +51,9 @@ PROGRESS = struct.Struct("<qd")
 
 _dumps = json.dumps
 _loads = json.loads
+# json.dumps builds a new encoder per call when given options; these are
+# built once.
+_encode = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
 
 
 def _err(msg):
@@ -394,22 +398,33 @@ class _Child:
         self.last_flush = time.monotonic()
 
     def mark(self, index):
-        # Start time first, index second: the server never sees a start time
-        # older than the input's real start (see Server._deadline).
-        self.progress[8:16] = struct.pack("<d", time.monotonic())
-        self.progress[0:8] = struct.pack("<q", index)
+        # Start time first, index second: the server never reads a start
+        # time older than the real start of the input it reads (see
+        # _Worker.current).
+        struct.pack_into("<d", self.progress, 8, time.monotonic())
+        struct.pack_into("<q", self.progress, 0, index)
 
-    def send(self, obj, flush=True):
-        data = (_dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode()
-        self.buf.append(data)
-        self.buf_bytes += len(data)
-        now = time.monotonic()
-        if flush or self.buf_bytes >= FLUSH_BYTES or now - self.last_flush >= FLUSH_INTERVAL:
-            self.flush(now)
+    def send(self, obj):
+        """Send one message now (after any buffered results)."""
+        self.flush()
+        _write_all(self.res_fd, (_dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode())
+
+    def result(self, item):
+        """Buffer one call result (a JSON object text); results go out in
+        batches, at least every FLUSH_INTERVAL seconds."""
+        self.buf.append(item)
+        self.buf_bytes += len(item)
+        if self.buf_bytes >= FLUSH_BYTES:
+            self.flush()
+        else:
+            now = time.monotonic()
+            if now - self.last_flush >= FLUSH_INTERVAL:
+                self.flush(now)
 
     def flush(self, now=None):
         if self.buf:
-            _write_all(self.res_fd, b"".join(self.buf))
+            data = '{"t":"outs","items":[' + ",".join(self.buf) + "]}\n"
+            _write_all(self.res_fd, data.encode())
             self.buf = []
             self.buf_bytes = 0
         self.last_flush = now if now is not None else time.monotonic()
@@ -488,7 +503,7 @@ class _Child:
 def _encode_output(result, limit):
     """(status, output value or None, error)."""
     try:
-        text = _dumps(result, allow_nan=False, separators=(",", ":"))
+        text = _encode(result)
     except RecursionError:
         return "bad_output", None, "the return value is nested too deeply for JSON"
     except MemoryError:
@@ -518,7 +533,6 @@ def _run_call(child, job):
     if fn is None:
         child.send({"t": "load", "ok": False, "error": err})
         return
-    child.send({"t": "load", "ok": True}, flush=False)
     for pos, value in zip(job["positions"], job["inputs"]):
         capture.reset()
         child.mark(pos)
@@ -549,13 +563,12 @@ def _run_call(child, job):
             status, text, error = _encode_output(result, out_limit)
             output = text
         result = None
-        msg = {"t": "out", "i": pos, "status": status, "seconds": seconds}
+        item = '{"i":%d,"status":"%s","seconds":%r' % (pos, status, seconds)
         if error:
-            msg["error"] = error
+            item += ',"error":' + _dumps(error)
         if output is not None:
-            # Sent as text: the server checks it and embeds it after parsing.
-            msg["output"] = output
-        child.send(msg, flush=False)
+            item += ',"output":' + output
+        child.result(item + "}")
     child.flush()
 
 
@@ -617,6 +630,21 @@ def _run_analyse(child, job):
     child.send({"t": "analysis", "ok": True, "analysis": a})
 
 
+def _warm():
+    """Do, while idle, a small job's worth of what a job does: the pages it
+    touches are copied (copy-on-write after the fork) now rather than on the
+    request path."""
+    job = _loads('{"op":"call","program":{"source":"def f(x):\\n    return [x, 2.5, \'s\']\\n","function":"f"},"positions":[0],"inputs":[1],"limits":{}}')
+    ns = {}
+    exec(compile(job["program"]["source"], "<warm>", "exec"), ns)
+    result = ns[job["program"]["function"]](job["inputs"][0])
+    _encode_output(result, DEFAULT_OUTPUT)
+    _encode({"a": result})
+    '{"i":%d,"status":"%s","seconds":%r' % (0, "ok", time.perf_counter() - time.monotonic())
+    _Capture(DEFAULT_OUTPUT).write("warm")
+    _dumps({"t": "load", "ok": False, "error": "warm"}, separators=(",", ":"), allow_nan=False)
+
+
 def _child_main(req_fd, res_fd, progress, cfg):
     """Body of a pre-forked child: wait for one job, run it, exit."""
     os.setsid()
@@ -635,6 +663,7 @@ def _child_main(req_fd, res_fd, progress, cfg):
         os.dup2(null, fd)
     os.close(null)
     sys.stdin = open(os.devnull)
+    _warm()
     chunks = []
     while True:
         data = os.read(req_fd, 1 << 20)
@@ -671,6 +700,7 @@ class _Worker:
         self.progress = progress
         self.buf = bytearray()
         self.eof = False
+        self.bytes_read = 0
 
     def send(self, obj):
         try:
@@ -686,14 +716,13 @@ class _Worker:
         """(index being run, its monotonic start)."""
         idx = struct.unpack_from("<q", self.progress, 0)[0]
         start = struct.unpack_from("<d", self.progress, 8)[0]
-        idx2 = struct.unpack_from("<q", self.progress, 0)[0]
-        if idx != idx2:
-            return idx2, time.monotonic()
+        if struct.unpack_from("<q", self.progress, 0)[0] != idx:
+            return self.current()
         return idx, start
 
     def read_messages(self, timeout, cap):
-        """Wait up to timeout for data; returns a list of decoded messages.
-        Sets self.eof when the child closed its end. Raises ValueError on a
+        """Wait up to timeout for data; returns the decoded messages. Sets
+        self.eof when the child closed its end. Raises ValueError on a
         protocol violation."""
         r, _, _ = select.select([self.res_fd], [], [], max(0.0, timeout))
         if not r:
@@ -701,6 +730,7 @@ class _Worker:
         data = os.read(self.res_fd, 1 << 20)
         if not data:
             self.eof = True
+        self.bytes_read += len(data)
         self.buf += data
         msgs = []
         while True:
@@ -720,17 +750,14 @@ class _Worker:
             raise ValueError("the child sent a message over %d bytes" % cap)
         return msgs
 
-    def kill(self):
-        """SIGKILL the child's process group; returns its wait status text."""
+    def signal(self):
+        """SIGKILL the child's process group and close the pipes; the
+        caller reaps it (wait) now or later."""
         for f in (lambda: os.killpg(self.pid, signal.SIGKILL), lambda: os.kill(self.pid, signal.SIGKILL)):
             try:
                 f()
             except OSError:
                 pass
-        try:
-            _, status = os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            status = None
         for fd in (self.req_fd, self.res_fd):
             if fd >= 0:
                 try:
@@ -738,7 +765,18 @@ class _Worker:
                 except OSError:
                     pass
         self.req_fd = self.res_fd = -1
+
+    def wait(self):
+        """Reap the child; returns its wait status (None if unknown)."""
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            status = None
         return status
+
+    def kill(self):
+        self.signal()
+        return self.wait()
 
     def release(self):
         try:
@@ -761,12 +799,17 @@ def _describe_status(status):
     return "the process running the call exited with status %d (os._exit or a crash)" % code
 
 
+_STATUSES = ("ok", "error", "memory", "output_limit", "bad_output")
+
+
 class Server:
     def __init__(self, proto_fd, cfg):
         self.proto_fd = proto_fd
         self.cfg = cfg
         self.spare = None
         self.pidns = os.getpid() == 1
+        # Children signalled on the request path, reaped once it is answered.
+        self.dead = []
 
     # -- children
 
@@ -775,6 +818,9 @@ class Server:
         res_r, res_w = os.pipe()
         progress = mmap.mmap(-1, PROGRESS.size, flags=mmap.MAP_SHARED)
         progress[0:16] = PROGRESS.pack(-1, time.monotonic())
+        # Objects that exist now are never collected in the child, so its
+        # garbage collector does not touch (and copy) the server's pages.
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             try:
@@ -796,14 +842,20 @@ class Server:
         for _ in range(2):
             w = self.spare or self.fork()
             self.spare = None
+            # The clock of the load starts now, not when the spare was forked.
+            PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
             if w.send(job):
                 return w
             w.kill()
             w.release()
         raise RuntimeError("cannot start a child process")
 
-    def cleanup(self):
-        """Kill whatever the last request left behind and reap it."""
+    def finish(self, w):
+        """Kill a worker and whatever the request left behind, without
+        waiting: the bodies are reaped after the response is written."""
+        w.signal()
+        w.release()
+        self.dead.append(w)
         if self.pidns:
             try:
                 os.kill(-1, signal.SIGKILL)
@@ -811,10 +863,16 @@ class Server:
                 pass
         else:
             for pid in _descendants(os.getpid()):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+                if self.spare is None or pid != self.spare.pid:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+
+    def reap(self):
+        for w in self.dead:
+            w.wait()
+        self.dead = []
         while True:
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -822,6 +880,10 @@ class Server:
                 break
             if pid == 0:
                 break
+            if self.spare is not None and pid == self.spare.pid:
+                self.spare.signal()
+                self.spare.release()
+                self.spare = None
 
     # -- requests
 
@@ -845,15 +907,14 @@ class Server:
                     "op": "call",
                     "program": program,
                     "positions": todo,
-                    "inputs": [inputs[i] for i in todo],
+                    "inputs": [inputs[i] for i in todo] if len(todo) < n else inputs,
                     "limits": limits,
                 }
             )
-            failure = None  # (status, error, index or None for all)
+            left = len(todo)
+            failure = None  # (status, error, index, or None for all left)
             try:
-                while True:
-                    if all(outcomes[i] is not None for i in todo):
-                        break
+                while left:
                     idx, start = w.current()
                     wait = start + timeout - time.monotonic()
                     if wait <= 0:
@@ -862,33 +923,37 @@ class Server:
                         else:
                             failure = ("timeout", "the call took longer than %gs and was killed" % timeout, idx)
                         break
+                    before = w.bytes_read
                     msgs = w.read_messages(min(wait, 1.0), 4 * out_limit + (1 << 16))
+                    total += w.bytes_read - before
+                    if total > RESPONSE_CAP:
+                        failure = ("output_limit", "the outputs of this batch exceed %d bytes in total" % RESPONSE_CAP, None)
+                        break
                     for msg in msgs:
                         t = msg.get("t")
-                        if t == "load":
-                            if not msg.get("ok"):
-                                failure = ("load_error", _safe_str(msg.get("error")), None)
-                                break
-                        elif t == "out":
-                            total += self.record(outcomes, msg, todo, out_limit, total)
+                        if t == "outs":
+                            items = msg.get("items")
+                            if not isinstance(items, list):
+                                raise ValueError("malformed results")
+                            for item in items:
+                                self.record(outcomes, item)
+                                left -= 1
+                        elif t == "load" and not msg.get("ok"):
+                            failure = ("load_error", _safe_str(msg.get("error")), None)
+                            break
                         else:
                             raise ValueError("unexpected message from the child")
                     if failure:
                         break
-                    if w.eof:
-                        if all(outcomes[i] is not None for i in todo):
-                            break
+                    if w.eof and left:
                         idx, _ = w.current()
-                        reason = _describe_status(w.kill())
-                        failure = ("crashed", reason, idx if idx >= 0 else None)
+                        failure = ("crashed", _describe_status(w.kill()), idx if idx >= 0 else None)
                         break
             except ValueError as e:
                 idx, _ = w.current()
                 failure = ("crashed", "protocol violation: %s" % e, idx if idx >= 0 else None)
             seconds = time.monotonic() - w.current()[1]
-            w.kill()
-            w.release()
-            self.cleanup()
+            self.finish(w)
             if failure:
                 status, error, idx = failure
                 if idx is None or idx not in todo or outcomes[idx] is not None:
@@ -897,54 +962,49 @@ class Server:
                             outcomes[i] = {"status": status, "error": error, "seconds": 0.0}
                 else:
                     outcomes[idx] = {"status": status, "error": error, "seconds": round(seconds, 6)}
-        parts = []
-        for o in outcomes:
-            try:
-                parts.append(_dumps(o, separators=(",", ":"), allow_nan=False))
-            except (TypeError, ValueError, RecursionError):
-                parts.append(_dumps({"status": "crashed", "error": "protocol violation: unencodable outcome", "seconds": 0.0}))
-        return '{"id":%s,"ok":true,"outcomes":[%s]}' % (_dumps(req.get("id")), ",".join(parts))
+        resp = {"id": req.get("id"), "ok": True, "outcomes": outcomes}
+        try:
+            return _encode(resp)
+        except (TypeError, ValueError, RecursionError):
+            # Only a tampered child can get here (json.loads accepts NaN).
+            for i, o in enumerate(outcomes):
+                try:
+                    _dumps(o, allow_nan=False)
+                except (TypeError, ValueError, RecursionError):
+                    outcomes[i] = {"status": "crashed", "error": "protocol violation: unencodable outcome", "seconds": 0.0}
+            return _encode(resp)
 
-    def record(self, outcomes, msg, todo, out_limit, total):
-        i = msg.get("i")
-        if not isinstance(i, int) or i < 0 or i >= len(outcomes) or outcomes[i] is not None:
+    def record(self, outcomes, item):
+        if not isinstance(item, dict):
+            raise ValueError("malformed result")
+        i = item.get("i")
+        if type(i) is not int or i < 0 or i >= len(outcomes) or outcomes[i] is not None:
             raise ValueError("result for an unexpected input")
-        status = msg.get("status")
-        if status not in ("ok", "error", "memory", "output_limit", "bad_output"):
+        status = item.get("status")
+        if status not in _STATUSES:
             raise ValueError("unknown status")
-        seconds = msg.get("seconds")
-        if not isinstance(seconds, float) or not (0.0 <= seconds < 1e9):
+        seconds = item.get("seconds")
+        if type(seconds) is not float or not (0.0 <= seconds < 1e9):
             seconds = 0.0
         o = {"status": status, "seconds": round(seconds, 6)}
-        if msg.get("error"):
-            o["error"] = _safe_str(msg.get("error"))
-        size = 0
+        error = item.get("error")
+        if error:
+            o["error"] = _safe_str(error)
         if status == "ok":
-            text = msg.get("output")
-            if not isinstance(text, str):
+            if "output" not in item:
                 raise ValueError("ok result without output")
-            size = len(text)
-            if size > out_limit:
-                o = {"status": "output_limit", "error": "the return value is %d bytes of JSON, over the limit of %d" % (size, out_limit), "seconds": o["seconds"]}
-                size = 0
-            elif total + size > RESPONSE_CAP:
-                o = {"status": "output_limit", "error": "the outputs of this batch exceed %d bytes in total" % RESPONSE_CAP, "seconds": o["seconds"]}
-                size = 0
-            else:
-                try:
-                    o["output"] = _loads(text)
-                except (ValueError, RecursionError, MemoryError) as e:
-                    raise ValueError("undecodable output: " + _exc_text(e))
+            o["output"] = item["output"]
         outcomes[i] = o
-        return size
 
     def single(self, job, timeout, kind):
         """Run a one-shot job (analyse, generate); returns the child's message
         or raises RuntimeError with the reason."""
         w = self.take(job)
+        # The deadline runs from the request, not from when the spare child
+        # was forked (it may have waited idle for a long time).
+        start = time.monotonic()
         try:
             while True:
-                _, start = w.current()
                 wait = start + timeout - time.monotonic()
                 if wait <= 0:
                     raise RuntimeError("%s took longer than %gs and was killed" % (kind, timeout))
@@ -957,9 +1017,7 @@ class Server:
                 if w.eof:
                     raise RuntimeError("%s: %s" % (kind, _describe_status(w.kill())))
         finally:
-            w.kill()
-            w.release()
-            self.cleanup()
+            self.finish(w)
 
     def analyse(self, req):
         inputs = req.get("inputs") or []
@@ -1041,13 +1099,26 @@ class Server:
                 if not line.strip():
                     continue
                 self.respond(self.handle(line))
+                self.reap()
                 if self.spare is None:
                     self.spare = self.fork()
         finally:
             if self.spare is not None:
                 self.spare.kill()
                 self.spare.release()
-            self.cleanup()
+                self.spare = None
+            if self.pidns:
+                try:
+                    os.kill(-1, signal.SIGKILL)
+                except OSError:
+                    pass
+            else:
+                for pid in _descendants(os.getpid()):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            self.reap()
 
 
 def _descendants(root):
