@@ -146,7 +146,6 @@ def f(x):
 	}{
 		{`7`, sandbox.StatusOK, `7`, ``},
 		{`"raise"`, sandbox.StatusError, ``, `^ValueError: bad input$`},
-		{`"loop"`, sandbox.StatusTimeout, ``, `longer than 0.5s`},
 		{`"set"`, sandbox.StatusBadOutput, ``, `set is not JSON serializable`},
 		{`"nan"`, sandbox.StatusBadOutput, ``, `Out of range float`},
 		{`"inf"`, sandbox.StatusBadOutput, ``, `Out of range float`},
@@ -170,10 +169,25 @@ def f(x):
 	got, err := c.Call(ctx, sandbox.CallRequest{
 		Program: sandbox.Program{Source: src, Function: "f"},
 		Inputs:  inputs,
-		Limits:  sandbox.Limits{Timeout: 500 * time.Millisecond, OutputBytes: 4096},
+		Limits:  sandbox.Limits{Timeout: 5 * time.Second, OutputBytes: 4096},
 	})
 	if err != nil {
 		t.Fatalf("Call: %v", err)
+	}
+	// The timeout, with a short limit, between two inputs that work.
+	loop, err := c.Call(ctx, sandbox.CallRequest{
+		Program: sandbox.Program{Source: src, Function: "f"},
+		Inputs:  raws(`1`, `"loop"`, `2`),
+		Limits:  sandbox.Limits{Timeout: 500 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if loop[0].Status != sandbox.StatusOK || loop[1].Status != sandbox.StatusTimeout || loop[2].Status != sandbox.StatusOK {
+		t.Errorf("loop batch: %+v, want ok, timeout, ok", loop)
+	}
+	if !strings.Contains(loop[1].Error, "longer than 0.5s") {
+		t.Errorf("timeout error %q", loop[1].Error)
 	}
 	for i, tc := range cases {
 		o := got[i]

@@ -128,8 +128,8 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "fills /tmp", body: "with open('/tmp/fill-" + marker + "', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `Read-only file system|PermissionError|File too large`},
 		{name: "fills /dev/shm", body: "with open('/dev/shm/fill', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `No space left|File too large`, needs: "netns"},
 		{
-			name: "background process outlives the call",
-			body: "import subprocess\n    subprocess.Popen(['sleep', '" + marker + "'], start_new_session=True)\n    return 'started'",
+			name:   "background process outlives the call",
+			body:   "import subprocess\n    subprocess.Popen(['sleep', '" + marker + "'], start_new_session=True)\n    return 'started'",
 			status: sandbox.StatusOK,
 			after: func(t *testing.T) {
 				deadline := time.Now().Add(5 * time.Second)
@@ -146,7 +146,7 @@ func TestHostilePrograms(t *testing.T) {
 			body:   "import os, time\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            time.sleep(10**6)\n        os._exit(0)\n    return 'forked'",
 			status: sandbox.StatusOK,
 		},
-		{name: "tampers with the harness", body: "import __main__\n    __main__._dumps = lambda *a, **k: 'garbage'\n    return 1", status: sandbox.StatusCrashed, errRe: `protocol violation`},
+		{name: "tampers with the harness", body: "import __main__\n    __main__._encode = __main__._dumps = lambda *a, **k: 'garbage'\n    return 1", status: sandbox.StatusCrashed, errRe: `protocol violation`},
 		{name: "writes the protocol pipe", body: "import os\n    for fd in range(3, 10):\n        try: os.write(fd, b'{\"t\":\"out\",\"i\":99}\\n')\n        except OSError: pass\n    return 1", status: ""},
 		{name: "reads root's files", body: "return open('/etc/shadow').read()", status: sandbox.StatusError, errRe: `PermissionError|FileNotFoundError`, needs: "uid"},
 	}
