@@ -1,0 +1,260 @@
+package benchmarks
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"path/filepath"
+	"time"
+
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
+)
+
+// ReportDir is the default report directory inside a sweep directory.
+const ReportDir = "report"
+
+// ReportHTML is the report page's file name.
+const ReportHTML = "report.html"
+
+// ReportFiles lists what Report wrote.
+type ReportFiles struct {
+	Dir   string      `json:"dir"`
+	HTML  string      `json:"html"`
+	Plots []PlotFiles `json:"plots"`
+}
+
+// PlotFiles are the SVG and PNG copies of one plot.
+type PlotFiles struct {
+	Name string `json:"name"`
+	SVG  string `json:"svg"`
+	PNG  string `json:"png"`
+}
+
+// All lists every file written: the page, then each plot's SVG and PNG.
+func (r ReportFiles) All() []string {
+	out := []string{r.HTML}
+	for _, p := range r.Plots {
+		out = append(out, p.SVG, p.PNG)
+	}
+	return out
+}
+
+// Report reads the sweep in dir (its summary.json) and writes the report
+// into outDir (default dir/report): a self-contained report.html with the
+// plots inline, and an SVG and a PNG copy of every plot.
+func Report(ctx context.Context, dir, outDir string) (ReportFiles, error) {
+	s, err := ReadSummary(dir)
+	if err != nil {
+		return ReportFiles{}, err
+	}
+	if outDir == "" {
+		outDir = filepath.Join(dir, ReportDir)
+	}
+	return WriteReport(ctx, s, outDir)
+}
+
+// WriteReport writes the report of s into outDir. Every file is written
+// atomically; report.html is written last, so its presence means the plots
+// beside it are complete.
+func WriteReport(ctx context.Context, s Summary, outDir string) (ReportFiles, error) {
+	f, err := newFonts()
+	if err != nil {
+		return ReportFiles{}, err
+	}
+	scenes := []*scene{
+		solveRateScene(s, f),
+		iterationsExamplesScene(s, f),
+		tokensScene(s, f),
+		timeScene(s, f),
+	}
+	files := ReportFiles{Dir: outDir, HTML: filepath.Join(outDir, ReportHTML)}
+	var plots []htmlPlot
+	for _, sc := range scenes {
+		if err := ctx.Err(); err != nil {
+			return ReportFiles{}, fmt.Errorf("report: %w", err)
+		}
+		pf := PlotFiles{Name: sc.name, SVG: filepath.Join(outDir, sc.name+".svg"), PNG: filepath.Join(outDir, sc.name+".png")}
+		if err := atomicfile.Write(pf.SVG, sc.svgFile(), 0o644); err != nil {
+			return ReportFiles{}, fmt.Errorf("report: %w", err)
+		}
+		img, err := sc.png(f)
+		if err != nil {
+			return ReportFiles{}, fmt.Errorf("report: %w", err)
+		}
+		if err := atomicfile.Write(pf.PNG, img, 0o644); err != nil {
+			return ReportFiles{}, fmt.Errorf("report: %w", err)
+		}
+		files.Plots = append(files.Plots, pf)
+		// The page is built from trusted markup: scene.svg escapes every
+		// string that came from the summary.
+		plots = append(plots, htmlPlot{Name: sc.name, Title: sc.title, SVG: template.HTML(sc.svg())})
+	}
+	page, err := renderHTML(s, plots)
+	if err != nil {
+		return ReportFiles{}, err
+	}
+	if err := atomicfile.Write(files.HTML, page, 0o644); err != nil {
+		return ReportFiles{}, fmt.Errorf("report: %w", err)
+	}
+	return files, nil
+}
+
+type htmlPlot struct {
+	Name, Title string
+	SVG         template.HTML
+}
+
+type htmlLevel struct {
+	Name  string
+	Stats LevelStats
+	Total bool
+}
+
+// reportTemplate is the page: inline CSS, the plots as inline SVG, no
+// scripts and no external resources, so the file can be mailed or archived
+// alone. The links to the SVG and PNG copies are relative.
+const reportTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="reconstruct bench report">
+<title>Sweep report: {{.S.Solved}}/{{.S.Tasks}} solved</title>
+<style>
+:root { --solved: #1b9e77; --unsolved: #d95f02; --error: #7f7f7f; --line: #dddddd; --muted: #666666; }
+* { box-sizing: border-box; }
+body { font-family: "Helvetica Neue", Helvetica, Arial, sans-serif; color: #222222; margin: 0; background: #f6f7f9; line-height: 1.4; }
+main { max-width: 1040px; margin: 0 auto; padding: 24px 32px 48px; background: #ffffff; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+.sub { color: var(--muted); margin: 0 0 16px; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: 10px 16px; min-width: 130px; }
+.card .v { font-size: 22px; font-weight: bold; }
+.card .k { color: var(--muted); font-size: 13px; }
+dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; font-size: 14px; margin: 0; }
+dl.settings dt { color: var(--muted); }
+dl.settings dd { margin: 0; font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
+table { border-collapse: collapse; width: 100%; font-size: 13.5px; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: #f0f2f5; position: sticky; top: 0; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr.total td { font-weight: bold; }
+td.err { color: #9b2c2c; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; max-width: 320px; word-break: break-word; }
+.badge { display: inline-block; padding: 0 6px; border-radius: 3px; color: #ffffff; font-size: 12px; }
+.badge.solved { background: var(--solved); }
+.badge.unsolved { background: var(--unsolved); }
+.badge.error { background: var(--error); }
+figure { margin: 16px 0 24px; }
+figure svg { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { font-size: 13px; color: var(--muted); }
+figcaption a { color: inherit; }
+</style>
+</head>
+<body>
+<main>
+<h1>Sweep report</h1>
+<p class="sub">{{.S.TasksDir}}</p>
+<div class="cards">
+<div class="card"><div class="v" id="tasks">{{.S.Tasks}}</div><div class="k">tasks</div></div>
+<div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
+<div class="card"><div class="v" id="rate">{{percent .S.SolveRate}}</div><div class="k">solve rate</div></div>
+<div class="card"><div class="v" id="errors">{{.S.Errors}}</div><div class="k">errors</div></div>
+<div class="card"><div class="v" id="wall">{{seconds .S.WallSeconds}}</div><div class="k">wall time</div></div>
+<div class="card"><div class="v" id="tokens">{{.Tokens}}</div><div class="k">tokens</div></div>
+</div>
+<dl class="settings">
+<dt>tasks</dt><dd>{{orDash .S.TasksDir}}</dd>
+<dt>config</dt><dd>{{orDash .S.Config}}</dd>
+<dt>filter</dt><dd>{{orDash .S.Filter}}</dd>
+<dt>parallel</dt><dd>{{.S.Parallel}}</dd>
+<dt>repeat</dt><dd>{{.S.Repeat}}</dd>
+<dt>started</dt><dd>{{time .S.StartedAt}}</dd>
+<dt>finished</dt><dd>{{time .S.FinishedAt}}</dd>
+</dl>
+
+<h2>Levels</h2>
+<table id="levels">
+<thead><tr><th>level</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
+<tbody>
+{{- range .Levels}}
+<tr{{if .Total}} class="total"{{end}} data-level="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{percent .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2>Plots</h2>
+{{- range .Plots}}
+<figure id="plot-{{.Name}}">
+{{.SVG}}
+<figcaption>{{.Title}} · <a href="{{.Name}}.svg">SVG</a> · <a href="{{.Name}}.png">PNG</a></figcaption>
+</figure>
+{{- end}}
+
+<h2>Tasks</h2>
+<table id="tasks-table">
+<thead><tr><th>task</th><th>level</th><th>result</th><th class="n">held-out accuracy</th><th>stop reason</th><th class="n">iterations</th><th class="n">promotions</th><th class="n">examples</th><th class="n">tokens</th><th class="n">wall time</th><th>error</th></tr></thead>
+<tbody>
+{{- range .Tasks}}
+{{- $st := status .}}
+<tr data-task="{{.ID}}" data-status="{{$st}}"><td>{{.ID}}</td><td>{{.Level}}</td><td><span class="badge {{$st}}">{{$st}}</span></td><td class="n">{{acc .}}</td><td>{{orDash .StopReason}}</td><td class="n">{{.Iterations}}</td><td class="n">{{.Promotions}}</td><td class="n">{{.Examples}}</td><td class="n">{{.Tokens.Total}}</td><td class="n">{{seconds .WallSeconds}}</td><td class="err">{{.Error}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+</main>
+</body>
+</html>
+`
+
+var reportFuncs = template.FuncMap{
+	"percent": fmtPercent,
+	"seconds": fmtSeconds,
+	"status":  taskStatus,
+	"acc": func(r TaskResult) string {
+		if r.HeldoutTotal == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.3f (%d/%d)", r.HeldoutAccuracy, r.HeldoutPassed, r.HeldoutTotal)
+	},
+	"time": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	},
+	"orDash": func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		return s
+	},
+}
+
+func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
+	tmpl, err := template.New("report").Funcs(reportFuncs).Parse(reportTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("report template: %w", err)
+	}
+	var levels []htmlLevel
+	for _, l := range s.LevelNames() {
+		levels = append(levels, htmlLevel{Name: l, Stats: s.Levels[l]})
+	}
+	levels = append(levels, htmlLevel{Name: "all levels", Stats: LevelStats{Tasks: s.Tasks, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, Total: true})
+	tokens := 0
+	for _, r := range s.Results {
+		tokens += r.Tokens.Total()
+	}
+	var buf bytes.Buffer
+	err = tmpl.Execute(&buf, map[string]any{
+		"S":      s,
+		"Levels": levels,
+		"Tasks":  tasksByLevel(s),
+		"Plots":  plots,
+		"Tokens": tokens,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("render report: %w", err)
+	}
+	return buf.Bytes(), nil
+}
