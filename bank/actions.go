@@ -354,6 +354,12 @@ func candidateGraph(reg *Registry, base *Graph, p *Proposal) (*Graph, error) {
 
 // Propose evaluates a proposal without changing the bank.
 func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
+	if p.Constraints.LockedOutputs == nil {
+		p.Constraints.LockedOutputs = []string{}
+	}
+	if p.Constraints.Targets == nil {
+		p.Constraints.Targets = map[string]Value{}
+	}
 	head, err := b.Load(ctx, p.Workspace, "")
 	if err != nil {
 		return nil, err
@@ -715,16 +721,16 @@ func (b *Bank) actUndo(ctx context.Context, m map[string]any) (any, error) {
 
 // Comparison is the result of compare: two revisions side by side.
 type Comparison struct {
-	RevisionA   RevisionRecord      `json:"a"`
-	RevisionB   RevisionRecord      `json:"b"`
-	SameGraph   bool                `json:"same_graph"`
-	Inputs      []ValueDiff         `json:"inputs"`
-	Nodes       NodeDiff            `json:"nodes"`
-	Outputs     []ValueDiff         `json:"outputs"`
-	Residuals   map[string]Residual `json:"residuals"`
-	Identical   bool                `json:"identical"`
-	EvalErrorA  string              `json:"error_a,omitempty"`
-	EvalErrorB  string              `json:"error_b,omitempty"`
+	RevisionA  RevisionRecord      `json:"a"`
+	RevisionB  RevisionRecord      `json:"b"`
+	SameGraph  bool                `json:"same_graph"`
+	Inputs     []ValueDiff         `json:"inputs"`
+	Nodes      NodeDiff            `json:"nodes"`
+	Outputs    []ValueDiff         `json:"outputs"`
+	Residuals  map[string]Residual `json:"residuals"`
+	Identical  bool                `json:"identical"`
+	EvalErrorA string              `json:"error_a,omitempty"`
+	EvalErrorB string              `json:"error_b,omitempty"`
 }
 
 // NodeDiff lists node ids only in A, only in B, or defined differently.

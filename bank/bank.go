@@ -327,7 +327,9 @@ func (b *Bank) RegisterProgram(ctx context.Context, name string, prog Value) (st
 }
 
 // Workspaces lists the workspaces.
-func (b *Bank) Workspaces(ctx context.Context) ([]WorkspaceInfo, error) { return b.store.Workspaces(ctx) }
+func (b *Bank) Workspaces(ctx context.Context) ([]WorkspaceInfo, error) {
+	return b.store.Workspaces(ctx)
+}
 
 // Log returns a workspace's revisions, oldest first.
 func (b *Bank) Log(ctx context.Context, workspace string) ([]RevisionRecord, error) {

@@ -92,12 +92,12 @@ func TestGoldenObjects(t *testing.T) {
 	// Independent checks of the golden content, so that a wrong golden file
 	// cannot pass unnoticed.
 	want, err := NewGrid([][]int{
-		{0, 0, 0, 0, 0, 0, 0, 0},
-		{0, 0, 0, 0, 0, 2, 0, 0},
-		{0, 1, 1, 0, 0, 0, 0, 0},
-		{0, 1, 1, 0, 0, 0, 0, 0},
-		{0, 4, 0, 0, 3, 3, 3, 0},
-		{0, 0, 0, 0, 0, 0, 0, 0},
+		{0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+		{0, 0, 0, 0, 0, 2, 0, 0, 0, 0},
+		{0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+		{0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+		{0, 4, 0, 0, 3, 3, 3, 0, 0, 0},
+		{0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -470,3 +470,13 @@ func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, err
 	}
 	return out, rows.Err()
 }
+
+// IntegrityCheck runs SQLite's integrity check and returns its report
+// ("ok" when the file is sound).
+func (s *Store) IntegrityCheck(ctx context.Context) string {
+	var res string
+	if err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return err.Error()
+	}
+	return res
+}

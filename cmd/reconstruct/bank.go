@@ -1,0 +1,370 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
+)
+
+// maxActionBytes bounds one action read from a file, stdin or a stdio line.
+const maxActionBytes = 64 << 20
+
+// bankOptions are the flags and dependencies of the bank command group.
+type bankOptions struct {
+	path   string
+	getenv func(string) string
+	log    *zap.Logger
+	// runner runs program.apply in a sandbox; nil makes it fail clearly.
+	runner bank.ProgramRunner
+}
+
+// newBankCmd returns `reconstruct bank`, the command-line surface of
+// BANK.md: create, act, register, checkout, list, log, events, serve.
+func newBankCmd() *cobra.Command {
+	return newBankCmdWith(&bankOptions{getenv: os.Getenv})
+}
+
+func newBankCmdWith(o *bankOptions) *cobra.Command {
+	def := o.getenv("RECONSTRUCT_BANK")
+	if def == "" {
+		def = sqlite.DefaultPath
+	}
+	cmd := &cobra.Command{
+		Use:   "bank",
+		Short: "Versioned store of typed computations (observe, propose, commit, fork, undo, compare)",
+		Long: `The bank holds workspaces of typed computations with append-only revisions.
+Every command prints one JSON response {"ok", "action", "result"|"error"} on stdout.
+Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request,
+3 the bank could not be opened.`,
+	}
+	cmd.PersistentFlags().StringVar(&o.path, "bank", def, "bank file (env RECONSTRUCT_BANK)")
+
+	var ws, spec, msg string
+	create := &cobra.Command{
+		Use:   "create --workspace NAME --spec FILE",
+		Short: "Create a workspace from a spec {inputs, nodes, outputs}",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			raw, err := readInput(c, spec)
+			if err != nil {
+				return err
+			}
+			return o.actMap(c, map[string]any{"action": "create", "workspace": ws, "spec": json.RawMessage(raw), "message": msg})
+		},
+	}
+	create.Flags().StringVar(&ws, "workspace", "", "workspace name")
+	create.Flags().StringVar(&spec, "spec", "", "spec file ('-' for stdin)")
+	create.Flags().StringVar(&msg, "message", "", "revision message")
+	mustFlags(create, "workspace", "spec")
+
+	var commit string
+	act := &cobra.Command{
+		Use:   "act [FILE|-] | act --commit PROPOSAL.json",
+		Short: "Run one protocol action and print its response",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if commit != "" {
+				if len(args) > 0 {
+					return withCode(exitUsage, errors.New("act: give either an action file or --commit, not both"))
+				}
+				raw, err := readInput(c, commit)
+				if err != nil {
+					return err
+				}
+				r, err := bank.DecodeReceipt(raw)
+				if err != nil {
+					return o.respond(c, bank.Response{Action: "commit", Error: asActionError(err)})
+				}
+				return o.actMap(c, map[string]any{"action": "commit", "receipt": r})
+			}
+			file := "-"
+			if len(args) == 1 {
+				file = args[0]
+			}
+			raw, err := readInput(c, file)
+			if err != nil {
+				return err
+			}
+			return o.act(c, raw)
+		},
+	}
+	act.Flags().StringVar(&commit, "commit", "", "commit a receipt or a whole proposal response from this file")
+
+	var name, function, program string
+	register := &cobra.Command{
+		Use:   "register --name NAME --function FILE",
+		Short: "Register a function (a typed sub-graph) or, with --program, a program value",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			req := map[string]any{"action": "register", "name": name}
+			switch {
+			case (function == "") == (program == ""):
+				return withCode(exitUsage, errors.New("register: give exactly one of --function or --program"))
+			case function != "":
+				raw, err := readInput(c, function)
+				if err != nil {
+					return err
+				}
+				req["function"] = json.RawMessage(raw)
+			default:
+				raw, err := readInput(c, program)
+				if err != nil {
+					return err
+				}
+				req["program"] = json.RawMessage(raw)
+			}
+			return o.actMap(c, req)
+		},
+	}
+	register.Flags().StringVar(&name, "name", "", "operation name")
+	register.Flags().StringVar(&function, "function", "", "function file {params, nodes, output}")
+	register.Flags().StringVar(&program, "program", "", "program value file {kind: program, data}")
+	mustFlags(register, "name")
+
+	var rev, expected string
+	checkout := &cobra.Command{
+		Use:   "checkout --workspace NAME --revision rNNNNNN",
+		Short: "Append a revision equal to a saved revision",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			req := map[string]any{"action": "checkout", "workspace": ws, "revision": rev}
+			if expected != "" {
+				req["expected_revision"] = expected
+			}
+			return o.actMap(c, req)
+		},
+	}
+	checkout.Flags().StringVar(&ws, "workspace", "", "workspace name")
+	checkout.Flags().StringVar(&rev, "revision", "", "revision to restore")
+	checkout.Flags().StringVar(&expected, "expected-revision", "", "fail unless the head is this revision")
+	mustFlags(checkout, "workspace", "revision")
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List workspaces and registered functions",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.actMap(c, map[string]any{"action": "list"})
+		},
+	}
+	logCmd := &cobra.Command{
+		Use:   "log --workspace NAME",
+		Short: "List a workspace's revisions",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.actMap(c, map[string]any{"action": "log", "workspace": ws})
+		},
+	}
+	logCmd.Flags().StringVar(&ws, "workspace", "", "workspace name")
+	mustFlags(logCmd, "workspace")
+	events := &cobra.Command{
+		Use:   "events --workspace NAME",
+		Short: "Print a workspace's event journal",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.actMap(c, map[string]any{"action": "events", "workspace": ws})
+		},
+	}
+	events.Flags().StringVar(&ws, "workspace", "", "workspace name")
+	mustFlags(events, "workspace")
+
+	var stdio bool
+	serve := &cobra.Command{
+		Use:   "serve --stdio",
+		Short: "Serve actions as JSON lines: one action per line in, one response per line out",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !stdio {
+				return withCode(exitUsage, errors.New("serve: only --stdio is supported"))
+			}
+			return o.serve(c.Context(), c.InOrStdin(), c.OutOrStdout())
+		},
+	}
+	serve.Flags().BoolVar(&stdio, "stdio", false, "read actions from stdin, write responses to stdout")
+
+	cmd.AddCommand(create, act, register, checkout, list, logCmd, events, serve)
+	return cmd
+}
+
+func mustFlags(c *cobra.Command, names ...string) {
+	for _, n := range names {
+		if err := c.MarkFlagRequired(n); err != nil {
+			panic(err) // a programming error: the flag is defined above
+		}
+	}
+}
+
+// readInput reads a file, or stdin for "-".
+func readInput(c *cobra.Command, file string) ([]byte, error) {
+	var r io.Reader
+	if file == "-" {
+		r = c.InOrStdin()
+	} else {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, withCode(exitUsage, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, maxActionBytes+1))
+	if err != nil {
+		return nil, withCode(exitUsage, fmt.Errorf("read %s: %w", file, err))
+	}
+	if len(raw) > maxActionBytes {
+		return nil, withCode(exitUsage, fmt.Errorf("read %s: larger than %d bytes", file, maxActionBytes))
+	}
+	return raw, nil
+}
+
+func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
+	st, err := sqlite.Open(ctx, o.path)
+	if err != nil {
+		return nil, nil, withCode(exitInfra, err)
+	}
+	log := o.log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", o.path)), Runner: o.runner})
+	return b, func() { st.Close() }, nil
+}
+
+// actMap encodes a request built from flags and runs it. Flag values that
+// are JSON documents are passed as they are, so their errors are reported
+// like any action's.
+func (o *bankOptions) actMap(c *cobra.Command, req map[string]any) error {
+	if m, ok := req["message"].(string); ok && m == "" {
+		delete(req, "message")
+	}
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return o.respond(c, bank.Response{Action: fmt.Sprint(req["action"]), Error: &bank.ActionError{Code: bank.CodeMalformed, Message: err.Error()}})
+	}
+	return o.act(c, raw)
+}
+
+func (o *bankOptions) act(c *cobra.Command, raw []byte) error {
+	b, closeBank, err := o.open(c.Context())
+	if err != nil {
+		return err
+	}
+	defer closeBank()
+	return o.respond(c, b.Act(c.Context(), raw))
+}
+
+// respond prints the response and maps it to the exit status.
+func (o *bankOptions) respond(c *cobra.Command, resp bank.Response) error {
+	if err := writeResponse(c.OutOrStdout(), resp); err != nil {
+		return withCode(exitInfra, err)
+	}
+	if resp.OK {
+		return nil
+	}
+	return withCode(responseExit(resp), fmt.Errorf("bank %s: %s", resp.Action, resp.Error.Error()))
+}
+
+func responseExit(resp bank.Response) int {
+	switch {
+	case resp.OK:
+		return exitOK
+	case resp.Error.Code == bank.CodeMalformed:
+		return exitUsage
+	case resp.Error.Code == bank.CodeInternal:
+		return exitInfra
+	}
+	return exitRejected
+}
+
+func asActionError(err error) *bank.ActionError {
+	var ae *bank.ActionError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return &bank.ActionError{Code: bank.CodeMalformed, Message: err.Error()}
+}
+
+func writeResponse(w io.Writer, resp bank.Response) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		// A response that cannot be encoded is a bug; report it as data.
+		buf.Reset()
+		_ = enc.Encode(bank.Response{Action: resp.Action, Error: &bank.ActionError{Code: bank.CodeInternal, Message: "encode response: " + err.Error()}})
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// serve answers one JSON action per input line with one response line. A
+// bad line gets a malformed_request response; the loop ends at EOF or when
+// ctx is cancelled.
+func (o *bankOptions) serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	b, closeBank, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeBank()
+	return serveLines(ctx, b, in, out)
+}
+
+func serveLines(ctx context.Context, b *bank.Bank, in io.Reader, out io.Writer) error {
+	r := bufio.NewReaderSize(in, 1<<16)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil
+		}
+		line, tooLong, err := readLine(r)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			var resp bank.Response
+			if tooLong {
+				resp = bank.Response{Error: &bank.ActionError{Code: bank.CodeMalformed, Message: fmt.Sprintf("line longer than %d bytes", maxActionBytes)}}
+			} else {
+				resp = b.Act(ctx, line)
+			}
+			if werr := writeResponse(out, resp); werr != nil {
+				return withCode(exitInfra, werr)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return withCode(exitInfra, fmt.Errorf("serve: read: %w", err))
+		}
+	}
+}
+
+// readLine reads one line; a line over maxActionBytes is consumed and
+// reported as too long.
+func readLine(r *bufio.Reader) ([]byte, bool, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxActionBytes {
+			line = append(line, chunk...)
+		} else {
+			line = line[:0]
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			return nil, true, err
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, false, err
+	}
+}

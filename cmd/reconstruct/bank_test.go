@@ -1,0 +1,445 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
+)
+
+const (
+	helperEnv     = "RECONSTRUCT_BANK_TEST_HELPER"
+	helperArgsEnv = "RECONSTRUCT_BANK_TEST_ARGS"
+)
+
+// runBank runs `reconstruct bank --bank db args...` in process.
+func runBank(t *testing.T, db, stdin string, args ...string) (string, int) {
+	t.Helper()
+	root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
+	root.AddCommand(newBankCmdWith(&bankOptions{getenv: func(string) string { return "" }}))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&bytes.Buffer{})
+	root.SetIn(strings.NewReader(stdin))
+	root.SetArgs(append([]string{"bank", "--bank", db}, args...))
+	err := root.ExecuteContext(context.Background())
+	return out.String(), exitCode(err)
+}
+
+func decodeResp(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("response %q is not JSON: %v", out, err)
+	}
+	return m
+}
+
+func mustRun(t *testing.T, db, stdin string, args ...string) map[string]any {
+	t.Helper()
+	out, code := runBank(t, db, stdin, args...)
+	if code != 0 {
+		t.Fatalf("bank %v: exit %d: %s", args, code, out)
+	}
+	m := decodeResp(t, out)
+	res, _ := m["result"].(map[string]any)
+	return res
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const (
+	objectsSpec = "../../bank/testdata/objects.json"
+	keepLarge   = "../../bank/testdata/keep_large.json"
+)
+
+// newObjectsBank creates a bank with keep_large and the objects workspace.
+func newObjectsBank(t *testing.T) (dir, db string) {
+	t.Helper()
+	dir = t.TempDir()
+	db = filepath.Join(dir, "sub", "bank.db")
+	mustRun(t, db, "", "register", "--name", "keep_large", "--function", keepLarge)
+	res := mustRun(t, db, "", "create", "--workspace", "objects", "--spec", objectsSpec)
+	if res["revision"] != "r000001" {
+		t.Fatalf("create = %v", res)
+	}
+	return dir, db
+}
+
+const proposeOffset = `{"action": "propose", "workspace": "objects", "expected_revision": "r000001",
+ "updates": {"offset": {"kind": "point", "data": [0, 2]}}, "locked_outputs": ["original"], "require_target_match": false}`
+
+func TestBankCLIProtocolFlow(t *testing.T) {
+	dir, db := newObjectsBank(t)
+	obs := mustRun(t, db, `{"action": "observe", "workspace": "objects"}`, "act")
+	if obs["revision"] != "r000001" {
+		t.Fatalf("observe = %v", obs)
+	}
+	out, code := runBank(t, db, "", "act", writeFile(t, dir, "propose.json", proposeOffset))
+	if code != 0 {
+		t.Fatalf("propose: exit %d: %s", code, out)
+	}
+	proposal := writeFile(t, dir, "proposal.json", out)
+	// --commit takes the whole proposal response.
+	res := mustRun(t, db, "", "act", "--commit", proposal)
+	if got := res["revision"].(map[string]any)["revision"]; got != "r000002" {
+		t.Fatalf("commit = %v, want r000002", res)
+	}
+	// ... or a bare receipt; this one is stale now (exit 1).
+	receipt, _ := json.Marshal(decodeResp(t, out)["result"].(map[string]any)["receipt"])
+	out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "receipt.json", string(receipt)))
+	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "stale_revision" {
+		t.Errorf("second commit: exit %d: %s", code, out)
+	}
+	fork := mustRun(t, db, `{"action": "fork", "workspace": "objects", "name": "trial", "expected_revision": "r000002"}`, "act", "-")
+	if fork["revision"] != "r000002" {
+		t.Errorf("fork = %v", fork)
+	}
+	undo := mustRun(t, db, `{"action": "undo", "workspace": "trial", "expected_revision": "r000002"}`, "act")
+	if undo["revision"] != "r000003" {
+		t.Errorf("undo = %v", undo)
+	}
+	cmp := mustRun(t, db, `{"action": "compare", "a": "objects", "b": "trial"}`, "act")
+	if in := cmp["inputs"].([]any); len(in) != 1 || in[0].(map[string]any)["name"] != "offset" {
+		t.Errorf("compare inputs = %v", cmp["inputs"])
+	}
+	co := mustRun(t, db, "", "checkout", "--workspace", "trial", "--revision", "r000002")
+	if co["revision"] != "r000004" {
+		t.Errorf("checkout = %v", co)
+	}
+	log := mustRun(t, db, "", "log", "--workspace", "trial")
+	if n := len(log["revisions"].([]any)); n != 4 {
+		t.Errorf("log has %d revisions, want 4", n)
+	}
+	list := mustRun(t, db, "", "list")
+	if n := len(list["workspaces"].([]any)); n != 2 {
+		t.Errorf("list = %v", list)
+	}
+	if ev := mustRun(t, db, "", "events", "--workspace", "objects"); len(ev["events"].([]any)) != 0 {
+		t.Errorf("events = %v", ev)
+	}
+}
+
+func TestBankCLIExitCodes(t *testing.T) {
+	dir, db := newObjectsBank(t)
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		ecode string
+	}{
+		{"malformed JSON", `{`, []string{"act"}, 2, "malformed_request"},
+		{"unknown action", `{"action": "jump"}`, []string{"act"}, 2, "malformed_request"},
+		{"missing workspace", `{"action": "observe", "workspace": "nope"}`, []string{"act"}, 1, "not_found"},
+		{"stale propose", strings.Replace(proposeOffset, "r000001", "r000009", 1), []string{"act"}, 1, "stale_revision"},
+		{"duplicate workspace", "", []string{"create", "--workspace", "objects", "--spec", objectsSpec}, 1, "exists"},
+		{"duplicate function", "", []string{"register", "--name", "keep_large", "--function", keepLarge}, 1, "exists"},
+		{"bad spec", `{"inputs": {}, "nodes": [], "outputs": {"x": "y"}}`, []string{"create", "--workspace", "w2", "--spec", "-"}, 1, "invalid_graph"},
+		{"not a receipt", "", []string{"act", "--commit", writeFile(t, dir, "junk.json", `{"hello": 1}`)}, 2, "malformed_request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := runBank(t, db, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit = %d, want %d: %s", code, tt.code, out)
+			}
+			if got := decodeResp(t, out)["error"].(map[string]any)["code"]; got != tt.ecode {
+				t.Errorf("code = %v, want %s", got, tt.ecode)
+			}
+		})
+	}
+	if _, code := runBank(t, db, "", "act", filepath.Join(dir, "missing.json")); code != 2 {
+		t.Errorf("missing action file: exit %d, want 2", code)
+	}
+	if _, code := runBank(t, db, "", "log"); code != 1 && code != 2 {
+		t.Errorf("log without --workspace: exit %d", code)
+	}
+}
+
+func TestBankCLIEnvDefault(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "env.db")
+	cmd := newBankCmdWith(&bankOptions{getenv: func(k string) string {
+		if k == "RECONSTRUCT_BANK" {
+			return db
+		}
+		return ""
+	}})
+	if got := cmd.PersistentFlags().Lookup("bank").DefValue; got != db {
+		t.Errorf("--bank default = %s, want %s from RECONSTRUCT_BANK", got, db)
+	}
+	cmd = newBankCmdWith(&bankOptions{getenv: func(string) string { return "" }})
+	if got := cmd.PersistentFlags().Lookup("bank").DefValue; got != ".reconstruct/bank.db" {
+		t.Errorf("--bank default = %s, want .reconstruct/bank.db", got)
+	}
+}
+
+func TestBankServeStdio(t *testing.T) {
+	_, db := newObjectsBank(t)
+	in := strings.Join([]string{
+		`{"action": "observe", "workspace": "objects"}`,
+		`not json at all`,
+		``,
+		`{"action": "observe"}`,
+		strings.ReplaceAll(proposeOffset, "\n", " "),
+		`[1, 2`,
+		`{"action": "list"}`,
+	}, "\n")
+	out, code := runBank(t, db, in, "serve", "--stdio")
+	if code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []bool{true, false, false, true, false, true}
+	if len(lines) != len(want) {
+		t.Fatalf("%d response lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i, l := range lines {
+		m := decodeResp(t, l)
+		if m["ok"] != want[i] {
+			t.Errorf("line %d: ok = %v, want %v: %s", i, m["ok"], want[i], l)
+		}
+		if !want[i] && m["error"].(map[string]any)["code"] != "malformed_request" {
+			t.Errorf("line %d: %s", i, l)
+		}
+	}
+}
+
+func FuzzServeStdio(f *testing.F) {
+	f.Add([]byte(`{"action": "observe", "workspace": "objects"}` + "\n" + `{"action":"list"}`))
+	f.Add([]byte(strings.ReplaceAll(proposeOffset, "\n", " ")))
+	f.Add([]byte(`{"action": "commit", "receipt": {"proposal_id": "x", "payload": {}, "signature": "y"}}`))
+	f.Add([]byte("\x00\n{\"action\":\n"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "bank.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	b := bank.New(st, bank.Options{})
+	spec, _ := os.ReadFile(objectsSpec)
+	kl, _ := os.ReadFile(keepLarge)
+	b.Act(context.Background(), []byte(`{"action":"register","name":"keep_large","function":`+string(kl)+`}`))
+	b.Act(context.Background(), []byte(`{"action":"create","workspace":"objects","spec":`+string(spec)+`}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		if err := serveLines(context.Background(), b, bytes.NewReader(data), &out); err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+		nonEmpty := 0
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				nonEmpty++
+			}
+		}
+		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 1<<26)
+		n := 0
+		for sc.Scan() {
+			n++
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Fatalf("response %q is not JSON", sc.Bytes())
+			}
+			if _, ok := m["ok"].(bool); !ok {
+				t.Fatalf("response without ok: %s", sc.Bytes())
+			}
+		}
+		if n != nonEmpty {
+			t.Fatalf("%d responses for %d non-empty lines", n, nonEmpty)
+		}
+	})
+}
+
+// TestBankHelperProcess is not a test: the subprocess tests re-execute the
+// test binary with helperEnv set, and this runs the bank command (or a
+// commit loop) in that child process.
+func TestBankHelperProcess(t *testing.T) {
+	mode := os.Getenv(helperEnv)
+	if mode == "" {
+		t.Skip("helper process for the subprocess tests")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(os.Getenv(helperArgsEnv)), &args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	switch mode {
+	case "cli":
+		root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
+		root.AddCommand(newBankCmdWith(&bankOptions{getenv: os.Getenv}))
+		root.SetArgs(args)
+		os.Exit(exitCode(root.ExecuteContext(context.Background())))
+	case "commit-loop":
+		// args: [db]; propose and commit minimum = 1, 2, 3, … until killed.
+		ctx := context.Background()
+		st, err := sqlite.Open(ctx, args[0])
+		if err != nil {
+			os.Exit(3)
+		}
+		b := bank.New(st, bank.Options{})
+		for i := 1; ; i++ {
+			fb, err := b.Propose(ctx, &bank.Proposal{Workspace: "objects", Updates: map[string]bank.Value{"minimum": bank.Index(int64(i % 5))}})
+			if err != nil {
+				os.Exit(4)
+			}
+			if _, err := b.Commit(ctx, fb.Receipt, ""); err != nil {
+				os.Exit(5)
+			}
+			fmt.Println(i)
+		}
+	}
+	os.Exit(2)
+}
+
+func helperCmd(t *testing.T, mode string, args ...string) *exec.Cmd {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBankHelperProcess$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperArgsEnv+"="+string(raw))
+	return cmd
+}
+
+func TestBankConcurrentCommits(t *testing.T) {
+	dir, db := newObjectsBank(t)
+	for round := 0; round < 3; round++ {
+		head := bank.RevisionName(round + 1)
+		var files []string
+		for i := 0; i < 2; i++ {
+			p := fmt.Sprintf(`{"action": "propose", "workspace": "objects", "expected_revision": %q, "updates": {"minimum": {"kind": "index", "data": %d}}}`, head, 10*round+i+1)
+			out, code := runBank(t, db, p, "act")
+			if code != 0 {
+				t.Fatalf("propose: %s", out)
+			}
+			files = append(files, writeFile(t, dir, fmt.Sprintf("p%d_%d.json", round, i), out))
+		}
+		var wg sync.WaitGroup
+		outs := make([]string, 2)
+		codes := make([]int, 2)
+		for i := range files {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cmd := helperCmd(t, "cli", "bank", "--bank", db, "act", "--commit", files[i])
+				var out bytes.Buffer
+				cmd.Stdout = &out
+				err := cmd.Run()
+				outs[i], codes[i] = out.String(), cmd.ProcessState.ExitCode()
+				if err != nil && codes[i] < 0 {
+					t.Errorf("helper: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		wins, stale := 0, 0
+		for i := range outs {
+			switch {
+			case codes[i] == 0:
+				wins++
+			case codes[i] == 1 && strings.Contains(outs[i], `"stale_revision"`):
+				stale++
+			default:
+				t.Errorf("round %d process %d: exit %d: %s", round, i, codes[i], outs[i])
+			}
+		}
+		if wins != 1 || stale != 1 {
+			t.Fatalf("round %d: %d wins and %d stale, want 1 and 1", round, wins, stale)
+		}
+		log := mustRun(t, db, "", "log", "--workspace", "objects")
+		if n := len(log["revisions"].([]any)); n != round+2 {
+			t.Fatalf("round %d: %d revisions, want %d", round, n, round+2)
+		}
+	}
+	checkBankConsistent(t, db)
+}
+
+// checkBankConsistent opens the bank, runs SQLite's integrity check, and
+// loads and evaluates every revision of every workspace.
+func checkBankConsistent(t *testing.T, db string) int {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer st.Close()
+	if res := st.IntegrityCheck(ctx); res != "ok" {
+		t.Fatalf("integrity check: %s", res)
+	}
+	b := bank.New(st, bank.Options{})
+	wss, err := b.Workspaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, w := range wss {
+		log, err := b.Log(ctx, w.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range log {
+			if r.Name != bank.RevisionName(i+1) {
+				t.Fatalf("%s: revision %d is named %s", w.Name, i+1, r.Name)
+			}
+			if _, err := b.Observe(ctx, w.Name, r.Name); err != nil {
+				t.Fatalf("%s@%s: %v", w.Name, r.Name, err)
+			}
+		}
+		total += len(log)
+	}
+	return total
+}
+
+func TestBankCrashDuringCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills subprocesses")
+	}
+	_, db := newObjectsBank(t)
+	revisions := func() int {
+		log := mustRun(t, db, "", "log", "--workspace", "objects")
+		return len(log["revisions"].([]any))
+	}
+	for i, delay := range []time.Duration{30, 80, 150, 250, 400} {
+		before := revisions()
+		cmd := helperCmd(t, "commit-loop", db)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay * time.Millisecond)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		reported := strings.Count(out.String(), "\n")
+		checkBankConsistent(t, db)
+		// Every reported commit is durable; at most one more exists (killed
+		// after its transaction committed, before it was printed).
+		added := revisions() - before
+		t.Logf("kill %d after %v: %d commits reported, %d revisions added", i, delay*time.Millisecond, reported, added)
+		if added != reported && added != reported+1 {
+			t.Errorf("kill %d: %d revisions added, %d commits reported", i, added, reported)
+		}
+	}
+}
