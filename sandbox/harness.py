@@ -810,6 +810,7 @@ class Server:
         self.pidns = os.getpid() == 1
         # Children signalled on the request path, reaped once it is answered.
         self.dead = []
+        self.forks = 0
 
     # -- children
 
@@ -820,6 +821,11 @@ class Server:
         progress[0:16] = PROGRESS.pack(-1, time.monotonic())
         # Objects that exist now are never collected in the child, so its
         # garbage collector does not touch (and copy) the server's pages.
+        # Now and then the server's own cyclic garbage is collected first.
+        self.forks += 1
+        if self.forks % 64 == 0:
+            gc.unfreeze()
+            gc.collect()
         gc.freeze()
         pid = os.fork()
         if pid == 0:
