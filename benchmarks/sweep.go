@@ -1,0 +1,347 @@
+package benchmarks
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// RunFunc runs one configured task (runner.Run in production).
+type RunFunc func(ctx context.Context, c *config.Config, opts runner.Options) (*workflow.Result, error)
+
+// Progress is told about a sweep as it goes.
+type Progress interface {
+	// Start: total jobs, of which done were finished by an earlier sweep.
+	Start(total, done, solved int)
+	// Finished is called once per job run now.
+	Finished(r TaskResult, done, solved int)
+	Stop()
+}
+
+// Sweep runs every task of a task set and scores it on held-out tests.
+type Sweep struct {
+	TasksDir string
+	// Base is a configuration overlay applied over every task.yaml.
+	Base     string
+	Out      string
+	Parallel int
+	Repeat   int
+	Filter   *regexp.Regexp
+	// Getenv reads RECONSTRUCT_* settings (nil: none).
+	Getenv   func(string) string
+	Log      *zap.Logger
+	Progress Progress
+	// Run defaults to runner.Run.
+	Run RunFunc
+}
+
+// job is one task repetition.
+type job struct {
+	id, dir string
+	repeat  int
+}
+
+// Discover lists the task directories (those holding task.yaml) directly
+// under dir, sorted by name.
+func Discover(dir string, filter *regexp.Regexp) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read task set: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "task.yaml")); err != nil {
+			continue
+		}
+		if filter != nil && !filter.MatchString(e.Name()) {
+			continue
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no task directories (with task.yaml) match", dir)
+	}
+	return out, nil
+}
+
+// Execute runs the sweep. Tasks finished by an earlier, interrupted sweep
+// into the same output directory are skipped. Cancelling ctx stops
+// launching tasks; running ones stop at their next safe point and are run
+// again on resume. The summary files are written in every case.
+func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
+	if s.Log == nil {
+		s.Log = zap.NewNop()
+	}
+	if s.Run == nil {
+		s.Run = runner.Run
+	}
+	s.Parallel = max(1, s.Parallel)
+	s.Repeat = max(1, s.Repeat)
+	dirs, err := Discover(s.TasksDir, s.Filter)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := os.MkdirAll(filepath.Join(s.Out, TasksDir), 0o755); err != nil {
+		return Summary{}, fmt.Errorf("create sweep output: %w", err)
+	}
+	started := time.Now().UTC()
+	var jobs []job
+	var results []TaskResult
+	for _, d := range dirs {
+		for r := 1; r <= s.Repeat; r++ {
+			j := job{id: filepath.Base(d), dir: d, repeat: r}
+			if r > 1 {
+				j.id += "#r" + strconv.Itoa(r)
+			}
+			if prev, ok := s.finished(j); ok {
+				results = append(results, prev)
+				continue
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	solved := 0
+	for _, r := range results {
+		if r.Solved {
+			solved++
+		}
+	}
+	total := len(jobs) + len(results)
+	if s.Progress != nil {
+		s.Progress.Start(total, len(results), solved)
+	}
+	var mu sync.Mutex
+	done := len(results)
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < s.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				r, ok := s.runJob(ctx, j)
+				if !ok {
+					continue // interrupted: it runs again on resume
+				}
+				mu.Lock()
+				results = append(results, r)
+				done++
+				if r.Solved {
+					solved++
+				}
+				if s.Progress != nil {
+					s.Progress.Finished(r, done, solved)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case <-ctx.Done():
+			break feed
+		case work <- j:
+		}
+	}
+	close(work)
+	wg.Wait()
+	if s.Progress != nil {
+		s.Progress.Stop()
+	}
+	sum := Summarize(results)
+	sum.TasksDir, sum.Config, sum.Parallel, sum.Repeat = s.TasksDir, s.Base, s.Parallel, s.Repeat
+	if s.Filter != nil {
+		sum.Filter = s.Filter.String()
+	}
+	sum.StartedAt, sum.FinishedAt = started, time.Now().UTC()
+	sum.WallSeconds = sum.FinishedAt.Sub(started).Seconds()
+	if err := WriteSummary(s.Out, sum); err != nil {
+		return sum, err
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, fmt.Errorf("sweep interrupted with %d of %d tasks finished (run the same command again to resume): %w", done, total, err)
+	}
+	return sum, nil
+}
+
+func (s *Sweep) recordPath(j job) string {
+	return filepath.Join(s.Out, TasksDir, strings.ReplaceAll(j.id, "#", "_")+".json")
+}
+
+// finished returns the record of a job an earlier sweep completed.
+func (s *Sweep) finished(j job) (TaskResult, bool) {
+	data, err := os.ReadFile(s.recordPath(j))
+	if err != nil {
+		return TaskResult{}, false
+	}
+	var r TaskResult
+	if json.Unmarshal(data, &r) != nil || r.ID != j.id {
+		return TaskResult{}, false
+	}
+	return r, true
+}
+
+// runJob runs and scores one task; ok is false when the sweep was
+// interrupted before the task finished.
+func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
+	start := time.Now()
+	r = TaskResult{ID: j.id, Name: filepath.Base(j.dir), Repeat: j.repeat, Workspace: filepath.Join(s.Out, RunsDir, strings.ReplaceAll(j.id, "#", "_"))}
+	defer func() {
+		if p := recover(); p != nil {
+			r.Error = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
+			ok = ctx.Err() == nil
+		}
+		r.WallSeconds = time.Since(start).Seconds()
+		if ok {
+			if err := writeJSON(s.recordPath(j), r); err != nil {
+				s.Log.Error("write task record", zap.String("task", j.id), zap.Error(err))
+			}
+		}
+	}()
+	var overlays []string
+	if s.Base != "" {
+		overlays = []string{s.Base}
+	}
+	c, err := config.Load(config.Options{File: filepath.Join(j.dir, "task.yaml"), Overlays: overlays,
+		Env: s.Getenv != nil, Getenv: s.Getenv, Override: map[string]any{"workspace": r.Workspace}})
+	if err != nil {
+		r.Error = err.Error()
+		return r, true
+	}
+	r.Name, r.Level, r.Kind = c.Task.Name, c.Task.Level, c.Task.Kind
+	c.Workflow.Seed += int64(j.repeat - 1)
+	if err := os.RemoveAll(r.Workspace); err != nil {
+		r.Error = err.Error()
+		return r, true
+	}
+	res, err := s.Run(ctx, c, runner.Options{Log: s.Log})
+	if ctx.Err() != nil {
+		return r, false
+	}
+	if res != nil {
+		r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
+		r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
+	}
+	if err != nil {
+		r.Error = err.Error()
+		return r, true
+	}
+	if c.Task.Heldout == "" {
+		r.Error = "no held-out tests (heldout.jsonl) for this task"
+		return r, true
+	}
+	tests, err := ReadTests(c.Task.Heldout)
+	if err != nil {
+		r.Error = err.Error()
+		return r, true
+	}
+	r.HeldoutTotal = len(tests)
+	if res.FinalProgram == "" {
+		return r, true
+	}
+	box, err := runner.OpenScoringSandbox(ctx, c, s.Log)
+	if err != nil {
+		r.Error = err.Error()
+		return r, ctx.Err() == nil
+	}
+	defer box.Close()
+	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	if err != nil {
+		r.Error = err.Error()
+		return r, ctx.Err() == nil
+	}
+	r.HeldoutAccuracy, r.HeldoutPassed = sc.Accuracy, sc.Passed
+	r.Solved = sc.Passed == sc.Total
+	return r, true
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(data, '\n'), 0o644)
+}
+
+// WriteSummary writes summary.json, summary.csv and summary.md.
+func WriteSummary(dir string, s Summary) error {
+	if err := writeJSON(filepath.Join(dir, SummaryJSON), s); err != nil {
+		return err
+	}
+	var csvBuf strings.Builder
+	if err := writeCSV(&csvBuf, s); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, SummaryCSV), []byte(csvBuf.String()), 0o644); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, SummaryMD), []byte(Markdown(s)), 0o644)
+}
+
+func writeCSV(w io.Writer, s Summary) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "name", "level", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
+		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error"})
+	for _, r := range s.Results {
+		cw.Write([]string{r.ID, r.Name, r.Level, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
+			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
+			r.StopReason, strconv.Itoa(r.Iterations), strconv.Itoa(r.Promotions), strconv.Itoa(r.Examples),
+			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
+			strconv.FormatFloat(r.WallSeconds, 'f', 2, 64), firstLine(r.Error)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Markdown renders a summary as a Markdown report.
+func Markdown(s Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Sweep of %s\n\n", s.TasksDir)
+	fmt.Fprintf(&b, "Solved **%d of %d** tasks (%.1f%%) on held-out tests; %d errors; wall time %.1f s with %d in parallel.\n\n",
+		s.Solved, s.Tasks, 100*s.SolveRate, s.Errors, s.WallSeconds, s.Parallel)
+	b.WriteString("| level | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n")
+	for _, l := range s.LevelNames() {
+		ls := s.Levels[l]
+		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %d |\n", l, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+	}
+	b.WriteString("\n| task | level | solved | held-out | stop | iterations | examples | tokens | seconds | error |\n|---|---|---|---:|---|---:|---:|---:|---:|---|\n")
+	for _, r := range s.Results {
+		mark := "no"
+		if r.Solved {
+			mark = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, mark,
+			r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.Examples, r.Tokens.Total(), r.WallSeconds,
+			strings.ReplaceAll(firstLine(r.Error), "|", "\\|"))
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+

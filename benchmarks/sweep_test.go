@@ -1,0 +1,169 @@
+package benchmarks
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// baseConfig keeps the sweep quick and in the process sandbox.
+func baseConfig(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "base.yaml")
+	yaml := "sandbox: {kind: process}\nagent: {synth: {time_limit: 5s}}\nworkflow: {max_iterations: 8}\n"
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
+	testenv.NeedPython(t)
+	out := t.TempDir()
+	sw := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: baseConfig(t), Out: out, Parallel: 2}
+	sum, err := sw.Execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]TaskResult{}
+	for _, r := range sum.Results {
+		byID[r.ID] = r
+	}
+	got := map[string]bool{}
+	for id, r := range byID {
+		got[id] = r.Solved
+	}
+	want := map[string]bool{"crashing_oracle": false, "double_each": true, "negate": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("solved (-want +got):\n%s", diff)
+	}
+	if e := byID["crashing_oracle"].Error; !strings.Contains(e, "hidden program") && !strings.Contains(e, "oracle") {
+		t.Errorf("crashing oracle error = %q, want the oracle named", e)
+	}
+	if r := byID["double_each"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Kind != "list" {
+		t.Errorf("double_each record %+v", r)
+	}
+	if sum.Tasks != 3 || sum.Solved != 2 || sum.Errors != 1 || sum.Levels["base"].Solved != 1 || sum.Levels["hard"].Tasks != 1 {
+		t.Errorf("summary tasks %d solved %d errors %d levels %+v", sum.Tasks, sum.Solved, sum.Errors, sum.Levels)
+	}
+	for _, f := range []string{SummaryJSON, SummaryCSV, SummaryMD} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	back, err := ReadSummary(out)
+	if err != nil || back.Solved != 2 {
+		t.Errorf("ReadSummary: %v, solved %d", err, back.Solved)
+	}
+	f, _ := os.Open(filepath.Join(out, SummaryCSV))
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 4 {
+		t.Errorf("summary.csv: %d rows, %v", len(rows), err)
+	}
+	// Held-out tests never reach a workspace.
+	filepath.Walk(filepath.Join(out, RunsDir), func(p string, _ os.FileInfo, _ error) error {
+		if filepath.Base(p) == "heldout.jsonl" {
+			t.Errorf("held-out tests copied into %s", p)
+		}
+		return nil
+	})
+}
+
+func TestSweepInterruptedThenResumed(t *testing.T) {
+	testenv.NeedPython(t)
+	out := t.TempDir()
+	base := baseConfig(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: base, Out: out, Parallel: 1,
+		Filter:   regexp.MustCompile("^(double_each|negate)$"),
+		Progress: &cancelAfterFirst{cancel: cancel}}
+	sum, err := first.Execute(ctx)
+	if err == nil || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("interrupted sweep: err = %v", err)
+	}
+	if sum.Tasks != 1 {
+		t.Fatalf("interrupted sweep recorded %d tasks, want 1", sum.Tasks)
+	}
+	var ran []string
+	second := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: base, Out: out, Parallel: 1,
+		Filter: regexp.MustCompile("^(double_each|negate)$"),
+		Run: func(ctx context.Context, c *config.Config, o runner.Options) (*workflow.Result, error) {
+			ran = append(ran, c.Task.Name)
+			return runner.Run(ctx, c, o)
+		}}
+	sum, err = second.Execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"negate"}, ran); diff != "" { // double_each was finished
+		t.Errorf("resumed sweep ran (-want +got):\n%s", diff)
+	}
+	if sum.Tasks != 2 || sum.Results[0].ID != "double_each" || sum.Results[0].StopReason == "" {
+		t.Errorf("resumed summary: %+v", sum.Results)
+	}
+}
+
+// cancelAfterFirst interrupts a sweep once its first task is recorded.
+type cancelAfterFirst struct {
+	cancel   context.CancelFunc
+	finished atomic.Int32
+}
+
+func (p *cancelAfterFirst) Start(total, done, solved int) {}
+func (p *cancelAfterFirst) Finished(r TaskResult, done, solved int) {
+	if p.finished.Add(1) == 1 {
+		p.cancel()
+	}
+}
+func (p *cancelAfterFirst) Stop() {}
+
+func TestSweepRepeatAndPanics(t *testing.T) {
+	out := t.TempDir()
+	var seeds []int64
+	sw := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Out: out, Repeat: 2,
+		Filter: regexp.MustCompile("^negate$"),
+		Run: func(ctx context.Context, c *config.Config, o runner.Options) (*workflow.Result, error) {
+			seeds = append(seeds, c.Workflow.Seed)
+			panic("agent bug")
+		}}
+	sum, err := sw.Execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int64{1, 2}, seeds); diff != "" {
+		t.Errorf("seeds (-want +got):\n%s", diff)
+	}
+	var ids []string
+	for _, r := range sum.Results {
+		ids = append(ids, r.ID)
+		if !strings.Contains(r.Error, "panic: agent bug") {
+			t.Errorf("%s error = %q, want the panic recorded", r.ID, r.Error)
+		}
+	}
+	if diff := cmp.Diff([]string{"negate", "negate#r2"}, ids); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+}
+
+func TestDiscoverErrors(t *testing.T) {
+	if _, err := Discover(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no task directories") {
+		t.Errorf("empty dir: %v", err)
+	}
+	if _, err := Discover(filepath.Join(t.TempDir(), "nope"), nil); err == nil {
+		t.Error("missing dir: no error")
+	}
+}

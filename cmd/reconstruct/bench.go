@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/reconstruct/reconstruct/benchmarks"
+)
+
+type benchRunOptions struct {
+	tasks, base, out, filter string
+	parallel, repeat         int
+	jsonOut                  bool
+}
+
+func newBenchCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Sweep task sets, report and compare sweeps",
+	}
+	cmd.AddCommand(newBenchRunCmd(a))
+	return cmd
+}
+
+func newBenchRunCmd(a *app) *cobra.Command {
+	opts := &benchRunOptions{}
+	cmd := &cobra.Command{
+		Use:   "run --tasks DIR --out DIR",
+		Short: "Run every task of a task set and score it on held-out tests",
+		Long: `Run every task directory under --tasks (each in its own workspace under OUT/runs),
+with --config base.yaml applied over each task's own task.yaml, score the final program
+on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT.
+A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
+are skipped. A task that crashes is recorded with its error and the sweep goes on.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, f := range []string{"tasks", "out"} {
+				if err := requireFlag(cmd, f); err != nil {
+					return err
+				}
+			}
+			return runBenchRun(cmd.Context(), a, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.tasks, "tasks", "", "task set directory (one task directory per task)")
+	f.StringVarP(&opts.base, "config", "c", "", "settings applied over every task's task.yaml")
+	f.StringVar(&opts.out, "out", "", "output directory (workspaces, per-task records, summaries)")
+	f.StringVar(&opts.filter, "filter", "", "only tasks whose directory name matches this regular expression")
+	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
+	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
+	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
+	return cmd
+}
+
+func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
+	if opts.parallel < 1 || opts.repeat < 1 {
+		return withCode(exitUsage, errors.New("--parallel and --repeat must be at least 1"))
+	}
+	var filter *regexp.Regexp
+	if opts.filter != "" {
+		re, err := regexp.Compile(opts.filter)
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--filter: %w", err))
+		}
+		filter = re
+	}
+	if _, err := benchmarks.Discover(opts.tasks, filter); err != nil {
+		return withCode(exitUsage, err)
+	}
+	sw := &benchmarks.Sweep{
+		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
+		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+	}
+	sum, err := sw.Execute(ctx)
+	if err != nil && sum.Format == 0 {
+		return withCode(exitUsage, err)
+	}
+	if opts.jsonOut {
+		if perr := a.printJSON(sum); perr != nil {
+			return perr
+		}
+	} else {
+		fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %d errors, %.1f s; summary in %s\n",
+			sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.Errors, sum.WallSeconds, opts.out)
+		for _, l := range sum.LevelNames() {
+			ls := sum.Levels[l]
+			fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%\n", l, ls.Solved, ls.Tasks, 100*ls.Rate)
+		}
+	}
+	if err != nil {
+		return withCode(exitRejected, err)
+	}
+	return nil
+}
+
+// sweepProgress is a progress bar on a terminal, plain lines otherwise.
+type sweepProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newSweepProgress(w io.Writer) *sweepProgress { return &sweepProgress{w: w} }
+
+func (p *sweepProgress) Start(total, done, solved int) {
+	if isTerminal(p.w) {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionSetWidth(30),
+			progressbar.OptionSetDescription(fmt.Sprintf("solved %d", solved)))
+		_ = p.bar.Set(done)
+		return
+	}
+	fmt.Fprintf(p.w, "sweep: %d tasks, %d already finished (%d solved)\n", total, done, solved)
+}
+
+func (p *sweepProgress) Finished(r benchmarks.TaskResult, done, solved int) {
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("solved %d", solved))
+		_ = p.bar.Add(1)
+		return
+	}
+	status := "unsolved"
+	switch {
+	case r.Error != "":
+		status = "error: " + firstLineOf(r.Error)
+	case r.Solved:
+		status = "solved"
+	}
+	fmt.Fprintf(p.w, "[%d] %s: %s (held-out %d/%d, %s, %d iterations, %.1fs); solved so far %d\n",
+		done, r.ID, status, r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.WallSeconds, solved)
+}
+
+func (p *sweepProgress) Stop() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}
+
+func firstLineOf(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
