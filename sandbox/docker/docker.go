@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/docker/docker/api/types"
@@ -143,6 +144,7 @@ type Sandbox struct {
 	opts   Options
 	api    client.APIClient
 	mounts []resolved
+	groups []string // supplementary groups of the container user
 	log    *zap.Logger
 	stop   func() bool // unregisters the ctx watch of New
 
@@ -203,24 +205,42 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	return s, nil
 }
 
-// prepareMounts lets the container user create files in the read-write
-// mounts when reconstruct runs as root and the container as another uid:
-// the mount's top directory is handed to that user. Files already there stay
-// root's (readable; replaceable, since the directory is the user's).
+// prepareMounts makes the mounts usable by the container's user. A
+// read-write mount's top directory is handed to that user when reconstruct
+// runs as root (files already there stay root's: readable, and replaceable
+// since the directory is the user's). A read-only mount must be readable by
+// it: when only its group may read it, that group is added to the
+// container user's groups; when nobody but its owner may, New fails with a
+// message saying so, rather than every call failing to load.
 func (s *Sandbox) prepareMounts() error {
-	if os.Geteuid() != 0 {
-		return nil
-	}
 	uid, gid, err := parseUser(s.opts.User)
 	if err != nil {
 		return err
 	}
 	for _, m := range s.mounts {
-		if m.ReadOnly {
+		fi, err := os.Stat(m.Source)
+		if err != nil {
+			return fmt.Errorf("docker sandbox: %w", err)
+		}
+		if !m.ReadOnly {
+			if os.Geteuid() == 0 {
+				if err := os.Chown(m.Source, uid, gid); err != nil {
+					return fmt.Errorf("docker sandbox: give %s to the container user %s: %w", m.Source, s.opts.User, err)
+				}
+			}
 			continue
 		}
-		if err := os.Chown(m.Source, uid, gid); err != nil {
-			return fmt.Errorf("docker sandbox: give %s to the container user %s: %w", m.Source, s.opts.User, err)
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			continue
+		}
+		perm := fi.Mode().Perm()
+		switch {
+		case int(st.Uid) == uid && perm&0o500 == 0o500, perm&0o005 == 0o005:
+		case perm&0o050 == 0o050 && st.Gid != 0:
+			s.groups = append(s.groups, strconv.Itoa(int(st.Gid)))
+		default:
+			return fmt.Errorf("docker sandbox: the %s container runs as %s and cannot read %s (mode %v, owner %d:%d): make it readable (chmod -R o+rX %s)", s.opts.Role, s.opts.User, m.Source, perm, st.Uid, st.Gid, m.Source)
 		}
 	}
 	return nil
@@ -343,8 +363,9 @@ func (s *Sandbox) containerConfig() (*container.Config, *container.HostConfig) {
 		// it (it installs no handlers), so a candidate cannot kill its
 		// parent; and after each request it kills every other process in
 		// the container (kill -1), so nothing a call started outlives it.
-		Init:    &noInit,
-		IpcMode: "private",
+		Init:     &noInit,
+		IpcMode:  "private",
+		GroupAdd: s.groups,
 		Tmpfs: map[string]string{
 			"/tmp": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", s.opts.TmpBytes),
 		},

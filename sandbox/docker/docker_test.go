@@ -103,7 +103,7 @@ func TestSandboxContract(t *testing.T) {
 			t.Fatalf("Call: %v", err)
 		}
 		if diff := cmp.Diff([]string{"ok 42", `ok "abab"`}, summary(out)); diff != "" {
-			t.Errorf("outcomes (-want +got):\n%s", diff)
+			t.Errorf("outcomes (-want +got):\n%s\n%+v", diff, out)
 		}
 	})
 	t.Run("path outside the mounts", func(t *testing.T) {
@@ -522,5 +522,43 @@ func TestHarnessDeathReplacesContainer(t *testing.T) {
 	}
 	if got[1] != `ok "slow"` && !(out[1].Status == sandbox.StatusCrashed && strings.Contains(out[1].Error, "harness")) {
 		t.Errorf("outcome of the interrupted input = %+v, want ok or crashed naming the harness", out[1])
+	}
+}
+
+// TestReadOnlyMountPermissions: a hidden program only its group may read
+// is read through that group; one only its owner may read is refused at
+// New with a message naming the directory.
+func TestReadOnlyMountPermissions(t *testing.T) {
+	_, ref := needImage(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the program directory another owner")
+	}
+	task := t.TempDir()
+	if err := os.WriteFile(filepath.Join(task, "hidden.py"), []byte("def solve(x):\n    return -x\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{task, filepath.Join(task, "hidden.py")} {
+		if err := os.Chown(p, 4242, 4243); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(task, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	oracle := newTestSandbox(t, ref, RoleOracle, ProgramMount(task))
+	out, err := oracle.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Path: filepath.Join(task, "hidden.py"), Function: "solve"}, Inputs: raw(`5`)})
+	if err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if diff := cmp.Diff([]string{"ok -5"}, summary(out)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s (%+v)", diff, out)
+	}
+
+	if err := os.Chmod(task, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(context.Background(), Options{Image: ref, RunID: testRunID(t), Role: RoleOracle, Mounts: []Mount{ProgramMount(task)}})
+	if err == nil || !strings.Contains(err.Error(), "cannot read "+task) {
+		t.Errorf("New with an owner-only program directory: err = %v, want one naming %s", err, task)
 	}
 }

@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +39,16 @@ func needEngine(t testing.TB) *client.Client {
 	return api
 }
 
+// BuildEnv, when set, lets the tests build the runner image (as
+// `reconstruct sandbox build-image` would) when it is absent, instead of
+// skipping.
+const BuildEnv = "RECONSTRUCT_TEST_BUILD_IMAGE"
+
+var buildOnce struct {
+	sync.Once
+	err error
+}
+
 // needImage returns an engine client and the runner image
 // ($RECONSTRUCT_SANDBOX_IMAGE or DefaultImage), or skips when either is
 // missing.
@@ -48,7 +59,17 @@ func needImage(t testing.TB) (*client.Client, string) {
 	if ref == "" {
 		ref = DefaultImage()
 	}
-	if ok, reason := Available(context.Background(), ref); !ok {
+	ok, reason := Available(context.Background(), ref)
+	if !ok && os.Getenv(BuildEnv) != "" {
+		buildOnce.Do(func() {
+			_, buildOnce.err = BuildImage(context.Background(), api, BuildOptions{Image: ref, CacheDir: testCacheDir()})
+		})
+		if buildOnce.err != nil {
+			t.Fatalf("%s is set but building %s failed: %v", BuildEnv, ref, buildOnce.err)
+		}
+		ok, reason = Available(context.Background(), ref)
+	}
+	if !ok {
 		skipOrFail(t, reason)
 	}
 	return api, ref
