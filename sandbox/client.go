@@ -42,6 +42,10 @@ var ErrHarnessExited = errors.New("sandbox harness exited")
 // harness was working on it, so the harness's state is unknown.
 var ErrClientBroken = errors.New("sandbox harness connection abandoned")
 
+// ErrDeadline is returned (wrapped, with ErrClientBroken) by a request that
+// got no response within its safety deadline: the harness is stuck.
+var ErrDeadline = errors.New("sandbox harness missed its deadline")
+
 // RemoteError is a request the harness answered with ok=false: a generator
 // that raised, a malformed request. The harness itself is still healthy.
 type RemoteError struct {
@@ -243,7 +247,7 @@ func (c *Client) do(ctx context.Context, op string, req map[string]any, deadline
 			c.fail(fmt.Errorf("%w: %s request cancelled", ErrClientBroken, op))
 			return envelope{}, ctx.Err()
 		case <-timer.C:
-			c.fail(fmt.Errorf("%w: %s request got no response within %s", ErrClientBroken, op, deadline))
+			c.fail(fmt.Errorf("%w: %w: %s request got no response within %s", ErrClientBroken, ErrDeadline, op, deadline))
 			return envelope{}, c.Err()
 		case <-c.failed:
 			// A response may have arrived just before the failure.

@@ -701,6 +701,8 @@ class _Worker:
         self.buf = bytearray()
         self.eof = False
         self.bytes_read = 0
+        self.seen_idx = None
+        self.seen_at = 0.0
 
     def send(self, obj):
         try:
@@ -713,12 +715,17 @@ class _Worker:
             self.req_fd = -1
 
     def current(self):
-        """(index being run, its monotonic start)."""
-        idx = struct.unpack_from("<q", self.progress, 0)[0]
-        start = struct.unpack_from("<d", self.progress, 8)[0]
-        if struct.unpack_from("<q", self.progress, 0)[0] != idx:
-            return self.current()
-        return idx, start
+        """(index being run, its start). The start is never later than when
+        the server first saw that index: a child that writes a start time in
+        the future does not get more time."""
+        while True:
+            idx = struct.unpack_from("<q", self.progress, 0)[0]
+            start = struct.unpack_from("<d", self.progress, 8)[0]
+            if struct.unpack_from("<q", self.progress, 0)[0] == idx:
+                break
+        if idx != self.seen_idx:
+            self.seen_idx, self.seen_at = idx, time.monotonic()
+        return idx, min(start, self.seen_at)
 
     def read_messages(self, timeout, cap):
         """Wait up to timeout for data; returns the decoded messages. Sets
@@ -850,6 +857,7 @@ class Server:
             self.spare = None
             # The clock of the load starts now, not when the spare was forked.
             PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
+            w.seen_idx = None
             if w.send(job):
                 return w
             w.kill()
@@ -919,10 +927,14 @@ class Server:
             )
             left = len(todo)
             failure = None  # (status, error, index, or None for all left)
+            # However the child reports its progress, the whole batch gets
+            # no more than every input's timeout plus the load's.
+            hard = time.monotonic() + (left + 1) * timeout + 1.0
             try:
                 while left:
                     idx, start = w.current()
-                    wait = start + timeout - time.monotonic()
+                    now = time.monotonic()
+                    wait = min(start + timeout, hard) - now
                     if wait <= 0:
                         if idx < 0:
                             failure = ("timeout", "loading the program took longer than %gs" % timeout, None)
@@ -1082,7 +1094,7 @@ class Server:
             if op == "generate":
                 return self.generate(req)
             return {"id": rid, "ok": False, "error": "unknown op %r" % (op,)}
-        except (ValueError, TypeError, RuntimeError, OSError) as e:
+        except Exception as e:  # noqa: BLE001 - the server must stay up
             return {"id": rid, "ok": False, "error": _exc_text(e)}
 
     def respond(self, resp):

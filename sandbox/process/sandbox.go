@@ -365,8 +365,11 @@ func (s *Sandbox) do(ctx context.Context, what string, f func(*sandbox.Client) e
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if errors.Is(err, sandbox.ErrHarnessExited) && attempt == 0 {
-			s.log.Warn("harness died during a request; restarting it and retrying", zap.String("request", what), zap.Error(err))
+		// The harness died, or another request abandoned it while this one
+		// waited: a fresh harness gets one more try. One that hung on this
+		// very request does not.
+		if attempt == 0 && !errors.Is(err, sandbox.ErrDeadline) {
+			s.log.Warn("harness lost during a request; restarting it and retrying", zap.String("request", what), zap.Error(err))
 			continue
 		}
 		return fmt.Errorf("%s: %w", what, err)

@@ -147,6 +147,7 @@ func TestHostilePrograms(t *testing.T) {
 			status: sandbox.StatusOK,
 		},
 		{name: "tampers with the harness", body: "import __main__\n    __main__._encode = __main__._dumps = lambda *a, **k: 'garbage'\n    return 1", status: sandbox.StatusCrashed, errRe: `protocol violation`},
+		{name: "lies about its progress", body: "import gc, struct, time\n    for o in gc.get_objects():\n        if type(o).__name__ == '_Child':\n            struct.pack_into('<d', o.progress, 8, time.monotonic() + 1e6)\n    while True: pass", status: sandbox.StatusTimeout},
 		{name: "writes the protocol pipe", body: "import os\n    for fd in range(3, 10):\n        try: os.write(fd, b'{\"t\":\"out\",\"i\":99}\\n')\n        except OSError: pass\n    return 1", status: ""},
 		{name: "reads root's files", body: "return open('/etc/shadow').read()", status: sandbox.StatusError, errRe: `PermissionError|FileNotFoundError`, needs: "uid"},
 	}
@@ -351,6 +352,36 @@ func TestExec(t *testing.T) {
 		}
 		if got.ExitCode == 0 || !strings.Contains(got.Output, "Network is unreachable") {
 			t.Errorf("network from Exec: %+v, want unreachable", got)
+		}
+	}
+}
+
+func TestConcurrentRequests(t *testing.T) {
+	s := newSandbox(t, Options{})
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 5; i++ {
+				in := g*100 + i
+				got, err := s.Call(context.Background(), sandbox.CallRequest{
+					Program: sandbox.Program{Source: "def f(x):\n    return x * 3\n", Function: "f"},
+					Inputs:  []json.RawMessage{raw(fmt.Sprint(in))},
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := fmt.Sprint(in * 3); string(got[0].Output) != want {
+					errs <- fmt.Errorf("f(%d) = %s, want %s", in, got[0].Output, want)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
