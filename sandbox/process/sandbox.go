@@ -390,6 +390,20 @@ func (s *Sandbox) limits(l sandbox.Limits) sandbox.Limits {
 	return l.WithDefaults()
 }
 
+// absProgram makes a relative program path absolute from the caller's
+// working directory (the harness runs in Dir, not there).
+func absProgram(p sandbox.Program) (sandbox.Program, error) {
+	if p.Path == "" || filepath.IsAbs(p.Path) {
+		return p, nil
+	}
+	abs, err := filepath.Abs(p.Path)
+	if err != nil {
+		return p, fmt.Errorf("program path %q: %w", p.Path, err)
+	}
+	p.Path = abs
+	return p, nil
+}
+
 func programName(p sandbox.Program) string {
 	if p.Path != "" {
 		return p.Path + ":" + p.Function
@@ -400,8 +414,12 @@ func programName(p sandbox.Program) string {
 // Call runs the program once per input; see sandbox.Sandbox.
 func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
 	req.Limits = s.limits(req.Limits)
+	var err error
+	if req.Program, err = absProgram(req.Program); err != nil {
+		return nil, fmt.Errorf("call: %w", err)
+	}
 	var out []sandbox.Outcome
-	err := s.do(ctx, "call "+programName(req.Program), func(c *sandbox.Client) error {
+	err = s.do(ctx, "call "+programName(req.Program), func(c *sandbox.Client) error {
 		var err error
 		out, err = c.Call(ctx, req)
 		return err
@@ -423,8 +441,12 @@ func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sand
 // Generate asks a generator for fresh inputs; see sandbox.Sandbox.
 func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error) {
 	req.Limits = s.limits(req.Limits)
+	var err error
+	if req.Program, err = absProgram(req.Program); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
 	var out []json.RawMessage
-	err := s.do(ctx, "generate with "+programName(req.Program), func(c *sandbox.Client) error {
+	err = s.do(ctx, "generate with "+programName(req.Program), func(c *sandbox.Client) error {
 		var err error
 		out, err = c.Generate(ctx, req)
 		return err

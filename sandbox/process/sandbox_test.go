@@ -238,6 +238,25 @@ func TestHiddenProgramInPrivateDirectory(t *testing.T) {
 	if got[0].Status != sandbox.StatusOK || string(got[0].Output) != "41" {
 		t.Errorf("hidden program: %+v, want ok 41", got[0])
 	}
+	// A relative path is relative to the caller's working directory.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, filepath.Join(dir, "hidden.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.Call(context.Background(), sandbox.CallRequest{
+		Program: sandbox.Program{Path: rel, Function: "solve"},
+		Inputs:  []json.RawMessage{raw(`1`)},
+	})
+	if err != nil {
+		t.Fatalf("Call %s: %v", rel, err)
+	}
+	if got[0].Status != sandbox.StatusOK || string(got[0].Output) != "3" {
+		t.Errorf("hidden program by relative path %s: %+v, want ok 3", rel, got[0])
+	}
 	inputs, err := s.Generate(context.Background(), sandbox.GenerateRequest{
 		Program: sandbox.Program{Path: filepath.Join(dir, "gen.py"), Function: "generate"},
 		K:       4, Seed: 1,
