@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -40,18 +41,28 @@ func (r ReportFiles) All() []string {
 	return out
 }
 
-// Report reads the sweep in dir (its summary.json) and writes the report
-// into outDir (default dir/report): a self-contained report.html with the
-// plots inline, and an SVG and a PNG copy of every plot.
+// Report reads the sweep in dir (its summary.json, or a summary.json path)
+// and writes the report into outDir (default: report/ in the sweep
+// directory): a self-contained report.html with the plots inline, and an SVG
+// and a PNG copy of every plot.
 func Report(ctx context.Context, dir, outDir string) (ReportFiles, error) {
 	s, err := ReadSummary(dir)
 	if err != nil {
 		return ReportFiles{}, err
 	}
 	if outDir == "" {
-		outDir = filepath.Join(dir, ReportDir)
+		outDir = DefaultReportDir(dir)
 	}
 	return WriteReport(ctx, s, outDir)
+}
+
+// DefaultReportDir is where Report writes by default for a sweep directory
+// or a summary.json path.
+func DefaultReportDir(sweep string) string {
+	if st, err := os.Stat(sweep); err == nil && !st.IsDir() {
+		sweep = filepath.Dir(sweep)
+	}
+	return filepath.Join(sweep, ReportDir)
 }
 
 // WriteReport writes the report of s into outDir. Every file is written
