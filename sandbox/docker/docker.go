@@ -189,7 +189,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		opts:   opts,
 		api:    api,
 		mounts: mounts,
-		log:    opts.Log.With(zap.String("sandbox", "docker"), zap.String("role", string(opts.Role)), zap.String("run_id", opts.RunID)),
+		log:    opts.Log.With(zap.String("backend", "docker"), zap.String("role", string(opts.Role)), zap.String("run_id", opts.RunID)),
 	}
 	if err := s.prepareMounts(); err != nil {
 		return nil, err
