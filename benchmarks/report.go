@@ -166,7 +166,7 @@ figcaption a { color: inherit; }
 <body>
 <main>
 <h1>Sweep report</h1>
-<p class="sub">{{.S.TasksDir}}</p>
+<p class="sub">{{if .S.TasksDir}}task set {{.S.TasksDir}} · {{end}}{{.S.Solved}} of {{.S.Tasks}} tasks solved</p>
 <div class="cards">
 <div class="card"><div class="v" id="tasks">{{.S.Tasks}}</div><div class="k">tasks</div></div>
 <div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
@@ -190,7 +190,7 @@ figcaption a { color: inherit; }
 <thead><tr><th>level</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
 <tbody>
 {{- range .Levels}}
-<tr{{if .Total}} class="total"{{end}} data-level="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{percent .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
+<tr{{if .Total}} class="total"{{end}} data-level="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -220,6 +220,7 @@ figcaption a { color: inherit; }
 
 var reportFuncs = template.FuncMap{
 	"percent": fmtPercent,
+	"rate":    ratePct,
 	"seconds": fmtSeconds,
 	"status":  taskStatus,
 	"acc": func(r TaskResult) string {

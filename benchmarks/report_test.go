@@ -195,10 +195,10 @@ func TestReport(t *testing.T) {
 			got[lvl] = strings.Join(cells, " ")
 		}
 		want := map[string]string{
-			"base":       "base 3 2 67% 0",
-			"algorithm":  "algorithm 2 1 50% 1",
-			"hard":       "hard 2 1 50% 0",
-			"all levels": "all levels 7 4 57% 1",
+			"base":       "base 3 2 66.7% 0",
+			"algorithm":  "algorithm 2 1 50.0% 1",
+			"hard":       "hard 2 1 50.0% 0",
+			"all levels": "all levels 7 4 57.1% 1",
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("levels (-want +got):\n%s", diff)
@@ -322,7 +322,9 @@ func TestReport(t *testing.T) {
 	})
 
 	t.Run("self-contained", func(t *testing.T) {
-		if n := findAll(doc, func(n *html.Node) bool { return n.Data == "script" || n.Data == "link" || n.Data == "img" || n.Data == "iframe" }); len(n) > 0 {
+		if n := findAll(doc, func(n *html.Node) bool {
+			return n.Data == "script" || n.Data == "link" || n.Data == "img" || n.Data == "iframe"
+		}); len(n) > 0 {
 			t.Errorf("report has %d script/link/img/iframe elements", len(n))
 		}
 		for _, n := range findAll(doc, hasAttr("a", "href")) {
