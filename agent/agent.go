@@ -81,3 +81,10 @@ type Agent interface {
 	Write(ctx context.Context, req WriteRequest) (WriteResult, error)
 	Propose(ctx context.Context, req ProposeRequest) (ProposeResult, error)
 }
+
+// Resumer is implemented by agents that keep a position (the replay agent):
+// a resumed run tells it how many Write and Propose calls the interrupted
+// run had made.
+type Resumer interface {
+	Resume(writes, proposes int)
+}

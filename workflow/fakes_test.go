@@ -247,3 +247,12 @@ func (h *harness) run(ctx context.Context, s Settings, kind task.Kind) (*Result,
 }
 
 var errInfra = errors.New("endpoint down")
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// Resume makes the scripted agent continue where an interrupted run was.
+func (a *scriptAgent) Resume(writes, proposes int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.writes = writes
+}

@@ -79,12 +79,16 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 		e.st.RandomCount += len(exs)
 	}
 	e.st.Examples = append(e.st.Examples, got...)
-	if err := e.recordExamples(ctx, got); err != nil {
+	e.st.LastBatch = k
+	e.st.InitialDone = true
+	// One event holds the new examples and the state that includes them:
+	// a crash can lose the batch or keep it, never half of it.
+	if err := e.checkpoint(ctx, EventBatchGranted, map[string]any{
+		"batch": batch, "size": k, "from_agent": nAgent, "from_random": nRand, "known": len(e.st.Examples), "examples": got,
+	}); err != nil {
 		return false, err
 	}
-	return true, e.event(ctx, EventBatchGranted, e.st.Iteration, map[string]any{
-		"batch": batch, "size": k, "from_agent": nAgent, "from_random": nRand, "known": len(e.st.Examples),
-	})
+	return true, e.recordExamples(ctx, got)
 }
 
 // proposeAgent asks the agent for n inputs, up to ProposeAttempts times.
@@ -100,6 +104,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 	}
 	rejection := ""
 	for attempt := 1; attempt <= s.ProposeAttempts; attempt++ {
+		e.st.AgentProposes++
 		res, err := e.deps.Agent.Propose(ctx, agent.ProposeRequest{
 			Task: e.spec.Task, K: n, Examples: e.examples(), Missing: missing,
 			Domain: domain, Attempt: attempt, Rejection: rejection, Workspace: e.spec.Workspace,
@@ -132,7 +137,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "inputs": res.Inputs})
 		}
 		e.log.Info("proposal rejected", zapReason(reason), zapAttempt(attempt))
-		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "reason": reason, "inputs": res.Inputs}); err != nil {
+		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "reason": reason, "inputs": loggable(res.Inputs)}); err != nil {
 			return nil, false, err
 		}
 		rejection = reason
@@ -168,4 +173,19 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 		exs[i] = task.Example{Input: inputs[i], Output: a.Output, Source: task.SourceRandom}
 	}
 	return exs, nil
+}
+
+// loggable keeps a proposal recordable: an input that is not valid JSON is
+// recorded as a string of its text.
+func loggable(inputs []json.RawMessage) []json.RawMessage {
+	out := make([]json.RawMessage, len(inputs))
+	for i, in := range inputs {
+		if json.Valid(in) {
+			out[i] = in
+			continue
+		}
+		s, _ := json.Marshal(string(in))
+		out[i] = s
+	}
+	return out
 }

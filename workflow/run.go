@@ -39,6 +39,8 @@ type Spec struct {
 	Progress io.Writer
 	// Resume, when set, continues a run from a recorded state.
 	Resume *State
+	// Meta is added to the run_started event (e.g. the whole configuration).
+	Meta map[string]any
 }
 
 // finalizeTimeout bounds the work done after cancellation.
@@ -62,8 +64,16 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 	var runErr error
 	if spec.Resume != nil {
 		e.st = *spec.Resume
+		if r, ok := deps.Agent.(agent.Resumer); ok {
+			r.Resume(e.st.AgentWrites, e.st.AgentProposes)
+		}
+		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, map[string]any{"known": len(e.st.Examples), "iteration": e.st.Iteration})
 	} else {
-		runErr = e.event(ctx, EventRunStarted, 0, map[string]any{"task": spec.Task, "settings": spec.Settings})
+		data := map[string]any{"task": spec.Task, "settings": spec.Settings}
+		for k, v := range spec.Meta {
+			data[k] = v
+		}
+		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
 	if runErr == nil {
 		stop, runErr = e.loop(ctx)
@@ -105,8 +115,6 @@ func (e *engine) loop(ctx context.Context) (string, error) {
 		if !ok {
 			return StopProposerFailed, nil
 		}
-		e.st.InitialDone = true
-		e.st.LastBatch = s.InitialBatch
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -132,6 +140,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	}
 	candPath := filepath.Join(e.spec.Workspace, agent.CandidateFile)
 	_ = os.Remove(candPath) // a session that writes nothing must not pass with the previous program
+	e.st.AgentWrites++
 	wres, err := e.deps.Agent.Write(ctx, agent.WriteRequest{
 		Task: e.spec.Task, Iteration: it, Examples: e.examples(),
 		Feedback: e.st.Feedback, Workspace: e.spec.Workspace,
@@ -188,7 +197,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		e.st.Consecutive = 0
 		e.st.Feedback = e.feedback(it, ev, messages)
 		e.commitRecord(ir)
-		return "", nil
+		return "", e.checkpoint(ctx, EventIterationFinished, nil)
 	}
 
 	// A full pass: apply the gates.
@@ -200,7 +209,10 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 			len(memorised), joinRaw(memorised, 3), e.st.MemoRewrites)
 		e.st.Feedback = e.feedback(it, ev, []string{msg})
 		e.commitRecord(ir)
-		return "", e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "rewrite", "embedded": len(memorised), "request": e.st.MemoRewrites})
+		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "rewrite", "embedded": len(memorised), "request": e.st.MemoRewrites}); err != nil {
+			return "", err
+		}
+		return "", e.checkpoint(ctx, EventIterationFinished, nil)
 	}
 	var notes []string
 	if s.MemorisationGate && len(memorised) >= MemorisedThreshold {
@@ -247,7 +259,13 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if counted && e.st.Consecutive >= s.EarlyStop {
 		return StopEarly, nil
 	}
+	// Everything the batch changes is set before it is acquired, so the
+	// checkpoint recorded with the new examples is complete; a failed
+	// proposal ends the run anyway.
 	k := e.st.LastBatch + s.BatchStep
+	e.noteCoverageBatch(blocking)
+	e.st.Feedback = &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
+		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
 	ok, err := e.acquire(ctx, k, task.SourceAgent)
 	if err != nil {
 		return "", err
@@ -255,11 +273,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if !ok {
 		return StopProposerFailed, nil
 	}
-	e.st.LastBatch = k
-	e.noteCoverageBatch(blocking)
-	e.st.Feedback = &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
-		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
-	return "", nil
+	return "", e.checkpoint(ctx, EventIterationFinished, nil)
 }
 
 // commitRecord stores the iteration record and prints the progress line.

@@ -552,7 +552,7 @@ func TestEventsAndResultJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{EventRunStarted, EventProposalAccepted, EventBatchGranted,
-		EventIterationStarted, EventTokens, EventCandidateArchived,
+		EventIterationStarted, EventTokens, EventCandidateArchived, EventIterationFinished,
 		EventIterationStarted, EventTokens, EventCandidateArchived, EventPromotion,
 		EventStop, EventFinal}
 	if diff := cmp.Diff(want, h.rec.types()); diff != "" {

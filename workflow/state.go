@@ -11,7 +11,9 @@ import (
 // State is everything a run has learnt so far. It is plain data so that a
 // run can be resumed from a recorded copy.
 type State struct {
-	Examples    []task.Example `json:"examples"`
+	// Examples are kept out of checkpoints: each batch_granted event holds
+	// its own examples.
+	Examples    []task.Example `json:"examples,omitempty"`
 	InitialDone bool           `json:"initial_done"`
 	Iteration   int            `json:"iteration"`
 	Consecutive int            `json:"consecutive"`
@@ -30,6 +32,10 @@ type State struct {
 	Records           []IterationRecord   `json:"records"`
 	Archived          []candidates.Record `json:"archived"`
 	Seq               int                 `json:"seq"`
+	// AgentWrites and AgentProposes count the agent's calls, so a resumed
+	// run can tell a replaying agent where it was.
+	AgentWrites   int `json:"agent_writes"`
+	AgentProposes int `json:"agent_proposes"`
 }
 
 func (s *State) inputs() []jsonRaw {

@@ -98,7 +98,8 @@ type Event struct {
 // Event types.
 const (
 	EventRunStarted        = "run_started"
-	EventExamplesObserved  = "examples_observed"
+	EventRunResumed        = "run_resumed"
+	EventIterationFinished = "iteration_finished"
 	EventIterationStarted  = "iteration_started"
 	EventCandidateArchived = "candidate_archived"
 	EventPromotion         = "promotion"

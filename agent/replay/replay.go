@@ -177,3 +177,12 @@ func normalize(v any) any {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+var _ agent.Resumer = (*Agent)(nil)
+
+// Resume moves the script to where an interrupted run was.
+func (a *Agent) Resume(writes, proposes int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.writes, a.proposes = writes, proposes
+}

@@ -1,0 +1,72 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// checkpoint records an event carrying the run's state (without the
+// examples, which their own batch_granted events hold).
+func (e *engine) checkpoint(ctx context.Context, typ string, data map[string]any) error {
+	if data == nil {
+		data = map[string]any{}
+	}
+	st := e.st
+	st.Examples = nil
+	data["state"] = st
+	return e.event(ctx, typ, e.st.Iteration, data)
+}
+
+// ErrFinished is returned when asked to resume a run that already stopped.
+var ErrFinished = errors.New("the run has already finished")
+
+// StateFromEvents rebuilds a run's state from its journal: the last
+// checkpoint, the examples of every batch up to it, and the sequence number
+// of the last event, so that a resumed run continues exactly where the
+// recorded one was. Work after the last checkpoint (an interrupted session
+// or query) is done again.
+func StateFromEvents(events []Event) (*State, error) {
+	var st *State
+	var examples, pending []task.Example
+	seq := 0
+	for i, ev := range events {
+		seq = max(seq, ev.Seq)
+		switch ev.Type {
+		case EventStop:
+			return nil, ErrFinished
+		case EventBatchGranted, EventIterationFinished:
+		default:
+			continue
+		}
+		var data struct {
+			State    *State         `json:"state"`
+			Examples []task.Example `json:"examples"`
+		}
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			return nil, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
+		}
+		if data.State == nil {
+			return nil, fmt.Errorf("event %d (%s) holds no state", i+1, ev.Type)
+		}
+		pending = append(pending, data.Examples...)
+		examples = append(examples[:0:0], pending...)
+		st = data.State
+	}
+	if st == nil {
+		return nil, errors.New("the run recorded no checkpoint yet; start it again")
+	}
+	st.Examples = examples
+	st.Seq = seq
+	return st, nil
+}
+
+// RunStarted decodes a run's run_started event data.
+type RunStarted struct {
+	Task     task.Task       `json:"task"`
+	Settings Settings        `json:"settings"`
+	Config   json.RawMessage `json:"config,omitempty"`
+}
