@@ -19,7 +19,30 @@ import (
 //	                  read-only, mount a private /proc (in a new PID
 //	                  namespace) and a small tmpfs on /dev/shm
 //
-// The wire protocol (JSON lines on stdin and stdout) is spoken by Client.
+// # Wire protocol
+//
+// One JSON object per line on the harness's stdin, one response line per
+// request on its stdout, in request order (the harness serves one request at
+// a time). Every response echoes the request's "id"; a line that is not a
+// JSON object gets {"id": null, "ok": false, "error": ...} and the harness
+// stays up. Any request may fail as {"id", "ok": false, "error"}.
+//
+//	{"id", "op": "ping"}
+//	  → {"id", "ok": true, "version": HarnessVersion}
+//	{"id", "op": "call", "program": {"source"|"path", "function"},
+//	 "inputs": [...], "limits": {"timeout": s, "memory_bytes": n, "output_bytes": n}}
+//	  → {"id", "ok": true, "outcomes": [{"status", "output", "error", "seconds"}, ...]}
+//	{"id", "op": "analyse", "source", "function_name", "inputs", "outputs"}
+//	  → {"id", "ok": true, "analysis": {...Analysis...}}
+//	{"id", "op": "generate", "program", "k", "exclude", "seed", "limits"}
+//	  → {"id", "ok": true, "inputs": [...]}
+//
+// A call's outcomes use the Status values; "output" is present only for
+// "ok". A program given by "path" has its directory put on sys.path. Limits
+// left out take the Default values. A generate request runs
+// generate(k, exclude, random.Random(seed)), whose load and call share
+// limits.timeout; its failures (raises, wrong count, not JSON) are ok=false
+// responses. Analyse runs under a fixed 10 s limit.
 //
 //go:embed harness.py
 var Harness string

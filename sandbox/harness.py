@@ -450,7 +450,6 @@ class _Child:
                 _err("setrlimit %s: %s" % (res, e))
         uid, gid = self.cfg.get("uid"), self.cfg.get("gid")
         if uid is not None:
-            _remap_paths(self.cfg.get("remap"))
             os.setgroups([])
             os.setgid(gid)
             os.setuid(uid)
@@ -663,6 +662,10 @@ def _child_main(req_fd, res_fd, progress, cfg):
         os.dup2(null, fd)
     os.close(null)
     sys.stdin = open(os.devnull)
+    if cfg.get("uid") is not None:
+        # Harmless before the uid drop (root reads the exposed copy too),
+        # and done while idle.
+        _remap_paths(cfg.get("remap"))
     _warm()
     chunks = []
     while True:
