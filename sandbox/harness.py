@@ -54,6 +54,20 @@ _loads = json.loads
 # json.dumps builds a new encoder per call when given options; these are
 # built once.
 _encode = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+_encode_str = json.encoder.encode_basestring_ascii
+_INF = float("inf")
+
+
+def _to_json(v):
+    """_encode(v), with the common scalars done without building an encoder."""
+    t = type(v)
+    if t is int:
+        return int.__repr__(v)
+    if t is str:
+        return _encode_str(v)
+    if t is float and v == v and v != _INF and v != -_INF:
+        return float.__repr__(v)
+    return _encode(v)
 
 
 def _err(msg):
@@ -502,7 +516,7 @@ class _Child:
 def _encode_output(result, limit):
     """(status, output value or None, error)."""
     try:
-        text = _encode(result)
+        text = _to_json(result)
     except RecursionError:
         return "bad_output", None, "the return value is nested too deeply for JSON"
     except MemoryError:
