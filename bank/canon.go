@@ -217,6 +217,19 @@ func formatFloat(f float64) (string, error) {
 }
 
 func writeString(buf *bytes.Buffer, s string) {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		buf.WriteByte('"')
+		buf.WriteString(s)
+		buf.WriteByte('"')
+		return
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -1,0 +1,219 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/bank"
+)
+
+func open(t testing.TB) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "b", "bank.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func blob(s string) (string, []byte) { return bank.HashBytes([]byte(s)), []byte(s) }
+
+func rev(ws string, graph string, inputs map[string]string) bank.RevisionRecord {
+	return bank.RevisionRecord{Workspace: ws, Inputs: inputs, Graph: graph, Registry: "sha256:r", Time: time.Unix(1700000000, 0), Action: "create"}
+}
+
+func TestStoreSemantics(t *testing.T) {
+	ctx := context.Background()
+	s, path := open(t)
+	gh, gd := blob(`{"nodes":[],"outputs":{}}`)
+	vh, vd := blob(`{"data":1,"kind":"index"}`)
+	blobs := map[string][]byte{gh: gd, vh: vd}
+
+	r1, err := s.Append(ctx, "", nil, rev("w", gh, map[string]string{"a": vh}), blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Name != "r000001" {
+		t.Errorf("first revision = %s", r1.Name)
+	}
+	if _, err := s.Append(ctx, "", nil, rev("w", gh, nil), nil); !errors.Is(err, bank.ErrExists) {
+		t.Errorf("create twice: %v, want ErrExists", err)
+	}
+	if _, err := s.Append(ctx, "r000009", nil, rev("w", gh, nil), nil); !errors.Is(err, bank.ErrStale) {
+		t.Errorf("stale append: %v, want ErrStale", err)
+	}
+	if _, err := s.Append(ctx, "r000001", nil, rev("nope", gh, nil), nil); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("append to a missing workspace: %v, want ErrNotFound", err)
+	}
+	missing := bank.HashBytes([]byte("missing"))
+	if _, err := s.Append(ctx, "r000001", nil, rev("w", gh, map[string]string{"a": missing}), nil); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("append referencing a missing blob: %v, want ErrNotFound", err)
+	}
+	r2, err := s.Append(ctx, "r000001", nil, rev("w", gh, map[string]string{"a": vh, "b": vh}), nil)
+	if err != nil || r2.Name != "r000002" {
+		t.Fatalf("append = %v, %v", r2, err)
+	}
+	head, err := s.Revision(ctx, "w", "")
+	if err != nil || head.Name != "r000002" || head.Inputs["b"] != vh {
+		t.Errorf("head = %+v, %v", head, err)
+	}
+	if _, err := s.Revision(ctx, "w", "r000003"); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("missing revision: %v", err)
+	}
+	if err := s.AppendEvents(ctx, "w", []bank.Event{{Type: "start", Data: []byte("{}")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddFunction(ctx, bank.FunctionRecord{Name: "g", Kind: "function", Definition: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	// Append-only: the triggers refuse changes even through raw SQL.
+	for _, q := range []string{`UPDATE revisions SET message = 'x'`, `DELETE FROM revisions`, `DELETE FROM blobs`, `UPDATE events SET type = 'x'`, `DELETE FROM functions`} {
+		if _, err := s.db.ExecContext(ctx, q); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: err = %v, want append-only", q, err)
+		}
+	}
+	// Events need a workspace.
+	if err := s.AppendEvents(ctx, "nope", []bank.Event{{Type: "x", Data: []byte("1")}}); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("events of a missing workspace: %v", err)
+	}
+	if err := s.AddFunction(ctx, bank.FunctionRecord{Name: "f", Kind: "function", Definition: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddFunction(ctx, bank.FunctionRecord{Name: "f", Kind: "function", Definition: []byte("{}")}); !errors.Is(err, bank.ErrExists) {
+		t.Errorf("duplicate function: %v", err)
+	}
+	k1, err := s.Key(ctx)
+	if err != nil || len(k1) != 32 {
+		t.Fatalf("key = %x, %v", k1, err)
+	}
+	s.Close()
+	// Reopening keeps the key and the data; migrations are not re-run.
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	k2, _ := s2.Key(ctx)
+	if string(k1) != string(k2) {
+		t.Error("the receipt key changed on reopen")
+	}
+	var mode string
+	if err := s2.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal mode = %q, %v; want wal", mode, err)
+	}
+	var v int
+	if err := s2.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion() {
+		t.Errorf("schema version = %d, %v", v, err)
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	ctx := context.Background()
+	s, path := open(t)
+	if _, err := s.db.ExecContext(ctx, `UPDATE schema_version SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "newer than this build") {
+		t.Errorf("open of a newer schema: %v", err)
+	}
+}
+
+// objectsBank returns a bank whose workspace "w" holds a 30×30 grid, some
+// small inputs and a graph of 200 nodes.
+func objectsBank(t testing.TB) (*bank.Bank, *Store, string) {
+	t.Helper()
+	s, path := open(t)
+	b := bank.New(s, bank.Options{})
+	rows := make([][]int, 30)
+	for i := range rows {
+		rows[i] = make([]int, 30)
+		for j := range rows[i] {
+			rows[i][j] = (i * j) % 10
+		}
+	}
+	grid, err := bank.NewGrid(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &bank.Graph{Inputs: map[string]bank.Value{"grid": grid, "bg": bank.Color(0), "k": bank.Index(1)}, Outputs: map[string]string{}}
+	prev := "k"
+	for i := 0; i < 200; i++ {
+		id := fmt.Sprintf("n%03d", i)
+		g.Nodes = append(g.Nodes, bank.Node{ID: id, Op: "number.add", Args: map[string]string{"a": prev, "b": "k"}})
+		prev = id
+	}
+	g.Nodes = append(g.Nodes, bank.Node{ID: "objs", Op: "grid.components", Args: map[string]string{"grid": "grid", "background": "bg"}})
+	g.Outputs["sum"], g.Outputs["objs"] = prev, "objs"
+	if _, err := b.Create(context.Background(), "w", g, ""); err != nil {
+		t.Fatal(err)
+	}
+	return b, s, path
+}
+
+func fileSize(t testing.TB, s *Store, path string) int64 {
+	t.Helper()
+	if _, err := s.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	var pages, size int64
+	s.db.QueryRowContext(context.Background(), `PRAGMA page_count`).Scan(&pages)
+	s.db.QueryRowContext(context.Background(), `PRAGMA page_size`).Scan(&size)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	return pages * size
+}
+
+// growth appends n revisions that each change the small input k and
+// returns the bytes the file grew by per revision, and the size of the
+// workspace's content (inputs and graph).
+func growth(t testing.TB, n int) (perRev float64, content int) {
+	ctx := context.Background()
+	b, s, path := objectsBank(t)
+	head, err := b.Load(ctx, "w", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	content = len(head.Graph.Structure())
+	for _, v := range head.Graph.Inputs {
+		content += len(v.Canonical())
+	}
+	before := fileSize(t, s, path)
+	name := head.Name
+	for i := 0; i < n; i++ {
+		rec, err := b.Update(ctx, "w", name, map[string]bank.Value{"k": bank.Index(int64(i + 2))}, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name = rec.Name
+	}
+	after := fileSize(t, s, path)
+	return float64(after-before) / float64(n), content
+}
+
+func TestStorageGrowth(t *testing.T) {
+	perRev, content := growth(t, 100)
+	t.Logf("workspace content %d bytes; 100 revisions changing one small input: %.0f bytes per revision", content, perRev)
+	// Content addressing: a revision costs its record and the changed value,
+	// far less than a copy of the workspace.
+	if perRev > float64(content)/4 {
+		t.Errorf("%.0f bytes per revision for a %d-byte workspace: revisions copy the content", perRev, content)
+	}
+}
+
+func BenchmarkStorageGrowth100(b *testing.B) {
+	for b.Loop() {
+		perRev, content := growth(b, 100)
+		b.ReportMetric(perRev, "bytes/rev")
+		b.ReportMetric(float64(content), "workspace-bytes")
+	}
+}

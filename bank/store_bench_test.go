@@ -1,0 +1,93 @@
+package bank_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/bank"
+)
+
+// chainWorkspace creates workspace "chain": n number.add nodes.
+func chainWorkspace(tb testing.TB, b *bank.Bank, n int) {
+	tb.Helper()
+	g := &bank.Graph{Inputs: map[string]bank.Value{"one": bank.Index(1)}, Outputs: map[string]string{}}
+	prev := "one"
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("n%04d", i)
+		g.Nodes = append(g.Nodes, bank.Node{ID: id, Op: "number.add", Args: map[string]string{"a": prev, "b": "one"}})
+		prev = id
+	}
+	g.Outputs["last"] = prev
+	if _, err := b.Create(context.Background(), "chain", g, ""); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func BenchmarkObserve1000(b *testing.B) {
+	bk, _ := openBank(b, bank.Options{})
+	chainWorkspace(b, bk, 1000)
+	action := []byte(`{"action":"observe","workspace":"chain"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp := bk.Act(context.Background(), action)
+		if !resp.OK {
+			b.Fatal(resp.Error)
+		}
+		if _, err := json.Marshal(resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkProposeCommit1000(b *testing.B) {
+	bk, _ := openBank(b, bank.Options{})
+	chainWorkspace(b, bk, 1000)
+	ctx := context.Background()
+	i := int64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		i++
+		fb, err := bk.Propose(ctx, &bank.Proposal{Workspace: "chain", Updates: map[string]bank.Value{"one": bank.Index(i)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(fb); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bk.Commit(ctx, fb.Receipt, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzAct: any input gives a response that encodes, never a panic; only
+// well-formed actions may succeed.
+func FuzzAct(f *testing.F) {
+	for _, s := range []string{
+		`{"action":"observe","workspace":"objects"}`,
+		proposeOffset,
+		`{"action":"propose","workspace":"objects","graph_edits":[{"kind":"add_node","value":{"id":"t","op":"number.add","args":{"a":"minimum","b":"minimum"}}},{"kind":"set_output","output":"t","ref":"t"}],"targets":{"t":{"kind":"index","data":4}},"require_target_match":true,"atol":0.5}`,
+		`{"action":"commit","receipt":{"proposal_id":"sha256:00","payload":{"format":1},"signature":"x"}}`,
+		`{"action":"compare","a":"objects","b":"objects@r000001"}`,
+		`{"action":"fork","workspace":"objects","name":"t2","expected_revision":"r000001"}`,
+		`{"action":"list"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	b, _ := openBank(f, bank.Options{})
+	setupObjects(f, b)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		resp := b.Act(context.Background(), data)
+		if _, err := json.Marshal(resp); err != nil {
+			t.Fatalf("response does not encode: %v", err)
+		}
+		if !resp.OK && resp.Error == nil {
+			t.Fatal("failed response without an error")
+		}
+		if resp.OK && !json.Valid(data) {
+			t.Fatalf("invalid JSON %q succeeded", data)
+		}
+	})
+}
