@@ -77,6 +77,10 @@ func Load(opts Options) (*Config, error) {
 				v.Set(k, envValue(k, val))
 			}
 		}
+		// BANK.md names the bank's variable RECONSTRUCT_BANK.
+		if val := getenv(EnvPrefix + "_BANK"); val != "" && getenv(EnvName("bank.path")) == "" {
+			v.Set("bank.path", envValue("bank.path", val))
+		}
 		for _, k := range []string{"task.domain.lo", "task.domain.hi", "task.random_inputs.python", "task.random_inputs.function"} {
 			if val := getenv(EnvName(k)); val != "" {
 				v.Set(k, envValue(k, val))

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/replay"
+	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
@@ -39,10 +41,11 @@ type Options struct {
 	Progress io.Writer
 	// RunID is generated when empty.
 	RunID string
-	// Resume continues a run from a recorded state.
-	Resume *workflow.State
-	// Recorders are added to the workspace's file recorder (e.g. the bank).
+	// Recorders are added to the workspace's file recorder.
 	Recorders []workflow.Recorder
+	// Bank, when set, records the run instead of the bank file of the
+	// configuration (bank.enabled still decides whether a run is recorded).
+	Bank *bank.Bank
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -74,15 +77,210 @@ func Settings(c *config.Config) workflow.Settings {
 
 // Run executes one configured run end to end.
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
-	log := opts.Log
-	if log == nil {
-		log = zap.NewNop()
-	}
 	runID := opts.RunID
 	if runID == "" {
 		runID = NewRunID()
 	}
-	log = log.With(zap.String("run", runID), zap.String("task", c.Task.Name))
+	l := launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
+	if !c.Bank.Enabled {
+		return l.execute(ctx)
+	}
+	b, closeBank, err := l.bank(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeBank()
+	ws := RunWorkspaceName(c.Task.Name, runID)
+	if l.bankRec, err = NewRunWorkspace(ctx, b, ws, c.Task.FunctionName); err != nil {
+		return nil, err
+	}
+	l.meta["bank_workspace"] = ws
+	return l.execute(ctx)
+}
+
+// Resume continues an interrupted run from the bank at bankPath: no
+// observed example is lost or asked again, and the archive and counts are
+// restored. The run's own recorded configuration is used.
+func Resume(ctx context.Context, bankPath, run string, opts Options) (*workflow.Result, error) {
+	l := launch{opts: opts}
+	b, closeBank, err := l.openBank(ctx, bankPath)
+	if err != nil {
+		return nil, err
+	}
+	defer closeBank()
+	ws, err := FindRun(ctx, b, run)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	events, err := RunEvents(ctx, b, ws)
+	if err != nil {
+		return nil, err
+	}
+	c, err := recordedConfig(events)
+	if err != nil {
+		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
+	}
+	st, err := workflow.StateFromEvents(events)
+	if err != nil {
+		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
+	}
+	l.c, l.runID, l.state = c, events[0].RunID, st
+	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
+		return nil, err
+	}
+	// The bank is the record: the workspace's journal files are rewritten
+	// from it, so that both hold the same events one for one.
+	if err := workflow.WriteJournal(c.Workspace, events, st.Examples); err != nil {
+		return nil, err
+	}
+	return l.execute(ctx)
+}
+
+// Fork starts a new run, with the settings of c, from an earlier run's
+// examples and candidates, recorded as a fork of its bank workspace.
+func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
+	runID := opts.RunID
+	if runID == "" {
+		runID = NewRunID()
+	}
+	l := launch{c: c, opts: opts, runID: runID}
+	b, closeBank, err := l.bank(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeBank()
+	src, err := FindRun(ctx, b, fromRun)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --fork: %v", ErrConfig, err)
+	}
+	events, err := RunEvents(ctx, b, src)
+	if err != nil {
+		return nil, err
+	}
+	parent, err := recordedConfig(events)
+	if err != nil {
+		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, fromRun, err)
+	}
+	if parent.Task.Name != c.Task.Name || parent.Task.FunctionName != c.Task.FunctionName {
+		return nil, fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
+			fromRun, parent.Task.Name, parent.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
+	}
+	st, err := workflow.ForkState(events)
+	if err != nil {
+		return nil, fmt.Errorf("%w: fork run %s: %w", ErrConfig, fromRun, err)
+	}
+	if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
+		return nil, err
+	}
+	head, err := b.Load(ctx, src, "")
+	if err != nil {
+		return nil, err
+	}
+	ws := RunWorkspaceName(c.Task.Name, runID)
+	if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
+		return nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
+	}
+	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
+		return nil, err
+	}
+	if err := workflow.WriteJournal(c.Workspace, nil, st.Examples); err != nil {
+		return nil, err
+	}
+	l.state, l.fork = st, true
+	l.meta = map[string]any{"config": c, "bank_workspace": ws, "forked_from": events[0].RunID}
+	return l.execute(ctx)
+}
+
+// recordedConfig is the configuration a run recorded when it started.
+func recordedConfig(events []workflow.Event) (*config.Config, error) {
+	for _, ev := range events {
+		if ev.Type != workflow.EventRunStarted {
+			continue
+		}
+		var rs workflow.RunStarted
+		if err := json.Unmarshal(ev.Data, &rs); err != nil {
+			return nil, err
+		}
+		if len(rs.Config) == 0 {
+			return nil, errors.New("its run_started event holds no configuration")
+		}
+		var c config.Config
+		if err := json.Unmarshal(rs.Config, &c); err != nil {
+			return nil, fmt.Errorf("recorded configuration: %w", err)
+		}
+		return &c, nil
+	}
+	return nil, errors.New("no run_started event")
+}
+
+// copyCandidates copies the archived candidates of a forked run into the
+// new run's archive, under the new run id.
+func copyCandidates(fromWorkspace, toWorkspace, runID string, st *workflow.State) error {
+	if len(st.Archived) == 0 {
+		return nil
+	}
+	from, err := candidates.OpenExisting(fromWorkspace)
+	if err != nil {
+		return fmt.Errorf("fork: %w", err)
+	}
+	to, err := candidates.Open(toWorkspace)
+	if err != nil {
+		return err
+	}
+	for i, rec := range st.Archived {
+		src, err := from.Source(rec)
+		if err != nil {
+			return fmt.Errorf("fork: %w", err)
+		}
+		tr, err := from.Transcript(rec)
+		if err != nil {
+			return fmt.Errorf("fork: %w", err)
+		}
+		rec.RunID = runID
+		if st.Archived[i], err = to.Add(rec, src, tr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// launch is one run about to execute.
+type launch struct {
+	c       *config.Config
+	opts    Options
+	runID   string
+	state   *workflow.State
+	fork    bool
+	bankRec *BankRecorder
+	meta    map[string]any
+}
+
+// bank returns the injected bank or opens the configured one.
+func (l *launch) bank(ctx context.Context) (*bank.Bank, func() error, error) {
+	if l.opts.Bank != nil {
+		return l.opts.Bank, func() error { return nil }, nil
+	}
+	return l.openBank(ctx, l.c.Bank.Path)
+}
+
+func (l *launch) openBank(ctx context.Context, path string) (*bank.Bank, func() error, error) {
+	if l.opts.Bank != nil {
+		return l.opts.Bank, func() error { return nil }, nil
+	}
+	b, closeFn, err := OpenBank(ctx, path, l.opts.Log, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrInfra, err)
+	}
+	return b, closeFn, nil
+}
+
+func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
+	c, opts := l.c, l.opts
+	log := opts.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	log = log.With(zap.String("run", l.runID), zap.String("task", c.Task.Name))
 	workspace, err := filepath.Abs(c.Workspace)
 	if err != nil {
 		return nil, err
@@ -90,7 +288,7 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace %s: %w", workspace, err)
 	}
-	boxes, err := OpenSandboxes(ctx, c, runID, workspace, log)
+	boxes, err := OpenSandboxes(ctx, c, l.runID, workspace, log)
 	if err != nil {
 		return nil, err
 	}
@@ -109,21 +307,24 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 	if err != nil {
 		return nil, err
 	}
-	files, err := workflow.NewFileRecorder(workspace, opts.Resume != nil)
+	files, err := workflow.NewFileRecorder(workspace, l.state != nil)
 	if err != nil {
 		return nil, err
 	}
 	defer files.Close()
-	deps := workflow.Deps{
-		Agent: ag, Oracle: orc, Evaluator: boxes.Agent, Archive: archive,
-		Recorders: append([]workflow.Recorder{files}, opts.Recorders...),
+	var recorders []workflow.Recorder
+	if l.bankRec != nil {
+		// The bank first: it is the record a resumed run reads back.
+		recorders = append(recorders, l.bankRec)
 	}
+	recorders = append(append(recorders, files), opts.Recorders...)
+	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Agent, Archive: archive, Recorders: recorders}
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}
 	spec := workflow.Spec{
-		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: runID,
-		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: opts.Resume,
+		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
+		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
 	}
 	return workflow.Run(ctx, spec, deps)
 }

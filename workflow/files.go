@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -115,3 +116,28 @@ func readJSONLines[T any](path string) ([]T, error) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// WriteJournal replaces a workspace's events.jsonl and examples.jsonl with
+// the given records (a resumed run re-synchronises them with the bank; a
+// fork starts from its parent's examples).
+func WriteJournal(workspace string, events []Event, examples []task.Example) error {
+	var evBuf, exBuf bytes.Buffer
+	for _, ev := range events {
+		line, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		evBuf.Write(append(line, '\n'))
+	}
+	for _, ex := range examples {
+		line, err := json.Marshal(ex)
+		if err != nil {
+			return err
+		}
+		exBuf.Write(append(line, '\n'))
+	}
+	if err := atomicfile.Write(filepath.Join(workspace, EventsFile), evBuf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(workspace, ExamplesFile), exBuf.Bytes(), 0o644)
+}

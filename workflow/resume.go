@@ -30,14 +30,48 @@ var ErrFinished = errors.New("the run has already finished")
 // recorded one was. Work after the last checkpoint (an interrupted session
 // or query) is done again.
 func StateFromEvents(events []Event) (*State, error) {
+	st, finished, err := lastState(events)
+	if err != nil {
+		return nil, err
+	}
+	if finished {
+		return nil, ErrFinished
+	}
+	return st, nil
+}
+
+// ForkState is the starting state of a run forked from the recorded one:
+// its examples, candidates and counts (iterations, batches, promotions
+// carry on), with the consecutive-promotion count, the gates' counters and
+// the token spend starting afresh under the new run's settings.
+func ForkState(events []Event) (*State, error) {
+	st, _, err := lastState(events)
+	if err != nil {
+		return nil, err
+	}
+	st.Consecutive, st.MemoRewrites, st.ComplexityStrikes = 0, 0, 0
+	st.CoverageKey, st.CoverageBatches = "", 0
+	st.Tokens = task.Usage{}
+	st.Seq = 0
+	return st, nil
+}
+
+// LastState is the last checkpoint of a run, finished or not.
+func LastState(events []Event) (*State, error) {
+	st, _, err := lastState(events)
+	return st, err
+}
+
+func lastState(events []Event) (*State, bool, error) {
 	var st *State
+	finished := false
 	var examples, pending []task.Example
 	seq := 0
 	for i, ev := range events {
 		seq = max(seq, ev.Seq)
 		switch ev.Type {
 		case EventStop:
-			return nil, ErrFinished
+			finished = true
 		case EventBatchGranted, EventIterationFinished:
 		default:
 			continue
@@ -47,21 +81,21 @@ func StateFromEvents(events []Event) (*State, error) {
 			Examples []task.Example `json:"examples"`
 		}
 		if err := json.Unmarshal(ev.Data, &data); err != nil {
-			return nil, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
+			return nil, false, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
 		}
 		if data.State == nil {
-			return nil, fmt.Errorf("event %d (%s) holds no state", i+1, ev.Type)
+			return nil, false, fmt.Errorf("event %d (%s) holds no state", i+1, ev.Type)
 		}
 		pending = append(pending, data.Examples...)
 		examples = append(examples[:0:0], pending...)
 		st = data.State
 	}
 	if st == nil {
-		return nil, errors.New("the run recorded no checkpoint yet; start it again")
+		return nil, false, errors.New("the run recorded no checkpoint yet; start it again")
 	}
 	st.Examples = examples
 	st.Seq = seq
-	return st, nil
+	return st, finished, nil
 }
 
 // RunStarted decodes a run's run_started event data.

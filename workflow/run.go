@@ -39,6 +39,9 @@ type Spec struct {
 	Progress io.Writer
 	// Resume, when set, continues a run from a recorded state.
 	Resume *State
+	// Fork marks Resume as the starting point of a new run forked from
+	// another (its journal starts with run_started, not run_resumed).
+	Fork bool
 	// Meta is added to the run_started event (e.g. the whole configuration).
 	Meta map[string]any
 }
@@ -67,6 +70,8 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		if r, ok := deps.Agent.(agent.Resumer); ok {
 			r.Resume(e.st.AgentWrites, e.st.AgentProposes)
 		}
+	}
+	if spec.Resume != nil && !spec.Fork {
 		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, map[string]any{"known": len(e.st.Examples), "iteration": e.st.Iteration})
 	} else {
 		data := map[string]any{"task": spec.Task, "settings": spec.Settings}
@@ -431,7 +436,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		res.Error = runErr.Error()
 	}
 	var ferr error
-	if err := e.event(ctx, EventStop, e.st.Iteration, map[string]any{"reason": stop, "error": res.Error}); err != nil {
+	if err := e.checkpoint(ctx, EventStop, map[string]any{"reason": stop, "error": res.Error}); err != nil {
 		ferr = err
 	}
 	best, bestEval, bestSrc, err := e.selectFinal(ctx)
@@ -450,6 +455,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		if err := e.event(ctx, EventFinal, e.st.Iteration, map[string]any{
 			"candidate": best.File, "iteration": best.Iteration, "score": res.FinalScore,
 			"accuracy": res.FinalAccuracy, "sha256": best.SHA256, "function": e.spec.Task.FunctionName,
+			"source": res.FinalProgram,
 		}); err != nil {
 			ferr = errors.Join(ferr, err)
 		}

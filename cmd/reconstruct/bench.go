@@ -24,7 +24,7 @@ func newBenchCmd(a *app) *cobra.Command {
 		Use:   "bench",
 		Short: "Sweep task sets, report and compare sweeps",
 	}
-	cmd.AddCommand(newBenchRunCmd(a))
+	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a))
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -18,6 +19,8 @@ type runOptions struct {
 	configFile string
 	jsonOut    bool
 	runID      string
+	resume     string
+	fork       string
 	flags      map[string]*pflag.Flag
 }
 
@@ -36,8 +39,13 @@ run ended without one (or was interrupted), 2 for bad input, 3 for an
 infrastructure failure.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFlag(cmd, "config"); err != nil {
-				return err
+			switch {
+			case opts.resume != "" && (opts.fork != "" || cmd.Flags().Changed("config")):
+				return withCode(exitUsage, errors.New("--resume continues a run with its recorded configuration: give neither --config nor --fork"))
+			case opts.resume == "":
+				if err := requireFlag(cmd, "config"); err != nil {
+					return err
+				}
 			}
 			return runRun(cmd.Context(), a, opts)
 		},
@@ -45,17 +53,34 @@ infrastructure failure.`,
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "run configuration file (YAML)")
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the Result as JSON on stdout")
 	cmd.Flags().StringVar(&opts.runID, "run-id", "", "run id (default: generated)")
+	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the interrupted run RUN from the bank")
+	cmd.Flags().StringVar(&opts.fork, "fork", "", "start from run RUN's examples and candidates, with this configuration's settings")
 	opts.flags = addConfigFlags(cmd.Flags())
 	return cmd
 }
 
 func runRun(ctx context.Context, a *app, opts *runOptions) error {
-	c, err := loadConfig(a, opts.configFile, opts.flags)
-	if err != nil {
-		return err
+	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID}
+	var res *workflow.Result
+	var err error
+	workspace := ""
+	if opts.resume != "" {
+		bankPath := bankPathFrom(a, opts.flags)
+		res, err = runner.Resume(ctx, bankPath, opts.resume, ropts)
+	} else {
+		c, lerr := loadConfig(a, opts.configFile, opts.flags)
+		if lerr != nil {
+			return lerr
+		}
+		workspace = c.Workspace
+		if opts.fork != "" {
+			res, err = runner.Fork(ctx, c, opts.fork, ropts)
+		} else {
+			res, err = runner.Run(ctx, c, ropts)
+		}
 	}
-	res, err := runner.Run(ctx, c, runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID})
 	if res != nil {
+		workspace = res.Workspace
 		if perr := printResult(a, res, opts.jsonOut); perr != nil && err == nil {
 			err = perr
 		}
@@ -63,7 +88,7 @@ func runRun(ctx context.Context, a *app, opts *runOptions) error {
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled):
-		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s", c.Workspace))
+		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s", workspace))
 	case errors.Is(err, runner.ErrConfig):
 		return withCode(exitUsage, err)
 	default:
@@ -89,4 +114,18 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 		res.StopReason, res.Iterations, res.Promotions, res.KnownExamples, res.FinalScore, res.Tokens.Total(),
 		cand, filepath.Join(res.Workspace, workflow.ResultFile))
 	return err
+}
+
+// bankPathFrom is the bank of --bank, RECONSTRUCT_BANK_PATH or
+// RECONSTRUCT_BANK, or the default.
+func bankPathFrom(a *app, flags map[string]*pflag.Flag) string {
+	if f := flags["bank.path"]; f != nil && f.Changed {
+		return f.Value.String()
+	}
+	for _, env := range []string{"RECONSTRUCT_BANK_PATH", "RECONSTRUCT_BANK"} {
+		if v := a.getenv(env); v != "" {
+			return v
+		}
+	}
+	return config.DefaultBankPath
 }

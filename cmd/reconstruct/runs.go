@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+type runsOptions struct {
+	bankPath string
+	jsonOut  bool
+}
+
+func newRunsCmd(a *app) *cobra.Command {
+	opts := &runsOptions{}
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "Read runs back from the bank",
+	}
+	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank file (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
+	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
+	cmd.AddCommand(&cobra.Command{
+		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runRunsList(c.Context(), a, opts) },
+	}, &cobra.Command{
+		Use: "show RUN", Short: "Show one run: task, settings, stop reason, examples, iterations, score, tokens", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runRunsShow(c.Context(), a, opts, args[0]) },
+	})
+	return cmd
+}
+
+func (o *runsOptions) path(a *app) string {
+	if o.bankPath != "" {
+		return o.bankPath
+	}
+	return bankPathFrom(a, nil)
+}
+
+func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
+	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
+	if err != nil {
+		return withCode(exitInfra, err)
+	}
+	defer closeBank()
+	runs, err := runner.Runs(ctx, b)
+	if err != nil {
+		return withCode(exitInfra, err)
+	}
+	if opts.jsonOut {
+		return a.printJSON(runs)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tTASK\tSTATUS\tSTOP\tITERATIONS\tEXAMPLES\tSCORE\tTOKENS\tSTARTED")
+	for _, r := range runs {
+		score := "-"
+		if r.FinalScore != nil {
+			score = fmt.Sprintf("%.3f", *r.FinalScore)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", r.RunID, r.Task.Name, r.Status, r.StopReason,
+			r.Iterations, r.Known, score, r.Tokens.Total(), r.StartedAt.Format("2006-01-02 15:04:05"))
+	}
+	return tw.Flush()
+}
+
+func runRunsShow(ctx context.Context, a *app, opts *runsOptions, run string) error {
+	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
+	if err != nil {
+		return withCode(exitInfra, err)
+	}
+	defer closeBank()
+	info, err := runner.ShowRun(ctx, b, run)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	if opts.jsonOut {
+		return a.printJSON(info)
+	}
+	w := a.stdout
+	fmt.Fprintf(w, "run:         %s (bank workspace %s)\n", info.RunID, info.BankWorkspace)
+	fmt.Fprintf(w, "task:        %s (%s, kind %s, %s)\n", info.Task.Name, info.Task.Level, info.Task.Kind, info.Task.InputType)
+	if info.ForkedFrom != "" {
+		fmt.Fprintf(w, "forked from: %s\n", info.ForkedFrom)
+	}
+	s := info.Settings
+	fmt.Fprintf(w, "settings:    initial %d, step %d, early stop %d, max iterations %d, random share %g, gates: coverage %v, memorisation %v, complexity %v, domain %v, budget %d, seed %d\n",
+		s.InitialBatch, s.BatchStep, s.EarlyStop, s.MaxIterations, s.RandomShare, s.CoverageGate, s.MemorisationGate, s.ComplexityGate, s.DomainCheck, s.TokenBudget, s.Seed)
+	fmt.Fprintf(w, "status:      %s %s\n", info.Status, info.StopReason)
+	if info.Error != "" {
+		fmt.Fprintf(w, "error:       %s\n", info.Error)
+	}
+	fmt.Fprintf(w, "iterations:  %d (%d promotions)\n", info.Iterations, info.Promotions)
+	if info.FinalScore != nil {
+		fmt.Fprintf(w, "final score: %.3f\n", *info.FinalScore)
+	}
+	fmt.Fprintf(w, "tokens:      %d prompt, %d completion\n", info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
+	fmt.Fprintf(w, "workspace:   %s\n", info.Workspace)
+	fmt.Fprintf(w, "examples:    %d\n", info.Known)
+	for _, ex := range info.Examples {
+		fmt.Fprintf(w, "  %-8s %s -> %s\n", ex.Source, task.MustCanonical(ex.Input), task.MustCanonical(ex.Output))
+	}
+	return nil
+}

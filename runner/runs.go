@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// RunInfo is a run as the bank recorded it.
+type RunInfo struct {
+	RunID         string            `json:"run_id"`
+	BankWorkspace string            `json:"bank_workspace"`
+	Task          task.Task         `json:"task"`
+	Settings      workflow.Settings `json:"settings"`
+	Workspace     string            `json:"workspace,omitempty"`
+	ForkedFrom    string            `json:"forked_from,omitempty"`
+	StartedAt     time.Time         `json:"started_at"`
+	// Status is "finished", or "interrupted" for a run that recorded no
+	// stop (killed, or still running); resume it with run --resume.
+	Status     string         `json:"status"`
+	StopReason string         `json:"stop_reason,omitempty"`
+	Error      string         `json:"error,omitempty"`
+	Iterations int            `json:"iterations"`
+	Promotions int            `json:"promotions"`
+	Known      int            `json:"known_examples"`
+	FinalScore *float64       `json:"final_score,omitempty"`
+	Tokens     task.Usage     `json:"tokens"`
+	Examples   []task.Example `json:"examples,omitempty"`
+	Events     int            `json:"events"`
+}
+
+// Runs lists every run recorded in the bank, oldest first.
+func Runs(ctx context.Context, b *bank.Bank) ([]RunInfo, error) {
+	wss, err := b.Workspaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []RunInfo
+	for _, w := range wss {
+		events, err := RunEvents(ctx, b, w.Name)
+		if err != nil || len(events) == 0 || events[0].Type != workflow.EventRunStarted {
+			continue // not a run's workspace
+		}
+		info, err := runInfo(w.Name, events)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartedAt.Before(out[j].StartedAt) })
+	return out, nil
+}
+
+// ShowRun describes one run, with its examples.
+func ShowRun(ctx context.Context, b *bank.Bank, run string) (RunInfo, error) {
+	ws, err := FindRun(ctx, b, run)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	events, err := RunEvents(ctx, b, ws)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	info, err := runInfo(ws, events)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	if st, err := workflow.LastState(events); err == nil {
+		info.Examples = st.Examples
+	}
+	return info, nil
+}
+
+func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
+	info := RunInfo{RunID: events[0].RunID, BankWorkspace: ws, StartedAt: events[0].Time, Status: "interrupted", Events: len(events)}
+	var started struct {
+		workflow.RunStarted
+		ForkedFrom string `json:"forked_from"`
+	}
+	if err := json.Unmarshal(events[0].Data, &started); err != nil {
+		return RunInfo{}, err
+	}
+	info.Task, info.Settings, info.ForkedFrom = started.Task, started.Settings, started.ForkedFrom
+	if c, err := recordedConfig(events); err == nil {
+		info.Workspace = c.Workspace
+	}
+	for _, ev := range events {
+		switch ev.Type {
+		case workflow.EventStop:
+			var d struct{ Reason, Error string }
+			_ = json.Unmarshal(ev.Data, &d)
+			info.Status, info.StopReason, info.Error = "finished", d.Reason, d.Error
+		case workflow.EventFinal:
+			var d struct{ Score float64 }
+			if json.Unmarshal(ev.Data, &d) == nil {
+				info.FinalScore = &d.Score
+			}
+		}
+	}
+	if st, err := workflow.LastState(events); err == nil {
+		info.Iterations, info.Promotions, info.Known, info.Tokens = st.Iteration, st.Promotions, len(st.Examples), st.Tokens
+	}
+	return info, nil
+}
