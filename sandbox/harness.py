@@ -16,6 +16,7 @@ Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
 import ast
 import ctypes
 import gc
+import importlib.util
 import json
 import mmap
 import os
@@ -356,8 +357,6 @@ class _Preloaded:
         self.files = files
 
     def find_spec(self, name, path=None, target=None):
-        import importlib.util
-
         if name in self.files:
             return importlib.util.spec_from_loader(name, self, origin=self.files[name][0])
         return None
