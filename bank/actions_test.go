@@ -322,3 +322,31 @@ func TestWorkflowAPI(t *testing.T) {
 		t.Errorf("program input = %v", rev.Graph.Inputs["program"])
 	}
 }
+
+func TestFoldFailureAtItem7LeavesNoRevision(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	row := `[1,2,1,2,1,2,1,2,1,2]`
+	bad := `[1,2,1,2,1,2,1,3,1,2]`
+	spec := `{"inputs":{"grid":{"kind":"grid","data":[` + row + `]},"state":{"kind":"grid","data":[` + row + `]},"bg":{"kind":"color","data":0}},
+	  "nodes":[{"id":"objs","op":"grid.components","args":{"grid":"grid","background":"bg"}},
+	           {"id":"out","fold":{"op":"object.erase","items":"objs","state":"state","bindings":{"background":"bg"}}}],
+	  "outputs":{"out":"out"}}`
+	mustOK(t, b, `{"action":"create","workspace":"w","spec":`+spec+`}`)
+	e := wantCode(t, b, `{"action":"propose","workspace":"w","updates":{"state":{"kind":"grid","data":[`+bad+`]}}}`, bank.CodeEvaluationFailed)
+	d := e["details"].(map[string]any)
+	if d["path"] != "root/out/item_7" {
+		t.Errorf("failing path = %v, want root/out/item_7", d["path"])
+	}
+	trace := d["trace"].([]any)
+	last := trace[len(trace)-1].(map[string]any)
+	if last["path"] != "root/out/item_7" || last["error"] == nil {
+		t.Errorf("last trace entry = %v", last)
+	}
+	if steps := len(trace) - 2; steps != 7 {
+		t.Errorf("%d successful fold steps before the failure, want 7", steps)
+	}
+	log, _ := mustOK(t, b, `{"action":"log","workspace":"w"}`)
+	if n := len(log["revisions"].([]any)); n != 1 {
+		t.Errorf("%d revisions after a failed proposal, want 1", n)
+	}
+}

@@ -1,23 +1,49 @@
 // Package bank is the versioned store of typed computations that the
 // reconstruct workflow and controllers observe, edit and commit
-// (shared/spec/PROTOCOL.md and BANK.md).
+// (shared/spec/PROTOCOL.md and BANK.md; decisions in docs/bank.md).
 //
-// The in-memory core:
+// # Core (in memory)
 //
-//   - Value: every kind of BANK.md with strict decoding (DecodeValue, errors
-//     name the path of the bad field), canonical JSON (Value.Canonical) and
-//     content hashes (Value.Hash, "sha256:" + hex).
+//   - Value: every kind of BANK.md with strict decoding (DecodeValue; errors
+//     name the path of the bad field, e.g. "inputs.grid.data[3]: row length
+//     4, want 5"), canonical JSON (Value.Canonical) and content hashes
+//     (Value.Hash, "sha256:" + hex). Constructors: Scalar, Index, Color,
+//     Flag, PointValue, Text, NewGrid, NewProgram, NewExample, JSONValue,
+//     List.
 //   - Registry: the built-in operations with typed signatures and versions,
 //     user functions (typed sub-graphs, Registry.WithFunction), registered
-//     programs (Registry.WithProgram) and the registry identity
-//     (Registry.Identity).
+//     programs (Registry.WithProgram) and Registry.Identity.
 //   - Graph: inputs, op / map / filter / fold / choice nodes and outputs;
 //     Validate checks names, references, kinds and cycles before anything
 //     runs; ApplyEdits applies up to 64 graph edits to a copy.
 //   - Evaluator: demand-driven evaluation with a call budget shared by
 //     per-item calls, a trace with paths like root/shifted/item_0, and the
-//     potential dependencies of every output. program.apply runs through
-//     an injected ProgramRunner (a sandbox); the bank never runs untrusted
-//     code in process.
-//   - Compare: residuals of outputs against typed targets.
+//     potential dependencies of every output. program.apply runs through an
+//     injected ProgramRunner (a sandbox); the bank never runs untrusted code
+//     in process.
+//   - Compare: residuals of an output against a typed target.
+//
+// # Bank (durable)
+//
+// New(store, Options{Logger, Runner, Budget}) returns a Bank over a Store;
+// bank/sqlite provides the embedded SQLite Store (sqlite.Open(ctx, path)).
+//
+//   - Act(ctx, rawJSON) Response runs one protocol action (observe, propose,
+//     commit, fork, undo, compare, create, checkout, register, list, log,
+//     events) and never panics on bad input; the CLI and serve --stdio use
+//     it.
+//   - Typed equivalents: Observe, Propose, Commit, Fork, Undo, Compare,
+//     Checkout, Register, RegisterProgram, Workspaces, Log, Load, Registry.
+//
+// For the workflow (issue 8):
+//
+//	rec, err := b.Create(ctx, "task", &bank.Graph{Inputs: inputs, Outputs: outputs}, "start")
+//	rec, err = b.Update(ctx, "task", rec.Name, map[string]bank.Value{"program": prog}, nil, "iter_003")
+//	err = b.AppendEvents(ctx, "task", []bank.Event{{RunID: id, Type: "iteration", Data: raw}})
+//	events, err := b.Events(ctx, "task")
+//
+// Update appends a revision that adds or replaces inputs (examples as
+// list[example], programs as program values), guarded by the expected
+// head (ErrStale otherwise). Events get the current time when Time is zero;
+// Data is stored canonically. Every write is one transaction.
 package bank
