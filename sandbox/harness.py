@@ -1239,8 +1239,11 @@ def harden(cfg):
             mount(None, target, None, flags, None)
         except OSError:
             failed.append(target.decode("utf-8", "replace"))
-    if failed:
-        warnings.append("could not make %d mounts read-only: %s" % (len(failed), ", ".join(failed[:5])))
+    if "/" in failed:
+        warnings.append("could not make / read-only: the filesystem stays writable")
+    elif failed:
+        # Typically mounts locked by another namespace (container overlays).
+        _err("note: could not make %d mounts read-only: %s" % (len(failed), ", ".join(failed[:5])))
     if os.getpid() == 1:
         try:
             mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)

@@ -295,7 +295,12 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 0, 4096), 64<<10)
 		for sc.Scan() {
-			s.log.Warn("harness", zap.String("stderr", sc.Text()))
+			line := sc.Text()
+			if strings.Contains(line, "warning:") {
+				s.log.Warn("harness", zap.String("stderr", line))
+			} else {
+				s.log.Info("harness", zap.String("stderr", line))
+			}
 		}
 	}()
 	go func() {
