@@ -197,11 +197,16 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed re
 	return cmd
 }
 
+// mustFlags makes the named flags required; a missing one is a usage error
+// (exit status 2), checked before the command runs.
 func mustFlags(c *cobra.Command, names ...string) {
-	for _, n := range names {
-		if err := c.MarkFlagRequired(n); err != nil {
-			panic(err) // a programming error: the flag is defined above
+	c.PreRunE = func(c *cobra.Command, _ []string) error {
+		for _, n := range names {
+			if !c.Flags().Changed(n) {
+				return withCode(exitUsage, fmt.Errorf("%s: required flag --%s not set", c.Name(), n))
+			}
 		}
+		return nil
 	}
 }
 

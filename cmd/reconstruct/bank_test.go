@@ -173,8 +173,11 @@ func TestBankCLIExitCodes(t *testing.T) {
 	if _, code := runBank(t, db, "", "act", filepath.Join(dir, "missing.json")); code != 2 {
 		t.Errorf("missing action file: exit %d, want 2", code)
 	}
-	if _, code := runBank(t, db, "", "log"); code != 1 && code != 2 {
-		t.Errorf("log without --workspace: exit %d", code)
+	for _, args := range [][]string{{"log"}, {"events"}, {"create", "--workspace", "x"}, {"register", "--function", keepLarge}, {"checkout", "--workspace", "objects"},
+		{"register", "--name", "x"}, {"serve"}, {"act", "a.json", "--commit", "b.json"}} {
+		if _, code := runBank(t, db, "", args...); code != 2 {
+			t.Errorf("bank %v: exit %d, want 2", args, code)
+		}
 	}
 }
 
