@@ -208,12 +208,19 @@ func (s *Sandbox) Isolation() Isolation {
 // Python is the interpreter the sandbox runs.
 func (s *Sandbox) Python() string { return s.python }
 
-func (s *Sandbox) env() []string {
+// env is the whole environment of sandboxed processes: nothing of the
+// caller's (API keys) leaks in. The harness's private /dev/shm is the only
+// place its children can write.
+func (s *Sandbox) env(harness bool) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
-	return []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir, "TMPDIR=/dev/shm"}
+	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir}
+	if harness {
+		env = append(env, "TMPDIR=/dev/shm")
+	}
+	return env
 }
 
 // ensure returns a running harness, starting one if needed. Caller holds mu.
@@ -260,7 +267,7 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 	}
 	cmd := exec.Command(s.python, args...)
 	cmd.Dir = s.dir
-	cmd.Env = s.env()
+	cmd.Env = s.env(true)
 	if isolated {
 		cmd.SysProcAttr = isolatedAttr(s.opts.Network)
 		if cmd.SysProcAttr == nil {
@@ -496,7 +503,7 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	out := &capWriter{limit: limit}
 	cmd := exec.Command("/bin/sh", "-c", req.Command)
 	cmd.Dir = s.dir
-	cmd.Env = s.env()
+	cmd.Env = s.env(false)
 	cmd.Stdout = out
 	cmd.Stderr = out
 	cmd.WaitDelay = time.Second
