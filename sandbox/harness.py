@@ -969,9 +969,7 @@ class Server:
                             items = msg.get("items")
                             if not isinstance(items, list):
                                 raise ValueError("malformed results")
-                            for item in items:
-                                self.record(outcomes, item)
-                                left -= 1
+                            left -= self.record(outcomes, items)
                         elif t == "load" and not msg.get("ok"):
                             failure = ("load_error", _safe_str(msg.get("error")), None)
                             break
@@ -1003,32 +1001,35 @@ class Server:
             # Only a tampered child can get here (json.loads accepts NaN).
             for i, o in enumerate(outcomes):
                 try:
-                    _dumps(o, allow_nan=False)
+                    _encode(o)
                 except (TypeError, ValueError, RecursionError):
                     outcomes[i] = {"status": "crashed", "error": "protocol violation: unencodable outcome", "seconds": 0.0}
             return _encode(resp)
 
-    def record(self, outcomes, item):
-        if not isinstance(item, dict):
-            raise ValueError("malformed result")
-        i = item.get("i")
-        if type(i) is not int or i < 0 or i >= len(outcomes) or outcomes[i] is not None:
-            raise ValueError("result for an unexpected input")
-        status = item.get("status")
-        if status not in _STATUSES:
-            raise ValueError("unknown status")
-        seconds = item.get("seconds")
-        if type(seconds) is not float or not (0.0 <= seconds < 1e9):
-            seconds = 0.0
-        o = {"status": status, "seconds": round(seconds, 6)}
-        error = item.get("error")
-        if error:
-            o["error"] = _safe_str(error)
-        if status == "ok":
-            if "output" not in item:
-                raise ValueError("ok result without output")
-            o["output"] = item["output"]
-        outcomes[i] = o
+    def record(self, outcomes, items):
+        """Store a batch of results from the child; returns how many. The
+        checks are the ones the response depends on (which input, which
+        status); the rest is checked when the response is encoded."""
+        n = len(outcomes)
+        for item in items:
+            try:
+                i = item["i"]
+                status = item["status"]
+            except (TypeError, KeyError):
+                raise ValueError("malformed result")
+            if type(i) is not int or not 0 <= i < n or outcomes[i] is not None:
+                raise ValueError("result for an unexpected input")
+            if (
+                status not in _STATUSES
+                or (status == "ok") != ("output" in item)
+                or type(item.get("seconds")) is not float
+                or type(item.get("error", "")) is not str
+                or len(item) != 3 + ("output" in item) + ("error" in item)
+            ):
+                raise ValueError("malformed result")
+            del item["i"]
+            outcomes[i] = item
+        return len(items)
 
     def single(self, job, timeout, kind):
         """Run a one-shot job (analyse, generate); returns the child's message
