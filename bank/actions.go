@@ -643,9 +643,12 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 		return nil, &ActionError{Code: CodePredictionMismatch, Message: "outputs differ from the prediction: " + strings.Join(mismatched, ", "),
 			Details: map[string]any{"outputs": mismatched}}
 	}
-	before, _ := ev.Evaluate(ctx, head.Graph)
-	if before == nil {
-		before = &Result{Outputs: map[string]Value{}}
+	// Only locked outputs need the head's outputs.
+	before := &Result{Outputs: map[string]Value{}}
+	if len(p.Constraints.LockedOutputs) > 0 {
+		if res, _ := ev.Evaluate(ctx, head.Graph); res != nil {
+			before = res
+		}
 	}
 	prot, cons := checkConstraints(p.Constraints, before.Outputs, after.Outputs)
 	var failed []string

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,25 +96,38 @@ func (v Value) Hash() string {
 // building it: fold steps over large grids hash a new grid every call.
 func hashGrid(g *Grid) string {
 	h := sha256.New()
-	h.Write([]byte(`{"data":[`))
-	row := make([]byte, 0, 2*g.Cols+2)
-	for r := 0; r < g.Rows; r++ {
-		row = row[:0]
-		if r > 0 {
-			row = append(row, ',')
-		}
-		row = append(row, '[')
-		for c, x := range g.Cells[r*g.Cols : (r+1)*g.Cols] {
-			if c > 0 {
-				row = append(row, ',')
+	h.Write([]byte(`{"data":`))
+	// Encode a band of rows at a time into one reused buffer.
+	const band = 8
+	buf := make([]byte, 0, band*(2*g.Cols+2)+2)
+	for r0 := 0; r0 < g.Rows; r0 += band {
+		buf = buf[:0]
+		for r := r0; r < min(r0+band, g.Rows); r++ {
+			if r == 0 {
+				buf = append(buf, '[')
+			} else {
+				buf = append(buf, ',')
 			}
-			row = append(row, '0'+x)
+			buf = appendRow(buf, g.Cells[r*g.Cols:(r+1)*g.Cols])
 		}
-		row = append(row, ']')
-		h.Write(row)
+		h.Write(buf)
 	}
 	h.Write([]byte(`],"kind":"grid"}`))
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// appendRow appends "[c0,c1,…]" (colors are single digits).
+func appendRow(b []byte, row []uint8) []byte {
+	n := len(b)
+	b = slices.Grow(b, 2*len(row)+1)[:n+2*len(row)+1]
+	out := b[n:]
+	out[0] = '['
+	for i, x := range row {
+		out[2*i+1] = '0' + x
+		out[2*i+2] = ','
+	}
+	out[len(out)-1] = ']'
+	return b
 }
 
 // Equal reports whether two values are identical (same kind and data).
@@ -670,15 +684,7 @@ func appendGrid(b []byte, g *Grid) []byte {
 		if r > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '[')
-		row := g.Cells[r*g.Cols : (r+1)*g.Cols]
-		for c, x := range row {
-			if c > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '0'+x)
-		}
-		b = append(b, ']')
+		b = appendRow(b, g.Cells[r*g.Cols:(r+1)*g.Cols])
 	}
 	return append(b, ']')
 }
