@@ -446,3 +446,33 @@ func TestBankCrashDuringCommit(t *testing.T) {
 		}
 	}
 }
+
+func TestBankCLIRejectedProposalAndPrograms(t *testing.T) {
+	dir, db := newObjectsBank(t)
+	out, code := runBank(t, db, `{"action": "propose", "workspace": "objects", "updates": {"minimum": {"kind": "index", "data": 1}}, "locked_outputs": ["count"]}`, "act")
+	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
+		t.Fatalf("propose: exit %d: %s", code, out)
+	}
+	// A rejected proposal response still carries its receipt; committing it
+	// is rejected the same way.
+	out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "rejected.json", out))
+	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
+		t.Errorf("commit of a rejected proposal: exit %d: %s", code, out)
+	}
+	prog, err := bank.NewProgram("solve", "def solve(x):\n    return x\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, db, "", "register", "--name", "candidate", "--program", writeFile(t, dir, "prog.json", string(prog.Canonical())))
+	if res["name"] != "candidate" {
+		t.Errorf("register --program = %v", res)
+	}
+	list := mustRun(t, db, "", "list")
+	var names []string
+	for _, f := range list["functions"].([]any) {
+		names = append(names, f.(map[string]any)["name"].(string)+":"+f.(map[string]any)["kind"].(string))
+	}
+	if got, want := strings.Join(names, ","), "candidate:program,keep_large:function"; got != want {
+		t.Errorf("functions = %s, want %s", got, want)
+	}
+}
