@@ -285,6 +285,25 @@ func TestPrograms(t *testing.T) {
 	if runner.calls != 2 || res.Calls != 3 {
 		t.Errorf("runner batches = %d, calls = %d; want 2 batches (the map in one) and 3 calls", runner.calls, res.Calls)
 	}
+	// program.apply itself maps over a list[json] through a function whose
+	// item parameter is the input.
+	f, err := DecodeFunction([]byte(`{"params":{"item":"json","p":"program"},"nodes":[{"id":"y","op":"program.apply","args":{"program":"p","input":"item"}}],"output":"y"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg2, err := reg.WithFunction("apply_each", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Nodes = append(g.Nodes, Node{ID: "each", Map: &Apply{Op: "apply_each", Items: "xs", Bindings: map[string]string{"p": "prog"}}})
+	g.Outputs["each"] = "each"
+	res, err = (&Evaluator{Registry: reg2, Runner: runner}).Evaluate(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(res.Outputs["each"].Canonical()), string(res.Outputs["all"].Canonical()); got != want {
+		t.Errorf("each = %s, want %s", got, want)
+	}
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
