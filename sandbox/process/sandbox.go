@@ -86,6 +86,7 @@ type Sandbox struct {
 	dir    string
 	uid    int
 	hostNS string
+	attr   func(network bool) *syscall.SysProcAttr
 
 	mu       sync.Mutex
 	h        *harness
@@ -108,6 +109,12 @@ type harness struct {
 
 // New starts a process sandbox and waits until its harness answers.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	return open(ctx, opts, isolatedAttr)
+}
+
+// open is New with the namespace attributes as a parameter (tests make the
+// kernel "refuse" them).
+func open(ctx context.Context, opts Options, attr func(network bool) *syscall.SysProcAttr) (*Sandbox, error) {
 	log := opts.Log
 	if log == nil {
 		log = zap.NewNop()
@@ -134,6 +141,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("process sandbox: python %q: %w", python, err)
 	}
 	s := &Sandbox{
+		attr:   attr,
 		opts:   opts,
 		log:    log.With(zap.String("sandbox", "process"), zap.String("dir", dir)),
 		python: resolved,
@@ -243,21 +251,32 @@ func (s *Sandbox) ensure(ctx context.Context) (*harness, error) {
 	return h, nil
 }
 
+// errRefused marks a harness that could not be started at all with the
+// namespaces: the kernel refused them.
+type errRefused struct{ err error }
+
+func (e *errRefused) Error() string { return e.err.Error() }
+func (e *errRefused) Unwrap() error { return e.err }
+
 func (s *Sandbox) start(ctx context.Context) (*harness, error) {
-	if !s.tried {
-		s.tried = true
-		h, err := s.spawn(ctx, true)
-		if err == nil {
-			s.isolated = true
-			return h, nil
-		}
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		s.log.Warn("the kernel refused namespaces: the process sandbox runs WITHOUT network, PID and mount isolation", zap.Error(err))
-		return s.spawn(ctx, false)
+	if s.tried {
+		return s.spawn(ctx, s.isolated)
 	}
-	return s.spawn(ctx, s.isolated)
+	h, err := s.spawn(ctx, true)
+	var refused *errRefused
+	if err == nil || !errors.As(err, &refused) {
+		if err == nil {
+			s.tried, s.isolated = true, true
+		}
+		return h, err
+	}
+	h, err = s.spawn(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	s.tried = true
+	s.log.Warn("the kernel refused namespaces: the process sandbox runs WITHOUT network, PID and mount isolation", zap.Error(refused))
+	return h, nil
 }
 
 func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
@@ -269,9 +288,9 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 	cmd.Dir = s.dir
 	cmd.Env = s.env(true)
 	if isolated {
-		cmd.SysProcAttr = isolatedAttr(s.opts.Network)
+		cmd.SysProcAttr = s.attr(s.opts.Network)
 		if cmd.SysProcAttr == nil {
-			return nil, errors.New("namespaces are not supported on this system")
+			return nil, &errRefused{errors.New("namespaces are not supported on this system")}
 		}
 		if s.hostNS != "" {
 			cmd.Args = append(cmd.Args, "--harden", s.hostNS)
@@ -292,7 +311,11 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 		return nil, fmt.Errorf("start harness: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start harness %s: %w", s.python, err)
+		err = fmt.Errorf("start harness %s: %w", s.python, err)
+		if isolated {
+			return nil, &errRefused{err}
+		}
+		return nil, err
 	}
 	h := &harness{cmd: cmd, exited: make(chan struct{}), pidns: isolated}
 	h.client = sandbox.NewClient(stdout, stdin, s.log)
