@@ -531,7 +531,7 @@ func TestHarnessDeathReplacesContainer(t *testing.T) {
 func TestReadOnlyMountPermissions(t *testing.T) {
 	_, ref := needImage(t)
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to give the program directory another owner")
+		skipOrFail(t, "needs root to give the program directory another owner")
 	}
 	task := t.TempDir()
 	if err := os.WriteFile(filepath.Join(task, "hidden.py"), []byte("def solve(x):\n    return -x\n"), 0o640); err != nil {

@@ -8,18 +8,15 @@ import (
 	"time"
 
 	"github.com/docker/docker/client"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
 )
 
-// RequireEnv, when set (CI sets it), turns the skips of tests that need an
-// engine or the runner image into failures: nothing may skip there.
-const RequireEnv = "RECONSTRUCT_REQUIRE_DOCKER"
-
+// skipOrFail skips, or fails under RECONSTRUCT_REQUIRE_ALL=1 (CI): nothing
+// may skip there.
 func skipOrFail(t testing.TB, reason string) {
 	t.Helper()
-	if os.Getenv(RequireEnv) != "" {
-		t.Fatalf("%s (and %s is set, so this test may not skip)", reason, RequireEnv)
-	}
-	t.Skip(reason)
+	testenv.Skip(t, reason)
 }
 
 // needEngine returns a client of an engine that answers, or skips.
