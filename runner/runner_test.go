@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"go.uber.org/zap"
+
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -19,6 +21,9 @@ func quickstart(t *testing.T, override map[string]any) *config.Config {
 		override = map[string]any{}
 	}
 	override["workspace"] = t.TempDir()
+	if _, ok := override["bank.path"]; !ok {
+		override["bank.path"] = filepath.Join(t.TempDir(), "bank.db")
+	}
 	override["sandbox.kind"] = "process"
 	c, err := config.Load(config.Options{File: filepath.Join("..", "configs", "examples", "quickstart.yaml"), Override: override})
 	if err != nil {
@@ -71,3 +76,5 @@ func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
 		}
 	}
 }
+
+func nopLog() *zap.Logger { return zap.NewNop() }
