@@ -1,0 +1,278 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// The test binary doubles as the reconstruct binary: with RECONSTRUCT_AS_CLI
+// set it runs main() on its arguments, so the tests drive the real command
+// line, exit codes and signals included.
+const asCLI = "RECONSTRUCT_AS_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asCLI) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// cli runs reconstruct with args in dir, with env added.
+func cli(t *testing.T, dir string, env []string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), asCLI+"=1"), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return cliResult{code, out.String(), errb.String()}
+}
+
+func quickstartPath(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "configs", "examples", "quickstart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestVersionHelpCompletion(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"version"}, "reconstruct "},
+		{[]string{"help"}, "Available Commands"},
+		{[]string{"completion", "bash"}, "bash completion"},
+		{[]string{"run", "--help"}, "--early-stop"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := cli(t, t.TempDir(), nil, tt.args...)
+			if r.code != 0 || !strings.Contains(r.stdout, tt.want) {
+				t.Errorf("exit %d, stdout %q…, want %q", r.code, firstN(r.stdout, 200), tt.want)
+			}
+		})
+	}
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func TestRunQuickstartThroughCLI(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "run", "--config", quickstartPath(t), "--workspace", ws, "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var res workflow.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("stdout is not the Result: %v\n%s", err, r.stdout)
+	}
+	if res.StopReason != workflow.StopEarly || res.Iterations != 6 {
+		t.Errorf("stop %s after %d iterations", res.StopReason, res.Iterations)
+	}
+	if n := strings.Count(r.stderr, "iter "); n != 6 {
+		t.Errorf("stderr has %d iteration lines, want 6:\n%s", n, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".reconstruct", "bank.db")); err != nil {
+		t.Errorf("the run was not recorded in the default bank: %v", err)
+	}
+
+	// Inspect what the run archived and recorded.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"candidates", "list", ws}, "iter_006"},
+		{[]string{"candidates", "show", ws, "2"}, "best = x if best is None"},
+		{[]string{"candidates", "diff", ws, "1", "2"}, "-    return sorted(input_data)"},
+		{[]string{"candidates", "rescore", ws, "--sandbox", "process"}, "30/30"},
+		{[]string{"candidates", "rescore", ws, "--sandbox", "process", "--tests", filepath.Join(filepath.Dir(quickstartPath(t)), "quickstart", "heldout.jsonl")}, "16/16"},
+		{[]string{"runs", "list"}, res.RunID},
+		{[]string{"runs", "show", res.RunID}, "early_stop"},
+		{[]string{"score", "--config", quickstartPath(t), "--program", filepath.Join(ws, "candidate.py"), "--sandbox", "process"}, "passed: 16/16"},
+	} {
+		r := cli(t, dir, nil, tt.args...)
+		if r.code != 0 || !strings.Contains(r.stdout, tt.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, r.code, firstN(r.stdout, 400), r.stderr, tt.want)
+		}
+	}
+	r = cli(t, dir, nil, "candidates", "list", ws, "--json")
+	var recs []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil || len(recs) != 6 {
+		t.Errorf("candidates list --json: %d records, %v", len(recs), err)
+	}
+	// A finished run cannot be resumed.
+	if r := cli(t, dir, nil, "run", "--resume", res.RunID); r.code != 2 || !strings.Contains(r.stderr, "finished") {
+		t.Errorf("resume of a finished run: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+func TestBadInputExits2AndCreatesNothing(t *testing.T) {
+	good, err := os.ReadFile(quickstartPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		config string // written beside the quickstart's files; "" means a missing file
+		args   []string
+		want   []string
+	}{
+		{name: "missing file", want: []string{"does not exist"}},
+		{name: "unknown key", config: string(good) + "workflow: {erly_stop: 3}\n", want: []string{"erly_stop"}},
+		{name: "wrong type", config: string(good) + "workflow: {early_stop: soon}\n", want: []string{"workflow.early_stop"}},
+		{name: "missing required", config: strings.Replace(string(good), "  kind: list\n", "", 1), want: []string{"task.kind"}},
+		{name: "bad flag value", config: string(good), args: []string{"--sandbox", "vm"}, want: []string{"sandbox.kind", "vm"}},
+		{name: "unknown flag", config: string(good), args: []string{"--frobnicate"}, want: []string{"unknown flag"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join(filepath.Dir(quickstartPath(t)), "bad-"+strings.ReplaceAll(tt.name, " ", "-")+".yaml")
+			if tt.config != "" {
+				if err := os.WriteFile(cfg, []byte(tt.config), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				defer os.Remove(cfg)
+			}
+			ws := filepath.Join(dir, "ws")
+			r := cli(t, dir, nil, append([]string{"run", "--config", cfg, "--workspace", ws}, tt.args...)...)
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2; stderr %s", r.code, r.stderr)
+			}
+			wants := tt.want
+			if tt.name != "unknown flag" {
+				wants = append(wants, cfg)
+			}
+			for _, w := range wants {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr %q does not name %q", r.stderr, w)
+				}
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 0 {
+				t.Errorf("a rejected configuration created %v", entries)
+			}
+		})
+	}
+}
+
+func TestScoreExitCodes(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	wrong := filepath.Join(dir, "wrong.py")
+	os.WriteFile(wrong, []byte("def solve(xs):\n    return xs\n"), 0o644)
+	r := cli(t, dir, nil, "score", "--config", quickstartPath(t), "--program", wrong, "--sandbox", "process", "--json")
+	var sc struct {
+		Accuracy float64
+		Passed   int
+		Total    int
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sc); err != nil || r.code != 1 || sc.Total != 16 || sc.Passed == 16 {
+		t.Errorf("wrong program: exit %d, score %+v, %v", r.code, sc, err)
+	}
+	if r := cli(t, dir, nil, "score", "--config", quickstartPath(t), "--program", wrong, "--tests", filepath.Join(dir, "none.jsonl")); r.code != 2 {
+		t.Errorf("missing tests file: exit %d", r.code)
+	}
+}
+
+func TestInterruptWritesEverything(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	// A hidden program that takes a while per input keeps the run going
+	// long enough to be interrupted after its first iterations.
+	qs := filepath.Dir(quickstartPath(t))
+	hidden, _ := os.ReadFile(filepath.Join(qs, "quickstart", "hidden.py"))
+	slow := strings.Replace(string(hidden), "def running_max(xs):\n", "def running_max(xs):\n    import time\n    time.sleep(0.3)\n", 1)
+	os.WriteFile(filepath.Join(dir, "hidden.py"), []byte(slow), 0o644)
+	cfg := filepath.Join(dir, "slow.yaml")
+	os.WriteFile(cfg, []byte(`task:
+  name: running_max
+  input_type: "list of integers"
+  kind: list
+  oracle: {python: hidden.py, function: running_max}
+agent: {kind: replay, replay: {script: `+filepath.Join(qs, "quickstart", "replay.yaml")+`}}
+sandbox: {kind: process}
+workspace: ws
+`), 0o644)
+	cmd := exec.Command(os.Args[0], "run", "--config", cfg)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), asCLI+"=1")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), "iter   3") {
+			cmd.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("interrupted run: %v, want exit status 1", err)
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the run did not stop after SIGINT")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "ws", workflow.ResultFile))
+	if err != nil {
+		t.Fatalf("no result.json after Ctrl-C: %v (stderr %v)", err, lines)
+	}
+	var res workflow.Result
+	json.Unmarshal(data, &res)
+	if res.StopReason != workflow.StopCancelled || res.Iterations < 3 || res.FinalProgram == "" {
+		t.Errorf("result after Ctrl-C: stop %s, %d iterations, final %q", res.StopReason, res.Iterations, firstN(res.FinalProgram, 40))
+	}
+	evs, err := workflow.ReadEvents(filepath.Join(dir, "ws"))
+	if err != nil || evs[len(evs)-1].Type != workflow.EventFinal {
+		t.Errorf("events.jsonl does not end with the final event: %v", err)
+	}
+}
