@@ -83,6 +83,9 @@ type envelope struct {
 	OK       bool              `json:"ok"`
 	Error    string            `json:"error"`
 	Version  string            `json:"version"`
+	UID      *int              `json:"uid"`
+	ReadOnly bool              `json:"readonly"`
+	PIDNS    bool              `json:"pid_namespace"`
 	Outcomes []Outcome         `json:"outcomes"`
 	Analysis *Analysis         `json:"analysis"`
 	Inputs   []json.RawMessage `json:"inputs"`
@@ -273,11 +276,29 @@ func (c *Client) forget(id int64) {
 // Ping checks that the harness answers and returns its version (compare it
 // with HarnessVersion).
 func (c *Client) Ping(ctx context.Context) (string, error) {
+	info, err := c.Info(ctx)
+	return info.Version, err
+}
+
+// HarnessInfo is what a harness says about itself in answer to a ping.
+type HarnessInfo struct {
+	Version string
+	// UID is the user id untrusted code runs as; nil when it keeps the
+	// harness's own.
+	UID *int
+	// ReadOnly: the harness made the filesystem read-only (--harden).
+	ReadOnly bool
+	// PIDNamespace: the harness is PID 1 of its own PID namespace.
+	PIDNamespace bool
+}
+
+// Info pings the harness and returns what it reports about itself.
+func (c *Client) Info(ctx context.Context) (HarnessInfo, error) {
 	env, err := c.do(ctx, "ping", map[string]any{}, pingDeadline)
 	if err != nil {
-		return "", err
+		return HarnessInfo{}, err
 	}
-	return env.Version, nil
+	return HarnessInfo{Version: env.Version, UID: env.UID, ReadOnly: env.ReadOnly, PIDNamespace: env.PIDNS}, nil
 }
 
 type wireLimits struct {

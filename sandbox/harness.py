@@ -1103,7 +1103,15 @@ class Server:
         op = req.get("op")
         try:
             if op == "ping":
-                return {"id": rid, "ok": True, "version": HARNESS_VERSION}
+                return {
+                    "id": rid,
+                    "ok": True,
+                    "version": HARNESS_VERSION,
+                    # What isolation the harness itself set up (informative).
+                    "uid": self.cfg.get("uid"),
+                    "readonly": bool(self.cfg.get("readonly")),
+                    "pid_namespace": self.pidns,
+                }
             if op == "call":
                 return self.call(req)
             if op == "analyse":
@@ -1242,7 +1250,9 @@ def harden(cfg):
             failed.append(target.decode("utf-8", "replace"))
     if "/" in failed:
         warnings.append("could not make / read-only: the filesystem stays writable")
-    elif failed:
+    else:
+        cfg["readonly"] = True
+    if failed and "/" not in failed:
         # Typically mounts locked by another namespace (container overlays).
         _err("note: could not make %d mounts read-only: %s" % (len(failed), ", ".join(failed[:5])))
     if os.getpid() == 1:

@@ -72,6 +72,8 @@ type Isolation struct {
 	Namespaces bool `json:"namespaces"`
 	// NoNetwork: the harness and Exec run in a network namespace of their own.
 	NoNetwork bool `json:"no_network"`
+	// ReadOnly: untrusted code sees the whole filesystem read-only.
+	ReadOnly bool `json:"read_only"`
 	// UID is the uid untrusted code runs as; 0 when it runs as the caller.
 	UID int `json:"uid"`
 }
@@ -105,6 +107,7 @@ type harness struct {
 	client *sandbox.Client
 	exited chan struct{}
 	pidns  bool
+	info   sandbox.HarnessInfo
 }
 
 // New starts a process sandbox and waits until its harness answers.
@@ -210,7 +213,14 @@ func resolvePython(ctx context.Context, python string) (string, error) {
 func (s *Sandbox) Isolation() Isolation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Isolation{Namespaces: s.isolated, NoNetwork: s.isolated && !s.opts.Network, UID: s.uid}
+	iso := Isolation{Namespaces: s.isolated, NoNetwork: s.isolated && !s.opts.Network}
+	if s.h != nil {
+		iso.ReadOnly = s.h.info.ReadOnly
+		if s.h.info.UID != nil {
+			iso.UID = *s.h.info.UID
+		}
+	}
+	return iso
 }
 
 // Python is the interpreter the sandbox runs.
@@ -341,15 +351,16 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 	}()
 	pctx, cancel := context.WithTimeout(ctx, startDeadline)
 	defer cancel()
-	version, err := h.client.Ping(pctx)
+	info, err := h.client.Info(pctx)
 	if err != nil {
 		h.stop()
 		return nil, fmt.Errorf("start harness: first ping: %w", err)
 	}
-	if version != sandbox.HarnessVersion {
+	if info.Version != sandbox.HarnessVersion {
 		h.stop()
-		return nil, fmt.Errorf("start harness: version %q, want %q", version, sandbox.HarnessVersion)
+		return nil, fmt.Errorf("start harness: version %q, want %q", info.Version, sandbox.HarnessVersion)
 	}
+	h.info = info
 	return h, nil
 }
 

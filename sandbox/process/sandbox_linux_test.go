@@ -28,7 +28,7 @@ func TestNamespacesRefused(t *testing.T) {
 		t.Fatalf("open: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if iso := s.Isolation(); iso.Namespaces || iso.NoNetwork {
+	if iso := s.Isolation(); iso.Namespaces || iso.NoNetwork || iso.ReadOnly {
 		t.Errorf("Isolation() = %+v, want no namespaces", iso)
 	}
 	if logs.FilterMessageSnippet("WITHOUT network").Len() != 1 {

@@ -75,6 +75,9 @@ func TestHostilePrograms(t *testing.T) {
 	s := newSandbox(t, Options{})
 	iso := s.Isolation()
 	t.Logf("isolation: %+v", iso)
+	if os.Geteuid() == 0 && iso.Namespaces && (iso.UID == 0 || !iso.ReadOnly) {
+		t.Errorf("running as root with namespaces, isolation %+v: want a uid drop and a read-only filesystem", iso)
+	}
 	outside := t.TempDir() // not the sandbox's directory
 	outsideFile := filepath.Join(outside, "pwned")
 	marker := fmt.Sprintf("%d.%d", os.Getpid(), time.Now().UnixNano()%100000)
@@ -85,7 +88,7 @@ func TestHostilePrograms(t *testing.T) {
 		body   string
 		status sandbox.Status // "" accepts any status: only survival is checked
 		errRe  string
-		needs  string // "netns", "uid": skip unless that isolation is in force
+		needs  string // "netns", "uid", "readonly", "confined" (uid or readonly): skip unless in force
 		short  bool   // runs with a 0.5 s timeout (the others get 5 s, for busy machines)
 		after  func(t *testing.T)
 	}{
@@ -117,15 +120,15 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "socket to a public address", body: "import socket\n    socket.create_connection(('1.1.1.1', 443), timeout=0.2)", status: sandbox.StatusError, errRe: `Network is unreachable`, needs: "netns"},
 		{
 			name: "writes outside its directory", body: fmt.Sprintf("open(%q, 'w').write('x')", outsideFile),
-			status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`,
+			status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`, needs: "confined",
 			after: func(t *testing.T) {
 				if _, err := os.Stat(outsideFile); err == nil {
 					t.Errorf("%s was written", outsideFile)
 				}
 			},
 		},
-		{name: "writes its directory", body: "open('candidate.py', 'w').write('x')", status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`},
-		{name: "fills /tmp", body: "with open('/tmp/fill-" + marker + "', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `Read-only file system|PermissionError|File too large`},
+		{name: "writes its directory", body: "open('candidate.py', 'w').write('x')", status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`, needs: "confined"},
+		{name: "fills /tmp", body: "with open('/tmp/fill-" + marker + "', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `Read-only file system|PermissionError|File too large`, needs: "readonly"},
 		{name: "fills /dev/shm", body: "with open('/dev/shm/fill', 'wb') as f:\n        while True: f.write(b'x' * (1 << 20))", status: sandbox.StatusError, errRe: `No space left|File too large`, needs: "netns"},
 		{
 			name:   "background process outlives the call",
@@ -158,6 +161,10 @@ func TestHostilePrograms(t *testing.T) {
 				t.Skip("no network namespace on this system")
 			case tc.needs == "uid" && iso.UID == 0:
 				t.Skip("untrusted code runs as the caller's uid here (not root)")
+			case tc.needs == "readonly" && !iso.ReadOnly:
+				t.Skip("the filesystem is writable here (no mount namespace)")
+			case tc.needs == "confined" && !iso.ReadOnly && iso.UID == 0:
+				t.Skip("neither a read-only filesystem nor a uid drop here")
 			}
 			src := "def f(x):\n    " + tc.body + "\n"
 			timeout := 5 * time.Second
