@@ -329,27 +329,28 @@ func (b *Bank) actPropose(ctx context.Context, m map[string]any) (any, error) {
 }
 
 // candidate applies a proposal's updates and edits to the base graph.
-func candidateGraph(reg *Registry, base *Graph, p *Proposal) (*Graph, error) {
+func candidateGraph(reg *Registry, base *Graph, p *Proposal) (*Graph, *Checked, error) {
 	for _, name := range sortedKeys(p.Updates) {
 		if _, ok := base.Inputs[name]; !ok {
-			return nil, reject(CodeUnknownInput, "updates.%s: no declared input %q (declared: %s)", name, name, strings.Join(sortedKeys(base.Inputs), ", "))
+			return nil, nil, reject(CodeUnknownInput, "updates.%s: no declared input %q (declared: %s)", name, name, strings.Join(sortedKeys(base.Inputs), ", "))
 		}
 	}
 	cand, err := ApplyEdits(base, p.Edits)
 	if err != nil {
 		var pe *PathError
 		if errors.As(err, &pe) {
-			return nil, reject(CodeInvalidEdit, "%v", err)
+			return nil, nil, reject(CodeInvalidEdit, "%v", err)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	for name, v := range p.Updates {
 		cand.Inputs[name] = v
 	}
-	if _, err := Validate(reg, cand); err != nil {
-		return nil, reject(CodeInvalidGraph, "candidate graph: %v", err)
+	chk, err := Validate(reg, cand)
+	if err != nil {
+		return nil, nil, reject(CodeInvalidGraph, "candidate graph: %v", err)
 	}
-	return cand, nil
+	return cand, chk, nil
 }
 
 // Propose evaluates a proposal without changing the bank.
@@ -371,13 +372,13 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	if err != nil {
 		return nil, err
 	}
-	cand, err := candidateGraph(reg, head.Graph, p)
+	cand, chk, err := candidateGraph(reg, head.Graph, p)
 	if err != nil {
 		return nil, err
 	}
 	ev := b.evaluator(reg)
 	before, berr := ev.Evaluate(ctx, head.Graph)
-	after, err := ev.Evaluate(ctx, cand)
+	after, err := ev.run(ctx, cand, chk)
 	if err != nil {
 		details := map[string]any{}
 		if after != nil {
