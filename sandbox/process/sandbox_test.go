@@ -149,6 +149,9 @@ func TestHostilePrograms(t *testing.T) {
 			body:   "import os, time\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            time.sleep(10**6)\n        os._exit(0)\n    return 'forked'",
 			status: sandbox.StatusOK,
 		},
+		// The harness runs from `python3 -c`: there is no harness file;
+		// what a program can reach instead is the harness's /proc entry.
+		{name: "overwrites the harness", body: "import __main__, os\n    open(getattr(__main__, '__file__', None) or '/proc/%d/cmdline' % os.getppid(), 'w').write('x')", status: sandbox.StatusError, errRe: `PermissionError|Read-only file system|OSError`},
 		{name: "tampers with the harness", body: "import __main__\n    __main__._to_json = __main__._encode = __main__._dumps = lambda *a, **k: 'garbage'\n    return 1", status: sandbox.StatusCrashed, errRe: `protocol violation`},
 		{name: "lies about its progress", body: "import gc, struct, time\n    for o in gc.get_objects():\n        if type(o).__name__ == '_Child':\n            struct.pack_into('<d', o.progress, 8, time.monotonic() + 1e6)\n    while True: pass", status: sandbox.StatusTimeout, short: true},
 		{name: "writes the protocol pipe", body: "import os\n    for fd in range(3, 10):\n        try: os.write(fd, b'{\"t\":\"out\",\"i\":99}\\n')\n        except OSError: pass\n    return 1", status: ""},
