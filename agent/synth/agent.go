@@ -26,7 +26,7 @@ const (
 	DefaultMemoryBytes = 512 << 20
 	// proposeShare is the part of the time limit a proposal may search.
 	proposeShare   = 5
-	maxProposeTime = 4 * time.Second
+	maxProposeTime = 1500 * time.Millisecond
 )
 
 // Options configure the synthesizer.
@@ -373,7 +373,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 		idx = append(idx, i)
 	}
 	limit := min(a.opts.TimeLimit/proposeShare, maxProposeTime)
-	res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, extra: extra, collect: true})
+	res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, extra: extra, collect: true, beyond: 1})
 	surv := res.survivors
 	if len(surv) < 2 {
 		return nil

@@ -147,6 +147,10 @@ func finite(f float64) any {
 	return f
 }
 
+// maxPrime bounds trial division: beyond it the Python helper would be too
+// slow to trust, so the operator fails instead.
+const maxPrime = 100_000_000
+
 func isPrime(n int64) bool {
 	if n < 2 {
 		return false
@@ -242,3 +246,5 @@ func shiftLetter(s string, k int64) string {
 	}
 	return sb.String()
 }
+
+func mathSqrt(x float64) float64 { return math.Sqrt(x) }

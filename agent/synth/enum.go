@@ -97,6 +97,10 @@ func (en *enumerator) add(t Type, n *Node, vals []any) bool {
 	if allErr {
 		return false
 	}
+	return en.addHashed(t, n, vals, h)
+}
+
+func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 	if _, dup := en.seen[t][h]; dup {
 		return false
 	}
@@ -275,6 +279,8 @@ func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*ent
 
 // try evaluates op applied to the picked programs on every environment.
 func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
+	// An operator panicking on an extreme value drops that one program.
+	defer func() { _ = recover() }()
 	en.evaluated++
 	if en.checkLimits() {
 		return
@@ -318,7 +324,7 @@ func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	}
 	stored := make([]any, len(vals))
 	copy(stored, vals)
-	en.add(op.Ret, &Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored)
+	en.addHashed(op.Ret, &Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored, h)
 }
 
 // all returns every program of type t, smallest first.

@@ -383,7 +383,13 @@ func init() {
 		iPred("odd", func(x int64) bool { return x%2 != 0 }, func(a code) code { return cmpop(binop(a, "%", atom("2"), pMul), "==", atom("1")) }),
 		iPred("positive", func(x int64) bool { return x > 0 }, func(a code) code { return cmpop(a, ">", atom("0")) }),
 		iPred("negative", func(x int64) bool { return x < 0 }, func(a code) code { return cmpop(a, "<", atom("0")) }),
-		iPred("is_prime", isPrime, func(a code) code { return call("is_prime", a) }),
+		mk("is_prime", FamScalar, ts(I), B, func(a []any) any {
+			n := a[0].(int64)
+			if n > maxPrime {
+				return errV
+			}
+			return isPrime(n)
+		}, func(a []code) code { return call("is_prime", a[0]) }),
 		mk("and", FamScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) && a[1].(bool) },
 			func(a []code) code { return binop(a[0], "and", a[1], pAnd) }),
 		mk("or", FamScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) || a[1].(bool) },
@@ -492,7 +498,7 @@ func init() {
 			if k <= 0 {
 				return ""
 			}
-			if int64(len(s))*k > maxLen {
+			if k > maxLen || int64(len(s))*k > maxLen {
 				return errV
 			}
 			return strings.Repeat(s, int(k))

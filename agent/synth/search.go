@@ -35,10 +35,19 @@ func init() {
 	topOps = append(topOps, loopOps...)
 	for _, o := range topOps {
 		if o.Fam == FamLoop {
-			o.Cost = 2
+			o.Cost = 1
 		}
 	}
-	sort.SliceStable(topOps, func(i, j int) bool { return topOps[i].Fam < topOps[j].Fam })
+	// Within one size, loops go right after the scalar operators: their
+	// few combinations are cheap to try while a whole level of list
+	// programs can take the rest of the time limit.
+	rank := func(f Family) int {
+		if f == FamLoop {
+			return int(FamCond)
+		}
+		return int(f)
+	}
+	sort.SliceStable(topOps, func(i, j int) bool { return rank(topOps[i].Fam) < rank(topOps[j].Fam) })
 }
 
 // searchResult is what one search found.
@@ -70,6 +79,9 @@ type searchSpec struct {
 	collect bool
 	// skip holds programs (by String) that must not be returned as solutions.
 	skip map[string]bool
+	// beyond is how many sizes past the first solution a collecting search
+	// continues.
+	beyond int
 }
 
 // search enumerates programs for the problem until one is consistent with
@@ -136,10 +148,14 @@ func search(p *problem, spec searchSpec) searchResult {
 	}
 	if !en.stopped {
 		en.grow(spec.maxSize, func(size int) bool {
+			// Proposals look a little beyond the first consistent program.
+			if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
+				return true
+			}
 			if res.solved || len(p.outs) < 3 || size < 3 {
 				return false
 			}
-			if n, vals := splitConditional(p, en, masks, maskOrder, size+2); n != nil {
+			if n, vals := splitConditional(p, en, masks, maskOrder, 2*size+1); n != nil {
 				return consider(n, vals)
 			}
 			return false
