@@ -415,13 +415,19 @@ func Keys() []string {
 	return keys
 }
 
-// Defaults returns a configuration holding only the defaults (no task);
-// commands that run programs outside a run (rescore) take their sandbox
-// settings from it.
-func Defaults() (*Config, error) {
+// Defaults returns a configuration holding only the defaults (no task)
+// with the RECONSTRUCT_* environment variables applied (getenv may be nil);
+// commands that run programs outside a run (rescore, the bank) take their
+// sandbox settings from it.
+func Defaults(getenv func(string) string) (*Config, error) {
 	v := viper.New()
 	for k, d := range defaults() {
 		v.SetDefault(k, d)
+		if getenv != nil {
+			if val := getenv(EnvName(k)); val != "" {
+				v.Set(k, envValue(k, val))
+			}
+		}
 	}
 	var c Config
 	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {

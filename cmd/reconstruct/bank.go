@@ -15,6 +15,8 @@ import (
 
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/runner"
 )
 
 // maxActionBytes bounds one action read from a file, stdin or a stdio line.
@@ -27,12 +29,15 @@ type bankOptions struct {
 	log    *zap.Logger
 	// runner runs program.apply in a sandbox; nil makes it fail clearly.
 	runner bank.ProgramRunner
+	// app, when set, supplies the logger and a sandbox program runner (with
+	// the default sandbox settings) when log and runner are nil.
+	app *app
 }
 
 // newBankCmd returns `reconstruct bank`, the command-line surface of
 // BANK.md: create, act, register, checkout, list, log, events, serve.
-func newBankCmd() *cobra.Command {
-	return newBankCmdWith(&bankOptions{getenv: os.Getenv})
+func newBankCmd(a *app) *cobra.Command {
+	return newBankCmdWith(&bankOptions{getenv: a.getenv, app: a})
 }
 
 func newBankCmdWith(o *bankOptions) *cobra.Command {
@@ -101,16 +106,28 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed re
 	}
 	act.Flags().StringVar(&commit, "commit", "", "commit a receipt or a whole proposal response from this file")
 
-	var name, function, program string
+	var name, function, program, fromRun string
 	register := &cobra.Command{
 		Use:   "register --name NAME --function FILE",
-		Short: "Register a function (a typed sub-graph) or, with --program, a program value",
+		Short: "Register a function (a typed sub-graph) or, with --program or --from-run, a program",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			req := map[string]any{"action": "register", "name": name}
+			given := 0
+			for _, f := range []string{function, program, fromRun} {
+				if f != "" {
+					given++
+				}
+			}
 			switch {
-			case (function == "") == (program == ""):
-				return withCode(exitUsage, errors.New("register: give exactly one of --function or --program"))
+			case given != 1:
+				return withCode(exitUsage, errors.New("register: give exactly one of --function, --program or --from-run"))
+			case fromRun != "":
+				prog, err := o.programOfRun(c.Context(), fromRun)
+				if err != nil {
+					return err
+				}
+				req["program"] = prog
 			case function != "":
 				raw, err := readInput(c, function)
 				if err != nil {
@@ -130,6 +147,7 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed re
 	register.Flags().StringVar(&name, "name", "", "operation name")
 	register.Flags().StringVar(&function, "function", "", "function file {params, nodes, output}")
 	register.Flags().StringVar(&program, "program", "", "program value file {kind: program, data}")
+	register.Flags().StringVar(&fromRun, "from-run", "", "register the final program of run RUN (see reconstruct runs list)")
 	mustFlags(register, "name")
 
 	var rev, expected string
@@ -239,11 +257,40 @@ func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
 		return nil, nil, withCode(exitInfra, err)
 	}
 	log := o.log
+	if log == nil && o.app != nil {
+		log = o.app.logger()
+	}
 	if log == nil {
 		log = zap.NewNop()
 	}
-	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", o.path)), Runner: o.runner})
-	return b, func() { st.Close() }, nil
+	programs := o.runner
+	closeAll := func() { st.Close() }
+	if programs == nil && o.app != nil {
+		c, err := config.Defaults(o.getenv)
+		if err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+		pr := runner.NewProgramRunner(c, log)
+		programs = pr
+		closeAll = func() { pr.Close(); st.Close() }
+	}
+	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", o.path)), Runner: programs})
+	return b, closeAll, nil
+}
+
+// programOfRun is the final program of a run recorded in this bank.
+func (o *bankOptions) programOfRun(ctx context.Context, run string) (bank.Value, error) {
+	b, closeBank, err := o.open(ctx)
+	if err != nil {
+		return bank.Value{}, err
+	}
+	defer closeBank()
+	prog, err := runner.ProgramOfRun(ctx, b, run)
+	if err != nil {
+		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: %w", err))
+	}
+	return prog, nil
 }
 
 // actMap encodes a request built from flags and runs it. Flag values that

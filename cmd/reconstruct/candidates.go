@@ -245,7 +245,7 @@ func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, 
 	} else if examples, err = workflow.ReadExamples(workspace); err != nil {
 		return withCode(exitUsage, fmt.Errorf("read the final examples: %w", err))
 	}
-	c, err := config.Defaults()
+	c, err := config.Defaults(a.getenv)
 	if err != nil {
 		return err
 	}

@@ -131,6 +131,31 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, r.code, firstN(r.stdout, 400), r.stderr, tt.want)
 		}
 	}
+	// The run's program becomes a bank operation mapped over a list[json]
+	// in the sandbox.
+	if r := cli(t, dir, nil, "bank", "register", "--from-run", res.RunID, "--name", "running_max"); r.code != 0 {
+		t.Fatalf("register --from-run: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"inputs": {"xs": {"kind": "list[json]", "data": [[3,1,2],[5,-4,7],[]]}},
+ "nodes": [{"id": "maxes", "map": {"op": "running_max", "items": "xs", "bindings": {}}}],
+ "outputs": {"maxes": "maxes"}}`), 0o644)
+	if r := cli(t, dir, nil, "bank", "create", "--workspace", "apply", "--spec", spec); r.code != 0 {
+		t.Fatalf("bank create: exit %d %s", r.code, r.stdout)
+	}
+	obs := filepath.Join(dir, "observe.json")
+	os.WriteFile(obs, []byte(`{"action": "observe", "workspace": "apply"}`), 0o644)
+	r = cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "bank", "act", obs)
+	var resp struct {
+		OK     bool
+		Result struct {
+			Outputs map[string]struct{ Data json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &resp); err != nil || !resp.OK || string(resp.Result.Outputs["maxes"].Data) != "[[3,3,3],[5,5,7],[]]" {
+		t.Errorf("observe the mapped program: exit %d, %s, %v", r.code, r.stdout, err)
+	}
+
 	r = cli(t, dir, nil, "candidates", "list", ws, "--json")
 	var recs []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil || len(recs) != 6 {
