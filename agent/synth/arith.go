@@ -246,5 +246,3 @@ func shiftLetter(s string, k int64) string {
 	}
 	return sb.String()
 }
-
-func mathSqrt(x float64) float64 { return math.Sqrt(x) }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,7 +141,7 @@ var familyCases = []familyCase{
 			for i := 1; i < len(ps); i++ {
 				p, q := ints(ps[i-1]), ints(ps[i])
 				dx, dy := float64(q[0]-p[0]), float64(q[1]-p[1])
-				out += sqrt(dx*dx + dy*dy)
+				out += math.Sqrt(dx*dx + dy*dy)
 			}
 			return out
 		}},
@@ -446,7 +446,3 @@ func BenchmarkEnumerate(b *testing.B) {
 	b.ReportMetric(float64(evaluated)/time.Since(start).Seconds(), "programs/s")
 	b.ReportMetric(float64(evaluated)/float64(b.N), "programs/op")
 }
-
-func sqrt(x float64) float64 { return mathSqrt(x) }
-
-var _ = fmt.Sprint

@@ -1,0 +1,3 @@
+def solve(input_data):
+    n = input_data
+    return n // 2 if n % 2 == 0 else 1 + n * 3

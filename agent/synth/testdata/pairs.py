@@ -1,0 +1,3 @@
+def solve(input_data):
+    pairs = input_data
+    return [max(x, y) for x, y in pairs]

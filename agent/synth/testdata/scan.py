@@ -1,0 +1,6 @@
+from itertools import accumulate
+
+
+def solve(input_data):
+    xs = input_data
+    return list(accumulate(xs, max))
