@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -50,6 +51,11 @@ func (c *Command) one(ctx context.Context, input json.RawMessage) (Answer, error
 	defer cancel()
 	cmd := exec.CommandContext(cctx, c.argv[0], c.argv[1:]...)
 	cmd.Dir = c.dir
+	// The command and anything it started are killed as a group, and a
+	// child that keeps the pipes open does not hold the answer up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 500 * time.Millisecond
 	cmd.Stdin = bytes.NewReader(append(append([]byte(nil), input...), '\n'))
 	var stdout, stderr capped
 	stdout.max, stderr.max = maxCommandOutput, 64<<10
