@@ -90,7 +90,9 @@ func TestHTTPOracle(t *testing.T) {
 		{name: "answers", retries: 2, wantHits: 1, want: Answer{Output: json.RawMessage(`{"y":1}`)},
 			handler: func(_ int32, w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, `{"y":1}`) }},
 		{name: "4xx rejects the input", retries: 2, wantHits: 1, want: Answer{Invalid: "bad input"},
-			handler: func(_ int32, w http.ResponseWriter, _ *http.Request) { http.Error(w, "bad input", http.StatusBadRequest) }},
+			handler: func(_ int32, w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "bad input", http.StatusBadRequest)
+			}},
 		{name: "5xx is retried", retries: 2, wantHits: 3, want: Answer{Output: json.RawMessage(`7`)},
 			handler: func(n int32, w http.ResponseWriter, _ *http.Request) {
 				if n < 3 {
@@ -108,7 +110,9 @@ func TestHTTPOracle(t *testing.T) {
 				fmt.Fprint(w, `8`)
 			}},
 		{name: "5xx until the retries run out", retries: 2, wantHits: 3, wantErr: "gave up after 3 attempts",
-			handler: func(_ int32, w http.ResponseWriter, _ *http.Request) { http.Error(w, "down", http.StatusInternalServerError) }},
+			handler: func(_ int32, w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "down", http.StatusInternalServerError)
+			}},
 		{name: "timeouts are retried", retries: 1, wantHits: 2, want: Answer{Output: json.RawMessage(`9`)},
 			handler: func(n int32, w http.ResponseWriter, r *http.Request) {
 				if n == 1 {
