@@ -467,8 +467,9 @@ class _Child:
             os.setgid(gid)
             os.setuid(uid)
 
-    def load(self, program, capture):
-        """Returns (function, None) or (None, error text)."""
+    def read_program(self, program):
+        """Read the program (as root: before sandbox()). Returns (source,
+        details for exec_program) or (None, error text)."""
         fname = program.get("function") or ""
         path = program.get("path")
         source = program.get("source")
@@ -487,6 +488,8 @@ class _Child:
         return raw, (filename, modname, files, fname)
 
     def exec_program(self, raw, meta):
+        """Run the program's module code; returns (function, None) or (None,
+        error text)."""
         filename, modname, files, fname = meta
         if files:
             sys.meta_path.insert(0, _Preloaded(files))
@@ -534,7 +537,7 @@ def _run_call(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
-    raw, meta = child.load(job["program"], capture)
+    raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "load", "ok": False, "error": meta})
         return
@@ -589,7 +592,7 @@ def _run_generate(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
-    raw, meta = child.load(job["program"], capture)
+    raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + meta})
         return
