@@ -663,8 +663,10 @@ def _warm():
 def _child_main(req_fd, res_fd, progress, cfg):
     """Body of a pre-forked child: wait for one job, run it, exit."""
     os.setsid()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF):
         signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     hi = max(req_fd, res_fd)
     for fd in range(3, hi):
         if fd not in (req_fd, res_fd):
@@ -1395,7 +1397,12 @@ def main(argv):
             libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
         except OSError:
             pass
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    # Programs that share the harness's uid (no --uid) could otherwise stop
+    # it with a signal; the orchestrator stops it by closing stdin or with
+    # SIGKILL. Children restore the defaults.
+    for sig in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF):
+        signal.signal(sig, signal.SIG_IGN)
     Server(proto, cfg).serve(sys.stdin.buffer)
 
 

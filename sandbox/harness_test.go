@@ -132,6 +132,12 @@ def f(x):
         def r(n):
             return r(n + 1)
         return r(0)
+    if x == "signal parent":
+        import signal
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGALRM):
+            os.kill(os.getppid(), sig)
+        time.sleep(0.1)
+        return "still here"
     if x == "tuple":
         return (1, "a", [2.5, None, True])
     if x == "dictkeys":
@@ -157,6 +163,7 @@ def f(x):
 		{`"exit"`, sandbox.StatusError, ``, `^SystemExit: 3`},
 		{`"_exit"`, sandbox.StatusCrashed, ``, `exited with status 4`},
 		{`"recurse"`, sandbox.StatusError, ``, `^RecursionError: maximum recursion depth`},
+		{`"signal parent"`, sandbox.StatusOK, `"still here"`, ``},
 		{`"tuple"`, sandbox.StatusOK, `[1,"a",[2.5,null,true]]`, ``},
 		{`"dictkeys"`, sandbox.StatusOK, `{"a":1,"b":[1,2]}`, ``},
 		{`[1, [2, {"k": "v"}]]`, sandbox.StatusOK, `[1,[2,{"k":"v"}]]`, ``},
