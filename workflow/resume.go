@@ -91,7 +91,12 @@ func lastState(events []Event) (*State, bool, error) {
 		st = data.State
 	}
 	if st == nil {
-		return nil, false, errors.New("the run recorded no checkpoint yet; start it again")
+		if seq == 0 {
+			return nil, false, errors.New("the run recorded nothing")
+		}
+		// Interrupted before its first batch was recorded: nothing was
+		// observed, so the run starts over (under the same id).
+		st = &State{}
 	}
 	st.Examples = examples
 	st.Seq = seq
