@@ -8,10 +8,15 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'test.sh: %s\n' "$*" >&2; }
 
-if ! command -v python3 >/dev/null 2>&1; then
-	say "installing python3"
+# python3 runs the process sandbox's harness; debootstrap builds the Docker
+# sandbox's image offline from Debian's packages.
+missing=""
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
+if [ -n "$missing" ]; then
+	say "installing$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null
 fi
 
 sh scripts/docker-up.sh
