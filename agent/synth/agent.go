@@ -102,6 +102,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
+	// The lambda banks are built once per process; not on the session's clock.
+	defaultLambdas()
 	fname := req.Task.FunctionName
 	if fname == "" {
 		fname = "solve"
@@ -362,6 +364,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	if err != nil {
 		return nil
 	}
+	defaultLambdas()
 	var extra [][]any
 	var idx []int
 	for i, v := range pool {

@@ -41,7 +41,7 @@ type lamSpec struct {
 	maxPer  int
 }
 
-var intConsts = []any{int64(0), int64(1), int64(2), int64(3), int64(4), int64(5), int64(10), int64(-1)}
+var intConsts = []any{int64(0), int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7), int64(8), int64(9), int64(10), int64(-1)}
 
 func lamSpecs() [numSigs]lamSpec {
 	var specs [numSigs]lamSpec
@@ -50,7 +50,7 @@ func lamSpecs() [numSigs]lamSpec {
 		specs[sigI].probes = append(specs[sigI].probes, []any{x})
 	}
 	specs[sigI].consts = intConsts
-	specs[sigI].maxSize, specs[sigI].maxPer = 7, 4000
+	specs[sigI].maxSize, specs[sigI].maxPer = 7, 12000
 
 	pairsII := [][2]int64{{0, 0}, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {-1, 4}, {5, -2}, {7, 7}, {-3, -5}, {10, 3}, {4, 12}, {1, 1}, {6, 9}, {-4, 2}, {13, 5}, {2, 2}, {8, -8}, {0, 5}, {-6, 0}, {9, 4}, {3, 15}, {100, 7}}
 	for _, p := range pairsII {
@@ -63,9 +63,9 @@ func lamSpecs() [numSigs]lamSpec {
 	for _, f := range floats {
 		specs[sigF].probes = append(specs[sigF].probes, []any{f})
 	}
-	fconsts := []any{0.0, 0.5, 1.0, 2.0, int64(0), int64(1), int64(2), int64(3), int64(10), int64(100)}
+	fconsts := []any{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, int64(0), int64(1), int64(2), int64(3), int64(10), int64(100)}
 	specs[sigF].consts = fconsts
-	specs[sigF].maxSize, specs[sigF].maxPer = 5, 3000
+	specs[sigF].maxSize, specs[sigF].maxPer = 5, 8000
 
 	for i, f := range floats {
 		g := floats[(i*5+3)%len(floats)]
