@@ -45,15 +45,15 @@ func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
 	for id, r := range byID {
 		got[id] = r.Solved
 	}
-	want := map[string]bool{"crashing_oracle": false, "double_each": true, "negate": true}
+	want := map[string]bool{"crashing_oracle": false, "reverse": true, "negate": true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("solved (-want +got):\n%s", diff)
 	}
 	if e := byID["crashing_oracle"].Error; !strings.Contains(e, "hidden program") && !strings.Contains(e, "oracle") {
 		t.Errorf("crashing oracle error = %q, want the oracle named", e)
 	}
-	if r := byID["double_each"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Kind != "list" {
-		t.Errorf("double_each record %+v", r)
+	if r := byID["reverse"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Kind != "list" {
+		t.Errorf("reverse record %+v", r)
 	}
 	if sum.Tasks != 3 || sum.Solved != 2 || sum.Errors != 1 || sum.Levels["base"].Solved != 1 || sum.Levels["hard"].Tasks != 1 {
 		t.Errorf("summary tasks %d solved %d errors %d levels %+v", sum.Tasks, sum.Solved, sum.Errors, sum.Levels)
@@ -89,7 +89,7 @@ func TestSweepInterruptedThenResumed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	first := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: base, Out: out, Parallel: 1,
-		Filter:   regexp.MustCompile("^(double_each|negate)$"),
+		Filter:   regexp.MustCompile("^(reverse|negate)$"),
 		Progress: &cancelAfterFirst{cancel: cancel}}
 	sum, err := first.Execute(ctx)
 	if err == nil || !strings.Contains(err.Error(), "resume") {
@@ -100,7 +100,7 @@ func TestSweepInterruptedThenResumed(t *testing.T) {
 	}
 	var ran []string
 	second := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: base, Out: out, Parallel: 1,
-		Filter: regexp.MustCompile("^(double_each|negate)$"),
+		Filter: regexp.MustCompile("^(reverse|negate)$"),
 		Run: func(ctx context.Context, c *config.Config, o runner.Options) (*workflow.Result, error) {
 			ran = append(ran, c.Task.Name)
 			return runner.Run(ctx, c, o)
@@ -109,10 +109,10 @@ func TestSweepInterruptedThenResumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"negate"}, ran); diff != "" { // double_each was finished
+	if diff := cmp.Diff([]string{"reverse"}, ran); diff != "" { // negate was finished
 		t.Errorf("resumed sweep ran (-want +got):\n%s", diff)
 	}
-	if sum.Tasks != 2 || sum.Results[0].ID != "double_each" || sum.Results[0].StopReason == "" {
+	if sum.Tasks != 2 || sum.Results[0].ID != "negate" || sum.Results[0].StopReason == "" {
 		t.Errorf("resumed summary: %+v", sum.Results)
 	}
 }
