@@ -281,6 +281,9 @@ func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*ent
 func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	// An operator panicking on an extreme value drops that one program.
 	defer func() { _ = recover() }()
+	if en.maxPerType > 0 && en.perType[op.Ret] >= en.maxPerType {
+		return
+	}
 	en.evaluated++
 	if en.checkLimits() {
 		return
@@ -334,4 +337,47 @@ func (en *enumerator) all(t Type) []*entry {
 		out = append(out, es...)
 	}
 	return out
+}
+
+// sweep applies every one-lambda operator, with every lambda of the bank,
+// to the size-1 programs (the input variables and constants). Such programs
+// (map, filter, scan... of the input) are structurally simple even when
+// their lambda is large, and trying them all costs little next to a whole
+// level of the enumeration. Small lambdas go first, across all operators.
+func (en *enumerator) sweep() {
+	type job struct {
+		op    *Op
+		lists [][]*entry
+	}
+	var jobs []job
+	maxLam := 0
+	for _, op := range en.ops {
+		if op.Sig == sigNone || op.Sig2 != sigNone {
+			continue
+		}
+		lists := make([][]*entry, len(op.Args))
+		skip := false
+		for a, t := range op.Args {
+			if len(en.bank[t]) < 2 || len(en.bank[t][1]) == 0 {
+				skip = true
+				break
+			}
+			lists[a] = en.bank[t][1]
+		}
+		if !skip {
+			jobs = append(jobs, job{op, lists})
+			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
+		}
+	}
+	for size := 1; size < maxLam; size++ {
+		for _, j := range jobs {
+			picked := make([]*entry, len(j.lists))
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+				if en.stopped {
+					return
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+len(j.lists))
+			}
+		}
+	}
 }

@@ -50,7 +50,7 @@ func lamSpecs() [numSigs]lamSpec {
 		specs[sigI].probes = append(specs[sigI].probes, []any{x})
 	}
 	specs[sigI].consts = intConsts
-	specs[sigI].maxSize, specs[sigI].maxPer = 7, 12000
+	specs[sigI].maxSize, specs[sigI].maxPer = 7, 8000
 
 	pairsII := [][2]int64{{0, 0}, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {-1, 4}, {5, -2}, {7, 7}, {-3, -5}, {10, 3}, {4, 12}, {1, 1}, {6, 9}, {-4, 2}, {13, 5}, {2, 2}, {8, -8}, {0, 5}, {-6, 0}, {9, 4}, {3, 15}, {100, 7}}
 	for _, p := range pairsII {
@@ -65,14 +65,14 @@ func lamSpecs() [numSigs]lamSpec {
 	}
 	fconsts := []any{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, int64(0), int64(1), int64(2), int64(3), int64(10), int64(100)}
 	specs[sigF].consts = fconsts
-	specs[sigF].maxSize, specs[sigF].maxPer = 5, 8000
+	specs[sigF].maxSize, specs[sigF].maxPer = 5, 5000
 
 	for i, f := range floats {
 		g := floats[(i*5+3)%len(floats)]
 		specs[sigFF].probes = append(specs[sigFF].probes, []any{f, g})
 	}
 	specs[sigFF].consts = fconsts
-	specs[sigFF].maxSize, specs[sigFF].maxPer = 4, 3000
+	specs[sigFF].maxSize, specs[sigFF].maxPer = 5, 6000
 
 	words := []string{"a", "B", "z", "Z", "0", "7", " ", "!", "e", "U", "m", "hello", "World", "ab1", "A b", "", "racecar", "Python3", "XYZ"}
 	for _, w := range words {
@@ -104,6 +104,9 @@ func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
 			deadline: time.Now().Add(limit), maxPerTyp: sp.maxPer,
 		})
 		en.grow(sp.maxSize, nil)
+		if sig == sigI {
+			conditionalLambdas(en)
+		}
 		for t := Type(0); t < numTypes; t++ {
 			for size, es := range en.bank[t] {
 				for _, e := range es {
@@ -118,7 +121,7 @@ func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
 			}
 		}
 	}
-	for _, t := range []Type{TInt, TFloat} {
+	for _, t := range []Type{TInt} {
 		b.by[sigGeo][t] = [][]*Lambda{nil, geoLambdas(t)}
 	}
 	return b
@@ -134,4 +137,57 @@ func usesVar(n *Node) bool {
 		}
 	}
 	return false
+}
+
+// conditionalLambdas adds "f(x) if p(x) else g(x)" for small predicates and
+// branches (one branch may be larger when the other is x itself): the
+// size-ordered enumeration reaches these only after thousands of
+// unconditional lambdas, which the per-type cap cuts off.
+// maxCondLambdas caps the conditional lambdas added per signature.
+const maxCondLambdas = 6000
+
+func conditionalLambdas(en *enumerator) {
+	en.stopped = false
+	var preds []*entry
+	for size := 2; size <= 3 && size < len(en.bank[TBool]); size++ {
+		preds = append(preds, en.bank[TBool][size]...)
+	}
+	for _, t := range []Type{TInt} {
+		var small, medium []*entry
+		for size := 1; size < len(en.bank[t]) && size <= 4; size++ {
+			if size <= 2 {
+				small = append(small, en.bank[t][size]...)
+			} else {
+				medium = append(medium, en.bank[t][size]...)
+			}
+		}
+		if len(small) == 0 {
+			continue
+		}
+		var x *entry
+		for _, e := range en.bank[t][1] {
+			if e.n.Var == 0 {
+				x = e
+			}
+		}
+		op := iteOps[t]
+		en.maxPerType = en.perType[t] + maxCondLambdas
+		if x != nil {
+			for _, fs := range [][]*entry{small, medium} {
+				for _, p := range preds {
+					for _, f := range fs {
+						en.try(op, nil, []*entry{p, f, x}, 1+p.n.Size+f.n.Size+1)
+						en.try(op, nil, []*entry{p, x, f}, 1+p.n.Size+f.n.Size+1)
+					}
+				}
+			}
+		}
+		for _, p := range preds {
+			for _, f := range small {
+				for _, g := range small {
+					en.try(op, nil, []*entry{p, f, g}, 1+p.n.Size+f.n.Size+g.n.Size)
+				}
+			}
+		}
+	}
 }

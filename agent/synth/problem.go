@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -322,21 +323,16 @@ func (p *problem) rounded(v any) any {
 	if p.round < 0 {
 		return v
 	}
+	scale := math.Pow(10, float64(p.round))
+	// A fast rounding (the emitted program uses Python's round): results
+	// are compared within atol afterwards.
 	switch x := v.(type) {
 	case float64:
-		r, good := roundTo(x, int64(p.round))
-		if !good {
-			return errV
-		}
-		return r
+		return math.RoundToEven(x*scale) / scale
 	case []float64:
 		out := make([]float64, len(x))
 		for i, f := range x {
-			r, good := roundTo(f, int64(p.round))
-			if !good {
-				return errV
-			}
-			out[i] = r
+			out[i] = math.RoundToEven(f*scale) / scale
 		}
 		return out
 	}

@@ -18,7 +18,13 @@ var iteOps [numTypes]*Op
 // topOps is the operator set of whole programs, simplest family first.
 var topOps []*Op
 
+// rareScalar operators go last within a size, so that the lambda banks'
+// per-type caps cut them first.
+var rareScalar = map[string]bool{"pow": true, "xor": true, "band": true, "bor": true, "gcd": true, "lcm": true,
+	"comb": true, "popcount": true, "digit_sum": true, "is_prime": true, "divides": true, "int": true}
+
 func init() {
+	sort.SliceStable(scalarOps, func(i, j int) bool { return !rareScalar[scalarOps[i].Name] && rareScalar[scalarOps[j].Name] })
 	for t := Type(0); t < numTypes; t++ {
 		o := *opIte
 		o.Name = "if"
@@ -151,6 +157,12 @@ func search(p *problem, spec searchSpec) searchResult {
 			// Proposals look a little beyond the first consistent program.
 			if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
 				return true
+			}
+			if size == 3 && !res.solved {
+				en.sweep()
+				if en.stopped {
+					return true
+				}
 			}
 			if res.solved || len(p.outs) < 3 || size < 3 {
 				return false

@@ -206,13 +206,16 @@ func checkTask(dir string, limit time.Duration, verbose bool) outcome {
 		return o
 	}
 	batch, streak := 2, 0
+	lastNotes := ""
 	var fb *agent.Feedback
 	for it := 1; it <= 50; it++ {
 		o.iters = it
-		if _, err := ag.Write(ctx, agent.WriteRequest{Task: t, Iteration: it, Examples: exs, Feedback: fb, Workspace: ws}); err != nil {
+		wr, err := ag.Write(ctx, agent.WriteRequest{Task: t, Iteration: it, Examples: exs, Feedback: fb, Workspace: ws})
+		if err != nil {
 			o.note = "write: " + err.Error()
 			return o
 		}
+		lastNotes = wr.Notes
 		ans, err := run(ctx, filepath.Join(ws, agent.CandidateFile), t.FunctionName, inputsOf(exs))
 		if err != nil {
 			o.note = err.Error()
@@ -277,6 +280,10 @@ func checkTask(dir string, limit time.Duration, verbose bool) outcome {
 				break
 			}
 		}
+		if !o.solved {
+			o.note += "\n    " + strings.ReplaceAll(strings.TrimSpace(lastNotes), "\n", "\n    ")
+			o.note += "\n    examples: " + shortExamples(exs)
+		}
 	}
 	o.secs = time.Since(start).Seconds()
 	return o
@@ -288,4 +295,15 @@ func inputsOf(exs []task.Example) []json.RawMessage {
 		out[i] = e.Input
 	}
 	return out
+}
+
+func shortExamples(exs []task.Example) string {
+	var sb strings.Builder
+	for i, e := range exs {
+		if i == 3 {
+			break
+		}
+		fmt.Fprintf(&sb, "%s -> %s; ", e.Input, e.Output)
+	}
+	return sb.String()
 }
