@@ -288,7 +288,11 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace %s: %w", workspace, err)
 	}
-	boxes, err := OpenSandboxes(ctx, c, l.runID, workspace, log)
+	// The sandboxes outlive a cancelled run long enough to select the final
+	// program among the archived candidates; they are closed on return.
+	boxCtx, cancelBoxes := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBoxes()
+	boxes, err := OpenSandboxes(boxCtx, c, l.runID, workspace, log)
 	if err != nil {
 		return nil, err
 	}
