@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -237,7 +238,19 @@ func TestScoreExitCodes(t *testing.T) {
 }
 
 func TestInterruptWritesEverything(t *testing.T) {
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) { interruptRun(t, kind) })
+	}
+}
+
+func interruptRun(t *testing.T, kind string) {
 	testenv.NeedPython(t)
+	if kind == "docker" {
+		testenv.NeedDocker(t)
+		if ok, reason := docker.Available(t.Context(), docker.DefaultImage()); !ok {
+			testenv.Skip(t, reason)
+		}
+	}
 	dir := t.TempDir()
 	// A hidden program that takes a while per input keeps the run going
 	// long enough to be interrupted after its first iterations.
@@ -252,7 +265,7 @@ func TestInterruptWritesEverything(t *testing.T) {
   kind: list
   oracle: {python: hidden.py, function: running_max}
 agent: {kind: replay, replay: {script: `+filepath.Join(qs, "quickstart", "replay.yaml")+`}}
-sandbox: {kind: process}
+sandbox: {kind: `+kind+`}
 workspace: ws
 `), 0o644)
 	cmd := exec.Command(os.Args[0], "run", "--config", cfg)
