@@ -63,7 +63,25 @@ func Open(workspace string) (*Archive, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open candidate archive: %w", err)
 	}
-	return &Archive{dir: dir}, nil
+	a := &Archive{dir: dir}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// check refuses an archive directory that is not a real directory: an
+// agent with a shell in the workspace must not redirect the archive's
+// writes elsewhere with a symbolic link.
+func (a *Archive) check() error {
+	st, err := os.Lstat(a.dir)
+	if err != nil {
+		return fmt.Errorf("candidate archive: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("candidate archive %s is not a directory (%s)", a.dir, st.Mode().Type())
+	}
+	return nil
 }
 
 // OpenExisting opens an archive that must already exist.
@@ -83,6 +101,9 @@ func (a *Archive) Path() string { return a.dir }
 func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if err := a.check(); err != nil {
+		return Record{}, err
+	}
 	m, err := a.read()
 	if err != nil {
 		return Record{}, err

@@ -92,3 +92,11 @@ func TestUnifiedDiff(t *testing.T) {
 		})
 	}
 }
+
+func TestArchiveRefusesALinkedDirectory(t *testing.T) {
+	ws := t.TempDir()
+	os.Symlink(t.TempDir(), filepath.Join(ws, Dir))
+	if _, err := Open(ws); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Open with .oc_candidates a link: %v", err)
+	}
+}

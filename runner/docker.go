@@ -40,14 +40,15 @@ func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string,
 	return "docker", nil
 }
 
-// openDocker starts one container: the agent's with the workspace
-// read-write, the oracle's with the hidden program's directory read-only.
-func openDocker(ctx context.Context, c *config.Config, runID, role, dir, workspace string, log *zap.Logger) (sandbox.Sandbox, error) {
+// openDocker starts one container: the oracle's with the hidden program's
+// directory read-only, the others with dir (the workspace, or a scratch
+// directory) read-write.
+func openDocker(ctx context.Context, c *config.Config, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
 	opts := docker.Options{
 		Image:  image(c),
 		RunID:  runID,
 		Role:   docker.RoleAgent,
-		Mounts: []docker.Mount{docker.WorkspaceMount(workspace)},
+		Mounts: []docker.Mount{docker.WorkspaceMount(dir)},
 		Limits: Limits(c),
 		// The container holds the resident harness besides the call.
 		Memory: int64(c.Sandbox.MemoryMB)<<20 + 256<<20,

@@ -322,7 +322,7 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 		recorders = append(recorders, l.bankRec)
 	}
 	recorders = append(append(recorders, files), opts.Recorders...)
-	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Agent, Archive: archive, Recorders: recorders}
+	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders}
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}

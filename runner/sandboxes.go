@@ -14,24 +14,27 @@ import (
 	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
-// Sandboxes are a run's two isolation domains: the agent's (workspace,
-// candidate evaluation, agent tools) and the oracle's (hidden program and
-// input generator, no workspace).
+// Sandboxes are a run's isolation domains: the agent's (the workspace, for
+// the tools of an agent that has them), the evaluator's (candidates are run
+// and analysed for the workflow's verdict with no workspace in sight, so a
+// candidate cannot read the observed examples from the journals) and the
+// oracle's (the hidden program and input generator, no workspace).
 type Sandboxes struct {
+	// Agent is nil for agents without tools (synth, replay).
 	Agent  sandbox.Sandbox
+	Eval   sandbox.Sandbox
 	Oracle sandbox.Sandbox
 	// Kind is the backend actually used ("process" or "docker").
 	Kind string
 }
 
-// Close closes both, keeping the first error.
+// Close closes every sandbox, keeping the first error.
 func (s *Sandboxes) Close() error {
 	var err error
-	if s.Agent != nil {
-		err = s.Agent.Close()
-	}
-	if s.Oracle != nil {
-		err = errors.Join(err, s.Oracle.Close())
+	for _, b := range []sandbox.Sandbox{s.Agent, s.Eval, s.Oracle} {
+		if b != nil {
+			err = errors.Join(err, b.Close())
+		}
 	}
 	return err
 }
@@ -48,27 +51,52 @@ func oracleDir(c *config.Config) string {
 	return filepath.Dir(c.File)
 }
 
-// OpenSandboxes starts the configured backend for both domains.
+// OpenSandboxes starts the configured backend for the run's domains.
 func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) (*Sandboxes, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
 	}
 	s := &Sandboxes{Kind: kind}
-	open := func(role, dir string) (sandbox.Sandbox, error) {
-		if kind == "docker" {
-			return openDocker(ctx, c, runID, role, dir, workspace, log)
-		}
-		return process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))})
-	}
-	if s.Agent, err = open("agent", workspace); err != nil {
-		return nil, fmt.Errorf("%w: start the agent's %s sandbox: %v", ErrInfra, kind, err)
-	}
-	if s.Oracle, err = open("oracle", oracleDir(c)); err != nil {
+	fail := func(role string, err error) (*Sandboxes, error) {
 		s.Close()
-		return nil, fmt.Errorf("%w: start the oracle's %s sandbox: %v", ErrInfra, kind, err)
+		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %v", ErrInfra, role, kind, err)
+	}
+	if c.Agent.Kind == "llm" {
+		if s.Agent, err = openBox(ctx, c, kind, runID, "agent", workspace, log); err != nil {
+			return fail("agent", err)
+		}
+	}
+	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
+		return fail("evaluator", err)
+	}
+	if s.Oracle, err = openBox(ctx, c, kind, runID, "oracle", oracleDir(c), log); err != nil {
+		return fail("oracle", err)
 	}
 	return s, nil
+}
+
+// openBox starts one sandbox of the chosen backend bound to dir.
+func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	if kind == "docker" {
+		return openDocker(ctx, c, runID, role, dir, log)
+	}
+	return process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))})
+}
+
+// openScratch starts a sandbox bound to a fresh empty directory, removed
+// on Close.
+func openScratch(ctx context.Context, c *config.Config, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
+	dir, err := os.MkdirTemp("", "reconstruct-"+role+"-")
+	if err != nil {
+		return nil, err
+	}
+	box, err := openBox(ctx, c, kind, runID, role, dir, log)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &tempDirSandbox{Sandbox: box, dir: dir}, nil
 }
 
 // OpenScoringSandbox starts one sandbox with no workspace to run a program
@@ -78,21 +106,11 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "reconstruct-score-")
+	box, err := openScratch(ctx, c, kind, NewRunID(), "score", log)
 	if err != nil {
-		return nil, err
-	}
-	var box sandbox.Sandbox
-	if kind == "docker" {
-		box, err = openDocker(ctx, c, NewRunID(), "score", dir, dir, log)
-	} else {
-		box, err = process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log})
-	}
-	if err != nil {
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: start the %s sandbox: %v", ErrInfra, kind, err)
 	}
-	return &tempDirSandbox{Sandbox: box, dir: dir}, nil
+	return box, nil
 }
 
 // tempDirSandbox removes its scratch directory on Close.

@@ -8,10 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/task"
 )
+
+// JournalPerm is the mode of the files holding observed examples (the
+// journals and result.json): readable by their owner only, so that a
+// candidate running as another user in a sandbox cannot look the answers up.
+const JournalPerm = 0o600
 
 // Journal file names in the workspace.
 const (
@@ -32,21 +38,29 @@ var _ Recorder = (*FileRecorder)(nil)
 // NewFileRecorder opens the journal files of a workspace. A new run starts
 // them afresh; a resumed run appends.
 func NewFileRecorder(workspace string, resume bool) (*FileRecorder, error) {
-	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	// O_NOFOLLOW: a link left in the workspace must not redirect the journal.
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW
 	if !resume {
 		flags |= os.O_TRUNC
 	}
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	ev, err := os.OpenFile(filepath.Join(workspace, EventsFile), flags, 0o644)
+	ev, err := os.OpenFile(filepath.Join(workspace, EventsFile), flags, JournalPerm)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", EventsFile, err)
 	}
-	ex, err := os.OpenFile(filepath.Join(workspace, ExamplesFile), flags, 0o644)
+	ex, err := os.OpenFile(filepath.Join(workspace, ExamplesFile), flags, JournalPerm)
 	if err != nil {
 		ev.Close()
 		return nil, fmt.Errorf("open %s: %w", ExamplesFile, err)
+	}
+	for _, f := range []*os.File{ev, ex} {
+		if err := f.Chmod(JournalPerm); err != nil {
+			ev.Close()
+			ex.Close()
+			return nil, fmt.Errorf("restrict %s: %w", f.Name(), err)
+		}
 	}
 	return &FileRecorder{events: ev, examples: ex}, nil
 }
@@ -136,8 +150,8 @@ func WriteJournal(workspace string, events []Event, examples []task.Example) err
 		}
 		exBuf.Write(append(line, '\n'))
 	}
-	if err := atomicfile.Write(filepath.Join(workspace, EventsFile), evBuf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(workspace, EventsFile), evBuf.Bytes(), JournalPerm); err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(workspace, ExamplesFile), exBuf.Bytes(), 0o644)
+	return atomicfile.Write(filepath.Join(workspace, ExamplesFile), exBuf.Bytes(), JournalPerm)
 }

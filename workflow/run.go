@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -157,11 +158,11 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if err := e.event(ctx, EventTokens, it, map[string]any{"phase": "write", "usage": wres.Usage, "total": e.st.Tokens}); err != nil {
 		return "", err
 	}
-	source, rerr := os.ReadFile(candPath)
+	source, rerr := readCandidate(e.spec.Workspace)
 	var messages []string
 	if rerr != nil {
 		source = nil
-		messages = append(messages, "candidate.py was not written in the workspace")
+		messages = append(messages, rerr.Error())
 	}
 	ev, err := e.evaluate(ctx, string(source), e.st.Examples)
 	if err != nil {
@@ -353,7 +354,13 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 		inputs[i], outputs[i] = ex.Input, ex.Output
 	}
 	an, err := e.deps.Evaluator.Analyse(ctx, sandbox.AnalyseRequest{Source: source, FunctionName: e.spec.Task.FunctionName, Inputs: inputs, Outputs: outputs})
-	if err != nil {
+	var refused *sandbox.RemoteError
+	switch {
+	case errors.As(err, &refused) && ctx.Err() == nil:
+		// The harness gave up on this source (a literal too large to parse in
+		// time, say): that is the candidate's outcome, not a broken sandbox.
+		an = sandbox.Analysis{ParseError: "analysis failed: " + refused.Message, Complexity: 1}
+	case err != nil:
 		return Evaluation{}, fmt.Errorf("analyse: %w", err)
 	}
 	ev := Evaluation{Total: len(examples), Analysis: an}
@@ -466,7 +473,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if err != nil {
 		return res, errors.Join(ferr, err)
 	}
-	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), JournalPerm); err != nil {
 		ferr = errors.Join(ferr, err)
 	}
 	return res, ferr
@@ -532,4 +539,38 @@ func joinRaw(xs []json.RawMessage, max int) string {
 		parts = append(parts, task.MustCanonical(x))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// MaxCandidateBytes bounds the candidate.py the workflow reads.
+const MaxCandidateBytes = 1 << 20
+
+// readCandidate reads the workspace's candidate.py, which must be a regular
+// file inside the workspace: an agent with a shell must not make the
+// workflow read another file through a symbolic link leading out of the
+// workspace, or hang it on a FIFO.
+func readCandidate(workspace string) ([]byte, error) {
+	root, err := os.OpenRoot(workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(agent.CandidateFile, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errors.New("candidate.py was not written in the workspace")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("candidate.py cannot be read (it must be a regular file, not a link): %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("candidate.py is a %s, not a regular file", st.Mode().Type())
+	}
+	if st.Size() > MaxCandidateBytes {
+		return nil, fmt.Errorf("candidate.py has %d bytes, more than the %d allowed", st.Size(), MaxCandidateBytes)
+	}
+	return io.ReadAll(io.LimitReader(f, MaxCandidateBytes))
 }

@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// A candidate that looks the answers up in the workspace's journals, by a
+// relative and by an absolute path, must not pass: candidates are evaluated
+// with no workspace in sight (Docker), or as another user that cannot read
+// the owner-only journals (process sandbox as root).
+func TestCandidatesCannotReadTheJournals(t *testing.T) {
+	testenv.NeedPython(t)
+	if os.Geteuid() != 0 {
+		testenv.Skip(t, "the process sandbox runs candidates as another user only when run as root")
+	}
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) {
+			if kind == "docker" {
+				testenv.NeedDocker(t)
+				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
+					testenv.Skip(t, reason)
+				}
+			}
+			ws := t.TempDir()
+			cheat := fmt.Sprintf(`import json, os
+
+
+def solve(input_data):
+    for path in ("examples.jsonl", %q):
+        try:
+            with open(path) as f:
+                table = {json.dumps(e["input"]): e["output"] for e in map(json.loads, f)}
+            return table[json.dumps(input_data)]
+        except (OSError, KeyError):
+            pass
+    return "no answers found"
+`, filepath.Join(ws, workflow.ExamplesFile))
+			script := filepath.Join(t.TempDir(), "cheat.yaml")
+			os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [[1, 2], [3]]\n"), 0o644)
+			os.WriteFile(filepath.Join(filepath.Dir(script), "cheat.py"), []byte(cheat), 0o644)
+			c := quickstart(t, map[string]any{"agent.replay.script": script, "sandbox.kind": kind, "workflow.max_iterations": 2})
+			c.Workspace = ws
+			res, err := Run(context.Background(), c, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res.Events {
+				if r.Passed > 0 {
+					t.Errorf("iteration %d: the cheating candidate passed %d examples", r.Iteration, r.Passed)
+				}
+			}
+		})
+	}
+}
