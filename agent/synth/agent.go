@@ -289,8 +289,10 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	conservative := req.Rejection != "" && req.Attempt > 1
 	lim := limitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
 	if conservative && req.Attempt == 2 {
-		// First rejection: keep away from the edges of lengths.
+		// First rejection: keep away from the edges of lengths, and to the
+		// characters already accepted.
 		lim.minLen = max(lim.minLen, 1)
+		lim.alphabet = limitsFor(req.Task, req.Domain, b, observed, true).alphabet
 	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
 	pool := a.pool(g, req, seen)

@@ -34,7 +34,8 @@ type enumerator struct {
 	stopped   bool
 	// timedOut is set when the deadline or memory bound stopped the search.
 	timedOut bool
-	full     bool
+	// memFull is set once the memory bound stopped the bank from growing.
+	memFull bool
 
 	// onNew is called for each new program; returning true stops the search.
 	onNew func(t Type, e *entry) bool
@@ -42,6 +43,9 @@ type enumerator struct {
 	scratch []any
 	args    []any
 	picked  []*entry
+	// recent collects new programs while recording (for the sweep).
+	recording bool
+	recent    []*entry
 }
 
 type enumConfig struct {
@@ -107,6 +111,14 @@ func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
+	if en.memLimit > 0 && en.memUsed > en.memLimit {
+		// The bank is full: keep checking programs, stop storing them.
+		en.memFull = true
+		if en.onNew != nil && en.onNew(t, &entry{n: n, vals: vals}) {
+			en.stopped = true
+		}
+		return false
+	}
 	en.seen[t][h] = struct{}{}
 	en.perType[t]++
 	var mem int64 = 96
@@ -119,6 +131,9 @@ func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 	}
 	e := &entry{n: n, vals: vals}
 	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
+	if en.recording {
+		en.recent = append(en.recent, e)
+	}
 	if en.onNew != nil && en.onNew(t, e) {
 		en.stopped = true
 	}
@@ -143,7 +158,7 @@ func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
 
 func (en *enumerator) checkLimits() bool {
 	if en.evaluated&1023 == 0 {
-		if time.Now().After(en.deadline) || (en.memLimit > 0 && en.memUsed > en.memLimit) {
+		if time.Now().After(en.deadline) {
 			en.stopped, en.timedOut = true, true
 		}
 	}
@@ -344,7 +359,11 @@ func (en *enumerator) all(t Type) []*entry {
 // (map, filter, scan... of the input) are structurally simple even when
 // their lambda is large, and trying them all costs little next to a whole
 // level of the enumeration. Small lambdas go first, across all operators.
-func (en *enumerator) sweep() {
+func (en *enumerator) sweep() { en.sweepArgs(1, 1<<30) }
+
+// sweepArgs is sweep with arguments of sizes 1..argMax (at least one of
+// size argMax) and lambdas up to lamMax.
+func (en *enumerator) sweepArgs(argMax, lamMax int) {
 	type job struct {
 		op    *Op
 		lists [][]*entry
@@ -355,28 +374,81 @@ func (en *enumerator) sweep() {
 		if op.Sig == sigNone || op.Sig2 != sigNone {
 			continue
 		}
-		lists := make([][]*entry, len(op.Args))
-		skip := false
-		for a, t := range op.Args {
-			if len(en.bank[t]) < 2 || len(en.bank[t][1]) == 0 {
-				skip = true
-				break
+		// The first argument takes sizes 1..argMax, the others size 1.
+		for first := argMax; first >= 1 && first >= argMax; first-- {
+			lists := make([][]*entry, len(op.Args))
+			skip := false
+			for a, t := range op.Args {
+				size := 1
+				if a == 0 {
+					size = first
+				}
+				if len(en.bank[t]) <= size || len(en.bank[t][size]) == 0 {
+					skip = true
+					break
+				}
+				lists[a] = en.bank[t][size]
 			}
-			lists[a] = en.bank[t][1]
-		}
-		if !skip {
-			jobs = append(jobs, job{op, lists})
-			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
+			if !skip {
+				jobs = append(jobs, job{op, lists})
+				maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
+			}
 		}
 	}
+	maxLam = min(maxLam, lamMax+1)
+	en.recording, en.recent = true, nil
 	for size := 1; size < maxLam; size++ {
 		for _, j := range jobs {
 			picked := make([]*entry, len(j.lists))
+			argSize := 0
+			for _, l := range j.lists {
+				argSize += l[0].n.Size
+			}
 			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+				if en.stopped {
+					en.recording = false
+					return
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+argSize)
+			}
+		}
+	}
+	en.recording = false
+	en.reduceRecent()
+}
+
+// reduceRecent applies the lambda-free operators to the programs the sweep
+// produced, with size-1 programs as any further arguments: sum of a map,
+// length of a filter, the maximum of the neighbours' differences...
+func (en *enumerator) reduceRecent() {
+	recent := en.recent
+	en.recent = nil
+	for _, e := range recent {
+		t, good := typeOf(firstValue(e.vals))
+		if !good || t < TStr {
+			// Only reductions of lists and strings: scalar results are
+			// combined by the regular levels.
+			continue
+		}
+		for _, op := range en.ops {
+			if op.Sig != sigNone || len(op.Args) == 0 || len(op.Args) > 2 || op.Args[0] != t {
+				continue
+			}
+			if len(op.Args) == 1 {
 				if en.stopped {
 					return
 				}
-				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+len(j.lists))
+				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
+				continue
+			}
+			if len(en.bank[op.Args[1]]) < 2 {
+				continue
+			}
+			for _, k := range en.bank[op.Args[1]][1] {
+				if en.stopped {
+					return
+				}
+				en.try(op, nil, []*entry{e, k}, op.Cost+e.n.Size+1)
 			}
 		}
 	}

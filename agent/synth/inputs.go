@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,8 @@ type shapeLimits struct {
 	minLen, maxLen int
 	floats         bool
 	bits           bool
+	// alphabet, when set, is the only characters strings may use.
+	alphabet []rune
 }
 
 var lengthRe = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
@@ -57,6 +60,17 @@ func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conser
 			}
 		}
 		l.minLen, l.maxLen = max(l.minLen, minL), min(l.maxLen, max(maxL, minL))
+		seen := map[rune]bool{}
+		for _, in := range observed {
+			if s, ok := in.(string); ok {
+				for _, r := range s {
+					if !seen[r] {
+						seen[r] = true
+						l.alphabet = append(l.alphabet, r)
+					}
+				}
+			}
+		}
 		if lo <= hi {
 			l.lo, l.hi = math.Max(l.lo, lo), math.Min(l.hi, hi)
 		}
@@ -207,6 +221,15 @@ func (g *generator) str(n int) string {
 		}
 	}
 	s := sb.String()
+	if len(g.lim.alphabet) > 0 {
+		r := []rune(s)
+		for i := range r {
+			if !slices.Contains(g.lim.alphabet, r[i]) {
+				r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+			}
+		}
+		s = string(r)
+	}
 	if style == 1 && n >= 2 { // palindrome
 		r := []rune(s[:(n+1)/2])
 		for i := len(r) - 1 - n%2; i >= 0; i-- {
@@ -318,6 +341,13 @@ func withinLimits(v any, l shapeLimits, shape string) bool {
 	n := shapeLen(v)
 	if shape != "int" && shape != "pair" && (n < l.minLen || n > l.maxLen) {
 		return false
+	}
+	if s, ok := v.(string); ok && len(l.alphabet) > 0 {
+		for _, r := range s {
+			if !slices.Contains(l.alphabet, r) {
+				return false
+			}
+		}
 	}
 	raw := encode(v)
 	d, err := task.Decode(raw)

@@ -281,6 +281,10 @@ func init() {
 		}, func(e *emitter, l *Lambda, a []code) code {
 			return comp(e.lam(l, atom("i"), x0), "i, x", "enumerate("+a[0].s+", 1)")
 		}),
+		mkL("map_with", FamList, sigFF, I, ts(LI, F), LI, func(l *Lambda, a []any) any {
+			s := a[1]
+			return mapList[int64, int64](a[0].([]int64), func(x int64) any { return l.call2(float64(x), s) })
+		}, func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
 		mk("equal", FamList, ts(LI, LI), B, func(a []any) any { return slices.Equal(a[0].([]int64), a[1].([]int64)) },
 			func(a []code) code { return cmpop(a[0], "==", a[1]) }),
 		mk("divisors", FamList, ts(I), LI, func(a []any) any {

@@ -164,6 +164,13 @@ func search(p *problem, spec searchSpec) searchResult {
 					return true
 				}
 			}
+			if size == 4 && !res.solved {
+				// Lambdas over derived lists (cumsum(xs), split(s)...).
+				en.sweepArgs(2, 4)
+				if en.stopped {
+					return true
+				}
+			}
 			if res.solved || len(p.outs) < 3 || size < 3 {
 				return false
 			}
@@ -174,7 +181,7 @@ func search(p *problem, spec searchSpec) searchResult {
 		})
 	}
 	res.evaluated, res.level, res.timedOut = en.evaluated, en.level, en.timedOut
-	res.memFull = en.memLimit > 0 && en.memUsed > en.memLimit
+	res.memFull = en.memFull
 	for _, c := range en.perType {
 		res.banked += c
 	}
