@@ -1391,12 +1391,16 @@ def main(argv):
             _err("warning: the interpreter under %s is not readable by uid %d and cannot be exposed; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
             del cfg["uid"]
             cfg.pop("gid", None)
-    if os.getpid() != 1:
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if os.getpid() != 1:
             libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-        except OSError:
-            pass
+        # Not dumpable: a program running as the harness's uid can neither
+        # open the harness's /proc/PID/fd (and forge its replies on the
+        # protocol pipe) nor ptrace it. Children inherit it.
+        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    except OSError:
+        pass
     # Programs that share the harness's uid (no --uid) could otherwise stop
     # it with a signal; the orchestrator stops it by closing stdin or with
     # SIGKILL. Children restore the defaults.

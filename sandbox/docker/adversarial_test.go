@@ -65,6 +65,9 @@ var adversaries = []adversary{
 	{name: "return NaN", body: "return float('nan')", statuses: []sandbox.Status{sandbox.StatusBadOutput}},
 	{name: "return a 10^6-deep list", body: "v = []\n    for _ in range(10 ** 6):\n        v = [v]\n    return v", statuses: []sandbox.Status{sandbox.StatusBadOutput}, reason: "deep"},
 	{name: "background process", body: "subprocess.Popen(['sleep', '1000'], start_new_session=True)\n    os.system('sleep 1000 &')\n    return 'started'", statuses: []sandbox.Status{sandbox.StatusOK}},
+	// The harness is not dumpable: its /proc entries are closed to a call
+	// running as the same uid, which would otherwise forge its replies.
+	{name: "forge a reply on the harness's stdout", body: "f = os.open('/proc/1/fd/1', os.O_WRONLY)\n    os.write(f, b'{\"id\": 2, \"ok\": true, \"outcomes\": []}\\n')\n    return 'forged'", statuses: []sandbox.Status{sandbox.StatusError}, reason: "Permission"},
 	{name: "overwrite the harness", body: "open('" + HarnessPath + "', 'w').write('x')", statuses: []sandbox.Status{sandbox.StatusError}, reason: "Read-only file system"},
 	{name: "chmod the harness", body: "os.chmod('" + HarnessPath + "', 0o777)", statuses: []sandbox.Status{sandbox.StatusError}},
 }
