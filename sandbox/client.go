@@ -204,6 +204,11 @@ func (c *Client) do(ctx context.Context, op string, req map[string]any, deadline
 		return envelope{}, c.Err()
 	}
 	defer func() { <-c.sem }()
+	// select picks at random among ready cases: a request whose ctx was
+	// already done must not be sent (and then abandoned, breaking the client).
+	if err := ctx.Err(); err != nil {
+		return envelope{}, err
+	}
 
 	c.mu.Lock()
 	if c.err != nil {
@@ -374,7 +379,7 @@ func (c *Client) Analyse(ctx context.Context, req AnalyseRequest) (Analysis, err
 }
 
 // Generate asks a generator for req.K inputs; see Sandbox.Generate. The
-// generator's load and its call each get req.Limits.Timeout.
+// generator's load and its call share req.Limits.Timeout.
 func (c *Client) Generate(ctx context.Context, req GenerateRequest) ([]json.RawMessage, error) {
 	if req.K < 0 {
 		return nil, fmt.Errorf("generate: k = %d", req.K)

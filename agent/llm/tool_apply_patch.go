@@ -13,7 +13,7 @@ const applyPatchToolName = "apply_patch"
 
 const applyPatchDescription = `Apply a unified diff to files in the workspace. Each file starts with "--- a/PATH" and "+++ b/PATH" lines ` +
 	`(--- /dev/null creates a file, +++ /dev/null deletes one), followed by "@@ -l,n +l,n @@" hunks whose lines start with ' ' (context), '-' (removed) or '+' (added). ` +
-	`Hunks are placed where their context and removed lines match, nearest to the stated line. Either every file applies or nothing changes.`
+	`Hunks are placed where their context and removed lines match, nearest to the stated line. If any hunk does not apply, nothing changes.`
 
 type applyPatchParams struct {
 	Patch string `json:"patch" description:"the unified diff"`

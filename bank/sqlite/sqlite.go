@@ -38,6 +38,11 @@ var _ bank.Store = (*Store)(nil)
 // Open opens (creating if needed) the bank file at path and migrates its
 // schema to the current version.
 func Open(ctx context.Context, path string) (*Store, error) {
+	// The path is the first part of the driver's DSN: '?' or '#' would be
+	// read as the start of its parameters.
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("open bank %s: the path may not contain '?' or '#'", path)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)

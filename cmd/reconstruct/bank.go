@@ -373,6 +373,19 @@ func (o *bankOptions) serve(ctx context.Context, in io.Reader, out io.Writer) er
 }
 
 func serveLines(ctx context.Context, b *bank.Bank, in io.Reader, out io.Writer) error {
+	// A read blocked on an idle stdin does not see ctx: the loop runs on its
+	// own so that SIGTERM or Ctrl-C ends the server at once.
+	done := make(chan error, 1)
+	go func() { done <- serveLoop(ctx, b, in, out) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+func serveLoop(ctx context.Context, b *bank.Bank, in io.Reader, out io.Writer) error {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
 		if err := ctx.Err(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -474,5 +475,28 @@ func TestBankCLIRejectedProposalAndPrograms(t *testing.T) {
 	}
 	if got, want := strings.Join(names, ","), "candidate:program,keep_large:function"; got != want {
 		t.Errorf("functions = %s, want %s", got, want)
+	}
+}
+
+func TestServeStopsWhileIdle(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bank.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := bank.New(st, bank.Options{})
+	in, _ := io.Pipe() // a client that never writes
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveLines(ctx, b, in, io.Discard) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after cancel: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve --stdio kept waiting for input after its context ended")
 	}
 }
