@@ -382,6 +382,15 @@ func TestExec(t *testing.T) {
 		if got.ExitCode == 0 || !strings.Contains(got.Output, "Network is unreachable") {
 			t.Errorf("network from Exec: %+v, want unreachable", got)
 		}
+		// Not even a root caller's command may re-enter the host's network
+		// namespace: it runs in a user namespace of its own.
+		got, err = s.Exec(context.Background(), sandbox.ExecRequest{Command: fmt.Sprintf("nsenter --net=/proc/%d/ns/net true && echo entered || echo refused", os.Getpid())})
+		if err != nil {
+			t.Fatalf("Exec: %v", err)
+		}
+		if strings.TrimSpace(got.Output) == "entered" || !strings.Contains(got.Output, "refused") {
+			t.Errorf("nsenter from Exec: %+v, want refused", got)
+		}
 	}
 }
 
