@@ -379,6 +379,9 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	ev := b.evaluator(reg)
 	before, berr := ev.Evaluate(ctx, head.Graph)
 	after, err := ev.run(ctx, cand, chk)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		details := map[string]any{}
 		if after != nil {
@@ -630,6 +633,10 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	ev := b.evaluator(reg)
 	after, err := ev.Evaluate(ctx, p.Candidate)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Interrupted: nothing is known about the candidate.
+			return nil, err
+		}
 		return nil, &ActionError{Code: CodePredictionMismatch, Message: "the candidate no longer evaluates: " + err.Error()}
 	}
 	var mismatched []string
@@ -647,7 +654,11 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	// Only locked outputs need the head's outputs.
 	before := &Result{Outputs: map[string]Value{}}
 	if len(p.Constraints.LockedOutputs) > 0 {
-		if res, _ := ev.Evaluate(ctx, head.Graph); res != nil {
+		res, err := ev.Evaluate(ctx, head.Graph)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if res != nil {
 			before = res
 		}
 	}
