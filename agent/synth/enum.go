@@ -43,6 +43,9 @@ type enumerator struct {
 	scratch []any
 	args    []any
 	picked  []*entry
+	// sweepUntil bounds a sweep; sweepCut says it was cut short.
+	sweepUntil time.Time
+	sweepCut   bool
 	// recent collects new programs while recording (for the sweep).
 	recording bool
 	recent    []*entry
@@ -158,11 +161,31 @@ func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
 
 func (en *enumerator) checkLimits() bool {
 	if en.evaluated&1023 == 0 {
-		if time.Now().After(en.deadline) {
+		now := time.Now()
+		if now.After(en.deadline) {
 			en.stopped, en.timedOut = true, true
+		}
+		if en.sweepUntil.IsZero() == false && now.After(en.sweepUntil) {
+			en.stopped, en.sweepCut = true, true
 		}
 	}
 	return en.stopped
+}
+
+// budgeted runs f (a sweep) with at most share of the remaining time; a
+// sweep cut short does not stop the search.
+func (en *enumerator) budgeted(share float64, f func()) {
+	if en.stopped {
+		return
+	}
+	en.sweepUntil = time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	f()
+	en.sweepUntil = time.Time{}
+	if en.sweepCut {
+		en.stopped, en.sweepCut = false, false
+		en.recording = false
+		en.recent = nil
+	}
 }
 
 func (en *enumerator) growLevel(s int) {
@@ -371,7 +394,7 @@ func (en *enumerator) sweepArgs(argMax, lamMax int) {
 	var jobs []job
 	maxLam := 0
 	for _, op := range en.ops {
-		if op.Sig == sigNone || op.Sig2 != sigNone {
+		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
 			continue
 		}
 		// The first argument takes sizes 1..argMax, the others size 1.

@@ -121,7 +121,7 @@ func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
 			}
 		}
 	}
-	for _, t := range []Type{TInt} {
+	for _, t := range []Type{TInt, TFloat} {
 		b.by[sigGeo][t] = [][]*Lambda{nil, geoLambdas(t)}
 	}
 	return b

@@ -158,15 +158,13 @@ func search(p *problem, spec searchSpec) searchResult {
 			if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
 				return true
 			}
-			if size == 3 && !res.solved {
-				en.sweep()
+			if size == 4 && !res.solved {
+				en.budgeted(0.5, en.sweep)
 				if en.stopped {
 					return true
 				}
-			}
-			if size == 4 && !res.solved {
 				// Lambdas over derived lists (cumsum(xs), split(s)...).
-				en.sweepArgs(2, 4)
+				en.budgeted(0.3, func() { en.sweepArgs(2, 4) })
 				if en.stopped {
 					return true
 				}

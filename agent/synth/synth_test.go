@@ -50,7 +50,7 @@ var familyCases = []familyCase{
 		inputs: []string{"[1,2]", "[5,-3]", "[0,7]", "[4,4]"}, probe: []string{"[10,3]", "[-2,-9]"},
 		f: func(v any) any { p := ints(v); return p[0]*2 - p[1] }},
 	{name: "conditional", kind: task.KindInt, typ: "integer",
-		inputs: []string{"6", "7", "1", "10", "3", "-4", "0", "15"}, probe: []string{"12", "9", "-3"},
+		inputs: []string{"6", "7", "1", "10", "3", "-4", "0", "15", "-5"}, probe: []string{"12", "9", "-3"},
 		f: func(v any) any {
 			n := num(v)
 			if n%2 == 0 {
@@ -134,7 +134,7 @@ var familyCases = []familyCase{
 			return out
 		}},
 	{name: "geometry", kind: task.KindPoints, typ: "path: list of integer points",
-		inputs: []string{"[[0,0],[3,4]]", "[[1,1],[1,2],[2,2]]", "[[0,0]]", "[[0,0],[1,1],[2,0]]"}, probe: []string{"[[5,5],[8,9],[8,10]]"},
+		inputs: []string{"[[0,0],[3,4]]", "[[1,1],[1,2],[2,2]]", "[[0,0]]", "[[0,0],[1,1],[2,0]]", "[[0,0],[3,0],[3,4]]"}, probe: []string{"[[5,5],[8,9],[8,10]]"},
 		f: func(v any) any {
 			out := 0.0
 			ps := v.([]any)
