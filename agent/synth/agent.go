@@ -294,6 +294,10 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		lim.minLen = max(lim.minLen, 1)
 		lim.alphabet = limitsFor(req.Task, req.Domain, b, observed, true).alphabet
 	}
+	if a, c, ok := lengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
+		// The oracle said which lengths it accepts.
+		lim.minLen, lim.maxLen = a, c
+	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
 	pool := a.pool(g, req, seen)
 	if len(pool) == 0 {

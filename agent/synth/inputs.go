@@ -23,7 +23,25 @@ type shapeLimits struct {
 	alphabet []rune
 }
 
-var lengthRe = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+var (
+	lengthRe  = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
+)
+
+// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
+// from a constraint text or a rejection message.
+func lengthsFrom(text string) (lo, hi int, ok bool) {
+	if m := exactlyRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, n, n <= 1000
+	}
+	if m := lengthRe.FindStringSubmatch(text); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		return a, c, a <= c && c <= 1000
+	}
+	return 0, 0, false
+}
 
 // limitsFor derives generation bounds from the task and the observed inputs.
 func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conservative bool) shapeLimits {
@@ -40,12 +58,8 @@ func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conser
 	if dom != nil {
 		l.lo, l.hi = dom.Lo, dom.Hi
 	}
-	if m := lengthRe.FindStringSubmatch(t.InputConstraints); m != nil {
-		a, _ := strconv.Atoi(m[1])
-		c, _ := strconv.Atoi(m[2])
-		if a <= c && c <= 1000 {
-			l.minLen, l.maxLen = a, c
-		}
+	if a, c, ok := lengthsFrom(t.InputConstraints); ok {
+		l.minLen, l.maxLen = a, c
 	}
 	l.bits = l.lo == 0 && l.hi == 1
 	if conservative && len(observed) > 0 {
