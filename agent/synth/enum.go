@@ -397,14 +397,18 @@ func (en *enumerator) sweepArgs(argMax, lamMax int) {
 		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
 			continue
 		}
-		// The first argument takes sizes 1..argMax, the others size 1.
-		for first := argMax; first >= 1 && first >= argMax; first-- {
+		// One argument (each in turn) takes size argMax, the others size 1.
+		positions := len(op.Args)
+		if argMax == 1 {
+			positions = 1
+		}
+		for pos := 0; pos < positions; pos++ {
 			lists := make([][]*entry, len(op.Args))
 			skip := false
 			for a, t := range op.Args {
 				size := 1
-				if a == 0 {
-					size = first
+				if a == pos {
+					size = argMax
 				}
 				if len(en.bank[t]) <= size || len(en.bank[t][size]) == 0 {
 					skip = true
