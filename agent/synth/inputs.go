@@ -28,6 +28,53 @@ var (
 	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
 )
 
+var (
+	atMostRe  = regexp.MustCompile(`(?i)at most\s+(\d+)`)
+	singleRe  = regexp.MustCompile(`\b[A-Z]\b`)
+	symbolsRe = regexp.MustCompile(`[()\[\]{}<>+\-*/=!?#@$%^&|~_]+`)
+)
+
+// alphabetFrom reads the characters a string may hold from a constraint
+// text ("lowercase letters and space", "each F, L or R", "brackets ()[]{}");
+// nil when the text names none.
+func alphabetFrom(text string) []rune {
+	low := strings.ToLower(text)
+	var out []rune
+	add := func(s string) {
+		for _, r := range s {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(low, "lowercase letter"):
+		add(letters)
+	case strings.Contains(low, "uppercase letter"):
+		add(strings.ToUpper(letters))
+	case strings.Contains(low, "letter"):
+		add(letters + strings.ToUpper(letters))
+	}
+	if strings.Contains(low, "digit") {
+		add("0123456789")
+	}
+	if strings.Contains(low, "space") {
+		add(" ")
+	}
+	if strings.Contains(low, "each") || strings.Contains(low, " or ") {
+		for _, m := range singleRe.FindAllString(text, -1) {
+			add(m)
+		}
+	}
+	for _, m := range symbolsRe.FindAllString(text, -1) {
+		add(m)
+	}
+	if strings.Contains(low, "character") && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
 // from a constraint text or a rejection message.
 func lengthsFrom(text string) (lo, hi int, ok bool) {
@@ -60,6 +107,13 @@ func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conser
 	}
 	if a, c, ok := lengthsFrom(t.InputConstraints); ok {
 		l.minLen, l.maxLen = a, c
+	} else if m := atMostRe.FindStringSubmatch(t.InputConstraints); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n <= 1000 {
+			l.minLen, l.maxLen = 0, n
+		}
+	}
+	if t.Kind == task.KindString {
+		l.alphabet = alphabetFrom(t.InputConstraints)
 	}
 	l.bits = l.lo == 0 && l.hi == 1
 	if conservative && len(observed) > 0 {
