@@ -257,9 +257,6 @@ type launch struct {
 
 // bank returns the injected bank or opens the configured one.
 func (l *launch) bank(ctx context.Context) (*bank.Bank, func() error, error) {
-	if l.opts.Bank != nil {
-		return l.opts.Bank, func() error { return nil }, nil
-	}
 	return l.openBank(ctx, l.c.Bank.Path)
 }
 

@@ -118,7 +118,7 @@ func readJSONLines[T any](path string) ([]T, error) {
 		return nil, err
 	}
 	var out []T
-	dec := json.NewDecoder(bytesReader(data))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	for dec.More() {
 		var v T
 		if err := dec.Decode(&v); err != nil {
@@ -128,8 +128,6 @@ func readJSONLines[T any](path string) ([]T, error) {
 	}
 	return out, nil
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 // WriteJournal replaces a workspace's events.jsonl and examples.jsonl with
 // the given records (a resumed run re-synchronises them with the bank; a

@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"go.uber.org/zap"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -136,7 +138,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		if reason == "" {
 			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "inputs": res.Inputs})
 		}
-		e.log.Info("proposal rejected", zapReason(reason), zapAttempt(attempt))
+		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
 		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "reason": reason, "inputs": loggable(res.Inputs)}); err != nil {
 			return nil, false, err
 		}

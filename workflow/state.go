@@ -1,8 +1,6 @@
 package workflow
 
 import (
-	"go.uber.org/zap"
-
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/task"
@@ -45,14 +43,3 @@ func (s *State) inputs() []jsonRaw {
 	}
 	return out
 }
-
-func (s *State) outputs() []jsonRaw {
-	out := make([]jsonRaw, len(s.Examples))
-	for i, e := range s.Examples {
-		out[i] = e.Output
-	}
-	return out
-}
-
-func zapReason(r string) zap.Field { return zap.String("reason", r) }
-func zapAttempt(a int) zap.Field   { return zap.Int("attempt", a) }

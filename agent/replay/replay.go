@@ -64,7 +64,7 @@ func Load(path string) (*Agent, error) {
 		return nil, fmt.Errorf("read replay script: %w", err)
 	}
 	var s Script
-	dec := yaml.NewDecoder(bytesReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("replay script %s: %w", path, err)
@@ -175,8 +175,6 @@ func normalize(v any) any {
 	}
 	return v
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 var _ agent.Resumer = (*Agent)(nil)
 
