@@ -51,6 +51,8 @@ type Agent struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	// lessons hold what proposal rejections taught, per input description.
+	lessons map[string]*lesson
 }
 
 // session is what a Write on one example set found.
@@ -77,7 +79,7 @@ func New(opts Options) *Agent {
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
 	}
-	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}}
+	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*lesson{}}
 }
 
 func examplesKey(exs []task.Example) string {
@@ -282,6 +284,10 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		seen[task.MustCanonical(ex.Input)] = true
 	}
 	b, berr := newBinding(req.Task, observed)
+	tp := inputTemplate(req.Task)
+	if structuredInputs(req.Task, tp, berr) {
+		return a.proposeStructured(ctx, req, tp, observed, seen, rng, berr == nil)
+	}
 	shape := kindShape(req.Task.Kind)
 	if berr == nil {
 		shape = b.shape
@@ -300,8 +306,14 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
 	pool := a.pool(g, req, seen)
-	if len(pool) == 0 {
-		return agent.ProposeResult{}, fmt.Errorf("synth propose: could not generate any fresh %s input within %v", shape, lim)
+	if len(pool) < req.K {
+		// The kind's generator is exhausted: mutations of the observed
+		// inputs and the description's template may still find fresh ones.
+		res, err := a.proposeStructured(ctx, req, tp, observed, seen, rng, berr == nil)
+		if err != nil {
+			return agent.ProposeResult{}, fmt.Errorf("synth propose: %d fresh %s inputs within %v, and no other source: %w", len(pool), shape, lim, err)
+		}
+		return res, nil
 	}
 	var chosen []int
 	if len(req.Examples) > 0 && berr == nil {
@@ -325,6 +337,132 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	for _, i := range chosen[:req.K] {
 		out = append(out, encode(pool[i]))
 	}
+	return agent.ProposeResult{Inputs: out}, nil
+}
+
+// structuredInputs decides whether proposals come from the description's
+// template rather than the kind's generator: for inputs of kind other whose
+// description shows more structure than a list of numbers or pairs, or that
+// the DSL cannot bind at all, and for strings of a stated unit format.
+func structuredInputs(t task.Task, tp *tnode, berr error) bool {
+	switch {
+	case tp == nil:
+		return false
+	case t.Kind == task.KindOther:
+		return berr != nil || tp.rich(t.Domain)
+	case t.Kind == task.KindString:
+		return tp.kind == tUnits
+	}
+	return false
+}
+
+// proposeStructured proposes inputs drawn from the description's template
+// and mutated from the observed inputs, adapting to the rejection of the
+// previous attempt. tp may be nil (mutations only).
+func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
+	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
+	a.mu.Lock()
+	l := a.lessons[key]
+	if l == nil {
+		l = newLesson()
+		a.lessons[key] = l
+	}
+	if req.Attempt > 1 && req.Rejection != "" {
+		l.learn(req.Rejection, tp, observed)
+	}
+	a.mu.Unlock()
+	if tp != nil {
+		l.applyTo(tp)
+	}
+	o := observe(observed, tp, l)
+	want := 48 + 3*req.K
+	var pool []any
+	var origin []string
+	local := map[string]bool{}
+	add := func(v any, from string) {
+		raw := encode(v)
+		if raw == nil {
+			return
+		}
+		c := task.MustCanonical(raw)
+		if seen[c] || local[c] {
+			return
+		}
+		local[c] = true
+		pool = append(pool, roundTrip(v))
+		origin = append(origin, from)
+	}
+	if tp != nil {
+		g := &tgen{rng: rng, small: l.strikes > 0}
+		for tries := 0; len(pool) < want && tries < 20*want; tries++ {
+			add(g.draw(tp), originTemplate)
+		}
+	}
+	var allowed []string
+	for _, op := range mutationOps {
+		if !l.banned[op] {
+			allowed = append(allowed, op)
+		}
+	}
+	if len(observed) > 0 && len(allowed) > 0 {
+		maxOps := 3
+		if l.strikes > 0 || req.Attempt > 1 {
+			maxOps = 1
+		}
+		target := len(pool) + want/2
+		if tp == nil || l.banned[originTemplate] {
+			target = len(pool) + want
+		}
+		for tries := 0; len(pool) < target && tries < 20*want; tries++ {
+			if v, ops := o.mutant(rng, observed, allowed, maxOps); v != nil {
+				add(v, strings.Join(ops, "+"))
+			}
+		}
+	}
+	if len(pool) < req.K {
+		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be drawn from the description and the observed inputs", len(pool), req.K)
+	}
+	var chosen []int
+	if bound && len(req.Examples) > 0 {
+		chosen = a.distinguishing(ctx, req, pool, rng)
+	}
+	used := map[int]bool{}
+	for _, i := range chosen {
+		used[i] = true
+	}
+	// Template draws come first unless a rejection was blamed on them;
+	// with no evidence yet, larger inputs first.
+	rank := func(i int) int {
+		r := 0
+		if origin[i] == originTemplate && l.banned[originTemplate] {
+			r += 2
+		}
+		if len(req.Examples) == 0 && leafCount(pool[i]) < 4 {
+			r++
+		}
+		return r
+	}
+	idx := rng.Perm(len(pool))
+	sort.SliceStable(idx, func(x, y int) bool { return rank(idx[x]) < rank(idx[y]) })
+	for _, i := range idx {
+		if len(chosen) >= req.K {
+			break
+		}
+		if !used[i] {
+			used[i] = true
+			chosen = append(chosen, i)
+		}
+	}
+	out := make([]json.RawMessage, 0, req.K)
+	last := map[string]string{}
+	for _, i := range chosen[:req.K] {
+		raw := encode(pool[i])
+		out = append(out, raw)
+		last[task.MustCanonical(raw)] = origin[i]
+	}
+	a.mu.Lock()
+	l.last = last
+	a.mu.Unlock()
 	return agent.ProposeResult{Inputs: out}, nil
 }
 
