@@ -19,7 +19,7 @@ type enumerator struct {
 	ops   []*Op
 	lams  *lamBanks
 	bank  [numTypes][][]*entry // [type][size]
-	seen  [numTypes]map[hasher]struct{}
+	seen  [numTypes]hashSet
 	level int // last size completed
 
 	deadline time.Time
@@ -64,8 +64,7 @@ type enumConfig struct {
 
 func newEnumerator(c enumConfig) *enumerator {
 	en := &enumerator{envs: c.envs, vars: c.vars, ops: c.ops, lams: c.lams, deadline: c.deadline, memLimit: c.memLimit, maxPerType: c.maxPerTyp}
-	for t := range en.seen {
-		en.seen[t] = map[hasher]struct{}{}
+	for t := range en.bank {
 		en.bank[t] = [][]*entry{nil, nil}
 	}
 	en.scratch = make([]any, len(c.envs))
@@ -108,7 +107,7 @@ func (en *enumerator) add(t Type, n *Node, vals []any) bool {
 }
 
 func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
-	if _, dup := en.seen[t][h]; dup {
+	if en.seen[t].has(h) {
 		return false
 	}
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
@@ -122,7 +121,7 @@ func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 		}
 		return false
 	}
-	en.seen[t][h] = struct{}{}
+	en.seen[t].insert(h)
 	en.perType[t]++
 	var mem int64 = 96
 	for _, v := range vals {
@@ -146,6 +145,7 @@ func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 // grow enumerates every size up to maxSize (continuing from the last level
 // completed) until the deadline, the memory bound or onNew stops it.
 func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
+	defer raiseGCPercent()()
 	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
 		en.growLevel(s)
 		if en.stopped {
@@ -315,6 +315,9 @@ func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*ent
 	}
 }
 
+// stackEnvs is how many environments try keeps on the stack.
+const stackEnvs = 48
+
 // try evaluates op applied to the picked programs on every environment.
 func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	// An operator panicking on an extreme value drops that one program.
@@ -326,7 +329,14 @@ func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	if en.checkLimits() {
 		return
 	}
+	// The values live on the stack when they fit: most programs turn out
+	// to be duplicates, and stack writes need no write barrier while the
+	// collector runs.
+	var buf [stackEnvs]any
 	vals := en.scratch
+	if len(vals) <= stackEnvs {
+		vals = buf[:len(vals)]
+	}
 	args := en.args[:len(picked)]
 	anyOK := false
 	for i := range vals {
@@ -356,7 +366,7 @@ func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	for _, v := range vals {
 		h = h.value(v)
 	}
-	if _, dup := en.seen[op.Ret][h]; dup {
+	if en.seen[op.Ret].has(h) {
 		return
 	}
 	kids := make([]*Node, len(picked))
