@@ -44,6 +44,10 @@ var geoFuncs = []*geoFunc{
 	}, py: func(e *emitter, p, q code) code {
 		return binop(binop(atom(p.s+"[0]"), "*", atom(q.s+"[0]"), pMul), "+", binop(atom(p.s+"[1]"), "*", atom(q.s+"[1]"), pMul), pAdd)
 	}},
+	// gcd is the number of lattice steps between two points: the segment
+	// holds gcd + 1 integer points.
+	{name: "gcd", ret: TInt, f: func(p, q pair) any { return gcdI(q[0]-p[0], q[1]-p[1]) },
+		py: func(e *emitter, p, q code) code { e.use("math"); return call("math.gcd", sub0(p, q), sub1(p, q)) }},
 	{name: "dx", ret: TInt, f: func(p, q pair) any { return q[0] - p[0] },
 		py: func(e *emitter, p, q code) code { return sub0(p, q) }},
 	{name: "dy", ret: TInt, f: func(p, q pair) any { return q[1] - p[1] },

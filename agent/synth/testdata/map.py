@@ -1,3 +1,3 @@
 def solve(input_data):
     xs = input_data
-    return [1 + x ** 2 for x in xs]
+    return [x ** 2 + 1 for x in xs]
