@@ -228,10 +228,73 @@ func describe(res searchResult, n int, spent time.Duration) string {
 	return sb.String()
 }
 
-// fallbackProgram is written when the DSL cannot represent the task.
-func fallbackProgram(fname string, _ []task.Example, why error) string {
-	return fmt.Sprintf("# The synthesizer's DSL could not express this task: %s\n\n\ndef %s(input_data):\n    return None\n",
-		strings.ReplaceAll(why.Error(), "\n", " "), fname)
+// fallbackProgram is written when the DSL cannot represent the task: the
+// best constant program, returning the most frequent observed output.
+func fallbackProgram(fname string, exs []task.Example, why error) string {
+	ret, note := "None", ""
+	if v, n := modeOutput(exs); n > 0 {
+		ret = pyLiteral(v)
+		note = fmt.Sprintf("# Best constant: the most frequent observed output (%d of %d examples).\n", n, len(exs))
+	}
+	return fmt.Sprintf("# The synthesizer's DSL could not express this task: %s\n%s\n\ndef %s(input_data):\n    return %s\n",
+		strings.ReplaceAll(why.Error(), "\n", " "), note, fname, ret)
+}
+
+// modeOutput returns the most frequent output (the earliest among ties)
+// and how many examples have it.
+func modeOutput(exs []task.Example) (any, int) {
+	count := map[string]int{}
+	var best any
+	bestN := 0
+	for _, ex := range exs {
+		c, err := task.Canonical(ex.Output)
+		if err != nil {
+			continue
+		}
+		count[c]++
+		if count[c] > bestN {
+			if v, ok := decodeRaw(ex.Output); ok {
+				best, bestN = v, count[c]
+			}
+		}
+	}
+	return best, bestN
+}
+
+// pyLiteral writes a decoded JSON value as a Python expression.
+func pyLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case json.Number:
+		return x.String()
+	case string:
+		b, _ := json.Marshal(x)
+		return string(b)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = pyLiteral(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = pyLiteral(k) + ": " + pyLiteral(x[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "None"
 }
 
 // writeAtomic writes a file through a temporary file and a rename.
@@ -285,8 +348,13 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	b, berr := newBinding(req.Task, observed)
 	tp := inputTemplate(req.Task)
-	if structuredInputs(req.Task, tp, berr) {
+	switch {
+	case structuredInputs(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, observed, seen, rng, berr == nil)
+	case req.Task.Kind == task.KindOther && berr != nil && len(observed) > 0:
+		// Inputs the DSL cannot bind and the description does not
+		// structure: the observed inputs are the only model of validity.
+		return a.proposeStructured(ctx, req, nil, observed, seen, rng, false)
 	}
 	shape := kindShape(req.Task.Kind)
 	if berr == nil {
@@ -342,14 +410,14 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 
 // structuredInputs decides whether proposals come from the description's
 // template rather than the kind's generator: for inputs of kind other whose
-// description shows more structure than a list of numbers or pairs, or that
-// the DSL cannot bind at all, and for strings of a stated unit format.
-func structuredInputs(t task.Task, tp *tnode, berr error) bool {
+// description shows more structure than a list of numbers or pairs, and for
+// strings of a stated unit format.
+func structuredInputs(t task.Task, tp *tnode) bool {
 	switch {
 	case tp == nil:
 		return false
 	case t.Kind == task.KindOther:
-		return berr != nil || tp.rich(t.Domain)
+		return tp.rich(t.Domain)
 	case t.Kind == task.KindString:
 		return tp.kind == tUnits
 	}

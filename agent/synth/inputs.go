@@ -582,12 +582,15 @@ type observation struct {
 	lists  map[string][][]any
 	sorted map[string]int
 	mixed  map[string]bool
-	lesson *lesson
+	// uniform marks lists whose sibling lists always share their length
+	// (the rows of a grid): their length is kept.
+	uniform map[string]bool
+	lesson  *lesson
 }
 
 func observe(inputs []any, tp *tnode, l *lesson) *observation {
 	o := &observation{tmpl: templateSigs(tp), tuple: map[string]bool{}, nums: map[string][]float64{}, ints: map[string]bool{},
-		strs: map[string][]string{}, lens: map[string][2]int{}, lists: map[string][][]any{}, sorted: map[string]int{}, mixed: map[string]bool{}, lesson: l}
+		strs: map[string][]string{}, lens: map[string][2]int{}, lists: map[string][][]any{}, sorted: map[string]int{}, mixed: map[string]bool{}, uniform: map[string]bool{}, lesson: l}
 	o.group("$", inputs)
 	return o
 }
@@ -704,6 +707,20 @@ func (o *observation) group(sig string, vals []any) {
 	}
 	o.lens[sig] = [2]int{lo, hi}
 	o.lists[sig] = lists
+	uniform, rows := true, 0
+	for _, l := range lists {
+		n := -1
+		for _, e := range l {
+			if row, ok := e.([]any); ok {
+				rows++
+				if n >= 0 && len(row) != n {
+					uniform = false
+				}
+				n = len(row)
+			}
+		}
+	}
+	o.uniform[elemSig(sig)] = uniform && rows > len(lists)
 	o.mixed[sig] = len(cls) > 1
 	o.sorted[sig] = -2
 	if sorted && long && len(lists) >= 2 {
@@ -905,7 +922,10 @@ func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
 			return true
 		default:
 			xs, ok := cur.([]any)
-			if !ok || o.tuple[s.sig] || o.mixed[s.sig] {
+			if !ok || o.tuple[s.sig] || o.mixed[s.sig] || (o.uniform[s.sig] && op != opSwap) {
+				continue
+			}
+			if o.uniform[elemSig(s.sig)] && (op == opGraft || op == opSplice) {
 				continue
 			}
 			lo, hi := o.lenRange(s.sig)

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"regexp"
 	"slices"
@@ -948,4 +949,81 @@ func numberOf(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// String writes a template compactly: int[lo,hi], str[min,max], "lit",
+// a|b, (tuple), list[min,max](elem), {key: value}, postfix[min,max](...),
+// units[min,max](classes); a sorted list ends in "sorted" or "sorted@i".
+func (n *tnode) String() string {
+	var sb strings.Builder
+	n.write(&sb)
+	return sb.String()
+}
+
+func (n *tnode) write(sb *strings.Builder) {
+	join := func(elems []*tnode, sep string) {
+		for i, e := range elems {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			e.write(sb)
+		}
+	}
+	switch n.kind {
+	case tInt:
+		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
+	case tStr:
+		if len(n.choices) > 0 {
+			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
+			return
+		}
+		fmt.Fprintf(sb, "str[%d,%d]", n.minLen, n.maxLen)
+	case tLit:
+		if s, ok := n.lit.(string); ok {
+			fmt.Fprintf(sb, "%q", s)
+			return
+		}
+		fmt.Fprint(sb, n.lit)
+	case tAlt:
+		join(n.elems, "|")
+	case tTuple:
+		sb.WriteString("(")
+		join(n.elems, ", ")
+		sb.WriteString(")")
+	case tList:
+		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
+		join(n.elems, "")
+		sb.WriteString(")")
+		switch {
+		case n.sortKey == -1:
+			sb.WriteString(" sorted")
+		case n.sortKey >= 0:
+			fmt.Fprintf(sb, " sorted@%d", n.sortKey)
+		}
+	case tObject:
+		sb.WriteString("{")
+		for i, k := range n.keys {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(k + ": ")
+			n.elems[i].write(sb)
+		}
+		sb.WriteString("}")
+	case tRPN:
+		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
+		join(n.elems[:n.nOperands], "|")
+		sb.WriteString("; ")
+		join(n.elems[n.nOperands:], "|")
+		sb.WriteString(")")
+	case tUnits:
+		fmt.Fprintf(sb, "units[%d,%d](", n.minLen, n.maxLen)
+		for i, u := range n.units {
+			if i > 0 {
+				sb.WriteString(" ")
+			}
+			sb.WriteString(string(u))
+		}
+		sb.WriteString(")")
+	}
 }

@@ -1,0 +1,300 @@
+package synth_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/oracle"
+	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+func decode(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	v, err := task.Decode(raw)
+	if err != nil {
+		t.Fatalf("proposal %s is not JSON: %v", raw, err)
+	}
+	return v
+}
+
+func number(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
+}
+
+// limitsObject checks {"limit": 0..9, "items": [0..9, ...]} with at most
+// maxItems items and limit in [lo, hi].
+func limitsObject(lo, hi int64, maxItems int) func(any) error {
+	return func(v any) error {
+		m, ok := v.(map[string]any)
+		if !ok || len(m) != 2 {
+			return fmt.Errorf("not an object with keys limit and items")
+		}
+		if n, ok := number(m["limit"]); !ok || n < lo || n > hi {
+			return fmt.Errorf("limit %v outside [%d, %d]", m["limit"], lo, hi)
+		}
+		items, ok := m["items"].([]any)
+		if !ok || len(items) > maxItems {
+			return fmt.Errorf("items %v: not a list of at most %d", m["items"], maxItems)
+		}
+		for _, it := range items {
+			if n, ok := number(it); !ok || n < 0 || n > 9 {
+				return fmt.Errorf("item %v outside [0, 9]", it)
+			}
+		}
+		return nil
+	}
+}
+
+var limitsTask = task.Task{Name: "limits", Kind: task.KindOther, FunctionName: "solve",
+	InputType:        `object {"limit": n, "items": [v, ...]}`,
+	InputConstraints: "0 to 5 items; items between 0 and 9; limit between 0 and 9"}
+
+func examples(inputs ...string) []task.Example {
+	var out []task.Example
+	for _, in := range inputs {
+		out = append(out, task.Example{Input: json.RawMessage(in), Output: json.RawMessage(`0`), Source: task.SourceAgent})
+	}
+	return out
+}
+
+// TestProposeStructuredInputs checks the proposals for inputs the DSL
+// cannot bind: exact count, no repeats within the batch or of observed
+// inputs, valid by the description, the same for a seed.
+func TestProposeStructuredInputs(t *testing.T) {
+	tests := []struct {
+		name  string
+		tk    task.Task
+		exs   []task.Example
+		k     int
+		valid func(any) error
+	}{
+		{name: "template, no evidence", tk: limitsTask, k: 6, valid: limitsObject(0, 9, 5)},
+		{name: "template and mutations", tk: limitsTask, k: 12, valid: limitsObject(0, 9, 5),
+			exs: examples(`{"limit": 3, "items": [1, 2]}`, `{"limit": 0, "items": []}`, `{"limit": 9, "items": [9, 9, 0, 4, 5]}`)},
+		{name: "mutations only", k: 8, valid: limitsObject(1, 6, 4),
+			tk:  task.Task{Name: "opaque", Kind: task.KindOther, FunctionName: "solve", InputType: "object"},
+			exs: examples(`{"limit": 1, "items": [1, 2]}`, `{"limit": 6, "items": [3]}`, `{"limit": 2, "items": [0, 4, 5, 7]}`)},
+		{name: "string of units", k: 5,
+			tk: task.Task{Name: "units", Kind: task.KindString, FunctionName: "solve", InputType: "string",
+				InputConstraints: "at most 8 characters: pairs of an uppercase letter and a digit 1 to 3"},
+			valid: func(v any) error {
+				s, ok := v.(string)
+				if !ok || len(s) > 8 || len(s)%2 != 0 {
+					return fmt.Errorf("%v: not letter-digit pairs", v)
+				}
+				for i := 0; i < len(s); i += 2 {
+					if s[i] < 'A' || s[i] > 'Z' || s[i+1] < '1' || s[i+1] > '3' {
+						return fmt.Errorf("bad pair %q", s[i:i+2])
+					}
+				}
+				return nil
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			propose := func() []json.RawMessage {
+				a := synth.New(synth.Options{Seed: 5})
+				res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tt.tk, K: tt.k, Examples: tt.exs, Attempt: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Inputs
+			}
+			got := propose()
+			observed := map[string]bool{}
+			for _, ex := range tt.exs {
+				observed[task.MustCanonical(ex.Input)] = true
+			}
+			if reason := workflow.ValidateProposal(got, tt.k, observed, nil); reason != "" {
+				t.Fatalf("proposal rejected: %s", reason)
+			}
+			for _, raw := range got {
+				if err := tt.valid(decode(t, raw)); err != nil {
+					t.Errorf("input %s: %v", raw, err)
+				}
+			}
+			if diff := cmp.Diff(got, propose()); diff != "" {
+				t.Errorf("proposals differ for the same seed (-first +second):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestProposeAdaptsToRejection plays an oracle stricter than the
+// description: the retry must obey the range the rejection states.
+func TestProposeAdaptsToRejection(t *testing.T) {
+	strict := limitsObject(2, 4, 5)
+	a := synth.New(synth.Options{Seed: 11})
+	req := agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1}
+	rejected := false
+	for ; req.Attempt <= 3; req.Attempt++ {
+		res, err := a.Propose(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Rejection = ""
+		for i, raw := range res.Inputs {
+			if strict(decode(t, raw)) != nil {
+				req.Rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): error: ValueError: limit must be between 2 and 4, got %s",
+					i+1, task.MustCanonical(raw), raw)
+				break
+			}
+		}
+		if req.Rejection == "" {
+			break
+		}
+		rejected = true
+	}
+	if !rejected {
+		t.Fatal("the first proposal already obeyed the hidden range; the test proves nothing")
+	}
+	if req.Attempt != 2 {
+		t.Errorf("accepted at attempt %d, want 2 (the rejection states the range)", req.Attempt)
+	}
+	// A later batch keeps the lesson.
+	res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range res.Inputs {
+		if err := strict(decode(t, raw)); err != nil {
+			t.Errorf("later batch forgot the rejection: %s: %v", raw, err)
+		}
+	}
+}
+
+// TestStructuredTaskRunsThroughWorkflow runs a task whose inputs are
+// objects through the real workflow: proposals are accepted by the hidden
+// program and the run ends normally.
+func TestStructuredTaskRunsThroughWorkflow(t *testing.T) {
+	testenv.NeedPython(t)
+	if testing.Short() {
+		t.Skip("runs a workflow with a sandbox")
+	}
+	dir := t.TempDir()
+	c, err := config.Load(config.Options{
+		File: filepath.Join("..", "..", "benchmarks", "tasks", "io2code-style", "hard_lru_misses", "task.yaml"),
+		Override: map[string]any{"sandbox.kind": "process", "workflow.max_iterations": 4, "agent.synth.time_limit": "2s",
+			"bank.enabled": false, "workspace": dir},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(context.Background(), c, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != workflow.StopMaxIterations && res.StopReason != workflow.StopEarly {
+		t.Fatalf("stop reason %q (%s), want max_iterations or early_stop", res.StopReason, res.Error)
+	}
+	if len(res.Examples) < 2 {
+		t.Fatalf("%d observed examples, want at least the initial batch", len(res.Examples))
+	}
+	for _, ex := range res.Examples {
+		if !strings.HasPrefix(string(ex.Input), "{") {
+			t.Errorf("observed input %s is not an object", ex.Input)
+		}
+	}
+}
+
+// pythonCall runs one function of a Python file on the JSON input read
+// from stdin; a ValueError is an invalid input (exit 1, message on stderr).
+const pythonCall = `
+import json, sys, importlib.util
+spec = importlib.util.spec_from_file_location("hidden", sys.argv[1])
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+try:
+    print(json.dumps(getattr(mod, sys.argv[2])(json.load(sys.stdin))))
+except ValueError as e:
+    print("ValueError: %s" % e, file=sys.stderr)
+    sys.exit(1)
+`
+
+// TestProposalsAcceptedByBenchmarkOracles plays the proposal protocol of
+// the workflow (initial batch, then growing batches, three attempts each)
+// against the hidden programs of the benchmark tasks whose inputs are
+// structured: every batch must be accepted.
+func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
+	testenv.NeedPython(t)
+	if testing.Short() {
+		t.Skip("queries the benchmark's hidden programs")
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "benchmarks", "tasks", "io2code-style", "*", "task.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no benchmark tasks: %v", err)
+	}
+	ran := 0
+	for _, f := range files {
+		c, err := config.Load(config.Options{File: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk := c.Task.Describe()
+		structured := tk.Kind == task.KindOther || (tk.Kind == task.KindString && strings.Contains(tk.InputConstraints, "pairs of"))
+		if !structured || c.Task.Oracle.Python == "" {
+			continue
+		}
+		ran++
+		t.Run(tk.Name, func(t *testing.T) {
+			orc := oracle.NewCommand([]string{"python3", "-c", pythonCall, c.Task.Oracle.Python, c.Task.Oracle.Function}, filepath.Dir(c.Task.Oracle.Python), 10*time.Second)
+			a := synth.New(synth.Options{Seed: 1, TimeLimit: time.Second})
+			var exs []task.Example
+			for batch, k := 1, 2; batch <= 3; batch, k = batch+1, k+2 {
+				observed := map[string]bool{}
+				for _, ex := range exs {
+					observed[task.MustCanonical(ex.Input)] = true
+				}
+				rejection, accepted := "", false
+				for attempt := 1; attempt <= 3 && !accepted; attempt++ {
+					res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: k, Examples: exs, Attempt: attempt, Rejection: rejection})
+					if err != nil {
+						t.Fatalf("batch %d attempt %d: %v", batch, attempt, err)
+					}
+					if rejection = workflow.ValidateProposal(res.Inputs, k, observed, nil); rejection != "" {
+						continue
+					}
+					answers, err := orc.Query(context.Background(), res.Inputs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []task.Example
+					for i, ans := range answers {
+						if ans.Invalid != "" {
+							rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): %s", i+1, task.MustCanonical(res.Inputs[i]), ans.Invalid)
+							break
+						}
+						got = append(got, task.Example{Input: res.Inputs[i], Output: ans.Output, Source: task.SourceAgent})
+					}
+					if rejection == "" {
+						exs, accepted = append(exs, got...), true
+					}
+				}
+				if !accepted {
+					t.Fatalf("batch %d of %d inputs failed every attempt; last rejection: %s", batch, k, rejection)
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no structured benchmark task found")
+	}
+}
