@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -91,11 +92,52 @@ var (
 // defaultLambdas builds (once per process) the lambda banks; they do not
 // depend on the task.
 func defaultLambdas() *lamBanks {
-	lamOnce.Do(func() { lamCache = buildLambdas(lamSpecs(), 10*time.Second) })
+	lamOnce.Do(func() { lamCache = buildLambdas(lamSpecs(), nil, 10*time.Second) })
 	return lamCache
 }
 
-func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
+// maxTaskBanks bounds the task-specific banks kept in memory.
+const maxTaskBanks = 4
+
+var (
+	taskLamMu    sync.Mutex
+	taskLamCache = map[string]*lamBanks{}
+	taskLamOrder []string
+)
+
+// lambdasFor returns the lambda banks of a task whose text names the
+// constants mined: the default banks with those constants added to the
+// integer pools, and anchored lambdas (anchoredLambdas) around them. The
+// banks are built on the session's clock (each signature within a
+// twentieth of the time left) and cached by constant set.
+func lambdasFor(mined []int64, deadline time.Time) *lamBanks {
+	if len(mined) == 0 {
+		return defaultLambdas()
+	}
+	key := fmt.Sprint(mined)
+	taskLamMu.Lock()
+	defer taskLamMu.Unlock()
+	if b, have := taskLamCache[key]; have {
+		return b
+	}
+	specs := lamSpecs()
+	for sig := sigI; sig < sigGeo; sig++ {
+		specs[sig].consts = withConsts(specs[sig].consts, mined)
+	}
+	limit := min(10*time.Second, time.Until(deadline)/20)
+	b := buildLambdas(specs, mined, limit)
+	if len(taskLamOrder) >= maxTaskBanks {
+		delete(taskLamCache, taskLamOrder[0])
+		taskLamOrder = taskLamOrder[1:]
+	}
+	taskLamCache[key] = b
+	taskLamOrder = append(taskLamOrder, key)
+	return b
+}
+
+// buildLambdas enumerates every signature's lambdas; anchors are constants
+// that anchoredLambdas combines with the small integer lambdas.
+func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) *lamBanks {
 	b := &lamBanks{}
 	for sig := sigI; sig < sigGeo; sig++ {
 		sp := specs[sig]
@@ -106,6 +148,9 @@ func buildLambdas(specs [numSigs]lamSpec, limit time.Duration) *lamBanks {
 		en.grow(sp.maxSize, nil)
 		if sig == sigI {
 			conditionalLambdas(en)
+		}
+		if len(anchors) > 0 && (sig == sigI || sig == sigII) {
+			anchoredLambdas(en, anchors)
 		}
 		for t := Type(0); t < numTypes; t++ {
 			for size, es := range en.bank[t] {
@@ -143,8 +188,12 @@ func usesVar(n *Node) bool {
 // branches (one branch may be larger when the other is x itself): the
 // size-ordered enumeration reaches these only after thousands of
 // unconditional lambdas, which the per-type cap cuts off.
-// maxCondLambdas caps the conditional lambdas added per signature.
-const maxCondLambdas = 6000
+// maxCondLambdas caps the conditional lambdas with a medium branch beside
+// x, maxSmallCondLambdas those with two small branches.
+const (
+	maxCondLambdas      = 6000
+	maxSmallCondLambdas = 3000
+)
 
 func conditionalLambdas(en *enumerator) {
 	en.stopped = false
@@ -171,21 +220,75 @@ func conditionalLambdas(en *enumerator) {
 			}
 		}
 		op := iteOps[t]
-		en.maxPerType = en.perType[t] + maxCondLambdas
-		if x != nil {
-			for _, fs := range [][]*entry{small, medium} {
-				for _, p := range preds {
-					for _, f := range fs {
-						en.try(op, nil, []*entry{p, f, x}, 1+p.n.Size+f.n.Size+1)
-						en.try(op, nil, []*entry{p, x, f}, 1+p.n.Size+f.n.Size+1)
-					}
-				}
-			}
-		}
+		en.maxPerType = en.perType[t] + maxSmallCondLambdas
+		// Small branches first: "x*x if x % 2 == 0 else 0" must not wait
+		// behind the thousands of medium branches beside x.
 		for _, p := range preds {
 			for _, f := range small {
 				for _, g := range small {
 					en.try(op, nil, []*entry{p, f, g}, 1+p.n.Size+f.n.Size+g.n.Size)
+				}
+			}
+		}
+		if x != nil {
+			en.maxPerType = en.perType[t] + maxCondLambdas
+			for _, p := range preds {
+				for _, f := range medium {
+					en.try(op, nil, []*entry{p, f, x}, 1+p.n.Size+f.n.Size+1)
+					en.try(op, nil, []*entry{p, x, f}, 1+p.n.Size+f.n.Size+1)
+				}
+			}
+		}
+	}
+}
+
+// Bounds of anchoredLambdas: the anchors used (the first mined), the
+// largest body combined with an anchor, and the lambdas each anchor may add
+// per result type.
+const (
+	maxAnchors      = 4
+	maxAnchoredBody = 3
+	maxPerAnchor    = 5000
+)
+
+// anchoredLambdas adds "op(c, f)" and "op(f, c)" for the first anchor
+// constants c, every binary integer operator (arithmetic, min/max,
+// comparisons) and every small lambda body f, smallest bodies first:
+// "min(10, max(0, x))", "(x + y) % 1000" are one step from a body the
+// size-ordered enumeration reached, but past the per-type caps that cut it.
+func anchoredLambdas(en *enumerator, anchors []int64) {
+	en.stopped = false
+	var bodies [maxAnchoredBody + 1][]*entry
+	for size := 1; size <= maxAnchoredBody && size < len(en.bank[TInt]); size++ {
+		for _, e := range en.bank[TInt][size] {
+			if usesVar(e.n) {
+				bodies[size] = append(bodies[size], e)
+			}
+		}
+	}
+	var ops []*Op
+	for _, op := range scalarOps {
+		if len(op.Args) == 2 && op.Args[0] == TInt && op.Args[1] == TInt && op.Sig == sigNone && !rareScalar[op.Name] {
+			ops = append(ops, op)
+		}
+	}
+	for _, c := range anchors[:min(len(anchors), maxAnchors)] {
+		var k *entry
+		for _, e := range en.bank[TInt][1] {
+			if e.n.Op == nil && e.n.Var < 0 && e.n.Const == any(c) {
+				k = e
+			}
+		}
+		if k == nil {
+			continue
+		}
+		en.maxPerType = max(en.perType[TInt], en.perType[TBool]) + maxPerAnchor
+		for _, bs := range bodies {
+			for _, op := range ops {
+				for _, f := range bs {
+					size := op.Cost + 1 + f.n.Size
+					en.try(op, nil, []*entry{k, f}, size)
+					en.try(op, nil, []*entry{f, k}, size)
 				}
 			}
 		}

@@ -206,6 +206,8 @@ type problem struct {
 	ok  []Type
 	// round is the number of decimals float outputs are rounded to, or -1.
 	round int
+	// mined are the integers written in the task's text (minedConsts).
+	mined []int64
 }
 
 func newProblem(t task.Task, examples []task.Example) (*problem, error) {
@@ -225,7 +227,7 @@ func newProblem(t task.Task, examples []task.Example) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &problem{b: b, round: -1}
+	p := &problem{b: b, round: -1, mined: minedConsts(t)}
 	for _, in := range ins {
 		env, err := b.env(in)
 		if err != nil {

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -117,7 +118,7 @@ func search(p *problem, spec searchSpec) searchResult {
 	}
 	en := newEnumerator(enumConfig{
 		envs: envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
-		lams: defaultLambdas(), deadline: spec.deadline, memLimit: spec.memLimit,
+		lams: lambdasFor(p.mined, spec.deadline), deadline: spec.deadline, memLimit: spec.memLimit,
 	})
 	en.onNew = func(t Type, e *entry) bool {
 		if !p.okType(t) {
@@ -159,7 +160,7 @@ func search(p *problem, spec searchSpec) searchResult {
 				return true
 			}
 			if size == 4 && !res.solved {
-				en.budgeted(0.5, en.sweep)
+				sweepStaged(en, 0.5, p.ok)
 				if en.stopped {
 					return true
 				}
@@ -307,7 +308,7 @@ func firstValue(vals []any) any {
 
 // topConsts are the constants of whole programs.
 func topConsts(p *problem) []any {
-	cs := []any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}
+	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.mined)
 	if p.b.floats || p.out == TFloat || p.out == TListFloat {
 		cs = append(cs, 0.0, 1.0)
 	}
@@ -315,4 +316,110 @@ func topConsts(p *problem) []any {
 		cs = append(cs, "", " ")
 	}
 	return cs
+}
+
+// sweepStaged is the enumerator's sweep (every one-lambda operator, with
+// every lambda, over the size-1 programs) run one lambda size at a time
+// within share of the time left. What each lambda size produced is reduced
+// right away by the one-argument operators whose result has a wanted type
+// (sum, len, max...), so that a budget cutting the large lambdas still
+// leaves "the sum of a map with a small lambda" tried.
+func sweepStaged(en *enumerator, share float64, want []Type) {
+	if en.stopped {
+		return
+	}
+	en.sweepUntil = time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	defer func() {
+		en.sweepUntil, en.recording, en.recent = time.Time{}, false, nil
+		if en.sweepCut {
+			en.stopped, en.sweepCut = false, false
+		}
+	}()
+	type job struct {
+		op    *Op
+		lists [][]*entry
+		size  int
+	}
+	var jobs []job
+	maxLam := 0
+	for _, op := range en.ops {
+		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
+			continue
+		}
+		lists := make([][]*entry, len(op.Args))
+		skip := false
+		for a, t := range op.Args {
+			if len(en.bank[t]) <= 1 || len(en.bank[t][1]) == 0 {
+				skip = true
+				break
+			}
+			lists[a] = en.bank[t][1]
+		}
+		if !skip {
+			jobs = append(jobs, job{op, lists, op.Cost + len(op.Args)})
+			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
+		}
+	}
+	var reducers, transforms []*Op
+	for _, op := range en.ops {
+		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < TStr {
+			continue
+		}
+		if slices.Contains(want, op.Ret) {
+			reducers = append(reducers, op)
+		} else if op.Ret >= TStr {
+			transforms = append(transforms, op)
+		}
+	}
+	var all []*entry
+	for size := 1; size < maxLam && !en.stopped; size++ {
+		en.recording, en.recent = true, nil
+		for _, j := range jobs {
+			picked := make([]*entry, len(j.lists))
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+				if en.stopped {
+					break
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.size+l.Size)
+			}
+		}
+		recent := en.recent
+		all = append(all, recent...)
+		if size <= maxTransformedLam {
+			// One more step for the smallest lambdas: the length of the
+			// set of a map, the maximum of the sorted filter...
+			en.recent = nil
+			applyUnary(en, recent, transforms)
+			recent = append(recent, en.recent...)
+		}
+		en.recording, en.recent = false, nil
+		applyUnary(en, recent, reducers)
+	}
+	if !en.stopped {
+		en.recent = all
+		en.reduceRecent()
+	}
+}
+
+// maxTransformedLam is the largest lambda whose sweep results sweepStaged
+// transforms once more before reducing them.
+const maxTransformedLam = 3
+
+// applyUnary applies each one-argument operator to the programs of its
+// argument type.
+func applyUnary(en *enumerator, es []*entry, ops []*Op) {
+	for _, e := range es {
+		t, good := typeOf(firstValue(e.vals))
+		if !good {
+			continue
+		}
+		for _, op := range ops {
+			if en.stopped {
+				return
+			}
+			if op.Args[0] == t {
+				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
+			}
+		}
+	}
 }

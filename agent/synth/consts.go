@@ -1,0 +1,77 @@
+package synth
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// maxMined bounds the constants taken from a task's text.
+const maxMined = 8
+
+// minedConsts returns the integers written in the task's visible
+// description of the function: its name ("pow_mod97", "sum_multiples_3_5")
+// and its input type ("list of 3 integers"). Programs by example routinely
+// seed their constant pool this way: a modulus or a bound named in the
+// description is rarely among a fixed set of small constants. The input
+// constraints are left out: their numbers bound the inputs ("between -50
+// and 50"), and as constants they only slow the search down. The result
+// has no repeats, keeps the order of first appearance and holds at most
+// maxMined values.
+func minedConsts(t task.Task) []int64 {
+	var out []int64
+	for _, text := range []string{t.Name, t.InputType} {
+		for _, v := range numbersIn(text) {
+			if len(out) < maxMined && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// numbersIn returns the integers in text: every maximal run of digits,
+// negative when a '-' directly precedes it and does not follow a letter or
+// digit ("-50" but not the "3" of "x-3"). Runs too long for an int64 are
+// skipped.
+func numbersIn(text string) []int64 {
+	var out []int64
+	for i := 0; i < len(text); {
+		if !isDigit(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		v, err := strconv.ParseInt(text[i:j], 10, 64)
+		if err == nil {
+			if i > 0 && text[i-1] == '-' && (i == 1 || !isWordByte(text[i-2])) {
+				v = -v
+			}
+			out = append(out, v)
+		}
+		i = j
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// withConsts appends to pool the values of extra it lacks, as constants of
+// the pool's integer type.
+func withConsts(pool []any, extra []int64) []any {
+	out := append([]any{}, pool...)
+	for _, v := range extra {
+		if !slices.Contains(out, any(v)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

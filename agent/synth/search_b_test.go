@@ -1,0 +1,138 @@
+package synth
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+func TestNumbersIn(t *testing.T) {
+	cases := []struct {
+		text string
+		want []int64
+	}{
+		{"pow_mod97", []int64{97}},
+		{"sum_multiples_3_5", []int64{3, 5}},
+		{"clamp_0_10", []int64{0, 10}},
+		{"between -50 and 50", []int64{-50, 50}},
+		{"x-3", []int64{3}},
+		{"-7", []int64{-7}},
+		{"list of integers", nil},
+		{"99999999999999999999 and 4", []int64{4}},
+	}
+	for _, c := range cases {
+		got := numbersIn(c.text)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("numbersIn(%q) (-want +got):\n%s", c.text, diff)
+		}
+	}
+}
+
+func TestMinedConsts(t *testing.T) {
+	cases := []struct {
+		name string
+		t    task.Task
+		want []int64
+	}{
+		{"modulus in the name", task.Task{Name: "algorithm_pow_mod97", InputType: "pair of integers [a, b]", InputConstraints: "two integers between 0 and 200"}, []int64{97}},
+		{"two in the name, no repeat", task.Task{Name: "sum_multiples_3_5_3", InputType: "integer"}, []int64{3, 5}},
+		{"input type counts", task.Task{Name: "triple_sum", InputType: "list of 3 integers"}, []int64{3}},
+		{"constraints do not", task.Task{Name: "double", InputType: "integer", InputConstraints: "between -1000 and 1000"}, nil},
+		{"bounded", task.Task{Name: "a1_2_3_4_5_6_7_8_9_10"}, []int64{1, 2, 3, 4, 5, 6, 7, 8}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := minedConsts(c.t)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("minedConsts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWithConsts(t *testing.T) {
+	got := withConsts([]any{int64(0), int64(10), ""}, []int64{10, 97, 97, -3})
+	want := []any{int64(0), int64(10), "", int64(97), int64(-3)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("withConsts (-want +got):\n%s", diff)
+	}
+}
+
+func TestLambdasFor(t *testing.T) {
+	deadline := time.Now().Add(20 * time.Second)
+	if got, want := lambdasFor(nil, deadline), defaultLambdas(); got != want {
+		t.Errorf("lambdasFor(nil) is not the default banks")
+	}
+	b := lambdasFor([]int64{1000}, deadline)
+	if again := lambdasFor([]int64{1000}, deadline); again != b {
+		t.Errorf("lambdasFor did not cache the banks of one constant set")
+	}
+	// The anchored lambdas put the mined constant around small bodies.
+	want := map[string]bool{"λx.min(1000, square(x))": false, "λxy.mod(add(x, y), 1000)": false}
+	for _, sig := range []LamSig{sigI, sigII} {
+		for _, ls := range b.by[sig][TInt] {
+			for _, l := range ls {
+				if _, have := want[l.String()]; have {
+					want[l.String()] = true
+				}
+			}
+		}
+	}
+	for l, found := range want {
+		if !found {
+			t.Errorf("banks for 1000 lack %s", l)
+		}
+	}
+}
+
+// searchCases need a mined constant, a conditional lambda with two small
+// branches, or a reduction of a transformed sweep result.
+var searchCases = []familyCase{
+	{name: "clamp_0_10", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[]", "[48,48,-3]", "[0]", "[-50,-47,-32,11,19,23]", "[18,4,18,-6,18]", "[2]", "[43,-18]", "[9,44,29,10,-17,6,-39]", "[1,7,-1,11]"},
+		probe:  []string{"[5,-5,15,10,0]"},
+		f: func(v any) any {
+			out := []int64{}
+			for _, x := range ints(v) {
+				out = append(out, min(10, max(0, x)))
+			}
+			return out
+		}},
+	{name: "sum_even_squares", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[]", "[1,2,3,4]", "[-6,5]", "[7]", "[8,8,1]", "[-3,-2,0,9,10]", "[11,13,14]"},
+		probe:  []string{"[2,3,-4,5,6]"},
+		f: func(v any) any {
+			s := int64(0)
+			for _, x := range ints(v) {
+				if x%2 == 0 {
+					s += x * x
+				}
+			}
+			return s
+		}},
+	{name: "distinct_mod5", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[]", "[1,6,11]", "[-1,4,2,7,3]", "[5,10,0,1]", "[13,-2,9,8,22]", "[3]", "[20,21,22,23,24]"},
+		probe:  []string{"[0,1,2,3,4,5,-9]", "[7,12]"},
+		f: func(v any) any {
+			seen := map[int64]bool{}
+			for _, x := range ints(v) {
+				seen[((x%5)+5)%5] = true
+			}
+			return len(seen)
+		}},
+}
+
+func TestSearchFindsCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches take seconds")
+	}
+	for _, c := range searchCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, prog := solveCase(t, c)
+			t.Logf("%s: %s", c.name, prog.Root)
+		})
+	}
+}
