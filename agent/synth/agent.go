@@ -348,13 +348,14 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	b, berr := newBinding(req.Task, observed)
 	tp := inputTemplate(req.Task)
+	l := a.lessonFor(req, tp, observed)
 	switch {
 	case structuredInputs(req.Task, tp):
-		return a.proposeStructured(ctx, req, tp, observed, seen, rng, berr == nil)
+		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
 	case req.Task.Kind == task.KindOther && berr != nil && len(observed) > 0:
 		// Inputs the DSL cannot bind and the description does not
 		// structure: the observed inputs are the only model of validity.
-		return a.proposeStructured(ctx, req, nil, observed, seen, rng, false)
+		return a.proposeStructured(ctx, req, nil, l, observed, seen, rng, false)
 	}
 	shape := kindShape(req.Task.Kind)
 	if berr == nil {
@@ -373,11 +374,11 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		lim.minLen, lim.maxLen = a, c
 	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
-	pool := a.pool(g, req, seen)
+	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
-		res, err := a.proposeStructured(ctx, req, tp, observed, seen, rng, berr == nil)
+		res, err := a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
 		if err != nil {
 			return agent.ProposeResult{}, fmt.Errorf("synth propose: %d fresh %s inputs within %v, and no other source: %w", len(pool), shape, lim, err)
 		}
@@ -402,10 +403,42 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be generated", len(chosen), req.K)
 	}
 	out := make([]json.RawMessage, 0, req.K)
+	last := map[string]string{}
 	for _, i := range chosen[:req.K] {
-		out = append(out, encode(pool[i]))
+		raw := encode(pool[i])
+		out = append(out, raw)
+		last[task.MustCanonical(raw)] = originKind
 	}
+	a.remember(l, last)
 	return agent.ProposeResult{Inputs: out}, nil
+}
+
+// originKind marks inputs drawn by the kind's generator.
+const originKind = "kind"
+
+// lessonFor returns what earlier rejections taught about this task's
+// inputs, updated with the rejection of the previous attempt.
+func (a *Agent) lessonFor(req agent.ProposeRequest, tp *tnode, observed []any) *lesson {
+	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.lessons[key]
+	if l == nil {
+		l = newLesson()
+		a.lessons[key] = l
+	}
+	if req.Attempt > 1 && req.Rejection != "" {
+		l.learn(req.Rejection, tp, observed)
+	}
+	return l
+}
+
+// remember records where each proposed input came from, so that the next
+// rejection can be blamed on its source.
+func (a *Agent) remember(l *lesson, last map[string]string) {
+	a.mu.Lock()
+	l.last = last
+	a.mu.Unlock()
 }
 
 // structuredInputs decides whether proposals come from the description's
@@ -427,18 +460,7 @@ func structuredInputs(t task.Task, tp *tnode) bool {
 // proposeStructured proposes inputs drawn from the description's template
 // and mutated from the observed inputs, adapting to the rejection of the
 // previous attempt. tp may be nil (mutations only).
-func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
-	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
-	a.mu.Lock()
-	l := a.lessons[key]
-	if l == nil {
-		l = newLesson()
-		a.lessons[key] = l
-	}
-	if req.Attempt > 1 && req.Rejection != "" {
-		l.learn(req.Rejection, tp, observed)
-	}
-	a.mu.Unlock()
+func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, l *lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
 	if tp != nil {
 		l.applyTo(tp)
 	}
@@ -494,6 +516,11 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	if bound && len(req.Examples) > 0 {
 		chosen = a.distinguishing(ctx, req, pool, rng)
 	}
+	if req.Task.Kind != task.KindOther {
+		// Kinds with coverage categories: cover the missing ones, then
+		// vary the categories.
+		chosen = fill(chosen, pool, req, rng)
+	}
 	used := map[int]bool{}
 	for _, i := range chosen {
 		used[i] = true
@@ -528,9 +555,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = origin[i]
 	}
-	a.mu.Lock()
-	l.last = last
-	a.mu.Unlock()
+	a.remember(l, last)
 	return agent.ProposeResult{Inputs: out}, nil
 }
 
@@ -543,12 +568,12 @@ func kindShape(k task.Kind) string {
 }
 
 // pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool) []any {
+func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
 	var out []any
 	local := map[string]bool{}
 	addIn := func(v any) {
 		raw := encode(v)
-		if raw == nil || !withinLimits(v, g.lim, g.shape) {
+		if raw == nil || !withinLimits(v, g.lim, g.shape) || !admissible(v) {
 			return
 		}
 		c := task.MustCanonical(raw)

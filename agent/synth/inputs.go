@@ -624,6 +624,20 @@ func (o *observation) isTuple(sig string, group []any) bool {
 	return false
 }
 
+// isTupleAt reports whether lists at sig have fixed positions, by the
+// observed inputs or the template.
+func (o *observation) isTupleAt(sig string) bool {
+	if o.tuple[sig] {
+		return true
+	}
+	for _, n := range o.tmpl[sig] {
+		if n.kind == tTuple {
+			return true
+		}
+	}
+	return false
+}
+
 // group records the values found at one signature and descends.
 func (o *observation) group(sig string, vals []any) {
 	var lists [][]any
@@ -840,7 +854,7 @@ func (o *observation) slots(v *any) []slot {
 				visit(keySig(sig, k), func() any { return x[k] }, func(nv any) { x[k] = nv })
 			}
 		case []any:
-			tuple := o.tuple[sig]
+			tuple := o.isTupleAt(sig)
 			p := tuplePattern(x)
 			for i := range x {
 				s := elemSig(sig)
@@ -922,7 +936,7 @@ func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
 			return true
 		default:
 			xs, ok := cur.([]any)
-			if !ok || o.tuple[s.sig] || o.mixed[s.sig] || (o.uniform[s.sig] && op != opSwap) {
+			if !ok || o.isTupleAt(s.sig) || o.mixed[s.sig] || (o.uniform[s.sig] && op != opSwap) {
 				continue
 			}
 			if o.uniform[elemSig(s.sig)] && (op == opGraft || op == opSplice) {
@@ -1002,10 +1016,10 @@ func (o *observation) settle(v *any) bool {
 	for _, s := range o.slots(v) {
 		switch x := s.get().(type) {
 		case []any:
-			if k, ok := o.sorted[s.sig]; ok && k != -2 && !o.tuple[s.sig] {
+			if k, ok := o.sorted[s.sig]; ok && k != -2 && !o.isTupleAt(s.sig) {
 				sortList(x, k)
 			}
-			if !o.tuple[s.sig] {
+			if !o.isTupleAt(s.sig) {
 				if lo, hi := o.lenRange(s.sig); len(x) < lo || len(x) > hi {
 					good = false
 				}
@@ -1015,9 +1029,45 @@ func (o *observation) settle(v *any) bool {
 			if lo, hi, ok := o.numRange(s.sig); ok && (f < lo || f > hi) {
 				good = false
 			}
+			if o.excluded(s.sig, f) {
+				good = false
+			}
 		}
 	}
 	return good
+}
+
+// excluded reports whether the description or a rejection rules out the
+// number f at sig.
+func (o *observation) excluded(sig string, f float64) bool {
+	for _, n := range o.tmpl[sig] {
+		if n.kind == tInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
+			return true
+		}
+	}
+	return o.lesson != nil && slices.Contains(o.lesson.exclude[sig], f)
+}
+
+// admissible reports whether an input drawn by the kind's generator keeps
+// to what the description excludes and the rejections taught (ranges,
+// excluded values); it leaves the generator's own ranges alone.
+func (o *observation) admissible(v any) bool {
+	d := roundTrip(v)
+	for _, s := range o.slots(&d) {
+		f, ok := numberOf(s.get())
+		if !ok {
+			continue
+		}
+		if o.excluded(s.sig, f) {
+			return false
+		}
+		if o.lesson != nil {
+			if r, ok := o.lesson.ranges[s.sig]; ok && (f < r[0] || f > r[1]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mutant draws one mutation of an observed input with 1 to maxOps
@@ -1046,9 +1096,11 @@ func (o *observation) mutant(rng *rand.Rand, inputs []any, allowed []string, max
 // using. It outlives one Propose call so that later batches keep it.
 type lesson struct {
 	ranges map[string][2]float64
-	lens   map[string][2]int
-	sorted map[string]bool
-	banned map[string]bool
+	// exclude are values a position must not take.
+	exclude map[string][]float64
+	lens    map[string][2]int
+	sorted  map[string]bool
+	banned  map[string]bool
 	// strikes counts rejections nothing above explained: proposals then
 	// keep closer to the smallest and to the observed inputs.
 	strikes int
@@ -1057,7 +1109,7 @@ type lesson struct {
 }
 
 func newLesson() *lesson {
-	return &lesson{ranges: map[string][2]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{}}
+	return &lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{}}
 }
 
 var (
@@ -1067,7 +1119,8 @@ var (
 		regexp.MustCompile(`(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)`),
 		regexp.MustCompile(`(?i)from\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)`),
 	}
-	reasonOrderRe = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
+	reasonExcludeRe = regexp.MustCompile(`(?i)(?:must\s+not\s+be|is\s+not|cannot\s+be|can't\s+be|not\s+equal\s+to|!=)\s+(-?\d+(?:\.\d+)?)\b|(non-?zero|by\s+zero)`)
+	reasonOrderRe   = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
 )
 
 // rejectedInput finds which input of the previous proposal a rejection
@@ -1113,6 +1166,9 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 				nlo, nhi, hasLen = 0, atoi(m[1]), true
 			}
 			ordered := reasonOrderRe.MatchString(msg)
+			if l.learnExclusion(msg, o, &v) {
+				learned = true
+			}
 			for _, s := range o.slots(&v) {
 				switch x := s.get().(type) {
 				case json.Number, int64, float64:
@@ -1124,7 +1180,7 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 						}
 					}
 				case []any:
-					if o.tuple[s.sig] {
+					if o.isTupleAt(s.sig) {
 						continue
 					}
 					if hasLen && (len(x) < nlo || len(x) > nhi) {
@@ -1153,6 +1209,39 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 	}
 }
 
+// learnExclusion reads "b must not be 0" and the like: the value is
+// excluded where the rejected input holds it, at the positions the message
+// names when it names some.
+func (l *lesson) learnExclusion(msg string, o *observation, v *any) bool {
+	m := reasonExcludeRe.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	x := 0.0
+	if m[1] != "" {
+		x, _ = strconv.ParseFloat(m[1], 64)
+	}
+	words := nameWords(lastWords(msg[:strings.Index(msg, m[0])], 2))
+	var at, named []string
+	for _, s := range o.slots(v) {
+		if f, ok := numberOf(s.get()); ok && f == x && !slices.Contains(at, s.sig) {
+			at = append(at, s.sig)
+			if len(bestMatches(o.tmpl[s.sig], words)) > 0 {
+				named = append(named, s.sig)
+			}
+		}
+	}
+	if len(named) > 0 {
+		at = named
+	}
+	for _, sig := range at {
+		if !slices.Contains(l.exclude[sig], x) {
+			l.exclude[sig] = append(l.exclude[sig], x)
+		}
+	}
+	return len(at) > 0
+}
+
 func (l *lesson) narrow(sig string, r [2]float64) {
 	if old, ok := l.ranges[sig]; ok {
 		r = [2]float64{math.Max(r[0], old[0]), math.Min(r[1], old[1])}
@@ -1164,6 +1253,13 @@ func (l *lesson) narrow(sig string, r [2]float64) {
 func (l *lesson) applyTo(tp *tnode) {
 	for sig, nodes := range templateSigs(tp) {
 		for _, n := range nodes {
+			if n.kind == tInt {
+				for _, x := range l.exclude[sig] {
+					if x == math.Trunc(x) && !slices.Contains(n.exclude, int64(x)) {
+						n.exclude = append(n.exclude, int64(x))
+					}
+				}
+			}
 			if r, ok := l.ranges[sig]; ok && n.kind == tInt {
 				lo, hi := max(n.lo, int64(math.Ceil(r[0]))), min(n.hi, int64(math.Floor(r[1])))
 				if lo <= hi {

@@ -181,6 +181,58 @@ func TestProposeAdaptsToRejection(t *testing.T) {
 	}
 }
 
+// TestProposeKindInputsKeepExclusions checks the kind generators (a pair,
+// a list) against what the description excludes and what a rejection
+// teaches.
+func TestProposeKindInputsKeepExclusions(t *testing.T) {
+	pairTask := task.Task{Name: "divide", Kind: task.KindPair, FunctionName: "solve", InputType: "pair of integers [a, b]",
+		InputConstraints: "two integers between -100 and 100; b is not 0", Domain: &task.Domain{Lo: -100, Hi: 100}}
+	a := synth.New(synth.Options{Seed: 3, TimeLimit: time.Second})
+	for _, exs := range [][]task.Example{nil, examples(`[7, 2]`, `[-9, 4]`, `[0, 5]`)} {
+		res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: pairTask, K: 20, Examples: exs, Attempt: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range res.Inputs {
+			if p, ok := decode(t, raw).([]any); !ok || len(p) != 2 || p[1] == json.Number("0") {
+				t.Errorf("input %s: want a pair whose b is not 0", raw)
+			}
+		}
+	}
+
+	listTask := task.Task{Name: "digits", Kind: task.KindList, FunctionName: "solve", InputType: "list of integers",
+		InputConstraints: "0 to 6 integers", Domain: &task.Domain{Lo: -50, Hi: 50}}
+	strict := func(v any) error {
+		for _, x := range v.([]any) {
+			if n, ok := number(x); !ok || n < 0 || n > 9 {
+				return fmt.Errorf("%v outside [0, 9]", x)
+			}
+		}
+		return nil
+	}
+	req := agent.ProposeRequest{Task: listTask, K: 8, Attempt: 1, Examples: examples(`[1, 2]`, `[9, 0, 3]`)}
+	for ; req.Attempt <= 3; req.Attempt++ {
+		res, err := a.Propose(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Rejection = ""
+		for i, raw := range res.Inputs {
+			if strict(decode(t, raw)) != nil {
+				req.Rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): error: ValueError: values must be between 0 and 9",
+					i+1, task.MustCanonical(raw))
+				break
+			}
+		}
+		if req.Rejection == "" {
+			break
+		}
+	}
+	if req.Attempt != 2 {
+		t.Errorf("list proposal accepted at attempt %d, want 2 (the rejection states the range)", req.Attempt)
+	}
+}
+
 // TestStructuredTaskRunsThroughWorkflow runs a task whose inputs are
 // objects through the real workflow: proposals are accepted by the hidden
 // program and the run ends normally.

@@ -41,8 +41,10 @@ type tnode struct {
 	// its key in an object, the literal tags beside it in a tuple.
 	names []string
 	lit   any // tLit: string or int64
-	// lo, hi bound a tInt.
-	lo, hi int64
+	// lo, hi bound a tInt; exclude are values it must not take ("b is
+	// not 0").
+	lo, hi  int64
+	exclude []int64
 	// minLen, maxLen bound a list's length, a string's length in
 	// characters, an expression's token count.
 	minLen, maxLen int
@@ -235,7 +237,7 @@ func (p *tparser) elem() *tnode {
 
 // placeholder is a named leaf; names that say text are strings.
 func placeholder(words []string) *tnode {
-	n := &tnode{kind: tInt, names: normWords(words)}
+	n := &tnode{kind: tInt, names: nameWords(words)}
 	for _, w := range n.names {
 		switch w {
 		case "text", "string", "word", "name", "label", "letter", "char", "character":
@@ -381,6 +383,15 @@ func normWords(words []string) []string {
 	return out
 }
 
+// nameWords is normWords keeping a lone single letter ("a" in "[a, b]",
+// "a is not 0"), which names a part rather than being an article.
+func nameWords(words []string) []string {
+	if len(words) == 1 && len([]rune(words[0])) == 1 {
+		return []string{strings.ToLower(words[0])}
+	}
+	return normWords(words)
+}
+
 func stem(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
@@ -448,6 +459,8 @@ var (
 	postfixRe     = regexp.MustCompile(`(?i)\b(?:reverse polish|postfix|rpn)\b`)
 	unitsRe       = regexp.MustCompile(`(?i)\bpairs\s+of\s+(.+?)\s+and\s+(.+?)(?:[;,.]|$)`)
 	digitRangeRe  = regexp.MustCompile(`(\d)\s*(?:to|-|\.\.)\s*(\d)`)
+	exclusionRe   = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+not|must\s+not\s+be|cannot\s+be|is\s+never|never)\s+(-?\d+)\b`)
+	nonZeroRe     = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+|are\s+|must\s+be\s+)?non-?zero`)
 	charCountRe   = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+))\s+(?:characters|chars|letters)`)
 )
 
@@ -602,6 +615,19 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 			}
 		}
 		for _, sub := range strings.Split(clause, ",") {
+			if m := exclusionRe.FindStringSubmatch(sub); m != nil {
+				v, _ := strconv.ParseInt(m[2], 10, 64)
+				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
+					h.exclude = append(h.exclude, v)
+				}
+				continue
+			}
+			if m := nonZeroRe.FindStringSubmatch(sub); m != nil {
+				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
+					h.exclude = append(h.exclude, 0)
+				}
+				continue
+			}
 			if m := clauseRangeRe.FindStringSubmatchIndex(sub); m != nil {
 				var prefix string
 				if m[2] >= 0 {
@@ -609,7 +635,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 				}
 				lo, _ := strconv.ParseInt(sub[m[4]:m[5]], 10, 64)
 				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
-				hit := bestMatches(leaves, normWords(lastWords(prefix, 3)))
+				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
 				for _, h := range hit {
 					if h.kind == tInt {
 						h.lo, h.hi, h.ranged = lo, hi, true
@@ -807,7 +833,11 @@ func (g *tgen) length(lo, hi int) int {
 func (g *tgen) draw(n *tnode) any {
 	switch n.kind {
 	case tInt:
-		return g.intIn(n.lo, n.hi)
+		v := g.intIn(n.lo, n.hi)
+		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
+			v = g.intIn(n.lo, n.hi)
+		}
+		return v
 	case tLit:
 		return n.lit
 	case tAlt:
@@ -972,6 +1002,9 @@ func (n *tnode) write(sb *strings.Builder) {
 	switch n.kind {
 	case tInt:
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
+		for _, x := range n.exclude {
+			fmt.Fprintf(sb, "!%d", x)
+		}
 	case tStr:
 		if len(n.choices) > 0 {
 			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))

@@ -60,6 +60,9 @@ func TestInputTemplate(t *testing.T) {
 		{name: "string of units", kind: task.KindString,
 			typ: "string", constr: "at most 6 characters: pairs of a lowercase letter and a digit 2 to 4",
 			want: "units[0,6](abcdefghijklmnopqrstuvwxyz 234)"},
+		{name: "excluded value", kind: task.KindPair,
+			typ: "pair of integers [a, b]", constr: "two integers between -100 and 100; b is not 0",
+			want: "(int[-100,100], int[-100,100]!0)"},
 		{name: "plain string", kind: task.KindString, typ: "string", constr: "0 to 9 lowercase letters", want: "<nil>"},
 		{name: "no structure", kind: task.KindOther, typ: "object", want: "<nil>"},
 	}
@@ -473,16 +476,18 @@ func TestLessonLearn(t *testing.T) {
 		want                string
 	}{
 		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
-			want: "ranges=map[$.n:[1 5]] lens=map[] sorted=map[] banned=map[] strikes=0"},
+			want: "ranges=map[$.n:[1 5]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
+		{name: "excluded value", rejected: `{"n":0,"xs":[[1,2]]}`, msg: "n must not be 0", origin: opNum,
+			want: "ranges=map[] exclude=map[$.n:[0]] lens=map[] sorted=map[] banned=map[] strikes=0"},
 		{name: "bracket range ignores the repr after got", rejected: `{"n":3,"xs":[[1,-7]]}`,
 			msg: "coordinates must be integers in [0, 9], got [1, -7]", origin: opNum,
-			want: "ranges=map[$.xs**:[0 9]] lens=map[] sorted=map[] banned=map[] strikes=0"},
+			want: "ranges=map[$.xs**:[0 9]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
 		{name: "length", rejected: `{"n":3,"xs":[[1,2],[1,2],[3,4],[5,6]]}`, msg: "expected a list of 0 to 3 pairs", origin: opDup,
-			want: "ranges=map[] lens=map[$.xs:[0 3]] sorted=map[] banned=map[] strikes=0"},
+			want: "ranges=map[] exclude=map[] lens=map[$.xs:[0 3]] sorted=map[] banned=map[] strikes=0"},
 		{name: "order", rejected: `{"n":3,"xs":[[3,4],[1,2]]}`, msg: "pairs must be in non-decreasing order", origin: opSwap,
-			want: "ranges=map[] lens=map[] sorted=map[$.xs:true] banned=map[] strikes=0"},
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[$.xs:true] banned=map[] strikes=0"},
 		{name: "unexplained", rejected: `{"n":3,"xs":[[1,2],[3,3]]}`, msg: "pairs must differ", origin: opNum + "+" + opGraft,
-			want: "ranges=map[] lens=map[] sorted=map[] banned=map[graft:true num:true] strikes=1"},
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[graft:true num:true] strikes=1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -491,7 +496,7 @@ func TestLessonLearn(t *testing.T) {
 			l.last[`{"n":1,"xs":[]}`] = originTemplate
 			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: ValueError: " + tt.msg
 			l.learn(reason, nil, obs)
-			got := fmt.Sprintf("ranges=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.lens, l.sorted, l.banned, l.strikes)
+			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.banned, l.strikes)
 			if got != tt.want {
 				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)
 			}
