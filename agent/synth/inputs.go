@@ -1032,6 +1032,10 @@ func (o *observation) settle(v *any) bool {
 			if o.excluded(s.sig, f) {
 				good = false
 			}
+		case string:
+			if o.lesson != nil && strings.ContainsAny(x, string(o.lesson.badChars)) {
+				good = false
+			}
 		}
 	}
 	return good
@@ -1054,6 +1058,9 @@ func (o *observation) excluded(sig string, f float64) bool {
 func (o *observation) admissible(v any) bool {
 	d := roundTrip(v)
 	for _, s := range o.slots(&d) {
+		if str, ok := s.get().(string); ok && o.lesson != nil && strings.ContainsAny(str, string(o.lesson.badChars)) {
+			return false
+		}
 		f, ok := numberOf(s.get())
 		if !ok {
 			continue
@@ -1098,9 +1105,11 @@ type lesson struct {
 	ranges map[string][2]float64
 	// exclude are values a position must not take.
 	exclude map[string][]float64
-	lens    map[string][2]int
-	sorted  map[string]bool
-	banned  map[string]bool
+	// badChars are characters no string may hold.
+	badChars []rune
+	lens     map[string][2]int
+	sorted   map[string]bool
+	banned   map[string]bool
 	// strikes counts rejections nothing above explained: proposals then
 	// keep closer to the smallest and to the observed inputs.
 	strikes int
@@ -1120,6 +1129,7 @@ var (
 		regexp.MustCompile(`(?i)from\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)`),
 	}
 	reasonExcludeRe = regexp.MustCompile(`(?i)(?:must\s+not\s+be|is\s+not|cannot\s+be|can't\s+be|not\s+equal\s+to|!=)\s+(-?\d+(?:\.\d+)?)\b|(non-?zero|by\s+zero)`)
+	reasonCharRe    = regexp.MustCompile(`(?i)(?:character|char|symbol)\s+['"](.)['"]`)
 	reasonOrderRe   = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
 )
 
@@ -1167,6 +1177,12 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 			}
 			ordered := reasonOrderRe.MatchString(msg)
 			if l.learnExclusion(msg, o, &v) {
+				learned = true
+			}
+			if m := reasonCharRe.FindStringSubmatch(msg); m != nil && strings.Contains(c, m[1]) {
+				if r := []rune(m[1])[0]; !slices.Contains(l.badChars, r) {
+					l.badChars = append(l.badChars, r)
+				}
 				learned = true
 			}
 			for _, s := range o.slots(&v) {

@@ -530,7 +530,7 @@ func inputTemplate(t task.Task) *tnode {
 			n.sortKey = -1
 			if el := n.elems[0]; el.kind == tTuple {
 				for i, e := range el.elems {
-					if overlap(e.names, words) > 0 || overlap(e.names, normWords(strings.Fields(strings.TrimSuffix(strings.TrimSpace(m[1]), "s")))) > 0 {
+					if overlap(e.names, words) > 0 {
 						n.sortKey = i
 						break
 					}

@@ -477,6 +477,8 @@ func TestLessonLearn(t *testing.T) {
 	}{
 		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
 			want: "ranges=map[$.n:[1 5]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
+		{name: "character", rejected: `{"n":1,"xs":[],"s":"a_b"}`, msg: "character '_' is not allowed", origin: opStr,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 bad=\"_\""},
 		{name: "excluded value", rejected: `{"n":0,"xs":[[1,2]]}`, msg: "n must not be 0", origin: opNum,
 			want: "ranges=map[] exclude=map[$.n:[0]] lens=map[] sorted=map[] banned=map[] strikes=0"},
 		{name: "bracket range ignores the repr after got", rejected: `{"n":3,"xs":[[1,-7]]}`,
@@ -497,6 +499,9 @@ func TestLessonLearn(t *testing.T) {
 			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: ValueError: " + tt.msg
 			l.learn(reason, nil, obs)
 			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.banned, l.strikes)
+			if len(l.badChars) > 0 {
+				got += fmt.Sprintf(" bad=%q", string(l.badChars))
+			}
 			if got != tt.want {
 				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)
 			}
