@@ -178,6 +178,34 @@ func init() {
 		}, func(e *emitter, l *Lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda p: (" + e.lam(l, atom("p[0]"), atom("p[1]")).s + ", p))")
 		}),
+		mkE("triangle_areas2", FamScan, ts(LP), LI, func(a []any) any {
+			ps := a[0].([]pair)
+			n := int64(len(ps))
+			if n*(n-1)*(n-2)/6 > maxLen {
+				return errV
+			}
+			out := []int64{}
+			for i := range ps {
+				for j := i + 1; j < len(ps); j++ {
+					for k := j + 1; k < len(ps); k++ {
+						c, good := cross3(ps[i], ps[j], ps[k])
+						if !good || c == math.MinInt64 {
+							return errV
+						}
+						out = append(out, absI(c))
+					}
+				}
+			}
+			return out
+		}, func(e *emitter, a []code) code {
+			e.use("itertools")
+			return atom("[abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) for a, b, c in itertools.combinations(" + a[0].s + ", 3)]")
+		}),
+		mkE("convex_hull", FamScan, ts(LP), LP, func(a []any) any { return convexHull(a[0].([]pair)) },
+			func(e *emitter, a []code) code {
+				e.helper("convex_hull", pyConvexHull)
+				return call("convex_hull", a[0])
+			}),
 		mk("from_first", FamList, ts(LP), LP, func(a []any) any {
 			ps := a[0].([]pair)
 			out := make([]pair, len(ps))
@@ -195,6 +223,67 @@ func init() {
 			return atom("[[x - " + v + "[0][0], y - " + v + "[0][1]] for x, y in " + a[0].s + "]")
 		}),
 	)
+}
+
+// cross3 is the z component of (b - a) x (c - a), positive for a left
+// turn a -> b -> c; it fails on overflow.
+func cross3(a, b, c pair) (int64, bool) {
+	var d [4]int64
+	var good [4]bool
+	d[0], good[0] = subI(b[0], a[0])
+	d[1], good[1] = subI(c[1], a[1])
+	d[2], good[2] = subI(b[1], a[1])
+	d[3], good[3] = subI(c[0], a[0])
+	if !good[0] || !good[1] || !good[2] || !good[3] {
+		return 0, false
+	}
+	x, g1 := mulI(d[0], d[1])
+	y, g2 := mulI(d[2], d[3])
+	if !g1 || !g2 {
+		return 0, false
+	}
+	return subI(x, y)
+}
+
+// convexHull is Andrew's monotone chain: the hull of the distinct points
+// counter-clockwise from the smallest, without collinear points; fewer
+// than three distinct points come back sorted.
+func convexHull(pts []pair) any {
+	ps := slices.Clone(pts)
+	slices.SortFunc(ps, cmpPair)
+	ps = slices.Compact(ps)
+	if len(ps) < 3 {
+		if ps == nil {
+			ps = []pair{}
+		}
+		return ps
+	}
+	half := func(order []pair) ([]pair, bool) {
+		var chain []pair
+		for _, p := range order {
+			for len(chain) >= 2 {
+				c, good := cross3(chain[len(chain)-2], chain[len(chain)-1], p)
+				if !good {
+					return nil, false
+				}
+				if c > 0 {
+					break
+				}
+				chain = chain[:len(chain)-1]
+			}
+			chain = append(chain, p)
+		}
+		return chain, true
+	}
+	lower, good := half(ps)
+	if !good {
+		return errV
+	}
+	upper, good := half(reversed(ps))
+	if !good {
+		return errV
+	}
+	return append(lower[:len(lower)-1:len(lower)-1], upper[:len(upper)-1]...)
 }
 
 func cmpPair(p, q pair) int {
@@ -345,6 +434,24 @@ def to_base(n, base):
         m, d = divmod(m, base)
         digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
     return "-" + digits if n < 0 else digits
+`
+
+const pyConvexHull = `
+def convex_hull(pts):
+    ps = sorted(set(map(tuple, pts)))
+    if len(ps) < 3:
+        return [list(p) for p in ps]
+
+    def chain(points):
+        out = []
+        for p in points:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(ps), chain(reversed(ps))
+    return [list(p) for p in lower[:-1] + upper[:-1]]
 `
 
 const pyRunLengthsBy = `

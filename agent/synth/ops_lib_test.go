@@ -109,6 +109,11 @@ func libCases() []libCase {
 			}},
 		{name: "from_first", vars: []string{"pts"}, types: []Type{LP}, inputs: points,
 			prog: func(t *testing.T) *Node { return app(findOp(t, "from_first", LP), vr(0)) }},
+		{name: "triangle_areas2", vars: []string{"pts"}, types: []Type{LP}, inputs: points,
+			prog: func(t *testing.T) *Node { return app(findOp(t, "triangle_areas2", LP), vr(0)) }},
+		{name: "convex_hull", vars: []string{"pts"}, types: []Type{LP},
+			inputs: append(points, "[[0, 0], [1, 1], [2, 2], [3, 3]]", "[[0, 0], [4, 0], [4, 4], [0, 4], [2, 2], [2, 0], [4, 4]]", "[[5, 5], [5, 5]]", "[[1, 0], [0, 1]]"),
+			prog:   func(t *testing.T) *Node { return app(findOp(t, "convex_hull", LP), vr(0)) }},
 		{name: "lattice_steps", vars: []string{"pts"}, types: []Type{LP}, inputs: points,
 			prog: func(t *testing.T) *Node {
 				var gcd *Lambda
