@@ -320,10 +320,10 @@ func topConsts(p *problem) []any {
 
 // sweepStaged is the enumerator's sweep (every one-lambda operator, with
 // every lambda, over the size-1 programs) run one lambda size at a time
-// within share of the time left. What each lambda size produced is reduced
-// right away by the one-argument operators whose result has a wanted type
-// (sum, len, max...), so that a budget cutting the large lambdas still
-// leaves "the sum of a map with a small lambda" tried.
+// within share of the time left. When a number is wanted, what each lambda
+// size produced is reduced right away by the one-argument operators whose
+// result has a wanted type (sum, len, max...), so that a budget cutting the
+// large lambdas still leaves "the sum of a map with a small lambda" tried.
 func sweepStaged(en *enumerator, share float64, want []Type) {
 	if en.stopped {
 		return
@@ -371,6 +371,9 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 			transforms = append(transforms, op)
 		}
 	}
+	// Lists wanted: the larger lambdas' results are transformed (sorted,
+	// reversed...) once the sweep is over, as any other sweep result.
+	scalarWanted := !slices.ContainsFunc(want, func(t Type) bool { return t >= TStr })
 	var all []*entry
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
@@ -393,7 +396,9 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 			recent = append(recent, en.recent...)
 		}
 		en.recording, en.recent = false, nil
-		applyUnary(en, recent, reducers)
+		if size <= maxTransformedLam || scalarWanted {
+			applyUnary(en, recent, reducers)
+		}
 	}
 	if !en.stopped {
 		en.recent = all
