@@ -5,16 +5,18 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Library operators: Python builtins and standard idioms that otherwise
 // take many DSL nodes (divmod, three-argument pow, base conversion, the
-// most common element, dense ranks, slice sums, runs under a predicate,
-// chunked reductions, tie-broken sorts, translating points).
+// most common element, run-length encoding, dense ranks, slice sums, runs
+// under a predicate, chunked reductions, tie-broken sorts, points relative
+// to the first, triangle areas over all triples, the convex hull).
 func init() {
 	I, S := TInt, TStr
 	LI, LP := TListInt, TListPair
-	scalarOps = append(scalarOps,
+	lib := []*Op{
 		mk("sumsq", FamScalar, ts(I, I), I, func(a []any) any { return sumSquares(a[0].(int64), a[1].(int64)) },
 			func(a []code) code { return binop(squareCode(a[0]), "+", squareCode(a[1]), pAdd) }),
 		mk("powmod", FamScalar, ts(I, I, I), I, func(a []any) any { return powMod(a[0].(int64), a[1].(int64), a[2].(int64)) },
@@ -33,6 +35,19 @@ func init() {
 				e.helper("to_base", pyToBase)
 				return call("to_base", a...)
 			}),
+		mkE("run_length_encode", FamScalar, ts(S), S, func(a []any) any {
+			r := []rune(a[0].(string))
+			var sb strings.Builder
+			for _, n := range runLengths(r) {
+				sb.WriteRune(r[0])
+				sb.WriteString(strconv.FormatInt(n, 10))
+				r = r[n:]
+			}
+			return sb.String()
+		}, func(e *emitter, a []code) code {
+			e.use("itertools")
+			return atom(`"".join(k + str(len(list(g))) for k, g in itertools.groupby(` + a[0].s + "))")
+		}),
 		mk("mode", FamScalar, ts(S), S, func(a []any) any {
 			r := []rune(a[0].(string))
 			if len(r) == 0 {
@@ -42,12 +57,13 @@ func init() {
 		}, func(a []code) code {
 			return atom("max(sorted(" + a[0].s + "), key=" + a[0].at(pAtom) + `.count, default="")`)
 		}),
-	)
+	}
 	// These go last within a size, so that the lambda banks' caps cut them
 	// first.
-	for _, o := range scalarOps[len(scalarOps)-4:] {
+	for _, o := range lib {
 		rareScalar[o.Name] = true
 	}
+	scalarOps = append(scalarOps, lib...)
 
 	listOps = append(listOps,
 		mk("divmod", FamList, ts(I, I), LI, func(a []any) any {
