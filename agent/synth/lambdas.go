@@ -149,6 +149,9 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 		if sig == sigI {
 			conditionalLambdas(en)
 		}
+		if sig == sigII {
+			keyedLambdas(en)
+		}
 		if len(anchors) > 0 && (sig == sigI || sig == sigII) {
 			anchoredLambdas(en, anchors)
 		}
@@ -290,6 +293,52 @@ func anchoredLambdas(en *enumerator, anchors []int64) {
 					en.try(op, nil, []*entry{k, f}, size)
 					en.try(op, nil, []*entry{f, k}, size)
 				}
+			}
+		}
+	}
+}
+
+// maxKeyed caps the lambdas keyedLambdas adds per result type.
+const maxKeyed = 1500
+
+// keyedLambdas adds "f(x) op f(y)" for every one-argument integer function
+// f and every binary integer operator (arithmetic, min/max, comparisons):
+// the same key applied to both arguments ("abs(x) == abs(y)", "x % 2 ==
+// y % 2" spelled with even, "abs(x) + abs(y)") is a common shape that the
+// per-type cap of two-argument lambdas cuts at size 5.
+func keyedLambdas(en *enumerator) {
+	en.stopped = false
+	if len(en.bank[TInt]) <= 2 {
+		return
+	}
+	type key struct{ x, y *entry }
+	keys := map[*Op]*key{}
+	var order []*Op
+	for _, e := range en.bank[TInt][2] {
+		n := e.n
+		if n.Op == nil || len(n.Kids) != 1 || n.Lam != nil || n.Kids[0].Op != nil || n.Kids[0].Var < 0 {
+			continue
+		}
+		k := keys[n.Op]
+		if k == nil {
+			k = &key{}
+			keys[n.Op] = k
+			order = append(order, n.Op)
+		}
+		if n.Kids[0].Var == 0 {
+			k.x = e
+		} else {
+			k.y = e
+		}
+	}
+	en.maxPerType = max(en.perType[TInt], en.perType[TBool]) + maxKeyed
+	for _, op := range scalarOps {
+		if len(op.Args) != 2 || op.Args[0] != TInt || op.Args[1] != TInt || op.Sig != sigNone || rareScalar[op.Name] {
+			continue
+		}
+		for _, f := range order {
+			if k := keys[f]; k.x != nil && k.y != nil {
+				en.try(op, nil, []*entry{k.x, k.y}, op.Cost+k.x.n.Size+k.y.n.Size)
 			}
 		}
 	}

@@ -88,6 +88,23 @@ func TestLambdasFor(t *testing.T) {
 	}
 }
 
+func TestKeyedLambdas(t *testing.T) {
+	b := defaultLambdas()
+	want := map[string]bool{"λxy.add(abs(x), abs(y))": false, "λxy.max(abs(x), abs(y))": false}
+	for _, ls := range b.by[sigII][TInt] {
+		for _, l := range ls {
+			if _, have := want[l.String()]; have {
+				want[l.String()] = true
+			}
+		}
+	}
+	for l, found := range want {
+		if !found {
+			t.Errorf("default banks lack %s", l)
+		}
+	}
+}
+
 // searchCases need a mined constant, a conditional lambda with two small
 // branches, or a reduction of a transformed sweep result.
 var searchCases = []familyCase{
@@ -122,6 +139,20 @@ var searchCases = []familyCase{
 				seen[((x%5)+5)%5] = true
 			}
 			return len(seen)
+		}},
+	{name: "count_on_diagonals", kind: task.KindPoints, typ: "list of integer points [x, y]",
+		inputs: []string{"[]", "[[1,1],[2,3]]", "[[-4,4],[0,0],[5,-6]]", "[[3,-3],[-2,-2],[7,1],[1,7]]", "[[9,8]]", "[[6,6],[6,-6],[0,1]]", "[[-5,2],[2,-5],[4,-4]]",
+			"[[2,2],[4,0],[0,8],[-3,5],[-7,-7],[12,-12]]", "[[1,2],[16,16],[-9,3],[5,5],[3,-1]]", "[[11,-4],[-6,-10],[8,-8],[2,-2],[13,13],[0,4]]"},
+		probe: []string{"[[10,-10],[3,4],[-8,-8]]"},
+		f: func(v any) any {
+			n := 0
+			for _, p := range v.([]any) {
+				xy := ints(p)
+				if max(xy[0], -xy[0]) == max(xy[1], -xy[1]) {
+					n++
+				}
+			}
+			return n
 		}},
 }
 
