@@ -1,9 +1,11 @@
 package synth_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +17,6 @@ import (
 	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
-	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -267,19 +268,49 @@ func TestStructuredTaskRunsThroughWorkflow(t *testing.T) {
 	}
 }
 
-// pythonCall runs one function of a Python file on the JSON input read
-// from stdin; a ValueError is an invalid input (exit 1, message on stderr).
-const pythonCall = `
+// pythonBatch runs one function of a Python file on each input of the JSON
+// list read from stdin; a ValueError marks an invalid input.
+const pythonBatch = `
 import json, sys, importlib.util
 spec = importlib.util.spec_from_file_location("hidden", sys.argv[1])
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
-try:
-    print(json.dumps(getattr(mod, sys.argv[2])(json.load(sys.stdin))))
-except ValueError as e:
-    print("ValueError: %s" % e, file=sys.stderr)
-    sys.exit(1)
+out = []
+for x in json.load(sys.stdin):
+    try:
+        out.append({"output": getattr(mod, sys.argv[2])(x)})
+    except ValueError as e:
+        out.append({"invalid": "error: ValueError: %s" % e})
+print(json.dumps(out))
 `
+
+// queryBatch asks a hidden program for a batch in one Python process.
+func queryBatch(t *testing.T, file, function string, inputs []json.RawMessage) []struct {
+	Output  json.RawMessage `json:"output"`
+	Invalid string          `json:"invalid"`
+} {
+	t.Helper()
+	in, err := json.Marshal(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("python3", "-c", pythonBatch, file, function)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hidden program %s: %v: %s", file, err, stderr.String())
+	}
+	var answers []struct {
+		Output  json.RawMessage `json:"output"`
+		Invalid string          `json:"invalid"`
+	}
+	if err := json.Unmarshal(out, &answers); err != nil || len(answers) != len(inputs) {
+		t.Fatalf("hidden program %s answered %s (%v)", file, out, err)
+	}
+	return answers
+}
 
 // TestProposalsAcceptedByBenchmarkOracles plays the proposal protocol of
 // the workflow (initial batch, then growing batches, three attempts each)
@@ -307,7 +338,6 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 		}
 		ran++
 		t.Run(tk.Name, func(t *testing.T) {
-			orc := oracle.NewCommand([]string{"python3", "-c", pythonCall, c.Task.Oracle.Python, c.Task.Oracle.Function}, filepath.Dir(c.Task.Oracle.Python), 10*time.Second)
 			a := synth.New(synth.Options{Seed: 1, TimeLimit: time.Second})
 			var exs []task.Example
 			for batch, k := 1, 2; batch <= 3; batch, k = batch+1, k+2 {
@@ -324,10 +354,7 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 					if rejection = workflow.ValidateProposal(res.Inputs, k, observed, nil); rejection != "" {
 						continue
 					}
-					answers, err := orc.Query(context.Background(), res.Inputs)
-					if err != nil {
-						t.Fatal(err)
-					}
+					answers := queryBatch(t, c.Task.Oracle.Python, c.Task.Oracle.Function, res.Inputs)
 					var got []task.Example
 					for i, ans := range answers {
 						if ans.Invalid != "" {
