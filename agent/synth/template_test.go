@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -506,5 +507,36 @@ func TestLessonLearn(t *testing.T) {
 				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFallbackConstant checks the constant program written when the DSL
+// cannot bind the inputs: Python reads back the most frequent output.
+func TestFallbackConstant(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	tests := []struct {
+		outputs []string
+		want    string
+	}{
+		{outputs: []string{`{"order": [2, 1], "ok": true, "note": null}`, `3`, `{"ok": true, "order": [2, 1], "note": null}`},
+			want: `{"note": null, "ok": true, "order": [2, 1]}`},
+		{outputs: []string{`"a\"b\\n\u00e9"`, `false`, `false`}, want: `false`},
+		{outputs: []string{`1.5`, `[-2, "x"]`}, want: `1.5`},
+	}
+	for _, tt := range tests {
+		var exs []task.Example
+		for _, o := range tt.outputs {
+			exs = append(exs, task.Example{Input: json.RawMessage(`{"k": 1}`), Output: json.RawMessage(o)})
+		}
+		src := fallbackProgram("solve", exs, errUnsupported)
+		out, err := exec.Command("python3", "-c", src+"\nimport json\nprint(json.dumps(solve(None), sort_keys=True))").CombinedOutput()
+		if err != nil {
+			t.Fatalf("fallback program does not run: %v\n%s\n%s", err, src, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != tt.want {
+			t.Errorf("fallback returns %s, want %s\n%s", got, tt.want, src)
+		}
 	}
 }
