@@ -239,7 +239,17 @@ func init() {
 			return atom("[[x - " + v + "[0][0], y - " + v + "[0][1]] for x, y in " + a[0].s + "]")
 		}),
 	)
+	// Operators that are seldom a step towards something else cost an extra
+	// node: they stay in reach as whole programs while adding fewer
+	// intermediate values to every level of the bank.
+	for _, o := range append(lib, listOps...) {
+		if libCost[o.Name] > 0 {
+			o.Cost = libCost[o.Name]
+		}
+	}
 }
+
+var libCost = map[string]int{"powmod": 2, "to_base": 2, "run_length_encode": 2, "slice_sums": 2, "divmod": 2, "dense_rank": 2}
 
 // cross3 is the z component of (b - a) x (c - a), positive for a left
 // turn a -> b -> c; it fails on overflow.
