@@ -115,8 +115,15 @@ func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
 	}
 	if en.memLimit > 0 && en.memUsed > en.memLimit {
 		// The bank is full: keep checking programs, stop storing them.
+		// A sweep still reduces what it records (transiently); the hash
+		// (a few bytes) keeps equivalent programs from being checked again.
 		en.memFull = true
-		if en.onNew != nil && en.onNew(t, &entry{n: n, vals: vals}) {
+		en.seen[t].insert(h)
+		e := &entry{n: n, vals: vals}
+		if en.recording {
+			en.recent = append(en.recent, e)
+		}
+		if en.onNew != nil && en.onNew(t, e) {
 			en.stopped = true
 		}
 		return false
