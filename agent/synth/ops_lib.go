@@ -222,6 +222,12 @@ func init() {
 				e.helper("convex_hull", pyConvexHull)
 				return call("convex_hull", a[0])
 			}),
+		mk("same_set", FamList, ts(LP, LP), TBool, func(a []any) any {
+			x, y := pointSet(a[0].([]pair)), pointSet(a[1].([]pair))
+			return slices.Equal(x, y)
+		}, func(a []code) code {
+			return cmpop(call("set", call("map", atom("tuple"), a[0])), "==", call("set", call("map", atom("tuple"), a[1])))
+		}),
 		mk("from_first", FamList, ts(LP), LP, func(a []any) any {
 			ps := a[0].([]pair)
 			out := make([]pair, len(ps))
@@ -271,13 +277,18 @@ func cross3(a, b, c pair) (int64, bool) {
 	return subI(x, y)
 }
 
+// pointSet returns the distinct points in order.
+func pointSet(ps []pair) []pair {
+	out := slices.Clone(ps)
+	slices.SortFunc(out, cmpPair)
+	return slices.Compact(out)
+}
+
 // convexHull is Andrew's monotone chain: the hull of the distinct points
 // counter-clockwise from the smallest, without collinear points; fewer
 // than three distinct points come back sorted.
 func convexHull(pts []pair) any {
-	ps := slices.Clone(pts)
-	slices.SortFunc(ps, cmpPair)
-	ps = slices.Compact(ps)
+	ps := pointSet(pts)
 	if len(ps) < 3 {
 		if ps == nil {
 			ps = []pair{}

@@ -117,6 +117,9 @@ func libCases() []libCase {
 		{name: "convex_hull", vars: []string{"pts"}, types: []Type{LP},
 			inputs: append(points, "[[0, 0], [1, 1], [2, 2], [3, 3]]", "[[0, 0], [4, 0], [4, 4], [0, 4], [2, 2], [2, 0], [4, 4]]", "[[5, 5], [5, 5]]", "[[1, 0], [0, 1]]"),
 			prog:   func(t *testing.T) *Node { return app(findOp(t, "convex_hull", LP), vr(0)) }},
+		{name: "same_set", vars: []string{"a", "b"}, types: []Type{LP, LP},
+			inputs: []string{"[[], []]", "[[[1, 2]], []]", "[[[1, 2], [1, 2], [3, 4]], [[3, 4], [1, 2]]]", "[[[1, 2]], [[2, 1]]]", "[[[0, 0], [5, 5]], [[5, 5], [0, 0], [0, 0]]]"},
+			prog:   func(t *testing.T) *Node { return app(findOp(t, "same_set", LP, LP), vr(0), vr(1)) }},
 		{name: "lattice_steps", vars: []string{"pts"}, types: []Type{LP}, inputs: points,
 			prog: func(t *testing.T) *Node {
 				var gcd *Lambda
