@@ -104,7 +104,10 @@ type Agent struct {
 // Synth configures the built-in synthesizer.
 type Synth struct {
 	TimeLimit time.Duration `mapstructure:"time_limit" json:"time_limit"`
-	MemoryMB  int           `mapstructure:"memory_mb" json:"memory_mb"`
+	// RunTimeLimit bounds the search time of all a run's sessions together
+	// (0: no bound); each session still gets at least a second.
+	RunTimeLimit time.Duration `mapstructure:"run_time_limit" json:"run_time_limit"`
+	MemoryMB     int           `mapstructure:"memory_mb" json:"memory_mb"`
 }
 
 // Replay configures the replay agent.
@@ -176,6 +179,7 @@ func defaults() map[string]any {
 		"workflow.seed":              1,
 		"agent.kind":                 "synth",
 		"agent.synth.time_limit":     "20s",
+		"agent.synth.run_time_limit": "45s",
 		"agent.synth.memory_mb":      1024,
 		"agent.replay.script":        "",
 		"agent.llm.base_url":         "https://api.openai.com/v1",

@@ -126,6 +126,8 @@ func TestBadConfigs(t *testing.T) {
 		{"unknown agent", validTask + "agent: {kind: gpt}\n", []string{"agent.kind", "gpt"}},
 		{"replay without script", validTask + "agent: {kind: replay}\n", []string{"agent.replay.script"}},
 		{"llm without model", validTask + "agent: {kind: llm}\n", []string{"agent.llm.model"}},
+		{"synth time limit zero", validTask + "agent: {synth: {time_limit: 0s}}\n", []string{"agent.synth.time_limit"}},
+		{"synth run time limit negative", validTask + "agent: {synth: {run_time_limit: -1s}}\n", []string{"agent.synth.run_time_limit", "negative"}},
 		{"unknown sandbox", validTask + "sandbox: {kind: vm}\n", []string{"sandbox.kind", "vm"}},
 		{"bad duration", validTask + "sandbox: {call_timeout: soon}\n", []string{"sandbox.call_timeout"}},
 		{"not yaml", "task: [unclosed\n", []string{"invalid YAML"}},

@@ -354,6 +354,9 @@ func (c *Config) finish() error {
 	if c.Agent.Synth.TimeLimit <= 0 {
 		return bad("agent.synth.time_limit", "must be positive")
 	}
+	if c.Agent.Synth.RunTimeLimit < 0 {
+		return bad("agent.synth.run_time_limit", "must not be negative (0 means no bound)")
+	}
 
 	s := &c.Sandbox
 	switch s.Kind {

@@ -27,6 +27,9 @@ const (
 	// proposeShare is the part of the time limit a proposal may search.
 	proposeShare   = 5
 	maxProposeTime = 1500 * time.Millisecond
+	// minSessionTime is the least a session searches once the run's time
+	// is spent.
+	minSessionTime = time.Second
 )
 
 // Options configure the synthesizer.
@@ -35,6 +38,10 @@ type Options struct {
 	Seed int64
 	// TimeLimit bounds the search of one session (default 20s).
 	TimeLimit time.Duration
+	// RunTimeLimit bounds the search time of all the sessions of the run
+	// together (0: no bound); a session gets at most what is left, and at
+	// least minSessionTime.
+	RunTimeLimit time.Duration
 	// MemoryBytes bounds the enumerator's bank of programs (default 512 MiB).
 	MemoryBytes int64
 	// MaxSize is the largest program size enumerated (default DefaultMaxSize).
@@ -53,6 +60,8 @@ type Agent struct {
 	sessions map[string]*session
 	// lessons hold what proposal rejections taught, per input description.
 	lessons map[string]*lesson
+	// searched is the search time of the run's sessions so far.
+	searched time.Duration
 }
 
 // session is what a Write on one example set found.
@@ -88,6 +97,18 @@ func examplesKey(exs []task.Example) string {
 		fmt.Fprintf(h, "%s\x00%s\x01", task.MustCanonical(ex.Input), task.MustCanonical(ex.Output))
 	}
 	return string(h.Sum(nil))
+}
+
+// sessionLimit is the search time of the next session: the per-session
+// limit, cut to what is left of the run's.
+func (a *Agent) sessionLimit() time.Duration {
+	if a.opts.RunTimeLimit <= 0 {
+		return a.opts.TimeLimit
+	}
+	a.mu.Lock()
+	left := a.opts.RunTimeLimit - a.searched
+	a.mu.Unlock()
+	return max(min(a.opts.TimeLimit, left), minSessionTime)
 }
 
 func (a *Agent) deadline(ctx context.Context, limit time.Duration) time.Time {
@@ -133,7 +154,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			if werr := writeAtomic(filepath.Join(req.Workspace, agent.CandidateFile), src); werr != nil {
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", werr)
 			}
-			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote a program returning None."}, nil
+			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote the best constant program."}, nil
 		}
 		skip := map[string]bool{}
 		if failedOwn {
@@ -143,10 +164,17 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			fmt.Fprintf(&notes, "The previous candidate failed %d of %d examples although the enumerator found it consistent; searching beyond it.\n",
 				req.Feedback.Total-req.Feedback.Passed, req.Feedback.Total)
 		}
+		limit := a.sessionLimit()
+		if limit < a.opts.TimeLimit {
+			fmt.Fprintf(&notes, "The run's search time (%v) is nearly spent: this session searches for %v.\n", a.opts.RunTimeLimit, limit)
+		}
 		start := time.Now()
-		res := search(p, searchSpec{deadline: a.deadline(ctx, a.opts.TimeLimit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
+		res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
 		res.skipped = skip
 		s = &session{result: res, spent: time.Since(start)}
+		a.mu.Lock()
+		a.searched += s.spent
+		a.mu.Unlock()
 		s.prog = Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
