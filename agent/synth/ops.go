@@ -242,9 +242,19 @@ func extremeByKey[A any](xs []A, f func(A) any, max bool) any {
 	return xs[bi]
 }
 
+// uniqueOrdered keeps the first occurrence of each element. Short lists
+// (the usual case) are scanned instead of hashed: no map to allocate.
 func uniqueOrdered[A comparable](xs []A) []A {
-	seen := map[A]bool{}
-	out := []A{}
+	out := make([]A, 0, len(xs))
+	if len(xs) <= 32 {
+		for _, x := range xs {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	seen := make(map[A]bool, len(xs))
 	for _, x := range xs {
 		if !seen[x] {
 			seen[x] = true

@@ -292,11 +292,20 @@ func init() {
 			if n > 100_000 {
 				return errV
 			}
-			out := []int64{}
-			for d := int64(1); d <= n; d++ {
+			// Pairs d, n/d up to the square root, in increasing order.
+			var lo, hi []int64
+			for d := int64(1); d*d <= n; d++ {
 				if n%d == 0 {
-					out = append(out, d)
+					lo = append(lo, d)
+					if d*d != n {
+						hi = append(hi, n/d)
+					}
 				}
+			}
+			out := make([]int64, 0, len(lo)+len(hi))
+			out = append(out, lo...)
+			for i := len(hi) - 1; i >= 0; i-- {
+				out = append(out, hi[i])
 			}
 			return out
 		}, func(a []code) code {
