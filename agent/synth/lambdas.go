@@ -97,7 +97,7 @@ func defaultLambdas() *lamBanks {
 }
 
 // maxTaskBanks bounds the task-specific banks kept in memory.
-const maxTaskBanks = 4
+const maxTaskBanks = 2
 
 var (
 	taskLamMu    sync.Mutex
@@ -108,8 +108,9 @@ var (
 // lambdasFor returns the lambda banks of a task whose text names the
 // constants mined: the default banks with those constants added to the
 // integer pools, and anchored lambdas (anchoredLambdas) around them. The
-// banks are built on the session's clock (each signature within a
-// twentieth of the time left) and cached by constant set.
+// banks are built on the session's clock (each signature within a tenth
+// of the time left; all of them take about a second) and cached by
+// constant set.
 func lambdasFor(mined []int64, deadline time.Time) *lamBanks {
 	if len(mined) == 0 {
 		return defaultLambdas()
@@ -124,7 +125,7 @@ func lambdasFor(mined []int64, deadline time.Time) *lamBanks {
 	for sig := sigI; sig < sigGeo; sig++ {
 		specs[sig].consts = withConsts(specs[sig].consts, mined)
 	}
-	limit := min(10*time.Second, time.Until(deadline)/20)
+	limit := min(10*time.Second, time.Until(deadline)/10)
 	b := buildLambdas(specs, mined, limit)
 	if len(taskLamOrder) >= maxTaskBanks {
 		delete(taskLamCache, taskLamOrder[0])

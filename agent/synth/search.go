@@ -320,15 +320,20 @@ func topConsts(p *problem) []any {
 
 // sweepStaged is the enumerator's sweep (every one-lambda operator, with
 // every lambda, over the size-1 programs) run one lambda size at a time
-// within share of the time left. When a number is wanted, what each lambda
-// size produced is reduced right away by the one-argument operators whose
-// result has a wanted type (sum, len, max...), so that a budget cutting the
-// large lambdas still leaves "the sum of a map with a small lambda" tried.
+// within seven tenths of share of the time left. When a number is wanted,
+// what each lambda size produced is reduced right away by the one-argument
+// operators whose result has a wanted type (sum, len, max...), so that a
+// budget cutting the large lambdas still leaves "the sum of a map with a
+// small lambda" tried. The rest of the share goes to one more transform of
+// the small lambdas' results (then reduced), and, when the sweep was not
+// cut, to the enumerator's own reductions of every sweep result.
 func sweepStaged(en *enumerator, share float64, want []Type) {
 	if en.stopped {
 		return
 	}
-	en.sweepUntil = time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	total := time.Duration(float64(time.Until(en.deadline)) * share)
+	end := time.Now().Add(total)
+	en.sweepUntil = time.Now().Add(total * 7 / 10)
 	defer func() {
 		en.sweepUntil, en.recording, en.recent = time.Time{}, false, nil
 		if en.sweepCut {
@@ -339,6 +344,9 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 		op    *Op
 		lists [][]*entry
 		size  int
+		// delay is how many stages later the operator takes each lambda
+		// size: comprehensions (map, filter, count of one list) go first.
+		delay int
 	}
 	var jobs []job
 	maxLam := 0
@@ -356,8 +364,12 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 			lists[a] = en.bank[t][1]
 		}
 		if !skip {
-			jobs = append(jobs, job{op, lists, op.Cost + len(op.Args)})
-			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
+			delay := 1
+			if comprehension[op.Name] && len(op.Args) == 1 {
+				delay = 0
+			}
+			jobs = append(jobs, job{op, lists, op.Cost + len(op.Args), delay})
+			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet])+delay)
 		}
 	}
 	var reducers, transforms []*Op
@@ -374,12 +386,12 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 	// Lists wanted: the larger lambdas' results are transformed (sorted,
 	// reversed...) once the sweep is over, as any other sweep result.
 	scalarWanted := !slices.ContainsFunc(want, func(t Type) bool { return t >= TStr })
-	var all []*entry
+	var all, small []*entry
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
 		for _, j := range jobs {
 			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-j.delay) {
 				if en.stopped {
 					break
 				}
@@ -387,24 +399,38 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 			}
 		}
 		recent := en.recent
+		en.recording, en.recent = false, nil
 		all = append(all, recent...)
 		if size <= maxTransformedLam {
-			// One more step for the smallest lambdas: the length of the
-			// set of a map, the maximum of the sorted filter...
-			en.recent = nil
-			applyUnary(en, recent, transforms)
-			recent = append(recent, en.recent...)
+			small = append(small, recent...)
 		}
-		en.recording, en.recent = false, nil
 		if size <= maxTransformedLam || scalarWanted {
 			applyUnary(en, recent, reducers)
 		}
 	}
-	if !en.stopped {
+	complete := !en.stopped
+	if en.stopped && !en.sweepCut {
+		// A solution, the deadline or the memory bound.
+		return
+	}
+	en.stopped, en.sweepCut = false, false
+	// The rest of the share transforms the smallest lambdas' results once
+	// more and reduces those: the length of the set of a map, the maximum
+	// of the sorted filter...
+	en.sweepUntil = end
+	en.recording, en.recent = true, nil
+	applyUnary(en, small, transforms)
+	transformed := en.recent
+	en.recording, en.recent = false, nil
+	applyUnary(en, transformed, reducers)
+	if complete && !en.stopped {
 		en.recent = all
 		en.reduceRecent()
 	}
 }
+
+// comprehension operators are swept one lambda size ahead of the others.
+var comprehension = map[string]bool{"map": true, "filter": true, "count": true, "map_chars": true, "filter_chars": true, "count_chars": true}
 
 // maxTransformedLam is the largest lambda whose sweep results sweepStaged
 // transforms once more before reducing them.
