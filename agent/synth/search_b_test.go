@@ -133,7 +133,7 @@ var searchCases = []familyCase{
 	{name: "distinct_mod5", kind: task.KindList, typ: "list of integers",
 		inputs: []string{"[]", "[1,6,11]", "[-1,4,2,7,3]", "[5,10,0,1]", "[13,-2,9,8,22]", "[3]", "[20,21,22,23,24]",
 			"[-50,-45,7]", "[17,42,-8,33]", "[9,9,9,14]", "[30,-12,1,44,18,-3]", "[8,13]", "[-20,25]"},
-		probe:  []string{"[0,1,2,3,4,5,-9]", "[7,12]"},
+		probe: []string{"[0,1,2,3,4,5,-9]", "[7,12]"},
 		f: func(v any) any {
 			seen := map[int64]bool{}
 			for _, x := range ints(v) {
