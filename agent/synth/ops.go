@@ -276,12 +276,36 @@ func digitsOf(n int64) []int64 {
 	return out
 }
 
-func joinInts(xs []int64) string {
-	var sb strings.Builder
-	for _, x := range xs {
-		sb.WriteString(strconv.FormatInt(x, 10))
+// joinedInt is Python's int("".join(map(str, xs)), base) for base 2 or
+// 10, computed without building the string: false where Python raises
+// (an empty list, a minus sign after the first element, a digit too large
+// for the base) or where the result leaves int64.
+func joinedInt(xs []int64, base int64) (int64, bool) {
+	if len(xs) == 0 {
+		return 0, false
 	}
-	return sb.String()
+	neg := false
+	var n int64
+	var buf [20]byte
+	for i, x := range xs {
+		if x < 0 {
+			if i > 0 || x == math.MinInt64 {
+				return 0, false
+			}
+			neg, x = true, -x
+		}
+		for _, c := range strconv.AppendInt(buf[:0], x, 10) {
+			d := int64(c - '0')
+			if d >= base || n > (math.MaxInt64-d)/base {
+				return 0, false
+			}
+			n = n*base + d
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 func listOf(a []code) code { return atom("[" + a[0].s + "]") }
@@ -652,15 +676,15 @@ func init() {
 			return out
 		}, func(a []code) code { return atom("[int(b) for b in bin(" + a[0].s + ")[2:]]") }),
 		mk("from_digits", FamList, ts(LI), I, func(a []any) any {
-			n, err := strconv.ParseInt(joinInts(a[0].([]int64)), 10, 64)
-			if err != nil {
+			n, ok := joinedInt(a[0].([]int64), 10)
+			if !ok {
 				return errV
 			}
 			return n
 		}, func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)))`) }),
 		mk("from_bits", FamList, ts(LI), I, func(a []any) any {
-			n, err := strconv.ParseInt(joinInts(a[0].([]int64)), 2, 64)
-			if err != nil {
+			n, ok := joinedInt(a[0].([]int64), 2)
+			if !ok {
 				return errV
 			}
 			return n

@@ -1,7 +1,10 @@
 package synth
 
 import (
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +51,37 @@ func TestUniqueOrdered(t *testing.T) {
 				t.Errorf("uniqueOrdered(%v) = %v, want %v", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// joinedInt against building the string and parsing it.
+func TestJoinedInt(t *testing.T) {
+	lists := [][]int64{{}, {0}, {0, 0, 7}, {1, 2, 3}, {12, 3}, {-1, 2}, {1, -2}, {-0, 5}, {1, 0, 1, 1}, {1, 2}, {10, 11},
+		{9, 2, 2, 3, 3, 7, 2, 0, 3, 6, 8, 5, 4, 7, 7, 5, 8, 0, 7}, {9, 2, 2, 3, 3, 7, 2, 0, 3, 6, 8, 5, 4, 7, 7, 5, 8, 0, 8}, {math.MinInt64}}
+	h := fnvOffset
+	for i := 0; i < 2000; i++ {
+		n := int(uint64(h) % 5)
+		l := make([]int64, n)
+		for j := range l {
+			h = h.mix(uint64(i*7 + j))
+			l[j] = int64(uint64(h)%23) - 3
+		}
+		lists = append(lists, l)
+	}
+	for _, xs := range lists {
+		var sb strings.Builder
+		for _, x := range xs {
+			sb.WriteString(strconv.FormatInt(x, 10))
+		}
+		for _, base := range []int64{2, 10} {
+			want, err := strconv.ParseInt(sb.String(), int(base), 64)
+			if sb.String() == "-9223372036854775808" {
+				err = strconv.ErrRange // outside what joinedInt keeps (-n must fit)
+			}
+			got, ok := joinedInt(xs, base)
+			if ok != (err == nil) || ok && got != want {
+				t.Fatalf("joinedInt(%v, %d) = %d, %v; want %d, %v", xs, base, got, ok, want, err)
+			}
+		}
 	}
 }
