@@ -175,7 +175,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		a.mu.Lock()
 		a.searched += s.spent
 		a.mu.Unlock()
-		s.prog = Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+		s.prog = Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
 		a.sessions[key] = s

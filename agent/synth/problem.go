@@ -208,6 +208,10 @@ type problem struct {
 	round int
 	// mined are the integers written in the task's text (minedConsts).
 	mined []int64
+	// nullable says some outputs are null: a program matches them by
+	// failing (Python raising), and the emitted function returns None
+	// where it raises.
+	nullable bool
 }
 
 func newProblem(t task.Task, examples []task.Example) (*problem, error) {
@@ -255,6 +259,10 @@ func (p *problem) setOutputs(outs []any) error {
 	have := false
 	conv := make([]any, len(outs))
 	for i, o := range outs {
+		if o == nil {
+			conv[i], p.nullable = errV, true
+			continue
+		}
 		v, good := fromJSON(o, floats)
 		if !good {
 			return fmt.Errorf("%w: output %s", errUnsupported, shortJSON(o))
@@ -263,6 +271,9 @@ func (p *problem) setOutputs(outs []any) error {
 	}
 	// Empty lists take the type of the other outputs.
 	for _, v := range conv {
+		if isErr(v) {
+			continue
+		}
 		if l, good := v.([]int64); good && len(l) == 0 {
 			continue
 		}
@@ -281,8 +292,13 @@ func (p *problem) setOutputs(outs []any) error {
 			typ = TListFloat
 		}
 	}
+	if !have && p.nullable {
+		return fmt.Errorf("%w: every output is null", errUnsupported)
+	}
 	for i := range conv {
-		conv[i] = coerce(conv[i], typ)
+		if !isErr(conv[i]) {
+			conv[i] = coerce(conv[i], typ)
+		}
 	}
 	p.outs, p.out = conv, typ
 	switch typ {
@@ -346,7 +362,7 @@ func (p *problem) matches(vals []any) (bits []uint64, n int) {
 	bits = make([]uint64, (len(p.outs)+63)/64)
 	for i, want := range p.outs {
 		got := p.rounded(vals[i])
-		if !isErr(got) && equalTo(got, want, task.DefaultAtol) {
+		if isErr(want) && isErr(got) || !isErr(got) && !isErr(want) && equalTo(got, want, task.DefaultAtol) {
 			bits[i/64] |= 1 << (i % 64)
 			n++
 		}
@@ -358,6 +374,12 @@ func (p *problem) matches(vals []any) (bits []uint64, n int) {
 func (p *problem) allMatch(vals []any) bool {
 	for i, want := range p.outs {
 		got := p.rounded(vals[i])
+		if isErr(want) {
+			if !isErr(got) {
+				return false
+			}
+			continue
+		}
 		if isErr(got) || !equalTo(got, want, task.DefaultAtol) {
 			return false
 		}

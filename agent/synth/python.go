@@ -156,6 +156,8 @@ type Program struct {
 	Vars    []string
 	// Round is the number of decimals float results are rounded to (-1: none).
 	Round int
+	// Nullable programs return None where the expression raises.
+	Nullable bool
 }
 
 // Python renders a complete candidate.py defining fname(input_data).
@@ -202,7 +204,14 @@ func (p Program) Python(fname, comment string) string {
 	if p.Binding != "" {
 		sb.WriteString("    " + p.Binding + "\n")
 	}
-	sb.WriteString("    return " + body.s + "\n")
+	if p.Nullable {
+		// The synthesizer matched the null outputs with the inputs on
+		// which the expression fails (an empty max, an index past the end).
+		sb.WriteString("    try:\n        return " + body.s + "\n")
+		sb.WriteString("    except (ArithmeticError, LookupError, ValueError):\n        return None\n")
+	} else {
+		sb.WriteString("    return " + body.s + "\n")
+	}
 	return strings.TrimLeft(sb.String(), "\n")
 }
 
