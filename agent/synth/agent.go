@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -62,11 +63,14 @@ type Agent struct {
 	lessons map[string]*lesson
 	// searched is the search time of the run's sessions so far.
 	searched time.Duration
+	// last is the latest session that found a consistent program.
+	last *session
 }
 
 // session is what a Write on one example set found.
 type session struct {
 	prog   Program
+	types  []Type
 	result searchResult
 	spent  time.Duration
 	notes  string
@@ -164,6 +168,14 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			fmt.Fprintf(&notes, "The previous candidate failed %d of %d examples although the enumerator found it consistent; searching beyond it.\n",
 				req.Feedback.Total-req.Feedback.Passed, req.Feedback.Total)
 		}
+		if !failedOwn {
+			if s = a.stillConsistent(p, len(req.Examples)); s != nil {
+				a.mu.Lock()
+				a.sessions[key] = s
+				a.mu.Unlock()
+				break
+			}
+		}
 		limit := a.sessionLimit()
 		if limit < a.opts.TimeLimit {
 			fmt.Fprintf(&notes, "The run's search time (%v) is nearly spent: this session searches for %v.\n", a.opts.RunTimeLimit, limit)
@@ -176,9 +188,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		a.searched += s.spent
 		a.mu.Unlock()
 		s.prog = Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
+		s.types = p.b.types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
 		a.sessions[key] = s
+		if res.solved {
+			a.last = s
+		}
 		a.mu.Unlock()
 	}
 	notes.WriteString(s.notes)
@@ -204,6 +220,38 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	a.log.Debug("write", zap.Int("examples", len(req.Examples)), zap.Bool("solved", s.result.solved),
 		zap.Int64("evaluated", s.result.evaluated), zap.Duration("spent", s.spent))
 	return agent.WriteResult{Notes: notes.String()}, nil
+}
+
+// stillConsistent returns a session keeping the last consistent program
+// when it passes every example of p too: the programs searched before it
+// failed on some of the earlier examples, so they fail on these, and the
+// new evidence only confirms it. A new search would mostly find it again,
+// at the cost of a whole session.
+func (a *Agent) stillConsistent(p *problem, n int) (s *session) {
+	a.mu.Lock()
+	last := a.last
+	a.mu.Unlock()
+	if last == nil || last.prog.Root == nil || last.prog.Binding != p.b.line || !slices.Equal(last.types, p.b.types) ||
+		last.prog.Round != p.round || last.prog.Nullable != p.nullable {
+		return nil
+	}
+	// An operator panicking on an extreme value makes the program fail.
+	defer func() {
+		if recover() != nil {
+			s = nil
+		}
+	}()
+	vals := make([]any, len(p.envs))
+	for i, env := range p.envs {
+		vals[i] = evalNode(last.prog.Root, env)
+	}
+	if !p.allMatch(vals) {
+		return nil
+	}
+	res := last.result
+	res.passed = n
+	return &session{prog: last.prog, types: last.types, result: res,
+		notes: fmt.Sprintf("The previous program passes all %d examples: kept without a new search.\n", n)}
 }
 
 func msgs(f *agent.Feedback) []string {
