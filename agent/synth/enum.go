@@ -394,15 +394,13 @@ func (en *enumerator) all(t Type) []*entry {
 	return out
 }
 
-// sweep applies every one-lambda operator, with every lambda of the bank,
-// to the size-1 programs (the input variables and constants). Such programs
-// (map, filter, scan... of the input) are structurally simple even when
-// their lambda is large, and trying them all costs little next to a whole
-// level of the enumeration. Small lambdas go first, across all operators.
-func (en *enumerator) sweep() { en.sweepArgs(1, 1<<30) }
-
-// sweepArgs is sweep with arguments of sizes 1..argMax (at least one of
-// size argMax) and lambdas up to lamMax.
+// sweepArgs applies every one-lambda operator, with every lambda of the
+// bank up to lamMax, to programs of sizes 1..argMax (at least one argument
+// of size argMax): map, filter, scan... of derived lists such as cumsum(xs)
+// or s.split(). Such programs are structurally simple even when their
+// lambda is large, and trying them all costs little next to a whole level
+// of the enumeration. Small lambdas go first, across all operators. (The
+// sweep over the inputs themselves is sweepStaged.)
 func (en *enumerator) sweepArgs(argMax, lamMax int) {
 	type job struct {
 		op    *Op
