@@ -39,7 +39,7 @@ func TestNullableOutputs(t *testing.T) {
 		inputs: []string{"[3, 1, 2]", "[5]", "[4, 4]", "[7, -2, 7, 0]", "[]", "[1, 9, 9, 8]", "[-3, -8]", "[6, 6, 6, 2]",
 			"[10, 20, 30]", "[0, 1]", "[9, 3, 5, 12]", "[2]", "[-4, 4, 8, 8]", "[100, 50, 13]", "[5, 11, 7, 6]"},
 		probe: []string{"[2, 2]", "[40, 21, 35]", "[0]", "[-1, -1, -5]", "[17, 3, 17, 16]"},
-		f:      secondLargest}
+		f:     secondLargest}
 	p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
 	if err != nil {
 		t.Fatalf("problem: %v", err)
