@@ -271,7 +271,7 @@ const letters = "abcdefghijklmnopqrstuvwxyz"
 
 func (g *generator) str(n int) string {
 	var sb strings.Builder
-	style := g.rng.Intn(6)
+	style := g.rng.Intn(7)
 	for i := 0; i < n; i++ {
 		r := g.rng.Intn(100)
 		switch {
@@ -300,10 +300,31 @@ func (g *generator) str(n int) string {
 		}
 		s = string(r)
 	}
-	if style == 1 && n >= 2 { // palindrome
+	if (style == 1 || style == 6) && n >= 2 { // palindrome
 		r := []rune(s[:(n+1)/2])
 		for i := len(r) - 1 - n%2; i >= 0; i-- {
 			r = append(r, r[i])
+		}
+		if style == 6 {
+			// A palindrome once case and punctuation are ignored: letters
+			// change case, and a few mirrored pairs become spaces or marks.
+			marks := " .,!?-'"
+			for i := range r {
+				switch k := g.rng.Intn(6); {
+				case k == 0 && unicode.IsLetter(r[i]):
+					r[i] = unicode.SimpleFold(r[i])
+				case k == 1 && i < len(r)/2:
+					r[i] = rune(marks[g.rng.Intn(len(marks))])
+					r[len(r)-1-i] = rune(marks[g.rng.Intn(len(marks))])
+				}
+			}
+			if len(g.lim.alphabet) > 0 {
+				for i := range r {
+					if !slices.Contains(g.lim.alphabet, r[i]) {
+						r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+					}
+				}
+			}
 		}
 		s = string(r)
 	}
@@ -317,6 +338,17 @@ func (g *generator) pairList(n int) []any {
 	}
 	if n >= 3 && g.rng.Intn(4) == 0 { // a duplicate or an axis-aligned point
 		out[n-1] = []any{out[0].([]any)[0], g.intIn(int64(g.lim.lo), int64(g.lim.hi))}
+	}
+	if n >= 2 && g.lim.lo <= -g.lim.hi && g.rng.Intn(5) == 0 {
+		// Symmetric about an axis: the second half mirrors the first, in
+		// a shuffled order.
+		axis := g.rng.Intn(2)
+		for i := n / 2; i < n; i++ {
+			p := slices.Clone(out[i-n/2].([]any))
+			p[axis] = -p[axis].(int64)
+			out[i] = p
+		}
+		g.rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
 	}
 	return out
 }
