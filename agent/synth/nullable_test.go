@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,9 +80,29 @@ func TestNullableOutputs(t *testing.T) {
 	}
 }
 
-func TestAllNullOutputsUnsupported(t *testing.T) {
-	exs := []task.Example{{Input: json.RawMessage(`[1]`), Output: json.RawMessage(`null`)}, {Input: json.RawMessage(`[]`), Output: json.RawMessage(`null`)}}
-	if _, err := newProblem(task.Task{Kind: task.KindList, InputType: "list of integers"}, exs); err == nil {
-		t.Fatal("newProblem accepted outputs that are all null")
+func TestNullOutputTypes(t *testing.T) {
+	tests := []struct {
+		name    string
+		outs    []string
+		wantErr bool
+	}{
+		{"every output null", []string{"null", "null"}, true},
+		{"empty lists and null", []string{"[]", "null"}, false},
+		{"numbers and null", []string{"3", "null"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var exs []task.Example
+			for i, o := range tc.outs {
+				exs = append(exs, task.Example{Input: json.RawMessage(fmt.Sprintf("[%d]", i)), Output: json.RawMessage(o)})
+			}
+			p, err := newProblem(task.Task{Kind: task.KindList, InputType: "list of integers"}, exs)
+			if gotErr := err != nil; gotErr != tc.wantErr {
+				t.Fatalf("newProblem error = %v, want an error: %v", err, tc.wantErr)
+			}
+			if err == nil && !p.nullable {
+				t.Error("problem with a null output is not nullable")
+			}
+		})
 	}
 }

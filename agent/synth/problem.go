@@ -292,7 +292,7 @@ func (p *problem) setOutputs(outs []any) error {
 			typ = TListFloat
 		}
 	}
-	if !have && p.nullable {
+	if p.nullable && !have && allErr(conv) {
 		return fmt.Errorf("%w: every output is null", errUnsupported)
 	}
 	for i := range conv {
@@ -313,6 +313,16 @@ func (p *problem) setOutputs(outs []any) error {
 		p.round = 6
 	}
 	return nil
+}
+
+// allErr reports whether every value is an error (a null output).
+func allErr(vals []any) bool {
+	for _, v := range vals {
+		if !isErr(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // decimals returns the most decimal places of any float in v.
