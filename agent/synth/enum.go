@@ -402,12 +402,42 @@ func (en *enumerator) all(t Type) []*entry {
 // of the enumeration. Small lambdas go first, across all operators. (The
 // sweep over the inputs themselves is sweepStaged.)
 func (en *enumerator) sweepArgs(argMax, lamMax int) {
-	type job struct {
-		op    *Op
-		lists [][]*entry
-	}
-	var jobs []job
+	jobs := en.sweepJobs(argMax)
 	maxLam := 0
+	for _, j := range jobs {
+		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet]))
+	}
+	maxLam = min(maxLam, lamMax+1)
+	en.recording, en.recent = true, nil
+	for size := 1; size < maxLam; size++ {
+		for _, j := range jobs {
+			picked := make([]*entry, len(j.lists))
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+				if en.stopped {
+					en.recording = false
+					return
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+j.args)
+			}
+		}
+	}
+	en.recording = false
+	en.reduceRecent()
+}
+
+// sweepJob is a one-lambda operator with the programs its arguments take.
+type sweepJob struct {
+	op    *Op
+	lists [][]*entry
+	// args is the size of one choice of arguments.
+	args int
+}
+
+// sweepJobs lists the one-lambda operators (not loops) with their
+// arguments: size-1 programs, except one argument (each in turn) of size
+// argMax.
+func (en *enumerator) sweepJobs(argMax int) []sweepJob {
+	var jobs []sweepJob
 	for _, op := range en.ops {
 		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
 			continue
@@ -432,31 +462,15 @@ func (en *enumerator) sweepArgs(argMax, lamMax int) {
 				lists[a] = en.bank[t][size]
 			}
 			if !skip {
-				jobs = append(jobs, job{op, lists})
-				maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet]))
-			}
-		}
-	}
-	maxLam = min(maxLam, lamMax+1)
-	en.recording, en.recent = true, nil
-	for size := 1; size < maxLam; size++ {
-		for _, j := range jobs {
-			picked := make([]*entry, len(j.lists))
-			argSize := 0
-			for _, l := range j.lists {
-				argSize += l[0].n.Size
-			}
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
-				if en.stopped {
-					en.recording = false
-					return
+				args := 0
+				for _, l := range lists {
+					args += l[0].n.Size
 				}
-				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+argSize)
+				jobs = append(jobs, sweepJob{op, lists, args})
 			}
 		}
 	}
-	en.recording = false
-	en.reduceRecent()
+	return jobs
 }
 
 // reduceRecent applies the lambda-free operators to the programs the sweep

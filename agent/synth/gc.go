@@ -44,10 +44,3 @@ func raiseGCPercent() (restore func()) {
 		}
 	}
 }
-
-// debugGCPercent reads the collector's current target.
-func debugGCPercent() int {
-	p := debug.SetGCPercent(-1)
-	debug.SetGCPercent(p)
-	return p
-}

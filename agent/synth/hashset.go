@@ -18,18 +18,7 @@ func (s *hashSet) has(h hasher) bool {
 	if h == emptySlot {
 		return s.zero
 	}
-	if len(s.slots) == 0 {
-		return false
-	}
-	mask := uint64(len(s.slots) - 1)
-	for i := uint64(h) & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case h:
-			return true
-		case emptySlot:
-			return false
-		}
-	}
+	return len(s.slots) > 0 && s.slots[s.slot(h)] == h
 }
 
 // insert adds h; it reports whether h was new.
@@ -42,33 +31,31 @@ func (s *hashSet) insert(h hasher) bool {
 	if 4*(s.n+1) > 3*len(s.slots) {
 		s.grow()
 	}
-	mask := uint64(len(s.slots) - 1)
-	for i := uint64(h) & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case h:
-			return false
-		case emptySlot:
-			s.slots[i] = h
-			s.n++
-			return true
-		}
+	i := s.slot(h)
+	if s.slots[i] == h {
+		return false
 	}
+	s.slots[i] = h
+	s.n++
+	return true
+}
+
+// slot returns the index of h's slot, or of the free slot it would take.
+func (s *hashSet) slot(h hasher) uint64 {
+	mask := uint64(len(s.slots) - 1)
+	i := uint64(h) & mask
+	for s.slots[i] != h && s.slots[i] != emptySlot {
+		i = (i + 1) & mask
+	}
+	return i
 }
 
 func (s *hashSet) grow() {
 	old := s.slots
 	s.slots = make([]hasher, max(64, 2*len(old)))
-	s.n = 0
-	mask := uint64(len(s.slots) - 1)
 	for _, h := range old {
-		if h == emptySlot {
-			continue
+		if h != emptySlot {
+			s.slots[s.slot(h)] = h
 		}
-		i := uint64(h) & mask
-		for s.slots[i] != emptySlot {
-			i = (i + 1) & mask
-		}
-		s.slots[i] = h
-		s.n++
 	}
 }

@@ -1,6 +1,16 @@
 package synth
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// debugGCPercent reads the collector's current target.
+func debugGCPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
 
 func TestHashSet(t *testing.T) {
 	tests := []struct {

@@ -1018,7 +1018,7 @@ func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
 					nx = append(append(append([]any{}, xs[:k]...), deepCopy(donor[rng.Intn(len(donor))])), xs[k:]...)
 				} else {
 					a, b := rng.Intn(len(xs)+1), rng.Intn(len(donor)+1)
-					nx = append(append([]any{}, xs[:a]...), deepCopyList(donor[b:])...)
+					nx = append(append([]any{}, xs[:a]...), deepCopy(donor[b:]).([]any)...)
 					if len(nx) < lo || len(nx) > hi {
 						continue
 					}
@@ -1031,14 +1031,6 @@ func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
 		}
 	}
 	return false
-}
-
-func deepCopyList(xs []any) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = deepCopy(x)
-	}
-	return out
 }
 
 // settle restores the orders the inputs keep and checks what is stated:

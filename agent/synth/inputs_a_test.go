@@ -145,30 +145,14 @@ func TestProposeAdaptsToRejection(t *testing.T) {
 	strict := limitsObject(2, 4, 5)
 	a := synth.New(synth.Options{Seed: 11})
 	req := agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1}
-	rejected := false
-	for ; req.Attempt <= 3; req.Attempt++ {
-		res, err := a.Propose(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Rejection = ""
-		for i, raw := range res.Inputs {
-			if strict(decode(t, raw)) != nil {
-				req.Rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): error: ValueError: limit must be between 2 and 4, got %s",
-					i+1, task.MustCanonical(raw), raw)
-				break
-			}
-		}
-		if req.Rejection == "" {
-			break
-		}
-		rejected = true
-	}
-	if !rejected {
+	attempt := proposeUntilAccepted(t, a, req, strict, func(raw json.RawMessage) string {
+		return "limit must be between 2 and 4, got " + string(raw)
+	})
+	if attempt == 1 {
 		t.Fatal("the first proposal already obeyed the hidden range; the test proves nothing")
 	}
-	if req.Attempt != 2 {
-		t.Errorf("accepted at attempt %d, want 2 (the rejection states the range)", req.Attempt)
+	if attempt != 2 {
+		t.Errorf("accepted at attempt %d, want 2 (the rejection states the range)", attempt)
 	}
 	// A later batch keeps the lesson.
 	res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1})
@@ -212,6 +196,17 @@ func TestProposeKindInputsKeepExclusions(t *testing.T) {
 		return nil
 	}
 	req := agent.ProposeRequest{Task: listTask, K: 8, Attempt: 1, Examples: examples(`[1, 2]`, `[9, 0, 3]`)}
+	attempt := proposeUntilAccepted(t, a, req, strict, func(json.RawMessage) string { return "values must be between 0 and 9" })
+	if attempt != 2 {
+		t.Errorf("list proposal accepted at attempt %d, want 2 (the rejection states the range)", attempt)
+	}
+}
+
+// proposeUntilAccepted plays an oracle that rejects the first input strict
+// refuses, with a ValueError saying why(input), for up to three attempts;
+// it returns the attempt whose proposal was accepted (4: none was).
+func proposeUntilAccepted(t *testing.T, a *synth.Agent, req agent.ProposeRequest, strict func(any) error, why func(json.RawMessage) string) int {
+	t.Helper()
 	for ; req.Attempt <= 3; req.Attempt++ {
 		res, err := a.Propose(context.Background(), req)
 		if err != nil {
@@ -220,8 +215,8 @@ func TestProposeKindInputsKeepExclusions(t *testing.T) {
 		req.Rejection = ""
 		for i, raw := range res.Inputs {
 			if strict(decode(t, raw)) != nil {
-				req.Rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): error: ValueError: values must be between 0 and 9",
-					i+1, task.MustCanonical(raw))
+				req.Rejection = fmt.Sprintf("oracle-rejected: the hidden program rejected input %d (%s): error: ValueError: %s",
+					i+1, task.MustCanonical(raw), why(raw))
 				break
 			}
 		}
@@ -229,9 +224,7 @@ func TestProposeKindInputsKeepExclusions(t *testing.T) {
 			break
 		}
 	}
-	if req.Attempt != 2 {
-		t.Errorf("list proposal accepted at attempt %d, want 2 (the rejection states the range)", req.Attempt)
-	}
+	return req.Attempt
 }
 
 // TestStructuredTaskRunsThroughWorkflow runs a task whose inputs are

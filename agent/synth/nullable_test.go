@@ -3,9 +3,7 @@ package synth
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -56,21 +54,8 @@ func TestNullableOutputs(t *testing.T) {
 	if !strings.Contains(src, "return None") {
 		t.Errorf("emitted program has no None branch:\n%s", src)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	inputs := append(append([]string{}, c.inputs...), c.probe...)
-	script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\n" +
-		"print(json.dumps([solve(x) for x in json.loads(sys.argv[2])]))\n"
-	out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(inputs, ",")+"]").CombinedOutput()
-	if err != nil {
-		t.Fatalf("python: %v\n%s\n%s", err, out, src)
-	}
-	var got []json.RawMessage
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("decode python output %q: %v", out, err)
-	}
+	got := runCandidate(t, py, src, inputs)
 	for i, in := range inputs {
 		v, _ := task.Decode(json.RawMessage(in))
 		want, _ := json.Marshal(secondLargest(v))

@@ -292,7 +292,7 @@ func (p *problem) setOutputs(outs []any) error {
 			typ = TListFloat
 		}
 	}
-	if p.nullable && !have && allErr(conv) {
+	if p.nullable && allErr(conv) {
 		return fmt.Errorf("%w: every output is null", errUnsupported)
 	}
 	for i := range conv {

@@ -340,37 +340,17 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 			en.stopped, en.sweepCut = false, false
 		}
 	}()
-	type job struct {
-		op    *Op
-		lists [][]*entry
-		size  int
-		// delay is how many stages later the operator takes each lambda
-		// size: comprehensions (map, filter, count of one list) go first.
-		delay int
-	}
-	var jobs []job
+	// delay is how many stages later an operator takes each lambda size:
+	// comprehensions (map, filter, count of one list) go first.
+	jobs := en.sweepJobs(1)
+	delays := make([]int, len(jobs))
 	maxLam := 0
-	for _, op := range en.ops {
-		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
-			continue
+	for i, j := range jobs {
+		delays[i] = 1
+		if comprehension[j.op.Name] && len(j.op.Args) == 1 {
+			delays[i] = 0
 		}
-		lists := make([][]*entry, len(op.Args))
-		skip := false
-		for a, t := range op.Args {
-			if len(en.bank[t]) <= 1 || len(en.bank[t][1]) == 0 {
-				skip = true
-				break
-			}
-			lists[a] = en.bank[t][1]
-		}
-		if !skip {
-			delay := 1
-			if comprehension[op.Name] && len(op.Args) == 1 {
-				delay = 0
-			}
-			jobs = append(jobs, job{op, lists, op.Cost + len(op.Args), delay})
-			maxLam = max(maxLam, len(en.lams.by[op.Sig][op.LamRet])+delay)
-		}
+		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
 	}
 	var reducers, transforms []*Op
 	for _, op := range en.ops {
@@ -389,13 +369,13 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 	var all, small []*entry
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
-		for _, j := range jobs {
+		for i, j := range jobs {
 			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-j.delay) {
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-delays[i]) {
 				if en.stopped {
 					break
 				}
-				en.product(j.op, l, j.lists, picked, 0, j.size+l.Size)
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+j.args+l.Size)
 			}
 		}
 		recent := en.recent

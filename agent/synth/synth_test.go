@@ -233,20 +233,7 @@ func TestPythonMatchesGo(t *testing.T) {
 				t.Errorf("emitted Python differs from %s (-want +got):\n%s", golden, diff)
 			}
 			inputs := append(append([]string{}, c.inputs...), c.probe...)
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\n" +
-				"print(json.dumps([solve(x) for x in json.loads(sys.argv[2])]))\n"
-			out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(inputs, ",")+"]").CombinedOutput()
-			if err != nil {
-				t.Fatalf("python: %v\n%s\n%s", err, out, src)
-			}
-			var got []json.RawMessage
-			if err := json.Unmarshal(out, &got); err != nil {
-				t.Fatalf("decode python output %q: %v", out, err)
-			}
+			got := runCandidate(t, py, src, inputs)
 			for i, in := range inputs {
 				v, _ := task.Decode(json.RawMessage(in))
 				env, err := p.b.env(v)
@@ -464,4 +451,25 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatalf("getrusage: %v", err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runCandidate runs the emitted program src in python3 on each input (JSON
+// texts) and returns its outputs.
+func runCandidate(t *testing.T, py, src string, inputs []string) []json.RawMessage {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\n" +
+		"print(json.dumps([solve(x) for x in json.loads(sys.argv[2])]))\n"
+	out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(inputs, ",")+"]").CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s\n%s", err, out, src)
+	}
+	var got []json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("decode python output %q: %v", out, err)
+	}
+	return got
 }
