@@ -182,6 +182,15 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		start := time.Now()
 		res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
+		if !res.solved && p.relaxLabels() {
+			r := search(p, searchSpec{deadline: a.deadline(ctx, minSessionTime), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
+			if r.solved {
+				r.evaluated += res.evaluated
+				res = r
+				fmt.Fprintf(&notes, "Nothing fitted the %d examples as computed strings; read as the names of categories (%s), a table from a computed value fits.\n",
+					len(req.Examples), strings.Join(labelStrings(p.labels), ", "))
+			}
+		}
 		res.skipped = skip
 		s = &session{result: res, spent: time.Since(start)}
 		a.mu.Lock()

@@ -267,11 +267,14 @@ func toF(v any) float64 {
 	return 0
 }
 
-const letters = "abcdefghijklmnopqrstuvwxyz"
+const (
+	letters = "abcdefghijklmnopqrstuvwxyz"
+	alnum   = letters + "0123456789"
+)
 
 func (g *generator) str(n int) string {
 	var sb strings.Builder
-	style := g.rng.Intn(7)
+	style := g.rng.Intn(8)
 	for i := 0; i < n; i++ {
 		r := g.rng.Intn(100)
 		switch {
@@ -300,12 +303,12 @@ func (g *generator) str(n int) string {
 		}
 		s = string(r)
 	}
-	if (style == 1 || style == 6) && n >= 2 { // palindrome
+	if (style == 1 || style >= 6) && n >= 2 { // palindrome
 		r := []rune(s[:(n+1)/2])
 		for i := len(r) - 1 - n%2; i >= 0; i-- {
 			r = append(r, r[i])
 		}
-		if style == 6 {
+		if style >= 6 {
 			// A palindrome once case and punctuation are ignored: letters
 			// change case, and a few mirrored pairs become spaces or marks.
 			marks := " .,!?-'"
@@ -323,6 +326,20 @@ func (g *generator) str(n int) string {
 					if !slices.Contains(g.lim.alphabet, r[i]) {
 						r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
 					}
+				}
+			}
+		}
+		if style == 7 {
+			// A near miss: one character of the first half changes to a
+			// letter or digit, so the string is a palindrome everywhere
+			// but at one pair.
+			i := g.rng.Intn(n / 2)
+			was := r[i]
+			for try := 0; try < 8 && r[i] == was; try++ {
+				if len(g.lim.alphabet) > 0 {
+					r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+				} else {
+					r[i] = rune(alnum[g.rng.Intn(len(alnum))])
 				}
 			}
 		}

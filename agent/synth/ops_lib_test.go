@@ -120,6 +120,17 @@ func libCases() []libCase {
 		{name: "same_set", vars: []string{"a", "b"}, types: []Type{LP, LP},
 			inputs: []string{"[[], []]", "[[[1, 2]], []]", "[[[1, 2], [1, 2], [3, 4]], [[3, 4], [1, 2]]]", "[[[1, 2]], [[2, 1]]]", "[[[0, 0], [5, 5]], [[5, 5], [0, 0], [0, 0]]]"},
 			prog:   func(t *testing.T) *Node { return app(findOp(t, "same_set", LP, LP), vr(0), vr(1)) }},
+		{name: "orbit", vars: []string{"n"}, types: []Type{I},
+			inputs: []string{"0", "4", "5", "124", "10000", "-7", "9223372036854775807"},
+			prog: func(t *testing.T) *Node {
+				l := newLambda(sigI, I, app(findOp(t, "floordiv", I, I), vr(0), cst(int64(5))))
+				return lamApp(findOp(t, "orbit", I), l, vr(0))
+			}},
+		{name: "orbit_cycle", vars: []string{"n"}, types: []Type{I}, inputs: []string{"0", "3"},
+			prog: func(t *testing.T) *Node {
+				l := newLambda(sigI, I, app(findOp(t, "neg", I), vr(0)))
+				return lamApp(findOp(t, "orbit", I), l, vr(0))
+			}},
 		{name: "lattice_steps", vars: []string{"pts"}, types: []Type{LP}, inputs: points,
 			prog: func(t *testing.T) *Node {
 				var gcd *Lambda

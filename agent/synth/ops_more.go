@@ -116,6 +116,29 @@ func init() {
 		})
 	}
 	listOps = append(listOps,
+		// orbit is the sequence step(x), step(step(x)), ... up to the
+		// first zero: the quotients n // 5, n // 25... of a count of
+		// factors, the shrinking remainders of a digit loop. Orbits longer
+		// than maxOrbit, or stuck at a fixed point, are errors.
+		mkL("orbit", FamList, sigI, I, ts(I), LI, func(l *Lambda, a []any) any {
+			x, out := a[0], []int64{}
+			for range maxOrbit {
+				v, good := l.call1(x).(int64)
+				switch {
+				case !good:
+					return errV
+				case v == 0:
+					return out
+				case v == x:
+					return errV
+				}
+				out, x = append(out, v), v
+			}
+			return errV
+		}, func(e *emitter, l *Lambda, a []code) code {
+			e.helper("orbit", pyOrbit)
+			return atom("orbit(" + a[0].s + ", " + e.fn(l, "x") + ")")
+		}),
 		mk("cons", FamList, ts(I, LI), LI, func(a []any) any { return concat([]int64{a[0].(int64)}, a[1].([]int64)) },
 			func(a []code) code { return binop(atom("["+a[0].s+"]"), "+", a[1], pAdd) }),
 		mk("rotate", FamList, ts(LI, I), LI, func(a []any) any {
@@ -357,3 +380,20 @@ func runLengths[A comparable](xs []A) []int64 {
 	}
 	return out
 }
+
+// maxOrbit bounds the length of an orbit.
+const maxOrbit = 64
+
+const pyOrbit = `
+def orbit(x, step):
+    out = []
+    for _ in range(64):
+        y = step(x)
+        if y == 0:
+            return out
+        if y == x:
+            raise ValueError("orbit stuck at %d" % x)
+        out.append(y)
+        x = y
+    raise ValueError("orbit longer than 64")
+`

@@ -212,6 +212,10 @@ type problem struct {
 	// failing (Python raising), and the emitted function returns None
 	// where it raises.
 	nullable bool
+	// labels are the distinct outputs when they are a few repeated strings
+	// (setLabels); labelOf is each example's label.
+	labels  []any
+	labelOf []int8
 }
 
 func newProblem(t task.Task, examples []task.Example) (*problem, error) {
@@ -312,6 +316,7 @@ func (p *problem) setOutputs(outs []any) error {
 	if floats && maxDec <= 6 {
 		p.round = 6
 	}
+	p.setLabels()
 	return nil
 }
 

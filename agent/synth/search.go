@@ -122,6 +122,11 @@ func search(p *problem, spec searchSpec) searchResult {
 	})
 	en.onNew = func(t Type, e *entry) bool {
 		if !p.okType(t) {
+			if p.labels != nil {
+				if n, vals := p.tabled(t, e); n != nil {
+					return consider(n, vals)
+				}
+			}
 			return false
 		}
 		if consider(e.n, e.vals) {
@@ -366,7 +371,22 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 	// Lists wanted: the larger lambdas' results are transformed (sorted,
 	// reversed...) once the sweep is over, as any other sweep result.
 	scalarWanted := !slices.ContainsFunc(want, func(t Type) bool { return t >= TStr })
+	// Lambda programs the regular levels banked before the sweep are the
+	// sweep's duplicates: they are reduced with its results, smallest first.
 	var all, small []*entry
+	for t := TStr; t < numTypes; t++ {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				if e.n.Lam != nil {
+					all = append(all, e)
+					if e.n.Lam.Size <= maxTransformedLam {
+						small = append(small, e)
+					}
+				}
+			}
+		}
+	}
+	applyUnary(en, small, reducers)
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
 		for i, j := range jobs {

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -106,7 +107,8 @@ func TestKeyedLambdas(t *testing.T) {
 }
 
 // searchCases need a mined constant, a conditional lambda with two small
-// branches, or a reduction of a transformed sweep result.
+// branches, a reduction of a transformed sweep result, or a reduction of a
+// lambda program the regular levels banked before the sweep.
 var searchCases = []familyCase{
 	{name: "clamp_0_10", kind: task.KindList, typ: "list of integers",
 		inputs: []string{"[]", "[48,48,-3]", "[0]", "[-50,-47,-32,11,19,23]", "[18,4,18,-6,18]", "[2]", "[43,-18]", "[9,44,29,10,-17,6,-39]", "[1,7,-1,11]"},
@@ -154,6 +156,46 @@ var searchCases = []familyCase{
 				}
 			}
 			return n
+		}},
+	{name: "symmetric_about_y_axis", kind: task.KindPoints, typ: "list of integer points [x, y]",
+		// The one symmetric set here has |x| <= 10: "-min(x, 10)" fits as
+		// well as "-x", but "-x" is smaller, and the regular levels bank
+		// map_first(-x) before the sweep reduces lambda results.
+		inputs: []string{
+			"[[-4,12],[4,-4],[2,11],[9,-3],[7,17],[-15,19],[9,9],[0,-14]]", "[[-16,-1],[1,-5],[-6,-9],[9,-10],[-5,-9],[-2,1],[-7,-10],[3,3]]", "[[-10,3],[-5,9]]", "[[-20,7]]",
+			"[[4,8],[-5,0],[8,9],[1,-7],[19,3],[-2,-9],[7,8],[10,6]]", "[[7,-3],[-5,-10],[-7,6],[3,-5],[9,9],[-7,3],[-14,19]]", "[[10,-4],[18,11],[18,-11],[10,4],[10,4]]", "[[8,14]]",
+			"[[3,-15],[3,15]]", "[[-5,-7],[-5,4],[14,19],[-2,-9]]", "[[-5,-8]]", "[[-11,-6],[-2,4],[-17,10],[-11,4],[4,-4]]",
+			"[[4,-7],[10,10],[4,-9],[-10,10],[-4,-7],[-2,4],[2,4],[-4,-9],[-2,4]]", "[[-19,0]]", "[[-3,1],[4,-17]]", "[[14,-2],[17,20],[10,0],[-6,-1],[20,-17],[-7,1],[-9,19],[2,-6],[6,4]]",
+			"[[-4,10],[9,-18],[-8,5]]", "[[5,9],[7,-2],[19,3],[-5,-8],[-10,-10],[-1,7],[-3,6]]", "[[17,1],[-18,-4],[3,-15],[4,0],[2,-18],[17,10]]", "[[-10,-2],[-9,-9],[8,9]]",
+			"[[5,-5],[20,1],[14,-12],[4,3],[15,-2],[5,-2]]", "[[4,-3],[8,2],[-4,12],[-16,7]]", "[[10,19]]", "[[10,-9],[-5,18],[-18,-6],[-9,9],[-19,20],[-10,-6],[-4,-1]]",
+			"[[9,0],[9,0],[2,-11],[-9,4],[2,11],[-9,-4]]", "[[-4,-7],[-4,3]]", "[[20,9]]", "[[10,-19],[-7,-2],[8,1],[9,-7],[-1,5],[-7,-4],[18,10],[14,12]]",
+			"[[10,-9],[-18,-5],[2,6],[-14,-6],[-6,18],[4,-16],[-8,-6],[6,-4],[5,-5]]", "[[3,2],[-4,4],[-14,-5]]",
+		},
+		probe: []string{"[[15,3],[-15,3]]", "[[-12,0],[12,0],[0,5]]", "[]"},
+		f: func(v any) any {
+			set := map[[2]int64]bool{}
+			for _, p := range v.([]any) {
+				xy := ints(p)
+				set[[2]int64{xy[0], xy[1]}] = true
+			}
+			for p := range set {
+				if !set[[2]int64{-p[0], p[1]}] {
+					return false
+				}
+			}
+			return true
+		}},
+	{name: "factorial_trailing_zeros", kind: task.KindInt, typ: "integer",
+		// sum(orbit(n, n // 5)): n // 5 + n // 25 + ...
+		inputs: []string{"0", "4", "5", "24", "25", "99", "100", "124", "125", "626", "1000", "3125", "9999"},
+		probe:  []string{"7", "130", "4000"},
+		f: func(v any) any {
+			n, _ := v.(json.Number).Int64()
+			z := int64(0)
+			for p := int64(5); p <= n; p *= 5 {
+				z += n / p
+			}
+			return z
 		}},
 }
 
