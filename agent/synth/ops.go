@@ -245,6 +245,11 @@ func extremeByKey[A any](xs []A, f func(A) any, max bool) any {
 // uniqueOrdered keeps the first occurrence of each element. Short lists
 // (the usual case) are scanned instead of hashed: no map to allocate.
 func uniqueOrdered[A comparable](xs []A) []A {
+	if ints, isInt := any(xs).([]int64); isInt && len(xs) > 32 {
+		if out, good := uniqueInSpan(ints); good {
+			return any(out).([]A)
+		}
+	}
 	out := make([]A, 0, len(xs))
 	if len(xs) <= 32 {
 		for _, x := range xs {
@@ -262,6 +267,35 @@ func uniqueOrdered[A comparable](xs []A) []A {
 		}
 	}
 	return out
+}
+
+// maxUniqueSpan is the widest range of values uniqueInSpan handles: a bit
+// per value, on the stack.
+const maxUniqueSpan = 4096
+
+// uniqueInSpan is uniqueOrdered for integers spanning fewer than
+// maxUniqueSpan values (long ranges, counts, digits), marking values in a
+// bit set instead of a map; false when the span is wider.
+func uniqueInSpan(xs []int64) ([]int64, bool) {
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	// A span past the int64 range wraps to a negative difference.
+	if d := hi - lo; d < 0 || d >= maxUniqueSpan {
+		return nil, false
+	}
+	var seen [maxUniqueSpan / 64]uint64
+	out := make([]int64, 0, len(xs))
+	for _, x := range xs {
+		d := x - lo
+		w, bit := d>>6, uint64(1)<<(d&63)
+		if seen[w]&bit == 0 {
+			seen[w] |= bit
+			out = append(out, x)
+		}
+	}
+	return out, true
 }
 
 func digitsOf(n int64) []int64 {

@@ -42,7 +42,10 @@ func TestUniqueOrdered(t *testing.T) {
 	}{
 		{"empty", []int64{}, []int64{}},
 		{"repeats keep the first", []int64{3, 1, 3, 2, 1}, []int64{3, 1, 2}},
-		{"long list hashed", append(slices.Repeat([]int64{5, 4}, 20), 9), []int64{5, 4, 9}},
+		{"long list in a narrow span", append(slices.Repeat([]int64{5, 4}, 20), 9), []int64{5, 4, 9}},
+		{"long list at the span's ends", append(slices.Repeat([]int64{-2000, 2095}, 20), 0), []int64{-2000, 2095, 0}},
+		{"long list too wide for the bit set", append(slices.Repeat([]int64{7, 4103}, 20), 7), []int64{7, 4103}},
+		{"span past int64", append(slices.Repeat([]int64{math.MinInt64, math.MaxInt64}, 20), 1), []int64{math.MinInt64, math.MaxInt64, 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
