@@ -3,6 +3,8 @@ package synth
 import (
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -16,19 +18,32 @@ const maxMined = 8
 // seed their constant pool this way: a modulus or a bound named in the
 // description is rarely among a fixed set of small constants. The input
 // constraints are left out: their numbers bound the inputs ("between -50
-// and 50"), and as constants they only slow the search down. The result
-// has no repeats, keeps the order of first appearance and holds at most
-// maxMined values.
+// and 50"), and as constants they only slow the search down. The
+// exception is a name that says "mod" without giving the modulus
+// ("fib_mod"): the constraints' nonzero numbers are then candidates for it
+// (results modulo 1000 for inputs up to 1000). The result has no repeats,
+// keeps the order of first appearance and holds at most maxMined values.
 func minedConsts(t task.Task) []int64 {
 	var out []int64
-	for _, text := range []string{t.Name, t.InputType} {
+	add := func(text string, zero bool) {
 		for _, v := range numbersIn(text) {
-			if len(out) < maxMined && !slices.Contains(out, v) {
+			if (zero || v != 0) && len(out) < maxMined && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
 		}
 	}
+	add(t.Name, true)
+	add(t.InputType, true)
+	if slices.Contains(words(t.Name), "mod") {
+		add(t.InputConstraints, false)
+	}
 	return out
+}
+
+// words splits a name at every character that is not a letter or digit
+// ("algorithm_fib_mod" gives algorithm, fib, mod), in lower case.
+func words(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // numbersIn returns the integers in text: every maximal run of digits,

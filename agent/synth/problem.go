@@ -372,12 +372,21 @@ func (p *problem) rounded(v any) any {
 	return v
 }
 
+// matchesAt reports whether v, a program's value on example i, is right
+// there: the output, or a failure where the output is null.
+func (p *problem) matchesAt(i int, v any) bool {
+	want, got := p.outs[i], p.rounded(v)
+	if isErr(want) {
+		return isErr(got)
+	}
+	return !isErr(got) && equalTo(got, want, task.DefaultAtol)
+}
+
 // matches returns the bitset of examples a program's values get right.
 func (p *problem) matches(vals []any) (bits []uint64, n int) {
 	bits = make([]uint64, (len(p.outs)+63)/64)
-	for i, want := range p.outs {
-		got := p.rounded(vals[i])
-		if isErr(want) && isErr(got) || !isErr(got) && !isErr(want) && equalTo(got, want, task.DefaultAtol) {
+	for i := range p.outs {
+		if p.matchesAt(i, vals[i]) {
 			bits[i/64] |= 1 << (i % 64)
 			n++
 		}
@@ -387,15 +396,8 @@ func (p *problem) matches(vals []any) (bits []uint64, n int) {
 
 // allMatch is the fast path of matches: does the program pass everything?
 func (p *problem) allMatch(vals []any) bool {
-	for i, want := range p.outs {
-		got := p.rounded(vals[i])
-		if isErr(want) {
-			if !isErr(got) {
-				return false
-			}
-			continue
-		}
-		if isErr(got) || !equalTo(got, want, task.DefaultAtol) {
+	for i := range p.outs {
+		if !p.matchesAt(i, vals[i]) {
 			return false
 		}
 	}

@@ -165,6 +165,9 @@ func search(p *problem, spec searchSpec) searchResult {
 				return true
 			}
 			if size == 4 && !res.solved {
+				if loopSweep(en, p, 0.1, consider) {
+					return true
+				}
 				sweepStaged(en, 0.5, p.ok)
 				if en.stopped {
 					return true

@@ -42,6 +42,9 @@ func TestMinedConsts(t *testing.T) {
 		{"two in the name, no repeat", task.Task{Name: "sum_multiples_3_5_3", InputType: "integer"}, []int64{3, 5}},
 		{"input type counts", task.Task{Name: "triple_sum", InputType: "list of 3 integers"}, []int64{3}},
 		{"constraints do not", task.Task{Name: "double", InputType: "integer", InputConstraints: "between -1000 and 1000"}, nil},
+		{"an unnamed modulus from the constraints", task.Task{Name: "algorithm_fib_mod", InputType: "integer", InputConstraints: "one integer between 0 and 1000"}, []int64{1000}},
+		{"a named modulus only", task.Task{Name: "pow_mod97", InputType: "integer", InputConstraints: "between 0 and 500"}, []int64{97}},
+		{"mod inside a word is not the word", task.Task{Name: "modal_value", InputType: "list", InputConstraints: "between 0 and 9"}, nil},
 		{"bounded", task.Task{Name: "a1_2_3_4_5_6_7_8_9_10"}, []int64{1, 2, 3, 4, 5, 6, 7, 8}},
 	}
 	for _, c := range cases {
