@@ -1,6 +1,9 @@
 package synth
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // loopSeeds are the constants a top-level loop starts from.
 var loopSeeds = []int64{0, 1, 2}
@@ -79,15 +82,7 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 
 func isSeed(c any) bool {
 	v, isInt := c.(int64)
-	if !isInt {
-		return false
-	}
-	for _, s := range loopSeeds {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return isInt && slices.Contains(loopSeeds, v)
 }
 
 // loopFits checks op(l, kids) against the examples one at a time, stopping

@@ -77,11 +77,7 @@ func TestNullOutputTypes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var exs []task.Example
-			for i, o := range tc.outs {
-				exs = append(exs, task.Example{Input: json.RawMessage(fmt.Sprintf("[%d]", i)), Output: json.RawMessage(o)})
-			}
-			p, err := newProblem(task.Task{Kind: task.KindList, InputType: "list of integers"}, exs)
+			p, err := outputsProblem(tc.outs)
 			if gotErr := err != nil; gotErr != tc.wantErr {
 				t.Fatalf("newProblem error = %v, want an error: %v", err, tc.wantErr)
 			}
@@ -90,4 +86,14 @@ func TestNullOutputTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outputsProblem is a list task's problem with the given outputs (JSON
+// texts), on the inputs [0], [1], ...
+func outputsProblem(outs []string) (*problem, error) {
+	var exs []task.Example
+	for i, o := range outs {
+		exs = append(exs, task.Example{Input: json.RawMessage(fmt.Sprintf("[%d]", i)), Output: json.RawMessage(o)})
+	}
+	return newProblem(task.Task{Kind: task.KindList, InputType: "list of integers"}, exs)
 }

@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,11 +32,7 @@ func TestSetLabels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var exs []task.Example
-			for i, o := range tc.outs {
-				exs = append(exs, task.Example{Input: json.RawMessage(fmt.Sprintf("[%d]", i)), Output: json.RawMessage(o)})
-			}
-			p, err := newProblem(task.Task{Kind: task.KindList, InputType: "list of integers"}, exs)
+			p, err := outputsProblem(tc.outs)
 			if err != nil {
 				t.Fatalf("newProblem: %v", err)
 			}
