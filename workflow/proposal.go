@@ -1,12 +1,12 @@
 package workflow
 
 import (
-	"go.uber.org/zap"
-
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"

@@ -295,13 +295,7 @@ func (g *generator) str(n int) string {
 	}
 	s := sb.String()
 	if len(g.lim.alphabet) > 0 {
-		r := []rune(s)
-		for i := range r {
-			if !slices.Contains(g.lim.alphabet, r[i]) {
-				r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
-			}
-		}
-		s = string(r)
+		s = string(g.inAlphabet([]rune(s)))
 	}
 	if (style == 1 || style >= 6) && n >= 2 { // palindrome
 		r := []rune(s[:(n+1)/2])
@@ -321,13 +315,7 @@ func (g *generator) str(n int) string {
 					r[len(r)-1-i] = rune(marks[g.rng.Intn(len(marks))])
 				}
 			}
-			if len(g.lim.alphabet) > 0 {
-				for i := range r {
-					if !slices.Contains(g.lim.alphabet, r[i]) {
-						r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
-					}
-				}
-			}
+			g.inAlphabet(r)
 		}
 		if style == 7 {
 			// A near miss: one character of the first half changes to a
@@ -346,6 +334,20 @@ func (g *generator) str(n int) string {
 		s = string(r)
 	}
 	return s
+}
+
+// inAlphabet replaces the runes of r outside the task's alphabet (when it
+// has one) by random runes of it, in place, and returns r.
+func (g *generator) inAlphabet(r []rune) []rune {
+	if len(g.lim.alphabet) == 0 {
+		return r
+	}
+	for i := range r {
+		if !slices.Contains(g.lim.alphabet, r[i]) {
+			r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+		}
+	}
+	return r
 }
 
 func (g *generator) pairList(n int) []any {

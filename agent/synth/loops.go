@@ -34,18 +34,21 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 	if len(vars) == 0 {
 		return false
 	}
-	var jobs [][]*entry
-	var ops []*Op
+	type loopJob struct {
+		op   *Op
+		kids []*entry
+	}
+	var jobs []loopJob
 	for _, op := range loopOps {
 		for _, n := range vars {
 			for _, a := range seeds {
 				switch op.Name {
 				case "recurrence":
 					for _, b := range seeds {
-						jobs, ops = append(jobs, []*entry{n, a, b}), append(ops, op)
+						jobs = append(jobs, loopJob{op, []*entry{n, a, b}})
 					}
 				case "apply_times":
-					jobs, ops = append(jobs, []*entry{a, n}), append(ops, op)
+					jobs = append(jobs, loopJob{op, []*entry{a, n}})
 				}
 			}
 		}
@@ -53,8 +56,8 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 	args := make([]any, 3)
 	tried := 0
 	for size := 1; size < len(en.lams.by[sigII][TInt]) || size < len(en.lams.by[sigI][TInt]); size++ {
-		for j, kids := range jobs {
-			op := ops[j]
+		for _, j := range jobs {
+			op, kids := j.op, j.kids
 			for _, l := range en.lams.get(op.Sig, op.LamRet, size) {
 				if tried++; tried&255 == 0 && time.Now().After(until) {
 					return false
