@@ -170,9 +170,9 @@ func (s Summary) LevelNames() []string {
 	return names
 }
 
-// FamilyNames returns the families of a summary alphabetically, with
+// familyNames returns the families of a summary alphabetically, with
 // NoFamily last; none when no task names a family.
-func (s Summary) FamilyNames() []string {
+func (s Summary) familyNames() []string {
 	var names []string
 	for k := range s.Families {
 		if k != NoFamily {
@@ -192,7 +192,7 @@ func (s Summary) familyRows() ([]string, map[string]LevelStats) {
 	rows := map[string]LevelStats{}
 	var names []string
 	var total LevelStats
-	for _, f := range s.FamilyNames() {
+	for _, f := range s.familyNames() {
 		rows[f] = s.Families[f]
 		if f == NoFamily {
 			continue
