@@ -231,7 +231,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, true
 	}
-	r.Name, r.Level, r.Kind = c.Task.Name, c.Task.Level, c.Task.Kind
+	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
 	c.Workflow.Seed += int64(j.repeat - 1)
 	if err := os.RemoveAll(r.Workspace); err != nil {
 		r.Error = err.Error()
@@ -303,10 +303,10 @@ func WriteSummary(dir string, s Summary) error {
 
 func writeCSV(w io.Writer, s Summary) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "name", "level", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
+	cw.Write([]string{"id", "name", "level", "family", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
 		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error"})
 	for _, r := range s.Results {
-		cw.Write([]string{r.ID, r.Name, r.Level, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
+		cw.Write([]string{r.ID, r.Name, r.Level, r.Family, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
 			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
 			r.StopReason, strconv.Itoa(r.Iterations), strconv.Itoa(r.Promotions), strconv.Itoa(r.Examples),
 			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
@@ -322,22 +322,40 @@ func Markdown(s Summary) string {
 	fmt.Fprintf(&b, "# Sweep of %s\n\n", s.TasksDir)
 	fmt.Fprintf(&b, "Solved **%d of %d** tasks (%.1f%%) on held-out tests; %d errors; wall time %.1f s with %d in parallel.\n\n",
 		s.Solved, s.Tasks, 100*s.SolveRate, s.Errors, s.WallSeconds, s.Parallel)
-	b.WriteString("| level | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n")
-	for _, l := range s.LevelNames() {
-		ls := s.Levels[l]
-		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %d |\n", l, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+	statsTable(&b, "level", s.LevelNames(), s.Levels)
+	// The family column and table appear only when some task names a family.
+	famHead, famRule := "", ""
+	if len(s.Families) > 0 {
+		b.WriteString("\n")
+		names, stats := s.familyRows()
+		statsTable(&b, "family", names, stats)
+		famHead, famRule = " family |", "---|"
 	}
-	b.WriteString("\n| task | level | solved | held-out | stop | iterations | examples | tokens | seconds | error |\n|---|---|---|---:|---|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(&b, "\n| task | level |%s solved | held-out | stop | iterations | examples | tokens | seconds | error |\n"+
+		"|---|---|%s---|---:|---|---:|---:|---:|---:|---|\n", famHead, famRule)
 	for _, r := range s.Results {
 		mark := "no"
 		if r.Solved {
 			mark = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, mark,
+		famCell := ""
+		if famHead != "" {
+			famCell = " " + familyOf(r) + " |"
+		}
+		fmt.Fprintf(&b, "| %s | %s |%s %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, famCell, mark,
 			r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.Examples, r.Tokens.Total(), r.WallSeconds,
 			strings.ReplaceAll(firstLine(r.Error), "|", "\\|"))
 	}
 	return b.String()
+}
+
+// statsTable writes a Markdown table of per-group statistics (a level or a family per row).
+func statsTable(b *strings.Builder, group string, names []string, stats map[string]LevelStats) {
+	fmt.Fprintf(b, "| %s | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n", group)
+	for _, n := range names {
+		ls := stats[n]
+		fmt.Fprintf(b, "| %s | %d | %d | %.1f%% | %d |\n", n, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+	}
 }
 
 func firstLine(s string) string {

@@ -52,11 +52,14 @@ func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
 	if e := byID["crashing_oracle"].Error; !strings.Contains(e, "hidden program") && !strings.Contains(e, "oracle") {
 		t.Errorf("crashing oracle error = %q, want the oracle named", e)
 	}
-	if r := byID["reverse"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Kind != "list" {
+	if r := byID["reverse"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Family != "reorder" || r.Kind != "list" {
 		t.Errorf("reverse record %+v", r)
 	}
 	if sum.Tasks != 3 || sum.Solved != 2 || sum.Errors != 1 || sum.Levels["base"].Solved != 1 || sum.Levels["hard"].Tasks != 1 {
 		t.Errorf("summary tasks %d solved %d errors %d levels %+v", sum.Tasks, sum.Solved, sum.Errors, sum.Levels)
+	}
+	if diff := cmp.Diff(map[string]LevelStats{"reorder": {Tasks: 1, Solved: 1, Rate: 1}, NoFamily: {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1}}, sum.Families); diff != "" {
+		t.Errorf("families (-want +got):\n%s", diff)
 	}
 	for _, f := range []string{SummaryJSON, SummaryCSV, SummaryMD} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {

@@ -33,10 +33,13 @@ type Config struct {
 }
 
 // Task is the task section: what the agent may know, and where the hidden
-// program and the random input generator are.
+// program and the random input generator are. Level and Family are free text
+// that benchmarks group results by; Family (a kind of program, such as
+// "window" or "stack") is never shown to agents.
 type Task struct {
 	Name             string       `mapstructure:"name" json:"name"`
 	Level            string       `mapstructure:"level" json:"level,omitempty"`
+	Family           string       `mapstructure:"family" json:"family,omitempty"`
 	InputType        string       `mapstructure:"input_type" json:"input_type"`
 	InputConstraints string       `mapstructure:"input_constraints" json:"input_constraints,omitempty"`
 	FunctionName     string       `mapstructure:"function_name" json:"function_name"`
@@ -152,6 +155,7 @@ func defaults() map[string]any {
 	return map[string]any{
 		"task.name":                  "",
 		"task.level":                 "",
+		"task.family":                "",
 		"task.input_type":            "",
 		"task.input_constraints":     "",
 		"task.function_name":         DefaultFunctionName,

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,37 @@ func TestOverlay(t *testing.T) {
 	}
 }
 
+func TestTaskFamily(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want string
+	}{
+		{"absent", validTask, ""},
+		{"set", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: window\n", 1), "window"},
+		{"quoted free text", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: \"two streams\"\n", 1), "two streams"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Options{File: taskDir(t, tt.yaml)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Task.Family != tt.want {
+				t.Errorf("Family = %q, want %q", c.Task.Family, tt.want)
+			}
+			// The family groups results; it is no hint for the agent.
+			seen, err := json.Marshal(c.Task.Describe())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" && strings.Contains(string(seen), tt.want) {
+				t.Errorf("the agent's view of the task shows the family: %s", seen)
+			}
+		})
+	}
+}
+
 func TestBadConfigs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -114,6 +146,7 @@ func TestBadConfigs(t *testing.T) {
 		{"missing name", strings.Replace(validTask, "  name: running_max\n", "", 1), []string{"task.name", "required"}},
 		{"missing kind", strings.Replace(validTask, "  kind: list\n", "", 1), []string{"task.kind"}},
 		{"unknown kind", strings.Replace(validTask, "kind: list", "kind: tree", 1), []string{"task.kind", "tree"}},
+		{"family not text", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: [window, stack]\n", 1), []string{"task.family"}},
 		{"missing oracle", strings.Replace(validTask, "  oracle:\n    python: hidden.py\n    function: running_max\n", "", 1), []string{"task.oracle"}},
 		{"two oracles", strings.Replace(validTask, "    function: running_max\n", "    function: running_max\n    http: http://127.0.0.1:9/\n", 1), []string{"task.oracle", "exactly one"}},
 		{"oracle file missing", strings.Replace(validTask, "python: hidden.py", "python: nothere.py", 1), []string{"task.oracle.python", "nothere.py"}},
