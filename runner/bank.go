@@ -6,32 +6,27 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/bank"
-	"github.com/reconstruct/reconstruct/bank/sqlite"
+	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// OpenBank opens (creating when needed) the bank file at path. The returned
-// close function closes the store.
-func OpenBank(ctx context.Context, path string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("create bank directory: %w", err)
-		}
-	}
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open bank %s: %w", path, err)
-	}
+// OpenBank opens the bank at location: a SQLite file (created when
+// needed) or a postgres:// URL (bank/backend). The returned close function
+// closes the store.
+func OpenBank(ctx context.Context, location string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
 	if log == nil {
 		log = zap.NewNop()
+	}
+	st, err := backend.Open(ctx, location, backend.Options{Logger: log, Getenv: os.Getenv})
+	if err != nil {
+		return nil, nil, err // the error names the bank
 	}
 	return bank.New(st, bank.Options{Logger: log, Runner: programs}), st.Close, nil
 }

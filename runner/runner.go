@@ -21,6 +21,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/replay"
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
@@ -265,6 +266,9 @@ func (l *launch) openBank(ctx context.Context, path string) (*bank.Bank, func() 
 		return l.opts.Bank, func() error { return nil }, nil
 	}
 	b, closeFn, err := OpenBank(ctx, path, l.opts.Log, nil)
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrInfra, err)
 	}

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ const (
 	// retries; default postgres.DefaultRetryFor).
 	RetryEnv = "RECONSTRUCT_BANK_RETRY"
 )
+
+// ErrSetting marks a bad value in KeyEnv or RetryEnv: bad input, not an
+// unreachable bank.
+var ErrSetting = errors.New("bad bank setting")
 
 // Options configure Open.
 type Options struct {
@@ -92,7 +97,7 @@ func pgOptions(opts Options) (postgres.Options, error) {
 	if v := opts.Getenv(KeyEnv); v != "" {
 		key, err := ParseKey(v)
 		if err != nil {
-			return po, fmt.Errorf("%s: %w", KeyEnv, err)
+			return po, fmt.Errorf("%s: %w: %w", KeyEnv, ErrSetting, err)
 		}
 		po.Key = key
 	}
@@ -102,7 +107,7 @@ func pgOptions(opts Options) (postgres.Options, error) {
 			d, err = 0, nil
 		}
 		if err != nil || d < 0 {
-			return po, fmt.Errorf("%s=%q: want a duration such as 90s (0 disables retries)", RetryEnv, v)
+			return po, fmt.Errorf("%s=%q: want a duration such as 90s (0 disables retries): %w", RetryEnv, v, ErrSetting)
 		}
 		po.RetryFor = d
 		if d == 0 {

@@ -202,14 +202,6 @@ func TestConnectionKilledInsideCommit(t *testing.T) {
 			if len(log) != 2 || berr != nil {
 				t.Fatalf("%d revisions, blob %v; want 2 and the blob", len(log), berr)
 			}
-			// Events too.
-			kills.Store(0)
-			if err := s.AppendEvents(ctx, "w", []bank.Event{{Time: time.Now(), Type: "x", Data: []byte("1")}, {Time: time.Now(), Type: "y", Data: []byte("2")}}); err != nil {
-				t.Fatal(err)
-			}
-			if evs, err := s.Events(ctx, "w"); err != nil || len(evs) != 2 {
-				t.Fatalf("events = %v, %v; want the 2 once", evs, err)
-			}
 		})
 	}
 }

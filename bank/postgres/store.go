@@ -15,8 +15,15 @@ import (
 	"github.com/reconstruct/reconstruct/bank"
 )
 
-// uniqueViolation is PostgreSQL's SQLSTATE for a duplicate key.
-const uniqueViolation = "23505"
+// PostgreSQL's SQLSTATEs for a duplicate key and a missing referent.
+const (
+	uniqueViolation     = "23505"
+	foreignKeyViolation = "23503"
+)
+
+// maxRaces bounds how often one event append starts again after losing a
+// race for the next numbers to another writer.
+const maxRaces = 1000
 
 // stamp is a time as the database keeps it: UTC, to the microsecond.
 func stamp(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
@@ -435,61 +442,60 @@ func (s *Store) Functions(ctx context.Context) ([]bank.FunctionRecord, error) {
 	return out, err
 }
 
-// AppendEvents appends to a workspace's journal.
+// AppendEvents appends to a workspace's journal in one statement (one
+// round trip): the next numbers are read and the events inserted together,
+// and the (workspace, seq) key turns a concurrent appender that took the
+// same numbers into a retry.
 func (s *Store) AppendEvents(ctx context.Context, workspace string, events []bank.Event) error {
 	if len(events) == 0 {
 		return s.requireWorkspace(ctx, workspace, "append events to")
 	}
-	events = slices.Clone(events)
-	for i := range events {
-		events[i].Time = stamp(events[i].Time)
+	n := len(events)
+	times, runs, types, data := make([]time.Time, n), make([]string, n), make([]string, n), make([][]byte, n)
+	for i, e := range events {
+		times[i], runs[i], types[i], data[i] = stamp(e.Time), e.RunID, e.Type, e.Data
 	}
 	return s.do(ctx, "append events to "+workspace, func(ctx context.Context, attempt int) error {
-		if attempt > 0 && s.eventsAppended(ctx, workspace, events) {
+		if attempt > 0 && s.eventsAppended(ctx, workspace, times, runs, types, data) {
 			return nil
 		}
-		return s.write(ctx, func(tx pgx.Tx) error {
-			if err := lock(ctx, tx, "events", workspace); err != nil {
-				return fmt.Errorf("append events to %s: %w", workspace, err)
-			}
-			exists, seq, err := head(ctx, tx, "events", workspace)
-			if err != nil {
-				return fmt.Errorf("append events to %s: %w", workspace, err)
-			}
-			if !exists {
+		for race := 0; ; race++ {
+			_, err := s.pool.Exec(ctx, `INSERT INTO events(workspace, seq, time, run_id, type, data)
+				SELECT $1, h.seq + e.ord, e.time, e.run_id, e.type, e.data
+				FROM (SELECT coalesce(max(seq), 0) AS seq FROM events WHERE workspace = $1) h,
+					unnest($2::timestamptz[], $3::text[], $4::text[], $5::bytea[]) WITH ORDINALITY AS e(time, run_id, type, data, ord)`,
+				workspace, times, runs, types, data)
+			var pgErr *pgconn.PgError
+			switch {
+			case err == nil && s.afterCommit != nil:
+				return s.afterCommit()
+			case err == nil:
+				return nil
+			case errors.As(err, &pgErr) && pgErr.Code == foreignKeyViolation:
 				return fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
+			case errors.As(err, &pgErr) && pgErr.Code == uniqueViolation && race < maxRaces:
+				// Another writer took these numbers first: read again.
+				continue
 			}
-			n := len(events)
-			seqs, times := make([]int32, n), make([]time.Time, n)
-			runs, types, data := make([]string, n), make([]string, n), make([][]byte, n)
-			for i, e := range events {
-				seqs[i], times[i], runs[i], types[i], data[i] = int32(seq+i+1), e.Time, e.RunID, e.Type, e.Data
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO events(workspace, seq, time, run_id, type, data)
-				SELECT $1, * FROM unnest($2::integer[], $3::timestamptz[], $4::text[], $5::text[], $6::bytea[])`,
-				workspace, seqs, times, runs, types, data); err != nil {
-				return fmt.Errorf("append events to %s: %w", workspace, err)
-			}
-			return nil
-		})
+			return fmt.Errorf("append events to %s: %w", workspace, err)
+		}
 	})
 }
 
-// eventsAppended reports whether the journal ends with events, as an
-// earlier attempt whose commit went unanswered would have left it.
-func (s *Store) eventsAppended(ctx context.Context, workspace string, events []bank.Event) bool {
-	rows, err := s.pool.Query(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = $1 ORDER BY seq DESC LIMIT $2`, workspace, len(events))
+// eventsAppended reports whether the journal ends with the given events,
+// as an earlier attempt whose commit went unanswered would have left it.
+func (s *Store) eventsAppended(ctx context.Context, workspace string, times []time.Time, runs, types []string, data [][]byte) bool {
+	rows, err := s.pool.Query(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = $1 ORDER BY seq DESC LIMIT $2`, workspace, len(times))
 	if err != nil {
 		return false
 	}
 	got, err := pgx.CollectRows(rows, scanEvent)
-	if err != nil || len(got) != len(events) {
+	if err != nil || len(got) != len(times) {
 		return false
 	}
 	slices.Reverse(got)
-	for i, e := range events {
-		g := got[i]
-		if !g.Time.Equal(e.Time) || g.RunID != e.RunID || g.Type != e.Type || string(g.Data) != string(e.Data) {
+	for i, g := range got {
+		if !g.Time.Equal(times[i]) || g.RunID != runs[i] || g.Type != types[i] || string(g.Data) != string(data[i]) {
 			return false
 		}
 	}
