@@ -38,12 +38,14 @@ func (s *Store) do(ctx context.Context, what string, fn func(ctx context.Context
 			return fmt.Errorf("bank %s: %s: %w", s.location, what, ctx.Err())
 		}
 		elapsed := time.Since(start)
-		if s.retryFor < 0 || elapsed+wait > s.retryFor {
-			if s.retryFor < 0 {
-				return fmt.Errorf("bank %s: %s: %w", s.location, what, err)
-			}
+		if s.retryFor < 0 {
+			return fmt.Errorf("bank %s: %s: %w", s.location, what, err)
+		}
+		if elapsed >= s.retryFor {
 			return fmt.Errorf("bank %s unreachable: %s failed for %s (%d attempts): %w", s.location, what, elapsed.Round(time.Millisecond), attempt+1, err)
 		}
+		// The last attempt comes at the bound.
+		wait = min(wait, s.retryFor-elapsed)
 		s.log.Warn("bank unreachable, retrying", zap.String("bank", s.location), zap.String("call", what),
 			zap.Int("attempt", attempt+1), zap.Duration("wait", wait), zap.Error(err))
 		t := time.NewTimer(wait)
