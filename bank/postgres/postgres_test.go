@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -413,4 +414,62 @@ func TestServerRestart(t *testing.T) {
 		t.Errorf("gave up after %v; want about the 2s bound", took)
 	}
 	c.Start(t) // for the database's cleanup
+}
+
+// TestWriterRole: machines can record into the bank as a role that may
+// only read and insert (what docs/bank.md tells a team to set up), so that
+// neither UPDATE nor DELETE nor dropping the triggers is possible for them.
+func TestWriterRole(t *testing.T) {
+	ctx := context.Background()
+	loc := newBank(t)
+	admin, err := pgx.Connect(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	role := fmt.Sprintf("writer_%d", time.Now().UnixNano())
+	for _, q := range []string{
+		`CREATE ROLE ` + role + ` LOGIN`,
+		`GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO ` + role,
+		`GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ` + role,
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		admin, err := pgx.Connect(context.Background(), loc)
+		if err != nil {
+			return
+		}
+		defer admin.Close(context.Background())
+		admin.Exec(context.Background(), `DROP OWNED BY `+role)
+		admin.Exec(context.Background(), `DROP ROLE `+role)
+	})
+	u, _ := url.Parse(loc)
+	u.User = url.User(role)
+	s := open(t, u.String(), Options{})
+	b := bank.New(s, bank.Options{})
+	g := &bank.Graph{Inputs: map[string]bank.Value{"n": bank.Index(1)}, Outputs: map[string]string{"n": "n"}}
+	rec, err := b.Create(ctx, "w", g, "")
+	if err == nil {
+		_, err = b.Update(ctx, "w", rec.Name, map[string]bank.Value{"n": bank.Index(2)}, nil, "")
+	}
+	if err == nil {
+		err = b.AppendEvents(ctx, "w", []bank.Event{{Type: "x", Data: []byte("1")}})
+	}
+	if err == nil {
+		_, err = b.Register(ctx, "f", &bank.Function{Params: map[string]bank.Kind{"a": bank.KindIndex}, Output: "a"})
+	}
+	if err == nil {
+		_, err = b.PutBlob(ctx, []byte("archive"))
+	}
+	if err != nil {
+		t.Fatalf("recording as %s: %v", role, err)
+	}
+	for _, q := range []string{`UPDATE revisions SET message = 'x'`, `DELETE FROM events`, `DROP TRIGGER revisions_append_only ON revisions`, `TRUNCATE blobs`} {
+		if _, err := s.pool.Exec(ctx, q); err == nil {
+			t.Errorf("%s succeeded as %s", q, role)
+		}
+	}
 }
