@@ -91,6 +91,9 @@ func openRun(ctx context.Context, a *app, opts *candidatesOptions, workspace, ru
 		workspace = dir
 		arch, err = candidates.OpenExisting(dir)
 	}
+	if err != nil && run == "" {
+		return nil, nil, "", withCode(exitUsage, fmt.Errorf("%w (give --run RUN to read a run from the bank)", err))
+	}
 	if err != nil {
 		return nil, nil, "", withCode(exitUsage, err)
 	}
