@@ -51,9 +51,9 @@ func newBankCmdWith(o *bankOptions) *cobra.Command {
 		Short: "Versioned store of typed computations (observe, propose, commit, fork, undo, compare)",
 		Long: `The bank holds workspaces of typed computations with append-only revisions.
 Every command prints one JSON response {"ok", "action", "result"|"error"} on stdout.
-Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request,
-2 also for a bank whose schema needs "bank migrate" (or a newer reconstruct),
-3 the bank could not be opened or reached.`,
+Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request
+or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank could
+not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
 	}
 	cmd.PersistentFlags().StringVar(&o.path, "bank", def, "bank: a SQLite file or a postgres:// URL (env RECONSTRUCT_BANK)")
 
