@@ -360,6 +360,25 @@ func (b *Bank) Events(ctx context.Context, workspace string) ([]Event, error) {
 	return b.store.Events(ctx, workspace)
 }
 
+// PutBlob stores data content-addressed and returns its hash, for data
+// that no revision holds (a run's workspace archive, say).
+func (b *Bank) PutBlob(ctx context.Context, data []byte) (string, error) {
+	h := HashBytes(data)
+	if err := b.store.PutBlobs(ctx, map[string][]byte{h: data}); err != nil {
+		return "", fmt.Errorf("store blob %s: %w", h, err)
+	}
+	return h, nil
+}
+
+// Blob returns the blob with the given hash (ErrNotFound if absent).
+func (b *Bank) Blob(ctx context.Context, hash string) ([]byte, error) {
+	m, err := b.store.Blobs(ctx, []string{hash})
+	if err != nil {
+		return nil, err
+	}
+	return m[hash], nil
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -16,6 +16,10 @@ var (
 	ErrExists = errors.New("already exists")
 	// ErrStale: the workspace head is not the expected revision.
 	ErrStale = errors.New("stale revision")
+	// ErrSchema: the store holds no bank, or a schema version this build
+	// does not write (older: `reconstruct bank migrate` upgrades it; newer:
+	// a newer reconstruct wrote it). Nothing was changed.
+	ErrSchema = errors.New("bank schema")
 )
 
 // RevisionRecord is one immutable revision as stored: references to
@@ -71,14 +75,17 @@ type Event struct {
 // Store is the persistence the bank needs: content-addressed blobs,
 // append-only revisions guarded by the expected head, the function
 // registry, the event journal and the receipt key. Every method is one
-// transaction. bank/sqlite is the embedded implementation; a PostgreSQL
-// backend implements the same methods.
+// transaction. bank/sqlite is the embedded implementation, bank/postgres
+// the shared one; bank/storetest is the suite both pass.
 type Store interface {
 	// Key returns the bank's secret receipt-signing key.
 	Key(ctx context.Context) ([]byte, error)
 	// Blobs returns the blobs with the given hashes (ErrNotFound if any is
 	// missing).
 	Blobs(ctx context.Context, hashes []string) (map[string][]byte, error)
+	// PutBlobs stores blobs that no revision refers to (yet), such as a
+	// run's workspace archive, deduplicated by hash.
+	PutBlobs(ctx context.Context, blobs map[string][]byte) error
 	// Append stores the blobs (deduplicated by hash) and appends rev to the
 	// workspace if its head is expected; expected "" creates the workspace
 	// (ErrExists if it exists). rev.Name is assigned; when history is not

@@ -199,3 +199,26 @@ func TestEnvName(t *testing.T) {
 		t.Errorf("EnvName = %s", got)
 	}
 }
+
+func TestBankURLIsNotAPath(t *testing.T) {
+	const url = "postgres://bank@db.example:5432/reconstruct?sslmode=require"
+	tests := []struct {
+		name string
+		yaml string
+		env  map[string]string
+	}{
+		{"in the file", validTask + "bank:\n  path: " + url + "\n", nil},
+		{"from RECONSTRUCT_BANK_PATH", validTask, map[string]string{"RECONSTRUCT_BANK_PATH": url}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Options{File: taskDir(t, tt.yaml), Env: true, Getenv: func(k string) string { return tt.env[k] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Bank.Path != url {
+				t.Errorf("bank.path = %s, want the URL unchanged", c.Bank.Path)
+			}
+		})
+	}
+}

@@ -120,7 +120,7 @@ func envValue(key, val string) any {
 	if key == "task.oracle.command" {
 		return strings.Fields(val)
 	}
-	if isPathKey(key) {
+	if isPathKey(key) && !isURL(val) {
 		if a, err := filepath.Abs(val); err == nil {
 			return a
 		}
@@ -134,6 +134,10 @@ func flagValue(key string, f *pflag.Flag) any {
 	}
 	return envValue(key, f.Value.String())
 }
+
+// isURL reports a value that names a server (bank.path may be a
+// postgres:// URL), not a file: it is not resolved as a path.
+func isURL(s string) bool { return strings.Contains(s, "://") }
 
 func isPathKey(key string) bool {
 	for _, k := range pathKeys {
@@ -176,7 +180,7 @@ func resolvePaths(m map[string]any, dir string) {
 		cur := m
 		for i, p := range parts {
 			if i == len(parts)-1 {
-				if s, ok := cur[p].(string); ok && s != "" && !filepath.IsAbs(s) {
+				if s, ok := cur[p].(string); ok && s != "" && !filepath.IsAbs(s) && !isURL(s) {
 					cur[p] = filepath.Join(dir, s)
 				}
 				break

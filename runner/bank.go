@@ -6,32 +6,29 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/bank"
-	"github.com/reconstruct/reconstruct/bank/sqlite"
+	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// OpenBank opens (creating when needed) the bank file at path. The returned
-// close function closes the store.
-func OpenBank(ctx context.Context, path string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("create bank directory: %w", err)
-		}
-	}
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open bank %s: %w", path, err)
-	}
+// OpenBank opens the bank at location: a SQLite file (created when
+// needed) or a postgres:// URL (bank/backend). The returned close function
+// closes the store.
+func OpenBank(ctx context.Context, location string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
 	if log == nil {
 		log = zap.NewNop()
+	}
+	st, err := backend.Open(ctx, location, backend.Options{Logger: log, Getenv: os.Getenv})
+	if err != nil {
+		return nil, nil, err // the error names the bank
 	}
 	return bank.New(st, bank.Options{Logger: log, Runner: programs}), st.Close, nil
 }
@@ -220,6 +217,71 @@ func (r *BankRecorder) updateLocked(ctx context.Context, inputs map[string]bank.
 	}
 	r.head = rec.Name
 	return nil
+}
+
+// ArchiveInput names the run workspace input that points at the blob
+// holding the run's workspace bundle (candidates.Pack).
+const ArchiveInput = "archive"
+
+// archiveEntries are what a run's workspace bundle holds: the final
+// candidate, the result, the journals and the candidate archive.
+var archiveEntries = []string{agent.CandidateFile, workflow.ResultFile, workflow.EventsFile, workflow.ExamplesFile, candidates.Dir}
+
+// RecordArchive stores the run's workspace (candidate.py, result.json,
+// the journals, .oc_candidates/) in the bank as one blob and records it as
+// a revision, so that another machine can inspect the run's candidates.
+func (r *BankRecorder) RecordArchive(ctx context.Context, workspace string) error {
+	data, files, err := candidates.Pack(workspace, archiveEntries, candidates.DefaultBundleLimit)
+	if err != nil {
+		return err
+	}
+	hash, err := r.bank.PutBlob(ctx, data)
+	if err != nil {
+		return fmt.Errorf("bank workspace %s: %w", r.workspace, err)
+	}
+	ref, err := json.Marshal(archiveRef{Blob: hash, Bytes: len(data), Files: files, Workspace: workspace})
+	if err != nil {
+		return err
+	}
+	v, err := bank.JSONValue(ref)
+	if err != nil {
+		return err
+	}
+	return r.update(ctx, map[string]bank.Value{ArchiveInput: v}, fmt.Sprintf("workspace archive (%d files, %d bytes)", files, len(data)))
+}
+
+// archiveRef is the value of a run's archive input.
+type archiveRef struct {
+	Blob      string `json:"blob"`
+	Bytes     int    `json:"bytes"`
+	Files     int    `json:"files"`
+	Workspace string `json:"workspace"`
+}
+
+// RunArchive returns the workspace bundle a run recorded (candidates.Unpack
+// restores it) and the hash it is stored under.
+func RunArchive(ctx context.Context, b *bank.Bank, run string) ([]byte, string, error) {
+	ws, err := FindRun(ctx, b, run)
+	if err != nil {
+		return nil, "", err
+	}
+	rev, err := b.Load(ctx, ws, "")
+	if err != nil {
+		return nil, "", err
+	}
+	raw, ok := rev.Graph.Inputs[ArchiveInput].JSON()
+	var ref archiveRef
+	if !ok || json.Unmarshal(raw, &ref) != nil || ref.Blob == "" {
+		return nil, "", fmt.Errorf("run %s recorded no workspace archive in the bank", run)
+	}
+	data, err := b.Blob(ctx, ref.Blob)
+	if err != nil {
+		return nil, "", fmt.Errorf("run %s: workspace archive: %w", run, err)
+	}
+	if bank.HashBytes(data) != ref.Blob {
+		return nil, "", fmt.Errorf("run %s: the workspace archive does not match its hash %s", run, ref.Blob)
+	}
+	return data, ref.Blob, nil
 }
 
 // ProgramOfRun returns the final program a run recorded.

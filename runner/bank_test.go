@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
@@ -57,11 +58,16 @@ func TestRunIsRecordedInTheBank(t *testing.T) {
 	}
 	var msgs []string
 	for _, r := range log {
-		msgs = append(msgs, r.Action+": "+r.Message)
+		msg, _, _ := strings.Cut(r.Message, " (") // the archive's size varies
+		if !strings.HasPrefix(msg, "workspace archive") {
+			msg = r.Message
+		}
+		msgs = append(msgs, r.Action+": "+msg)
 	}
 	want := []string{"create: run started",
 		"update: batch of 2 examples (2 known)", "update: batch of 4 examples (6 known)", "update: batch of 6 examples (12 known)",
-		"update: batch of 8 examples (20 known)", "update: batch of 10 examples (30 known)", "update: final program"}
+		"update: batch of 8 examples (20 known)", "update: batch of 10 examples (30 known)", "update: final program",
+		"update: workspace archive"}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("revisions (-want +got):\n%s", diff)
 	}
@@ -75,6 +81,22 @@ func TestRunIsRecordedInTheBank(t *testing.T) {
 	p, _ := obs.Outputs["program"].Program()
 	if p == nil || p.Source != res.FinalProgram || p.Function != "solve" {
 		t.Errorf("program output %+v, want the final program", p)
+	}
+	// The workspace archive holds the run's files as they are on disk.
+	data, _, err := RunArchive(context.Background(), b, "bank-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyDir := filepath.Join(t.TempDir(), "copy")
+	if err := candidates.Unpack(data, copyDir, candidates.DefaultBundleLimit); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{agent.CandidateFile, workflow.EventsFile, filepath.Join(candidates.Dir, "manifest.json")} {
+		want, _ := os.ReadFile(filepath.Join(c.Workspace, f))
+		got, err := os.ReadFile(filepath.Join(copyDir, f))
+		if err != nil || string(got) != string(want) || len(want) == 0 {
+			t.Errorf("archived %s: %d bytes (%v), want the workspace's %d", f, len(got), err, len(want))
+		}
 	}
 	runs, err := Runs(context.Background(), b)
 	if err != nil || len(runs) != 1 || runs[0].StopReason != workflow.StopEarly || runs[0].Known != 30 || runs[0].Iterations != 6 {

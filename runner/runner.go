@@ -21,6 +21,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/replay"
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
@@ -244,6 +245,10 @@ func copyCandidates(fromWorkspace, toWorkspace, runID string, st *workflow.State
 	return nil
 }
 
+// archiveAfterFailure bounds storing the workspace archive of a run that
+// failed.
+const archiveAfterFailure = 10 * time.Second
+
 // launch is one run about to execute.
 type launch struct {
 	c       *config.Config
@@ -265,6 +270,9 @@ func (l *launch) openBank(ctx context.Context, path string) (*bank.Bank, func() 
 		return l.opts.Bank, func() error { return nil }, nil
 	}
 	b, closeFn, err := OpenBank(ctx, path, l.opts.Log, nil)
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrInfra, err)
 	}
@@ -327,7 +335,22 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
 		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
 	}
-	return workflow.Run(ctx, spec, deps)
+	res, err := workflow.Run(ctx, spec, deps)
+	if l.bankRec != nil {
+		// Another machine sharing the bank can then inspect the run's
+		// candidates; the workspace on disk stays the run's own record.
+		actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		if err != nil {
+			// The bank may be what failed: do not wait out its retries twice.
+			actx, cancel = context.WithTimeout(actx, archiveAfterFailure)
+		}
+		aerr := l.bankRec.RecordArchive(actx, workspace)
+		cancel()
+		if aerr != nil {
+			log.Warn("the workspace archive was not stored in the bank", zap.Error(aerr))
+		}
+	}
+	return res, err
 }
 
 // NewOracle builds the configured oracle.

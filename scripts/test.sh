@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test.sh runs the whole test suite the way CI does: it makes sure Python 3
-# and a Docker engine are there, builds the sandbox image when it is absent,
+# test.sh runs the whole test suite the way CI does: it makes sure Python 3,
+# a Docker engine and PostgreSQL's server are there (a private PostgreSQL
+# cluster runs for the tests), builds the sandbox image when it is absent,
 # then runs gofmt, go vet, every test (none may skip under CI=true), and a
 # short run of each fuzz target.
 set -euo pipefail
@@ -9,10 +10,12 @@ cd "$(dirname "$0")/.."
 say() { printf 'test.sh: %s\n' "$*" >&2; }
 
 # python3 runs the process sandbox's harness; debootstrap builds the Docker
-# sandbox's image offline from Debian's packages.
+# sandbox's image offline from Debian's packages; postgresql is the server
+# of the shared bank's tests.
 missing=""
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
 if [ -n "$missing" ]; then
 	say "installing$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
@@ -34,8 +37,17 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 
-# Tests that need Docker or Python skip without them; here both exist, so a
-# skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers fail instead).
+# A private PostgreSQL server for the shared bank's tests, stopped and
+# removed on exit (scripts/with-postgres.sh does the same for one command).
+pgdir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-pg.XXXXXX")
+trap 'bash scripts/postgres.sh stop "$pgdir" || true; rm -rf "$pgdir"' EXIT
+say "starting a private PostgreSQL server"
+RECONSTRUCT_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pgdir")
+export RECONSTRUCT_TEST_POSTGRES
+
+# Tests that need Docker, Python or PostgreSQL skip without them; here all
+# exist, so a skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers
+# fail instead).
 export RECONSTRUCT_REQUIRE_ALL=1
 go test -count=1 -timeout 40m ./...
 

@@ -31,13 +31,31 @@ const timeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 type Store struct {
 	db   *sql.DB
 	path string
+	// foundVersion is the schema version the file had when opened.
+	foundVersion int
 }
 
 var _ bank.Store = (*Store)(nil)
 
-// Open opens (creating if needed) the bank file at path and migrates its
-// schema to the current version.
+// Open opens (creating if needed) the bank file at path. A new file gets
+// the current schema; a file with an older schema is refused until Migrate
+// upgrades it, one with a newer schema always (both wrap bank.ErrSchema).
 func Open(ctx context.Context, path string) (*Store, error) {
+	return openStore(ctx, path, false)
+}
+
+// Migrate opens the bank file at path, creating it or upgrading its schema
+// to the current version, and returns the version it found (0 for a new
+// file).
+func Migrate(ctx context.Context, path string) (*Store, int, error) {
+	s, err := openStore(ctx, path, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, s.foundVersion, nil
+}
+
+func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 	// The path is the first part of the driver's DSN: '?' or '#' would be
 	// read as the start of its parameters.
 	if strings.ContainsAny(path, "?#") {
@@ -55,7 +73,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, upgrade); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
@@ -114,7 +132,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 // SchemaVersion is the schema version this build writes.
 func SchemaVersion() int { return len(migrations) }
 
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context, upgrade bool) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
@@ -133,8 +151,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	case err != nil:
 		return fmt.Errorf("migrate: %w", err)
 	}
+	s.foundVersion = version
 	if version > len(migrations) {
-		return fmt.Errorf("migrate: the bank has schema version %d, newer than this build's %d", version, len(migrations))
+		return fmt.Errorf("the bank has schema version %d, newer than this build's %d: use a newer reconstruct: %w", version, len(migrations), bank.ErrSchema)
+	}
+	if version > 0 && version < len(migrations) && !upgrade {
+		return fmt.Errorf("the bank has schema version %d, older than this build's %d: upgrade it with `reconstruct bank migrate --bank %s`: %w",
+			version, len(migrations), s.path, bank.ErrSchema)
 	}
 	for v := version; v < len(migrations); v++ {
 		if err := migrations[v](ctx, tx); err != nil {
@@ -209,6 +232,28 @@ func blobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, 
 	return out, nil
 }
 
+// PutBlobs stores blobs that no revision refers to yet.
+func (s *Store) PutBlobs(ctx context.Context, blobMap map[string][]byte) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store blobs: %w", err)
+	}
+	defer tx.Rollback()
+	if err := putBlobs(ctx, tx, blobMap); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func putBlobs(ctx context.Context, tx *sql.Tx, blobMap map[string][]byte) error {
+	for h, d := range blobMap {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs(hash, data) VALUES (?, ?)`, h, d); err != nil {
+			return fmt.Errorf("store blob %s: %w", h, err)
+		}
+	}
+	return nil
+}
+
 func headSeq(ctx context.Context, tx *sql.Tx, workspace string) (int, bool, error) {
 	var exists int
 	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE name = ?`, workspace).Scan(&exists)
@@ -249,10 +294,8 @@ func (s *Store) Append(ctx context.Context, expected string, history []bank.Revi
 	case bank.RevisionName(seq) != expected:
 		return bank.RevisionRecord{}, fmt.Errorf("workspace %s is at %s, expected %s: %w", rev.Workspace, bank.RevisionName(seq), expected, bank.ErrStale)
 	}
-	for h, d := range blobMap {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs(hash, data) VALUES (?, ?)`, h, d); err != nil {
-			return bank.RevisionRecord{}, fmt.Errorf("store blob %s: %w", h, err)
-		}
+	if err := putBlobs(ctx, tx, blobMap); err != nil {
+		return bank.RevisionRecord{}, err
 	}
 	var out bank.RevisionRecord
 	for _, r := range append(append([]bank.RevisionRecord{}, history...), rev) {

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
@@ -50,10 +51,11 @@ func newBankCmdWith(o *bankOptions) *cobra.Command {
 		Short: "Versioned store of typed computations (observe, propose, commit, fork, undo, compare)",
 		Long: `The bank holds workspaces of typed computations with append-only revisions.
 Every command prints one JSON response {"ok", "action", "result"|"error"} on stdout.
-Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request,
-3 the bank could not be opened.`,
+Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request
+or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank could
+not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
 	}
-	cmd.PersistentFlags().StringVar(&o.path, "bank", def, "bank file (env RECONSTRUCT_BANK)")
+	cmd.PersistentFlags().StringVar(&o.path, "bank", def, "bank: a SQLite file or a postgres:// URL (env RECONSTRUCT_BANK)")
 
 	var ws, spec, msg string
 	create := &cobra.Command{
@@ -211,7 +213,18 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed re
 	}
 	serve.Flags().BoolVar(&stdio, "stdio", false, "read actions from stdin, write responses to stdout")
 
-	cmd.AddCommand(create, act, register, checkout, list, logCmd, events, serve)
+	migrate := &cobra.Command{
+		Use:   "migrate",
+		Short: "Create the bank, or upgrade its schema to this build's version",
+		Long: `Create the bank (for PostgreSQL, in a database that exists already), or upgrade
+an older schema to this build's version, in one transaction.
+Other commands never change a bank's schema: they refuse an older one (exit 2) until
+this command has run, and always refuse a newer one.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return o.migrate(c) },
+	}
+
+	cmd.AddCommand(create, act, register, checkout, list, logCmd, events, serve, migrate)
 	return cmd
 }
 
@@ -251,17 +264,33 @@ func readInput(c *cobra.Command, file string) ([]byte, error) {
 	return raw, nil
 }
 
-func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
-	st, err := sqlite.Open(ctx, o.path)
-	if err != nil {
-		return nil, nil, withCode(exitInfra, err)
-	}
+func (o *bankOptions) logger() *zap.Logger {
 	log := o.log
 	if log == nil && o.app != nil {
 		log = o.app.logger()
 	}
 	if log == nil {
 		log = zap.NewNop()
+	}
+	return log
+}
+
+// openExit is the exit status of a bank that cannot be opened: 2 for a
+// schema this build does not use as it is (run bank migrate, or a newer
+// reconstruct) or a bad bank setting, 3 for anything else (unreachable,
+// unreadable).
+func openExit(err error) int {
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+		return exitUsage
+	}
+	return exitInfra
+}
+
+func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
+	log := o.logger()
+	st, err := backend.Open(ctx, o.path, backend.Options{Logger: log, Getenv: o.getenv})
+	if err != nil {
+		return nil, nil, withCode(openExit(err), err)
 	}
 	programs := o.runner
 	closeAll := func() { st.Close() }
@@ -275,8 +304,18 @@ func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
 		programs = pr
 		closeAll = func() { pr.Close(); st.Close() }
 	}
-	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", o.path)), Runner: programs})
+	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", backend.Describe(o.path))), Runner: programs})
 	return b, closeAll, nil
+}
+
+// migrate creates the bank or upgrades its schema and prints what it did.
+func (o *bankOptions) migrate(c *cobra.Command) error {
+	from, to, err := backend.Migrate(c.Context(), o.path, backend.Options{Logger: o.logger(), Getenv: o.getenv})
+	if err != nil {
+		return withCode(openExit(err), err)
+	}
+	return o.respond(c, bank.Response{OK: true, Action: "migrate", Result: map[string]any{
+		"bank": backend.Describe(o.path), "from_version": from, "version": to, "created": from == 0, "changed": from != to}})
 }
 
 // programOfRun is the final program of a run recorded in this bank.

@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
 )
 
@@ -30,15 +32,27 @@ const (
 // runBank runs `reconstruct bank --bank db args...` in process.
 func runBank(t *testing.T, db, stdin string, args ...string) (string, int) {
 	t.Helper()
+	out, code, _ := runBankEnv(t, nil, db, stdin, args...)
+	return out, code
+}
+
+// runBankEnv runs the bank command with the given environment and returns
+// its stdout, exit status and error message.
+func runBankEnv(t *testing.T, env map[string]string, db, stdin string, args ...string) (string, int, string) {
+	t.Helper()
 	root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
-	root.AddCommand(newBankCmdWith(&bankOptions{getenv: func(string) string { return "" }}))
+	root.AddCommand(newBankCmdWith(&bankOptions{getenv: func(k string) string { return env[k] }}))
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&bytes.Buffer{})
 	root.SetIn(strings.NewReader(stdin))
 	root.SetArgs(append([]string{"bank", "--bank", db}, args...))
 	err := root.ExecuteContext(context.Background())
-	return out.String(), exitCode(err)
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	return out.String(), exitCode(err), msg
 }
 
 func decodeResp(t *testing.T, out string) map[string]any {
@@ -75,11 +89,35 @@ const (
 	keepLarge   = "../../bank/testdata/keep_large.json"
 )
 
+// bankBackend makes fresh, empty bank locations of one kind for the CLI
+// conformance tests, which run against every backend.
+type bankBackend struct {
+	name string
+	// location returns a new bank location; the bank does not exist yet
+	// (a file) or holds no schema (a PostgreSQL database).
+	location func(t *testing.T, dir string) string
+}
+
+var bankBackends = []bankBackend{
+	{"sqlite", func(t *testing.T, dir string) string { return filepath.Join(dir, "sub", "bank.db") }},
+	{"postgres", func(t *testing.T, _ string) string { return pgtest.Database(t) }},
+}
+
+// eachBackend runs the test once per backend.
+func eachBackend(t *testing.T, test func(t *testing.T, be bankBackend)) {
+	for _, be := range bankBackends {
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
 // newObjectsBank creates a bank with keep_large and the objects workspace.
-func newObjectsBank(t *testing.T) (dir, db string) {
+func newObjectsBank(t *testing.T, be bankBackend) (dir, db string) {
 	t.Helper()
 	dir = t.TempDir()
-	db = filepath.Join(dir, "sub", "bank.db")
+	db = be.location(t, dir)
+	if res := mustRun(t, db, "", "migrate"); res["created"] != true {
+		t.Fatalf("migrate = %v", res)
+	}
 	mustRun(t, db, "", "register", "--name", "keep_large", "--function", keepLarge)
 	res := mustRun(t, db, "", "create", "--workspace", "objects", "--spec", objectsSpec)
 	if res["revision"] != "r000001" {
@@ -92,94 +130,98 @@ const proposeOffset = `{"action": "propose", "workspace": "objects", "expected_r
  "updates": {"offset": {"kind": "point", "data": [0, 2]}}, "locked_outputs": ["original"], "require_target_match": false}`
 
 func TestBankCLIProtocolFlow(t *testing.T) {
-	dir, db := newObjectsBank(t)
-	obs := mustRun(t, db, `{"action": "observe", "workspace": "objects"}`, "act")
-	if obs["revision"] != "r000001" {
-		t.Fatalf("observe = %v", obs)
-	}
-	out, code := runBank(t, db, "", "act", writeFile(t, dir, "propose.json", proposeOffset))
-	if code != 0 {
-		t.Fatalf("propose: exit %d: %s", code, out)
-	}
-	proposal := writeFile(t, dir, "proposal.json", out)
-	// --commit takes the whole proposal response.
-	res := mustRun(t, db, "", "act", "--commit", proposal)
-	if got := res["revision"].(map[string]any)["revision"]; got != "r000002" {
-		t.Fatalf("commit = %v, want r000002", res)
-	}
-	// ... or a bare receipt; this one is stale now (exit 1).
-	receipt, _ := json.Marshal(decodeResp(t, out)["result"].(map[string]any)["receipt"])
-	out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "receipt.json", string(receipt)))
-	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "stale_revision" {
-		t.Errorf("second commit: exit %d: %s", code, out)
-	}
-	fork := mustRun(t, db, `{"action": "fork", "workspace": "objects", "name": "trial", "expected_revision": "r000002"}`, "act", "-")
-	if fork["revision"] != "r000002" {
-		t.Errorf("fork = %v", fork)
-	}
-	undo := mustRun(t, db, `{"action": "undo", "workspace": "trial", "expected_revision": "r000002"}`, "act")
-	if undo["revision"] != "r000003" {
-		t.Errorf("undo = %v", undo)
-	}
-	cmp := mustRun(t, db, `{"action": "compare", "a": "objects", "b": "trial"}`, "act")
-	if in := cmp["inputs"].([]any); len(in) != 1 || in[0].(map[string]any)["name"] != "offset" {
-		t.Errorf("compare inputs = %v", cmp["inputs"])
-	}
-	co := mustRun(t, db, "", "checkout", "--workspace", "trial", "--revision", "r000002")
-	if co["revision"] != "r000004" {
-		t.Errorf("checkout = %v", co)
-	}
-	log := mustRun(t, db, "", "log", "--workspace", "trial")
-	if n := len(log["revisions"].([]any)); n != 4 {
-		t.Errorf("log has %d revisions, want 4", n)
-	}
-	list := mustRun(t, db, "", "list")
-	if n := len(list["workspaces"].([]any)); n != 2 {
-		t.Errorf("list = %v", list)
-	}
-	if ev := mustRun(t, db, "", "events", "--workspace", "objects"); len(ev["events"].([]any)) != 0 {
-		t.Errorf("events = %v", ev)
-	}
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		dir, db := newObjectsBank(t, be)
+		obs := mustRun(t, db, `{"action": "observe", "workspace": "objects"}`, "act")
+		if obs["revision"] != "r000001" {
+			t.Fatalf("observe = %v", obs)
+		}
+		out, code := runBank(t, db, "", "act", writeFile(t, dir, "propose.json", proposeOffset))
+		if code != 0 {
+			t.Fatalf("propose: exit %d: %s", code, out)
+		}
+		proposal := writeFile(t, dir, "proposal.json", out)
+		// --commit takes the whole proposal response.
+		res := mustRun(t, db, "", "act", "--commit", proposal)
+		if got := res["revision"].(map[string]any)["revision"]; got != "r000002" {
+			t.Fatalf("commit = %v, want r000002", res)
+		}
+		// ... or a bare receipt; this one is stale now (exit 1).
+		receipt, _ := json.Marshal(decodeResp(t, out)["result"].(map[string]any)["receipt"])
+		out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "receipt.json", string(receipt)))
+		if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "stale_revision" {
+			t.Errorf("second commit: exit %d: %s", code, out)
+		}
+		fork := mustRun(t, db, `{"action": "fork", "workspace": "objects", "name": "trial", "expected_revision": "r000002"}`, "act", "-")
+		if fork["revision"] != "r000002" {
+			t.Errorf("fork = %v", fork)
+		}
+		undo := mustRun(t, db, `{"action": "undo", "workspace": "trial", "expected_revision": "r000002"}`, "act")
+		if undo["revision"] != "r000003" {
+			t.Errorf("undo = %v", undo)
+		}
+		cmp := mustRun(t, db, `{"action": "compare", "a": "objects", "b": "trial"}`, "act")
+		if in := cmp["inputs"].([]any); len(in) != 1 || in[0].(map[string]any)["name"] != "offset" {
+			t.Errorf("compare inputs = %v", cmp["inputs"])
+		}
+		co := mustRun(t, db, "", "checkout", "--workspace", "trial", "--revision", "r000002")
+		if co["revision"] != "r000004" {
+			t.Errorf("checkout = %v", co)
+		}
+		log := mustRun(t, db, "", "log", "--workspace", "trial")
+		if n := len(log["revisions"].([]any)); n != 4 {
+			t.Errorf("log has %d revisions, want 4", n)
+		}
+		list := mustRun(t, db, "", "list")
+		if n := len(list["workspaces"].([]any)); n != 2 {
+			t.Errorf("list = %v", list)
+		}
+		if ev := mustRun(t, db, "", "events", "--workspace", "objects"); len(ev["events"].([]any)) != 0 {
+			t.Errorf("events = %v", ev)
+		}
+	})
 }
 
 func TestBankCLIExitCodes(t *testing.T) {
-	dir, db := newObjectsBank(t)
-	tests := []struct {
-		name  string
-		stdin string
-		args  []string
-		code  int
-		ecode string
-	}{
-		{"malformed JSON", `{`, []string{"act"}, 2, "malformed_request"},
-		{"unknown action", `{"action": "jump"}`, []string{"act"}, 2, "malformed_request"},
-		{"missing workspace", `{"action": "observe", "workspace": "nope"}`, []string{"act"}, 1, "not_found"},
-		{"stale propose", strings.Replace(proposeOffset, "r000001", "r000009", 1), []string{"act"}, 1, "stale_revision"},
-		{"duplicate workspace", "", []string{"create", "--workspace", "objects", "--spec", objectsSpec}, 1, "exists"},
-		{"duplicate function", "", []string{"register", "--name", "keep_large", "--function", keepLarge}, 1, "exists"},
-		{"bad spec", `{"inputs": {}, "nodes": [], "outputs": {"x": "y"}}`, []string{"create", "--workspace", "w2", "--spec", "-"}, 1, "invalid_graph"},
-		{"not a receipt", "", []string{"act", "--commit", writeFile(t, dir, "junk.json", `{"hello": 1}`)}, 2, "malformed_request"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, code := runBank(t, db, tt.stdin, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit = %d, want %d: %s", code, tt.code, out)
-			}
-			if got := decodeResp(t, out)["error"].(map[string]any)["code"]; got != tt.ecode {
-				t.Errorf("code = %v, want %s", got, tt.ecode)
-			}
-		})
-	}
-	if _, code := runBank(t, db, "", "act", filepath.Join(dir, "missing.json")); code != 2 {
-		t.Errorf("missing action file: exit %d, want 2", code)
-	}
-	for _, args := range [][]string{{"log"}, {"events"}, {"create", "--workspace", "x"}, {"register", "--function", keepLarge}, {"checkout", "--workspace", "objects"},
-		{"register", "--name", "x"}, {"serve"}, {"act", "a.json", "--commit", "b.json"}} {
-		if _, code := runBank(t, db, "", args...); code != 2 {
-			t.Errorf("bank %v: exit %d, want 2", args, code)
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		dir, db := newObjectsBank(t, be)
+		tests := []struct {
+			name  string
+			stdin string
+			args  []string
+			code  int
+			ecode string
+		}{
+			{"malformed JSON", `{`, []string{"act"}, 2, "malformed_request"},
+			{"unknown action", `{"action": "jump"}`, []string{"act"}, 2, "malformed_request"},
+			{"missing workspace", `{"action": "observe", "workspace": "nope"}`, []string{"act"}, 1, "not_found"},
+			{"stale propose", strings.Replace(proposeOffset, "r000001", "r000009", 1), []string{"act"}, 1, "stale_revision"},
+			{"duplicate workspace", "", []string{"create", "--workspace", "objects", "--spec", objectsSpec}, 1, "exists"},
+			{"duplicate function", "", []string{"register", "--name", "keep_large", "--function", keepLarge}, 1, "exists"},
+			{"bad spec", `{"inputs": {}, "nodes": [], "outputs": {"x": "y"}}`, []string{"create", "--workspace", "w2", "--spec", "-"}, 1, "invalid_graph"},
+			{"not a receipt", "", []string{"act", "--commit", writeFile(t, dir, "junk.json", `{"hello": 1}`)}, 2, "malformed_request"},
 		}
-	}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				out, code := runBank(t, db, tt.stdin, tt.args...)
+				if code != tt.code {
+					t.Errorf("exit = %d, want %d: %s", code, tt.code, out)
+				}
+				if got := decodeResp(t, out)["error"].(map[string]any)["code"]; got != tt.ecode {
+					t.Errorf("code = %v, want %s", got, tt.ecode)
+				}
+			})
+		}
+		if _, code := runBank(t, db, "", "act", filepath.Join(dir, "missing.json")); code != 2 {
+			t.Errorf("missing action file: exit %d, want 2", code)
+		}
+		for _, args := range [][]string{{"log"}, {"events"}, {"create", "--workspace", "x"}, {"register", "--function", keepLarge}, {"checkout", "--workspace", "objects"},
+			{"register", "--name", "x"}, {"serve"}, {"act", "a.json", "--commit", "b.json"}} {
+			if _, code := runBank(t, db, "", args...); code != 2 {
+				t.Errorf("bank %v: exit %d, want 2", args, code)
+			}
+		}
+	})
 }
 
 func TestBankCLIEnvDefault(t *testing.T) {
@@ -200,34 +242,36 @@ func TestBankCLIEnvDefault(t *testing.T) {
 }
 
 func TestBankServeStdio(t *testing.T) {
-	_, db := newObjectsBank(t)
-	in := strings.Join([]string{
-		`{"action": "observe", "workspace": "objects"}`,
-		`not json at all`,
-		``,
-		`{"action": "observe"}`,
-		strings.ReplaceAll(proposeOffset, "\n", " "),
-		`[1, 2`,
-		`{"action": "list"}`,
-	}, "\n")
-	out, code := runBank(t, db, in, "serve", "--stdio")
-	if code != 0 {
-		t.Fatalf("serve exit %d", code)
-	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	want := []bool{true, false, false, true, false, true}
-	if len(lines) != len(want) {
-		t.Fatalf("%d response lines, want %d:\n%s", len(lines), len(want), out)
-	}
-	for i, l := range lines {
-		m := decodeResp(t, l)
-		if m["ok"] != want[i] {
-			t.Errorf("line %d: ok = %v, want %v: %s", i, m["ok"], want[i], l)
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		_, db := newObjectsBank(t, be)
+		in := strings.Join([]string{
+			`{"action": "observe", "workspace": "objects"}`,
+			`not json at all`,
+			``,
+			`{"action": "observe"}`,
+			strings.ReplaceAll(proposeOffset, "\n", " "),
+			`[1, 2`,
+			`{"action": "list"}`,
+		}, "\n")
+		out, code := runBank(t, db, in, "serve", "--stdio")
+		if code != 0 {
+			t.Fatalf("serve exit %d", code)
 		}
-		if !want[i] && m["error"].(map[string]any)["code"] != "malformed_request" {
-			t.Errorf("line %d: %s", i, l)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		want := []bool{true, false, false, true, false, true}
+		if len(lines) != len(want) {
+			t.Fatalf("%d response lines, want %d:\n%s", len(lines), len(want), out)
 		}
-	}
+		for i, l := range lines {
+			m := decodeResp(t, l)
+			if m["ok"] != want[i] {
+				t.Errorf("line %d: ok = %v, want %v: %s", i, m["ok"], want[i], l)
+			}
+			if !want[i] && m["error"].(map[string]any)["code"] != "malformed_request" {
+				t.Errorf("line %d: %s", i, l)
+			}
+		}
+	})
 }
 
 func FuzzServeStdio(f *testing.F) {
@@ -297,7 +341,7 @@ func TestBankHelperProcess(t *testing.T) {
 	case "commit-loop":
 		// args: [db]; propose and commit minimum = 1, 2, 3, … until killed.
 		ctx := context.Background()
-		st, err := sqlite.Open(ctx, args[0])
+		st, err := backend.Open(ctx, args[0], backend.Options{})
 		if err != nil {
 			os.Exit(3)
 		}
@@ -325,70 +369,74 @@ func helperCmd(t *testing.T, mode string, args ...string) *exec.Cmd {
 }
 
 func TestBankConcurrentCommits(t *testing.T) {
-	dir, db := newObjectsBank(t)
-	for round := 0; round < 3; round++ {
-		head := bank.RevisionName(round + 1)
-		var files []string
-		for i := 0; i < 2; i++ {
-			p := fmt.Sprintf(`{"action": "propose", "workspace": "objects", "expected_revision": %q, "updates": {"minimum": {"kind": "index", "data": %d}}}`, head, 10*round+i+1)
-			out, code := runBank(t, db, p, "act")
-			if code != 0 {
-				t.Fatalf("propose: %s", out)
-			}
-			files = append(files, writeFile(t, dir, fmt.Sprintf("p%d_%d.json", round, i), out))
-		}
-		var wg sync.WaitGroup
-		outs := make([]string, 2)
-		codes := make([]int, 2)
-		for i := range files {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				cmd := helperCmd(t, "cli", "bank", "--bank", db, "act", "--commit", files[i])
-				var out bytes.Buffer
-				cmd.Stdout = &out
-				err := cmd.Run()
-				outs[i], codes[i] = out.String(), cmd.ProcessState.ExitCode()
-				if err != nil && codes[i] < 0 {
-					t.Errorf("helper: %v", err)
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		dir, db := newObjectsBank(t, be)
+		for round := 0; round < 3; round++ {
+			head := bank.RevisionName(round + 1)
+			var files []string
+			for i := 0; i < 2; i++ {
+				p := fmt.Sprintf(`{"action": "propose", "workspace": "objects", "expected_revision": %q, "updates": {"minimum": {"kind": "index", "data": %d}}}`, head, 10*round+i+1)
+				out, code := runBank(t, db, p, "act")
+				if code != 0 {
+					t.Fatalf("propose: %s", out)
 				}
-			}()
-		}
-		wg.Wait()
-		wins, stale := 0, 0
-		for i := range outs {
-			switch {
-			case codes[i] == 0:
-				wins++
-			case codes[i] == 1 && strings.Contains(outs[i], `"stale_revision"`):
-				stale++
-			default:
-				t.Errorf("round %d process %d: exit %d: %s", round, i, codes[i], outs[i])
+				files = append(files, writeFile(t, dir, fmt.Sprintf("p%d_%d.json", round, i), out))
+			}
+			var wg sync.WaitGroup
+			outs := make([]string, 2)
+			codes := make([]int, 2)
+			for i := range files {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					cmd := helperCmd(t, "cli", "bank", "--bank", db, "act", "--commit", files[i])
+					var out bytes.Buffer
+					cmd.Stdout = &out
+					err := cmd.Run()
+					outs[i], codes[i] = out.String(), cmd.ProcessState.ExitCode()
+					if err != nil && codes[i] < 0 {
+						t.Errorf("helper: %v", err)
+					}
+				}()
+			}
+			wg.Wait()
+			wins, stale := 0, 0
+			for i := range outs {
+				switch {
+				case codes[i] == 0:
+					wins++
+				case codes[i] == 1 && strings.Contains(outs[i], `"stale_revision"`):
+					stale++
+				default:
+					t.Errorf("round %d process %d: exit %d: %s", round, i, codes[i], outs[i])
+				}
+			}
+			if wins != 1 || stale != 1 {
+				t.Fatalf("round %d: %d wins and %d stale, want 1 and 1", round, wins, stale)
+			}
+			log := mustRun(t, db, "", "log", "--workspace", "objects")
+			if n := len(log["revisions"].([]any)); n != round+2 {
+				t.Fatalf("round %d: %d revisions, want %d", round, n, round+2)
 			}
 		}
-		if wins != 1 || stale != 1 {
-			t.Fatalf("round %d: %d wins and %d stale, want 1 and 1", round, wins, stale)
-		}
-		log := mustRun(t, db, "", "log", "--workspace", "objects")
-		if n := len(log["revisions"].([]any)); n != round+2 {
-			t.Fatalf("round %d: %d revisions, want %d", round, n, round+2)
-		}
-	}
-	checkBankConsistent(t, db)
+		checkBankConsistent(t, db)
+	})
 }
 
-// checkBankConsistent opens the bank, runs SQLite's integrity check, and
-// loads and evaluates every revision of every workspace.
+// checkBankConsistent opens the bank, runs SQLite's integrity check on a
+// file, and loads and evaluates every revision of every workspace.
 func checkBankConsistent(t *testing.T, db string) int {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, db)
+	st, err := backend.Open(ctx, db, backend.Options{})
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer st.Close()
-	if res := st.IntegrityCheck(ctx); res != "ok" {
-		t.Fatalf("integrity check: %s", res)
+	if lite, ok := st.(*sqlite.Store); ok {
+		if res := lite.IntegrityCheck(ctx); res != "ok" {
+			t.Fatalf("integrity check: %s", res)
+		}
 	}
 	b := bank.New(st, bank.Options{})
 	wss, err := b.Workspaces(ctx)
@@ -415,67 +463,71 @@ func checkBankConsistent(t *testing.T, db string) int {
 }
 
 func TestBankCrashDuringCommit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills subprocesses")
-	}
-	_, db := newObjectsBank(t)
-	revisions := func() int {
-		log := mustRun(t, db, "", "log", "--workspace", "objects")
-		return len(log["revisions"].([]any))
-	}
-	for i, delay := range []time.Duration{30, 80, 150, 250, 400} {
-		before := revisions()
-		cmd := helperCmd(t, "commit-loop", db)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		if testing.Short() {
+			t.Skip("kills subprocesses")
 		}
-		time.Sleep(delay * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
+		_, db := newObjectsBank(t, be)
+		revisions := func() int {
+			log := mustRun(t, db, "", "log", "--workspace", "objects")
+			return len(log["revisions"].([]any))
 		}
-		_ = cmd.Wait()
-		reported := strings.Count(out.String(), "\n")
-		checkBankConsistent(t, db)
-		// Every reported commit is durable; at most one more exists (killed
-		// after its transaction committed, before it was printed).
-		added := revisions() - before
-		t.Logf("kill %d after %v: %d commits reported, %d revisions added", i, delay*time.Millisecond, reported, added)
-		if added != reported && added != reported+1 {
-			t.Errorf("kill %d: %d revisions added, %d commits reported", i, added, reported)
+		for i, delay := range []time.Duration{30, 80, 150, 250, 400} {
+			before := revisions()
+			cmd := helperCmd(t, "commit-loop", db)
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(delay * time.Millisecond)
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			reported := strings.Count(out.String(), "\n")
+			checkBankConsistent(t, db)
+			// Every reported commit is durable; at most one more exists (killed
+			// after its transaction committed, before it was printed).
+			added := revisions() - before
+			t.Logf("kill %d after %v: %d commits reported, %d revisions added", i, delay*time.Millisecond, reported, added)
+			if added != reported && added != reported+1 {
+				t.Errorf("kill %d: %d revisions added, %d commits reported", i, added, reported)
+			}
 		}
-	}
+	})
 }
 
 func TestBankCLIRejectedProposalAndPrograms(t *testing.T) {
-	dir, db := newObjectsBank(t)
-	out, code := runBank(t, db, `{"action": "propose", "workspace": "objects", "updates": {"minimum": {"kind": "index", "data": 1}}, "locked_outputs": ["count"]}`, "act")
-	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
-		t.Fatalf("propose: exit %d: %s", code, out)
-	}
-	// A rejected proposal response still carries its receipt; committing it
-	// is rejected the same way.
-	out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "rejected.json", out))
-	if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
-		t.Errorf("commit of a rejected proposal: exit %d: %s", code, out)
-	}
-	prog, err := bank.NewProgram("solve", "def solve(x):\n    return x\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := mustRun(t, db, "", "register", "--name", "candidate", "--program", writeFile(t, dir, "prog.json", string(prog.Canonical())))
-	if res["name"] != "candidate" {
-		t.Errorf("register --program = %v", res)
-	}
-	list := mustRun(t, db, "", "list")
-	var names []string
-	for _, f := range list["functions"].([]any) {
-		names = append(names, f.(map[string]any)["name"].(string)+":"+f.(map[string]any)["kind"].(string))
-	}
-	if got, want := strings.Join(names, ","), "candidate:program,keep_large:function"; got != want {
-		t.Errorf("functions = %s, want %s", got, want)
-	}
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		dir, db := newObjectsBank(t, be)
+		out, code := runBank(t, db, `{"action": "propose", "workspace": "objects", "updates": {"minimum": {"kind": "index", "data": 1}}, "locked_outputs": ["count"]}`, "act")
+		if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
+			t.Fatalf("propose: exit %d: %s", code, out)
+		}
+		// A rejected proposal response still carries its receipt; committing it
+		// is rejected the same way.
+		out, code = runBank(t, db, "", "act", "--commit", writeFile(t, dir, "rejected.json", out))
+		if code != 1 || decodeResp(t, out)["error"].(map[string]any)["code"] != "constraint_failed" {
+			t.Errorf("commit of a rejected proposal: exit %d: %s", code, out)
+		}
+		prog, err := bank.NewProgram("solve", "def solve(x):\n    return x\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := mustRun(t, db, "", "register", "--name", "candidate", "--program", writeFile(t, dir, "prog.json", string(prog.Canonical())))
+		if res["name"] != "candidate" {
+			t.Errorf("register --program = %v", res)
+		}
+		list := mustRun(t, db, "", "list")
+		var names []string
+		for _, f := range list["functions"].([]any) {
+			names = append(names, f.(map[string]any)["name"].(string)+":"+f.(map[string]any)["kind"].(string))
+		}
+		if got, want := strings.Join(names, ","), "candidate:program,keep_large:function"; got != want {
+			t.Errorf("functions = %s, want %s", got, want)
+		}
+	})
 }
 
 func TestServeStopsWhileIdle(t *testing.T) {
@@ -498,5 +550,46 @@ func TestServeStopsWhileIdle(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("serve --stdio kept waiting for input after its context ended")
+	}
+}
+
+func TestBankMigrate(t *testing.T) {
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		db := be.location(t, t.TempDir())
+		if be.name == "postgres" {
+			// A database without a bank is not silently given one.
+			_, code, msg := runBankEnv(t, nil, db, "", "list")
+			if code != 2 || !strings.Contains(msg, "bank migrate") {
+				t.Errorf("list before migrate: exit %d, %q; want 2 saying to run bank migrate", code, msg)
+			}
+		}
+		res := mustRun(t, db, "", "migrate")
+		if res["created"] != true || res["from_version"] != 0.0 || res["changed"] != true {
+			t.Errorf("first migrate = %v", res)
+		}
+		res = mustRun(t, db, "", "migrate")
+		if res["created"] != false || res["changed"] != false || res["from_version"] != res["version"] {
+			t.Errorf("second migrate = %v", res)
+		}
+		if list := mustRun(t, db, "", "list"); list == nil {
+			t.Error("list after migrate")
+		}
+	})
+}
+
+func TestBankUnreachableServerExits3(t *testing.T) {
+	// Nothing listens on port 1: every attempt is refused at once.
+	db := "postgres://reconstruct:secret@127.0.0.1:1/bank?sslmode=disable&connect_timeout=2"
+	env := map[string]string{"RECONSTRUCT_BANK_RETRY": "1s"}
+	start := time.Now()
+	_, code, msg := runBankEnv(t, env, db, "", "list")
+	if code != 3 || !strings.Contains(msg, "127.0.0.1:1/bank") || strings.Contains(msg, "secret") {
+		t.Errorf("exit %d, %q; want 3 naming the bank without its password", code, msg)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("gave up after %v with a 1s retry bound", took)
+	}
+	if _, code, msg := runBankEnv(t, map[string]string{"RECONSTRUCT_BANK_RETRY": "soon"}, db, "", "list"); code != 2 || !strings.Contains(msg, "RECONSTRUCT_BANK_RETRY") {
+		t.Errorf("a bad retry bound: exit %d, %q", code, msg)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
@@ -20,6 +22,9 @@ import (
 )
 
 type candidatesOptions struct {
+	// bank is where a run's workspace archive is read when the workspace
+	// is not on this machine.
+	bank    string
 	run     string
 	jsonOut bool
 	tests   string
@@ -33,22 +38,27 @@ func newCandidatesCmd(a *app) *cobra.Command {
 		Use:   "candidates",
 		Short: "Inspect the archived candidates of a workspace",
 		Long: `Inspect a workspace's .oc_candidates archive. By default the commands look at the
-latest run in the archive; --run RUN picks another (list --run all shows every run).`,
+latest run in the archive; --run RUN picks another (list --run all shows every run).
+When the workspace is not on this machine (or lacks the run), --run RUN reads the
+workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// bank).`,
 	}
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
+	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
 	list := &cobra.Command{
 		Use: "list WORKSPACE", Short: "List archived candidates", Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runCandidatesList(a, opts, args[0]) },
+		RunE: func(c *cobra.Command, args []string) error { return runCandidatesList(c.Context(), a, opts, args[0]) },
 	}
 	show := &cobra.Command{
 		Use: "show WORKSPACE ITER", Short: "Show one candidate's program and record", Args: cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error { return runCandidatesShow(a, opts, args[0], args[1]) },
+		RunE: func(c *cobra.Command, args []string) error {
+			return runCandidatesShow(c.Context(), a, opts, args[0], args[1])
+		},
 	}
 	diff := &cobra.Command{
 		Use: "diff WORKSPACE A B", Short: "Unified diff of two candidates (iterations, or RUN:ITER)", Args: cobra.ExactArgs(3),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runCandidatesDiff(a, opts, args[0], args[1], args[2])
+			return runCandidatesDiff(c.Context(), a, opts, args[0], args[1], args[2])
 		},
 	}
 	rescore := &cobra.Command{
@@ -66,9 +76,24 @@ latest run in the archive; --run RUN picks another (list --run all shows every r
 	return cmd
 }
 
-// openRun opens a workspace's archive and picks the records of one run.
-func openRun(workspace, run string) (*candidates.Archive, []candidates.Record, string, error) {
+// openRun opens a workspace's archive and picks the records of one run;
+// a run that is not in the local workspace is read from the bank.
+func openRun(ctx context.Context, a *app, opts *candidatesOptions, workspace, run string) (*candidates.Archive, []candidates.Record, string, error) {
 	arch, err := candidates.OpenExisting(workspace)
+	if run != "" && run != "all" && (err != nil || !hasRun(arch, run)) {
+		dir, berr := runFromBank(ctx, a, opts, run)
+		if berr != nil {
+			if err == nil {
+				err = fmt.Errorf("%s: no candidates from run %q", workspace, run)
+			}
+			return nil, nil, "", withCode(exitUsage, fmt.Errorf("%w; nor in the bank: %w", err, berr))
+		}
+		workspace = dir
+		arch, err = candidates.OpenExisting(dir)
+	}
+	if err != nil && run == "" {
+		return nil, nil, "", withCode(exitUsage, fmt.Errorf("%w (give --run RUN to read a run from the bank)", err))
+	}
 	if err != nil {
 		return nil, nil, "", withCode(exitUsage, err)
 	}
@@ -97,14 +122,62 @@ func openRun(workspace, run string) (*candidates.Archive, []candidates.Record, s
 	return arch, recs, run, nil
 }
 
+func hasRun(arch *candidates.Archive, run string) bool {
+	recs, err := arch.Run(run)
+	return err == nil && len(recs) > 0
+}
+
+// runFromBank unpacks the workspace archive a run stored in the bank into
+// the user's cache (once per archive: the directory is named by its hash)
+// and returns that directory.
+func runFromBank(ctx context.Context, a *app, opts *candidatesOptions, run string) (string, error) {
+	loc := opts.bank
+	if loc == "" {
+		loc = bankPathFrom(a, nil)
+	}
+	if !backend.IsPostgres(loc) {
+		if _, err := os.Stat(loc); err != nil {
+			return "", fmt.Errorf("bank %s: %w", loc, err)
+		}
+	}
+	b, closeBank, err := runner.OpenBank(ctx, loc, a.logger(), nil)
+	if err != nil {
+		return "", err
+	}
+	defer closeBank()
+	data, hash, err := runner.RunArchive(ctx, b, run)
+	if err != nil {
+		return "", fmt.Errorf("bank %s: %w", backend.Describe(loc), err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(cache, "reconstruct", "runs", strings.TrimPrefix(hash, "sha256:"))
+	if _, err := os.Stat(dir); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", err
+	}
+	if err := candidates.Unpack(data, dir, candidates.DefaultBundleLimit); err != nil {
+		if _, serr := os.Stat(dir); serr == nil {
+			return dir, nil // another command unpacked it meanwhile
+		}
+		return "", err
+	}
+	fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
+	return dir, nil
+}
+
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-func runCandidatesList(a *app, opts *candidatesOptions, workspace string) error {
-	_, recs, _, err := openRun(workspace, opts.run)
+func runCandidatesList(ctx context.Context, a *app, opts *candidatesOptions, workspace string) error {
+	_, recs, _, err := openRun(ctx, a, opts, workspace, opts.run)
 	if err != nil {
 		return err
 	}
@@ -120,7 +193,8 @@ func runCandidatesList(a *app, opts *candidatesOptions, workspace string) error 
 }
 
 // findCandidate resolves "ITER" or "RUN:ITER".
-func findCandidate(workspace, run, ref string) (*candidates.Archive, candidates.Record, error) {
+func findCandidate(ctx context.Context, a *app, opts *candidatesOptions, workspace, ref string) (*candidates.Archive, candidates.Record, error) {
+	run := opts.run
 	if r, it, ok := strings.Cut(ref, ":"); ok {
 		run, ref = r, it
 	}
@@ -128,7 +202,7 @@ func findCandidate(workspace, run, ref string) (*candidates.Archive, candidates.
 	if err != nil {
 		return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("candidate %q: want an iteration number or RUN:ITER", ref))
 	}
-	arch, recs, run, err := openRun(workspace, run)
+	arch, recs, run, err := openRun(ctx, a, opts, workspace, run)
 	if err != nil {
 		return nil, candidates.Record{}, err
 	}
@@ -140,8 +214,8 @@ func findCandidate(workspace, run, ref string) (*candidates.Archive, candidates.
 	return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("%s: run %s has no iteration %d", workspace, run, iter))
 }
 
-func runCandidatesShow(a *app, opts *candidatesOptions, workspace, ref string) error {
-	arch, rec, err := findCandidate(workspace, opts.run, ref)
+func runCandidatesShow(ctx context.Context, a *app, opts *candidatesOptions, workspace, ref string) error {
+	arch, rec, err := findCandidate(ctx, a, opts, workspace, ref)
 	if err != nil {
 		return err
 	}
@@ -166,12 +240,12 @@ func runCandidatesShow(a *app, opts *candidatesOptions, workspace, ref string) e
 	return err
 }
 
-func runCandidatesDiff(a *app, opts *candidatesOptions, workspace, refA, refB string) error {
-	archA, recA, err := findCandidate(workspace, opts.run, refA)
+func runCandidatesDiff(ctx context.Context, a *app, opts *candidatesOptions, workspace, refA, refB string) error {
+	archA, recA, err := findCandidate(ctx, a, opts, workspace, refA)
 	if err != nil {
 		return err
 	}
-	archB, recB, err := findCandidate(workspace, opts.run, refB)
+	archB, recB, err := findCandidate(ctx, a, opts, workspace, refB)
 	if err != nil {
 		return err
 	}
@@ -215,10 +289,11 @@ func readRunInfo(workspace, run string) (runInfo, error) {
 }
 
 func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, workspace string) error {
-	arch, recs, run, err := openRun(workspace, opts.run)
+	arch, recs, run, err := openRun(ctx, a, opts, workspace, opts.run)
 	if err != nil {
 		return err
 	}
+	workspace = filepath.Dir(arch.Path()) // the bank's copy when the run came from there
 	fn, atol := opts.fn, task.DefaultAtol
 	if info, err := readRunInfo(workspace, run); err == nil {
 		if fn == "" {

@@ -23,7 +23,7 @@ func newRunsCmd(a *app) *cobra.Command {
 		Use:   "runs",
 		Short: "Read runs back from the bank",
 	}
-	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank file (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
+	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	cmd.AddCommand(&cobra.Command{
 		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
@@ -45,7 +45,7 @@ func (o *runsOptions) path(a *app) string {
 func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
 	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
 	if err != nil {
-		return withCode(exitInfra, err)
+		return withCode(openExit(err), err)
 	}
 	defer closeBank()
 	runs, err := runner.Runs(ctx, b)
@@ -71,7 +71,7 @@ func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
 func runRunsShow(ctx context.Context, a *app, opts *runsOptions, run string) error {
 	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
 	if err != nil {
-		return withCode(exitInfra, err)
+		return withCode(openExit(err), err)
 	}
 	defer closeBank()
 	info, err := runner.ShowRun(ctx, b, run)

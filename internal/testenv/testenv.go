@@ -40,3 +40,18 @@ func NeedDocker(t testing.TB) {
 		Skip(t, "no Docker engine answers (docker info: "+err.Error()+")")
 	}
 }
+
+// PostgresEnv names the variable holding the URL of a PostgreSQL server
+// for tests (scripts/with-postgres.sh and scripts/test.sh set it); the
+// tests create their own databases on it.
+const PostgresEnv = "RECONSTRUCT_TEST_POSTGRES"
+
+// NeedPostgres returns the test server's URL, or skips.
+func NeedPostgres(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(PostgresEnv)
+	if u == "" {
+		Skip(t, PostgresEnv+" is not set (run the tests under scripts/with-postgres.sh)")
+	}
+	return u
+}

@@ -1,0 +1,130 @@
+package backend
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/postgres"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
+)
+
+// Environment variables read by Open through Options.Getenv.
+const (
+	// KeyEnv holds a receipt key (hex, at least 32 bytes) that replaces the
+	// one a PostgreSQL bank stores.
+	KeyEnv = "RECONSTRUCT_BANK_KEY"
+	// RetryEnv bounds how long a PostgreSQL bank call retries while the
+	// server is unreachable (a Go duration such as 90s; 0 disables
+	// retries; default postgres.DefaultRetryFor).
+	RetryEnv = "RECONSTRUCT_BANK_RETRY"
+)
+
+// ErrSetting marks a bad value in KeyEnv or RetryEnv: bad input, not an
+// unreachable bank.
+var ErrSetting = errors.New("bad bank setting")
+
+// Options configure Open.
+type Options struct {
+	// Logger receives retry warnings; nil logs nothing.
+	Logger *zap.Logger
+	// Getenv reads KeyEnv and RetryEnv; nil reads nothing.
+	Getenv func(string) string
+}
+
+// IsPostgres reports whether location names a PostgreSQL bank.
+func IsPostgres(location string) bool {
+	l := strings.ToLower(location)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// Describe is location as it may be shown: a URL's password is hidden.
+func Describe(location string) string {
+	if IsPostgres(location) {
+		return postgres.Redact(location)
+	}
+	return location
+}
+
+// Open opens the bank at location. A SQLite file is created when missing;
+// a PostgreSQL database must hold a bank already (Migrate creates it).
+// A schema that is older or newer than this build's is refused with an
+// error wrapping bank.ErrSchema.
+func Open(ctx context.Context, location string, opts Options) (bank.Store, error) {
+	if !IsPostgres(location) {
+		return sqlite.Open(ctx, location)
+	}
+	po, err := pgOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	return postgres.Open(ctx, location, po)
+}
+
+// Migrate creates the bank at location or upgrades its schema to this
+// build's version and returns the version it found (0: a new bank) and
+// the one it left.
+func Migrate(ctx context.Context, location string, opts Options) (from, to int, err error) {
+	if !IsPostgres(location) {
+		s, from, err := sqlite.Migrate(ctx, location)
+		if err != nil {
+			return 0, 0, err
+		}
+		return from, sqlite.SchemaVersion(), s.Close()
+	}
+	po, err := pgOptions(opts)
+	if err != nil {
+		return 0, 0, err
+	}
+	s, from, err := postgres.Migrate(ctx, location, po)
+	if err != nil {
+		return 0, 0, err
+	}
+	return from, postgres.SchemaVersion(), s.Close()
+}
+
+func pgOptions(opts Options) (postgres.Options, error) {
+	po := postgres.Options{Logger: opts.Logger}
+	if opts.Getenv == nil {
+		return po, nil
+	}
+	if v := opts.Getenv(KeyEnv); v != "" {
+		key, err := ParseKey(v)
+		if err != nil {
+			return po, fmt.Errorf("%s: %w: %w", KeyEnv, ErrSetting, err)
+		}
+		po.Key = key
+	}
+	if v := opts.Getenv(RetryEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return po, fmt.Errorf("%s=%q: want a duration such as 90s (0 disables retries): %w", RetryEnv, v, ErrSetting)
+		}
+		po.RetryFor = d
+		if d == 0 {
+			po.RetryFor = -1
+		}
+	}
+	return po, nil
+}
+
+// ParseKey decodes a receipt key given in hexadecimal.
+func ParseKey(s string) ([]byte, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, fmt.Errorf("receipt key: not hexadecimal: %w", err)
+	}
+	if len(key) < postgres.KeySize {
+		return nil, fmt.Errorf("receipt key: %d bytes, want at least %d", len(key), postgres.KeySize)
+	}
+	return key, nil
+}
