@@ -27,7 +27,7 @@ func TestRunIsRecordedInTheBank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, nil, nil)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, ReadBank, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestForkTurnsOnCoverageGate(t *testing.T) {
 	if len(recs) != res.Iterations {
 		t.Errorf("fork archive has %d candidates of run child, want %d", len(recs), res.Iterations)
 	}
-	b, closeBank, _ := OpenBank(context.Background(), bankPath, nil, nil)
+	b, closeBank, _ := OpenBank(context.Background(), bankPath, ReadBank, nil, nil)
 	defer closeBank()
 	wss, _ := b.Workspaces(context.Background())
 	var forked string
@@ -202,7 +202,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 	}
 	programs := NewProgramRunner(c, nil)
 	defer programs.Close()
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, nil, programs)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, nil, programs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 // quickstartHidden asks the hidden program (in its sandbox) for outputs.
 func quickstartHidden(t *testing.T, c *config.Config, inputs [][]int) []json.RawMessage {
 	t.Helper()
-	boxes, err := OpenSandboxes(context.Background(), c, "hidden-check", c.Workspace, nopLog())
+	boxes, err := OpenSandboxes(context.Background(), c, "hidden-check", nopLog())
 	if err != nil {
 		t.Fatal(err)
 	}

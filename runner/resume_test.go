@@ -149,7 +149,7 @@ func TestKillAndResume(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("child was not killed: %v", err)
 			}
-			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), nil, nil)
+			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestKillAndResume(t *testing.T) {
 				t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)
 			}
 			// The journal files match the bank one for one.
-			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), nil, nil)
+			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, nil, nil)
 			defer closeBank()
 			inBank, _ := RunEvents(context.Background(), b, ws)
 			onDisk, err := workflow.ReadEvents(filepath.Join(dir, "ws"))

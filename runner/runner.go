@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -39,13 +38,16 @@ var ErrConfig = errors.New("configuration error")
 type Options struct {
 	Log      *zap.Logger
 	Progress io.Writer
-	// RunID is generated when empty.
+	// RunID is generated when empty; a given one is kept exactly or
+	// refused (CheckRunID).
 	RunID string
 	// Recorders are added to the workspace's file recorder.
 	Recorders []workflow.Recorder
 	// Bank, when set, records the run instead of the bank file of the
 	// configuration (bank.enabled still decides whether a run is recorded).
 	Bank *bank.Bank
+	// Force uses a workspace that holds files this tool did not write.
+	Force bool
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -72,45 +74,60 @@ func Settings(c *config.Config) workflow.Settings {
 		MaxIterations: w.MaxIterations, ProposeAttempts: w.ProposeAttempts, RandomShare: w.RandomShare,
 		CoverageGate: w.CoverageGate, MemorisationGate: w.MemorisationGate, ComplexityGate: w.ComplexityGate,
 		DomainCheck: w.DomainCheck, TokenBudget: w.TokenBudget, Atol: w.Atol, MaxFailures: w.MaxFailures, Seed: w.Seed,
+		ProposalFallback: w.ProposalFallback, StallLimit: w.StallLimit,
 	}
 }
 
-// Run executes one configured run end to end.
+// Run executes one configured run end to end. Everything that can be
+// checked — the run id, the workspace, the agent's settings, the hidden
+// program's and the generator's functions — is checked before anything is
+// created; a failure there wraps ErrConfig.
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
 	runID := opts.RunID
 	if runID == "" {
 		runID = NewRunID()
-	}
-	l := launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
-	if !c.Bank.Enabled {
-		return l.execute(ctx)
-	}
-	b, closeBank, err := l.bank(ctx)
-	if err != nil {
+	} else if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
-	defer closeBank()
-	ws := RunWorkspaceName(c.Task.Name, runID)
-	if l.bankRec, err = NewRunWorkspace(ctx, b, ws, c.Task.FunctionName); err != nil {
-		return nil, err
+	l := &launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
+	if c.Bank.Enabled {
+		ws := RunWorkspaceName(c.Task.Name, runID)
+		l.meta["bank_workspace"] = ws
+		l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+			b, closeBank, err := l.openBank(ctx, c.Bank.Path, WriteBank)
+			if err != nil {
+				return nil, nil, err
+			}
+			rec, err := NewRunWorkspace(ctx, b, ws, c.Task.FunctionName)
+			if err != nil {
+				closeBank()
+				return nil, nil, err
+			}
+			return rec, closeBank, nil
+		}
 	}
-	l.meta["bank_workspace"] = ws
 	return l.execute(ctx)
 }
 
-// Resume continues an interrupted run from the bank at bankPath: no
+// Resume continues an interrupted run from the bank at location: no
 // observed example is lost or asked again, and the archive and counts are
-// restored. The run's own recorded configuration is used.
-func Resume(ctx context.Context, bankPath, run string, opts Options) (*workflow.Result, error) {
-	l := launch{opts: opts}
-	b, closeBank, err := l.openBank(ctx, bankPath)
+// restored. The run's own recorded configuration is used. A run stopped by
+// Ctrl-C or SIGTERM, or ended by an infrastructure failure, resumes from
+// its last checkpoint; one that reached a stop of the protocol is finished
+// (workflow.ErrFinished).
+func Resume(ctx context.Context, location, run string, opts Options) (*workflow.Result, error) {
+	l := &launch{opts: opts}
+	b, closeBank, err := l.openBank(ctx, location, UpdateBank)
 	if err != nil {
+		if errors.Is(err, ErrNoBank) {
+			return nil, fmt.Errorf("%w: no run %q: %w", ErrConfig, run, err)
+		}
 		return nil, err
 	}
 	defer closeBank()
 	ws, err := FindRun(ctx, b, run)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %w in the bank %s", ErrConfig, err, location)
 	}
 	events, err := RunEvents(ctx, b, ws)
 	if err != nil {
@@ -125,13 +142,17 @@ func Resume(ctx context.Context, bankPath, run string, opts Options) (*workflow.
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
 	l.c, l.runID, l.state = c, events[0].RunID, st
-	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
-		return nil, err
-	}
-	// The bank is the record: the workspace's journal files are rewritten
-	// from it, so that both hold the same events one for one.
-	if err := workflow.WriteJournal(c.Workspace, events, st.Examples); err != nil {
-		return nil, err
+	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The bank is the record: the workspace's journal files are
+		// rewritten from it, so that both hold the same events one for one.
+		if err := workflow.WriteJournal(c.Workspace, events, st.Examples); err != nil {
+			return nil, nil, err
+		}
+		return rec, func() error { return nil }, nil
 	}
 	return l.execute(ctx)
 }
@@ -142,16 +163,21 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	runID := opts.RunID
 	if runID == "" {
 		runID = NewRunID()
+	} else if err := CheckRunID(runID); err != nil {
+		return nil, err
 	}
-	l := launch{c: c, opts: opts, runID: runID}
-	b, closeBank, err := l.bank(ctx)
+	l := &launch{c: c, opts: opts, runID: runID}
+	b, closeBank, err := l.openBank(ctx, c.Bank.Path, UpdateBank)
 	if err != nil {
+		if errors.Is(err, ErrNoBank) {
+			return nil, fmt.Errorf("%w: --fork: no run %q: %w", ErrConfig, fromRun, err)
+		}
 		return nil, err
 	}
 	defer closeBank()
 	src, err := FindRun(ctx, b, fromRun)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --fork: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: --fork: %w in the bank %s", ErrConfig, err, c.Bank.Path)
 	}
 	events, err := RunEvents(ctx, b, src)
 	if err != nil {
@@ -169,25 +195,29 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: fork run %s: %w", ErrConfig, fromRun, err)
 	}
-	if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
-		return nil, err
-	}
-	head, err := b.Load(ctx, src, "")
-	if err != nil {
-		return nil, err
-	}
 	ws := RunWorkspaceName(c.Task.Name, runID)
-	if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
-		return nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
-	}
-	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
-		return nil, err
-	}
-	if err := workflow.WriteJournal(c.Workspace, nil, st.Examples); err != nil {
-		return nil, err
-	}
 	l.state, l.fork = st, true
 	l.meta = map[string]any{"config": c, "bank_workspace": ws, "forked_from": events[0].RunID}
+	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
+			return nil, nil, err
+		}
+		head, err := b.Load(ctx, src, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
+			return nil, nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
+		}
+		rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := workflow.WriteJournal(c.Workspace, nil, st.Examples); err != nil {
+			return nil, nil, err
+		}
+		return rec, func() error { return nil }, nil
+	}
 	return l.execute(ctx)
 }
 
@@ -246,32 +276,36 @@ func copyCandidates(fromWorkspace, toWorkspace, runID string, st *workflow.State
 
 // launch is one run about to execute.
 type launch struct {
-	c       *config.Config
-	opts    Options
-	runID   string
-	state   *workflow.State
-	fork    bool
-	bankRec *BankRecorder
-	meta    map[string]any
+	c     *config.Config
+	opts  Options
+	runID string
+	state *workflow.State
+	fork  bool
+	meta  map[string]any
+	// record, when the run is recorded in a bank, makes the run's bank
+	// workspace (and whatever else must be written before the run starts)
+	// once every check passed; it returns the recorder and a closer.
+	record func(ctx context.Context) (*BankRecorder, func() error, error)
 }
 
-// bank returns the injected bank or opens the configured one.
-func (l *launch) bank(ctx context.Context) (*bank.Bank, func() error, error) {
-	return l.openBank(ctx, l.c.Bank.Path)
-}
-
-func (l *launch) openBank(ctx context.Context, path string) (*bank.Bank, func() error, error) {
+func (l *launch) openBank(ctx context.Context, location string, access BankAccess) (*bank.Bank, func() error, error) {
 	if l.opts.Bank != nil {
 		return l.opts.Bank, func() error { return nil }, nil
 	}
-	b, closeFn, err := OpenBank(ctx, path, l.opts.Log, nil)
+	b, closeFn, err := OpenBank(ctx, location, access, l.opts.Log, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrInfra, err)
+		if errors.Is(err, ErrNoBank) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return b, closeFn, nil
 }
 
-func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
+// execute checks, prepares and runs. Nothing is written before the checks
+// passed: a configuration the run cannot use creates no workspace, no bank
+// workspace and no bank file.
+func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) {
 	c, opts := l.c, l.opts
 	log := opts.Log
 	if log == nil {
@@ -282,19 +316,48 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(workspace, 0o755); err != nil {
-		return nil, fmt.Errorf("create workspace %s: %w", workspace, err)
+	// A resumed run's workspace is its own by definition.
+	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
+		return nil, err
 	}
 	// The sandboxes outlive a cancelled run long enough to select the final
 	// program among the archived candidates; they are closed on return.
 	boxCtx, cancelBoxes := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBoxes()
-	boxes, err := OpenSandboxes(boxCtx, c, l.runID, workspace, log)
+	boxes, err := OpenSandboxes(boxCtx, c, l.runID, log)
 	if err != nil {
 		return nil, err
 	}
 	defer boxes.Close()
+	if err := checkTask(ctx, c, boxes.Oracle); err != nil {
+		return nil, err
+	}
 
+	created, err := workflow.PrepareWorkspace(workspace, l.runID)
+	if err != nil {
+		return nil, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			workflow.DiscardWorkspace(workspace, created)
+		}
+	}()
+	var bankRec *BankRecorder
+	if l.record != nil {
+		rec, closeBank, err := l.record(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer closeBank()
+		bankRec = rec
+	}
+	// The Docker sandbox gives the workspace to the container's user; it
+	// is given back on every way out.
+	defer keepOwner(workspace, log)()
+	if err := boxes.OpenAgent(boxCtx, c, l.runID, workspace, log); err != nil {
+		return nil, err
+	}
 	orc, err := NewOracle(c, boxes.Oracle)
 	if err != nil {
 		return nil, err
@@ -314,9 +377,9 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 	}
 	defer files.Close()
 	var recorders []workflow.Recorder
-	if l.bankRec != nil {
+	if bankRec != nil {
 		// The bank first: it is the record a resumed run reads back.
-		recorders = append(recorders, l.bankRec)
+		recorders = append(recorders, bankRec)
 	}
 	recorders = append(append(recorders, files), opts.Recorders...)
 	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders}
@@ -327,6 +390,7 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
 		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
 	}
+	started = true
 	return workflow.Run(ctx, spec, deps)
 }
 
@@ -346,7 +410,8 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	return nil, fmt.Errorf("%w: %s: task.oracle: no hidden program configured", ErrConfig, c.File)
 }
 
-// NewAgent builds the configured agent.
+// NewAgent builds the configured agent; its infrastructure failures are
+// marked with workflow.ErrAgentInfrastructure.
 func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
@@ -354,7 +419,11 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
-		return a, nil
+		return infraAgent{a}, nil
 	}
-	return newAgentKind(ctx, c, box, log)
+	a, err := newAgentKind(ctx, c, box, log)
+	if err != nil {
+		return nil, err
+	}
+	return infraAgent{a}, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,10 +106,18 @@ sandbox: {kind: process}
 	if r.code != 3 || !strings.Contains(r.stderr, "agent.llm.base_url") {
 		t.Errorf("unreachable endpoint: exit %d, stderr %s", r.code, r.stderr)
 	}
+	// A run that failed to start leaves no workspace behind.
+	if _, err := os.Stat(filepath.Join(dir, "runs")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run that failed to start left %s: %v", filepath.Join(dir, "runs"), err)
+	}
+	// A missing key is the configuration's fault: exit 2, nothing created.
 	os.WriteFile(cfg, []byte(strings.Replace(mustRead(t, cfg), `api_key_env: ""`, `api_key_env: "RECONSTRUCT_TEST_NO_SUCH_KEY"`, 1)), 0o644)
 	r = cli(t, dir, nil, "run", "--config", cfg)
-	if r.code != 3 || !strings.Contains(r.stderr, "RECONSTRUCT_TEST_NO_SUCH_KEY") {
+	if r.code != 2 || !strings.Contains(r.stderr, "RECONSTRUCT_TEST_NO_SUCH_KEY") {
 		t.Errorf("missing key: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 { // llm.yaml and the bank's data directory
+		t.Errorf("a run refused for its configuration left %v", entries)
 	}
 }
 

@@ -36,12 +36,13 @@ type cliResult struct {
 	stdout, stderr string
 }
 
-// cli runs reconstruct with args in dir, with env added.
+// cli runs reconstruct with args in dir, with env added. The per-user
+// data directory (the default bank) is dir/.data.
 func cli(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), asCLI+"=1"), env...)
+	cmd.Env = append(append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data")), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -109,7 +110,7 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 	if n := strings.Count(r.stderr, "iter "); n != 6 {
 		t.Errorf("stderr has %d iteration lines, want 6:\n%s", n, r.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".reconstruct", "bank.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ".data", "reconstruct", "bank.db")); err != nil {
 		t.Errorf("the run was not recorded in the default bank: %v", err)
 	}
 
@@ -118,7 +119,7 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"candidates", "list", ws}, "iter_006"},
+		{[]string{"candidates", "list", ws}, "\n6 "},
 		{[]string{"candidates", "show", ws, "2"}, "best = x if best is None"},
 		{[]string{"candidates", "diff", ws, "1", "2"}, "-    return sorted(input_data)"},
 		{[]string{"candidates", "rescore", ws, "--sandbox", "process"}, "30/30"},
