@@ -16,14 +16,25 @@ import (
 // containers belong to runs in progress and are kept. It returns the IDs
 // removed.
 func PruneExited(ctx context.Context, api client.APIClient, runID string) ([]string, error) {
+	args := runFilter(runID)
+	for _, status := range []string{"created", "exited", "dead"} {
+		args.Add("status", status)
+	}
+	return removeListed(ctx, api, args)
+}
+
+// runFilter selects the containers of runID, or of every run when "".
+func runFilter(runID string) filters.Args {
 	label := LabelRunID
 	if runID != "" {
 		label += "=" + runID
 	}
-	args := filters.NewArgs(filters.Arg("label", label))
-	for _, status := range []string{"created", "exited", "dead"} {
-		args.Add("status", status)
-	}
+	return filters.NewArgs(filters.Arg("label", label))
+}
+
+// removeListed force-removes the containers args selects and returns the
+// IDs removed.
+func removeListed(ctx context.Context, api client.APIClient, args filters.Args) ([]string, error) {
 	list, err := api.ContainerList(ctx, container.ListOptions{All: true, Filters: args})
 	if err != nil {
 		return nil, fmt.Errorf("list reconstruct containers: %w", err)
