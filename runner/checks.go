@@ -23,7 +23,9 @@ import (
 // a workspace that would show the agent the task's hidden files, and the
 // agent's settings that need no network.
 func checkLaunch(c *config.Config, workspace string, force bool) error {
-	if err := workflow.CheckWorkspace(workspace, force); err != nil {
+	// The root and the home directory first: never a workspace, forced
+	// or not.
+	if err := workflow.CheckWorkspace(workspace, true); err != nil {
 		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
 	}
 	hidden := []struct{ key, path string }{{"task.oracle.python", c.Task.Oracle.Python}, {"task.heldout", c.Task.Heldout}}
@@ -35,6 +37,9 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 			return fmt.Errorf("%w: %s: workspace %s holds %s (%s): the agent would see it; give a workspace outside the task's files",
 				ErrConfig, c.File, workspace, h.key, h.path)
 		}
+	}
+	if err := workflow.CheckWorkspace(workspace, force); err != nil {
+		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
 	}
 	if l := c.Agent.LLM; c.Agent.Kind == "llm" && l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
 		return fmt.Errorf("%w: %s: agent.llm.api_key_env names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",

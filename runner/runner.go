@@ -24,6 +24,7 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -83,10 +84,8 @@ func Settings(c *config.Config) workflow.Settings {
 // program's and the generator's functions — is checked before anything is
 // created; a failure there wraps ErrConfig.
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
-	runID := opts.RunID
-	if runID == "" {
-		runID = NewRunID()
-	} else if err := CheckRunID(runID); err != nil {
+	runID, err := runIDOf(opts)
+	if err != nil {
 		return nil, err
 	}
 	l := &launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
@@ -117,76 +116,94 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 // (workflow.ErrFinished).
 func Resume(ctx context.Context, location, run string, opts Options) (*workflow.Result, error) {
 	l := &launch{opts: opts}
-	b, closeBank, err := l.openBank(ctx, location, UpdateBank)
-	if err != nil {
-		if errors.Is(err, ErrNoBank) {
-			return nil, fmt.Errorf("%w: no run %q: %w", ErrConfig, run, err)
-		}
-		return nil, err
-	}
-	defer closeBank()
-	ws, err := FindRun(ctx, b, run)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w in the bank %s", ErrConfig, err, location)
-	}
-	events, err := RunEvents(ctx, b, ws)
+	r, err := l.recorded(ctx, location, run, "")
 	if err != nil {
 		return nil, err
 	}
-	c, err := recordedConfig(events)
-	if err != nil {
-		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
-	}
-	st, err := workflow.StateFromEvents(events)
+	defer r.close()
+	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
-	l.c, l.runID, l.state = c, events[0].RunID, st
+	l.c, l.runID, l.state = r.config, r.events[0].RunID, st
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
-		rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples)
-		if err != nil {
-			return nil, nil, err
-		}
 		// The bank is the record: the workspace's journal files are
 		// rewritten from it, so that both hold the same events one for one.
-		if err := workflow.WriteJournal(c.Workspace, events, st.Examples); err != nil {
-			return nil, nil, err
-		}
-		return rec, func() error { return nil }, nil
+		return continueRecording(ctx, r.bank, r.workspace, r.config, r.events, st.Examples)
 	}
 	return l.execute(ctx)
+}
+
+// recordedRun is a run found in the bank, with the bank kept open.
+type recordedRun struct {
+	bank      *bank.Bank
+	close     func() error
+	workspace string
+	events    []workflow.Event
+	config    *config.Config
+}
+
+// recorded finds run in the bank at location; a bank or a run that is not
+// there is a configuration error naming the bank. what prefixes messages.
+func (l *launch) recorded(ctx context.Context, location, run, what string) (*recordedRun, error) {
+	b, closeBank, err := l.openBank(ctx, location, UpdateBank)
+	if errors.Is(err, ErrNoBank) {
+		return nil, fmt.Errorf("%w: %sno run %q: %w", ErrConfig, what, run, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &recordedRun{bank: b, close: closeBank}
+	if r.workspace, err = FindRun(ctx, b, run); err != nil {
+		closeBank()
+		return nil, fmt.Errorf("%w: %s%w in the bank %s", ErrConfig, what, err, location)
+	}
+	if r.events, err = RunEvents(ctx, b, r.workspace); err != nil {
+		closeBank()
+		return nil, err
+	}
+	if r.config, err = recordedConfig(r.events); err != nil {
+		closeBank()
+		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
+	}
+	return r, nil
+}
+
+// continueRecording reopens a run's bank workspace and writes the
+// workspace's journal files from the recorded events and examples.
+func continueRecording(ctx context.Context, b *bank.Bank, ws string, c *config.Config, events []workflow.Event, examples []task.Example) (*BankRecorder, func() error, error) {
+	rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, examples)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := workflow.WriteJournal(c.Workspace, events, examples); err != nil {
+		return nil, nil, err
+	}
+	return rec, func() error { return nil }, nil
+}
+
+// runIDOf is the run id of opts, checked, or a new one.
+func runIDOf(opts Options) (string, error) {
+	if opts.RunID == "" {
+		return NewRunID(), nil
+	}
+	return opts.RunID, CheckRunID(opts.RunID)
 }
 
 // Fork starts a new run, with the settings of c, from an earlier run's
 // examples and candidates, recorded as a fork of its bank workspace.
 func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
-	runID := opts.RunID
-	if runID == "" {
-		runID = NewRunID()
-	} else if err := CheckRunID(runID); err != nil {
+	runID, err := runIDOf(opts)
+	if err != nil {
 		return nil, err
 	}
 	l := &launch{c: c, opts: opts, runID: runID}
-	b, closeBank, err := l.openBank(ctx, c.Bank.Path, UpdateBank)
-	if err != nil {
-		if errors.Is(err, ErrNoBank) {
-			return nil, fmt.Errorf("%w: --fork: no run %q: %w", ErrConfig, fromRun, err)
-		}
-		return nil, err
-	}
-	defer closeBank()
-	src, err := FindRun(ctx, b, fromRun)
-	if err != nil {
-		return nil, fmt.Errorf("%w: --fork: %w in the bank %s", ErrConfig, err, c.Bank.Path)
-	}
-	events, err := RunEvents(ctx, b, src)
+	r, err := l.recorded(ctx, c.Bank.Path, fromRun, "--fork: ")
 	if err != nil {
 		return nil, err
 	}
-	parent, err := recordedConfig(events)
-	if err != nil {
-		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, fromRun, err)
-	}
+	defer r.close()
+	b, src, events, parent := r.bank, r.workspace, r.events, r.config
 	if parent.Task.Name != c.Task.Name || parent.Task.FunctionName != c.Task.FunctionName {
 		return nil, fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
 			fromRun, parent.Task.Name, parent.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
@@ -209,14 +226,7 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 		if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
 			return nil, nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
 		}
-		rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := workflow.WriteJournal(c.Workspace, nil, st.Examples); err != nil {
-			return nil, nil, err
-		}
-		return rec, func() error { return nil }, nil
+		return continueRecording(ctx, b, ws, c, nil, st.Examples)
 	}
 	return l.execute(ctx)
 }
