@@ -24,7 +24,7 @@ import (
 func baseConfig(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "base.yaml")
-	yaml := "sandbox: {kind: process}\nagent: {synth: {time_limit: 5s}}\nworkflow: {max_iterations: 8}\nbank: {path: bank.db}\n"
+	yaml := "sandbox: {kind: process, call_timeout: 60s}\nagent: {synth: {time_limit: 5s}}\nworkflow: {max_iterations: 8}\nbank: {path: bank.db}\n"
 	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}

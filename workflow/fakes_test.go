@@ -146,7 +146,7 @@ type scriptAgent struct {
 	// proposeErr, when set, decides an error for a proposal request.
 	proposeErr func(req agent.ProposeRequest) error
 	// block, when set, holds Write (ignoring ctx) until it is closed.
-	block chan struct{}
+	block  chan struct{}
 	active int
 }
 

@@ -27,12 +27,12 @@ import (
 func TestProposeErrorsAreRejections(t *testing.T) {
 	cantDraw := errors.New("synth propose: only 1 fresh inputs of the 4 asked could be drawn")
 	tests := []struct {
-		name       string
-		err        error
-		fallback   string
-		generator  bool
-		wantStop   string
-		wantErr    error
+		name      string
+		err       error
+		fallback  string
+		generator bool
+		wantStop  string
+		wantErr   error
 	}{
 		{name: "without a generator: proposer_failed", err: cantDraw, wantStop: StopProposerFailed},
 		{name: "strict fallback: proposer_failed", err: cantDraw, fallback: FallbackStop, generator: true, wantStop: StopProposerFailed},

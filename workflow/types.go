@@ -163,38 +163,38 @@ type IterationRecord struct {
 
 // Result is what a run produced (RECONSTRUCT.md, Result).
 type Result struct {
-	RunID                  string            `json:"run_id"`
-	Task                   string            `json:"task"`
-	StopReason             string            `json:"stop_reason"`
-	Error                  string            `json:"error,omitempty"`
-	Iterations             int               `json:"iterations"`
-	Promotions             int               `json:"promotions"`
-	KnownExamples          int               `json:"known_examples"`
-	RandomInputs           int               `json:"random_inputs"`
+	RunID         string `json:"run_id"`
+	Task          string `json:"task"`
+	StopReason    string `json:"stop_reason"`
+	Error         string `json:"error,omitempty"`
+	Iterations    int    `json:"iterations"`
+	Promotions    int    `json:"promotions"`
+	KnownExamples int    `json:"known_examples"`
+	RandomInputs  int    `json:"random_inputs"`
 	// ProposalFallbacks counts the batches drawn from random_inputs because
 	// every proposal attempt failed (their inputs count in RandomInputs).
 	ProposalFallbacks int `json:"proposal_fallbacks"`
 	// Rejections are the reasons of the last failed proposal attempts when
 	// the run ended with proposer_failed.
-	Rejections []string `json:"rejections,omitempty"`
-	Examples               []task.Example    `json:"-"`
-	Events                 []IterationRecord `json:"events"`
-	FinalProgram           string            `json:"final_program"`
-	FinalCandidate         string            `json:"final_candidate,omitempty"`
-	FinalIteration         int               `json:"final_iteration,omitempty"`
-	FinalScore             float64           `json:"final_score"`
-	FinalAccuracy          float64           `json:"final_accuracy"`
+	Rejections     []string          `json:"rejections,omitempty"`
+	Examples       []task.Example    `json:"-"`
+	Events         []IterationRecord `json:"events"`
+	FinalProgram   string            `json:"final_program"`
+	FinalCandidate string            `json:"final_candidate,omitempty"`
+	FinalIteration int               `json:"final_iteration,omitempty"`
+	FinalScore     float64           `json:"final_score"`
+	FinalAccuracy  float64           `json:"final_accuracy"`
 	// FinalKnown is how many examples FinalScore and FinalAccuracy were
 	// measured on: KnownExamples, unless the sandbox could not re-score the
 	// archive at the end and the archived evaluation was used.
-	FinalKnown int `json:"final_known"`
-	CoverageUncoveredAtEnd []string          `json:"coverage_uncovered_at_end"`
-	Tokens                 task.Usage        `json:"tokens"`
-	Settings               Settings          `json:"settings"`
-	Workspace              string            `json:"workspace"`
-	StartedAt              time.Time         `json:"started_at"`
-	FinishedAt             time.Time         `json:"finished_at"`
-	WallSeconds            float64           `json:"wall_seconds"`
+	FinalKnown             int        `json:"final_known"`
+	CoverageUncoveredAtEnd []string   `json:"coverage_uncovered_at_end"`
+	Tokens                 task.Usage `json:"tokens"`
+	Settings               Settings   `json:"settings"`
+	Workspace              string     `json:"workspace"`
+	StartedAt              time.Time  `json:"started_at"`
+	FinishedAt             time.Time  `json:"finished_at"`
+	WallSeconds            float64    `json:"wall_seconds"`
 }
 
 // MarshalJSON writes examples as [input, output, source] triples.

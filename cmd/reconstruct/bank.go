@@ -372,7 +372,8 @@ func (o *bankOptions) programOfRun(ctx context.Context, run string) (bank.Value,
 	defer closeBank()
 	prog, err := runner.ProgramOfRun(ctx, b, run)
 	if err != nil {
-		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: %w", err))
+		loc, _ := o.location()
+		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: %w (in the bank %s)", err, loc))
 	}
 	return prog, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/agent/llm/llmtest"
@@ -84,6 +85,15 @@ workspace: ws
 			if err != nil || len(tr) == 0 {
 				t.Errorf("no transcript archived beside the first candidate: %v", err)
 			}
+			// The container's user had the workspace during the run; it is
+			// given back, with what the agent made in it.
+			filepath.Walk(filepath.Join(dir, "ws"), func(p string, info os.FileInfo, err error) error {
+				if err == nil && int(info.Sys().(*syscall.Stat_t).Uid) != os.Geteuid() {
+					t.Errorf("%s is owned by uid %d after the run", p, info.Sys().(*syscall.Stat_t).Uid)
+				}
+				return nil
+			})
+			noContainersLeft(t, res.RunID)
 		})
 	}
 }
