@@ -22,7 +22,7 @@ var ErrAgentInfrastructure = errors.New("agent infrastructure failure")
 // AgentGrace is how long a cancelled run waits for the agent's session or
 // proposal in flight to return before abandoning it, so that Ctrl-C stops a
 // run promptly even with an agent that does not watch its context.
-const AgentGrace = 300 * time.Millisecond
+const AgentGrace = 200 * time.Millisecond
 
 // agentOutcome classifies an agent error: nil, the run's cancellation, an
 // infrastructure failure (returned), or the agent's mistake (mistake set).
