@@ -338,7 +338,13 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err != nil {
 		return nil, err
 	}
-	defer boxes.Close()
+	// The Docker sandbox gives the workspace to the agent container's user;
+	// it is given back on every way out, once the containers are gone.
+	restoreOwner := func() {}
+	defer func() {
+		boxes.Close()
+		restoreOwner()
+	}()
 	if err := checkTask(ctx, c, boxes.Oracle); err != nil {
 		return nil, err
 	}
@@ -362,9 +368,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		defer closeBank()
 		bankRec = rec
 	}
-	// The Docker sandbox gives the workspace to the container's user; it
-	// is given back on every way out.
-	defer keepOwner(workspace, log)()
+	restoreOwner = keepOwner(workspace, log)
 	if err := boxes.OpenAgent(boxCtx, c, l.runID, workspace, log); err != nil {
 		return nil, err
 	}
