@@ -21,6 +21,7 @@ import (
 )
 
 func TestRunIsRecordedInTheBank(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
 	res, err := Run(context.Background(), c, Options{RunID: "bank-run"})
@@ -126,6 +127,7 @@ proposals:
 }
 
 func TestForkTurnsOnCoverageGate(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	script := longScript(t)
 	bankPath := filepath.Join(t.TempDir(), "bank.db")
@@ -182,6 +184,7 @@ func TestForkTurnsOnCoverageGate(t *testing.T) {
 }
 
 func TestForkRefusesAnotherTask(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	bankPath := filepath.Join(t.TempDir(), "bank.db")
 	c := quickstart(t, map[string]any{"bank.path": bankPath})
@@ -195,6 +198,7 @@ func TestForkRefusesAnotherTask(t *testing.T) {
 }
 
 func TestRegisteredProgramMapsOverAList(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
 	if _, err := Run(context.Background(), c, Options{RunID: "prog-run"}); err != nil {

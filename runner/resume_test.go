@@ -140,6 +140,7 @@ func runChild(t *testing.T, cfg, runID, killAt string) error {
 }
 
 func TestKillAndResume(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	ref := t.TempDir()
 	if err := runChild(t, slowQuickstart(t, ref), "ref-run", ""); err != nil {
@@ -155,6 +156,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			cfg := slowQuickstart(t, dir)
 			err := runChild(t, cfg, "ref-run", tt.killAt)

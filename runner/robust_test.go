@@ -21,6 +21,7 @@ import (
 // A user's mistake is refused before anything is created: no bank file, no
 // bank workspace, no workspace directory.
 func TestMistakesCreateNothing(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	foreign := t.TempDir()
 	os.WriteFile(filepath.Join(foreign, "thesis.tex"), []byte("mine"), 0o644)
@@ -39,7 +40,7 @@ func TestMistakesCreateNothing(t *testing.T) {
 		{name: "a generator function that does not exist", override: map[string]any{"task.random_inputs.function": "gen"}, want: "task.random_inputs.function"},
 		{name: "a workspace holding someone's files", override: map[string]any{"workspace": foreign}, want: "thesis.tex"},
 		{name: "a workspace holding the hidden program", override: map[string]any{"workspace": qs}, want: "task.oracle.python"},
-		{name: "someone's files, forced", override: map[string]any{"workspace": foreign}, force: true},
+		{name: "someone's files, forced", override: map[string]any{"workspace": foreign, "workflow.max_iterations": 1}, force: true},
 		{name: "a function defined at run time", override: map[string]any{"task.oracle.python": dynamic, "task.random_inputs": nil, "workflow.max_iterations": 1}},
 	}
 	for _, tt := range tests {
@@ -80,10 +81,11 @@ func TestMistakesCreateNothing(t *testing.T) {
 // A run id is kept exactly as given, and found by it; another run whose id
 // merely ends the same way is not it.
 func TestRunIDKeptAsGiven(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	bankPath := filepath.Join(t.TempDir(), "bank.db")
 	for _, id := range []string{"kp-05", "05"} {
-		c := quickstart(t, map[string]any{"bank.path": bankPath})
+		c := quickstart(t, map[string]any{"bank.path": bankPath, "workflow.max_iterations": 1})
 		if _, err := Run(context.Background(), c, Options{RunID: id}); err != nil {
 			t.Fatalf("run %s: %v", id, err)
 		}
@@ -107,6 +109,7 @@ func TestRunIDKeptAsGiven(t *testing.T) {
 // A run killed during start-up, before its journal got anything, leaves no
 // stuck id: resuming it says so, and a new run may take the id.
 func TestKilledDuringStartupLeavesTheIDFree(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
 	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, nil, nil)
@@ -153,6 +156,7 @@ func (c *cancelAt) RecordExamples(context.Context, string, []task.Example) error
 // A run stopped by Ctrl-C is continued with Resume and ends as a run never
 // interrupted would.
 func TestResumeACancelledRun(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	want, err := Run(context.Background(), quickstart(t, nil), Options{RunID: "whole"})
 	if err != nil {
@@ -187,6 +191,7 @@ func TestResumeACancelledRun(t *testing.T) {
 
 // The examples of a forked run are its parent's and its own.
 func TestShowRunOfAFork(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, map[string]any{"workflow.early_stop": 2})
 	if _, err := Run(context.Background(), c, Options{RunID: "parent"}); err != nil {

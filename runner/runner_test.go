@@ -38,6 +38,7 @@ func quickstart(t *testing.T, override map[string]any) *config.Config {
 }
 
 func TestQuickstartReachesEarlyStop(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	c := quickstart(t, nil)
 	res, err := Run(context.Background(), c, Options{RunID: "quickstart-test"})
@@ -65,6 +66,7 @@ func TestQuickstartReachesEarlyStop(t *testing.T) {
 }
 
 func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	// Every input comes from the task's generator, run in the oracle's sandbox.
 	c := quickstart(t, map[string]any{"workflow.random_share": 1.0, "workflow.early_stop": 2})

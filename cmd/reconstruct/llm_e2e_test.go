@@ -38,6 +38,7 @@ func freshInputs(k, n int) []any {
 }
 
 func TestLLMAgentEndToEndInDocker(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	testenv.NeedDocker(t)
 	if ok, reason := docker.Available(t.Context(), docker.DefaultImage()); !ok {
@@ -99,6 +100,7 @@ workspace: ws
 }
 
 func TestLLMEndpointDownExits3(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	qs := filepath.Dir(quickstartPath(t))
 	cfg := filepath.Join(dir, "llm.yaml")

@@ -93,6 +93,7 @@ func firstN(s string, n int) string {
 }
 
 func TestRunQuickstartThroughCLI(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
@@ -221,6 +222,7 @@ func TestBadInputExits2AndCreatesNothing(t *testing.T) {
 }
 
 func TestScoreExitCodes(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	wrong := filepath.Join(dir, "wrong.py")
@@ -240,6 +242,7 @@ func TestScoreExitCodes(t *testing.T) {
 }
 
 func TestInterruptWritesEverything(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) { interruptRun(t, kind) })
 	}

@@ -39,6 +39,7 @@ func writeTask(t *testing.T, dir, hidden, extra string) string {
 // Ctrl-C in the middle of a synthesizer session stops the run at once,
 // saying so, without waiting for the session's time limit.
 func TestCtrlCInASynthesizerSession(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	// No program of the synthesizer's reaches these outputs: its session
@@ -94,6 +95,7 @@ func readFile(p string) string {
 // A hidden program that does not answer, or answers an input two ways, is
 // a broken task: exit 3 with a message naming the input and the limit.
 func TestBrokenHiddenProgramExits3(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	qs := filepath.Dir(quickstartPath(t))
 	replay := "agent: {kind: replay, replay: {script: " + filepath.Join(qs, "quickstart", "replay.yaml") + "}}\nsandbox: {kind: process}\nworkspace: ws\n"
@@ -124,6 +126,7 @@ func TestBrokenHiddenProgramExits3(t *testing.T) {
 // The runs commands read the bank of a configuration, never create one,
 // and say which bank they looked in.
 func TestRunsReadTheConfigsBank(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "mine.yaml")
@@ -157,6 +160,7 @@ func TestRunsReadTheConfigsBank(t *testing.T) {
 // A workspace is never / nor full of someone else's files, and the files
 // of an earlier run are moved aside rather than overwritten.
 func TestWorkspaceRules(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	env := []string{"RECONSTRUCT_SANDBOX_KIND=process"}
@@ -197,6 +201,7 @@ func TestWorkspaceRules(t *testing.T) {
 // bench run exits 1 when a task ended in an error and says how many on its
 // last line; bad input is refused before anything is created.
 func TestBenchRunExitStatus(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	tasks, _ := filepath.Abs(filepath.Join("..", "..", "benchmarks", "testdata", "tasks"))
@@ -274,6 +279,7 @@ func TestVersionString(t *testing.T) {
 
 // A binary built from a clean checkout carries its revision.
 func TestVersionOfABuiltBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
@@ -309,6 +315,7 @@ func TestVersionOfABuiltBinary(t *testing.T) {
 // Log lines are for people by default and JSON with --log-format json; the
 // fallback from Docker reads like the rest of the output.
 func TestLogFormats(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	env := []string{"DOCKER_HOST=unix:///nonexistent/reconstruct-test.sock", "RECONSTRUCT_SANDBOX_KIND=auto"}
