@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -288,5 +287,4 @@ func TestOpenBankForReading(t *testing.T) {
 	if st, _ := os.Stat(empty); st.Size() != 0 {
 		t.Error("the empty file was written")
 	}
-	_ = config.BankFile
 }
