@@ -16,8 +16,21 @@ const (
 	DefaultProposeAttempts = 3
 	DefaultMaxFailures     = 5
 	DefaultFunctionName    = "solve"
-	DefaultBankPath        = ".reconstruct/bank.db"
 	DefaultImage           = "" // empty: the image named after the embedded harness digest
+	// DefaultStallLimit is how many consecutive sessions that change
+	// nothing end a run (stop reason stalled); 0 turns the check off.
+	DefaultStallLimit = 5
+	// DefaultProposalFallback fills a batch from the task's random_inputs
+	// generator when every proposal attempt failed.
+	DefaultProposalFallback = FallbackRandom
+)
+
+// Values of workflow.proposal_fallback.
+const (
+	// FallbackRandom fills the batch from random_inputs and goes on.
+	FallbackRandom = "random"
+	// FallbackStop ends the run with proposer_failed (the strict protocol).
+	FallbackStop = "stop"
 )
 
 // Config is a whole run configuration.
@@ -94,6 +107,12 @@ type Workflow struct {
 	Atol        float64 `mapstructure:"atol" json:"atol"`
 	MaxFailures int     `mapstructure:"max_failures" json:"max_failures"`
 	Seed        int64   `mapstructure:"seed" json:"seed"`
+	// ProposalFallback is what happens when every proposal attempt failed:
+	// FallbackRandom or FallbackStop.
+	ProposalFallback string `mapstructure:"proposal_fallback" json:"proposal_fallback"`
+	// StallLimit is how many consecutive sessions that change nothing end
+	// the run; 0 means never.
+	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
 }
 
 // Agent is the agent section.
@@ -181,6 +200,8 @@ func defaults() map[string]any {
 		"workflow.atol":              task.DefaultAtol,
 		"workflow.max_failures":      DefaultMaxFailures,
 		"workflow.seed":              1,
+		"workflow.proposal_fallback": DefaultProposalFallback,
+		"workflow.stall_limit":       DefaultStallLimit,
 		"agent.kind":                 "synth",
 		"agent.synth.time_limit":     "20s",
 		"agent.synth.run_time_limit": "45s",

@@ -77,10 +77,6 @@ func Load(opts Options) (*Config, error) {
 				v.Set(k, envValue(k, val))
 			}
 		}
-		// BANK.md names the bank's variable RECONSTRUCT_BANK.
-		if val := getenv(EnvPrefix + "_BANK"); val != "" && getenv(EnvName("bank.path")) == "" {
-			v.Set("bank.path", envValue("bank.path", val))
-		}
 		for _, k := range []string{"task.domain.lo", "task.domain.hi", "task.random_inputs.python", "task.random_inputs.function"} {
 			if val := getenv(EnvName(k)); val != "" {
 				v.Set(k, envValue(k, val))
@@ -105,7 +101,11 @@ func Load(opts Options) (*Config, error) {
 		return nil, &Error{File: abs, Msg: cleanDecodeError(err)}
 	}
 	c.File = abs
-	if err := c.finish(); err != nil {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if err := c.finish(getenv); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -237,7 +237,7 @@ func cleanDecodeError(err error) string {
 }
 
 // finish checks required fields and values, and fills derived defaults.
-func (c *Config) finish() error {
+func (c *Config) finish(getenv func(string) string) error {
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -334,6 +334,14 @@ func (c *Config) finish() error {
 	if w.Atol < 0 {
 		return bad("workflow.atol", "must not be negative")
 	}
+	if w.StallLimit < 0 {
+		return bad("workflow.stall_limit", "must not be negative (0 turns the check off), got %d", w.StallLimit)
+	}
+	switch w.ProposalFallback {
+	case FallbackRandom, FallbackStop:
+	default:
+		return bad("workflow.proposal_fallback", "want %s or %s, got %q", FallbackRandom, FallbackStop, w.ProposalFallback)
+	}
 
 	switch c.Agent.Kind {
 	case "synth", "llm":
@@ -381,7 +389,9 @@ func (c *Config) finish() error {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
 	}
 	if c.Bank.Path == "" {
-		c.Bank.Path = DefaultBankPath
+		// Without a home directory the default is unknown; ResolveBank says
+		// so when a command needs the bank.
+		c.Bank.Path, _ = DefaultBankPath(getenv)
 	}
 	return nil
 }
@@ -440,6 +450,9 @@ func Defaults(getenv func(string) string) (*Config, error) {
 	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
 		return nil, err
 	}
-	c.Bank.Path = DefaultBankPath
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c.Bank.Path, _ = DefaultBankPath(getenv)
 	return &c, nil
 }

@@ -38,6 +38,14 @@ func (c *Command) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer
 	answers := make([]Answer, len(inputs))
 	for i, in := range inputs {
 		a, err := c.one(ctx, in)
+		var fail *FailureError
+		if errors.As(err, &fail) {
+			// Once more, as the Python oracle does, before giving up.
+			if a, err = c.one(ctx, in); errors.As(err, &fail) {
+				fail.Index = i + 1
+				return nil, fmt.Errorf("command oracle %s: %w", c.argv[0], fail)
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("command oracle %s: input %d: %w", c.argv[0], i+1, err)
 		}
@@ -65,15 +73,18 @@ func (c *Command) one(ctx context.Context, input json.RawMessage) (Answer, error
 		return Answer{}, ctx.Err()
 	}
 	if cctx.Err() != nil {
-		return Answer{Invalid: fmt.Sprintf("timeout: no answer within %s", c.timeout)}, nil
+		return Answer{}, &FailureError{Input: input, Kind: FailTimeout, Limit: fmt.Sprintf("%s per input (task.oracle.timeout)", c.timeout)}
 	}
 	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
+	if errors.As(err, &exitErr) && exitErr.Exited() {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = exitErr.Error()
 		}
 		return Answer{Invalid: msg}, nil
+	}
+	if errors.As(err, &exitErr) {
+		return Answer{}, &FailureError{Input: input, Kind: FailCrash, Detail: exitErr.Error()}
 	}
 	if err != nil {
 		return Answer{}, err

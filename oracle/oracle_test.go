@@ -51,7 +51,11 @@ echo $((x * 2))
 	}{
 		{name: "answers", argv: []string{double}, inputs: raws("2", "5"), want: []Answer{{Output: json.RawMessage("4")}, {Output: json.RawMessage("10")}}},
 		{name: "non-zero exit rejects the input", argv: []string{double}, inputs: raws("3", "-1"), want: []Answer{{Output: json.RawMessage("6")}, {Invalid: "negative input"}}},
-		{name: "timeout rejects the input", argv: []string{script(t, "sleep 10\n")}, timeout: 200 * time.Millisecond, inputs: raws("1"), want: []Answer{{Invalid: "timeout: no answer within 200ms"}}},
+		{name: "timeout twice fails the task", argv: []string{script(t, "sleep 10\n")}, timeout: 200 * time.Millisecond, inputs: raws("1"),
+			wantErr: "did not answer in time on input 1 (1), limit 200ms per input (task.oracle.timeout)"},
+		{name: "killed by a signal twice fails the task", argv: []string{script(t, "kill -9 $$\n")}, inputs: raws("1", "2"), wantErr: "crashed on input 1 (1)"},
+		{name: "slow once, then an answer", argv: []string{script(t, "read x\nif [ ! -e \"$0.once\" ]; then touch \"$0.once\"; sleep 10; fi\necho $x\n")},
+			timeout: time.Second, inputs: raws("7"), want: []Answer{{Output: json.RawMessage("7")}}},
 		{name: "missing executable is an infrastructure error", argv: []string{filepath.Join(t.TempDir(), "nope")}, inputs: raws("1"), wantErr: "no such file"},
 		{name: "output that is not JSON is an infrastructure error", argv: []string{script(t, "echo not json\n")}, inputs: raws("1"), wantErr: "not one JSON value"},
 	}
@@ -157,14 +161,21 @@ func TestHTTPOracle(t *testing.T) {
 	}
 }
 
-// fakeRunner returns scripted outcomes.
+// fakeRunner returns scripted outcomes: calls[i] for the i-th call, the
+// last one again after that.
 type fakeRunner struct {
-	outcomes []sandbox.Outcome
-	err      error
+	calls [][]sandbox.Outcome
+	n     *int
+	err   error
 }
 
-func (f fakeRunner) Call(context.Context, sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	return f.outcomes, f.err
+func (f fakeRunner) Call(_ context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	i := min(*f.n, len(f.calls)-1)
+	*f.n++
+	return f.calls[i][:len(req.Inputs)], nil
 }
 
 func (f fakeRunner) Generate(context.Context, sandbox.GenerateRequest) ([]json.RawMessage, error) {
@@ -172,26 +183,49 @@ func (f fakeRunner) Generate(context.Context, sandbox.GenerateRequest) ([]json.R
 }
 
 func TestPythonOracleOutcomes(t *testing.T) {
+	ok := sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("1")}
+	timeout := sandbox.Outcome{Status: sandbox.StatusTimeout, Error: "the call took longer than 2s and was killed"}
 	tests := []struct {
-		name    string
-		outcome sandbox.Outcome
-		want    Answer
-		wantErr bool
+		name      string
+		calls     [][]sandbox.Outcome
+		want      Answer
+		wantCalls int
+		wantFail  string // FailureError.Kind
+		wantErr   bool
 	}{
-		{"ok", sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("1")}, Answer{Output: json.RawMessage("1")}, false},
-		{"raised: invalid input", sandbox.Outcome{Status: sandbox.StatusError, Error: "ValueError: no"}, Answer{Invalid: "error: ValueError: no"}, false},
-		{"timeout: invalid input", sandbox.Outcome{Status: sandbox.StatusTimeout}, Answer{Invalid: "timeout"}, false},
-		{"cannot load: infrastructure", sandbox.Outcome{Status: sandbox.StatusLoad, Error: "SyntaxError"}, Answer{}, true},
-		{"crashed: infrastructure", sandbox.Outcome{Status: sandbox.StatusCrashed}, Answer{}, true},
+		{name: "ok", calls: [][]sandbox.Outcome{{ok}}, want: Answer{Output: json.RawMessage("1")}, wantCalls: 1},
+		{name: "raised: invalid input", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusError, Error: "ValueError: no"}}},
+			want: Answer{Invalid: "error: ValueError: no"}, wantCalls: 1},
+		{name: "timeout once, then an answer", calls: [][]sandbox.Outcome{{timeout}, {ok}}, want: Answer{Output: json.RawMessage("1")}, wantCalls: 2},
+		{name: "timeout twice: the task fails", calls: [][]sandbox.Outcome{{timeout}}, wantFail: FailTimeout, wantCalls: 2},
+		{name: "out of memory twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusMemory}}}, wantFail: FailMemory, wantCalls: 2},
+		{name: "crashed twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusCrashed, Error: "exit status 3"}}}, wantFail: FailCrash, wantCalls: 2},
+		{name: "cannot load: infrastructure", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusLoad, Error: "SyntaxError"}}}, wantErr: true, wantCalls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := NewPython(fakeRunner{outcomes: []sandbox.Outcome{tt.outcome}}, "hidden.py", "f", sandbox.Limits{})
-			got, err := o.Query(context.Background(), raws("1"))
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			n := 0
+			o := NewPython(fakeRunner{calls: tt.calls, n: &n}, "hidden.py", "f", sandbox.Limits{})
+			got, err := o.Query(context.Background(), raws("[1, 2]"))
+			if n != tt.wantCalls {
+				t.Errorf("%d calls, want %d", n, tt.wantCalls)
 			}
-			if err == nil && fmt.Sprint(got[0]) != fmt.Sprint(tt.want) {
+			var fail *FailureError
+			switch {
+			case tt.wantFail != "":
+				if !errors.As(err, &fail) || fail.Kind != tt.wantFail || fail.Index != 1 || string(fail.Input) != "[1, 2]" {
+					t.Fatalf("err = %v, want a %s failure of input 1", err, tt.wantFail)
+				}
+				if msg := err.Error(); !strings.Contains(msg, "input 1 ([1, 2])") || (tt.wantFail == FailTimeout && !strings.Contains(msg, "2s per input (task.oracle.timeout)")) {
+					t.Errorf("message %q does not name the input and the limit", msg)
+				}
+			case tt.wantErr:
+				if err == nil || errors.As(err, &fail) {
+					t.Fatalf("err = %v, want an infrastructure error", err)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case fmt.Sprint(got[0]) != fmt.Sprint(tt.want):
 				t.Errorf("answer = %s, want %s", got[0], tt.want)
 			}
 		})

@@ -34,7 +34,7 @@ func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string,
 		return "docker", nil
 	}
 	if ok, reason := docker.Available(ctx, image(c)); !ok {
-		log.Warn("sandbox.kind auto: using the process sandbox", zap.String("reason", reason))
+		log.Warn("sandbox.kind is auto and Docker cannot be used (" + reason + "): using the process sandbox")
 		return "process", nil
 	}
 	return "docker", nil

@@ -17,6 +17,7 @@ import (
 // with no workspace in sight (Docker), or as another user that cannot read
 // the owner-only journals (process sandbox as root).
 func TestCandidatesCannotReadTheJournals(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	if os.Geteuid() != 0 {
 		testenv.Skip(t, "the process sandbox runs candidates as another user only when run as root")

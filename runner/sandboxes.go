@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"go.uber.org/zap"
 
@@ -28,15 +29,23 @@ type Sandboxes struct {
 	Kind string
 }
 
-// Close closes every sandbox, keeping the first error.
+// Close closes every sandbox at once (removing containers takes a while
+// each), keeping every error.
 func (s *Sandboxes) Close() error {
-	var err error
-	for _, b := range []sandbox.Sandbox{s.Agent, s.Eval, s.Oracle} {
-		if b != nil {
-			err = errors.Join(err, b.Close())
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i, b := range []sandbox.Sandbox{s.Agent, s.Eval, s.Oracle} {
+		if b == nil {
+			continue
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = b.Close()
+		}()
 	}
-	return err
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
@@ -51,8 +60,10 @@ func oracleDir(c *config.Config) string {
 	return filepath.Dir(c.File)
 }
 
-// OpenSandboxes starts the configured backend for the run's domains.
-func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) (*Sandboxes, error) {
+// OpenSandboxes starts the configured backend for the evaluator's and the
+// oracle's domains; the agent's, which needs the workspace, is started by
+// OpenAgent once the workspace exists.
+func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap.Logger) (*Sandboxes, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
@@ -62,11 +73,6 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace strin
 		s.Close()
 		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %v", ErrInfra, role, kind, err)
 	}
-	if c.Agent.Kind == "llm" {
-		if s.Agent, err = openBox(ctx, c, kind, runID, "agent", workspace, log); err != nil {
-			return fail("agent", err)
-		}
-	}
 	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
 		return fail("evaluator", err)
 	}
@@ -74,6 +80,20 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace strin
 		return fail("oracle", err)
 	}
 	return s, nil
+}
+
+// OpenAgent starts the agent's sandbox on the workspace, for agents with
+// tools (the LLM agent); the others need none.
+func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) error {
+	if c.Agent.Kind != "llm" {
+		return nil
+	}
+	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
+	if err != nil {
+		return fmt.Errorf("%w: start the agent's %s sandbox: %v", ErrInfra, s.Kind, err)
+	}
+	s.Agent = box
+	return nil
 }
 
 // openBox starts one sandbox of the chosen backend bound to dir.
@@ -85,18 +105,19 @@ func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir strin
 }
 
 // openScratch starts a sandbox bound to a fresh empty directory, removed
-// on Close.
+// on Close (or, if the process is killed, by PruneScratch).
 func openScratch(ctx context.Context, c *config.Config, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
-	dir, err := os.MkdirTemp("", "reconstruct-"+role+"-")
+	dir, lock, err := newScratchDir(role)
 	if err != nil {
 		return nil, err
 	}
 	box, err := openBox(ctx, c, kind, runID, role, dir, log)
 	if err != nil {
+		lock.Close()
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	return &tempDirSandbox{Sandbox: box, dir: dir}, nil
+	return &tempDirSandbox{Sandbox: box, dir: dir, lock: lock}, nil
 }
 
 // OpenScoringSandbox starts one sandbox with no workspace to run a program
@@ -116,10 +137,12 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 // tempDirSandbox removes its scratch directory on Close.
 type tempDirSandbox struct {
 	sandbox.Sandbox
-	dir string
+	dir  string
+	lock *os.File
 }
 
 func (t *tempDirSandbox) Close() error {
 	err := t.Sandbox.Close()
-	return errors.Join(err, os.RemoveAll(t.dir))
+	err = errors.Join(err, os.RemoveAll(t.dir))
+	return errors.Join(err, t.lock.Close())
 }
