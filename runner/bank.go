@@ -43,20 +43,35 @@ const (
 	UpdateBank
 )
 
+// BankOptions configure OpenBank.
+type BankOptions struct {
+	Log *zap.Logger
+	// Programs runs the program values of bank actions (nil: none).
+	Programs bank.ProgramRunner
+	// Getenv reads the PostgreSQL bank's settings (RECONSTRUCT_BANK_KEY,
+	// RECONSTRUCT_BANK_RETRY); nil reads the process environment.
+	Getenv func(string) string
+}
+
 // OpenBank opens the bank at location — the one place every command opens
 // its bank (see config.ResolveBank for where the location comes from): a
 // SQLite file or a postgres:// URL (bank/backend; a PostgreSQL database
 // must hold a bank already, made by `bank migrate`). The returned function
 // closes it.
-func OpenBank(ctx context.Context, location string, access BankAccess, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
+func OpenBank(ctx context.Context, location string, access BankAccess, opts BankOptions) (*bank.Bank, func() error, error) {
+	log := opts.Log
 	if log == nil {
 		log = zap.NewNop()
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
 	var st bank.Store
 	var err error
 	switch {
 	case backend.IsPostgres(location):
-		st, err = backend.Open(ctx, location, backend.Options{Logger: log, Getenv: os.Getenv})
+		st, err = backend.Open(ctx, location, backend.Options{Logger: log, Getenv: getenv})
 		if err != nil {
 			return nil, nil, err // the error names the bank
 		}
@@ -79,7 +94,7 @@ func OpenBank(ctx context.Context, location string, access BankAccess, log *zap.
 		}
 		st = s
 	}
-	return bank.New(st, bank.Options{Logger: log, Runner: programs}), st.Close, nil
+	return bank.New(st, bank.Options{Logger: log, Runner: opts.Programs}), st.Close, nil
 }
 
 // runIDPattern is what a run id may be: it names the run's bank workspace

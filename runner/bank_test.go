@@ -29,7 +29,7 @@ func TestRunIsRecordedInTheBank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, ReadBank, nil, nil)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, ReadBank, BankOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestForkTurnsOnCoverageGate(t *testing.T) {
 	if len(recs) != res.Iterations {
 		t.Errorf("fork archive has %d candidates of run child, want %d", len(recs), res.Iterations)
 	}
-	b, closeBank, _ := OpenBank(context.Background(), bankPath, ReadBank, nil, nil)
+	b, closeBank, _ := OpenBank(context.Background(), bankPath, ReadBank, BankOptions{})
 	defer closeBank()
 	wss, _ := b.Workspaces(context.Background())
 	var forked string
@@ -228,7 +228,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 	}
 	programs := NewProgramRunner(c, nil)
 	defer programs.Close()
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, nil, programs)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, BankOptions{Programs: programs})
 	if err != nil {
 		t.Fatal(err)
 	}

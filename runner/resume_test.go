@@ -172,7 +172,7 @@ func TestKillAndResume(t *testing.T) {
 			if err != nil || len(left) != 1 || !cmp.Equal(left, removed) {
 				t.Errorf("scratch directories left %v, pruned %v (%v); want the killed run's one pruned", left, removed, err)
 			}
-			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, nil, nil)
+			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, BankOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestKillAndResume(t *testing.T) {
 				t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)
 			}
 			// The journal files match the bank one for one.
-			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, nil, nil)
+			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, BankOptions{})
 			defer closeBank()
 			inBank, _ := RunEvents(context.Background(), b, ws)
 			onDisk, err := workflow.ReadEvents(filepath.Join(dir, "ws"))

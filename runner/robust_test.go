@@ -89,7 +89,7 @@ func TestRunIDKeptAsGiven(t *testing.T) {
 			t.Fatalf("run %s: %v", id, err)
 		}
 	}
-	b, closeBank, err := OpenBank(context.Background(), bankPath, ReadBank, nil, nil)
+	b, closeBank, err := OpenBank(context.Background(), bankPath, ReadBank, BankOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestKilledDuringStartupLeavesTheIDFree(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, nil, nil)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, BankOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestResumeACancelledRun(t *testing.T) {
 	if diff := cmp.Diff(*want, *got, opts, canonical); diff != "" {
 		t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)
 	}
-	b, closeBank, _ := OpenBank(context.Background(), c.Bank.Path, ReadBank, nil, nil)
+	b, closeBank, _ := OpenBank(context.Background(), c.Bank.Path, ReadBank, BankOptions{})
 	defer closeBank()
 	runs, _ := Runs(context.Background(), b)
 	if len(runs) != 1 || runs[0].Status != "finished" || runs[0].StopReason != workflow.StopEarly {
@@ -201,7 +201,7 @@ func TestShowRunOfAFork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, closeBank, _ := OpenBank(context.Background(), c.Bank.Path, ReadBank, nil, nil)
+	b, closeBank, _ := OpenBank(context.Background(), c.Bank.Path, ReadBank, BankOptions{})
 	defer closeBank()
 	info, err := ShowRun(context.Background(), b, "child")
 	if err != nil {
@@ -271,7 +271,7 @@ func TestKeepOwner(t *testing.T) {
 // Reading never creates a bank, and the bank of a configuration is found.
 func TestOpenBankForReading(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "sub", "bank.db")
-	if _, _, err := OpenBank(context.Background(), missing, ReadBank, nil, nil); !errors.Is(err, ErrNoBank) || !strings.Contains(err.Error(), missing) {
+	if _, _, err := OpenBank(context.Background(), missing, ReadBank, BankOptions{}); !errors.Is(err, ErrNoBank) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("read a missing bank: %v", err)
 	}
 	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, os.ErrNotExist) {
@@ -280,7 +280,7 @@ func TestOpenBankForReading(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(empty, nil, 0o600)
 	for _, access := range []BankAccess{ReadBank, WriteBank, UpdateBank} {
-		if _, _, err := OpenBank(context.Background(), empty, access, nil, nil); err == nil || !strings.Contains(err.Error(), "empty") {
+		if _, _, err := OpenBank(context.Background(), empty, access, BankOptions{}); err == nil || !strings.Contains(err.Error(), "empty") {
 			t.Errorf("open an empty file (%d): %v", access, err)
 		}
 	}

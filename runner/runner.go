@@ -307,7 +307,7 @@ func (l *launch) openBank(ctx context.Context, location string, access BankAcces
 	if l.opts.Bank != nil {
 		return l.opts.Bank, func() error { return nil }, nil
 	}
-	b, closeFn, err := OpenBank(ctx, location, access, l.opts.Log, nil)
+	b, closeFn, err := OpenBank(ctx, location, access, BankOptions{Log: l.opts.Log})
 	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}

@@ -321,7 +321,7 @@ func (o *bankOptions) open(ctx context.Context, access runner.BankAccess) (*bank
 		pr = runner.NewProgramRunner(c, log)
 		programs = pr
 	}
-	b, closeBank, err := runner.OpenBank(ctx, loc, access, log.With(zap.String("bank", backend.Describe(loc))), programs)
+	b, closeBank, err := runner.OpenBank(ctx, loc, access, runner.BankOptions{Log: log.With(zap.String("bank", backend.Describe(loc))), Programs: programs, Getenv: o.getenv})
 	if err != nil {
 		if pr != nil {
 			pr.Close()

@@ -137,7 +137,7 @@ func runFromBank(ctx context.Context, a *app, opts *candidatesOptions, run strin
 		return "", err
 	}
 	loc := l.Location
-	b, closeBank, err := runner.OpenBank(ctx, loc, runner.ReadBank, a.logger(), nil)
+	b, closeBank, err := runner.OpenBank(ctx, loc, runner.ReadBank, runner.BankOptions{Log: a.logger(), Getenv: a.getenv})
 	if errors.Is(err, runner.ErrNoBank) {
 		return "", withCode(exitUsage, fmt.Errorf("no run %q: %w", run, err))
 	}

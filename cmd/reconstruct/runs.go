@@ -55,7 +55,7 @@ func (o *runsOptions) open(ctx context.Context, a *app) (b *bank.Bank, closeBank
 	if err != nil {
 		return nil, nil, "", err
 	}
-	b, closeBank, err = runner.OpenBank(ctx, l.Location, runner.ReadBank, a.logger(), nil)
+	b, closeBank, err = runner.OpenBank(ctx, l.Location, runner.ReadBank, runner.BankOptions{Log: a.logger(), Getenv: a.getenv})
 	if err != nil && !errors.Is(err, runner.ErrNoBank) {
 		return nil, nil, l.Location, withCode(openExit(err), err)
 	}
