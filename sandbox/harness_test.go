@@ -272,7 +272,7 @@ func TestHarnessMalformedRequest(t *testing.T) {
 		{"id": nil, "ok": false},
 		{"id": 5.0, "ok": false},
 		{"id": 6.0, "ok": false},
-		{"id": 7.0, "ok": true, "version": sandbox.HarnessVersion, "uid": nil, "readonly": false, "pid_namespace": false},
+		{"id": 7.0, "ok": true, "version": sandbox.HarnessVersion, "uid": nil, "readonly": false, "private_root": false, "pid_namespace": false},
 	}
 	ignoreError := cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "error" })
 	if diff := cmp.Diff(want, got, ignoreError); diff != "" {

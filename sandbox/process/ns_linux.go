@@ -41,13 +41,12 @@ func mountNamespace() string {
 	return ns
 }
 
-// execAttr is isolatedAttr without the mount namespace (Exec must be able
-// to write the workspace) and always with a new user namespace: even a root
+// execAttr is isolatedAttr always with a new user namespace: even a root
 // caller's command then holds no capability over the host's namespaces, so
-// it cannot nsenter its way back to the host's network.
+// it cannot nsenter its way back to the host's network, and the private
+// root is built by a process that is root only there.
 func execAttr(network bool) *syscall.SysProcAttr {
 	attr := isolatedAttr(network)
-	attr.Cloneflags &^= syscall.CLONE_NEWNS
 	if attr.Cloneflags&syscall.CLONE_NEWUSER == 0 {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}}

@@ -45,9 +45,15 @@ var ErrClosed = errors.New("process sandbox closed")
 // Options configure a Sandbox.
 type Options struct {
 	// Dir is the working directory of the harness and of Exec: the agent's
-	// workspace, or the hidden program's directory for an oracle. Default:
-	// the system temporary directory.
+	// workspace, or the hidden program's directory for an oracle. It is the
+	// only directory of the host besides the system ones that sandboxed
+	// code sees (read-only; writable for Exec). Default: a fresh empty
+	// directory, removed by Close.
 	Dir string
+	// Hide lists files of Dir (relative paths) that sandboxed code must not
+	// read: each is covered by an empty file (the task's held-out tests in
+	// the oracle's directory).
+	Hide []string
 	// Python is the interpreter (a name looked up in PATH, or a path).
 	// Default DefaultPython.
 	Python string
@@ -74,6 +80,9 @@ type Isolation struct {
 	NoNetwork bool `json:"no_network"`
 	// ReadOnly: untrusted code sees the whole filesystem read-only.
 	ReadOnly bool `json:"read_only"`
+	// PrivateRoot: untrusted code sees only the system directories and
+	// Dir, not the rest of the host's files (homes, /tmp, /var, /run, /sys).
+	PrivateRoot bool `json:"private_root"`
 	// UID is the uid untrusted code runs as; 0 when it runs as the caller.
 	UID int `json:"uid"`
 }
@@ -86,6 +95,8 @@ type Sandbox struct {
 	log    *zap.Logger
 	python string
 	dir    string
+	// tmpDir is Dir when New created it; Close removes it.
+	tmpDir string
 	uid    int
 	hostNS string
 	attr   func(network bool) *syscall.SysProcAttr
@@ -122,9 +133,18 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 	if log == nil {
 		log = zap.NewNop()
 	}
-	dir := opts.Dir
+	for _, h := range opts.Hide {
+		if rel := filepath.Clean(h); filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("process sandbox: hidden file %q is not under the sandbox's directory", h)
+		}
+	}
+	dir, tmpDir := opts.Dir, ""
 	if dir == "" {
-		dir = os.TempDir()
+		d, err := os.MkdirTemp("", "reconstruct-sandbox-")
+		if err != nil {
+			return nil, fmt.Errorf("process sandbox: %w", err)
+		}
+		dir, tmpDir = d, d
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -144,6 +164,7 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 		return nil, fmt.Errorf("process sandbox: python %q: %w", python, err)
 	}
 	s := &Sandbox{
+		tmpDir: tmpDir,
 		attr:   attr,
 		opts:   opts,
 		log:    log.With(zap.String("sandbox", "process"), zap.String("dir", dir)),
@@ -160,6 +181,9 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.ensure(ctx); err != nil {
+		if tmpDir != "" {
+			os.RemoveAll(tmpDir)
+		}
 		return nil, err
 	}
 	return s, nil
@@ -216,6 +240,7 @@ func (s *Sandbox) Isolation() Isolation {
 	iso := Isolation{Namespaces: s.isolated, NoNetwork: s.isolated && !s.opts.Network}
 	if s.h != nil {
 		iso.ReadOnly = s.h.info.ReadOnly
+		iso.PrivateRoot = s.h.info.PrivateRoot
 		if s.h.info.UID != nil {
 			iso.UID = *s.h.info.UID
 		}
@@ -228,7 +253,7 @@ func (s *Sandbox) Python() string { return s.python }
 
 // env is the whole environment of sandboxed processes: nothing of the
 // caller's (API keys) leaks in. The harness's private /dev/shm is the only
-// place its children can write.
+// place its children can write; Exec has a private /tmp as well.
 func (s *Sandbox) env(harness bool) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
@@ -236,9 +261,9 @@ func (s *Sandbox) env(harness bool) []string {
 	}
 	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir}
 	if harness {
-		env = append(env, "TMPDIR=/dev/shm")
+		return append(env, "TMPDIR=/dev/shm")
 	}
-	return env
+	return append(env, "TMPDIR=/tmp")
 }
 
 // ensure returns a running harness, starting one if needed. Caller holds mu.
@@ -304,6 +329,9 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 		}
 		if s.hostNS != "" {
 			cmd.Args = append(cmd.Args, "--harden", s.hostNS)
+			for _, h := range s.opts.Hide {
+				cmd.Args = append(cmd.Args, "--hide", filepath.Clean(h))
+			}
 		}
 	} else {
 		cmd.SysProcAttr = plainAttr()
@@ -512,13 +540,18 @@ func (s *Sandbox) Close() error {
 		s.h.stop()
 		s.h = nil
 	}
+	if s.tmpDir != "" {
+		return os.RemoveAll(s.tmpDir)
+	}
 	return nil
 }
 
 // Exec runs a shell command in Dir; see sandbox.Executor. It runs as the
-// caller's uid (so that it can write the workspace), in new PID and network
-// namespaces when available; every process it leaves behind is killed when
-// the shell exits.
+// caller's uid (so that it can write the workspace) with no capability, in
+// new user, PID, mount and network namespaces when available, and sees
+// what the harness sees: the system directories read-only and Dir, here
+// writable, with a private /tmp; nothing else of the host. Every process it
+// leaves behind is killed when the shell exits.
 func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.ExecResult, error) {
 	s.mu.Lock()
 	closed, isolated := s.closed, s.isolated
@@ -536,6 +569,14 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	}
 	out := &capWriter{limit: limit}
 	cmd := exec.Command("/bin/sh", "-c", req.Command)
+	if isolated && s.hostNS != "" {
+		// The harness builds the private root, drops every capability
+		// and execs the shell.
+		cmd = exec.Command(s.python, "-I", "-u", "-c", sandbox.Harness, "--harden", s.hostNS, "--shell", req.Command)
+		for _, h := range s.opts.Hide {
+			cmd.Args = append(cmd.Args, "--hide", filepath.Clean(h))
+		}
+	}
 	cmd.Dir = s.dir
 	cmd.Env = s.env(false)
 	cmd.Stdout = out

@@ -120,7 +120,7 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "socket to a public address", body: "import socket\n    socket.create_connection(('1.1.1.1', 443), timeout=0.2)", status: sandbox.StatusError, errRe: `Network is unreachable`, needs: "netns"},
 		{
 			name: "writes outside its directory", body: fmt.Sprintf("open(%q, 'w').write('x')", outsideFile),
-			status: sandbox.StatusError, errRe: `PermissionError|Read-only file system`, needs: "confined",
+			status: sandbox.StatusError, errRe: `PermissionError|Read-only file system|FileNotFoundError`, needs: "confined",
 			after: func(t *testing.T) {
 				if _, err := os.Stat(outsideFile); err == nil {
 					t.Errorf("%s was written", outsideFile)
