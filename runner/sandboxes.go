@@ -41,8 +41,12 @@ func (s *Sandboxes) Close() error {
 }
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
-// program's (generators must live beside it or below it).
+// program's (generators must live beside it or below it), or the task
+// directory for a command.
 func oracleDir(c *config.Config) string {
+	if len(c.Task.Oracle.Command) > 0 {
+		return filepath.Dir(c.File)
+	}
 	if c.Task.Oracle.Python != "" {
 		return filepath.Dir(c.Task.Oracle.Python)
 	}
