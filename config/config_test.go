@@ -193,9 +193,9 @@ func TestTaskPathsStayInTheTaskDirectory(t *testing.T) {
 	}{
 		{name: "inside", yaml: validTask},
 		{name: "dot-dot escape", yaml: oracle("  oracle:\n    python: ../../../../../../../../etc/passwd\n    function: f\n"),
-			wantKey: "task.oracle.python", wantMsg: "resolves to /etc/passwd, outside the task directory"},
+			wantKey: "task.oracle.python", wantMsg: "/etc/passwd is outside the task directory"},
 		{name: "absolute path", yaml: oracle("  oracle:\n    python: " + outside + "\n    function: f\n"),
-			wantKey: "task.oracle.python", wantMsg: "resolves to " + realOutside},
+			wantKey: "task.oracle.python", wantMsg: realOutside},
 		{name: "symbolic link out", yaml: oracle("  oracle:\n    python: link.py\n    function: f\n"), link: "link.py",
 			wantKey: "task.oracle.python", wantMsg: "link.py resolves to " + realOutside},
 		{name: "generator outside", yaml: strings.Replace(validTask, "python: generator.py", "python: "+outside, 1),

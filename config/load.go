@@ -473,7 +473,13 @@ func (c *Config) containPaths() error {
 		if always {
 			hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
 		}
-		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s resolves to %s, outside the task directory %s%s", path, real, dir, hint)}
+		where := path
+		if real != path {
+			where += " resolves to " + real + ","
+		} else {
+			where += " is"
+		}
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
 	}
 	if err := check("task.oracle.python", t.Oracle.Python, false); err != nil {
 		return err
