@@ -22,7 +22,7 @@ import (
 // close function closes the store.
 func OpenBank(ctx context.Context, path string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, nil, fmt.Errorf("create bank directory: %w", err)
 		}
 	}
