@@ -8,11 +8,12 @@ import (
 )
 
 // isolatedAttr returns the process attributes that put a new process in new
-// PID and mount namespaces and, unless network is true, a new network
+// PID, mount and IPC namespaces (no System V shared memory, semaphores or
+// message queues of the host) and, unless network is true, a new network
 // namespace (with only a loopback interface, down: no route anywhere). A
 // non-root caller also gets a new user namespace in which it is root.
 func isolatedAttr(network bool) *syscall.SysProcAttr {
-	flags := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS)
+	flags := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC)
 	if !network {
 		flags |= syscall.CLONE_NEWNET
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,14 +15,13 @@ import (
 
 	"go.uber.org/zap/zaptest"
 
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 func newSandbox(t *testing.T, opts Options) *Sandbox {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found in PATH: the process sandbox needs it")
-	}
+	testenv.NeedPython(t)
 	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
 	}

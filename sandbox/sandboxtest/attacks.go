@@ -146,6 +146,9 @@ func Plant(t *testing.T) *Host {
 			}
 		}
 	}()
+	shm := token("QZ")
+	h.Secrets[shm] = "the host's shared memory"
+	plantSharedMemory(t, shm)
 	for range 3 {
 		in, out := token("QZ"), token("QZ")
 		h.Inputs = append(h.Inputs, in)
@@ -402,6 +405,27 @@ var Attacks = []Attack{
     return sorted(out)`
 	}},
 
+	{Name: "read the host's System V shared memory", Judge: found, Body: func(*Host) string {
+		return `    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    out = set()
+    try:
+        with open("/proc/sysvipc/shm") as f:
+            lines = f.read().splitlines()[1:]
+    except OSError:
+        lines = []
+    for line in lines:
+        fields = line.split()
+        addr = libc.shmat(int(fields[1]), None, 0o10000)
+        if addr is None or addr == ctypes.c_void_p(-1).value:
+            continue
+        scan_bytes(ctypes.string_at(addr, min(int(fields[3]), 1 << 20)), out)
+        libc.shmdt(ctypes.c_void_p(addr))
+    return sorted(out)`
+	}},
+
 	// The task's own files, from a candidate.
 	{Name: "read the hidden program by its host path", Judge: found, Body: func(h *Host) string {
 		return "    return read(" + pyList(h.Hidden) + "[0])"
@@ -513,6 +537,39 @@ var Attacks = []Attack{
 		var ps []string
 		if att.OK() && json.Unmarshal(att.Output, &ps) == nil && len(ps) > 0 {
 			return "usable: " + strings.Join(ps, ", ")
+		}
+		return ""
+	}},
+
+	{Name: "make the filesystem writable (remount, or in a user namespace of its own)", Finding: "5", Body: func(*Host) string {
+		return `    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    notes = []
+
+    def remount_and_write(tag):
+        for target in (b"/", os.getcwd().encode()):
+            if libc.mount(None, target, None, 32 | 4096, None) != 0:
+                notes.append("%s remount %s: errno %d" % (tag, target.decode(), ctypes.get_errno()))
+        try:
+            with open("written-" + tag, "w") as f:
+                f.write("x")
+            return True
+        except OSError as e:
+            notes.append("%s write: %s" % (tag, e))
+            return False
+
+    if remount_and_write("in-place"):
+        return "wrote after a remount"
+    if libc.unshare(0x10000000 | 0x20000) == 0:
+        if remount_and_write("userns"):
+            return "wrote in a user namespace of its own"
+    else:
+        notes.append("unshare: errno %d" % ctypes.get_errno())
+    return notes`
+	}, Judge: func(_ *Host, att sandbox.Outcome) string {
+		if strings.HasPrefix(string(att.Output), `"wrote`) {
+			return string(att.Output)
 		}
 		return ""
 	}},
