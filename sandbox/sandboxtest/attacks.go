@@ -545,25 +545,37 @@ var Attacks = []Attack{
 		return `    import ctypes
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-    notes = []
+    targets = ["/", "/usr", "/etc", os.getcwd()]
 
-    def remount_and_write(tag):
-        for target in (b"/", os.getcwd().encode()):
-            if libc.mount(None, target, None, 32 | 4096, None) != 0:
-                notes.append("%s remount %s: errno %d" % (tag, target.decode(), ctypes.get_errno()))
+    def writable(d):
+        p = os.path.join(d, "written-%d" % os.getpid())
         try:
-            with open("written-" + tag, "w") as f:
+            with open(p, "w") as f:
                 f.write("x")
-            return True
-        except OSError as e:
-            notes.append("%s write: %s" % (tag, e))
+        except OSError:
             return False
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+        return True
 
-    if remount_and_write("in-place"):
-        return "wrote after a remount"
+    before = {d: writable(d) for d in targets}
+    notes = ["writable before: %s" % [d for d in targets if before[d]]]
+
+    def remount(tag):
+        for d in targets:
+            if libc.mount(None, d.encode(), None, 32 | 4096, None) != 0:
+                notes.append("%s remount %s: errno %d" % (tag, d, ctypes.get_errno()))
+        return [d for d in targets if not before[d] and writable(d)]
+
+    gained = remount("in place")
+    if gained:
+        return "wrote after a remount: %s" % gained
     if libc.unshare(0x10000000 | 0x20000) == 0:
-        if remount_and_write("userns"):
-            return "wrote in a user namespace of its own"
+        gained = remount("own user namespace")
+        if gained:
+            return "wrote in a user namespace of its own: %s" % gained
     else:
         notes.append("unshare: errno %d" % ctypes.get_errno())
     return notes`
@@ -599,10 +611,13 @@ var Attacks = []Attack{
 		if !att.OK() || json.Unmarshal(att.Output, &r) != nil {
 			return fmt.Sprintf("no size bound within the call (%s: %s)", att.Status, att.Error)
 		}
-		if r.Error == "" {
+		switch r.Error {
+		case "ENOSPC", "EDQUOT", "EROFS":
+			return ""
+		case "":
 			return fmt.Sprintf("wrote %d MiB with no error", r.Bytes>>20)
 		}
-		return ""
+		return fmt.Sprintf("stopped by %s after %d MiB, not by a size bound", r.Error, r.Bytes>>20)
 	}},
 
 	// The harness itself.
