@@ -15,7 +15,7 @@ import (
 
 // commandTask writes a task whose hidden program is a shell script that
 // doubles an integer, and refuses to answer when it sees the caller's API
-// key in its environment or runs as root.
+// key in its environment.
 func commandTask(t *testing.T, onHost bool) string {
 	t.Helper()
 	dir := t.TempDir()

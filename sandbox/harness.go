@@ -27,6 +27,8 @@ import (
 //	--shell CMD       with --harden: build the same root with the working
 //	                  directory writable, drop every capability and exec
 //	                  `/bin/sh -c CMD` instead of serving (the agent's shell)
+//	--ready FD        with --shell: write a byte to FD and close it just
+//	                  before the shell starts
 //
 // Every request runs in a child forked by a zygote: a process forked before
 // the first request is read (or started afresh when one dies), so a child

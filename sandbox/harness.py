@@ -1707,6 +1707,12 @@ def main(argv):
             spec["hide"].append(argv[i + 1])
             i += 2
             continue
+        if a == "--ready" and i + 1 < len(argv):
+            # Closed once the shell is about to start (its caller times the
+            # command, not this set-up).
+            spec["ready"] = int(argv[i + 1])
+            i += 2
+            continue
         if a == "--shell" and i + 1 < len(argv):
             shell = argv[i + 1]
             spec["rw"] = True
@@ -1747,6 +1753,12 @@ def main(argv):
         # writable, as the caller's uid with no capability.
         resource.setrlimit(resource.RLIMIT_NOFILE, (MAX_FILES, MAX_FILES))
         drop_privileges(libc)
+        if "ready" in spec:
+            try:
+                os.write(spec["ready"], b"1")
+                os.close(spec["ready"])
+            except OSError:
+                pass
         os.execv("/bin/sh", ["sh", "-c", shell])
     if "uid" in cfg:
         hidden = [p for p in _prefixes() if not _reachable_by_others(p)]

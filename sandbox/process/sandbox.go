@@ -569,13 +569,24 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	}
 	out := &capWriter{limit: limit}
 	cmd := exec.Command("/bin/sh", "-c", req.Command)
+	// ready is closed by the harness when the shell starts: the timeout is
+	// the command's, not the sandbox's set-up.
+	var ready *os.File
 	if isolated && s.hostNS != "" {
 		// The harness builds the private root, drops every capability
 		// and execs the shell.
-		cmd = exec.Command(s.python, "-I", "-u", "-c", sandbox.Harness, "--harden", s.hostNS, "--shell", req.Command)
+		r, w, err := os.Pipe()
+		if err != nil {
+			return sandbox.ExecResult{}, fmt.Errorf("exec %q: %w", req.Command, err)
+		}
+		defer r.Close()
+		defer w.Close()
+		ready = r
+		cmd = exec.Command(s.python, "-I", "-u", "-c", sandbox.Harness, "--harden", s.hostNS, "--ready", "3", "--shell", req.Command)
 		for _, h := range s.opts.Hide {
 			cmd.Args = append(cmd.Args, "--hide", filepath.Clean(h))
 		}
+		cmd.ExtraFiles = []*os.File{w}
 	}
 	cmd.Dir = s.dir
 	cmd.Env = s.env(false)
@@ -593,12 +604,32 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	pid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	killAll := func() {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		_ = cmd.Process.Kill()
 	}
+	if ready != nil {
+		cmd.ExtraFiles[0].Close()
+		started := make(chan struct{})
+		go func() {
+			// A byte, or EOF if the harness failed before the shell.
+			ready.Read(make([]byte, 1))
+			close(started)
+		}()
+		select {
+		case <-started:
+		case <-time.After(startDeadline):
+			killAll()
+			<-done
+			return sandbox.ExecResult{}, fmt.Errorf("exec %q: the sandbox did not start within %s", req.Command, startDeadline)
+		case <-ctx.Done():
+			killAll()
+			<-done
+			return sandbox.ExecResult{}, ctx.Err()
+		}
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	var res sandbox.ExecResult
 	var waitErr error
 	select {
