@@ -46,15 +46,15 @@ type Host struct {
 	Bank string
 	// OtherRun is another run's journal.
 	OtherRun string
-	// HomeFile is a file in the user's home directory ("" when the home
-	// directory cannot be written).
+	// HomeFile is a file in the user's home directory, removed when the
+	// test ends ("" when the home directory cannot be written).
 	HomeFile string
 	// TaskDir holds hidden.py and heldout.jsonl.
 	TaskDir string
 	Hidden  string
 	Heldout string
-	// Socket is a Unix socket listening with mode 0666; Accepted counts its
-	// connections.
+	// Socket is a Unix socket listening with mode 0666; accepted gets a
+	// value for each connection it takes.
 	Socket   string
 	accepted chan struct{}
 	// Secrets maps each planted secret to what it is.
@@ -183,7 +183,8 @@ type Attack struct {
 	// hidden program in the task directory), "exec" (the agent's shell:
 	// Body is then a shell command).
 	Where string
-	// Timeout of the attack's call (default 5 s).
+	// Timeout of the attack's call (default 30 s: every attack that has a
+	// Judge must finish and return what it got).
 	Timeout time.Duration
 	// Spoils: the attack may spoil the other results of its own batch (it
 	// reads its own result pipe back): only its own score suffers.
@@ -333,12 +334,12 @@ var Attacks = []Attack{
         scan_obj(o, out, 4)
     return sorted(out)`
 	}},
-	{Name: "outputs from /proc/self/mem", Finding: "1", Timeout: 20 * time.Second, Judge: found, Body: func(*Host) string {
+	{Name: "outputs from /proc/self/mem", Finding: "1", Judge: found, Body: func(*Host) string {
 		return `    out = set()
     scan_mem("self", out)
     return sorted(out)`
 	}},
-	{Name: "outputs from the parent's and other processes' memory", Finding: "1", Timeout: 20 * time.Second, Judge: found, Body: func(*Host) string {
+	{Name: "outputs from the parent's and other processes' memory", Finding: "1", Judge: found, Body: func(*Host) string {
 		return `    out = set()
     notes = []
     me = os.getpid()
@@ -396,7 +397,7 @@ var Attacks = []Attack{
 		}
 		return "    return read(" + pyList(h.HomeFile) + "[0])"
 	}},
-	{Name: "search the home directories, /var and /tmp", Finding: "3", Timeout: 20 * time.Second, Judge: found, Body: func(h *Host) string {
+	{Name: "search the home directories, /var and /tmp", Finding: "3", Judge: found, Body: func(h *Host) string {
 		return `    out = set()
     for top in ("/root", "/home", "/var", "/tmp", "/run", "/srv", "/mnt", "/opt", ` + pyList(os.TempDir()) + `[0]):
         for p in walk(top, 4):
@@ -443,7 +444,7 @@ var Attacks = []Attack{
 	}},
 
 	// Finding 5: host sockets, /sys, descriptors, privileges.
-	{Name: "connect to a host Unix socket (mode 0666)", Finding: "5", Timeout: 20 * time.Second, Body: func(h *Host) string {
+	{Name: "connect to a host Unix socket (mode 0666)", Finding: "5", Body: func(h *Host) string {
 		return `    hits = []
     paths = ` + pyList(h.Socket) + `
     for top in ("/run", "/var/run", "/tmp", ` + pyList(os.TempDir()) + `[0]):
@@ -521,7 +522,7 @@ var Attacks = []Attack{
 		}
 		return ""
 	}},
-	{Name: "gain privileges: a set-uid binary on a mount that honours it", Finding: "5", Timeout: 20 * time.Second, Body: func(*Host) string {
+	{Name: "gain privileges: a set-uid binary on a mount that honours it", Finding: "5", Body: func(*Host) string {
 		return `    out = []
     for top in ("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/lib", "/usr/libexec", "/usr/local/bin"):
         for p in walk(top, 3):
@@ -587,7 +588,7 @@ var Attacks = []Attack{
 	}},
 
 	// Finding 4: the disk behind the working directory.
-	{Name: "fill the working directory", Finding: "4", Timeout: 20 * time.Second, Body: func(*Host) string {
+	{Name: "fill the working directory", Finding: "4", Body: func(*Host) string {
 		return `    total, i, err = 0, 0, ""
     try:
         while total < 256 << 20:
@@ -725,7 +726,7 @@ func runOne(t *testing.T, env Env, h *Host, a Attack) string {
 	ctx := context.Background()
 	timeout := a.Timeout
 	if timeout == 0 {
-		timeout = 5 * time.Second
+		timeout = 30 * time.Second
 	}
 	switch a.Where {
 	case "exec":
@@ -752,6 +753,9 @@ func runOne(t *testing.T, env Env, h *Host, a Attack) string {
 			t.Fatalf("Call: %v", err)
 		}
 		t.Logf("attack: %s %s %s", out[0].Status, clip(string(out[0].Output)), out[0].Error)
+		if !out[0].OK() {
+			t.Fatalf("the attack did not finish (%s: %s): the suite cannot judge it", out[0].Status, out[0].Error)
+		}
 		return a.Judge(h, out[0])
 	}
 	box := env.Eval(t)
@@ -781,6 +785,10 @@ func runOne(t *testing.T, env Env, h *Host, a Attack) string {
 		breach = append(breach, fmt.Sprintf("the batch's other outcomes changed: %+v, %+v", out[0], out[2]))
 	}
 	if a.Judge != nil {
+		if !att.OK() {
+			// A scanner that did not finish proves nothing.
+			t.Fatalf("the attack did not finish (%s: %s): the suite cannot judge it", att.Status, att.Error)
+		}
 		if b := a.Judge(h, att); b != "" {
 			breach = append(breach, b)
 		}
