@@ -8,10 +8,13 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'test.sh: %s\n' "$*" >&2; }
 
-# python3 runs the process sandbox's harness; debootstrap builds the Docker
-# sandbox's image offline from Debian's packages.
+# python3 runs the process sandbox's harness (the system's one, which other
+# users may run, also serves the sandbox's test as an unprivileged user);
+# debootstrap builds the Docker sandbox's image offline from Debian's
+# packages.
 missing=""
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -x /usr/bin/python3 ] || [ -x /usr/local/bin/python3 ] || missing="$missing python3"
 command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
 if [ -n "$missing" ]; then
 	say "installing$missing"
