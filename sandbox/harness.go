@@ -24,6 +24,9 @@ import (
 //	                  instead (and the harness warns on stderr).
 //	--hide REL        with --harden: cover the file REL of the working
 //	                  directory with an empty one (repeatable)
+//	--scratch DIR     with --harden: bind no host directory; work in DIR, an
+//	                  empty read-only directory of the private root (or in
+//	                  the private /tmp with --shell)
 //	--shell CMD       with --harden: build the same root with the working
 //	                  directory writable, drop every capability and exec
 //	                  `/bin/sh -c CMD` instead of serving (the agent's shell)

@@ -1468,7 +1468,7 @@ def private_root(cfg, spec):
     machine = os.uname().machine
     _mount(libc, None, "/", None, MS_REC | MS_PRIVATE, None)
     # Host paths, resolved before the host's root goes away.
-    work = os.path.realpath(spec["dir"])
+    work = os.path.realpath(spec["dir"]) if spec.get("dir") else None
     exposed = []  # (path, "ro" | "rw" | symlink target)
     for p in _SYSTEM_DIRS:
         if os.path.islink(p):
@@ -1480,7 +1480,7 @@ def private_root(cfg, spec):
         if not covered(p):
             exposed.append((p, "ro"))
     hide = []
-    for rel in spec.get("hide") or []:
+    for rel in spec.get("hide") if work else []:
         p = os.path.normpath(os.path.join(work, rel))
         if p.startswith(work + "/") and os.path.lexists(p):
             hide.append(p)
@@ -1549,7 +1549,11 @@ def _build_root(libc, machine, staging, work, exposed, hide, spec):
         # documents there); untrusted candidates get only /dev/shm.
         _mount(libc, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
     # The sandbox's directory last: it may lie under any of the above.
-    bind(work, rw=bool(spec.get("rw")))
+    if work:
+        bind(work, rw=bool(spec.get("rw")))
+    else:
+        work = "/tmp" if spec.get("rw") else spec["scratch"]
+        os.makedirs(work, 0o755, exist_ok=True)
     for p in hide:
         _mount(libc, host + "/dev/null", p, None, MS_BIND, None)
     _check(libc.umount2(host.encode(), MNT_DETACH), host)
@@ -1701,6 +1705,13 @@ def main(argv):
             # hardening remounts everything read-only, which must never
             # happen outside a private mount namespace.
             harden_fs = argv[i + 1]
+            i += 2
+            continue
+        if a == "--scratch" and i + 1 < len(argv):
+            # No host directory: work in an empty directory of the private
+            # root (the shell in its private /tmp).
+            spec["dir"] = None
+            spec["scratch"] = argv[i + 1]
             i += 2
             continue
         if a == "--hide" and i + 1 < len(argv):

@@ -1,6 +1,7 @@
 package process
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,19 +11,22 @@ import (
 	"syscall"
 	"testing"
 
+	"go.uber.org/zap/zaptest"
+
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 // TestAttacks runs the adversarial suite against the process sandbox, set
-// up as a run sets it up: the evaluator on an empty scratch directory, the
-// oracle on the task directory, the agent's shell on its workspace.
+// up as a run sets it up: the evaluator with no directory (a scratch one of
+// its root), the oracle on the task directory, the agent's shell on its
+// workspace.
 func TestAttacks(t *testing.T) {
 	testenv.NeedPython(t)
 	sandboxtest.Run(t, sandboxtest.Env{
 		Kind: "process",
-		Eval: func(t *testing.T) sandbox.Sandbox { return newSandbox(t, Options{Dir: t.TempDir()}) },
+		Eval: scratchSandbox,
 		Oracle: func(t *testing.T, dir string) sandbox.Sandbox {
 			return newSandbox(t, Options{Dir: dir, Hide: []string{"heldout.jsonl"}})
 		},
@@ -37,6 +41,18 @@ func TestAttacks(t *testing.T) {
 			return strconv.Itoa(s.h.cmd.Process.Pid)
 		},
 	})
+}
+
+// scratchSandbox is a sandbox without a directory, as the evaluator's.
+func scratchSandbox(t *testing.T) sandbox.Sandbox {
+	t.Helper()
+	testenv.NeedPython(t)
+	s, err := New(context.Background(), Options{Log: zaptest.NewLogger(t)})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 // unprivilegedUID runs the suite's second pass: nobody.

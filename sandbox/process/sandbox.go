@@ -47,8 +47,9 @@ type Options struct {
 	// Dir is the working directory of the harness and of Exec: the agent's
 	// workspace, or the hidden program's directory for an oracle. It is the
 	// only directory of the host besides the system ones that sandboxed
-	// code sees (read-only; writable for Exec). Default: a fresh empty
-	// directory, removed by Close.
+	// code sees (read-only; writable for Exec). Default: no host directory
+	// at all; sandboxed code works in ScratchDir, an empty directory of its
+	// private root (in / when the kernel refuses namespaces).
 	Dir string
 	// Hide lists files of Dir (relative paths) that sandboxed code must not
 	// read: each is covered by an empty file (the task's held-out tests in
@@ -94,9 +95,8 @@ type Sandbox struct {
 	opts   Options
 	log    *zap.Logger
 	python string
+	// dir is Options.Dir made absolute; "" for a scratch sandbox.
 	dir    string
-	// tmpDir is Dir when New created it; Close removes it.
-	tmpDir string
 	uid    int
 	hostNS string
 	attr   func(network bool) *syscall.SysProcAttr
@@ -138,22 +138,17 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 			return nil, fmt.Errorf("process sandbox: hidden file %q is not under the sandbox's directory", h)
 		}
 	}
-	dir, tmpDir := opts.Dir, ""
-	if dir == "" {
-		d, err := os.MkdirTemp("", "reconstruct-sandbox-")
-		if err != nil {
-			return nil, fmt.Errorf("process sandbox: %w", err)
+	dir := ""
+	if opts.Dir != "" {
+		var err error
+		if dir, err = filepath.Abs(opts.Dir); err != nil {
+			return nil, fmt.Errorf("process sandbox: directory %q: %w", opts.Dir, err)
 		}
-		dir, tmpDir = d, d
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("process sandbox: directory %q: %w", opts.Dir, err)
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("process sandbox: directory: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("process sandbox: %s is not a directory", dir)
+		if fi, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("process sandbox: directory: %w", err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("process sandbox: %s is not a directory", dir)
+		}
 	}
 	python := opts.Python
 	if python == "" {
@@ -164,7 +159,6 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 		return nil, fmt.Errorf("process sandbox: python %q: %w", python, err)
 	}
 	s := &Sandbox{
-		tmpDir: tmpDir,
 		attr:   attr,
 		opts:   opts,
 		log:    log.With(zap.String("sandbox", "process"), zap.String("dir", dir)),
@@ -181,9 +175,6 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.ensure(ctx); err != nil {
-		if tmpDir != "" {
-			os.RemoveAll(tmpDir)
-		}
 		return nil, err
 	}
 	return s, nil
@@ -259,11 +250,44 @@ func (s *Sandbox) env(harness bool) []string {
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
-	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir}
+	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.workdir()}
 	if harness {
 		return append(env, "TMPDIR=/dev/shm")
 	}
 	return append(env, "TMPDIR=/tmp")
+}
+
+// ScratchDir is where sandboxed code works in a sandbox without a
+// directory: an empty, read-only directory of its private root (the
+// agent's shell works in its private /tmp instead).
+const ScratchDir = "/workspace"
+
+// hostDir is the working directory the harness starts in.
+func (s *Sandbox) hostDir() string {
+	if s.dir == "" {
+		return "/"
+	}
+	return s.dir
+}
+
+// workdir is the working directory of sandboxed code.
+func (s *Sandbox) workdir() string {
+	if s.dir == "" {
+		return ScratchDir
+	}
+	return s.dir
+}
+
+// hardenArgs are the harness's flags that build its private root.
+func (s *Sandbox) hardenArgs() []string {
+	args := []string{"--harden", s.hostNS}
+	if s.dir == "" {
+		return append(args, "--scratch", ScratchDir)
+	}
+	for _, h := range s.opts.Hide {
+		args = append(args, "--hide", filepath.Clean(h))
+	}
+	return args
 }
 
 // ensure returns a running harness, starting one if needed. Caller holds mu.
@@ -320,7 +344,7 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 		args = append(args, "--uid", strconv.Itoa(s.uid), "--gid", strconv.Itoa(s.uid))
 	}
 	cmd := exec.Command(s.python, args...)
-	cmd.Dir = s.dir
+	cmd.Dir = s.hostDir()
 	cmd.Env = s.env(true)
 	if isolated {
 		cmd.SysProcAttr = s.attr(s.opts.Network)
@@ -328,10 +352,7 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 			return nil, &errRefused{errors.New("namespaces are not supported on this system")}
 		}
 		if s.hostNS != "" {
-			cmd.Args = append(cmd.Args, "--harden", s.hostNS)
-			for _, h := range s.opts.Hide {
-				cmd.Args = append(cmd.Args, "--hide", filepath.Clean(h))
-			}
+			cmd.Args = append(cmd.Args, s.hardenArgs()...)
 		}
 	} else {
 		cmd.SysProcAttr = plainAttr()
@@ -540,9 +561,6 @@ func (s *Sandbox) Close() error {
 		s.h.stop()
 		s.h = nil
 	}
-	if s.tmpDir != "" {
-		return os.RemoveAll(s.tmpDir)
-	}
 	return nil
 }
 
@@ -582,13 +600,10 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 		defer r.Close()
 		defer w.Close()
 		ready = r
-		cmd = exec.Command(s.python, "-I", "-u", "-c", sandbox.Harness, "--harden", s.hostNS, "--ready", "3", "--shell", req.Command)
-		for _, h := range s.opts.Hide {
-			cmd.Args = append(cmd.Args, "--hide", filepath.Clean(h))
-		}
+		cmd = exec.Command(s.python, append([]string{"-I", "-u", "-c", sandbox.Harness, "--ready", "3", "--shell", req.Command}, s.hardenArgs()...)...)
 		cmd.ExtraFiles = []*os.File{w}
 	}
-	cmd.Dir = s.dir
+	cmd.Dir = s.hostDir()
 	cmd.Env = s.env(false)
 	cmd.Stdout = out
 	cmd.Stderr = out

@@ -425,3 +425,29 @@ func TestConcurrentRequests(t *testing.T) {
 		}
 	}
 }
+
+// A sandbox without a directory binds none of the host's: its code works
+// in an empty, read-only scratch directory; its shell in a private /tmp.
+func TestScratchSandbox(t *testing.T) {
+	s := scratchSandbox(t).(*Sandbox)
+	if !s.Isolation().PrivateRoot {
+		t.Skip("no private root on this system: the scratch directory is /")
+	}
+	got, err := s.Call(context.Background(), sandbox.CallRequest{
+		Program: sandbox.Program{Source: "import os\ndef f(x):\n    try:\n        open('x', 'w')\n        w = 'writable'\n    except OSError as e:\n        w = type(e).__name__\n    return [os.getcwd(), os.listdir('.'), w]\n", Function: "f"},
+		Inputs:  []json.RawMessage{raw(`1`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `["/workspace",[],"OSError"]`; string(got[0].Output) != want {
+		t.Errorf("scratch directory: %s %s, want %s", got[0].Output, got[0].Error, want)
+	}
+	res, err := s.Exec(context.Background(), sandbox.ExecRequest{Command: "pwd; echo x > f && cat f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Output != "/tmp\nx\n" {
+		t.Errorf("Exec in a scratch sandbox: %+v", res)
+	}
+}
