@@ -62,6 +62,10 @@ type Task struct {
 	RandomInputs     *Generator   `mapstructure:"random_inputs" json:"random_inputs,omitempty"`
 	// Heldout is the held-out test file, read only by scoring.
 	Heldout string `mapstructure:"heldout" json:"heldout,omitempty"`
+	// AllowOutsidePaths lets the task's files (oracle.python,
+	// random_inputs.python, heldout) lie outside the task directory (the
+	// directory of the configuration file).
+	AllowOutsidePaths bool `mapstructure:"allow_outside_paths" json:"allow_outside_paths,omitempty"`
 }
 
 // Describe returns the part of the task an agent may see.
@@ -75,12 +79,15 @@ func (t Task) Describe() task.Task {
 
 // Oracle names the hidden program: exactly one of Python, Command, HTTP.
 type Oracle struct {
-	Python   string        `mapstructure:"python" json:"python,omitempty"`
-	Function string        `mapstructure:"function" json:"function,omitempty"`
-	Command  []string      `mapstructure:"command" json:"command,omitempty"`
-	HTTP     string        `mapstructure:"http" json:"http,omitempty"`
-	Timeout  time.Duration `mapstructure:"timeout" json:"timeout"`
-	Retries  int           `mapstructure:"retries" json:"retries"`
+	Python   string   `mapstructure:"python" json:"python,omitempty"`
+	Function string   `mapstructure:"function" json:"function,omitempty"`
+	Command  []string `mapstructure:"command" json:"command,omitempty"`
+	// OnHost runs Command on this machine, outside any sandbox, with a
+	// cut-down environment; by default it runs in the oracle's sandbox.
+	OnHost  bool          `mapstructure:"on_host" json:"on_host,omitempty"`
+	HTTP    string        `mapstructure:"http" json:"http,omitempty"`
+	Timeout time.Duration `mapstructure:"timeout" json:"timeout"`
+	Retries int           `mapstructure:"retries" json:"retries"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.
@@ -180,6 +187,8 @@ func defaults() map[string]any {
 		"task.function_name":         DefaultFunctionName,
 		"task.kind":                  "",
 		"task.heldout":               "",
+		"task.allow_outside_paths":   false,
+		"task.oracle.on_host":        false,
 		"task.oracle.python":         "",
 		"task.oracle.function":       "",
 		"task.oracle.command":        []string{},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,6 +228,76 @@ func TestBankURLIsNotAPath(t *testing.T) {
 	}
 }
 
+// A task's files must resolve inside the task directory, symbolic links
+// followed, unless task.allow_outside_paths is set; a command run in the
+// oracle's sandbox must be there in any case.
+func TestTaskPathsStayInTheTaskDirectory(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.py")
+	if err := os.WriteFile(outside, []byte("# elsewhere\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	realOutside, err := filepath.EvalSymlinks(outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := func(body string) string {
+		return strings.Replace(validTask, "  oracle:\n    python: hidden.py\n    function: running_max\n", body, 1)
+	}
+	tests := []struct {
+		name string
+		yaml string
+		// link, when set, is made a symbolic link to outside.
+		link    string
+		wantKey string
+		wantMsg string
+	}{
+		{name: "inside", yaml: validTask},
+		{name: "dot-dot escape", yaml: oracle("  oracle:\n    python: ../../../../../../../../etc/passwd\n    function: f\n"),
+			wantKey: "task.oracle.python", wantMsg: "/etc/passwd is outside the task directory"},
+		{name: "absolute path", yaml: oracle("  oracle:\n    python: " + outside + "\n    function: f\n"),
+			wantKey: "task.oracle.python", wantMsg: realOutside},
+		{name: "symbolic link out", yaml: oracle("  oracle:\n    python: link.py\n    function: f\n"), link: "link.py",
+			wantKey: "task.oracle.python", wantMsg: "link.py resolves to " + realOutside},
+		{name: "generator outside", yaml: strings.Replace(validTask, "python: generator.py", "python: "+outside, 1),
+			wantKey: "task.random_inputs.python", wantMsg: "outside the task directory"},
+		{name: "held-out tests outside", yaml: validTask + "  heldout: " + outside + "\n",
+			wantKey: "task.heldout", wantMsg: "set task.allow_outside_paths: true"},
+		{name: "allowed outside", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    python: " + outside + "\n    function: f\n")},
+		{name: "sandboxed command outside", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    command: [" + outside + "]\n"),
+			wantKey: "task.oracle.command", wantMsg: "the oracle's sandbox sees only that directory"},
+		{name: "sandboxed command inside", yaml: oracle("  oracle:\n    command: [./hidden.py, --flag]\n")},
+		{name: "host command outside, allowed", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    command: [" + outside + "]\n    on_host: true\n")},
+		{name: "host command outside, not allowed", yaml: oracle("  oracle:\n    command: [" + outside + "]\n    on_host: true\n"),
+			wantKey: "task.oracle.command", wantMsg: "set task.allow_outside_paths"},
+		{name: "on_host without a command", yaml: oracle("  oracle:\n    python: hidden.py\n    function: f\n    on_host: true\n"),
+			wantKey: "task.oracle.on_host", wantMsg: "applies only to task.oracle.command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := taskDir(t, tt.yaml)
+			if tt.link != "" {
+				if err := os.Symlink(outside, filepath.Join(filepath.Dir(p), tt.link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := Load(Options{File: p})
+			if tt.wantKey == "" {
+				if err != nil {
+					t.Fatalf("Load: %v", err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Load: %v, want a configuration error", err)
+			}
+			if ce.Key != tt.wantKey || ce.File != p || !strings.Contains(ce.Msg, tt.wantMsg) {
+				t.Errorf("error %q (file %s, key %s), want key %s, file %s and %q", err, ce.File, ce.Key, tt.wantKey, p, tt.wantMsg)
+			}
+		})
+	}
+}
+
 func TestResolveBank(t *testing.T) {
 	p := taskDir(t, validTask+"bank: {path: data/bank.db}\n")
 	withPath, err := Load(Options{File: p})
@@ -276,5 +347,17 @@ func TestResolveBank(t *testing.T) {
 				t.Errorf("ResolveBank = %+v, want %s from %s (warning %v)", got, tt.want, tt.wantSource, tt.wantWarning)
 			}
 		})
+	}
+}
+
+// A task directory reached through a symbolic link holds its own files.
+func TestTaskDirectoryThroughASymlink(t *testing.T) {
+	p := taskDir(t, validTask)
+	link := filepath.Join(t.TempDir(), "task")
+	if err := os.Symlink(filepath.Dir(p), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{File: filepath.Join(link, "task.yaml")}); err != nil {
+		t.Fatalf("Load: %v", err)
 	}
 }

@@ -281,6 +281,9 @@ func (c *Config) finish(getenv func(string) string) error {
 			return bad("task.oracle.python", "%v", err)
 		}
 	}
+	if o.OnHost && len(o.Command) == 0 {
+		return bad("task.oracle.on_host", "applies only to task.oracle.command")
+	}
 	if o.HTTP != "" && !strings.HasPrefix(o.HTTP, "http://") && !strings.HasPrefix(o.HTTP, "https://") {
 		return bad("task.oracle.http", "%q is not an http(s) URL", o.HTTP)
 	}
@@ -305,6 +308,9 @@ func (c *Config) finish(getenv func(string) string) error {
 		if p := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(p) == nil {
 			t.Heldout = p
 		}
+	}
+	if err := c.containPaths(); err != nil {
+		return err
 	}
 
 	w := &c.Workflow
@@ -455,4 +461,79 @@ func Defaults(getenv func(string) string) (*Config, error) {
 	}
 	c.Bank.Path, _ = DefaultBankPath(getenv)
 	return &c, nil
+}
+
+// containPaths checks that the task's files resolve, symbolic links
+// followed, inside the task directory (the directory of the configuration
+// file), unless task.allow_outside_paths is set: a task file must not make
+// the oracle's sandbox read /etc or a user's files. A command oracle run
+// in a sandbox must live there in any case: that directory is all its
+// sandbox sees.
+func (c *Config) containPaths() error {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
+	if err != nil {
+		return &Error{File: c.File, Msg: fmt.Sprintf("task directory: %v", err)}
+	}
+	t := &c.Task
+	check := func(key, path string, always bool) error {
+		if path == "" || (t.AllowOutsidePaths && !always) {
+			return nil
+		}
+		real, err := resolve(path)
+		if err != nil {
+			return &Error{File: c.File, Key: key, Msg: err.Error()}
+		}
+		if real != dir && strings.HasPrefix(real, dir+string(filepath.Separator)) {
+			return nil
+		}
+		hint := " (set task.allow_outside_paths: true to allow it)"
+		if always {
+			hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
+		}
+		where := path
+		if real != path {
+			where += " resolves to " + real + ","
+		} else {
+			where += " is"
+		}
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
+	}
+	if err := check("task.oracle.python", t.Oracle.Python, false); err != nil {
+		return err
+	}
+	if g := t.RandomInputs; g != nil {
+		if err := check("task.random_inputs.python", g.Python, false); err != nil {
+			return err
+		}
+	}
+	if err := check("task.heldout", t.Heldout, false); err != nil {
+		return err
+	}
+	if cmd := t.Oracle.Command; len(cmd) > 0 && strings.Contains(cmd[0], "/") {
+		if err := check("task.oracle.command", cmd[0], !t.Oracle.OnHost); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolve is path made absolute with every symbolic link followed; a path
+// that does not exist yet resolves through its directory.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	d, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return filepath.Join(d, filepath.Base(abs)), nil
 }

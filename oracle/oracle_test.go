@@ -8,13 +8,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.uber.org/zap/zaptest"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
 func raws(ss ...string) []json.RawMessage {
@@ -25,22 +32,70 @@ func raws(ss ...string) []json.RawMessage {
 	return out
 }
 
-// script writes an executable shell script.
-func script(t *testing.T, body string) string {
+// commandModes are the places a command oracle runs: on the host (only when
+// a task asks for it) and in each sandbox, in the task directory dir.
+func commandModes(t *testing.T, dir string) map[string]func(argv []string, timeout time.Duration) *Command {
+	modes := map[string]func([]string, time.Duration) *Command{
+		"host": func(argv []string, timeout time.Duration) *Command { return NewHostCommand(argv, dir, timeout) },
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		box, err := process.New(context.Background(), process.Options{Dir: dir, Log: zaptest.NewLogger(t)})
+		if err != nil {
+			t.Fatalf("process sandbox: %v", err)
+		}
+		t.Cleanup(func() { box.Close() })
+		modes["process sandbox"] = func(argv []string, timeout time.Duration) *Command {
+			return NewCommand(box, argv, timeout, sandbox.Limits{})
+		}
+	} else {
+		testenv.Skip(t, "python3 is not on PATH: the process sandbox needs it")
+	}
+	if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); ok {
+		box, err := docker.New(context.Background(), docker.Options{Image: docker.DefaultImage(), RunID: "test-oracle-command", Role: docker.RoleOracle,
+			Mounts: []docker.Mount{docker.ProgramMount(dir)}, Log: zaptest.NewLogger(t)})
+		if err != nil {
+			t.Fatalf("docker sandbox: %v", err)
+		}
+		t.Cleanup(func() { box.Close() })
+		modes["docker sandbox"] = func(argv []string, timeout time.Duration) *Command {
+			return NewCommand(box, argv, timeout, sandbox.Limits{})
+		}
+	} else {
+		testenv.Skip(t, reason)
+	}
+	return modes
+}
+
+// taskDir makes a task directory readable by the sandboxes' users holding
+// executable scripts.
+func taskDir(t *testing.T, scripts map[string]string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "oracle.sh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func TestCommandOracle(t *testing.T) {
-	// Doubles a number read on stdin; rejects negatives with exit 1.
-	double := script(t, `read x
+	dir := taskDir(t, map[string]string{
+		// Doubles a number read on stdin; rejects negatives with exit 1.
+		"double.sh": `read x
 if [ "$x" -lt 0 ]; then echo "negative input" >&2; exit 1; fi
 echo $((x * 2))
-`)
+`,
+		"sleep.sh":   "sleep 10\n",
+		"notjson.sh": "echo not json\n",
+		"killed.sh":  "kill -9 $$\n",
+		// Sleeps past the timeout the first time only (a marker beside the
+		// task directory: the sandboxes see that directory read-only).
+		"slow_once.sh": "read x\nif [ ! -e \"$0.once\" ]; then touch \"$0.once\"; sleep 10; fi\necho $x\n",
+	})
 	tests := []struct {
 		name    string
 		argv    []string
@@ -48,37 +103,103 @@ echo $((x * 2))
 		inputs  []json.RawMessage
 		want    []Answer
 		wantErr string
+		// hostOnly: the case needs to write beside the command.
+		hostOnly bool
 	}{
-		{name: "answers", argv: []string{double}, inputs: raws("2", "5"), want: []Answer{{Output: json.RawMessage("4")}, {Output: json.RawMessage("10")}}},
-		{name: "non-zero exit rejects the input", argv: []string{double}, inputs: raws("3", "-1"), want: []Answer{{Output: json.RawMessage("6")}, {Invalid: "negative input"}}},
-		{name: "timeout twice fails the task", argv: []string{script(t, "sleep 10\n")}, timeout: 200 * time.Millisecond, inputs: raws("1"),
-			wantErr: "did not answer in time on input 1 (1), limit 200ms per input (task.oracle.timeout)"},
-		{name: "killed by a signal twice fails the task", argv: []string{script(t, "kill -9 $$\n")}, inputs: raws("1", "2"), wantErr: "crashed on input 1 (1)"},
-		{name: "slow once, then an answer", argv: []string{script(t, "read x\nif [ ! -e \"$0.once\" ]; then touch \"$0.once\"; sleep 10; fi\necho $x\n")},
-			timeout: time.Second, inputs: raws("7"), want: []Answer{{Output: json.RawMessage("7")}}},
-		{name: "missing executable is an infrastructure error", argv: []string{filepath.Join(t.TempDir(), "nope")}, inputs: raws("1"), wantErr: "no such file"},
-		{name: "output that is not JSON is an infrastructure error", argv: []string{script(t, "echo not json\n")}, inputs: raws("1"), wantErr: "not one JSON value"},
+		{name: "answers", argv: []string{"./double.sh"}, inputs: raws("2", "5"), want: []Answer{{Output: json.RawMessage("4")}, {Output: json.RawMessage("10")}}},
+		{name: "non-zero exit rejects the input", argv: []string{"./double.sh"}, inputs: raws("3", "-1"), want: []Answer{{Output: json.RawMessage("6")}, {Invalid: "negative input"}}},
+		{name: "killed by a signal twice fails the task", argv: []string{"./killed.sh"}, inputs: raws("1", "2"), wantErr: `crashed on input 1 \(1\)`},
+		{name: "timeout twice fails the task", argv: []string{"./sleep.sh"}, timeout: 300 * time.Millisecond, inputs: raws("1"),
+			wantErr: `did not answer in time on input 1 \(1\), limit 300ms per input \(task.oracle.timeout\)`},
+		{name: "slow once, then an answer", argv: []string{"./slow_once.sh"}, timeout: time.Second, inputs: raws("7"), want: []Answer{{Output: json.RawMessage("7")}}, hostOnly: true},
+		{name: "missing executable is an infrastructure error", argv: []string{"./nope"}, inputs: raws("1"), wantErr: "(?i)no such file"},
+		{name: "output that is not JSON is an infrastructure error", argv: []string{"./notjson.sh"}, inputs: raws("1"), wantErr: "not one JSON value"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			timeout := tt.timeout
-			if timeout == 0 {
-				timeout = 5 * time.Second
+	for mode, newCommand := range commandModes(t, dir) {
+		for _, tt := range tests {
+			if tt.hostOnly && mode != "host" {
+				continue
 			}
-			got, err := NewCommand(tt.argv, t.TempDir(), timeout).Query(context.Background(), tt.inputs)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			t.Run(mode+"/"+tt.name, func(t *testing.T) {
+				timeout := tt.timeout
+				if timeout == 0 {
+					timeout = 5 * time.Second
 				}
-				return
-			}
+				got, err := newCommand(tt.argv, timeout).Query(context.Background(), tt.inputs)
+				if tt.wantErr != "" {
+					if err == nil || !regexp.MustCompile(tt.wantErr).MatchString(err.Error()) {
+						t.Fatalf("err = %v, want %q", err, tt.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("answers = %s, want %s", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// A command oracle sees none of the caller's secrets: not its environment
+// (API keys), and, in a sandbox, not the host's files outside the task
+// directory; it cannot write the task directory and does not run as root.
+func TestCommandOracleIsolation(t *testing.T) {
+	t.Setenv("RECONSTRUCT_TEST_API_KEY", "QZ-environment-secret")
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("QZ-file-secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(outside), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := taskDir(t, map[string]string{"probe.sh": `read x
+s=$(cat ` + outside + ` 2>/dev/null || echo none)
+if touch ./written 2>/dev/null; then w=yes; else w=no; fi
+printf '{"uid": %s, "env": "%s", "file": "%s", "wrote": "%s"}\n' "$(id -u)" "$(env | tr '\n' ' ')" "$s" "$w"
+`})
+	for mode, newCommand := range commandModes(t, dir) {
+		t.Run(mode, func(t *testing.T) {
+			got, err := newCommand([]string{"./probe.sh"}, 5*time.Second).Query(context.Background(), raws("1"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-				t.Errorf("answers = %s, want %s", got, tt.want)
+			var r struct {
+				UID   int    `json:"uid"`
+				Env   string `json:"env"`
+				File  string `json:"file"`
+				Wrote string `json:"wrote"`
+			}
+			if err := json.Unmarshal(got[0].Output, &r); err != nil {
+				t.Fatalf("%s: %v", got[0], err)
+			}
+			t.Logf("%+v", r)
+			if strings.Contains(r.Env, "QZ-environment-secret") {
+				t.Errorf("the command saw the caller's API key: %s", r.Env)
+			}
+			if mode == "host" {
+				return
+			}
+			if r.File != "none" {
+				t.Errorf("the command read %s outside the task directory: %q", outside, r.File)
+			}
+			if r.Wrote != "no" {
+				t.Errorf("the command wrote the task directory")
+			}
+			if os.Geteuid() == 0 && r.UID == 0 {
+				t.Errorf("the command ran as root")
 			}
 		})
+	}
+}
+
+func TestHostEnv(t *testing.T) {
+	got := HostEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk", "HOME=/h", "LC_ALL=C", "AWS_SECRET_ACCESS_KEY=x", "RECONSTRUCT_BANK=/b", "TZ=UTC"})
+	want := []string{"PATH=/bin", "HOME=/h", "LC_ALL=C", "TZ=UTC"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("HostEnv = %v, want %v", got, want)
 	}
 }
 

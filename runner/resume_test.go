@@ -164,13 +164,11 @@ func TestKillAndResume(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("child was not killed: %v", err)
 			}
-			// The killed process's scratch directory is left; prune finds
-			// it, nothing holding it any more, and removes it.
+			// The killed process left nothing in the host's temporary
+			// directory: its sandboxes' scratch space was their own.
 			tmp := filepath.Join(dir, "tmp")
-			left, _ := filepath.Glob(filepath.Join(tmp, "reconstruct-evaluator-*"))
-			removed, err := PruneScratch(tmp)
-			if err != nil || len(left) != 1 || !cmp.Equal(left, removed) {
-				t.Errorf("scratch directories left %v, pruned %v (%v); want the killed run's one pruned", left, removed, err)
+			if left, _ := filepath.Glob(filepath.Join(tmp, "reconstruct-*")); len(left) != 0 {
+				t.Errorf("the killed run left %v in its temporary directory", left)
 			}
 			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, BankOptions{})
 			if err != nil {

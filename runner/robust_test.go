@@ -212,16 +212,23 @@ func TestShowRunOfAFork(t *testing.T) {
 	}
 }
 
-// Scratch directories in use survive a prune; those a killed run left do
-// not.
+// Scratch directories in use (locked) survive a prune; those a killed run
+// of an earlier version left do not.
 func TestPruneScratch(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	inUse, lock, err := newScratchDir("evaluator")
+	inUse, err := os.MkdirTemp(tmp, "reconstruct-evaluator-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.Open(inUse)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
 	stale, err := os.MkdirTemp(tmp, "reconstruct-score-")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -384,6 +385,13 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err != nil {
 		return nil, err
 	}
+	if notice := HostOracleNotice(c); notice != "" {
+		if opts.Progress != nil {
+			fmt.Fprint(opts.Progress, notice)
+		} else {
+			log.Warn(strings.TrimSpace(notice))
+		}
+	}
 	defer orc.Close()
 	ag, err := NewAgent(ctx, c, boxes.Agent, log)
 	if err != nil {
@@ -439,12 +447,38 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 		lim := Limits(c)
 		lim.Timeout = o.Timeout
 		return oracle.NewPython(box, o.Python, o.Function, lim), nil
+	case len(o.Command) > 0 && o.OnHost:
+		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
 	case len(o.Command) > 0:
-		return oracle.NewCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
+		return oracle.NewCommand(box, sandboxArgv(c), o.Timeout, Limits(c)), nil
 	case o.HTTP != "":
 		return oracle.NewHTTP(o.HTTP, o.Timeout, o.Retries), nil
 	}
 	return nil, fmt.Errorf("%w: %s: task.oracle: no hidden program configured", ErrConfig, c.File)
+}
+
+// sandboxArgv is the command of a command oracle as its sandbox runs it:
+// a path to the command is made relative to the task directory, the
+// sandbox's working directory (configuration checks keep it inside).
+func sandboxArgv(c *config.Config) []string {
+	argv := append([]string(nil), c.Task.Oracle.Command...)
+	if dir := filepath.Dir(c.File); filepath.IsAbs(argv[0]) {
+		if rel, err := filepath.Rel(dir, argv[0]); err == nil && !strings.HasPrefix(rel, "..") {
+			argv[0] = "./" + filepath.ToSlash(rel)
+		}
+	}
+	return argv
+}
+
+// HostOracleNotice is what a run says when it starts if its hidden program
+// runs on this machine rather than in a sandbox ("" otherwise).
+func HostOracleNotice(c *config.Config) string {
+	o := c.Task.Oracle
+	if !o.OnHost || len(o.Command) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: task.oracle.on_host is set: the hidden program %q runs on this machine, outside any sandbox, as this user, in %s, with only %s of the environment\n",
+		strings.Join(o.Command, " "), filepath.Dir(c.File), strings.Join(oracle.HostEnvAllowed, ", ")+" and LC_*")
 }
 
 // NewAgent builds the configured agent; its infrastructure failures are

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
@@ -49,8 +50,12 @@ func (s *Sandboxes) Close() error {
 }
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
-// program's (generators must live beside it or below it).
+// program's (generators must live beside it or below it), or the task
+// directory for a command.
 func oracleDir(c *config.Config) string {
+	if len(c.Task.Oracle.Command) > 0 {
+		return filepath.Dir(c.File)
+	}
 	if c.Task.Oracle.Python != "" {
 		return filepath.Dir(c.Task.Oracle.Python)
 	}
@@ -96,28 +101,36 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 	return nil
 }
 
-// openBox starts one sandbox of the chosen backend bound to dir.
+// openBox starts one sandbox of the chosen backend bound to dir; an empty
+// dir is a scratch directory of its own (the process sandbox makes and
+// removes one; a Docker container gets a size-bounded tmpfs).
 func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
 	if kind == "docker" {
 		return openDocker(ctx, c, runID, role, dir, log)
 	}
-	return process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))})
+	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
+	if role == "oracle" {
+		opts.Hide = hiddenFromOracle(c, dir)
+	}
+	return process.New(ctx, opts)
 }
 
-// openScratch starts a sandbox bound to a fresh empty directory, removed
-// on Close (or, if the process is killed, by PruneScratch).
+// openScratch starts a sandbox with an empty working directory of its own.
 func openScratch(ctx context.Context, c *config.Config, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
-	dir, lock, err := newScratchDir(role)
-	if err != nil {
-		return nil, err
+	return openBox(ctx, c, kind, runID, role, "", log)
+}
+
+// hiddenFromOracle lists the held-out test files under the oracle's
+// directory (relative to it): the hidden program's sandbox must not read
+// them either.
+func hiddenFromOracle(c *config.Config, dir string) []string {
+	hide := []string{docker.HeldoutFile}
+	if h := c.Task.Heldout; h != "" {
+		if rel, err := filepath.Rel(dir, h); err == nil && rel != docker.HeldoutFile && !strings.HasPrefix(rel, "..") {
+			hide = append(hide, rel)
+		}
 	}
-	box, err := openBox(ctx, c, kind, runID, role, dir, log)
-	if err != nil {
-		lock.Close()
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	return &tempDirSandbox{Sandbox: box, dir: dir, lock: lock}, nil
+	return hide
 }
 
 // OpenScoringSandbox starts one sandbox with no workspace to run a program
@@ -132,17 +145,4 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 		return nil, fmt.Errorf("%w: start the %s sandbox: %v", ErrInfra, kind, err)
 	}
 	return box, nil
-}
-
-// tempDirSandbox removes its scratch directory on Close.
-type tempDirSandbox struct {
-	sandbox.Sandbox
-	dir  string
-	lock *os.File
-}
-
-func (t *tempDirSandbox) Close() error {
-	err := t.Sandbox.Close()
-	err = errors.Join(err, os.RemoveAll(t.dir))
-	return errors.Join(err, t.lock.Close())
 }

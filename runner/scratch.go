@@ -5,47 +5,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 )
 
-// scratchRoles are the sandboxes that work in a scratch directory of their
-// own under the temporary directory: reconstruct-<role>-<random>.
+// scratchRoles are the sandboxes that earlier versions of reconstruct gave a
+// scratch directory under the host's temporary directory,
+// reconstruct-<role>-<random>. Today a scratch sandbox works in a directory
+// of its own private root (process sandbox) or in a tmpfs (Docker), so
+// nothing is left on the host; PruneScratch removes what older versions
+// left, except a directory that some process holds locked.
 var scratchRoles = []string{"evaluator", "score"}
 
-// newScratchDir makes a scratch directory and holds an exclusive lock on
-// it for as long as the returned file is open (the process's life at
-// most), so that PruneScratch can tell one in use from one a killed run
-// left. The directory is made under a name PruneScratch does not match and
-// renamed once locked, so that it is never seen unlocked.
-func newScratchDir(role string) (string, *os.File, error) {
-	tmp, err := os.MkdirTemp("", "reconstruct-"+role+".new-")
-	if err != nil {
-		return "", nil, err
-	}
-	lock, err := os.Open(tmp)
-	if err == nil {
-		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err != nil {
-			lock.Close()
-		}
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", nil, fmt.Errorf("lock scratch directory %s: %w", tmp, err)
-	}
-	dir := strings.Replace(tmp, "reconstruct-"+role+".new-", "reconstruct-"+role+"-", 1)
-	if err := os.Rename(tmp, dir); err != nil {
-		lock.Close()
-		os.Remove(tmp)
-		return "", nil, fmt.Errorf("scratch directory: %w", err)
-	}
-	return dir, lock, nil
-}
-
 // PruneScratch removes the scratch directories under tmp (the temporary
-// directory when empty) that no running reconstruct holds: those left by
-// runs that were killed. It returns the directories removed.
+// directory when empty) that earlier versions left when their runs were
+// killed, skipping any that a process holds locked. It returns the
+// directories removed.
 func PruneScratch(tmp string) ([]string, error) {
 	if tmp == "" {
 		tmp = os.TempDir()

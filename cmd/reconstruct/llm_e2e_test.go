@@ -57,6 +57,7 @@ func TestLLMAgentEndToEndInDocker(t *testing.T) {
   input_constraints: "0 to 12 integers"
   kind: list
   oracle: {python: %s, function: running_max}
+  allow_outside_paths: true
 agent:
   kind: llm
   llm: {base_url: %q, model: %s, api_key_env: "", tool_mode: %s, retries: 1}
@@ -109,6 +110,7 @@ func TestLLMEndpointDownExits3(t *testing.T) {
   input_type: "list of integers"
   kind: list
   oracle: {python: %s, function: running_max}
+  allow_outside_paths: true
 agent:
   kind: llm
   llm: {base_url: "http://127.0.0.1:1/v1", model: m, api_key_env: "", retries: 0, request_timeout: 2s}
