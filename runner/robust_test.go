@@ -40,7 +40,7 @@ func TestMistakesCreateNothing(t *testing.T) {
 		{name: "a workspace holding someone's files", override: map[string]any{"workspace": foreign}, want: "thesis.tex"},
 		{name: "a workspace holding the hidden program", override: map[string]any{"workspace": qs}, want: "task.oracle.python"},
 		{name: "someone's files, forced", override: map[string]any{"workspace": foreign, "workflow.max_iterations": 1}, force: true},
-		{name: "a function defined at run time", override: map[string]any{"task.oracle.python": dynamic, "task.random_inputs": nil, "workflow.max_iterations": 1}},
+		{name: "a function defined at run time", override: map[string]any{"task.oracle.python": dynamic, "task.allow_outside_paths": true, "task.random_inputs": nil, "workflow.max_iterations": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

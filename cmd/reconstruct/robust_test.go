@@ -130,7 +130,11 @@ func TestRunsReadTheConfigsBank(t *testing.T) {
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "mine.yaml")
-	os.WriteFile(cfg, []byte(strings.Replace(readFile(quickstartPath(t)), "quickstart/", filepath.Dir(quickstartPath(t))+"/quickstart/", -1)+
+	// The task's files stay where they are, outside the configuration's
+	// directory, which the configuration must then allow.
+	qs := strings.Replace(readFile(quickstartPath(t)), "quickstart/", filepath.Dir(quickstartPath(t))+"/quickstart/", -1)
+	qs = strings.Replace(qs, "task:\n", "task:\n  allow_outside_paths: true\n", 1)
+	os.WriteFile(cfg, []byte(qs+
 		"bank: {path: banks/mine.db}\nsandbox: {kind: process}\nworkspace: ws\n"), 0o644)
 	if r := cli(t, dir, nil, "run", "--config", cfg, "--run-id", "mine-1"); r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
