@@ -55,11 +55,18 @@ type Op struct {
 	LamRet2 Type
 	Ret     Type
 	Fam     Family
-	// Cost is the operator's own size (1 by default).
+	// Cost is the operator's own size: 1, or 2 for operators seldom a step
+	// towards something else.
 	Cost int
 	// Lazy operators (conditionals) receive failed arguments; the others
 	// fail when any argument failed.
 	Lazy bool
+	// Rare scalar operators are seldom a step towards something else: they
+	// go last within a size and anchored and keyed lambdas leave them out.
+	Rare bool
+	// Comprehension operators (map, filter, count of one list) are swept
+	// one lambda size ahead of the others.
+	Comprehension bool
 	// Eval computes the value; it returns errV when Python would raise.
 	Eval func(l *Lambda, a []any) any
 	// Py renders the call in Python given the rendered arguments.

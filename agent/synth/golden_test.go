@@ -97,10 +97,8 @@ func checkGolden(t *testing.T, path, got string) {
 // comprehension for the operators over one list with a lambda (which the
 // staged sweep tries one lambda size ahead of the others).
 func goldenOpSettings(o *Op) string {
-	rare := rareScalar[o.Name] && slices.Contains(scalarOps, o)
-	compr := comprehension[o.Name] && o.Sig != sigNone && len(o.Args) == 1
 	return fmt.Sprintf("fam=%s cost=%d lazy=%v sig=%d lamret=%s sig2=%d lamret2=%s rare=%v comprehension=%v",
-		o.Fam, o.Cost, o.Lazy, o.Sig, o.LamRet, o.Sig2, o.LamRet2, rare, compr)
+		o.Fam, o.Cost, o.Lazy, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Rare, o.Comprehension)
 }
 
 func goldenSig(o *Op) string {
@@ -157,7 +155,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	lists := []struct {
 		name string
 		ops  []*Op
-	}{{"top", topOps}, {"lambda bodies", scalarOps}, {"loops", loopOps}, {"conditionals", iteOps[:]}}
+	}{{"top", catalog.top}, {"lambda bodies", catalog.scalars}, {"loops", catalog.loops}, {"conditionals", catalog.conds[:]}}
 	for _, l := range lists {
 		fmt.Fprintf(w, "== %s operators (%d)\n", l.name, len(l.ops))
 		for i, o := range l.ops {
@@ -166,7 +164,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	}
 	helpers := map[string]string{}
 	fmt.Fprintln(w, "== operators at work")
-	for _, o := range topOps {
+	for _, o := range catalog.top {
 		var l *Lambda
 		if o.Sig != sigNone {
 			l = goldenLambda(o.Sig, o.LamRet)
@@ -333,7 +331,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		}
 		fresh := func() *enumerator {
 			return newEnumerator(enumConfig{
-				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
+				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 				lams: lambdasFor(p.mined, time.Now().Add(time.Hour)), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 			})
 		}

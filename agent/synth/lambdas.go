@@ -143,7 +143,7 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 	for sig := sigI; sig < sigGeo; sig++ {
 		sp := specs[sig]
 		en := newEnumerator(enumConfig{
-			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: scalarOps,
+			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: catalog.scalars,
 			deadline: time.Now().Add(limit), maxPerTyp: sp.maxPer,
 		})
 		en.grow(sp.maxSize, nil)
@@ -223,7 +223,7 @@ func conditionalLambdas(en *enumerator) {
 				x = e
 			}
 		}
-		op := iteOps[t]
+		op := catalog.conds[t]
 		en.maxPerType = en.perType[t] + maxSmallCondLambdas
 		// Small branches first: "x*x if x % 2 == 0 else 0" must not wait
 		// behind the thousands of medium branches beside x.
@@ -271,8 +271,8 @@ func anchoredLambdas(en *enumerator, anchors []int64) {
 		}
 	}
 	var ops []*Op
-	for _, op := range scalarOps {
-		if len(op.Args) == 2 && op.Args[0] == TInt && op.Args[1] == TInt && op.Sig == sigNone && !rareScalar[op.Name] {
+	for _, op := range catalog.scalars {
+		if len(op.Args) == 2 && op.Args[0] == TInt && op.Args[1] == TInt && op.Sig == sigNone && !op.Rare {
 			ops = append(ops, op)
 		}
 	}
@@ -333,8 +333,8 @@ func keyedLambdas(en *enumerator) {
 		}
 	}
 	en.maxPerType = max(en.perType[TInt], en.perType[TBool]) + maxKeyed
-	for _, op := range scalarOps {
-		if len(op.Args) != 2 || op.Args[0] != TInt || op.Args[1] != TInt || op.Sig != sigNone || rareScalar[op.Name] {
+	for _, op := range catalog.scalars {
+		if len(op.Args) != 2 || op.Args[0] != TInt || op.Args[1] != TInt || op.Sig != sigNone || op.Rare {
 			continue
 		}
 		for _, f := range order {

@@ -39,15 +39,15 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 		kids []*entry
 	}
 	var jobs []loopJob
-	for _, op := range loopOps {
+	for _, op := range catalog.loops {
 		for _, n := range vars {
 			for _, a := range seeds {
-				switch op.Name {
-				case "recurrence":
+				switch op {
+				case opRecurrence:
 					for _, b := range seeds {
 						jobs = append(jobs, loopJob{op, []*entry{n, a, b}})
 					}
-				case "apply_times":
+				case opApplyTimes:
 					jobs = append(jobs, loopJob{op, []*entry{a, n}})
 				}
 			}

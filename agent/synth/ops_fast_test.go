@@ -12,7 +12,7 @@ import (
 // definitions.
 func TestDivisorsMatchesDefinition(t *testing.T) {
 	var op *Op
-	for _, o := range listOps {
+	for _, o := range catalog.top {
 		if o.Name == "divisors" {
 			op = o
 		}

@@ -14,7 +14,7 @@ import (
 // findOp returns the catalogue operator with a name and argument types.
 func findOp(t *testing.T, name string, args ...Type) *Op {
 	t.Helper()
-	for _, ops := range [][]*Op{scalarOps, listOps, loopOps} {
+	for _, ops := range [][]*Op{catalog.scalars, catalog.top} {
 		for _, o := range ops {
 			if o.Name == name && len(o.Args) == len(args) {
 				same := true

@@ -108,9 +108,11 @@ func (e *emitter) lam(l *Lambda, vars ...code) code {
 func (e *emitter) fn(l *Lambda, names ...string) string {
 	if l.Body != nil && l.Body.Op != nil && len(names) == 2 && len(l.Body.Kids) == 2 &&
 		l.Body.Kids[0].Var == 0 && l.Body.Kids[1].Var == 1 && l.Body.Kids[0].Op == nil && l.Body.Kids[1].Op == nil {
-		switch l.Body.Op.Name {
-		case "max", "min", "fmax", "fmin":
-			return strings.TrimPrefix(l.Body.Op.Name, "f")
+		switch l.Body.Op {
+		case opMax, opFMax:
+			return "max"
+		case opMin, opFMin:
+			return "min"
 		}
 	}
 	vars := make([]code, len(names))

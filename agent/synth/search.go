@@ -14,49 +14,6 @@ const (
 	maxSurvivors = 48
 )
 
-var iteOps [numTypes]*Op
-
-// topOps is the operator set of whole programs, simplest family first.
-var topOps []*Op
-
-// rareScalar operators go last within a size, so that the lambda banks'
-// per-type caps cut them first.
-var rareScalar = map[string]bool{"pow": true, "xor": true, "band": true, "bor": true, "gcd": true, "lcm": true,
-	"comb": true, "popcount": true, "digit_sum": true, "is_prime": true, "divides": true, "int": true}
-
-func init() {
-	sort.SliceStable(scalarOps, func(i, j int) bool { return !rareScalar[scalarOps[i].Name] && rareScalar[scalarOps[j].Name] })
-	for t := Type(0); t < numTypes; t++ {
-		o := *opIte
-		o.Name = "if"
-		o.Args = ts(TBool, t, t)
-		o.Ret = t
-		iteOps[t] = &o
-	}
-	for _, o := range scalarOps {
-		if o.Fam != FamCond {
-			topOps = append(topOps, o)
-		}
-	}
-	topOps = append(topOps, listOps...)
-	topOps = append(topOps, loopOps...)
-	for _, o := range topOps {
-		if o.Fam == FamLoop {
-			o.Cost = 1
-		}
-	}
-	// Within one size, loops go right after the scalar operators: their
-	// few combinations are cheap to try while a whole level of list
-	// programs can take the rest of the time limit.
-	rank := func(f Family) int {
-		if f == FamLoop {
-			return int(FamCond)
-		}
-		return int(f)
-	}
-	sort.SliceStable(topOps, func(i, j int) bool { return rank(topOps[i].Fam) < rank(topOps[j].Fam) })
-}
-
 // searchResult is what one search found.
 type searchResult struct {
 	best      *Node
@@ -117,7 +74,7 @@ func search(p *problem, spec searchSpec) searchResult {
 		return false
 	}
 	en := newEnumerator(enumConfig{
-		envs: envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
+		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 		lams: lambdasFor(p.mined, spec.deadline), deadline: spec.deadline, memLimit: spec.memLimit,
 	})
 	en.onNew = func(t Type, e *entry) bool {
@@ -290,7 +247,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		if rt, _ := typeOf(firstValue(e.vals)); rt != ret {
 			continue
 		}
-		best = &Node{Op: iteOps[ret], Kids: []*Node{c.n, t.n, e.n}, Var: -1, Size: size}
+		best = &Node{Op: catalog.conds[ret], Kids: []*Node{c.n, t.n, e.n}, Var: -1, Size: size}
 		bestVals = make([]any, len(c.vals))
 		for i := range c.vals {
 			if b, good := c.vals[i].(bool); good && b {
@@ -355,7 +312,7 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 	maxLam := 0
 	for i, j := range jobs {
 		delays[i] = 1
-		if comprehension[j.op.Name] && len(j.op.Args) == 1 {
+		if j.op.Comprehension {
 			delays[i] = 0
 		}
 		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
@@ -431,9 +388,6 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 		en.reduceRecent()
 	}
 }
-
-// comprehension operators are swept one lambda size ahead of the others.
-var comprehension = map[string]bool{"map": true, "filter": true, "count": true, "map_chars": true, "filter_chars": true, "count_chars": true}
 
 // maxTransformedLam is the largest lambda whose sweep results sweepStaged
 // transforms once more before reducing them.

@@ -431,7 +431,7 @@ func BenchmarkEnumerate(b *testing.B) {
 		// The enumerator alone, level by level (no time-budgeted sweeps),
 		// so that every iteration does the same work.
 		en := newEnumerator(enumConfig{
-			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
+			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 		})
 		en.grow(6, nil)

@@ -1,0 +1,83 @@
+package synth
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCatalog checks what the enumerator assumes of the catalogue: every
+// operator complete and told apart by its name and argument types, each
+// setting on operators where it takes effect, the orders the search relies
+// on, and the operators the code refers to present.
+func TestCatalog(t *testing.T) {
+	seen := map[string]*Op{}
+	all := slices.Concat(catalog.scalars, catalog.top, catalog.conds[:])
+	for _, o := range all {
+		key := goldenSig(o)
+		if prev := seen[key]; prev != nil && prev != o {
+			t.Errorf("two operators %s", key)
+		}
+		seen[key] = o
+		if o.Eval == nil || o.Py == nil || o.Cost < 1 || o.Ret >= numTypes {
+			t.Errorf("%s: incomplete (eval %v, python %v, cost %d)", key, o.Eval != nil, o.Py != nil, o.Cost)
+		}
+		if o.Rare && !slices.Contains(catalog.scalars, o) {
+			t.Errorf("%s is rare but not a scalar operator: the setting does nothing", key)
+		}
+		if o.Comprehension && (o.Sig == sigNone || len(o.Args) != 1 || o.Args[0] < TStr) {
+			t.Errorf("%s is a comprehension without a lambda over one list or string", key)
+		}
+		if o.Sig2 != sigNone && (o.Fam != FamLoop || o.Sig == sigNone || o.LamRet2 != TBool) {
+			t.Errorf("%s: a second lambda that is not a loop's stopping test", key)
+		}
+	}
+	rareSeen := false
+	for _, o := range catalog.scalars {
+		if o.Sig != sigNone {
+			t.Errorf("%s takes a lambda: not a lambda body", goldenSig(o))
+		}
+		if rareSeen && !o.Rare {
+			t.Errorf("%s comes after a rare operator", goldenSig(o))
+		}
+		rareSeen = rareSeen || o.Rare
+	}
+	rank := -1
+	for _, o := range catalog.top {
+		r := int(o.Fam)
+		if o.Fam == FamLoop {
+			r = int(FamCond)
+		}
+		if o.Fam == FamCond || r < rank {
+			t.Errorf("%s (%s) out of the family order of whole programs", goldenSig(o), o.Fam)
+		}
+		rank = max(rank, r)
+	}
+	for _, o := range catalog.loops {
+		if o.Fam != FamLoop || !slices.Contains(catalog.top, o) {
+			t.Errorf("loop %s: family %s, in top %v", goldenSig(o), o.Fam, slices.Contains(catalog.top, o))
+		}
+	}
+	for typ, o := range catalog.conds {
+		if o.Ret != Type(typ) || !o.Lazy || o.Fam != FamCond {
+			t.Errorf("conditional of %s: %s lazy %v", Type(typ), goldenSig(o), o.Lazy)
+		}
+	}
+	for _, ref := range []struct {
+		o    *Op
+		in   []*Op
+		want string
+	}{
+		{opAdd, catalog.scalars, "add(int, int) -> int"},
+		{opMin, catalog.scalars, "min(int, int) -> int"},
+		{opMax, catalog.scalars, "max(int, int) -> int"},
+		{opFAdd, catalog.scalars, "fadd(float, float) -> float"},
+		{opFMin, catalog.scalars, "fmin(float, float) -> float"},
+		{opFMax, catalog.scalars, "fmax(float, float) -> float"},
+		{opRecurrence, catalog.loops, "recurrence(int, int, int) -> int"},
+		{opApplyTimes, catalog.loops, "apply_times(int, int) -> int"},
+	} {
+		if got := goldenSig(ref.o); got != ref.want || !slices.Contains(ref.in, ref.o) {
+			t.Errorf("operator %s (want %s) in its list: %v", got, ref.want, slices.Contains(ref.in, ref.o))
+		}
+	}
+}
