@@ -489,3 +489,13 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// firstValue is the first of a program's values that is not an error.
+func firstValue(vals []any) any {
+	for _, v := range vals {
+		if !isErr(v) {
+			return v
+		}
+	}
+	return errV
+}
