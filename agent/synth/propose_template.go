@@ -1,12 +1,9 @@
 package synth
 
 import (
-	"encoding/json"
 	"fmt"
-	"math/rand"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,9 +12,11 @@ import (
 )
 
 // This file turns a task's visible description (input_type,
-// input_constraints, domain) into a template of its inputs, and draws
-// inputs from it. It lets proposals reach tasks whose inputs the DSL cannot
-// bind: objects with named keys, lists of tagged tuples, token streams.
+// input_constraints, domain) into a template of its inputs, which
+// propose_random.go draws inputs from, and reads the phrases of the
+// constraints (lengths, alphabets). It lets proposals reach tasks whose
+// inputs the DSL cannot bind: objects with named keys, lists of tagged
+// tuples, token streams.
 
 // tkind is the sort of one part of a template.
 type tkind int
@@ -787,200 +786,6 @@ func (n *tnode) rich(dom *task.Domain) bool {
 	return r
 }
 
-// tgen draws inputs from a template.
-type tgen struct {
-	rng *rand.Rand
-	// small keeps lists and strings near their shortest (after a
-	// rejection nothing explains).
-	small bool
-}
-
-func (g *tgen) intIn(lo, hi int64) int64 {
-	if hi <= lo {
-		return lo
-	}
-	switch r := g.rng.Intn(8); {
-	case r == 0:
-		return lo
-	case r == 1:
-		return hi
-	case r < 4:
-		s, e := max(lo, -10), min(hi, 10)
-		if s <= e {
-			return s + g.rng.Int63n(e-s+1)
-		}
-	}
-	return lo + g.rng.Int63n(hi-lo+1)
-}
-
-func (g *tgen) length(lo, hi int) int {
-	if g.small {
-		hi = min(hi, lo+2)
-	}
-	if hi <= lo {
-		return lo
-	}
-	switch g.rng.Intn(8) {
-	case 0:
-		return lo
-	case 1:
-		return hi
-	}
-	return lo + g.rng.Intn(hi-lo+1)
-}
-
-// draw returns one input as a JSON-ready value.
-func (g *tgen) draw(n *tnode) any {
-	switch n.kind {
-	case tInt:
-		v := g.intIn(n.lo, n.hi)
-		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
-			v = g.intIn(n.lo, n.hi)
-		}
-		return v
-	case tLit:
-		return n.lit
-	case tAlt:
-		return g.draw(n.elems[g.rng.Intn(len(n.elems))])
-	case tStr:
-		if len(n.choices) > 0 {
-			return n.choices[g.rng.Intn(len(n.choices))]
-		}
-		k := g.length(n.minLen, n.maxLen)
-		rs := make([]rune, k)
-		for i := range rs {
-			rs[i] = n.alphabet[g.rng.Intn(len(n.alphabet))]
-		}
-		return string(rs)
-	case tTuple:
-		out := make([]any, len(n.elems))
-		for i, e := range n.elems {
-			out[i] = g.draw(e)
-		}
-		return out
-	case tList:
-		k := g.length(n.minLen, n.maxLen)
-		out := make([]any, k)
-		for i := range out {
-			out[i] = g.draw(n.elems[0])
-		}
-		sortList(out, n.sortKey)
-		return out
-	case tObject:
-		out := make(map[string]any, len(n.keys))
-		for i, k := range n.keys {
-			out[k] = g.draw(n.elems[i])
-		}
-		return out
-	case tRPN:
-		return g.postfix(n)
-	case tUnits:
-		u := len(n.units)
-		k := g.length((n.minLen+u-1)/u, n.maxLen/u)
-		var sb strings.Builder
-		for range k {
-			for _, al := range n.units {
-				sb.WriteRune(al[g.rng.Intn(len(al))])
-			}
-		}
-		return sb.String()
-	}
-	return nil
-}
-
-// postfix draws a well-formed postfix expression: operands and binary
-// operators, never an operator with fewer than two values on the stack.
-func (g *tgen) postfix(n *tnode) []any {
-	lo, hi := max(n.minLen, 1), max(n.maxLen, 1)
-	size := g.length(lo, hi)
-	if size%2 == 0 {
-		size--
-		if size < lo {
-			size += 2
-		}
-	}
-	operands := (size + 1) / 2
-	operators := operands - 1
-	var out []any
-	stack := 0
-	for operands > 0 || operators > 0 {
-		if operands > 0 && (stack < 2 || operators == 0 || g.rng.Intn(2) == 0) {
-			out = append(out, g.draw(n.elems[g.rng.Intn(n.nOperands)]))
-			operands--
-			stack++
-			continue
-		}
-		out = append(out, g.draw(n.elems[n.nOperands+g.rng.Intn(len(n.elems)-n.nOperands)]))
-		operators--
-		stack--
-	}
-	return out
-}
-
-// sortList orders a list in non-decreasing order by the whole element or
-// one position of it; key -2 leaves it alone.
-func sortList(xs []any, key int) {
-	if key == -2 {
-		return
-	}
-	at := func(v any) any {
-		if key >= 0 {
-			if t, ok := v.([]any); ok && key < len(t) {
-				return t[key]
-			}
-		}
-		return v
-	}
-	sort.SliceStable(xs, func(i, j int) bool { return compareValues(at(xs[i]), at(xs[j])) < 0 })
-}
-
-// compareValues orders JSON values: numbers numerically, strings
-// lexicographically, lists element by element; other pairs are equal.
-func compareValues(a, b any) int {
-	if x, ok := numberOf(a); ok {
-		if y, ok := numberOf(b); ok {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
-		}
-	}
-	if x, ok := a.(string); ok {
-		if y, ok := b.(string); ok {
-			return strings.Compare(x, y)
-		}
-	}
-	if x, ok := a.([]any); ok {
-		if y, ok := b.([]any); ok {
-			for i := 0; i < len(x) && i < len(y); i++ {
-				if c := compareValues(x[i], y[i]); c != 0 {
-					return c
-				}
-			}
-			return len(x) - len(y)
-		}
-	}
-	return 0
-}
-
-// numberOf reads a number from a generated (int64, float64) or decoded
-// (json.Number) value.
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
-
 // String writes a template compactly: int[lo,hi], str[min,max], "lit",
 // a|b, (tuple), list[min,max](elem), {key: value}, postfix[min,max](...),
 // units[min,max](classes); a sorted list ends in "sorted" or "sorted@i".
@@ -1059,4 +864,71 @@ func (n *tnode) write(sb *strings.Builder) {
 		}
 		sb.WriteString(")")
 	}
+}
+
+var (
+	lengthRe  = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
+)
+
+var (
+	atMostRe  = regexp.MustCompile(`(?i)at most\s+(\d+)`)
+	singleRe  = regexp.MustCompile(`\b[A-Z]\b`)
+	symbolsRe = regexp.MustCompile(`[()\[\]{}<>+\-*/=!?#@$%^&|~_]+`)
+)
+
+// alphabetFrom reads the characters a string may hold from a constraint
+// text ("lowercase letters and space", "each F, L or R", "brackets ()[]{}");
+// nil when the text names none.
+func alphabetFrom(text string) []rune {
+	low := strings.ToLower(text)
+	var out []rune
+	add := func(s string) {
+		for _, r := range s {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(low, "lowercase letter"):
+		add(letters)
+	case strings.Contains(low, "uppercase letter"):
+		add(strings.ToUpper(letters))
+	case strings.Contains(low, "letter"):
+		add(letters + strings.ToUpper(letters))
+	}
+	if strings.Contains(low, "digit") {
+		add("0123456789")
+	}
+	if strings.Contains(low, "space") {
+		add(" ")
+	}
+	if strings.Contains(low, "each") || strings.Contains(low, " or ") {
+		for _, m := range singleRe.FindAllString(text, -1) {
+			add(m)
+		}
+	}
+	for _, m := range symbolsRe.FindAllString(text, -1) {
+		add(m)
+	}
+	if strings.Contains(low, "character") && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
+// from a constraint text or a rejection message.
+func lengthsFrom(text string) (lo, hi int, ok bool) {
+	if m := exactlyRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, n, n <= 1000
+	}
+	if m := lengthRe.FindStringSubmatch(text); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		return a, c, a <= c && c <= 1000
+	}
+	return 0, 0, false
 }
