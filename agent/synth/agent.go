@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -17,13 +16,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/task"
 )
 
 // Defaults for Options.
 const (
 	DefaultTimeLimit   = 20 * time.Second
-	DefaultMemoryBytes = 512 << 20
+	defaultMemoryBytes = 512 << 20
 	// minSessionTime is the least a session searches once the run's time
 	// is spent.
 	minSessionTime = time.Second
@@ -41,7 +41,7 @@ type Options struct {
 	RunTimeLimit time.Duration
 	// MemoryBytes bounds the enumerator's bank of programs (default 512 MiB).
 	MemoryBytes int64
-	// MaxSize is the largest program size enumerated (default DefaultMaxSize).
+	// MaxSize is the largest program size enumerated (default 14).
 	MaxSize int
 	Log     *zap.Logger
 }
@@ -65,8 +65,8 @@ type Agent struct {
 
 // session is what a Write on one example set found.
 type session struct {
-	prog   Program
-	types  []Type
+	prog   program
+	types  []valType
 	result searchResult
 	spent  time.Duration
 	notes  string
@@ -80,10 +80,10 @@ func New(opts Options) *Agent {
 		opts.TimeLimit = DefaultTimeLimit
 	}
 	if opts.MemoryBytes <= 0 {
-		opts.MemoryBytes = DefaultMemoryBytes
+		opts.MemoryBytes = defaultMemoryBytes
 	}
 	if opts.MaxSize <= 0 {
-		opts.MaxSize = DefaultMaxSize
+		opts.MaxSize = defaultMaxSize
 	}
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
@@ -151,7 +151,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 			}
 			src := fallbackProgram(fname, req.Examples, err)
-			if werr := writeAtomic(filepath.Join(req.Workspace, agent.CandidateFile), src); werr != nil {
+			if werr := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); werr != nil {
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", werr)
 			}
 			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote the best constant program."}, nil
@@ -192,7 +192,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		a.mu.Lock()
 		a.searched += s.spent
 		a.mu.Unlock()
-		s.prog = Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
+		s.prog = program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 		s.types = p.b.types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
@@ -219,7 +219,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		src = s.prog.Python(fname, comment)
 	}
-	if err := writeAtomic(filepath.Join(req.Workspace, agent.CandidateFile), src); err != nil {
+	if err := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
 	a.log.Debug("write", zap.Int("examples", len(req.Examples)), zap.Bool("solved", s.result.solved),
@@ -279,12 +279,12 @@ func (r searchResult) skipKeys() map[string]bool {
 
 func describe(res searchResult, n int, spent time.Duration) string {
 	var sb strings.Builder
-	fams := map[Family]bool{}
+	fams := map[family]bool{}
 	if res.best != nil {
 		res.best.families(fams)
 	}
 	var used []string
-	for f := FamConst; f < numFamilies; f++ {
+	for f := famConst; f < numFamilies; f++ {
 		if fams[f] {
 			used = append(used, f.String())
 		}
@@ -376,33 +376,4 @@ func pyLiteral(v any) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return "None"
-}
-
-// writeAtomic writes a file through a temporary file and a rename.
-func writeAtomic(path, content string) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".candidate-*.py")
-	if err != nil {
-		return fmt.Errorf("create temporary candidate in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	if _, err := f.WriteString(content); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("sync %s: %w", tmp, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("close %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("rename candidate to %s: %w", path, err)
-	}
-	return nil
 }

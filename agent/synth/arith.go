@@ -97,26 +97,6 @@ func gcdI(a, b int64) int64 {
 	return a
 }
 
-// pyFloorDivF is Python's float a // b.
-func pyFloorDivF(a, b float64) (float64, bool) {
-	if b == 0 {
-		return 0, false
-	}
-	return math.Floor(a / b), true
-}
-
-// pyModF is Python's float a % b.
-func pyModF(a, b float64) (float64, bool) {
-	if b == 0 {
-		return 0, false
-	}
-	r := math.Mod(a, b)
-	if r != 0 && (r < 0) != (b < 0) {
-		r += b
-	}
-	return r, true
-}
-
 // roundHalfEven is Python's round(x) (to an int).
 func roundHalfEven(x float64) (int64, bool) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 9e18 {

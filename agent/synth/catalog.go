@@ -8,16 +8,16 @@ import "slices"
 type opCatalog struct {
 	// scalars are the operators of lambda bodies: every scalar operator,
 	// conditionals included, the rare ones last.
-	scalars []*Op
+	scalars []*operator
 	// top are the operators of whole programs: the scalars without the
 	// conditionals, then the loops, then the list operators and the
 	// windows and scans.
-	top []*Op
+	top []*operator
 	// loops are the loop operators (in top too).
-	loops []*Op
+	loops []*operator
 	// conds are "t if c else e" for every type t: what splitConditional
 	// and the conditional lambdas build.
-	conds [numTypes]*Op
+	conds [numTypes]*operator
 }
 
 // catalog is the DSL's operators.
@@ -38,7 +38,7 @@ func newCatalog() opCatalog {
 	)
 	// Rare operators go last within a size, so that the lambda banks'
 	// per-type caps cut them first.
-	slices.SortStableFunc(c.scalars, func(a, b *Op) int { return boolRank(a.Rare) - boolRank(b.Rare) })
+	slices.SortStableFunc(c.scalars, func(a, b *operator) int { return boolRank(a.Rare) - boolRank(b.Rare) })
 	lists := slices.Concat(
 		listOps(), stringListOps(), pairListOps(), pointWindowOps(),
 		listLibraryOps(), pairLibraryOps(), pointLibraryOps(),
@@ -46,7 +46,7 @@ func newCatalog() opCatalog {
 	)
 	c.loops = loopOps()
 	for _, o := range c.scalars {
-		if o.Fam != FamCond {
+		if o.Fam != famCond {
 			c.top = append(c.top, o)
 		}
 	}
@@ -54,15 +54,15 @@ func newCatalog() opCatalog {
 	// Simplest family first; within one size, loops go right after the
 	// scalar operators: their few combinations are cheap to try while a
 	// whole level of list programs can take the rest of the time limit.
-	rank := func(f Family) int {
-		if f == FamLoop {
-			return int(FamCond)
+	rank := func(f family) int {
+		if f == famLoop {
+			return int(famCond)
 		}
 		return int(f)
 	}
-	slices.SortStableFunc(c.top, func(a, b *Op) int { return rank(a.Fam) - rank(b.Fam) })
+	slices.SortStableFunc(c.top, func(a, b *operator) int { return rank(a.Fam) - rank(b.Fam) })
 	for t := range c.conds {
-		c.conds[t] = conditional("if", Type(t))
+		c.conds[t] = conditional("if", valType(t))
 	}
 	return c
 }

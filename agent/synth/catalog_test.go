@@ -10,7 +10,7 @@ import (
 // setting on operators where it takes effect, the orders the search relies
 // on, and the operators the code refers to present.
 func TestCatalog(t *testing.T) {
-	seen := map[string]*Op{}
+	seen := map[string]*operator{}
 	all := slices.Concat(catalog.scalars, catalog.top, catalog.conds[:])
 	for _, o := range all {
 		key := goldenSig(o)
@@ -24,10 +24,10 @@ func TestCatalog(t *testing.T) {
 		if o.Rare && !slices.Contains(catalog.scalars, o) {
 			t.Errorf("%s is rare but not a scalar operator: the setting does nothing", key)
 		}
-		if o.Comprehension && (o.Sig == sigNone || len(o.Args) != 1 || o.Args[0] < TStr) {
+		if o.Comprehension && (o.Sig == sigNone || len(o.Args) != 1 || o.Args[0] < tStr) {
 			t.Errorf("%s is a comprehension without a lambda over one list or string", key)
 		}
-		if o.Sig2 != sigNone && (o.Fam != FamLoop || o.Sig == sigNone || o.LamRet2 != TBool) {
+		if o.Sig2 != sigNone && (o.Fam != famLoop || o.Sig == sigNone || o.LamRet2 != tBool) {
 			t.Errorf("%s: a second lambda that is not a loop's stopping test", key)
 		}
 	}
@@ -44,27 +44,27 @@ func TestCatalog(t *testing.T) {
 	rank := -1
 	for _, o := range catalog.top {
 		r := int(o.Fam)
-		if o.Fam == FamLoop {
-			r = int(FamCond)
+		if o.Fam == famLoop {
+			r = int(famCond)
 		}
-		if o.Fam == FamCond || r < rank {
+		if o.Fam == famCond || r < rank {
 			t.Errorf("%s (%s) out of the family order of whole programs", goldenSig(o), o.Fam)
 		}
 		rank = max(rank, r)
 	}
 	for _, o := range catalog.loops {
-		if o.Fam != FamLoop || !slices.Contains(catalog.top, o) {
+		if o.Fam != famLoop || !slices.Contains(catalog.top, o) {
 			t.Errorf("loop %s: family %s, in top %v", goldenSig(o), o.Fam, slices.Contains(catalog.top, o))
 		}
 	}
 	for typ, o := range catalog.conds {
-		if o.Ret != Type(typ) || !o.Lazy || o.Fam != FamCond {
-			t.Errorf("conditional of %s: %s lazy %v", Type(typ), goldenSig(o), o.Lazy)
+		if o.Ret != valType(typ) || !o.Lazy || o.Fam != famCond {
+			t.Errorf("conditional of %s: %s lazy %v", valType(typ), goldenSig(o), o.Lazy)
 		}
 	}
 	for _, ref := range []struct {
-		o    *Op
-		in   []*Op
+		o    *operator
+		in   []*operator
 		want string
 	}{
 		{opAdd, catalog.scalars, "add(int, int) -> int"},

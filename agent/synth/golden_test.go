@@ -96,12 +96,12 @@ func checkGolden(t *testing.T, path, got string) {
 // last within a size and are left out of anchored and keyed lambdas),
 // comprehension for the operators over one list with a lambda (which the
 // staged sweep tries one lambda size ahead of the others).
-func goldenOpSettings(o *Op) string {
+func goldenOpSettings(o *operator) string {
 	return fmt.Sprintf("fam=%s cost=%d lazy=%v sig=%d lamret=%s sig2=%d lamret2=%s rare=%v comprehension=%v",
 		o.Fam, o.Cost, o.Lazy, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Rare, o.Comprehension)
 }
 
-func goldenSig(o *Op) string {
+func goldenSig(o *operator) string {
 	args := make([]string, len(o.Args))
 	for i, a := range o.Args {
 		args[i] = a.String()
@@ -111,20 +111,20 @@ func goldenSig(o *Op) string {
 
 // goldenSamples are argument values of every type.
 var goldenSamples = [numTypes][]any{
-	TInt:       {int64(-7), int64(-1), int64(0), int64(1), int64(2), int64(3), int64(10), int64(97)},
-	TFloat:     {-2.5, 0.0, 0.5, 1.0, 3.75, 100.25},
-	TBool:      {true, false},
-	TStr:       {"", "a", "Hello World", "abba", "a1 b2", "aaBBc", "7"},
-	TListInt:   {[]int64{}, []int64{3}, []int64{3, 1, 2}, []int64{5, 5, 1, 1, 2}, []int64{-3, 7, -3, 7, 0, 0, 9}, []int64{1, 2, 3, 4}},
-	TListFloat: {[]float64{}, []float64{1.5}, []float64{2.5, -1, 0.5}},
-	TListBool:  {[]bool{}, []bool{true, false, true}, []bool{true}},
-	TListStr:   {[]string{}, []string{"a"}, []string{"hello", "World", "a1"}},
-	TListPair:  {[]pair{}, []pair{{1, 2}}, []pair{{3, 4}, {0, 0}, {-4, 3}, {1, 1}}, []pair{{0, 0}, {2, 0}, {2, 2}, {0, 2}}},
+	tInt:       {int64(-7), int64(-1), int64(0), int64(1), int64(2), int64(3), int64(10), int64(97)},
+	tFloat:     {-2.5, 0.0, 0.5, 1.0, 3.75, 100.25},
+	tBool:      {true, false},
+	tStr:       {"", "a", "Hello World", "abba", "a1 b2", "aaBBc", "7"},
+	tListInt:   {[]int64{}, []int64{3}, []int64{3, 1, 2}, []int64{5, 5, 1, 1, 2}, []int64{-3, 7, -3, 7, 0, 0, 9}, []int64{1, 2, 3, 4}},
+	tListFloat: {[]float64{}, []float64{1.5}, []float64{2.5, -1, 0.5}},
+	tListBool:  {[]bool{}, []bool{true, false, true}, []bool{true}},
+	tListStr:   {[]string{}, []string{"a"}, []string{"hello", "World", "a1"}},
+	tListPair:  {[]pair{}, []pair{{1, 2}}, []pair{{3, 4}, {0, 0}, {-4, 3}, {1, 1}}, []pair{{0, 0}, {2, 0}, {2, 2}, {0, 2}}},
 }
 
 // goldenLambda is the first lambda of the default banks of a signature
 // and result type.
-func goldenLambda(sig LamSig, ret Type) *Lambda {
+func goldenLambda(sig lamSig, ret valType) *lambda {
 	if sig == sigGeo {
 		return geoLambdas(ret)[0]
 	}
@@ -138,7 +138,7 @@ func goldenLambda(sig LamSig, ret Type) *Lambda {
 }
 
 // goldenEval applies an operator, recovering a panic.
-func goldenEval(o *Op, l *Lambda, args []any) (s string) {
+func goldenEval(o *operator, l *lambda, args []any) (s string) {
 	defer func() {
 		if r := recover(); r != nil {
 			s = "panic"
@@ -154,7 +154,7 @@ func goldenEval(o *Op, l *Lambda, args []any) (s string) {
 func goldenCatalog(t *testing.T, w *strings.Builder) {
 	lists := []struct {
 		name string
-		ops  []*Op
+		ops  []*operator
 	}{{"top", catalog.top}, {"lambda bodies", catalog.scalars}, {"loops", catalog.loops}, {"conditionals", catalog.conds[:]}}
 	for _, l := range lists {
 		fmt.Fprintf(w, "== %s operators (%d)\n", l.name, len(l.ops))
@@ -165,7 +165,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	helpers := map[string]string{}
 	fmt.Fprintln(w, "== operators at work")
 	for _, o := range catalog.top {
-		var l *Lambda
+		var l *lambda
 		if o.Sig != sigNone {
 			l = goldenLambda(o.Sig, o.LamRet)
 			if o.Sig2 != sigNone {
@@ -225,12 +225,25 @@ func keysOf[V any](m map[string]V) map[string]bool {
 	return out
 }
 
+// bankSize is how many lambdas the banks hold.
+func bankSize(b *lamBanks) int {
+	n := 0
+	for _, bySig := range b.by {
+		for _, byRet := range bySig {
+			for _, ls := range byRet {
+				n += len(ls)
+			}
+		}
+	}
+	return n
+}
+
 // goldenBanks writes the banks: counts by size, a digest of every lambda
 // in order, and the first few of each size.
 func goldenBanks(w *strings.Builder, b *lamBanks) {
-	fmt.Fprintf(w, "total %d\n", b.count())
-	for sig := LamSig(0); sig < numSigs; sig++ {
-		for ret := Type(0); ret < numTypes; ret++ {
+	fmt.Fprintf(w, "total %d\n", bankSize(b))
+	for sig := lamSig(0); sig < numSigs; sig++ {
+		for ret := valType(0); ret < numTypes; ret++ {
 			sizes := b.by[sig][ret]
 			if len(sizes) == 0 {
 				continue
@@ -315,7 +328,7 @@ func goldenProblems() []familyCase {
 func goldenTrace(w *strings.Builder, en *enumerator, p *problem, limit int) func() {
 	n := 0
 	e := newEmitter(p.b.names)
-	en.onNew = func(t Type, x *entry) bool {
+	en.onNew = func(t valType, x *entry) bool {
 		n++
 		fmt.Fprintf(w, "  %d %s %d %s\n", n, t, x.n.Size, e.node(x.n, e.vars).s)
 		return n >= limit
@@ -332,7 +345,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		fresh := func() *enumerator {
 			return newEnumerator(enumConfig{
 				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-				lams: lambdasFor(p.mined, time.Now().Add(time.Hour)), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
+				lams: lambdasFor(p.mined, time.Now().Add(time.Hour)), deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
 			})
 		}
 		fmt.Fprintf(w, "== %s: %s -> %s, constants %v\n", c.name, strings.Join(p.b.names, ", "), p.out, topConsts(p))
@@ -341,7 +354,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		for size := 2; size <= 4; size++ {
 			en.grow(size, nil)
 			var kept []string
-			for t := Type(0); t < numTypes; t++ {
+			for t := valType(0); t < numTypes; t++ {
 				if en.perType[t] > 0 {
 					kept = append(kept, fmt.Sprintf("%s:%d", t, en.perType[t]))
 				}
@@ -426,13 +439,13 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.c.name, err)
 		}
-		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 		fmt.Fprintf(w, "== %s: solved %v, passes %d of %d, labels %v\n", s.c.name, res.solved, res.passed, len(p.outs), p.labels)
 		if res.best == nil {
 			continue
 		}
 		fmt.Fprintf(w, "%s\n", res.best)
-		fmt.Fprint(w, Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", ""))
+		fmt.Fprint(w, program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", ""))
 	}
 	// Relaxed labels: two examples naming two categories.
 	p, err := newProblem(task.Task{Name: "heading", Kind: task.KindList, InputType: "list of integers"}, []task.Example{
@@ -443,7 +456,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(w, "== heading: relaxed labels %v", p.relaxLabels())
-	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 	fmt.Fprintf(w, ", solved %v: %s\n", res.solved, res.best)
 	// A collecting search keeps the programs still consistent, distinct on
 	// the extra inputs, up to one size beyond the first (sorted, of size
@@ -466,7 +479,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		}
 		extra = append(extra, env)
 	}
-	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize, extra: extra, collect: true, beyond: 1})
+	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
 	fmt.Fprintf(w, "== survivors of sorted on two examples: %d\n", len(res.survivors))
 	for _, e := range res.survivors {
 		fmt.Fprintf(w, "  %s\n", e.n)

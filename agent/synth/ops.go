@@ -18,37 +18,37 @@ const (
 
 // mk is an operator without a lambda whose Python needs no import or
 // helper.
-func mk(name string, fam Family, args []Type, ret Type, eval func(a []any) any, py func(a []code) code) *Op {
-	return &Op{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *Lambda, a []any) any { return eval(a) },
-		Py:   func(_ *emitter, _ *Lambda, a []code) code { return py(a) }}
+func mk(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(a []code) code) *operator {
+	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
+		Eval: func(_ *lambda, a []any) any { return eval(a) },
+		Py:   func(_ *emitter, _ *lambda, a []code) code { return py(a) }}
 }
 
 // mkE is an operator without a lambda whose Python uses the emitter (an
 // import, a helper function).
-func mkE(name string, fam Family, args []Type, ret Type, eval func(a []any) any, py func(e *emitter, a []code) code) *Op {
-	return &Op{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *Lambda, a []any) any { return eval(a) },
-		Py:   func(e *emitter, _ *Lambda, a []code) code { return py(e, a) }}
+func mkE(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(e *emitter, a []code) code) *operator {
+	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
+		Eval: func(_ *lambda, a []any) any { return eval(a) },
+		Py:   func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
 }
 
 // mkL is an operator taking a lambda of signature sig returning lamRet.
-func mkL(name string, fam Family, sig LamSig, lamRet Type, args []Type, ret Type,
-	eval func(l *Lambda, a []any) any, py func(e *emitter, l *Lambda, a []code) code) *Op {
-	return &Op{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: args, Ret: ret, Cost: 1, Eval: eval, Py: py}
+func mkL(name string, fam family, sig lamSig, lamRet valType, args []valType, ret valType,
+	eval func(l *lambda, a []any) any, py func(e *emitter, l *lambda, a []code) code) *operator {
+	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: args, Ret: ret, Cost: 1, Eval: eval, Py: py}
 }
 
 // rare marks a scalar operator that is seldom a step towards something
 // else: it goes last within a size, so that the lambda banks' per-type caps
 // cut it first, and anchored and keyed lambdas leave it out.
-func rare(o *Op) *Op {
+func rare(o *operator) *operator {
 	o.Rare = true
 	return o
 }
 
 // comprehension marks an operator over one list with a lambda (map, filter,
 // count): the staged sweep tries it one lambda size ahead of the others.
-func comprehension(o *Op) *Op {
+func comprehension(o *operator) *operator {
 	o.Comprehension = true
 	return o
 }
@@ -56,62 +56,62 @@ func comprehension(o *Op) *Op {
 // costs gives an operator an extra size: one seldom a step towards
 // something else stays in reach as a whole program while adding fewer
 // intermediate values to every level of the bank.
-func costs(n int, o *Op) *Op {
+func costs(n int, o *operator) *operator {
 	o.Cost = n
 	return o
 }
 
 // iBin is a binary integer operator written as a Python infix operator.
-func iBin(name, sym string, p int, f func(a, b int64) (int64, bool)) *Op {
-	return mk(name, FamScalar, ts(TInt, TInt), TInt,
+func iBin(name, sym string, p int, f func(a, b int64) (int64, bool)) *operator {
+	return mk(name, famScalar, ts(tInt, tInt), tInt,
 		func(a []any) any { return ok(f(a[0].(int64), a[1].(int64))) },
 		func(a []code) code { return binop(a[0], sym, a[1], p) })
 }
 
 // fBin is a binary float operator written as a Python infix operator.
-func fBin(name, sym string, p int, f func(a, b float64) float64) *Op {
-	return mk(name, FamScalar, ts(TFloat, TFloat), TFloat,
+func fBin(name, sym string, p int, f func(a, b float64) float64) *operator {
+	return mk(name, famScalar, ts(tFloat, tFloat), tFloat,
 		func(a []any) any { return finite(f(a[0].(float64), a[1].(float64))) },
 		func(a []code) code { return binop(a[0], sym, a[1], p) })
 }
 
 // iCmp compares two integers.
-func iCmp(name, sym string, f func(a, b int64) bool) *Op {
-	return mk(name, FamScalar, ts(TInt, TInt), TBool,
+func iCmp(name, sym string, f func(a, b int64) bool) *operator {
+	return mk(name, famScalar, ts(tInt, tInt), tBool,
 		func(a []any) any { return f(a[0].(int64), a[1].(int64)) },
 		func(a []code) code { return cmpop(a[0], sym, a[1]) })
 }
 
 // fCmp compares two floats.
-func fCmp(name, sym string, f func(a, b float64) bool) *Op {
-	return mk(name, FamScalar, ts(TFloat, TFloat), TBool,
+func fCmp(name, sym string, f func(a, b float64) bool) *operator {
+	return mk(name, famScalar, ts(tFloat, tFloat), tBool,
 		func(a []any) any { return f(a[0].(float64), a[1].(float64)) },
 		func(a []code) code { return cmpop(a[0], sym, a[1]) })
 }
 
 // iPred is a predicate of an integer.
-func iPred(name string, f func(int64) bool, py func(a code) code) *Op {
-	return mk(name, FamScalar, ts(TInt), TBool, func(a []any) any { return f(a[0].(int64)) },
+func iPred(name string, f func(int64) bool, py func(a code) code) *operator {
+	return mk(name, famScalar, ts(tInt), tBool, func(a []any) any { return f(a[0].(int64)) },
 		func(a []code) code { return py(a[0]) })
 }
 
 // sPred is a predicate of a string.
-func sPred(name string, f func(string) bool, py func(a code) code) *Op {
-	return mk(name, FamScalar, ts(TStr), TBool, func(a []any) any { return f(a[0].(string)) },
+func sPred(name string, f func(string) bool, py func(a code) code) *operator {
+	return mk(name, famScalar, ts(tStr), tBool, func(a []any) any { return f(a[0].(string)) },
 		func(a []code) code { return py(a[0]) })
 }
 
 // sMap is a string method returning a string.
-func sMap(name, meth string, f func(string) string) *Op {
-	return mk(name, FamScalar, ts(TStr), TStr, func(a []any) any { return f(a[0].(string)) },
+func sMap(name, meth string, f func(string) string) *operator {
+	return mk(name, famScalar, ts(tStr), tStr, func(a []any) any { return f(a[0].(string)) },
 		func(a []code) code { return method(a[0], meth) })
 }
 
 // conditional is "t if c else e" over values of type t: lazy, it receives
 // the failed branch it does not take.
-func conditional(name string, t Type) *Op {
-	return &Op{Name: name, Fam: FamCond, Args: ts(TBool, t, t), Ret: t, Cost: 1, Lazy: true,
-		Eval: func(_ *Lambda, a []any) any {
+func conditional(name string, t valType) *operator {
+	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true,
+		Eval: func(_ *lambda, a []any) any {
 			b, good := a[0].(bool)
 			if !good {
 				return errV
@@ -121,16 +121,16 @@ func conditional(name string, t Type) *Op {
 			}
 			return a[2]
 		},
-		Py: func(_ *emitter, _ *Lambda, a []code) code {
+		Py: func(_ *emitter, _ *lambda, a []code) code {
 			return code{a[1].at(pTern+1) + " if " + a[0].at(pTern+1) + " else " + a[2].at(pTern), pTern}
 		}}
 }
 
 // conditionalOps are the conditionals of lambda bodies: of integers,
 // floats, strings and truth values.
-func conditionalOps() []*Op {
-	var out []*Op
-	for _, t := range []Type{TInt, TFloat, TStr, TBool} {
+func conditionalOps() []*operator {
+	var out []*operator
+	for _, t := range []valType{tInt, tFloat, tStr, tBool} {
 		out = append(out, conditional("ite_"+t.String(), t))
 	}
 	return out
@@ -150,7 +150,7 @@ func okF(v float64, good bool) any {
 	return finite(v)
 }
 
-func ts(t ...Type) []Type { return t }
+func ts(t ...valType) []valType { return t }
 
 var (
 	x0 = atom("x")
@@ -158,7 +158,7 @@ var (
 )
 
 // c1 adapts a unary lambda to a typed element function.
-func c1[A any](l *Lambda) func(A) any { return func(x A) any { return l.call1(x) } }
+func c1[A any](l *lambda) func(A) any { return func(x A) any { return l.call1(x) } }
 
 // mapList applies f to every element, failing if any call fails or
 // returns another type.

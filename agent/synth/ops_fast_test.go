@@ -11,7 +11,7 @@ import (
 // The fast forms of divisors and uniqueOrdered against their plain
 // definitions.
 func TestDivisorsMatchesDefinition(t *testing.T) {
-	var op *Op
+	var op *operator
 	for _, o := range catalog.top {
 		if o.Name == "divisors" {
 			op = o

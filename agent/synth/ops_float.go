@@ -10,70 +10,70 @@ var opFAdd = fBin("fadd", "+", pAdd, func(a, b float64) float64 { return a + b }
 // opFMin and opFMax are Python's min and max of two floats: a lambda that only
 // applies one to its own two variables is written as the builtin.
 var (
-	opFMin = mk("fmin", FamScalar, ts(TFloat, TFloat), TFloat, func(a []any) any { return math.Min(a[0].(float64), a[1].(float64)) },
+	opFMin = mk("fmin", famScalar, ts(tFloat, tFloat), tFloat, func(a []any) any { return math.Min(a[0].(float64), a[1].(float64)) },
 		func(a []code) code { return call("min", a...) })
-	opFMax = mk("fmax", FamScalar, ts(TFloat, TFloat), TFloat, func(a []any) any { return math.Max(a[0].(float64), a[1].(float64)) },
+	opFMax = mk("fmax", famScalar, ts(tFloat, tFloat), tFloat, func(a []any) any { return math.Max(a[0].(float64), a[1].(float64)) },
 		func(a []code) code { return call("max", a...) })
 )
 
 // floatOps are the basic float operators: arithmetic (with integers too),
 // rounding, comparisons.
-func floatOps() []*Op {
-	I, F := TInt, TFloat
-	return []*Op{
+func floatOps() []*operator {
+	I, F := tInt, tFloat
+	return []*operator{
 		opFAdd,
 		fBin("fsub", "-", pAdd, func(a, b float64) float64 { return a - b }),
 		fBin("fmul", "*", pMul, func(a, b float64) float64 { return a * b }),
-		mk("fdiv", FamScalar, ts(F, F), F, func(a []any) any {
+		mk("fdiv", famScalar, ts(F, F), F, func(a []any) any {
 			b := a[1].(float64)
 			if b == 0 {
 				return errV
 			}
 			return finite(a[0].(float64) / b)
 		}, func(a []code) code { return binop(a[0], "/", a[1], pMul) }),
-		mk("fdivi", FamScalar, ts(F, I), F, func(a []any) any {
+		mk("fdivi", famScalar, ts(F, I), F, func(a []any) any {
 			b := a[1].(int64)
 			if b == 0 {
 				return errV
 			}
 			return finite(a[0].(float64) / float64(b))
 		}, func(a []code) code { return binop(a[0], "/", a[1], pMul) }),
-		mk("fmuli", FamScalar, ts(F, I), F, func(a []any) any { return finite(a[0].(float64) * float64(a[1].(int64))) },
+		mk("fmuli", famScalar, ts(F, I), F, func(a []any) any { return finite(a[0].(float64) * float64(a[1].(int64))) },
 			func(a []code) code { return binop(a[0], "*", a[1], pMul) }),
-		mk("div", FamScalar, ts(I, I), F, func(a []any) any {
+		mk("div", famScalar, ts(I, I), F, func(a []any) any {
 			b := a[1].(int64)
 			if b == 0 {
 				return errV
 			}
 			return float64(a[0].(int64)) / float64(b)
 		}, func(a []code) code { return binop(a[0], "/", a[1], pMul) }),
-		mk("float", FamScalar, ts(I), F, func(a []any) any { return float64(a[0].(int64)) },
+		mk("float", famScalar, ts(I), F, func(a []any) any { return float64(a[0].(int64)) },
 			func(a []code) code { return call("float", a[0]) }),
-		mk("fneg", FamScalar, ts(F), F, func(a []any) any { return -a[0].(float64) },
+		mk("fneg", famScalar, ts(F), F, func(a []any) any { return -a[0].(float64) },
 			func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} }),
-		mk("fabs", FamScalar, ts(F), F, func(a []any) any { return math.Abs(a[0].(float64)) },
+		mk("fabs", famScalar, ts(F), F, func(a []any) any { return math.Abs(a[0].(float64)) },
 			func(a []code) code { return call("abs", a[0]) }),
 		opFMin,
 		opFMax,
-		mkE("sqrt", FamScalar, ts(F), F, func(a []any) any {
+		mkE("sqrt", famScalar, ts(F), F, func(a []any) any {
 			x := a[0].(float64)
 			if x < 0 {
 				return errV
 			}
 			return math.Sqrt(x)
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.sqrt", a[0]) }),
-		mk("round", FamScalar, ts(F), I, func(a []any) any { return ok(roundHalfEven(a[0].(float64))) },
+		mk("round", famScalar, ts(F), I, func(a []any) any { return ok(roundHalfEven(a[0].(float64))) },
 			func(a []code) code { return call("round", a[0]) }),
-		mk("roundto", FamScalar, ts(F, I), F, func(a []any) any { return okF(roundTo(a[0].(float64), a[1].(int64))) },
+		mk("roundto", famScalar, ts(F, I), F, func(a []any) any { return okF(roundTo(a[0].(float64), a[1].(int64))) },
 			func(a []code) code { return call("round", a...) }),
-		mkE("floor", FamScalar, ts(F), I, func(a []any) any {
+		mkE("floor", famScalar, ts(F), I, func(a []any) any {
 			x := a[0].(float64)
 			if math.Abs(x) > 9e18 {
 				return errV
 			}
 			return int64(math.Floor(x))
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.floor", a[0]) }),
-		mkE("ceil", FamScalar, ts(F), I, func(a []any) any {
+		mkE("ceil", famScalar, ts(F), I, func(a []any) any {
 			x := a[0].(float64)
 			if math.Abs(x) > 9e18 {
 				return errV
@@ -86,10 +86,10 @@ func floatOps() []*Op {
 }
 
 // floatNamedOps are named combinations over floats.
-func floatNamedOps() []*Op {
-	F := TFloat
-	return []*Op{
-		mk("fsquare", FamScalar, ts(F), F, func(a []any) any { x := a[0].(float64); return finite(x * x) },
+func floatNamedOps() []*operator {
+	F := tFloat
+	return []*operator{
+		mk("fsquare", famScalar, ts(F), F, func(a []any) any { x := a[0].(float64); return finite(x * x) },
 			func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} }),
 	}
 }

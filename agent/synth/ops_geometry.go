@@ -9,7 +9,7 @@ import "math"
 // over paths and polygons (a lambda of signature sigGeo).
 type geoFunc struct {
 	name string
-	ret  Type
+	ret  valType
 	f    func(p, q pair) any
 	py   func(e *emitter, p, q code) code
 }
@@ -18,51 +18,51 @@ func sub0(p, q code) code { return binop(atom(q.s+"[0]"), "-", atom(p.s+"[0]"), 
 func sub1(p, q code) code { return binop(atom(q.s+"[1]"), "-", atom(p.s+"[1]"), pAdd) }
 
 var geoFuncs = []*geoFunc{
-	{name: "dist", ret: TFloat, f: func(p, q pair) any {
+	{name: "dist", ret: tFloat, f: func(p, q pair) any {
 		return math.Hypot(float64(q[0]-p[0]), float64(q[1]-p[1]))
 	}, py: func(e *emitter, p, q code) code { e.use("math"); return call("math.dist", p, q) }},
-	{name: "manhattan", ret: TInt, f: func(p, q pair) any {
+	{name: "manhattan", ret: tInt, f: func(p, q pair) any {
 		return absI(q[0]-p[0]) + absI(q[1]-p[1])
 	}, py: func(e *emitter, p, q code) code {
 		return binop(call("abs", sub0(p, q)), "+", call("abs", sub1(p, q)), pAdd)
 	}},
-	{name: "sqdist", ret: TInt, f: func(p, q pair) any {
+	{name: "sqdist", ret: tInt, f: func(p, q pair) any {
 		dx, dy := q[0]-p[0], q[1]-p[1]
 		return dx*dx + dy*dy
 	}, py: func(e *emitter, p, q code) code {
 		return binop(code{sub0(p, q).at(pAtom) + " ** 2", pPow}, "+", code{sub1(p, q).at(pAtom) + " ** 2", pPow}, pAdd)
 	}},
-	{name: "chebyshev", ret: TInt, f: func(p, q pair) any {
+	{name: "chebyshev", ret: tInt, f: func(p, q pair) any {
 		return max(absI(q[0]-p[0]), absI(q[1]-p[1]))
 	}, py: func(e *emitter, p, q code) code {
 		return call("max", call("abs", sub0(p, q)), call("abs", sub1(p, q)))
 	}},
-	{name: "cross", ret: TInt, f: func(p, q pair) any {
+	{name: "cross", ret: tInt, f: func(p, q pair) any {
 		return p[0]*q[1] - p[1]*q[0]
 	}, py: func(e *emitter, p, q code) code {
 		return binop(binop(atom(p.s+"[0]"), "*", atom(q.s+"[1]"), pMul), "-", binop(atom(p.s+"[1]"), "*", atom(q.s+"[0]"), pMul), pAdd)
 	}},
-	{name: "dot", ret: TInt, f: func(p, q pair) any {
+	{name: "dot", ret: tInt, f: func(p, q pair) any {
 		return p[0]*q[0] + p[1]*q[1]
 	}, py: func(e *emitter, p, q code) code {
 		return binop(binop(atom(p.s+"[0]"), "*", atom(q.s+"[0]"), pMul), "+", binop(atom(p.s+"[1]"), "*", atom(q.s+"[1]"), pMul), pAdd)
 	}},
 	// gcd is the number of lattice steps between two points: the segment
 	// holds gcd + 1 integer points.
-	{name: "gcd", ret: TInt, f: func(p, q pair) any { return gcdI(q[0]-p[0], q[1]-p[1]) },
+	{name: "gcd", ret: tInt, f: func(p, q pair) any { return gcdI(q[0]-p[0], q[1]-p[1]) },
 		py: func(e *emitter, p, q code) code { e.use("math"); return call("math.gcd", sub0(p, q), sub1(p, q)) }},
-	{name: "dx", ret: TInt, f: func(p, q pair) any { return q[0] - p[0] },
+	{name: "dx", ret: tInt, f: func(p, q pair) any { return q[0] - p[0] },
 		py: func(e *emitter, p, q code) code { return sub0(p, q) }},
-	{name: "dy", ret: TInt, f: func(p, q pair) any { return q[1] - p[1] },
+	{name: "dy", ret: tInt, f: func(p, q pair) any { return q[1] - p[1] },
 		py: func(e *emitter, p, q code) code { return sub1(p, q) }},
 }
 
 // geoLambdas wraps the fixed functions as lambdas, by result type.
-func geoLambdas(ret Type) []*Lambda {
-	var out []*Lambda
+func geoLambdas(ret valType) []*lambda {
+	var out []*lambda
 	for _, g := range geoFuncs {
 		if g.ret == ret {
-			out = append(out, &Lambda{Sig: sigGeo, Ret: ret, Geo: g, Size: 1})
+			out = append(out, &lambda{Sig: sigGeo, Ret: ret, Geo: g, Size: 1})
 		}
 	}
 	return out
@@ -106,32 +106,32 @@ func geoAllPairs[B int64 | float64](ps []pair, g *geoFunc) any {
 
 // pointWindowOps apply a fixed function of two points to consecutive points
 // (of a path), to consecutive points round a polygon, and to all pairs.
-func pointWindowOps() []*Op {
-	I, F, LI, LF, LP := TInt, TFloat, TListInt, TListFloat, TListPair
-	return []*Op{
-		mkL("adjacent", FamScan, sigGeo, I, ts(LP), LI, func(l *Lambda, a []any) any { return geoWindows[int64](a[0].([]pair), l.Geo, false) },
-			func(e *emitter, l *Lambda, a []code) code {
+func pointWindowOps() []*operator {
+	I, F, LI, LF, LP := tInt, tFloat, tListInt, tListFloat, tListPair
+	return []*operator{
+		mkL("adjacent", famScan, sigGeo, I, ts(LP), LI, func(l *lambda, a []any) any { return geoWindows[int64](a[0].([]pair), l.Geo, false) },
+			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, atom("p"), atom("q")), "p, q", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
-		mkL("adjacent", FamScan, sigGeo, F, ts(LP), LF, func(l *Lambda, a []any) any { return geoWindows[float64](a[0].([]pair), l.Geo, false) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("adjacent", famScan, sigGeo, F, ts(LP), LF, func(l *lambda, a []any) any { return geoWindows[float64](a[0].([]pair), l.Geo, false) },
+			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, atom("p"), atom("q")), "p, q", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
-		mkL("cyclic", FamScan, sigGeo, I, ts(LP), LI, func(l *Lambda, a []any) any { return geoWindows[int64](a[0].([]pair), l.Geo, true) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("cyclic", famScan, sigGeo, I, ts(LP), LI, func(l *lambda, a []any) any { return geoWindows[int64](a[0].([]pair), l.Geo, true) },
+			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, atom("p"), atom("q")), "p, q", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:] + "+a[0].at(pAtom)+"[:1])")
 			}),
-		mkL("cyclic", FamScan, sigGeo, F, ts(LP), LF, func(l *Lambda, a []any) any { return geoWindows[float64](a[0].([]pair), l.Geo, true) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("cyclic", famScan, sigGeo, F, ts(LP), LF, func(l *lambda, a []any) any { return geoWindows[float64](a[0].([]pair), l.Geo, true) },
+			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, atom("p"), atom("q")), "p, q", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:] + "+a[0].at(pAtom)+"[:1])")
 			}),
-		mkL("all_pairs", FamScan, sigGeo, I, ts(LP), LI, func(l *Lambda, a []any) any { return geoAllPairs[int64](a[0].([]pair), l.Geo) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("all_pairs", famScan, sigGeo, I, ts(LP), LI, func(l *lambda, a []any) any { return geoAllPairs[int64](a[0].([]pair), l.Geo) },
+			func(e *emitter, l *lambda, a []code) code {
 				v := a[0].s
 				return atom("[" + e.lam(l, atom(v+"[i]"), atom(v+"[j]")).s + " for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + "))]")
 			}),
-		mkL("all_pairs", FamScan, sigGeo, F, ts(LP), LF, func(l *Lambda, a []any) any { return geoAllPairs[float64](a[0].([]pair), l.Geo) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("all_pairs", famScan, sigGeo, F, ts(LP), LF, func(l *lambda, a []any) any { return geoAllPairs[float64](a[0].([]pair), l.Geo) },
+			func(e *emitter, l *lambda, a []code) code {
 				v := a[0].s
 				return atom("[" + e.lam(l, atom(v+"[i]"), atom(v+"[j]")).s + " for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + "))]")
 			}),
@@ -140,10 +140,10 @@ func pointWindowOps() []*Op {
 
 // pointLibraryOps are geometric library functions: twice the areas of all
 // triangles, the convex hull, points relative to the first.
-func pointLibraryOps() []*Op {
-	LI, LP := TListInt, TListPair
-	return []*Op{
-		mkE("triangle_areas2", FamScan, ts(LP), LI, func(a []any) any {
+func pointLibraryOps() []*operator {
+	LI, LP := tListInt, tListPair
+	return []*operator{
+		mkE("triangle_areas2", famScan, ts(LP), LI, func(a []any) any {
 			ps := a[0].([]pair)
 			n := int64(len(ps))
 			if n*(n-1)*(n-2)/6 > maxLen {
@@ -166,12 +166,12 @@ func pointLibraryOps() []*Op {
 			e.use("itertools")
 			return atom("[abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) for a, b, c in itertools.combinations(" + a[0].s + ", 3)]")
 		}),
-		mkE("convex_hull", FamScan, ts(LP), LP, func(a []any) any { return convexHull(a[0].([]pair)) },
+		mkE("convex_hull", famScan, ts(LP), LP, func(a []any) any { return convexHull(a[0].([]pair)) },
 			func(e *emitter, a []code) code {
 				e.helper("convex_hull", pyConvexHull)
 				return call("convex_hull", a[0])
 			}),
-		mk("from_first", FamList, ts(LP), LP, func(a []any) any {
+		mk("from_first", famList, ts(LP), LP, func(a []any) any {
 			ps := a[0].([]pair)
 			out := make([]pair, len(ps))
 			for i, p := range ps {
@@ -191,10 +191,10 @@ func pointLibraryOps() []*Op {
 }
 
 // pointNamedOps are the bounding box and the centroid of points.
-func pointNamedOps() []*Op {
-	LI, LF, LP := TListInt, TListFloat, TListPair
-	return []*Op{
-		mk("bounding_box", FamList, ts(LP), LI, func(a []any) any {
+func pointNamedOps() []*operator {
+	LI, LF, LP := tListInt, tListFloat, tListPair
+	return []*operator{
+		mk("bounding_box", famList, ts(LP), LI, func(a []any) any {
 			ps := a[0].([]pair)
 			if len(ps) == 0 {
 				return errV
@@ -208,7 +208,7 @@ func pointNamedOps() []*Op {
 			v := a[0].s
 			return atom("[min(x for x, _ in " + v + "), min(y for _, y in " + v + "), max(x for x, _ in " + v + "), max(y for _, y in " + v + ")]")
 		}),
-		mk("centroid", FamList, ts(LP), LF, func(a []any) any {
+		mk("centroid", famList, ts(LP), LF, func(a []any) any {
 			ps := a[0].([]pair)
 			if len(ps) == 0 {
 				return errV

@@ -15,30 +15,30 @@ var opAdd = iBin("add", "+", pAdd, addI)
 // opMin and opMax are Python's min and max of two integers: a lambda that only
 // applies one to its own two variables is written as the builtin.
 var (
-	opMin = mk("min", FamScalar, ts(TInt, TInt), TInt, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
+	opMin = mk("min", famScalar, ts(tInt, tInt), tInt, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
 		func(a []code) code { return call("min", a...) })
-	opMax = mk("max", FamScalar, ts(TInt, TInt), TInt, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
+	opMax = mk("max", famScalar, ts(tInt, tInt), tInt, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
 		func(a []code) code { return call("max", a...) })
 )
 
 // intOps are the basic operators of integers and truth values: arithmetic,
 // comparisons, predicates, logic.
-func intOps() []*Op {
-	I, B := TInt, TBool
-	return []*Op{
+func intOps() []*operator {
+	I, B := tInt, tBool
+	return []*operator{
 		opAdd,
 		iBin("sub", "-", pAdd, subI),
 		iBin("mul", "*", pMul, mulI),
 		iBin("floordiv", "//", pMul, floorDiv),
 		iBin("mod", "%", pMul, pyMod),
-		mk("neg", FamScalar, ts(I), I, func(a []any) any {
+		mk("neg", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			if x == math.MinInt64 {
 				return errV
 			}
 			return -x
 		}, func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} }),
-		mk("abs", FamScalar, ts(I), I, func(a []any) any {
+		mk("abs", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			if x == math.MinInt64 {
 				return errV
@@ -47,7 +47,7 @@ func intOps() []*Op {
 		}, func(a []code) code { return call("abs", a[0]) }),
 		opMin,
 		opMax,
-		rare(mk("pow", FamScalar, ts(I, I), I, func(a []any) any { return ok(powI(a[0].(int64), a[1].(int64))) },
+		rare(mk("pow", famScalar, ts(I, I), I, func(a []any) any { return ok(powI(a[0].(int64), a[1].(int64))) },
 			func(a []code) code { return code{a[0].at(pPow+1) + " ** " + a[1].at(pPow), pPow} })),
 		rare(iBin("xor", "^", pXor, func(a, b int64) (int64, bool) { return a ^ b, true })),
 		rare(iBin("band", "&", pBand, func(a, b int64) (int64, bool) { return a & b, true })),
@@ -60,7 +60,7 @@ func intOps() []*Op {
 		iPred("odd", func(x int64) bool { return x%2 != 0 }, func(a code) code { return cmpop(binop(a, "%", atom("2"), pMul), "==", atom("1")) }),
 		iPred("positive", func(x int64) bool { return x > 0 }, func(a code) code { return cmpop(a, ">", atom("0")) }),
 		iPred("negative", func(x int64) bool { return x < 0 }, func(a code) code { return cmpop(a, "<", atom("0")) }),
-		rare(mkE("is_prime", FamScalar, ts(I), B, func(a []any) any {
+		rare(mkE("is_prime", famScalar, ts(I), B, func(a []any) any {
 			n := a[0].(int64)
 			if n > maxPrime {
 				return errV
@@ -70,19 +70,19 @@ func intOps() []*Op {
 			e.helper("is_prime", pyIsPrime)
 			return call("is_prime", a[0])
 		})),
-		mk("and", FamScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) && a[1].(bool) },
+		mk("and", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) && a[1].(bool) },
 			func(a []code) code { return binop(a[0], "and", a[1], pAnd) }),
-		mk("or", FamScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) || a[1].(bool) },
+		mk("or", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) || a[1].(bool) },
 			func(a []code) code { return binop(a[0], "or", a[1], pOr) }),
-		mk("not", FamScalar, ts(B), B, func(a []any) any { return !a[0].(bool) },
+		mk("not", famScalar, ts(B), B, func(a []any) any { return !a[0].(bool) },
 			func(a []code) code { return code{"not " + a[0].at(pNot), pNot} }),
-		rare(mk("int", FamScalar, ts(B), I, func(a []any) any {
+		rare(mk("int", famScalar, ts(B), I, func(a []any) any {
 			if a[0].(bool) {
 				return int64(1)
 			}
 			return int64(0)
 		}, func(a []code) code { return call("int", a[0]) })),
-		rare(mkE("gcd", FamScalar, ts(I, I), I, func(a []any) any { return gcdI(a[0].(int64), a[1].(int64)) },
+		rare(mkE("gcd", famScalar, ts(I, I), I, func(a []any) any { return gcdI(a[0].(int64), a[1].(int64)) },
 			func(e *emitter, a []code) code { e.use("math"); return call("math.gcd", a...) })),
 	}
 }
@@ -90,14 +90,14 @@ func intOps() []*Op {
 // intLibraryOps are Python builtins and idioms over integers that
 // otherwise take many DSL nodes: a sum of squares, three-argument pow,
 // base conversion.
-func intLibraryOps() []*Op {
-	I, S := TInt, TStr
-	return []*Op{
-		rare(mk("sumsq", FamScalar, ts(I, I), I, func(a []any) any { return sumSquares(a[0].(int64), a[1].(int64)) },
+func intLibraryOps() []*operator {
+	I, S := tInt, tStr
+	return []*operator{
+		rare(mk("sumsq", famScalar, ts(I, I), I, func(a []any) any { return sumSquares(a[0].(int64), a[1].(int64)) },
 			func(a []code) code { return binop(squareCode(a[0]), "+", squareCode(a[1]), pAdd) })),
-		rare(costs(2, mk("powmod", FamScalar, ts(I, I, I), I, func(a []any) any { return powMod(a[0].(int64), a[1].(int64), a[2].(int64)) },
+		rare(costs(2, mk("powmod", famScalar, ts(I, I, I), I, func(a []any) any { return powMod(a[0].(int64), a[1].(int64), a[2].(int64)) },
 			func(a []code) code { return call("pow", a...) }))),
-		rare(costs(2, mkE("to_base", FamScalar, ts(I, I), S, func(a []any) any { return toBase(a[0].(int64), a[1].(int64)) },
+		rare(costs(2, mkE("to_base", famScalar, ts(I, I), S, func(a []any) any { return toBase(a[0].(int64), a[1].(int64)) },
 			func(e *emitter, a []code) code {
 				// Python's format spells the common bases without a helper.
 				switch a[1].s {
@@ -117,32 +117,32 @@ func intLibraryOps() []*Op {
 // intNamedOps are common named combinations over integers that keep
 // programs small: sign, square, digit sum, popcount, divisibility, lcm,
 // binomial coefficients.
-func intNamedOps() []*Op {
-	I, B := TInt, TBool
-	return []*Op{
-		mk("sign", FamScalar, ts(I), I, func(a []any) any {
+func intNamedOps() []*operator {
+	I, B := tInt, tBool
+	return []*operator{
+		mk("sign", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			return int64(cmpI(x, 0))
 		}, func(a []code) code { return binop(cmpop(a[0], ">", atom("0")), "-", cmpop(a[0], "<", atom("0")), pAdd) }),
-		mk("square", FamScalar, ts(I), I, func(a []any) any { return ok(mulI(a[0].(int64), a[0].(int64))) },
+		mk("square", famScalar, ts(I), I, func(a []any) any { return ok(mulI(a[0].(int64), a[0].(int64))) },
 			func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} }),
-		rare(mk("digit_sum", FamScalar, ts(I), I, func(a []any) any { return sumI(digitsOf(a[0].(int64))) },
+		rare(mk("digit_sum", famScalar, ts(I), I, func(a []any) any { return sumI(digitsOf(a[0].(int64))) },
 			func(a []code) code { return atom("sum(int(d) for d in str(abs(" + a[0].s + ")))") })),
-		rare(mk("popcount", FamScalar, ts(I), I, func(a []any) any {
+		rare(mk("popcount", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			if x == math.MinInt64 {
 				return errV
 			}
 			return int64(strings.Count(strconv.FormatInt(absI(x), 2), "1"))
 		}, func(a []code) code { return atom("bin(" + a[0].s + `).count("1")`) })),
-		rare(mk("divides", FamScalar, ts(I, I), B, func(a []any) any {
+		rare(mk("divides", famScalar, ts(I, I), B, func(a []any) any {
 			m, good := pyMod(a[0].(int64), a[1].(int64))
 			if !good {
 				return errV
 			}
 			return m == 0
 		}, func(a []code) code { return cmpop(binop(a[0], "%", a[1], pMul), "==", atom("0")) })),
-		rare(mkE("lcm", FamScalar, ts(I, I), I, func(a []any) any {
+		rare(mkE("lcm", famScalar, ts(I, I), I, func(a []any) any {
 			x, y := a[0].(int64), a[1].(int64)
 			if x == 0 || y == 0 {
 				return int64(0)
@@ -150,7 +150,7 @@ func intNamedOps() []*Op {
 			q, _ := floorDiv(absI(x), gcdI(x, y))
 			return ok(mulI(q, absI(y)))
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.lcm", a...) })),
-		rare(mkE("comb", FamScalar, ts(I, I), I, func(a []any) any {
+		rare(mkE("comb", famScalar, ts(I, I), I, func(a []any) any {
 			n, k := a[0].(int64), a[1].(int64)
 			if n < 0 || k < 0 {
 				return errV

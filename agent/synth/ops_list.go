@@ -13,51 +13,51 @@ import (
 // values: reductions, indexing, sorting, slicing, set operations, ranges,
 // digits and bits, and the higher-order map, filter, count, zip_with,
 // adjacent pairs, scan, fold, sort_by, any, all.
-func listOps() []*Op {
-	I, F, B, S, LI, LF, LB, LS := TInt, TFloat, TBool, TStr, TListInt, TListFloat, TListBool, TListStr
-	return []*Op{
-		mk("len", FamList, ts(LI), I, func(a []any) any { return int64(len(a[0].([]int64))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sum", FamList, ts(LI), I, func(a []any) any { return sumI(a[0].([]int64)) }, func(a []code) code { return call("sum", a[0]) }),
-		mk("max", FamList, ts(LI), I, func(a []any) any { return maxOf(a[0].([]int64)) }, func(a []code) code { return call("max", a[0]) }),
-		mk("min", FamList, ts(LI), I, func(a []any) any { return minOf(a[0].([]int64)) }, func(a []code) code { return call("min", a[0]) }),
-		mk("first", FamList, ts(LI), I, func(a []any) any { return index(a[0].([]int64), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
-		mk("last", FamList, ts(LI), I, func(a []any) any { return index(a[0].([]int64), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
-		mk("at", FamList, ts(LI, I), I, func(a []any) any { return index(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") }),
-		mk("sorted", FamList, ts(LI), LI, func(a []any) any { return sortedCopy(a[0].([]int64), false) }, func(a []code) code { return call("sorted", a[0]) }),
-		mk("sorted_desc", FamList, ts(LI), LI, func(a []any) any { return sortedCopy(a[0].([]int64), true) }, func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") }),
-		mk("reversed", FamList, ts(LI), LI, func(a []any) any { return reversed(a[0].([]int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("unique", FamList, ts(LI), LI, func(a []any) any { return uniqueOrdered(a[0].([]int64)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
-		mk("sorted_set", FamList, ts(LI), LI, func(a []any) any { return sortedCopy(uniqueOrdered(a[0].([]int64)), false) }, func(a []code) code { return atom("sorted(set(" + a[0].s + "))") }),
-		mk("take", FamList, ts(LI, I), LI, func(a []any) any { return takeList(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
-		mk("drop", FamList, ts(LI, I), LI, func(a []any) any { return dropList(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
-		mk("concat", FamList, ts(LI, LI), LI, func(a []any) any { return concat(a[0].([]int64), a[1].([]int64)) }, func(a []code) code { return binop(a[0], "+", a[1], pAdd) }),
-		mk("append", FamList, ts(LI, I), LI, func(a []any) any { return concat(a[0].([]int64), []int64{a[1].(int64)}) }, func(a []code) code { return binop(a[0], "+", listOf(a[1:]), pAdd) }),
-		mk("count_of", FamList, ts(LI, I), I, func(a []any) any {
+func listOps() []*operator {
+	I, F, B, S, LI, LF, LB, LS := tInt, tFloat, tBool, tStr, tListInt, tListFloat, tListBool, tListStr
+	return []*operator{
+		mk("len", famList, ts(LI), I, func(a []any) any { return int64(len(a[0].([]int64))) }, func(a []code) code { return call("len", a[0]) }),
+		mk("sum", famList, ts(LI), I, func(a []any) any { return sumI(a[0].([]int64)) }, func(a []code) code { return call("sum", a[0]) }),
+		mk("max", famList, ts(LI), I, func(a []any) any { return maxOf(a[0].([]int64)) }, func(a []code) code { return call("max", a[0]) }),
+		mk("min", famList, ts(LI), I, func(a []any) any { return minOf(a[0].([]int64)) }, func(a []code) code { return call("min", a[0]) }),
+		mk("first", famList, ts(LI), I, func(a []any) any { return index(a[0].([]int64), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
+		mk("last", famList, ts(LI), I, func(a []any) any { return index(a[0].([]int64), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
+		mk("at", famList, ts(LI, I), I, func(a []any) any { return index(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") }),
+		mk("sorted", famList, ts(LI), LI, func(a []any) any { return sortedCopy(a[0].([]int64), false) }, func(a []code) code { return call("sorted", a[0]) }),
+		mk("sorted_desc", famList, ts(LI), LI, func(a []any) any { return sortedCopy(a[0].([]int64), true) }, func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") }),
+		mk("reversed", famList, ts(LI), LI, func(a []any) any { return reversed(a[0].([]int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
+		mk("unique", famList, ts(LI), LI, func(a []any) any { return uniqueOrdered(a[0].([]int64)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
+		mk("sorted_set", famList, ts(LI), LI, func(a []any) any { return sortedCopy(uniqueOrdered(a[0].([]int64)), false) }, func(a []code) code { return atom("sorted(set(" + a[0].s + "))") }),
+		mk("take", famList, ts(LI, I), LI, func(a []any) any { return takeList(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
+		mk("drop", famList, ts(LI, I), LI, func(a []any) any { return dropList(a[0].([]int64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
+		mk("concat", famList, ts(LI, LI), LI, func(a []any) any { return concat(a[0].([]int64), a[1].([]int64)) }, func(a []code) code { return binop(a[0], "+", a[1], pAdd) }),
+		mk("append", famList, ts(LI, I), LI, func(a []any) any { return concat(a[0].([]int64), []int64{a[1].(int64)}) }, func(a []code) code { return binop(a[0], "+", listOf(a[1:]), pAdd) }),
+		mk("count_of", famList, ts(LI, I), I, func(a []any) any {
 			return int64(len(slices.DeleteFunc(slices.Clone(a[0].([]int64)), func(x int64) bool { return x != a[1].(int64) })))
 		}, func(a []code) code { return method(a[0], "count", a[1]) }),
-		mk("member", FamList, ts(I, LI), B, func(a []any) any { return slices.Contains(a[1].([]int64), a[0].(int64)) }, func(a []code) code { return cmpop(a[0], "in", a[1]) }),
-		mk("index_of", FamList, ts(LI, I), I, func(a []any) any {
+		mk("member", famList, ts(I, LI), B, func(a []any) any { return slices.Contains(a[1].([]int64), a[0].(int64)) }, func(a []code) code { return cmpop(a[0], "in", a[1]) }),
+		mk("index_of", famList, ts(LI, I), I, func(a []any) any {
 			i := slices.Index(a[0].([]int64), a[1].(int64))
 			if i < 0 {
 				return errV
 			}
 			return int64(i)
 		}, func(a []code) code { return method(a[0], "index", a[1]) }),
-		mk("argmax", FamList, ts(LI), I, func(a []any) any {
+		mk("argmax", famList, ts(LI), I, func(a []any) any {
 			m := maxOf(a[0].([]int64))
 			if isErr(m) {
 				return errV
 			}
 			return int64(slices.Index(a[0].([]int64), m.(int64)))
 		}, func(a []code) code { return method(a[0], "index", call("max", a[0])) }),
-		mk("argmin", FamList, ts(LI), I, func(a []any) any {
+		mk("argmin", famList, ts(LI), I, func(a []any) any {
 			m := minOf(a[0].([]int64))
 			if isErr(m) {
 				return errV
 			}
 			return int64(slices.Index(a[0].([]int64), m.(int64)))
 		}, func(a []code) code { return method(a[0], "index", call("min", a[0])) }),
-		mkE("prod", FamList, ts(LI), I, func(a []any) any {
+		mkE("prod", famList, ts(LI), I, func(a []any) any {
 			p := int64(1)
 			for _, x := range a[0].([]int64) {
 				var good bool
@@ -67,13 +67,13 @@ func listOps() []*Op {
 			}
 			return p
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.prod", a[0]) }),
-		mk("range", FamList, ts(I), LI, func(a []any) any { return rangeList(0, a[0].(int64)) }, func(a []code) code { return atom("list(range(" + a[0].s + "))") }),
-		mk("range2", FamList, ts(I, I), LI, func(a []any) any { return rangeList(a[0].(int64), a[1].(int64)) }, func(a []code) code { return atom("list(range(" + a[0].s + ", " + a[1].s + "))") }),
-		mk("singleton", FamList, ts(I), LI, func(a []any) any { return []int64{a[0].(int64)} }, listOf),
-		mk("pair", FamList, ts(I, I), LI, func(a []any) any { return []int64{a[0].(int64), a[1].(int64)} }, func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") }),
-		mk("fpair", FamList, ts(F, F), LF, func(a []any) any { return []float64{a[0].(float64), a[1].(float64)} }, func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") }),
-		mk("digits", FamList, ts(I), LI, func(a []any) any { return digitsOf(a[0].(int64)) }, func(a []code) code { return atom("[int(d) for d in str(abs(" + a[0].s + "))]") }),
-		mk("bits", FamList, ts(I), LI, func(a []any) any {
+		mk("range", famList, ts(I), LI, func(a []any) any { return rangeList(0, a[0].(int64)) }, func(a []code) code { return atom("list(range(" + a[0].s + "))") }),
+		mk("range2", famList, ts(I, I), LI, func(a []any) any { return rangeList(a[0].(int64), a[1].(int64)) }, func(a []code) code { return atom("list(range(" + a[0].s + ", " + a[1].s + "))") }),
+		mk("singleton", famList, ts(I), LI, func(a []any) any { return []int64{a[0].(int64)} }, listOf),
+		mk("pair", famList, ts(I, I), LI, func(a []any) any { return []int64{a[0].(int64), a[1].(int64)} }, func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") }),
+		mk("fpair", famList, ts(F, F), LF, func(a []any) any { return []float64{a[0].(float64), a[1].(float64)} }, func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") }),
+		mk("digits", famList, ts(I), LI, func(a []any) any { return digitsOf(a[0].(int64)) }, func(a []code) code { return atom("[int(d) for d in str(abs(" + a[0].s + "))]") }),
+		mk("bits", famList, ts(I), LI, func(a []any) any {
 			n := a[0].(int64)
 			if n < 0 {
 				return errV
@@ -85,28 +85,28 @@ func listOps() []*Op {
 			}
 			return out
 		}, func(a []code) code { return atom("[int(b) for b in bin(" + a[0].s + ")[2:]]") }),
-		mk("from_digits", FamList, ts(LI), I, func(a []any) any {
+		mk("from_digits", famList, ts(LI), I, func(a []any) any {
 			n, ok := joinedInt(a[0].([]int64), 10)
 			if !ok {
 				return errV
 			}
 			return n
 		}, func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)))`) }),
-		mk("from_bits", FamList, ts(LI), I, func(a []any) any {
+		mk("from_bits", famList, ts(LI), I, func(a []any) any {
 			n, ok := joinedInt(a[0].([]int64), 2)
 			if !ok {
 				return errV
 			}
 			return n
 		}, func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)), 2)`) }),
-		mk("intersect", FamList, ts(LI, LI), LI, func(a []any) any {
+		mk("intersect", famList, ts(LI, LI), LI, func(a []any) any {
 			b := a[1].([]int64)
 			return sortedCopy(uniqueOrdered(slices.DeleteFunc(slices.Clone(a[0].([]int64)), func(x int64) bool { return !slices.Contains(b, x) })), false)
 		}, func(a []code) code { return atom("sorted(set(" + a[0].s + ") & set(" + a[1].s + "))") }),
-		mk("union", FamList, ts(LI, LI), LI, func(a []any) any {
+		mk("union", famList, ts(LI, LI), LI, func(a []any) any {
 			return sortedCopy(uniqueOrdered(append(slices.Clone(a[0].([]int64)), a[1].([]int64)...)), false)
 		}, func(a []code) code { return atom("sorted(set(" + a[0].s + ") | set(" + a[1].s + "))") }),
-		mk("without", FamList, ts(LI, LI), LI, func(a []any) any {
+		mk("without", famList, ts(LI, LI), LI, func(a []any) any {
 			b := a[1].([]int64)
 			out := slices.DeleteFunc(slices.Clone(a[0].([]int64)), func(x int64) bool { return slices.Contains(b, x) })
 			if out == nil {
@@ -114,49 +114,49 @@ func listOps() []*Op {
 			}
 			return out
 		}, func(a []code) code { return atom("[x for x in " + a[0].s + " if x not in " + a[1].s + "]") }),
-		comprehension(mkL("map", FamList, sigI, I, ts(LI), LI, func(l *Lambda, a []any) any { return mapList[int64, int64](a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("map", FamList, sigI, F, ts(LI), LF, func(l *Lambda, a []any) any { return mapList[int64, float64](a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("map", FamList, sigI, B, ts(LI), LB, func(l *Lambda, a []any) any { return mapList[int64, bool](a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("map", FamList, sigI, S, ts(LI), LS, func(l *Lambda, a []any) any { return mapList[int64, string](a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("filter", FamList, sigI, B, ts(LI), LI, func(l *Lambda, a []any) any { return filterList(a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code {
+		comprehension(mkL("map", famList, sigI, I, ts(LI), LI, func(l *lambda, a []any) any { return mapList[int64, int64](a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("map", famList, sigI, F, ts(LI), LF, func(l *lambda, a []any) any { return mapList[int64, float64](a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("map", famList, sigI, B, ts(LI), LB, func(l *lambda, a []any) any { return mapList[int64, bool](a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("map", famList, sigI, S, ts(LI), LS, func(l *lambda, a []any) any { return mapList[int64, string](a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("filter", famList, sigI, B, ts(LI), LI, func(l *lambda, a []any) any { return filterList(a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("[x for x in " + a[0].s + " if " + e.lam(l, x0).s + "]")
 			})),
-		comprehension(mkL("count", FamList, sigI, B, ts(LI), I, func(l *Lambda, a []any) any { return countList(a[0].([]int64), c1[int64](l)) },
-			func(e *emitter, l *Lambda, a []code) code {
+		comprehension(mkL("count", famList, sigI, B, ts(LI), I, func(l *lambda, a []any) any { return countList(a[0].([]int64), c1[int64](l)) },
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("sum(1 for x in " + a[0].s + " if " + e.lam(l, x0).s + ")")
 			})),
-		mkL("map_with", FamList, sigII, I, ts(LI, I), LI, func(l *Lambda, a []any) any {
+		mkL("map_with", famList, sigII, I, ts(LI, I), LI, func(l *lambda, a []any) any {
 			s := a[1]
 			return mapList[int64, int64](a[0].([]int64), func(x int64) any { return l.call2(x, s) })
-		}, func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
-		mkL("filter_with", FamList, sigII, B, ts(LI, I), LI, func(l *Lambda, a []any) any {
+		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
+		mkL("filter_with", famList, sigII, B, ts(LI, I), LI, func(l *lambda, a []any) any {
 			s := a[1]
 			return filterList(a[0].([]int64), func(x int64) any { return l.call2(x, s) })
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("[x for x in " + a[0].s + " if " + e.lam(l, x0, a[1]).s + "]")
 		}),
-		mkL("zip_with", FamList, sigII, I, ts(LI, LI), LI, func(l *Lambda, a []any) any { return zipWith[int64, int64](a[0].([]int64), a[1].([]int64), l.call2) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mkL("zip_with", famList, sigII, I, ts(LI, LI), LI, func(l *lambda, a []any) any { return zipWith[int64, int64](a[0].([]int64), a[1].([]int64), l.call2) },
+			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 			}),
-		mkL("adjacent", FamScan, sigII, I, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("adjacent", famScan, sigII, I, ts(LI), LI, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			return zipWith[int64, int64](xs, dropList(xs, 1), l.call2)
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 		}),
-		mkL("adjacent", FamScan, sigII, B, ts(LI), LB, func(l *Lambda, a []any) any {
+		mkL("adjacent", famScan, sigII, B, ts(LI), LB, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			return zipWith[int64, bool](xs, dropList(xs, 1), l.call2)
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 		}),
-		mkL("enumerate_map", FamList, sigII, I, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("enumerate_map", famList, sigII, I, ts(LI), LI, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			out := make([]int64, len(xs))
 			for i, x := range xs {
@@ -167,10 +167,10 @@ func listOps() []*Op {
 				out[i] = v
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, atom("i"), x0), "i, x", "enumerate("+a[0].s+")")
 		}),
-		mkL("scan", FamScan, sigII, I, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("scan", famScan, sigII, I, ts(LI), LI, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			out := make([]int64, len(xs))
 			for i, x := range xs {
@@ -185,14 +185,14 @@ func listOps() []*Op {
 				out[i] = v
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.use("accumulate")
 			if l.Body != nil && l.Body.Op != nil && l.Body.Op == opAdd && l.Body.Kids[0].Var == 0 && l.Body.Kids[1].Var == 1 && l.Body.Kids[0].Op == nil && l.Body.Kids[1].Op == nil {
 				return atom("list(accumulate(" + a[0].s + "))")
 			}
 			return atom("list(accumulate(" + a[0].s + ", " + e.fn(l, "acc", "x") + "))")
 		}),
-		mkL("fold", FamScan, sigII, I, ts(LI, I), I, func(l *Lambda, a []any) any {
+		mkL("fold", famScan, sigII, I, ts(LI, I), I, func(l *lambda, a []any) any {
 			acc := a[1]
 			for _, x := range a[0].([]int64) {
 				acc = l.call2(acc, x)
@@ -201,81 +201,81 @@ func listOps() []*Op {
 				}
 			}
 			return acc
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.use("reduce")
 			return atom("reduce(" + e.fn(l, "acc", "x") + ", " + a[0].s + ", " + a[1].s + ")")
 		}),
-		mkL("sort_by", FamList, sigI, I, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("sort_by", famList, sigI, I, ts(LI), LI, func(l *lambda, a []any) any {
 			return sortByKey(a[0].([]int64), func(x int64) any { return l.call1(x) })
 		},
-			func(e *emitter, l *Lambda, a []code) code {
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("sorted(" + a[0].s + ", key=" + e.fn(l, "x") + ")")
 			}),
-		mkL("any", FamList, sigI, B, ts(LI), B, func(l *Lambda, a []any) any {
+		mkL("any", famList, sigI, B, ts(LI), B, func(l *lambda, a []any) any {
 			n := countList(a[0].([]int64), c1[int64](l))
 			if isErr(n) {
 				return n
 			}
 			return n.(int64) > 0
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("any(" + e.lam(l, x0).s + " for x in " + a[0].s + ")")
 		}),
-		mkL("all", FamList, sigI, B, ts(LI), B, func(l *Lambda, a []any) any {
+		mkL("all", famList, sigI, B, ts(LI), B, func(l *lambda, a []any) any {
 			n := countList(a[0].([]int64), c1[int64](l))
 			if isErr(n) {
 				return n
 			}
 			return n.(int64) == int64(len(a[0].([]int64)))
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("all(" + e.lam(l, x0).s + " for x in " + a[0].s + ")")
 		}),
-		mk("len", FamList, ts(LF), I, func(a []any) any { return int64(len(a[0].([]float64))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sum", FamList, ts(LF), F, func(a []any) any { return sumF(a[0].([]float64)) }, func(a []code) code { return call("sum", a[0]) }),
-		mk("max", FamList, ts(LF), F, func(a []any) any { return maxOf(a[0].([]float64)) }, func(a []code) code { return call("max", a[0]) }),
-		mk("min", FamList, ts(LF), F, func(a []any) any { return minOf(a[0].([]float64)) }, func(a []code) code { return call("min", a[0]) }),
-		mk("first", FamList, ts(LF), F, func(a []any) any { return index(a[0].([]float64), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
-		mk("last", FamList, ts(LF), F, func(a []any) any { return index(a[0].([]float64), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
-		mk("sorted", FamList, ts(LF), LF, func(a []any) any { return sortedCopy(a[0].([]float64), false) }, func(a []code) code { return call("sorted", a[0]) }),
-		mk("sorted_desc", FamList, ts(LF), LF, func(a []any) any { return sortedCopy(a[0].([]float64), true) }, func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") }),
-		mk("reversed", FamList, ts(LF), LF, func(a []any) any { return reversed(a[0].([]float64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("take", FamList, ts(LF, I), LF, func(a []any) any { return takeList(a[0].([]float64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
-		mk("drop", FamList, ts(LF, I), LF, func(a []any) any { return dropList(a[0].([]float64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
-		comprehension(mkL("map", FamList, sigF, F, ts(LF), LF, func(l *Lambda, a []any) any { return mapList[float64, float64](a[0].([]float64), c1[float64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("map", FamList, sigF, I, ts(LF), LI, func(l *Lambda, a []any) any { return mapList[float64, int64](a[0].([]float64), c1[float64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("map", FamList, sigF, B, ts(LF), LB, func(l *Lambda, a []any) any { return mapList[float64, bool](a[0].([]float64), c1[float64](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
-		comprehension(mkL("filter", FamList, sigF, B, ts(LF), LF, func(l *Lambda, a []any) any { return filterList(a[0].([]float64), c1[float64](l)) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mk("len", famList, ts(LF), I, func(a []any) any { return int64(len(a[0].([]float64))) }, func(a []code) code { return call("len", a[0]) }),
+		mk("sum", famList, ts(LF), F, func(a []any) any { return sumF(a[0].([]float64)) }, func(a []code) code { return call("sum", a[0]) }),
+		mk("max", famList, ts(LF), F, func(a []any) any { return maxOf(a[0].([]float64)) }, func(a []code) code { return call("max", a[0]) }),
+		mk("min", famList, ts(LF), F, func(a []any) any { return minOf(a[0].([]float64)) }, func(a []code) code { return call("min", a[0]) }),
+		mk("first", famList, ts(LF), F, func(a []any) any { return index(a[0].([]float64), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
+		mk("last", famList, ts(LF), F, func(a []any) any { return index(a[0].([]float64), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
+		mk("sorted", famList, ts(LF), LF, func(a []any) any { return sortedCopy(a[0].([]float64), false) }, func(a []code) code { return call("sorted", a[0]) }),
+		mk("sorted_desc", famList, ts(LF), LF, func(a []any) any { return sortedCopy(a[0].([]float64), true) }, func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") }),
+		mk("reversed", famList, ts(LF), LF, func(a []any) any { return reversed(a[0].([]float64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
+		mk("take", famList, ts(LF, I), LF, func(a []any) any { return takeList(a[0].([]float64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
+		mk("drop", famList, ts(LF, I), LF, func(a []any) any { return dropList(a[0].([]float64), a[1].(int64)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
+		comprehension(mkL("map", famList, sigF, F, ts(LF), LF, func(l *lambda, a []any) any { return mapList[float64, float64](a[0].([]float64), c1[float64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("map", famList, sigF, I, ts(LF), LI, func(l *lambda, a []any) any { return mapList[float64, int64](a[0].([]float64), c1[float64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("map", famList, sigF, B, ts(LF), LB, func(l *lambda, a []any) any { return mapList[float64, bool](a[0].([]float64), c1[float64](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0), "x", a[0].s) })),
+		comprehension(mkL("filter", famList, sigF, B, ts(LF), LF, func(l *lambda, a []any) any { return filterList(a[0].([]float64), c1[float64](l)) },
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("[x for x in " + a[0].s + " if " + e.lam(l, x0).s + "]")
 			})),
-		comprehension(mkL("count", FamList, sigF, B, ts(LF), I, func(l *Lambda, a []any) any { return countList(a[0].([]float64), c1[float64](l)) },
-			func(e *emitter, l *Lambda, a []code) code {
+		comprehension(mkL("count", famList, sigF, B, ts(LF), I, func(l *lambda, a []any) any { return countList(a[0].([]float64), c1[float64](l)) },
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("sum(1 for x in " + a[0].s + " if " + e.lam(l, x0).s + ")")
 			})),
-		mkL("map_with", FamList, sigFF, F, ts(LF, F), LF, func(l *Lambda, a []any) any {
+		mkL("map_with", famList, sigFF, F, ts(LF, F), LF, func(l *lambda, a []any) any {
 			s := a[1]
 			return mapList[float64, float64](a[0].([]float64), func(x float64) any { return l.call2(x, s) })
-		}, func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
-		mkL("filter_with", FamList, sigFF, B, ts(LF, F), LF, func(l *Lambda, a []any) any {
+		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
+		mkL("filter_with", famList, sigFF, B, ts(LF, F), LF, func(l *lambda, a []any) any {
 			s := a[1]
 			return filterList(a[0].([]float64), func(x float64) any { return l.call2(x, s) })
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("[x for x in " + a[0].s + " if " + e.lam(l, x0, a[1]).s + "]")
 		}),
-		mkL("zip_with", FamList, sigFF, F, ts(LF, LF), LF, func(l *Lambda, a []any) any {
+		mkL("zip_with", famList, sigFF, F, ts(LF, LF), LF, func(l *lambda, a []any) any {
 			return zipWith[float64, float64](a[0].([]float64), a[1].([]float64), l.call2)
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 		}),
-		mkL("adjacent", FamScan, sigFF, F, ts(LF), LF, func(l *Lambda, a []any) any {
+		mkL("adjacent", famScan, sigFF, F, ts(LF), LF, func(l *lambda, a []any) any {
 			xs := a[0].([]float64)
 			return zipWith[float64, float64](xs, dropList(xs, 1), l.call2)
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 		}),
-		mkL("scan", FamScan, sigFF, F, ts(LF), LF, func(l *Lambda, a []any) any {
+		mkL("scan", famScan, sigFF, F, ts(LF), LF, func(l *lambda, a []any) any {
 			xs := a[0].([]float64)
 			out := make([]float64, len(xs))
 			for i, x := range xs {
@@ -290,15 +290,15 @@ func listOps() []*Op {
 				out[i] = v
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.use("accumulate")
 			if l.Body != nil && l.Body.Op != nil && l.Body.Op == opFAdd && l.Body.Kids[0].Var == 0 && l.Body.Kids[1].Var == 1 && l.Body.Kids[0].Op == nil && l.Body.Kids[1].Op == nil {
 				return atom("list(accumulate(" + a[0].s + "))")
 			}
 			return atom("list(accumulate(" + a[0].s + ", " + e.fn(l, "acc", "x") + "))")
 		}),
-		mk("any", FamList, ts(LB), B, func(a []any) any { return slices.Contains(a[0].([]bool), true) }, func(a []code) code { return call("any", a[0]) }),
-		mk("all", FamList, ts(LB), B, func(a []any) any { return !slices.Contains(a[0].([]bool), false) }, func(a []code) code { return call("all", a[0]) }),
+		mk("any", famList, ts(LB), B, func(a []any) any { return slices.Contains(a[0].([]bool), true) }, func(a []code) code { return call("any", a[0]) }),
+		mk("all", famList, ts(LB), B, func(a []any) any { return !slices.Contains(a[0].([]bool), false) }, func(a []code) code { return call("all", a[0]) }),
 	}
 }
 
@@ -306,10 +306,10 @@ func listOps() []*Op {
 // otherwise take many DSL nodes: divmod, neighbour differences, the most
 // common element, dense ranks, sums of all slices, runs under a test,
 // chunked reductions, sorting with a tie-break.
-func listLibraryOps() []*Op {
-	I, LI := TInt, TListInt
-	return []*Op{
-		costs(2, mk("divmod", FamList, ts(I, I), LI, func(a []any) any {
+func listLibraryOps() []*operator {
+	I, LI := tInt, tListInt
+	return []*operator{
+		costs(2, mk("divmod", famList, ts(I, I), LI, func(a []any) any {
 			q, good := floorDiv(a[0].(int64), a[1].(int64))
 			if !good {
 				return errV
@@ -317,7 +317,7 @@ func listLibraryOps() []*Op {
 			r, _ := pyMod(a[0].(int64), a[1].(int64))
 			return []int64{q, r}
 		}, func(a []code) code { return call("list", call("divmod", a...)) })),
-		mk("diffs", FamScan, ts(LI), LI, func(a []any) any {
+		mk("diffs", famScan, ts(LI), LI, func(a []any) any {
 			xs := a[0].([]int64)
 			out := make([]int64, max(len(xs)-1, 0))
 			for i := range out {
@@ -331,7 +331,7 @@ func listLibraryOps() []*Op {
 		}, func(a []code) code {
 			return comp(atom("y - x"), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 		}),
-		mk("mode", FamList, ts(LI), I, func(a []any) any {
+		mk("mode", famList, ts(LI), I, func(a []any) any {
 			xs := a[0].([]int64)
 			if len(xs) == 0 {
 				return errV
@@ -340,7 +340,7 @@ func listLibraryOps() []*Op {
 		}, func(a []code) code {
 			return atom("max(sorted(" + a[0].s + "), key=" + a[0].at(pAtom) + ".count)")
 		}),
-		costs(2, mk("dense_rank", FamList, ts(LI), LI, func(a []any) any {
+		costs(2, mk("dense_rank", famList, ts(LI), LI, func(a []any) any {
 			xs := a[0].([]int64)
 			distinct := sortedCopy(uniqueOrdered(xs), false)
 			out := make([]int64, len(xs))
@@ -352,7 +352,7 @@ func listLibraryOps() []*Op {
 		}, func(a []code) code {
 			return atom("[sorted(set(" + a[0].s + ")).index(x) + 1 for x in " + a[0].s + "]")
 		})),
-		costs(2, mk("slice_sums", FamScan, ts(LI), LI, func(a []any) any {
+		costs(2, mk("slice_sums", famScan, ts(LI), LI, func(a []any) any {
 			xs := a[0].([]int64)
 			n := len(xs)
 			if n*(n+1)/2 > maxLen {
@@ -374,7 +374,7 @@ func listLibraryOps() []*Op {
 			v := a[0].s
 			return atom("[sum(" + a[0].at(pAtom) + "[i:j]) for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + ") + 1)]")
 		})),
-		mkL("run_lengths_by", FamScan, sigII, TBool, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("run_lengths_by", famScan, sigII, tBool, ts(LI), LI, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			out := []int64{}
 			for i, x := range xs {
@@ -391,11 +391,11 @@ func listLibraryOps() []*Op {
 				out = append(out, 1)
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("run_lengths_by", pyRunLengthsBy)
 			return atom("run_lengths_by(" + a[0].s + ", " + e.fn(l, "x", "y") + ")")
 		}),
-		mkL("chunk_reduce", FamScan, sigII, I, ts(LI, I), LI, func(l *Lambda, a []any) any {
+		mkL("chunk_reduce", famScan, sigII, I, ts(LI, I), LI, func(l *lambda, a []any) any {
 			xs, k := a[0].([]int64), a[1].(int64)
 			switch {
 			case k == 0:
@@ -416,15 +416,15 @@ func listLibraryOps() []*Op {
 				out = append(out, acc.(int64))
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.use("reduce")
 			v, k := a[0].at(pAtom), a[1]
 			return atom("[reduce(" + e.fn(l, "acc", "x") + ", " + v + "[i:i + " + k.at(pAdd+1) + "]) for i in range(0, len(" + a[0].s + "), " + k.s + ")]")
 		}),
-		mkL("sort_by_then", FamList, sigI, I, ts(LI), LI, func(l *Lambda, a []any) any {
+		mkL("sort_by_then", famList, sigI, I, ts(LI), LI, func(l *lambda, a []any) any {
 			xs := sortedCopy(a[0].([]int64), false)
 			return sortByKey(xs, func(x int64) any { return l.call1(x) })
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda x: (" + e.lam(l, x0).s + ", x))")
 		}),
 	}
@@ -433,19 +433,19 @@ func listLibraryOps() []*Op {
 // listNamedOps are common named combinations over lists: prepending,
 // rotating, striding, running sums, maxima and minima, means, max and min
 // with a default, windows of three, maps with the previous element, runs.
-func listNamedOps() []*Op {
-	I, F, LI, LF := TInt, TFloat, TListInt, TListFloat
-	return []*Op{
-		mk("cons", FamList, ts(I, LI), LI, func(a []any) any { return concat([]int64{a[0].(int64)}, a[1].([]int64)) },
+func listNamedOps() []*operator {
+	I, F, LI, LF := tInt, tFloat, tListInt, tListFloat
+	return []*operator{
+		mk("cons", famList, ts(I, LI), LI, func(a []any) any { return concat([]int64{a[0].(int64)}, a[1].([]int64)) },
 			func(a []code) code { return binop(atom("["+a[0].s+"]"), "+", a[1], pAdd) }),
-		mk("rotate", FamList, ts(LI, I), LI, func(a []any) any {
+		mk("rotate", famList, ts(LI, I), LI, func(a []any) any {
 			xs, k := a[0].([]int64), a[1].(int64)
 			return concat(dropList(xs, k), takeList(xs, k))
 		}, func(a []code) code {
 			v := a[0].at(pAtom)
 			return binop(atom(v+"["+a[1].s+":]"), "+", atom(v+"[:"+a[1].s+"]"), pAdd)
 		}),
-		mk("stride", FamList, ts(LI, I), LI, func(a []any) any {
+		mk("stride", famList, ts(LI, I), LI, func(a []any) any {
 			xs, k := a[0].([]int64), a[1].(int64)
 			if k <= 0 {
 				return errV
@@ -459,7 +459,7 @@ func listNamedOps() []*Op {
 		scanNamedOp("cumsum", addI, ""),
 		scanNamedOp("cummax", func(a, b int64) (int64, bool) { return max(a, b), true }, "max"),
 		scanNamedOp("cummin", func(a, b int64) (int64, bool) { return min(a, b), true }, "min"),
-		mkE("cumsum", FamScan, ts(LF), LF, func(a []any) any {
+		mkE("cumsum", famScan, ts(LF), LF, func(a []any) any {
 			xs := a[0].([]float64)
 			out := make([]float64, len(xs))
 			s := 0.0
@@ -473,7 +473,7 @@ func listNamedOps() []*Op {
 			}
 			return out
 		}, func(e *emitter, a []code) code { e.use("accumulate"); return atom("list(accumulate(" + a[0].s + "))") }),
-		mk("mean", FamList, ts(LI), F, func(a []any) any {
+		mk("mean", famList, ts(LI), F, func(a []any) any {
 			xs := a[0].([]int64)
 			if len(xs) == 0 {
 				return errV
@@ -484,7 +484,7 @@ func listNamedOps() []*Op {
 			}
 			return float64(s.(int64)) / float64(len(xs))
 		}, func(a []code) code { return binop(call("sum", a[0]), "/", call("len", a[0]), pMul) }),
-		mk("mean", FamList, ts(LF), F, func(a []any) any {
+		mk("mean", famList, ts(LF), F, func(a []any) any {
 			xs := a[0].([]float64)
 			if len(xs) == 0 {
 				return errV
@@ -495,19 +495,19 @@ func listNamedOps() []*Op {
 			}
 			return s / float64(len(xs))
 		}, func(a []code) code { return binop(call("sum", a[0]), "/", call("len", a[0]), pMul) }),
-		mk("max0", FamList, ts(LI), I, func(a []any) any {
+		mk("max0", famList, ts(LI), I, func(a []any) any {
 			if len(a[0].([]int64)) == 0 {
 				return int64(0)
 			}
 			return maxOf(a[0].([]int64))
 		}, func(a []code) code { return atom("max(" + a[0].s + ", default=0)") }),
-		mk("min0", FamList, ts(LI), I, func(a []any) any {
+		mk("min0", famList, ts(LI), I, func(a []any) any {
 			if len(a[0].([]int64)) == 0 {
 				return int64(0)
 			}
 			return minOf(a[0].([]int64))
 		}, func(a []code) code { return atom("min(" + a[0].s + ", default=0)") }),
-		mk("max0", FamList, ts(LF), F, func(a []any) any {
+		mk("max0", famList, ts(LF), F, func(a []any) any {
 			if len(a[0].([]float64)) == 0 {
 				return 0.0
 			}
@@ -517,17 +517,17 @@ func listNamedOps() []*Op {
 		windowOp("window_max3", func(x, y, z int64) (int64, bool) { return max(x, y, z), true }, "max(W)"),
 		windowOp("window_min3", func(x, y, z int64) (int64, bool) { return min(x, y, z), true }, "min(W)"),
 		windowOp("window_median3", func(x, y, z int64) (int64, bool) { return x + y + z - max(x, y, z) - min(x, y, z), true }, "sorted(W)[1]"),
-		mkL("prev_map", FamScan, sigII, I, ts(LI, I), LI, func(l *Lambda, a []any) any {
+		mkL("prev_map", famScan, sigII, I, ts(LI, I), LI, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			prev := concat([]int64{a[1].(int64)}, xs)
 			if isErr(prev) {
 				return prev
 			}
 			return zipWith[int64, int64](prev.([]int64), xs, l.call2)
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, atom("p"), x0), "p, x", "zip(["+a[1].s+"] + "+a[0].s+", "+a[0].s+")")
 		}),
-		mkE("runs", FamScan, ts(LI), LI, func(a []any) any {
+		mkE("runs", famScan, ts(LI), LI, func(a []any) any {
 			xs := a[0].([]int64)
 			out := []int64{}
 			for i, x := range xs {
@@ -540,7 +540,7 @@ func listNamedOps() []*Op {
 			e.use("itertools")
 			return atom("[k for k, _ in itertools.groupby(" + a[0].s + ")]")
 		}),
-		mkE("run_lengths", FamScan, ts(LI), LI, func(a []any) any { return runLengths(a[0].([]int64)) },
+		mkE("run_lengths", famScan, ts(LI), LI, func(a []any) any { return runLengths(a[0].([]int64)) },
 			func(e *emitter, a []code) code {
 				e.use("itertools")
 				return atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].s + ")]")
@@ -552,10 +552,10 @@ func listNamedOps() []*Op {
 // them after the string run lengths): interleaving, counting pairs i < j,
 // enumerating floats, mapping integers with a float, list equality,
 // divisors.
-func listNamedLateOps() []*Op {
-	I, F, B, LI, LF := TInt, TFloat, TBool, TListInt, TListFloat
-	return []*Op{
-		mk("interleave", FamList, ts(LI, LI), LI, func(a []any) any {
+func listNamedLateOps() []*operator {
+	I, F, B, LI, LF := tInt, tFloat, tBool, tListInt, tListFloat
+	return []*operator{
+		mk("interleave", famList, ts(LI, LI), LI, func(a []any) any {
 			x, y := a[0].([]int64), a[1].([]int64)
 			out := make([]int64, 0, len(x)+len(y))
 			for i := 0; i < max(len(x), len(y)); i++ {
@@ -570,7 +570,7 @@ func listNamedLateOps() []*Op {
 		}, func(a []code) code {
 			return atom("[v for i in range(max(len(" + a[0].s + "), len(" + a[1].s + "))) for v in (" + a[0].s + "[i:i + 1] + " + a[1].s + "[i:i + 1])]")
 		}),
-		mkL("count_pairs", FamScan, sigII, B, ts(LI), I, func(l *Lambda, a []any) any {
+		mkL("count_pairs", famScan, sigII, B, ts(LI), I, func(l *lambda, a []any) any {
 			xs := a[0].([]int64)
 			if len(xs) > 300 {
 				return errV
@@ -588,11 +588,11 @@ func listNamedLateOps() []*Op {
 				}
 			}
 			return n
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			v := a[0].s
 			return atom("sum(1 for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + ")) if " + e.lam(l, atom(v+"[i]"), atom(v+"["+"j]")).s + ")")
 		}),
-		mkL("enumerate_map", FamList, sigFF, F, ts(LF), LF, func(l *Lambda, a []any) any {
+		mkL("enumerate_map", famList, sigFF, F, ts(LF), LF, func(l *lambda, a []any) any {
 			xs := a[0].([]float64)
 			out := make([]float64, len(xs))
 			for i, x := range xs {
@@ -603,16 +603,16 @@ func listNamedLateOps() []*Op {
 				out[i] = v
 			}
 			return out
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, atom("i"), x0), "i, x", "enumerate("+a[0].s+", 1)")
 		}),
-		mkL("map_with", FamList, sigFF, I, ts(LI, F), LI, func(l *Lambda, a []any) any {
+		mkL("map_with", famList, sigFF, I, ts(LI, F), LI, func(l *lambda, a []any) any {
 			s := a[1]
 			return mapList[int64, int64](a[0].([]int64), func(x int64) any { return l.call2(float64(x), s) })
-		}, func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
-		mk("equal", FamList, ts(LI, LI), B, func(a []any) any { return slices.Equal(a[0].([]int64), a[1].([]int64)) },
+		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
+		mk("equal", famList, ts(LI, LI), B, func(a []any) any { return slices.Equal(a[0].([]int64), a[1].([]int64)) },
 			func(a []code) code { return cmpop(a[0], "==", a[1]) }),
-		mk("divisors", FamList, ts(I), LI, func(a []any) any {
+		mk("divisors", famList, ts(I), LI, func(a []any) any {
 			n := a[0].(int64)
 			if n > 100_000 {
 				return errV
@@ -641,8 +641,8 @@ func listNamedLateOps() []*Op {
 
 // windowOp applies f to every window of three consecutive elements; py
 // renders f with W standing for the window.
-func windowOp(name string, f func(x, y, z int64) (int64, bool), py string) *Op {
-	return mk(name, FamScan, ts(TListInt), TListInt, func(a []any) any {
+func windowOp(name string, f func(x, y, z int64) (int64, bool), py string) *operator {
+	return mk(name, famScan, ts(tListInt), tListInt, func(a []any) any {
 		xs := a[0].([]int64)
 		n := max(len(xs)-2, 0)
 		out := make([]int64, n)
@@ -662,8 +662,8 @@ func windowOp(name string, f func(x, y, z int64) (int64, bool), py string) *Op {
 
 // scanNamedOp is a running value of a list (itertools.accumulate with
 // the Python function py, or addition when py is empty).
-func scanNamedOp(name string, f func(acc, x int64) (int64, bool), py string) *Op {
-	return mkE(name, FamScan, ts(TListInt), TListInt, func(a []any) any {
+func scanNamedOp(name string, f func(acc, x int64) (int64, bool), py string) *operator {
+	return mkE(name, famScan, ts(tListInt), tListInt, func(a []any) any {
 		xs := a[0].([]int64)
 		out := make([]int64, len(xs))
 		for i, x := range xs {

@@ -5,7 +5,7 @@ package synth
 
 // opRecurrence is recurrence(n, a, b, step): the pair (a, b) stepped n
 // times to (b, step(a, b)), a Fibonacci-like recurrence.
-var opRecurrence = mkL("recurrence", FamLoop, sigII, TInt, ts(TInt, TInt, TInt), TInt, func(l *Lambda, a []any) any {
+var opRecurrence = mkL("recurrence", famLoop, sigII, tInt, ts(tInt, tInt, tInt), tInt, func(l *lambda, a []any) any {
 	n := a[0].(int64)
 	if n > maxSteps {
 		return errV
@@ -18,13 +18,13 @@ var opRecurrence = mkL("recurrence", FamLoop, sigII, TInt, ts(TInt, TInt, TInt),
 		}
 	}
 	return x
-}, func(e *emitter, l *Lambda, a []code) code {
+}, func(e *emitter, l *lambda, a []code) code {
 	e.helper("recurrence", pyRecurrence)
 	return atom("recurrence(" + a[0].s + ", " + a[1].s + ", " + a[2].s + ", " + e.fn(l, "a", "b") + ")")
 })
 
 // opApplyTimes is apply_times(x, n, step): step applied n times to x.
-var opApplyTimes = mkL("apply_times", FamLoop, sigI, TInt, ts(TInt, TInt), TInt, func(l *Lambda, a []any) any {
+var opApplyTimes = mkL("apply_times", famLoop, sigI, tInt, ts(tInt, tInt), tInt, func(l *lambda, a []any) any {
 	x, n := a[0], a[1].(int64)
 	if n > maxSteps {
 		return errV
@@ -36,7 +36,7 @@ var opApplyTimes = mkL("apply_times", FamLoop, sigI, TInt, ts(TInt, TInt), TInt,
 		}
 	}
 	return x
-}, func(e *emitter, l *Lambda, a []code) code {
+}, func(e *emitter, l *lambda, a []code) code {
 	e.helper("apply_times", pyApplyTimes)
 	return atom("apply_times(" + a[0].s + ", " + a[1].s + ", " + e.fn(l, "x") + ")")
 })
@@ -44,25 +44,25 @@ var opApplyTimes = mkL("apply_times", FamLoop, sigI, TInt, ts(TInt, TInt), TInt,
 // loopOps are the loop operators: the loop sweep tries opRecurrence and
 // opApplyTimes over an integer input; steps_until and iterate_until take
 // a step and a stopping test.
-func loopOps() []*Op {
-	I, B := TInt, TBool
-	return []*Op{
+func loopOps() []*operator {
+	I, B := tInt, tBool
+	return []*operator{
 		opRecurrence,
 		opApplyTimes,
-		{Name: "steps_until", Fam: FamLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *Lambda, a []any) any {
+		{Name: "steps_until", Fam: famLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *lambda, a []any) any {
 			x, _, steps := iterateUntil(l, l.Next, a[0])
 			if isErr(x) {
 				return errV
 			}
 			return steps
-		}, Py: func(e *emitter, l *Lambda, a []code) code {
+		}, Py: func(e *emitter, l *lambda, a []code) code {
 			e.helper("steps_until", pyStepsUntil)
 			return atom("steps_until(" + a[0].s + ", " + e.fn(l, "x") + ", " + e.fn(l.Next, "x") + ")")
 		}},
-		{Name: "iterate_until", Fam: FamLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *Lambda, a []any) any {
+		{Name: "iterate_until", Fam: famLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *lambda, a []any) any {
 			x, _, _ := iterateUntil(l, l.Next, a[0])
 			return x
-		}, Py: func(e *emitter, l *Lambda, a []code) code {
+		}, Py: func(e *emitter, l *lambda, a []code) code {
 			e.helper("iterate_until", pyIterateUntil)
 			return atom("iterate_until(" + a[0].s + ", " + e.fn(l, "x") + ", " + e.fn(l.Next, "x") + ")")
 		}},
@@ -70,14 +70,14 @@ func loopOps() []*Op {
 }
 
 // orbitOps list the orbit of a step (a loop whose result is a list).
-func orbitOps() []*Op {
-	I, LI := TInt, TListInt
-	return []*Op{
+func orbitOps() []*operator {
+	I, LI := tInt, tListInt
+	return []*operator{
 		// orbit is the sequence step(x), step(step(x)), ... up to the
 		// first zero: the quotients n // 5, n // 25... of a count of
 		// factors, the shrinking remainders of a digit loop. Orbits longer
 		// than maxOrbit, or stuck at a fixed point, are errors.
-		mkL("orbit", FamList, sigI, I, ts(I), LI, func(l *Lambda, a []any) any {
+		mkL("orbit", famList, sigI, I, ts(I), LI, func(l *lambda, a []any) any {
 			x, out := a[0], []int64{}
 			for range maxOrbit {
 				v, good := l.call1(x).(int64)
@@ -92,7 +92,7 @@ func orbitOps() []*Op {
 				out, x = append(out, v), v
 			}
 			return errV
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("orbit", pyOrbit)
 			return atom("orbit(" + a[0].s + ", " + e.fn(l, "x") + ")")
 		}),
@@ -101,7 +101,7 @@ func orbitOps() []*Op {
 
 // iterateUntil applies step until done holds, returning the final value,
 // whether it stopped, and the number of steps.
-func iterateUntil(step, done *Lambda, x any) (any, bool, int64) {
+func iterateUntil(step, done *lambda, x any) (any, bool, int64) {
 	for steps := int64(0); steps <= maxSteps; steps++ {
 		b, good := done.call1(x).(bool)
 		if !good {

@@ -11,10 +11,10 @@ import (
 
 // stringOps are the basic string operators: length, case, slicing,
 // searching, character classes, conversions.
-func stringOps() []*Op {
-	I, B, S := TInt, TBool, TStr
-	return []*Op{
-		mk("len", FamScalar, ts(S), I, func(a []any) any { return int64(len([]rune(a[0].(string)))) },
+func stringOps() []*operator {
+	I, B, S := tInt, tBool, tStr
+	return []*operator{
+		mk("len", famScalar, ts(S), I, func(a []any) any { return int64(len([]rune(a[0].(string)))) },
 			func(a []code) code { return call("len", a[0]) }),
 		sMap("upper", "upper", strings.ToUpper),
 		sMap("lower", "lower", strings.ToLower),
@@ -22,21 +22,21 @@ func stringOps() []*Op {
 		sMap("capitalize", "capitalize", pyCapitalize),
 		sMap("title", "title", pyTitle),
 		sMap("swapcase", "swapcase", pySwapcase),
-		mk("reverse", FamScalar, ts(S), S, func(a []any) any { return reverseString(a[0].(string)) },
+		mk("reverse", famScalar, ts(S), S, func(a []any) any { return reverseString(a[0].(string)) },
 			func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("sorted_chars", FamScalar, ts(S), S, func(a []any) any {
+		mk("sorted_chars", famScalar, ts(S), S, func(a []any) any {
 			r := []rune(a[0].(string))
 			slices.Sort(r)
 			return string(r)
 		}, func(a []code) code { return atom(`"".join(sorted(` + a[0].s + `))`) }),
-		mk("concat", FamScalar, ts(S, S), S, func(a []any) any {
+		mk("concat", famScalar, ts(S, S), S, func(a []any) any {
 			s := a[0].(string) + a[1].(string)
 			if len(s) > maxLen {
 				return errV
 			}
 			return s
 		}, func(a []code) code { return binop(a[0], "+", a[1], pAdd) }),
-		mk("repeat", FamScalar, ts(S, I), S, func(a []any) any {
+		mk("repeat", famScalar, ts(S, I), S, func(a []any) any {
 			s, k := a[0].(string), a[1].(int64)
 			if k <= 0 {
 				return ""
@@ -46,27 +46,27 @@ func stringOps() []*Op {
 			}
 			return strings.Repeat(s, int(k))
 		}, func(a []code) code { return binop(a[0], "*", a[1], pMul) }),
-		mk("seq", FamScalar, ts(S, S), B, func(a []any) any { return a[0].(string) == a[1].(string) },
+		mk("seq", famScalar, ts(S, S), B, func(a []any) any { return a[0].(string) == a[1].(string) },
 			func(a []code) code { return cmpop(a[0], "==", a[1]) }),
-		mk("contains", FamScalar, ts(S, S), B, func(a []any) any { return strings.Contains(a[1].(string), a[0].(string)) },
+		mk("contains", famScalar, ts(S, S), B, func(a []any) any { return strings.Contains(a[1].(string), a[0].(string)) },
 			func(a []code) code { return cmpop(a[0], "in", a[1]) }),
-		mk("count", FamScalar, ts(S, S), I, func(a []any) any {
+		mk("count", famScalar, ts(S, S), I, func(a []any) any {
 			s, t := a[0].(string), a[1].(string)
 			if t == "" {
 				return int64(len([]rune(s)) + 1)
 			}
 			return int64(strings.Count(s, t))
 		}, func(a []code) code { return method(a[0], "count", a[1]) }),
-		mk("char_at", FamScalar, ts(S, I), S, func(a []any) any {
+		mk("char_at", famScalar, ts(S, I), S, func(a []any) any {
 			v := index([]rune(a[0].(string)), a[1].(int64))
 			if r, good := v.(rune); good {
 				return string(r)
 			}
 			return errV
 		}, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") }),
-		mk("prefix", FamScalar, ts(S, I), S, func(a []any) any { return string(takeList([]rune(a[0].(string)), a[1].(int64))) },
+		mk("prefix", famScalar, ts(S, I), S, func(a []any) any { return string(takeList([]rune(a[0].(string)), a[1].(int64))) },
 			func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
-		mk("suffix", FamScalar, ts(S, I), S, func(a []any) any { return string(dropList([]rune(a[0].(string)), a[1].(int64))) },
+		mk("suffix", famScalar, ts(S, I), S, func(a []any) any { return string(dropList([]rune(a[0].(string)), a[1].(int64))) },
 			func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
 		sPred("isdigit", func(s string) bool { return allRunes(s, isASCIIDigit) }, func(a code) code { return method(a, "isdigit") }),
 		sPred("isalpha", func(s string) bool { return allRunes(s, unicode.IsLetter) }, func(a code) code { return method(a, "isalpha") }),
@@ -77,23 +77,23 @@ func stringOps() []*Op {
 			func(a code) code { return method(a, "islower") }),
 		sPred("is_vowel", func(s string) bool { return s != "" && strings.Contains("aeiouAEIOU", s) },
 			func(a code) code { return cmpop(a, "in", atom(`"aeiouAEIOU"`)) }),
-		mk("ord", FamScalar, ts(S), I, func(a []any) any {
+		mk("ord", famScalar, ts(S), I, func(a []any) any {
 			r := []rune(a[0].(string))
 			if len(r) != 1 {
 				return errV
 			}
 			return int64(r[0])
 		}, func(a []code) code { return call("ord", a[0]) }),
-		mk("chr", FamScalar, ts(I), S, func(a []any) any {
+		mk("chr", famScalar, ts(I), S, func(a []any) any {
 			n := a[0].(int64)
 			if n < 0 || n > 0xD7FF {
 				return errV
 			}
 			return string(rune(n))
 		}, func(a []code) code { return call("chr", a[0]) }),
-		mk("str", FamScalar, ts(I), S, func(a []any) any { return strconv.FormatInt(a[0].(int64), 10) },
+		mk("str", famScalar, ts(I), S, func(a []any) any { return strconv.FormatInt(a[0].(int64), 10) },
 			func(a []code) code { return call("str", a[0]) }),
-		mkE("shift", FamScalar, ts(S, I), S, func(a []any) any { return shiftLetter(a[0].(string), a[1].(int64)) },
+		mkE("shift", famScalar, ts(S, I), S, func(a []any) any { return shiftLetter(a[0].(string), a[1].(int64)) },
 			func(e *emitter, a []code) code {
 				e.helper("shift_letters", pyShiftLetters)
 				return call("shift_letters", a...)
@@ -103,10 +103,10 @@ func stringOps() []*Op {
 
 // stringLibraryOps are Python idioms over strings: run-length encoding,
 // the most common character.
-func stringLibraryOps() []*Op {
-	S := TStr
-	return []*Op{
-		rare(costs(2, mkE("run_length_encode", FamScalar, ts(S), S, func(a []any) any {
+func stringLibraryOps() []*operator {
+	S := tStr
+	return []*operator{
+		rare(costs(2, mkE("run_length_encode", famScalar, ts(S), S, func(a []any) any {
 			r := []rune(a[0].(string))
 			var sb strings.Builder
 			for _, n := range runLengths(r) {
@@ -119,7 +119,7 @@ func stringLibraryOps() []*Op {
 			e.use("itertools")
 			return atom(`"".join(k + str(len(list(g))) for k, g in itertools.groupby(` + a[0].s + "))")
 		}))),
-		rare(mk("mode", FamScalar, ts(S), S, func(a []any) any {
+		rare(mk("mode", famScalar, ts(S), S, func(a []any) any {
 			r := []rune(a[0].(string))
 			if len(r) == 0 {
 				return ""
@@ -132,30 +132,30 @@ func stringLibraryOps() []*Op {
 }
 
 // stringNamedOps are named combinations over strings.
-func stringNamedOps() []*Op {
-	B, S := TBool, TStr
-	return []*Op{
-		mk("isalnum", FamScalar, ts(S), B, func(a []any) any {
+func stringNamedOps() []*operator {
+	B, S := tBool, tStr
+	return []*operator{
+		mk("isalnum", famScalar, ts(S), B, func(a []any) any {
 			return allRunes(a[0].(string), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 		}, func(a []code) code { return method(a[0], "isalnum") }),
-		mk("is_palindrome", FamScalar, ts(S), B, func(a []any) any { s := a[0].(string); return s == reverseString(s) },
+		mk("is_palindrome", famScalar, ts(S), B, func(a []any) any { s := a[0].(string); return s == reverseString(s) },
 			func(a []code) code { return cmpop(a[0], "==", atom(a[0].at(pAtom)+"[::-1]")) }),
 	}
 }
 
 // stringListOps split and join strings, work on lists of strings, and
 // map, filter and count characters.
-func stringListOps() []*Op {
-	I, B, S, LI, LS := TInt, TBool, TStr, TListInt, TListStr
-	return []*Op{
-		mk("split", FamList, ts(S), LS, func(a []any) any {
+func stringListOps() []*operator {
+	I, B, S, LI, LS := tInt, tBool, tStr, tListInt, tListStr
+	return []*operator{
+		mk("split", famList, ts(S), LS, func(a []any) any {
 			f := strings.Fields(a[0].(string))
 			if f == nil {
 				f = []string{}
 			}
 			return f
 		}, func(a []code) code { return method(a[0], "split") }),
-		mk("chars", FamList, ts(S), LS, func(a []any) any {
+		mk("chars", famList, ts(S), LS, func(a []any) any {
 			r := []rune(a[0].(string))
 			out := make([]string, len(r))
 			for i, c := range r {
@@ -163,41 +163,41 @@ func stringListOps() []*Op {
 			}
 			return out
 		}, func(a []code) code { return call("list", a[0]) }),
-		mk("join", FamList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), " ") }, func(a []code) code { return method(atom(`" "`), "join", a[0]) }),
-		mk("concat_all", FamList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), "") }, func(a []code) code { return method(atom(`""`), "join", a[0]) }),
-		mk("len", FamList, ts(LS), I, func(a []any) any { return int64(len(a[0].([]string))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sorted", FamList, ts(LS), LS, func(a []any) any { return sortedCopy(a[0].([]string), false) }, func(a []code) code { return call("sorted", a[0]) }),
-		mk("reversed", FamList, ts(LS), LS, func(a []any) any { return reversed(a[0].([]string)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("first", FamList, ts(LS), S, func(a []any) any { return index(a[0].([]string), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
-		mk("last", FamList, ts(LS), S, func(a []any) any { return index(a[0].([]string), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
-		mk("unique", FamList, ts(LS), LS, func(a []any) any { return uniqueOrdered(a[0].([]string)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
-		comprehension(mkL("map", FamList, sigS, S, ts(LS), LS, func(l *Lambda, a []any) any { return mapList[string, string](a[0].([]string), c1[string](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
-		comprehension(mkL("map", FamList, sigS, I, ts(LS), LI, func(l *Lambda, a []any) any { return mapList[string, int64](a[0].([]string), c1[string](l)) },
-			func(e *emitter, l *Lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
-		comprehension(mkL("filter", FamList, sigS, B, ts(LS), LS, func(l *Lambda, a []any) any { return filterList(a[0].([]string), c1[string](l)) },
-			func(e *emitter, l *Lambda, a []code) code {
+		mk("join", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), " ") }, func(a []code) code { return method(atom(`" "`), "join", a[0]) }),
+		mk("concat_all", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), "") }, func(a []code) code { return method(atom(`""`), "join", a[0]) }),
+		mk("len", famList, ts(LS), I, func(a []any) any { return int64(len(a[0].([]string))) }, func(a []code) code { return call("len", a[0]) }),
+		mk("sorted", famList, ts(LS), LS, func(a []any) any { return sortedCopy(a[0].([]string), false) }, func(a []code) code { return call("sorted", a[0]) }),
+		mk("reversed", famList, ts(LS), LS, func(a []any) any { return reversed(a[0].([]string)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
+		mk("first", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
+		mk("last", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
+		mk("unique", famList, ts(LS), LS, func(a []any) any { return uniqueOrdered(a[0].([]string)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
+		comprehension(mkL("map", famList, sigS, S, ts(LS), LS, func(l *lambda, a []any) any { return mapList[string, string](a[0].([]string), c1[string](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
+		comprehension(mkL("map", famList, sigS, I, ts(LS), LI, func(l *lambda, a []any) any { return mapList[string, int64](a[0].([]string), c1[string](l)) },
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
+		comprehension(mkL("filter", famList, sigS, B, ts(LS), LS, func(l *lambda, a []any) any { return filterList(a[0].([]string), c1[string](l)) },
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("[w for w in " + a[0].s + " if " + e.lam(l, atom("w")).s + "]")
 			})),
-		mkL("sort_by", FamList, sigS, I, ts(LS), LS, func(l *Lambda, a []any) any {
+		mkL("sort_by", famList, sigS, I, ts(LS), LS, func(l *lambda, a []any) any {
 			return sortByKey(a[0].([]string), func(x string) any { return l.call1(x) })
 		},
-			func(e *emitter, l *Lambda, a []code) code {
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("sorted(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		mkL("max_by", FamList, sigS, I, ts(LS), S, func(l *Lambda, a []any) any {
+		mkL("max_by", famList, sigS, I, ts(LS), S, func(l *lambda, a []any) any {
 			return extremeByKey(a[0].([]string), func(x string) any { return l.call1(x) }, true)
 		},
-			func(e *emitter, l *Lambda, a []code) code {
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("max(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		mkL("min_by", FamList, sigS, I, ts(LS), S, func(l *Lambda, a []any) any {
+		mkL("min_by", famList, sigS, I, ts(LS), S, func(l *lambda, a []any) any {
 			return extremeByKey(a[0].([]string), func(x string) any { return l.call1(x) }, false)
 		},
-			func(e *emitter, l *Lambda, a []code) code {
+			func(e *emitter, l *lambda, a []code) code {
 				return atom("min(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		comprehension(mkL("map_chars", FamList, sigS, S, ts(S), S, func(l *Lambda, a []any) any {
+		comprehension(mkL("map_chars", famList, sigS, S, ts(S), S, func(l *lambda, a []any) any {
 			var sb strings.Builder
 			for _, c := range a[0].(string) {
 				v, good := l.call1(string(c)).(string)
@@ -207,10 +207,10 @@ func stringListOps() []*Op {
 				sb.WriteString(v)
 			}
 			return sb.String()
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom(`"".join(` + e.lam(l, atom("c")).s + " for c in " + a[0].s + ")")
 		})),
-		comprehension(mkL("filter_chars", FamList, sigS, B, ts(S), S, func(l *Lambda, a []any) any {
+		comprehension(mkL("filter_chars", famList, sigS, B, ts(S), S, func(l *lambda, a []any) any {
 			var sb strings.Builder
 			for _, c := range a[0].(string) {
 				v, good := l.call1(string(c)).(bool)
@@ -222,10 +222,10 @@ func stringListOps() []*Op {
 				}
 			}
 			return sb.String()
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom(`"".join(c for c in ` + a[0].s + " if " + e.lam(l, atom("c")).s + ")")
 		})),
-		comprehension(mkL("count_chars", FamList, sigS, B, ts(S), I, func(l *Lambda, a []any) any {
+		comprehension(mkL("count_chars", famList, sigS, B, ts(S), I, func(l *lambda, a []any) any {
 			n := int64(0)
 			for _, c := range a[0].(string) {
 				v, good := l.call1(string(c)).(bool)
@@ -237,17 +237,17 @@ func stringListOps() []*Op {
 				}
 			}
 			return n
-		}, func(e *emitter, l *Lambda, a []code) code {
+		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sum(1 for c in " + a[0].s + " if " + e.lam(l, atom("c")).s + ")")
 		})),
 	}
 }
 
 // stringRunLengthOps are the lengths of a string's runs of one character.
-func stringRunLengthOps() []*Op {
-	S, LI := TStr, TListInt
-	return []*Op{
-		mkE("run_lengths", FamScan, ts(S), LI, func(a []any) any { return runLengths([]rune(a[0].(string))) },
+func stringRunLengthOps() []*operator {
+	S, LI := tStr, tListInt
+	return []*operator{
+		mkE("run_lengths", famScan, ts(S), LI, func(a []any) any { return runLengths([]rune(a[0].(string))) },
 			func(e *emitter, a []code) code {
 				e.use("itertools")
 				return atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].s + ")]")
@@ -256,10 +256,10 @@ func stringRunLengthOps() []*Op {
 }
 
 // stringSplitOps split a string at every single space.
-func stringSplitOps() []*Op {
-	S, LS := TStr, TListStr
-	return []*Op{
-		mk("split_on_space", FamList, ts(S), LS, func(a []any) any { return strings.Split(a[0].(string), " ") },
+func stringSplitOps() []*operator {
+	S, LS := tStr, tListStr
+	return []*operator{
+		mk("split_on_space", famList, ts(S), LS, func(a []any) any { return strings.Split(a[0].(string), " ") },
 			func(a []code) code { return method(a[0], "split", atom(`" "`)) }),
 	}
 }

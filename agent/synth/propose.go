@@ -147,7 +147,7 @@ func structuredInputs(t task.Task, tp *tnode) bool {
 	case t.Kind == task.KindOther:
 		return tp.rich(t.Domain)
 	case t.Kind == task.KindString:
-		return tp.kind == tUnits
+		return tp.kind == tkUnits
 	}
 	return false
 }

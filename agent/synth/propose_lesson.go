@@ -186,26 +186,26 @@ func (l *lesson) narrow(sig string, r [2]float64) {
 func (l *lesson) applyTo(tp *tnode) {
 	for sig, nodes := range templateSigs(tp) {
 		for _, n := range nodes {
-			if n.kind == tInt {
+			if n.kind == tkInt {
 				for _, x := range l.exclude[sig] {
 					if x == math.Trunc(x) && !slices.Contains(n.exclude, int64(x)) {
 						n.exclude = append(n.exclude, int64(x))
 					}
 				}
 			}
-			if r, ok := l.ranges[sig]; ok && n.kind == tInt {
+			if r, ok := l.ranges[sig]; ok && n.kind == tkInt {
 				lo, hi := max(n.lo, int64(math.Ceil(r[0]))), min(n.hi, int64(math.Floor(r[1])))
 				if lo <= hi {
 					n.lo, n.hi = lo, hi
 				}
 			}
-			if r, ok := l.lens[sig]; ok && (n.kind == tList || n.kind == tRPN) {
+			if r, ok := l.lens[sig]; ok && (n.kind == tkList || n.kind == tkRPN) {
 				lo, hi := max(n.minLen, r[0]), min(n.maxLen, r[1])
 				if lo <= hi {
 					n.minLen, n.maxLen = lo, hi
 				}
 			}
-			if l.sorted[sig] && n.kind == tList && n.sortKey == -2 {
+			if l.sorted[sig] && n.kind == tkList && n.sortKey == -2 {
 				n.sortKey = -1
 			}
 		}

@@ -80,16 +80,16 @@ func templatePattern(n *tnode) string {
 
 func templateClass(n *tnode) string {
 	switch n.kind {
-	case tInt:
+	case tkInt:
 		return "n"
-	case tStr, tUnits:
+	case tkStr, tkUnits:
 		return "s"
-	case tLit:
+	case tkLit:
 		if _, ok := n.lit.(string); ok {
 			return "s"
 		}
 		return "n"
-	case tAlt:
+	case tkAlt:
 		c := ""
 		for _, e := range n.elems {
 			ec := templateClass(e)
@@ -99,7 +99,7 @@ func templateClass(n *tnode) string {
 			c = ec
 		}
 		return c
-	case tObject:
+	case tkObject:
 		return "o"
 	}
 	return "l"
@@ -123,23 +123,23 @@ func templateSigs(n *tnode) map[string][]*tnode {
 	visit = func(n *tnode, sig string) {
 		out[sig] = append(out[sig], n)
 		switch n.kind {
-		case tAlt:
+		case tkAlt:
 			out[sig] = out[sig][:len(out[sig])-1]
 			for _, e := range n.elems {
 				visit(e, sig)
 			}
-		case tTuple:
+		case tkTuple:
 			p := templatePattern(n)
 			for i, e := range n.elems {
 				visit(e, tupleSig(sig, p, i))
 			}
-		case tList:
+		case tkList:
 			visit(n.elems[0], elemSig(sig))
-		case tRPN:
+		case tkRPN:
 			for _, e := range n.elems {
 				visit(e, elemSig(sig))
 			}
-		case tObject:
+		case tkObject:
 			for i, e := range n.elems {
 				visit(e, keySig(sig, n.keys[i]))
 			}
@@ -181,9 +181,9 @@ func observe(inputs []any, tp *tnode, l *lesson) *observation {
 func (o *observation) isTuple(sig string, group []any) bool {
 	for _, n := range o.tmpl[sig] {
 		switch n.kind {
-		case tTuple:
+		case tkTuple:
 			return true
-		case tList, tRPN:
+		case tkList, tkRPN:
 			return false
 		}
 	}
@@ -212,7 +212,7 @@ func (o *observation) isTupleAt(sig string) bool {
 		return true
 	}
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tTuple {
+		if n.kind == tkTuple {
 			return true
 		}
 	}
@@ -322,7 +322,7 @@ func (o *observation) group(sig string, vals []any) {
 		o.sorted[sig] = -1
 	}
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tList && n.sortKey != -2 {
+		if n.kind == tkList && n.sortKey != -2 {
 			o.sorted[sig] = n.sortKey
 		}
 	}
@@ -337,7 +337,7 @@ func (o *observation) group(sig string, vals []any) {
 func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
 	found := false
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tInt {
+		if n.kind == tkInt {
 			if !found {
 				lo, hi, found = float64(n.lo), float64(n.hi), true
 			}
@@ -362,7 +362,7 @@ func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
 // isInt reports whether numbers at sig are integers.
 func (o *observation) isInt(sig string) bool {
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tInt {
+		if n.kind == tkInt {
 			return true
 		}
 	}
@@ -373,7 +373,7 @@ func (o *observation) isInt(sig string) bool {
 func (o *observation) lenRange(sig string) (lo, hi int) {
 	lo, hi = o.lens[sig][0], o.lens[sig][1]
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tList {
+		if n.kind == tkList {
 			lo, hi = n.minLen, n.maxLen
 		}
 	}
@@ -396,11 +396,11 @@ func (o *observation) strChoices(sig, s string) []string {
 	}
 	for _, n := range o.tmpl[sig] {
 		switch n.kind {
-		case tLit:
+		case tkLit:
 			if c, ok := n.lit.(string); ok {
 				add(c)
 			}
-		case tStr:
+		case tkStr:
 			for _, c := range n.choices {
 				add(c)
 			}
@@ -599,7 +599,7 @@ func (o *observation) settle(v *any) bool {
 // number f at sig.
 func (o *observation) excluded(sig string, f float64) bool {
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
+		if n.kind == tkInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
 			return true
 		}
 	}

@@ -430,17 +430,17 @@ func (g *tgen) length(lo, hi int) int {
 // draw returns one input as a JSON-ready value.
 func (g *tgen) draw(n *tnode) any {
 	switch n.kind {
-	case tInt:
+	case tkInt:
 		v := g.intIn(n.lo, n.hi)
 		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
 			v = g.intIn(n.lo, n.hi)
 		}
 		return v
-	case tLit:
+	case tkLit:
 		return n.lit
-	case tAlt:
+	case tkAlt:
 		return g.draw(n.elems[g.rng.Intn(len(n.elems))])
-	case tStr:
+	case tkStr:
 		if len(n.choices) > 0 {
 			return n.choices[g.rng.Intn(len(n.choices))]
 		}
@@ -450,13 +450,13 @@ func (g *tgen) draw(n *tnode) any {
 			rs[i] = n.alphabet[g.rng.Intn(len(n.alphabet))]
 		}
 		return string(rs)
-	case tTuple:
+	case tkTuple:
 		out := make([]any, len(n.elems))
 		for i, e := range n.elems {
 			out[i] = g.draw(e)
 		}
 		return out
-	case tList:
+	case tkList:
 		k := g.length(n.minLen, n.maxLen)
 		out := make([]any, k)
 		for i := range out {
@@ -464,15 +464,15 @@ func (g *tgen) draw(n *tnode) any {
 		}
 		sortList(out, n.sortKey)
 		return out
-	case tObject:
+	case tkObject:
 		out := make(map[string]any, len(n.keys))
 		for i, k := range n.keys {
 			out[k] = g.draw(n.elems[i])
 		}
 		return out
-	case tRPN:
+	case tkRPN:
 		return g.postfix(n)
-	case tUnits:
+	case tkUnits:
 		u := len(n.units)
 		k := g.length((n.minLen+u-1)/u, n.maxLen/u)
 		var sb strings.Builder

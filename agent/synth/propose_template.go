@@ -22,15 +22,15 @@ import (
 type tkind int
 
 const (
-	tInt    tkind = iota // a number named by a placeholder ("x", "amount")
-	tStr                 // a free string or one of enumerated words
-	tLit                 // a literal written in the template ("push", 0)
-	tAlt                 // one of several templates ("a" | "b", [..] or [..])
-	tTuple               // a list of fixed length, one template per position
-	tList                // a list of repeated elements ([x, ...], "list of")
-	tObject              // an object with fixed keys
-	tRPN                 // a well-formed postfix expression over operands and binary operators
-	tUnits               // a string made of repeated units of character classes
+	tkInt    tkind = iota // a number named by a placeholder ("x", "amount")
+	tkStr                 // a free string or one of enumerated words
+	tkLit                 // a literal written in the template ("push", 0)
+	tkAlt                 // one of several templates ("a" | "b", [..] or [..])
+	tkTuple               // a list of fixed length, one template per position
+	tkList                // a list of repeated elements ([x, ...], "list of")
+	tkObject              // an object with fixed keys
+	tkRPN                 // a well-formed postfix expression over operands and binary operators
+	tkUnits               // a string made of repeated units of character classes
 )
 
 // tnode is one part of an input template.
@@ -176,12 +176,12 @@ func (p *tparser) elem() *tnode {
 		}
 		p.pos++ // "]"
 		if ellipsis && len(items) > 0 {
-			return &tnode{kind: tList, elems: items[:1], sortKey: -2}
+			return &tnode{kind: tkList, elems: items[:1], sortKey: -2}
 		}
-		return &tnode{kind: tTuple, elems: items}
+		return &tnode{kind: tkTuple, elems: items}
 	case t.kind == 'p' && t.text == "{":
 		p.pos++
-		obj := &tnode{kind: tObject}
+		obj := &tnode{kind: tkObject}
 		for p.pos < len(p.toks) && !p.is('p', "}") {
 			k := p.peek()
 			if (k.kind == 's' || k.kind == 'w') && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == 'p' && p.toks[p.pos+1].text == ":" {
@@ -205,21 +205,21 @@ func (p *tparser) elem() *tnode {
 			p.pos += 2
 			a, b := []rune(t.text), []rune(end)
 			if len(a) == 1 && len(b) == 1 && a[0] <= b[0] && b[0]-a[0] < 64 {
-				alt := &tnode{kind: tAlt}
+				alt := &tnode{kind: tkAlt}
 				for r := a[0]; r <= b[0]; r++ {
-					alt.elems = append(alt.elems, &tnode{kind: tLit, lit: string(r)})
+					alt.elems = append(alt.elems, &tnode{kind: tkLit, lit: string(r)})
 				}
 				return alt
 			}
 		}
-		return &tnode{kind: tLit, lit: t.text}
+		return &tnode{kind: tkLit, lit: t.text}
 	case t.kind == 'n':
 		p.pos++
 		n, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
 			return nil
 		}
-		return &tnode{kind: tLit, lit: n}
+		return &tnode{kind: tkLit, lit: n}
 	case t.kind == 'w':
 		var words []string
 		for p.is('w', "") && !p.is('w', "or") && !p.is('w', "and") {
@@ -236,11 +236,11 @@ func (p *tparser) elem() *tnode {
 
 // placeholder is a named leaf; names that say text are strings.
 func placeholder(words []string) *tnode {
-	n := &tnode{kind: tInt, names: nameWords(words)}
+	n := &tnode{kind: tkInt, names: nameWords(words)}
 	for _, w := range n.names {
 		switch w {
 		case "text", "string", "word", "name", "label", "letter", "char", "character":
-			n.kind = tStr
+			n.kind = tkStr
 		}
 	}
 	return n
@@ -267,7 +267,7 @@ func (p *tparser) item() *tnode {
 func altOf(alts []*tnode) *tnode {
 	var flat []*tnode
 	for _, a := range alts {
-		if a.kind == tAlt {
+		if a.kind == tkAlt {
 			flat = append(flat, a.elems...)
 		} else {
 			flat = append(flat, a)
@@ -276,7 +276,7 @@ func altOf(alts []*tnode) *tnode {
 	if len(flat) == 1 {
 		return flat[0]
 	}
-	return &tnode{kind: tAlt, elems: flat}
+	return &tnode{kind: tkAlt, elems: flat}
 }
 
 // alternatives parses "A, B or C" where each is an element; it stops at the
@@ -332,7 +332,7 @@ func parseTemplate(inputType string) *tnode {
 			if el == nil {
 				el = elemFromWords(noun)
 			}
-			return &tnode{kind: tList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
+			return &tnode{kind: tkList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
 		}
 		if t.kind == 'p' && (t.text == "[" || t.text == "{") {
 			p := &tparser{toks: toks, pos: i}
@@ -355,12 +355,12 @@ func elemFromWords(noun []string) *tnode {
 	for _, w := range ws {
 		switch w {
 		case "string", "word", "name", "text":
-			return &tnode{kind: tStr, names: ws}
+			return &tnode{kind: tkStr, names: ws}
 		case "pair", "point":
-			return &tnode{kind: tTuple, elems: []*tnode{{kind: tInt, names: ws}, {kind: tInt, names: ws}}}
+			return &tnode{kind: tkTuple, elems: []*tnode{{kind: tkInt, names: ws}, {kind: tkInt, names: ws}}}
 		}
 	}
-	return &tnode{kind: tInt, names: ws}
+	return &tnode{kind: tkInt, names: ws}
 }
 
 var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "and": true, "or": true,
@@ -427,22 +427,22 @@ func (n *tnode) walk(f func(*tnode)) {
 func nameParts(n *tnode) {
 	n.walk(func(m *tnode) {
 		switch m.kind {
-		case tObject:
+		case tkObject:
 			for i, v := range m.elems {
 				k := normWords([]string{m.keys[i]})
 				v.names = append(v.names, k...)
 			}
-		case tTuple:
+		case tkTuple:
 			var tags []string
 			for _, e := range m.elems {
-				if e.kind == tLit {
+				if e.kind == tkLit {
 					if s, ok := e.lit.(string); ok {
 						tags = append(tags, normWords([]string{s})...)
 					}
 				}
 			}
 			for _, e := range m.elems {
-				if e.kind != tLit {
+				if e.kind != tkLit {
 					e.names = append(e.names, tags...)
 				}
 			}
@@ -515,7 +515,7 @@ func inputTemplate(t task.Task) *tnode {
 	applyConstraints(root, t.InputConstraints, t.Domain)
 	if postfixRe.MatchString(text) {
 		root.walk(func(n *tnode) {
-			if n.kind == tList && len(n.elems) == 1 && n.elems[0].kind == tAlt {
+			if n.kind == tkList && len(n.elems) == 1 && n.elems[0].kind == tkAlt {
 				toRPN(n)
 			}
 		})
@@ -523,11 +523,11 @@ func inputTemplate(t task.Task) *tnode {
 	if m := orderRe.FindStringSubmatch(text); m != nil {
 		words := normWords(lastWords(m[1], 3))
 		root.walk(func(n *tnode) {
-			if n.kind != tList || n.sortKey != -2 {
+			if n.kind != tkList || n.sortKey != -2 {
 				return
 			}
 			n.sortKey = -1
-			if el := n.elems[0]; el.kind == tTuple {
+			if el := n.elems[0]; el.kind == tkTuple {
 				for i, e := range el.elems {
 					if overlap(e.names, words) > 0 {
 						n.sortKey = i
@@ -547,9 +547,9 @@ func toRPN(n *tnode) {
 	var operands, operators []*tnode
 	for _, e := range n.elems[0].elems {
 		switch {
-		case e.kind == tInt:
+		case e.kind == tkInt:
 			operands = append(operands, e)
-		case e.kind == tLit:
+		case e.kind == tkLit:
 			if s, ok := e.lit.(string); ok && !isDigits(s) {
 				operators = append(operators, e)
 			} else {
@@ -560,7 +560,7 @@ func toRPN(n *tnode) {
 	if len(operands) == 0 || len(operators) == 0 {
 		return
 	}
-	n.kind = tRPN
+	n.kind = tkRPN
 	n.elems = append(operands, operators...)
 	n.nOperands = len(operands)
 	if !n.counted {
@@ -587,12 +587,12 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 	var leaves, lists, strs []*tnode
 	root.walk(func(n *tnode) {
 		switch n.kind {
-		case tInt:
+		case tkInt:
 			leaves = append(leaves, n)
-		case tStr:
+		case tkStr:
 			leaves = append(leaves, n)
 			strs = append(strs, n)
-		case tList:
+		case tkList:
 			lists = append(lists, n)
 		}
 	})
@@ -608,7 +608,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 					}
 				}
 				for _, h := range hit {
-					h.kind, h.choices = tStr, words
+					h.kind, h.choices = tkStr, words
 				}
 				clause = clause[:m[0]] + clause[m[1]:]
 			}
@@ -636,7 +636,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
 				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
 				for _, h := range hit {
-					if h.kind == tInt {
+					if h.kind == tkInt {
 						h.lo, h.hi, h.ranged = lo, hi, true
 					}
 				}
@@ -697,7 +697,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 	}
 	for _, n := range leaves {
 		switch n.kind {
-		case tInt:
+		case tkInt:
 			switch {
 			case n.ranged:
 			case dom != nil:
@@ -710,7 +710,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 			if dom != nil {
 				n.lo, n.hi = max(n.lo, int64(dom.Lo)), min(n.hi, int64(dom.Hi))
 			}
-		case tStr:
+		case tkStr:
 			if !n.counted {
 				n.minLen, n.maxLen = 1, defaultStrMax
 			}
@@ -733,7 +733,7 @@ func unitsTemplate(constraints string) *tnode {
 	if m == nil {
 		return nil
 	}
-	n := &tnode{kind: tUnits, maxLen: 20}
+	n := &tnode{kind: tkUnits, maxLen: 20}
 	for _, part := range m[1:] {
 		al := alphabetFrom(part)
 		if d := digitRangeRe.FindStringSubmatch(part); d != nil && strings.Contains(strings.ToLower(part), "digit") {
@@ -767,19 +767,19 @@ func (n *tnode) rich(dom *task.Domain) bool {
 	if n == nil {
 		return false
 	}
-	if n.kind == tObject || n.kind == tTuple || n.kind == tRPN || n.kind == tUnits {
+	if n.kind == tkObject || n.kind == tkTuple || n.kind == tkRPN || n.kind == tkUnits {
 		return true
 	}
 	r := false
 	n.walk(func(m *tnode) {
 		switch m.kind {
-		case tLit, tAlt, tObject, tRPN:
+		case tkLit, tkAlt, tkObject, tkRPN:
 			r = true
-		case tStr:
+		case tkStr:
 			r = r || len(m.choices) > 0
-		case tList:
+		case tkList:
 			r = r || m.sortKey != -2
-		case tInt:
+		case tkInt:
 			r = r || (m.ranged && (dom == nil || float64(m.lo) != dom.Lo || float64(m.hi) != dom.Hi))
 		}
 	})
@@ -805,30 +805,30 @@ func (n *tnode) write(sb *strings.Builder) {
 		}
 	}
 	switch n.kind {
-	case tInt:
+	case tkInt:
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
 		}
-	case tStr:
+	case tkStr:
 		if len(n.choices) > 0 {
 			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
 			return
 		}
 		fmt.Fprintf(sb, "str[%d,%d]", n.minLen, n.maxLen)
-	case tLit:
+	case tkLit:
 		if s, ok := n.lit.(string); ok {
 			fmt.Fprintf(sb, "%q", s)
 			return
 		}
 		fmt.Fprint(sb, n.lit)
-	case tAlt:
+	case tkAlt:
 		join(n.elems, "|")
-	case tTuple:
+	case tkTuple:
 		sb.WriteString("(")
 		join(n.elems, ", ")
 		sb.WriteString(")")
-	case tList:
+	case tkList:
 		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems, "")
 		sb.WriteString(")")
@@ -838,7 +838,7 @@ func (n *tnode) write(sb *strings.Builder) {
 		case n.sortKey >= 0:
 			fmt.Fprintf(sb, " sorted@%d", n.sortKey)
 		}
-	case tObject:
+	case tkObject:
 		sb.WriteString("{")
 		for i, k := range n.keys {
 			if i > 0 {
@@ -848,13 +848,13 @@ func (n *tnode) write(sb *strings.Builder) {
 			n.elems[i].write(sb)
 		}
 		sb.WriteString("}")
-	case tRPN:
+	case tkRPN:
 		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems[:n.nOperands], "|")
 		sb.WriteString("; ")
 		join(n.elems[n.nOperands:], "|")
 		sb.WriteString(")")
-	case tUnits:
+	case tkUnits:
 		fmt.Fprintf(sb, "units[%d,%d](", n.minLen, n.maxLen)
 		for i, u := range n.units {
 			if i > 0 {

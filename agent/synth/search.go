@@ -6,15 +6,15 @@ import (
 
 // Default search bounds.
 const (
-	// DefaultMaxSize is the largest program size enumerated.
-	DefaultMaxSize = 14
+	// defaultMaxSize is the largest program size enumerated.
+	defaultMaxSize = 14
 	// maxSurvivors bounds the consistent programs kept for proposals.
 	maxSurvivors = 48
 )
 
 // searchResult is what one search found.
 type searchResult struct {
-	best      *Node
+	best      *node
 	passed    int
 	solved    bool
 	evaluated int64
@@ -63,7 +63,7 @@ func search(p *problem, spec searchSpec) searchResult {
 	bestSize := 0
 	masks := map[string]*entry{}
 	var maskOrder []string
-	consider := func(n *Node, vals []any) bool {
+	consider := func(n *node, vals []any) bool {
 		if p.allMatch(vals) {
 			if spec.skip[n.String()] {
 				return false
@@ -80,7 +80,7 @@ func search(p *problem, spec searchSpec) searchResult {
 		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 		lams: lambdasFor(p.mined, spec.deadline), deadline: spec.deadline, memLimit: spec.memLimit,
 	})
-	en.onNew = func(t Type, e *entry) bool {
+	en.onNew = func(t valType, e *entry) bool {
 		if !p.okType(t) {
 			if p.labels != nil {
 				if n, vals := p.tabled(t, e); n != nil {
@@ -158,10 +158,10 @@ func search(p *problem, spec searchSpec) searchResult {
 // topConsts are the constants of whole programs.
 func topConsts(p *problem) []any {
 	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.mined)
-	if p.b.floats || p.out == TFloat || p.out == TListFloat {
+	if p.b.floats || p.out == tFloat || p.out == tListFloat {
 		cs = append(cs, 0.0, 1.0)
 	}
-	if p.out == TStr || p.out == TListStr {
+	if p.out == tStr || p.out == tListStr {
 		cs = append(cs, "", " ")
 	}
 	return cs

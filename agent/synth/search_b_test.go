@@ -76,8 +76,8 @@ func TestLambdasFor(t *testing.T) {
 	}
 	// The anchored lambdas put the mined constant around small bodies.
 	want := map[string]bool{"λx.min(1000, square(x))": false, "λxy.mod(add(x, y), 1000)": false}
-	for _, sig := range []LamSig{sigI, sigII} {
-		for _, ls := range b.by[sig][TInt] {
+	for _, sig := range []lamSig{sigI, sigII} {
+		for _, ls := range b.by[sig][tInt] {
 			for _, l := range ls {
 				if _, have := want[l.String()]; have {
 					want[l.String()] = true
@@ -95,7 +95,7 @@ func TestLambdasFor(t *testing.T) {
 func TestKeyedLambdas(t *testing.T) {
 	b := defaultLambdas()
 	want := map[string]bool{"λxy.add(abs(x), abs(y))": false, "λxy.max(abs(x), abs(y))": false}
-	for _, ls := range b.by[sigII][TInt] {
+	for _, ls := range b.by[sigII][tInt] {
 		for _, l := range ls {
 			if _, have := want[l.String()]; have {
 				want[l.String()] = true

@@ -37,7 +37,7 @@ func covers(mask, need []uint64) bool {
 
 // splitConditional looks for "t if c else e" where t is right wherever the
 // condition c holds and e wherever it does not, no bigger than maxSize.
-func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order []string, maxSize int) (*Node, []any) {
+func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order []string, maxSize int) (*node, []any) {
 	nObs := len(p.outs)
 	type cand struct {
 		bits []uint64
@@ -48,9 +48,9 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		cands = append(cands, cand{maskBits(k), masks[k]})
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.n.Size < cands[j].e.n.Size })
-	var best *Node
+	var best *node
 	var bestVals []any
-	for _, c := range en.all(TBool) {
+	for _, c := range en.all(tBool) {
 		if c.n.Size+3 > maxSize {
 			break
 		}
@@ -101,7 +101,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		if rt, _ := typeOf(firstValue(e.vals)); rt != ret {
 			continue
 		}
-		best = &Node{Op: catalog.conds[ret], Kids: []*Node{c.n, t.n, e.n}, Var: -1, Size: size}
+		best = &node{Op: catalog.conds[ret], Kids: []*node{c.n, t.n, e.n}, Var: -1, Size: size}
 		bestVals = make([]any, len(c.vals))
 		for i := range c.vals {
 			if b, good := c.vals[i].(bool); good && b {

@@ -14,7 +14,7 @@ import (
 // small lambda" tried. The rest of the share goes to one more transform of
 // the small lambdas' results (then reduced), and, when the sweep was not
 // cut, to the enumerator's own reductions of every sweep result.
-func sweepStaged(en *enumerator, share float64, want []Type) {
+func sweepStaged(en *enumerator, share float64, want []valType) {
 	if en.stopped {
 		return
 	}
@@ -39,24 +39,24 @@ func sweepStaged(en *enumerator, share float64, want []Type) {
 		}
 		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
 	}
-	var reducers, transforms []*Op
+	var reducers, transforms []*operator
 	for _, op := range en.ops {
-		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < TStr {
+		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < tStr {
 			continue
 		}
 		if slices.Contains(want, op.Ret) {
 			reducers = append(reducers, op)
-		} else if op.Ret >= TStr {
+		} else if op.Ret >= tStr {
 			transforms = append(transforms, op)
 		}
 	}
 	// Lists wanted: the larger lambdas' results are transformed (sorted,
 	// reversed...) once the sweep is over, as any other sweep result.
-	scalarWanted := !slices.ContainsFunc(want, func(t Type) bool { return t >= TStr })
+	scalarWanted := !slices.ContainsFunc(want, func(t valType) bool { return t >= tStr })
 	// Lambda programs the regular levels banked before the sweep are the
 	// sweep's duplicates: they are reduced with its results, smallest first.
 	var all, small []*entry
-	for t := TStr; t < numTypes; t++ {
+	for t := tStr; t < numTypes; t++ {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
 				if e.n.Lam != nil {
@@ -117,7 +117,7 @@ const maxTransformedLam = 3
 
 // applyUnary applies each one-argument operator to the programs of its
 // argument type.
-func applyUnary(en *enumerator, es []*entry, ops []*Op) {
+func applyUnary(en *enumerator, es []*entry, ops []*operator) {
 	for _, e := range es {
 		t, good := typeOf(firstValue(e.vals))
 		if !good {

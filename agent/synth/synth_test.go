@@ -170,13 +170,13 @@ func taskFor(c familyCase) task.Task {
 }
 
 // solveCase runs the search and checks the program on the probe inputs.
-func solveCase(t *testing.T, c familyCase) (*problem, Program) {
+func solveCase(t *testing.T, c familyCase) (*problem, program) {
 	t.Helper()
 	p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 	if !res.solved {
 		t.Fatalf("no consistent program (level %d, %d evaluated, %d kept, timeout %v, mem %v); best %v passes %d of %d", res.level, res.evaluated, res.banked, res.timedOut, res.memFull, res.best, res.passed, len(p.outs))
 	}
@@ -192,7 +192,7 @@ func solveCase(t *testing.T, c familyCase) (*problem, Program) {
 			t.Errorf("program %s on %s = %s, want %s", res.best, ex.Input, got, ex.Output)
 		}
 	}
-	return p, Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+	return p, program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
 }
 
 func TestFamilies(t *testing.T) {
@@ -432,7 +432,7 @@ func BenchmarkEnumerate(b *testing.B) {
 		// so that every iteration does the same work.
 		en := newEnumerator(enumConfig{
 			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
+			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
 		})
 		en.grow(6, nil)
 		evaluated += en.evaluated

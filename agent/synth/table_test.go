@@ -90,11 +90,11 @@ func TestTabledOutputs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("problem: %v", err)
 			}
-			res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+			res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 			if !res.solved {
 				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 			}
-			src := Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
+			src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
 			if !strings.Contains(src, tc.wantCode) {
 				t.Errorf("emitted program lacks %q:\n%s", tc.wantCode, src)
 			}
@@ -114,7 +114,7 @@ func TestTabledOutputs(t *testing.T) {
 // A value the examples never named has no label: the table raises there
 // rather than guessing.
 func TestTableUnseenKey(t *testing.T) {
-	op := tableOp(TInt, []any{int64(1), int64(-1)}, []any{"up", "down"})
+	op := tableOp(tInt, []any{int64(1), int64(-1)}, []any{"up", "down"})
 	tests := []struct {
 		key  any
 		want any
