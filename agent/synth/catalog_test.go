@@ -27,6 +27,9 @@ func TestCatalog(t *testing.T) {
 		if o.Comprehension && (o.Sig == sigNone || len(o.Args) != 1 || o.Args[0] < tStr) {
 			t.Errorf("%s is a comprehension without a lambda over one list or string", key)
 		}
+		if o.PyBuiltin != "" && (o.Sig != sigNone || len(o.Args) != 2 || o.Args[0] != o.Ret || o.Args[1] != o.Ret) {
+			t.Errorf("%s is the builtin %s but not an operator of two arguments of its own type", key, o.PyBuiltin)
+		}
 		if o.Sig2 != sigNone && (o.Fam != famLoop || o.Sig == sigNone || o.LamRet2 != tBool) {
 			t.Errorf("%s: a second lambda that is not a loop's stopping test", key)
 		}
@@ -68,11 +71,7 @@ func TestCatalog(t *testing.T) {
 		want string
 	}{
 		{opAdd, catalog.scalars, "add(int, int) -> int"},
-		{opMin, catalog.scalars, "min(int, int) -> int"},
-		{opMax, catalog.scalars, "max(int, int) -> int"},
 		{opFAdd, catalog.scalars, "fadd(float, float) -> float"},
-		{opFMin, catalog.scalars, "fmin(float, float) -> float"},
-		{opFMax, catalog.scalars, "fmax(float, float) -> float"},
 		{opRecurrence, catalog.loops, "recurrence(int, int, int) -> int"},
 		{opApplyTimes, catalog.loops, "apply_times(int, int) -> int"},
 	} {

@@ -68,6 +68,10 @@ type operator struct {
 	// Comprehension operators (map, filter, count of one list) are swept
 	// one lambda size ahead of the others.
 	Comprehension bool
+	// PyBuiltin is the Python builtin (max, min) equal to the operator on
+	// its two arguments: a lambda that only applies the operator to its own
+	// two variables is written as that name.
+	PyBuiltin string
 	// Eval computes the value; it returns errV when Python would raise.
 	Eval func(l *lambda, a []any) any
 	// Py renders the call in Python given the rendered arguments.

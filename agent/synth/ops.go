@@ -53,6 +53,12 @@ func comprehension(o *operator) *operator {
 	return o
 }
 
+// builtin names the Python builtin an operator of two arguments is.
+func builtin(name string, o *operator) *operator {
+	o.PyBuiltin = name
+	return o
+}
+
 // costs gives an operator an extra size: one seldom a step towards
 // something else stays in reach as a whole program while adding fewer
 // intermediate values to every level of the bank.

@@ -7,15 +7,6 @@ import "math"
 // opFAdd is float addition (itertools.accumulate's default).
 var opFAdd = fBin("fadd", "+", pAdd, func(a, b float64) float64 { return a + b })
 
-// opFMin and opFMax are Python's min and max of two floats: a lambda that only
-// applies one to its own two variables is written as the builtin.
-var (
-	opFMin = mk("fmin", famScalar, ts(tFloat, tFloat), tFloat, func(a []any) any { return math.Min(a[0].(float64), a[1].(float64)) },
-		func(a []code) code { return call("min", a...) })
-	opFMax = mk("fmax", famScalar, ts(tFloat, tFloat), tFloat, func(a []any) any { return math.Max(a[0].(float64), a[1].(float64)) },
-		func(a []code) code { return call("max", a...) })
-)
-
 // floatOps are the basic float operators: arithmetic (with integers too),
 // rounding, comparisons.
 func floatOps() []*operator {
@@ -53,8 +44,10 @@ func floatOps() []*operator {
 			func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} }),
 		mk("fabs", famScalar, ts(F), F, func(a []any) any { return math.Abs(a[0].(float64)) },
 			func(a []code) code { return call("abs", a[0]) }),
-		opFMin,
-		opFMax,
+		builtin("min", mk("fmin", famScalar, ts(F, F), F, func(a []any) any { return math.Min(a[0].(float64), a[1].(float64)) },
+			func(a []code) code { return call("min", a...) })),
+		builtin("max", mk("fmax", famScalar, ts(F, F), F, func(a []any) any { return math.Max(a[0].(float64), a[1].(float64)) },
+			func(a []code) code { return call("max", a...) })),
 		mkE("sqrt", famScalar, ts(F), F, func(a []any) any {
 			x := a[0].(float64)
 			if x < 0 {

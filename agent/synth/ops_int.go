@@ -12,15 +12,6 @@ import (
 // opAdd is integer addition (itertools.accumulate's default).
 var opAdd = iBin("add", "+", pAdd, addI)
 
-// opMin and opMax are Python's min and max of two integers: a lambda that only
-// applies one to its own two variables is written as the builtin.
-var (
-	opMin = mk("min", famScalar, ts(tInt, tInt), tInt, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
-		func(a []code) code { return call("min", a...) })
-	opMax = mk("max", famScalar, ts(tInt, tInt), tInt, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
-		func(a []code) code { return call("max", a...) })
-)
-
 // intOps are the basic operators of integers and truth values: arithmetic,
 // comparisons, predicates, logic.
 func intOps() []*operator {
@@ -45,8 +36,10 @@ func intOps() []*operator {
 			}
 			return absI(x)
 		}, func(a []code) code { return call("abs", a[0]) }),
-		opMin,
-		opMax,
+		builtin("min", mk("min", famScalar, ts(I, I), I, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
+			func(a []code) code { return call("min", a...) })),
+		builtin("max", mk("max", famScalar, ts(I, I), I, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
+			func(a []code) code { return call("max", a...) })),
 		rare(mk("pow", famScalar, ts(I, I), I, func(a []any) any { return ok(powI(a[0].(int64), a[1].(int64))) },
 			func(a []code) code { return code{a[0].at(pPow+1) + " ** " + a[1].at(pPow), pPow} })),
 		rare(iBin("xor", "^", pXor, func(a, b int64) (int64, bool) { return a ^ b, true })),

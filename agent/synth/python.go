@@ -108,11 +108,8 @@ func (e *emitter) lam(l *lambda, vars ...code) code {
 func (e *emitter) fn(l *lambda, names ...string) string {
 	if l.Body != nil && l.Body.Op != nil && len(names) == 2 && len(l.Body.Kids) == 2 &&
 		l.Body.Kids[0].Var == 0 && l.Body.Kids[1].Var == 1 && l.Body.Kids[0].Op == nil && l.Body.Kids[1].Op == nil {
-		switch l.Body.Op {
-		case opMax, opFMax:
-			return "max"
-		case opMin, opFMin:
-			return "min"
+		if b := l.Body.Op.PyBuiltin; b != "" {
+			return b
 		}
 	}
 	vars := make([]code, len(names))
