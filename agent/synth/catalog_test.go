@@ -13,7 +13,7 @@ func TestCatalog(t *testing.T) {
 	seen := map[string]*operator{}
 	all := slices.Concat(catalog.scalars, catalog.top, catalog.conds[:])
 	for _, o := range all {
-		key := goldenSig(o)
+		key := opSig(o)
 		if prev := seen[key]; prev != nil && prev != o {
 			t.Errorf("two operators %s", key)
 		}
@@ -37,10 +37,10 @@ func TestCatalog(t *testing.T) {
 	rareSeen := false
 	for _, o := range catalog.scalars {
 		if o.Sig != sigNone {
-			t.Errorf("%s takes a lambda: not a lambda body", goldenSig(o))
+			t.Errorf("%s takes a lambda: not a lambda body", opSig(o))
 		}
 		if rareSeen && !o.Rare {
-			t.Errorf("%s comes after a rare operator", goldenSig(o))
+			t.Errorf("%s comes after a rare operator", opSig(o))
 		}
 		rareSeen = rareSeen || o.Rare
 	}
@@ -51,18 +51,18 @@ func TestCatalog(t *testing.T) {
 			r = int(famCond)
 		}
 		if o.Fam == famCond || r < rank {
-			t.Errorf("%s (%s) out of the family order of whole programs", goldenSig(o), o.Fam)
+			t.Errorf("%s (%s) out of the family order of whole programs", opSig(o), o.Fam)
 		}
 		rank = max(rank, r)
 	}
 	for _, o := range catalog.loops {
 		if o.Fam != famLoop || !slices.Contains(catalog.top, o) {
-			t.Errorf("loop %s: family %s, in top %v", goldenSig(o), o.Fam, slices.Contains(catalog.top, o))
+			t.Errorf("loop %s: family %s, in top %v", opSig(o), o.Fam, slices.Contains(catalog.top, o))
 		}
 	}
 	for typ, o := range catalog.conds {
 		if o.Ret != valType(typ) || !o.Lazy || o.Fam != famCond {
-			t.Errorf("conditional of %s: %s lazy %v", valType(typ), goldenSig(o), o.Lazy)
+			t.Errorf("conditional of %s: %s lazy %v", valType(typ), opSig(o), o.Lazy)
 		}
 	}
 	for _, ref := range []struct {
@@ -75,7 +75,7 @@ func TestCatalog(t *testing.T) {
 		{opRecurrence, catalog.loops, "recurrence(int, int, int) -> int"},
 		{opApplyTimes, catalog.loops, "apply_times(int, int) -> int"},
 	} {
-		if got := goldenSig(ref.o); got != ref.want || !slices.Contains(ref.in, ref.o) {
+		if got := opSig(ref.o); got != ref.want || !slices.Contains(ref.in, ref.o) {
 			t.Errorf("operator %s (want %s) in its list: %v", got, ref.want, slices.Contains(ref.in, ref.o))
 		}
 	}

@@ -101,14 +101,6 @@ func goldenOpSettings(o *operator) string {
 		o.Fam, o.Cost, o.Lazy, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Rare, o.Comprehension)
 }
 
-func goldenSig(o *operator) string {
-	args := make([]string, len(o.Args))
-	for i, a := range o.Args {
-		args[i] = a.String()
-	}
-	return o.Name + "(" + strings.Join(args, ", ") + ") -> " + o.Ret.String()
-}
-
 // goldenSamples are argument values of every type.
 var goldenSamples = [numTypes][]any{
 	tInt:       {int64(-7), int64(-1), int64(0), int64(1), int64(2), int64(3), int64(10), int64(97)},
@@ -159,7 +151,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	for _, l := range lists {
 		fmt.Fprintf(w, "== %s operators (%d)\n", l.name, len(l.ops))
 		for i, o := range l.ops {
-			fmt.Fprintf(w, "%d %s %s\n", i, goldenSig(o), goldenOpSettings(o))
+			fmt.Fprintf(w, "%d %s %s\n", i, opSig(o), goldenOpSettings(o))
 		}
 	}
 	helpers := map[string]string{}
@@ -181,7 +173,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 			args[i] = atom(fmt.Sprintf("a%d", i))
 		}
 		py := o.Py(e, l, args)
-		fmt.Fprintf(w, "%s", goldenSig(o))
+		fmt.Fprintf(w, "%s", opSig(o))
 		if l != nil {
 			fmt.Fprintf(w, " with %s", l)
 			if l.Next != nil {
@@ -512,9 +504,6 @@ func goldenProposals() []goldenProposal {
 		return xs
 	}
 	zero := func(any) any { return 0 }
-	limitsTask := task.Task{Name: "limits", Kind: task.KindOther, FunctionName: "solve",
-		InputType:        `object {"limit": n, "items": [v, ...]}`,
-		InputConstraints: "0 to 5 items; items between 0 and 9; limit between 0 and 9"}
 	pairTask := task.Task{Name: "divide", Kind: task.KindPair, FunctionName: "solve", InputType: "pair of integers [a, b]",
 		InputConstraints: "two integers between -100 and 100; b is not 0", Domain: &task.Domain{Lo: -100, Hi: 100}}
 	return []goldenProposal{
