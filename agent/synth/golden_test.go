@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -52,43 +51,6 @@ func TestGolden(t *testing.T) {
 			checkGolden(t, filepath.Join("testdata", "golden", s.name+".txt"), w.String())
 		})
 	}
-}
-
-// checkGolden compares got with the golden file (rewriting it under
-// -update), reporting the first lines that differ.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if string(want) == got {
-		return
-	}
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-	shown := 0
-	for i := 0; i < max(len(wl), len(gl)) && shown < 10; i++ {
-		var a, b string
-		if i < len(wl) {
-			a = wl[i]
-		}
-		if i < len(gl) {
-			b = gl[i]
-		}
-		if a != b {
-			t.Errorf("%s:%d\nwant %s\n got %s", path, i+1, a, b)
-			shown++
-		}
-	}
-	t.Errorf("%s: %d lines, want %d", path, len(gl), len(wl))
 }
 
 // goldenOpSettings are the settings of an operator beside its signature,

@@ -2,12 +2,10 @@ package synth
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -23,22 +21,7 @@ func TestPythonMatchesGo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p, prog := solveCase(t, c)
 			src := prog.Python("solve", "")
-			golden := filepath.Join("testdata", c.name+".py")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run with -update): %v", err)
-			}
-			if diff := cmp.Diff(string(want), src); diff != "" {
-				t.Errorf("emitted Python differs from %s (-want +got):\n%s", golden, diff)
-			}
+			checkGolden(t, filepath.Join("testdata", c.name+".py"), src)
 			inputs := append(append([]string{}, c.inputs...), c.probe...)
 			got := runCandidate(t, py, src, inputs)
 			for i, in := range inputs {
