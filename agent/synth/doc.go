@@ -31,8 +31,8 @@
 //   - catalog.go: the one catalogue, assembled once, in the order the
 //     enumerator tries operators.
 //   - ops.go: operator constructors, the settings beside a signature (rare,
-//     comprehension, extra cost), the conditional, and the generic helpers
-//     over lists.
+//     comprehension, extra cost, the Python builtin it is), the
+//     conditional, and the generic helpers over lists.
 //   - ops_int.go, ops_float.go, ops_string.go, ops_list.go, ops_pair.go,
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
 //     on, each with its Python helpers.
