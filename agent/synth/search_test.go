@@ -2,110 +2,151 @@ package synth
 
 import (
 	"encoding/json"
+	"math"
+	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/task"
 )
 
-func TestNumbersIn(t *testing.T) {
-	cases := []struct {
-		text string
-		want []int64
-	}{
-		{"pow_mod97", []int64{97}},
-		{"sum_multiples_3_5", []int64{3, 5}},
-		{"clamp_0_10", []int64{0, 10}},
-		{"between -50 and 50", []int64{-50, 50}},
-		{"x-3", []int64{3}},
-		{"-7", []int64{-7}},
-		{"list of integers", nil},
-		{"99999999999999999999 and 4", []int64{4}},
-	}
-	for _, c := range cases {
-		got := numbersIn(c.text)
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("numbersIn(%q) (-want +got):\n%s", c.text, diff)
-		}
-	}
-}
-
-func TestMinedConsts(t *testing.T) {
-	cases := []struct {
-		name string
-		t    task.Task
-		want []int64
-	}{
-		{"modulus in the name", task.Task{Name: "algorithm_pow_mod97", InputType: "pair of integers [a, b]", InputConstraints: "two integers between 0 and 200"}, []int64{97}},
-		{"two in the name, no repeat", task.Task{Name: "sum_multiples_3_5_3", InputType: "integer"}, []int64{3, 5}},
-		{"input type counts", task.Task{Name: "triple_sum", InputType: "list of 3 integers"}, []int64{3}},
-		{"constraints do not", task.Task{Name: "double", InputType: "integer", InputConstraints: "between -1000 and 1000"}, nil},
-		{"an unnamed modulus from the constraints", task.Task{Name: "algorithm_fib_mod", InputType: "integer", InputConstraints: "one integer between 0 and 1000"}, []int64{1000}},
-		{"a named modulus only", task.Task{Name: "pow_mod97", InputType: "integer", InputConstraints: "between 0 and 500"}, []int64{97}},
-		{"mod inside a word is not the word", task.Task{Name: "modal_value", InputType: "list", InputConstraints: "between 0 and 9"}, nil},
-		{"bounded", task.Task{Name: "a1_2_3_4_5_6_7_8_9_10"}, []int64{1, 2, 3, 4, 5, 6, 7, 8}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := minedConsts(c.t)
-			if diff := cmp.Diff(c.want, got); diff != "" {
-				t.Errorf("minedConsts (-want +got):\n%s", diff)
+var familyCases = []familyCase{
+	{name: "constant", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[1,2]", "[5]", "[]", "[3,3,3]"}, probe: []string{"[9,9]"},
+		f: func(v any) any { return 3 }},
+	{name: "scalar", kind: task.KindPair, typ: "pair of integers",
+		inputs: []string{"[1,2]", "[5,-3]", "[0,7]", "[4,4]"}, probe: []string{"[10,3]", "[-2,-9]"},
+		f: func(v any) any { p := ints(v); return p[0]*2 - p[1] }},
+	{name: "conditional", kind: task.KindInt, typ: "integer",
+		inputs: []string{"6", "7", "1", "10", "3", "-4", "0", "15", "-5"}, probe: []string{"12", "9", "-3"},
+		f: func(v any) any {
+			n := num(v)
+			if n%2 == 0 {
+				return n / 2
 			}
-		})
-	}
-}
-
-func TestWithConsts(t *testing.T) {
-	got := withConsts([]any{int64(0), int64(10), ""}, []int64{10, 97, 97, -3})
-	want := []any{int64(0), int64(10), "", int64(97), int64(-3)}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("withConsts (-want +got):\n%s", diff)
-	}
-}
-
-func TestLambdasFor(t *testing.T) {
-	deadline := time.Now().Add(20 * time.Second)
-	if got, want := lambdasFor(nil, deadline), defaultLambdas(); got != want {
-		t.Errorf("lambdasFor(nil) is not the default banks")
-	}
-	b := lambdasFor([]int64{1000}, deadline)
-	if again := lambdasFor([]int64{1000}, deadline); again != b {
-		t.Errorf("lambdasFor did not cache the banks of one constant set")
-	}
-	// The anchored lambdas put the mined constant around small bodies.
-	want := map[string]bool{"λx.min(1000, square(x))": false, "λxy.mod(add(x, y), 1000)": false}
-	for _, sig := range []LamSig{sigI, sigII} {
-		for _, ls := range b.by[sig][TInt] {
-			for _, l := range ls {
-				if _, have := want[l.String()]; have {
-					want[l.String()] = true
+			return 3*n + 1
+		}},
+	{name: "map", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]"}, probe: []string{"[9,-9,0,2]"},
+		f: func(v any) any {
+			out := []int64{}
+			for _, x := range ints(v) {
+				out = append(out, x*x+1)
+			}
+			return out
+		}},
+	{name: "filter", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[1,-2,3,8]", "[0,5,6]", "[-7,-8]", "[4,4,-1,2,9]"}, probe: []string{"[10,11,12,-14]"},
+		f: func(v any) any {
+			out := []int64{}
+			for _, x := range ints(v) {
+				if x%2 == 0 {
+					out = append(out, x)
 				}
 			}
-		}
-	}
-	for l, found := range want {
-		if !found {
-			t.Errorf("banks for 1000 lack %s", l)
-		}
-	}
+			return out
+		}},
+	{name: "scan", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[1,-2,3,8]", "[0,5,6]", "[-7,-8]", "[4,4,-1,2,9]"}, probe: []string{"[3,1,4,1,5]"},
+		f: func(v any) any {
+			out := []int64{}
+			m := int64(0)
+			for i, x := range ints(v) {
+				if i == 0 || x > m {
+					m = x
+				}
+				out = append(out, m)
+			}
+			return out
+		}},
+	{name: "window", kind: task.KindList, typ: "list of integers",
+		inputs: []string{"[1,-2,3,8]", "[0,5,6]", "[-7,-8]", "[4,4,-1,2,9]"}, probe: []string{"[3,1,4,1,5]"},
+		f: func(v any) any {
+			xs := ints(v)
+			out := []int64{}
+			for i := 1; i < len(xs); i++ {
+				out = append(out, xs[i]-xs[i-1])
+			}
+			return out
+		}},
+	{name: "digit_loop", kind: task.KindInt, typ: "integer",
+		inputs: []string{"0", "9", "38", "12345", "99", "100", "99999999999"}, probe: []string{"987654", "19"},
+		f: func(v any) any {
+			n := num(v)
+			for n >= 10 {
+				s := int64(0)
+				for ; n > 0; n /= 10 {
+					s += n % 10
+				}
+				n = s
+			}
+			return n
+		}},
+	{name: "string", kind: task.KindString, typ: "string",
+		inputs: []string{`"hello world"`, `"a b c"`, `""`, `"Go is fun"`}, probe: []string{`"one two"`},
+		f: func(v any) any {
+			w := strings.Fields(v.(string))
+			for i, j := 0, len(w)-1; i < j; i, j = i+1, j-1 {
+				w[i], w[j] = w[j], w[i]
+			}
+			return strings.Join(w, " ")
+		}},
+	{name: "pairs", kind: task.KindOther, typ: "list of integer pairs",
+		inputs: []string{"[[1,2],[3,4]]", "[[0,-1]]", "[]", "[[5,5],[2,9],[7,1]]"}, probe: []string{"[[8,3]]"},
+		f: func(v any) any {
+			out := []int64{}
+			for _, p := range v.([]any) {
+				q := ints(p)
+				out = append(out, max(q[0], q[1]))
+			}
+			return out
+		}},
+	{name: "geometry", kind: task.KindPoints, typ: "path: list of integer points",
+		inputs: []string{"[[0,0],[3,4]]", "[[1,1],[1,2],[2,2]]", "[[0,0]]", "[[0,0],[1,1],[2,0]]", "[[0,0],[3,0],[3,4]]"}, probe: []string{"[[5,5],[8,9],[8,10]]"},
+		f: func(v any) any {
+			out := 0.0
+			ps := v.([]any)
+			for i := 1; i < len(ps); i++ {
+				p, q := ints(ps[i-1]), ints(ps[i])
+				dx, dy := float64(q[0]-p[0]), float64(q[1]-p[1])
+				out += math.Sqrt(dx*dx + dy*dy)
+			}
+			return out
+		}},
 }
 
-func TestKeyedLambdas(t *testing.T) {
-	b := defaultLambdas()
-	want := map[string]bool{"λxy.add(abs(x), abs(y))": false, "λxy.max(abs(x), abs(y))": false}
-	for _, ls := range b.by[sigII][TInt] {
-		for _, l := range ls {
-			if _, have := want[l.String()]; have {
-				want[l.String()] = true
-			}
+// solveCase runs the search and checks the program on the probe inputs.
+func solveCase(t *testing.T, c familyCase) (*problem, program) {
+	t.Helper()
+	p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
+	if err != nil {
+		t.Fatalf("problem: %v", err)
+	}
+	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+	if !res.solved {
+		t.Fatalf("no consistent program (level %d, %d evaluated, %d kept, timeout %v, mem %v); best %v passes %d of %d", res.level, res.evaluated, res.banked, res.timedOut, res.memFull, res.best, res.passed, len(p.outs))
+	}
+	probes := examplesFor(t, c, c.probe)
+	for _, ex := range probes {
+		v, _ := task.Decode(ex.Input)
+		env, err := p.b.env(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := toJSON(p.rounded(evalNode(res.best, env)))
+		if !task.Equal(got, ex.Output, 1e-9) {
+			t.Errorf("program %s on %s = %s, want %s", res.best, ex.Input, got, ex.Output)
 		}
 	}
-	for l, found := range want {
-		if !found {
-			t.Errorf("default banks lack %s", l)
-		}
+	return p, program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+}
+
+func TestFamilies(t *testing.T) {
+	for _, c := range familyCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, prog := solveCase(t, c)
+			t.Logf("%s: %s", c.name, prog.Root)
+		})
 	}
 }
 

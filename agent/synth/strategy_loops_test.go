@@ -52,14 +52,14 @@ func TestLoopSweep(t *testing.T) {
 			if err != nil {
 				t.Fatalf("problem: %v", err)
 			}
-			res := search(p, searchSpec{deadline: time.Now().Add(20 * time.Second), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+			res := search(p, searchSpec{deadline: time.Now().Add(20 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 			if !res.solved {
 				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 			}
-			if res.best.Op == nil || res.best.Op.Fam != FamLoop {
+			if res.best.Op == nil || res.best.Op.Fam != famLoop {
 				t.Errorf("found %v, want a loop", res.best)
 			}
-			src := Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
+			src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
 			var ins []string
 			for _, n := range append(append([]int64{}, tc.inputs...), tc.probe...) {
 				ins = append(ins, strconv.FormatInt(n, 10))

@@ -34,7 +34,7 @@ func (p *problem) relaxLabels() bool {
 // labelOutputs sets the labels when the outputs are 2 to maxLabels
 // distinct strings and each is seen repeat times on average.
 func (p *problem) labelOutputs(repeat int) {
-	if p.out != TStr || p.nullable {
+	if p.out != tStr || p.nullable {
 		return
 	}
 	var labels []any
@@ -68,8 +68,8 @@ func indexOf(vs []any, v any) int {
 // tabled returns the program that names e's values by the labels, with its
 // values, when e's values correspond one to one with the labels on the
 // examples; nil otherwise.
-func (p *problem) tabled(t Type, e *entry) (*Node, []any) {
-	if t != TInt && t != TBool {
+func (p *problem) tabled(t valType, e *entry) (*node, []any) {
+	if t != tInt && t != tBool {
 		return nil, nil
 	}
 	var keys [maxLabels]any
@@ -92,11 +92,11 @@ func (p *problem) tabled(t Type, e *entry) (*Node, []any) {
 	for i, v := range e.vals {
 		vals[i] = op.Eval(nil, []any{v})
 	}
-	return &Node{Op: op, Kids: []*Node{e.n}, Var: -1, Size: e.n.Size + 1}, vals
+	return &node{Op: op, Kids: []*node{e.n}, Var: -1, Size: e.n.Size + 1}, vals
 }
 
 // tableOp maps keys[i] to labels[i]; other values fail.
-func tableOp(t Type, keys, labels []any) *Op {
+func tableOp(t valType, keys, labels []any) *operator {
 	var name strings.Builder
 	name.WriteString("table{")
 	for i, k := range keys {
@@ -106,15 +106,15 @@ func tableOp(t Type, keys, labels []any) *Op {
 		name.WriteString(string(toJSON(k)) + ": " + string(toJSON(labels[i])))
 	}
 	name.WriteString("}")
-	return &Op{Name: name.String(), Fam: FamScalar, Args: ts(t), Ret: TStr, Cost: 1,
-		Eval: func(_ *Lambda, a []any) any {
+	return &operator{Name: name.String(), Fam: famScalar, Args: ts(t), Ret: tStr, Cost: 1,
+		Eval: func(_ *lambda, a []any) any {
 			if i := indexOf(keys, a[0]); i >= 0 {
 				return labels[i]
 			}
 			return errV
 		},
-		Py: func(_ *emitter, _ *Lambda, a []code) code {
-			if t == TBool && len(keys) == 2 {
+		Py: func(_ *emitter, _ *lambda, a []code) code {
+			if t == tBool && len(keys) == 2 {
 				yes, no := labels[0], labels[1]
 				if keys[0] == false {
 					yes, no = no, yes

@@ -1,4 +1,4 @@
-package synth_test
+package synth
 
 import (
 	"bytes"
@@ -14,10 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/agent"
-	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
-	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -31,15 +29,6 @@ func decode(t *testing.T, raw json.RawMessage) any {
 	return v
 }
 
-func number(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil
-}
-
 // limitsObject checks {"limit": 0..9, "items": [0..9, ...]} with at most
 // maxItems items and limit in [lo, hi].
 func limitsObject(lo, hi int64, maxItems int) func(any) error {
@@ -48,7 +37,7 @@ func limitsObject(lo, hi int64, maxItems int) func(any) error {
 		if !ok || len(m) != 2 {
 			return fmt.Errorf("not an object with keys limit and items")
 		}
-		if n, ok := number(m["limit"]); !ok || n < lo || n > hi {
+		if n, ok := intValue(m["limit"]); !ok || n < lo || n > hi {
 			return fmt.Errorf("limit %v outside [%d, %d]", m["limit"], lo, hi)
 		}
 		items, ok := m["items"].([]any)
@@ -56,7 +45,7 @@ func limitsObject(lo, hi int64, maxItems int) func(any) error {
 			return fmt.Errorf("items %v: not a list of at most %d", m["items"], maxItems)
 		}
 		for _, it := range items {
-			if n, ok := number(it); !ok || n < 0 || n > 9 {
+			if n, ok := intValue(it); !ok || n < 0 || n > 9 {
 				return fmt.Errorf("item %v outside [0, 9]", it)
 			}
 		}
@@ -112,7 +101,7 @@ func TestProposeStructuredInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			propose := func() []json.RawMessage {
-				a := synth.New(synth.Options{Seed: 5})
+				a := New(Options{Seed: 5})
 				res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tt.tk, K: tt.k, Examples: tt.exs, Attempt: 1})
 				if err != nil {
 					t.Fatal(err)
@@ -143,7 +132,7 @@ func TestProposeStructuredInputs(t *testing.T) {
 // description: the retry must obey the range the rejection states.
 func TestProposeAdaptsToRejection(t *testing.T) {
 	strict := limitsObject(2, 4, 5)
-	a := synth.New(synth.Options{Seed: 11})
+	a := New(Options{Seed: 11})
 	req := agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1}
 	attempt := proposeUntilAccepted(t, a, req, strict, func(raw json.RawMessage) string {
 		return "limit must be between 2 and 4, got " + string(raw)
@@ -172,7 +161,7 @@ func TestProposeAdaptsToRejection(t *testing.T) {
 func TestProposeKindInputsKeepExclusions(t *testing.T) {
 	pairTask := task.Task{Name: "divide", Kind: task.KindPair, FunctionName: "solve", InputType: "pair of integers [a, b]",
 		InputConstraints: "two integers between -100 and 100; b is not 0", Domain: &task.Domain{Lo: -100, Hi: 100}}
-	a := synth.New(synth.Options{Seed: 3, TimeLimit: time.Second})
+	a := New(Options{Seed: 3, TimeLimit: time.Second})
 	for _, exs := range [][]task.Example{nil, examples(`[7, 2]`, `[-9, 4]`, `[0, 5]`)} {
 		res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: pairTask, K: 20, Examples: exs, Attempt: 1})
 		if err != nil {
@@ -189,7 +178,7 @@ func TestProposeKindInputsKeepExclusions(t *testing.T) {
 		InputConstraints: "0 to 6 integers", Domain: &task.Domain{Lo: -50, Hi: 50}}
 	strict := func(v any) error {
 		for _, x := range v.([]any) {
-			if n, ok := number(x); !ok || n < 0 || n > 9 {
+			if n, ok := intValue(x); !ok || n < 0 || n > 9 {
 				return fmt.Errorf("%v outside [0, 9]", x)
 			}
 		}
@@ -205,7 +194,7 @@ func TestProposeKindInputsKeepExclusions(t *testing.T) {
 // proposeUntilAccepted plays an oracle that rejects the first input strict
 // refuses, with a ValueError saying why(input), for up to three attempts;
 // it returns the attempt whose proposal was accepted (4: none was).
-func proposeUntilAccepted(t *testing.T, a *synth.Agent, req agent.ProposeRequest, strict func(any) error, why func(json.RawMessage) string) int {
+func proposeUntilAccepted(t *testing.T, a *Agent, req agent.ProposeRequest, strict func(any) error, why func(json.RawMessage) string) int {
 	t.Helper()
 	for ; req.Attempt <= 3; req.Attempt++ {
 		res, err := a.Propose(context.Background(), req)
@@ -225,40 +214,6 @@ func proposeUntilAccepted(t *testing.T, a *synth.Agent, req agent.ProposeRequest
 		}
 	}
 	return req.Attempt
-}
-
-// TestStructuredTaskRunsThroughWorkflow runs a task whose inputs are
-// objects through the real workflow: proposals are accepted by the hidden
-// program and the run ends normally.
-func TestStructuredTaskRunsThroughWorkflow(t *testing.T) {
-	testenv.NeedPython(t)
-	if testing.Short() {
-		t.Skip("runs a workflow with a sandbox")
-	}
-	dir := t.TempDir()
-	c, err := config.Load(config.Options{
-		File: filepath.Join("..", "..", "benchmarks", "tasks", "io2code-style", "hard_lru_misses", "task.yaml"),
-		Override: map[string]any{"sandbox.kind": "process", "workflow.max_iterations": 4, "agent.synth.time_limit": "2s",
-			"bank.enabled": false, "workspace": dir},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(context.Background(), c, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StopReason != workflow.StopMaxIterations && res.StopReason != workflow.StopEarly {
-		t.Fatalf("stop reason %q (%s), want max_iterations or early_stop", res.StopReason, res.Error)
-	}
-	if len(res.Examples) < 2 {
-		t.Fatalf("%d observed examples, want at least the initial batch", len(res.Examples))
-	}
-	for _, ex := range res.Examples {
-		if !strings.HasPrefix(string(ex.Input), "{") {
-			t.Errorf("observed input %s is not an object", ex.Input)
-		}
-	}
 }
 
 // pythonBatch runs one function of a Python file on each input of the JSON
@@ -331,7 +286,7 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 		}
 		ran++
 		t.Run(tk.Name, func(t *testing.T) {
-			a := synth.New(synth.Options{Seed: 1, TimeLimit: time.Second})
+			a := New(Options{Seed: 1, TimeLimit: time.Second})
 			var exs []task.Example
 			for batch, k := 1, 2; batch <= 3; batch, k = batch+1, k+2 {
 				observed := map[string]bool{}
@@ -368,5 +323,110 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Fatal("no structured benchmark task found")
+	}
+}
+func TestPropose(t *testing.T) {
+	dom := &task.Domain{Lo: -5, Hi: 5}
+	tk := task.Task{Name: "t", InputType: "list of integers", InputConstraints: "0 to 9 integers", FunctionName: "solve", Kind: task.KindList, Domain: dom}
+	sorted := familyCase{f: func(v any) any {
+		xs := ints(v)
+		out := []int64{}
+		for _, x := range xs {
+			if x > 0 {
+				out = append(out, x)
+			}
+		}
+		return out
+	}}
+	tests := []struct {
+		name     string
+		k        int
+		examples []string
+		missing  []string
+	}{
+		{name: "initial", k: 2},
+		{name: "after two", k: 4, examples: []string{"[1,2,3]", "[4,-5]"}, missing: []string{"empty", "has_zero", "all_equal"}},
+		{name: "many", k: 12, examples: []string{"[1,2,3]", "[4,-5]", "[]", "[0]"}, missing: []string{"descending", "long"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exs := examplesFor(t, sorted, tc.examples)
+			a := New(Options{Seed: 7, TimeLimit: 5 * time.Second})
+			res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: tc.k, Examples: exs, Missing: tc.missing, Domain: dom, Attempt: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(res.Inputs), tc.k; got != want {
+				t.Fatalf("got %d inputs, want %d", got, want)
+			}
+			seen := map[string]bool{}
+			for _, ex := range exs {
+				seen[task.MustCanonical(ex.Input)] = true
+			}
+			covered := map[string]bool{}
+			for _, in := range res.Inputs {
+				c := task.MustCanonical(in)
+				if seen[c] {
+					t.Errorf("input %s repeats an observed or proposed input", in)
+				}
+				seen[c] = true
+				v, err := task.Decode(in)
+				if err != nil {
+					t.Fatalf("proposal %s is not JSON: %v", in, err)
+				}
+				for _, f := range task.Numbers(v) {
+					if !dom.Contains(f) {
+						t.Errorf("input %s leaves the domain %v", in, dom)
+					}
+				}
+				if n := len(v.([]any)); n > 9 {
+					t.Errorf("input %s is longer than the constraints allow", in)
+				}
+				for _, cat := range task.CategoriesOf(tk.Kind, dom, in) {
+					covered[cat] = true
+				}
+			}
+			if tc.k >= len(tc.missing) {
+				for _, m := range tc.missing {
+					if !covered[m] {
+						t.Errorf("missing category %q not covered by %s", m, res.Inputs)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestProposeDistinguishes checks that proposals refute a wrong hypothesis:
+// with examples that both "sorted" and "sorted set" explain, some proposed
+// input must tell them apart.
+func TestProposeDistinguishes(t *testing.T) {
+	tk := task.Task{Name: "t", InputType: "list of integers", FunctionName: "solve", Kind: task.KindList, Domain: &task.Domain{Lo: -9, Hi: 9}}
+	c := familyCase{f: func(v any) any {
+		xs := ints(v)
+		out := append([]int64{}, xs...)
+		for i := range out {
+			for j := i + 1; j < len(out); j++ {
+				if out[j] < out[i] {
+					out[i], out[j] = out[j], out[i]
+				}
+			}
+		}
+		return out
+	}}
+	exs := examplesFor(t, c, []string{"[3,1,2]", "[5,-4]"})
+	a := New(Options{Seed: 3, TimeLimit: 10 * time.Second})
+	res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: 4, Examples: exs, Attempt: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repeated := false
+	for _, in := range res.Inputs {
+		for _, cat := range task.CategoriesOf(tk.Kind, tk.Domain, in) {
+			repeated = repeated || cat == "repeated_value"
+		}
+	}
+	if !repeated {
+		t.Errorf("no proposal separates sorted from sorted-set: %s", res.Inputs)
 	}
 }

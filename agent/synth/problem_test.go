@@ -46,11 +46,11 @@ func TestNullableOutputs(t *testing.T) {
 	if !p.nullable {
 		t.Fatal("problem with null outputs is not nullable")
 	}
-	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: DefaultMemoryBytes, maxSize: DefaultMaxSize})
+	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
 	if !res.solved {
 		t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 	}
-	src := Program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", "")
+	src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", "")
 	if !strings.Contains(src, "return None") {
 		t.Errorf("emitted program has no None branch:\n%s", src)
 	}

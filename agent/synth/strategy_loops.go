@@ -17,13 +17,13 @@ var loopSeeds = []int64{0, 1, 2}
 // examples one at a time and dropped at the first mismatch, so the whole
 // bank of steps costs about one loop per lambda. It stops at the first
 // program consider accepts, or after share of the time left.
-func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, []any) bool) bool {
-	if p.out != TInt || en.stopped || len(p.outs) == 0 {
+func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+	if p.out != tInt || en.stopped || len(p.outs) == 0 {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
 	var vars, seeds []*entry
-	for _, e := range en.bank[TInt][1] {
+	for _, e := range en.bank[tInt][1] {
 		switch {
 		case e.n.Var >= 0:
 			vars = append(vars, e)
@@ -35,19 +35,19 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 		return false
 	}
 	type loopJob struct {
-		op   *Op
+		op   *operator
 		kids []*entry
 	}
 	var jobs []loopJob
-	for _, op := range loopOps {
+	for _, op := range catalog.loops {
 		for _, n := range vars {
 			for _, a := range seeds {
-				switch op.Name {
-				case "recurrence":
+				switch op {
+				case opRecurrence:
 					for _, b := range seeds {
 						jobs = append(jobs, loopJob{op, []*entry{n, a, b}})
 					}
-				case "apply_times":
+				case opApplyTimes:
 					jobs = append(jobs, loopJob{op, []*entry{a, n}})
 				}
 			}
@@ -55,7 +55,7 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 	}
 	args := make([]any, 3)
 	tried := 0
-	for size := 1; size < len(en.lams.by[sigII][TInt]) || size < len(en.lams.by[sigI][TInt]); size++ {
+	for size := 1; size < len(en.lams.by[sigII][tInt]) || size < len(en.lams.by[sigI][tInt]); size++ {
 		for _, j := range jobs {
 			op, kids := j.op, j.kids
 			for _, l := range en.lams.get(op.Sig, op.LamRet, size) {
@@ -69,7 +69,7 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*Node, [
 				for i := range vals {
 					vals[i] = evalAt(op, l, kids, args, i)
 				}
-				n := &Node{Op: op, Lam: l, Var: -1, Size: op.Cost + l.Size}
+				n := &node{Op: op, Lam: l, Var: -1, Size: op.Cost + l.Size}
 				for _, k := range kids {
 					n.Kids = append(n.Kids, k.n)
 					n.Size += k.n.Size
@@ -90,7 +90,7 @@ func isSeed(c any) bool {
 
 // loopFits checks op(l, kids) against the examples one at a time, stopping
 // at the first mismatch.
-func loopFits(p *problem, op *Op, l *Lambda, kids []*entry, args []any) bool {
+func loopFits(p *problem, op *operator, l *lambda, kids []*entry, args []any) bool {
 	for i := range p.outs {
 		if !p.matchesAt(i, evalAt(op, l, kids, args, i)) {
 			return false
@@ -101,7 +101,7 @@ func loopFits(p *problem, op *Op, l *Lambda, kids []*entry, args []any) bool {
 
 // evalAt evaluates op(l, kids) on environment i; an operator panicking on
 // an extreme value fails there.
-func evalAt(op *Op, l *Lambda, kids []*entry, args []any, i int) (v any) {
+func evalAt(op *operator, l *lambda, kids []*entry, args []any, i int) (v any) {
 	defer func() {
 		if recover() != nil {
 			v = errV

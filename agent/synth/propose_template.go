@@ -1,12 +1,9 @@
 package synth
 
 import (
-	"encoding/json"
 	"fmt"
-	"math/rand"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,23 +12,25 @@ import (
 )
 
 // This file turns a task's visible description (input_type,
-// input_constraints, domain) into a template of its inputs, and draws
-// inputs from it. It lets proposals reach tasks whose inputs the DSL cannot
-// bind: objects with named keys, lists of tagged tuples, token streams.
+// input_constraints, domain) into a template of its inputs, which
+// propose_random.go draws inputs from, and reads the phrases of the
+// constraints (lengths, alphabets). It lets proposals reach tasks whose
+// inputs the DSL cannot bind: objects with named keys, lists of tagged
+// tuples, token streams.
 
 // tkind is the sort of one part of a template.
 type tkind int
 
 const (
-	tInt    tkind = iota // a number named by a placeholder ("x", "amount")
-	tStr                 // a free string or one of enumerated words
-	tLit                 // a literal written in the template ("push", 0)
-	tAlt                 // one of several templates ("a" | "b", [..] or [..])
-	tTuple               // a list of fixed length, one template per position
-	tList                // a list of repeated elements ([x, ...], "list of")
-	tObject              // an object with fixed keys
-	tRPN                 // a well-formed postfix expression over operands and binary operators
-	tUnits               // a string made of repeated units of character classes
+	tkInt    tkind = iota // a number named by a placeholder ("x", "amount")
+	tkStr                 // a free string or one of enumerated words
+	tkLit                 // a literal written in the template ("push", 0)
+	tkAlt                 // one of several templates ("a" | "b", [..] or [..])
+	tkTuple               // a list of fixed length, one template per position
+	tkList                // a list of repeated elements ([x, ...], "list of")
+	tkObject              // an object with fixed keys
+	tkRPN                 // a well-formed postfix expression over operands and binary operators
+	tkUnits               // a string made of repeated units of character classes
 )
 
 // tnode is one part of an input template.
@@ -177,12 +176,12 @@ func (p *tparser) elem() *tnode {
 		}
 		p.pos++ // "]"
 		if ellipsis && len(items) > 0 {
-			return &tnode{kind: tList, elems: items[:1], sortKey: -2}
+			return &tnode{kind: tkList, elems: items[:1], sortKey: -2}
 		}
-		return &tnode{kind: tTuple, elems: items}
+		return &tnode{kind: tkTuple, elems: items}
 	case t.kind == 'p' && t.text == "{":
 		p.pos++
-		obj := &tnode{kind: tObject}
+		obj := &tnode{kind: tkObject}
 		for p.pos < len(p.toks) && !p.is('p', "}") {
 			k := p.peek()
 			if (k.kind == 's' || k.kind == 'w') && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == 'p' && p.toks[p.pos+1].text == ":" {
@@ -206,21 +205,21 @@ func (p *tparser) elem() *tnode {
 			p.pos += 2
 			a, b := []rune(t.text), []rune(end)
 			if len(a) == 1 && len(b) == 1 && a[0] <= b[0] && b[0]-a[0] < 64 {
-				alt := &tnode{kind: tAlt}
+				alt := &tnode{kind: tkAlt}
 				for r := a[0]; r <= b[0]; r++ {
-					alt.elems = append(alt.elems, &tnode{kind: tLit, lit: string(r)})
+					alt.elems = append(alt.elems, &tnode{kind: tkLit, lit: string(r)})
 				}
 				return alt
 			}
 		}
-		return &tnode{kind: tLit, lit: t.text}
+		return &tnode{kind: tkLit, lit: t.text}
 	case t.kind == 'n':
 		p.pos++
 		n, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
 			return nil
 		}
-		return &tnode{kind: tLit, lit: n}
+		return &tnode{kind: tkLit, lit: n}
 	case t.kind == 'w':
 		var words []string
 		for p.is('w', "") && !p.is('w', "or") && !p.is('w', "and") {
@@ -237,11 +236,11 @@ func (p *tparser) elem() *tnode {
 
 // placeholder is a named leaf; names that say text are strings.
 func placeholder(words []string) *tnode {
-	n := &tnode{kind: tInt, names: nameWords(words)}
+	n := &tnode{kind: tkInt, names: nameWords(words)}
 	for _, w := range n.names {
 		switch w {
 		case "text", "string", "word", "name", "label", "letter", "char", "character":
-			n.kind = tStr
+			n.kind = tkStr
 		}
 	}
 	return n
@@ -268,7 +267,7 @@ func (p *tparser) item() *tnode {
 func altOf(alts []*tnode) *tnode {
 	var flat []*tnode
 	for _, a := range alts {
-		if a.kind == tAlt {
+		if a.kind == tkAlt {
 			flat = append(flat, a.elems...)
 		} else {
 			flat = append(flat, a)
@@ -277,7 +276,7 @@ func altOf(alts []*tnode) *tnode {
 	if len(flat) == 1 {
 		return flat[0]
 	}
-	return &tnode{kind: tAlt, elems: flat}
+	return &tnode{kind: tkAlt, elems: flat}
 }
 
 // alternatives parses "A, B or C" where each is an element; it stops at the
@@ -333,7 +332,7 @@ func parseTemplate(inputType string) *tnode {
 			if el == nil {
 				el = elemFromWords(noun)
 			}
-			return &tnode{kind: tList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
+			return &tnode{kind: tkList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
 		}
 		if t.kind == 'p' && (t.text == "[" || t.text == "{") {
 			p := &tparser{toks: toks, pos: i}
@@ -356,12 +355,12 @@ func elemFromWords(noun []string) *tnode {
 	for _, w := range ws {
 		switch w {
 		case "string", "word", "name", "text":
-			return &tnode{kind: tStr, names: ws}
+			return &tnode{kind: tkStr, names: ws}
 		case "pair", "point":
-			return &tnode{kind: tTuple, elems: []*tnode{{kind: tInt, names: ws}, {kind: tInt, names: ws}}}
+			return &tnode{kind: tkTuple, elems: []*tnode{{kind: tkInt, names: ws}, {kind: tkInt, names: ws}}}
 		}
 	}
-	return &tnode{kind: tInt, names: ws}
+	return &tnode{kind: tkInt, names: ws}
 }
 
 var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "and": true, "or": true,
@@ -428,22 +427,22 @@ func (n *tnode) walk(f func(*tnode)) {
 func nameParts(n *tnode) {
 	n.walk(func(m *tnode) {
 		switch m.kind {
-		case tObject:
+		case tkObject:
 			for i, v := range m.elems {
 				k := normWords([]string{m.keys[i]})
 				v.names = append(v.names, k...)
 			}
-		case tTuple:
+		case tkTuple:
 			var tags []string
 			for _, e := range m.elems {
-				if e.kind == tLit {
+				if e.kind == tkLit {
 					if s, ok := e.lit.(string); ok {
 						tags = append(tags, normWords([]string{s})...)
 					}
 				}
 			}
 			for _, e := range m.elems {
-				if e.kind != tLit {
+				if e.kind != tkLit {
 					e.names = append(e.names, tags...)
 				}
 			}
@@ -516,7 +515,7 @@ func inputTemplate(t task.Task) *tnode {
 	applyConstraints(root, t.InputConstraints, t.Domain)
 	if postfixRe.MatchString(text) {
 		root.walk(func(n *tnode) {
-			if n.kind == tList && len(n.elems) == 1 && n.elems[0].kind == tAlt {
+			if n.kind == tkList && len(n.elems) == 1 && n.elems[0].kind == tkAlt {
 				toRPN(n)
 			}
 		})
@@ -524,11 +523,11 @@ func inputTemplate(t task.Task) *tnode {
 	if m := orderRe.FindStringSubmatch(text); m != nil {
 		words := normWords(lastWords(m[1], 3))
 		root.walk(func(n *tnode) {
-			if n.kind != tList || n.sortKey != -2 {
+			if n.kind != tkList || n.sortKey != -2 {
 				return
 			}
 			n.sortKey = -1
-			if el := n.elems[0]; el.kind == tTuple {
+			if el := n.elems[0]; el.kind == tkTuple {
 				for i, e := range el.elems {
 					if overlap(e.names, words) > 0 {
 						n.sortKey = i
@@ -548,9 +547,9 @@ func toRPN(n *tnode) {
 	var operands, operators []*tnode
 	for _, e := range n.elems[0].elems {
 		switch {
-		case e.kind == tInt:
+		case e.kind == tkInt:
 			operands = append(operands, e)
-		case e.kind == tLit:
+		case e.kind == tkLit:
 			if s, ok := e.lit.(string); ok && !isDigits(s) {
 				operators = append(operators, e)
 			} else {
@@ -561,7 +560,7 @@ func toRPN(n *tnode) {
 	if len(operands) == 0 || len(operators) == 0 {
 		return
 	}
-	n.kind = tRPN
+	n.kind = tkRPN
 	n.elems = append(operands, operators...)
 	n.nOperands = len(operands)
 	if !n.counted {
@@ -588,12 +587,12 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 	var leaves, lists, strs []*tnode
 	root.walk(func(n *tnode) {
 		switch n.kind {
-		case tInt:
+		case tkInt:
 			leaves = append(leaves, n)
-		case tStr:
+		case tkStr:
 			leaves = append(leaves, n)
 			strs = append(strs, n)
-		case tList:
+		case tkList:
 			lists = append(lists, n)
 		}
 	})
@@ -609,7 +608,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 					}
 				}
 				for _, h := range hit {
-					h.kind, h.choices = tStr, words
+					h.kind, h.choices = tkStr, words
 				}
 				clause = clause[:m[0]] + clause[m[1]:]
 			}
@@ -637,7 +636,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
 				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
 				for _, h := range hit {
-					if h.kind == tInt {
+					if h.kind == tkInt {
 						h.lo, h.hi, h.ranged = lo, hi, true
 					}
 				}
@@ -698,7 +697,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 	}
 	for _, n := range leaves {
 		switch n.kind {
-		case tInt:
+		case tkInt:
 			switch {
 			case n.ranged:
 			case dom != nil:
@@ -711,7 +710,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 			if dom != nil {
 				n.lo, n.hi = max(n.lo, int64(dom.Lo)), min(n.hi, int64(dom.Hi))
 			}
-		case tStr:
+		case tkStr:
 			if !n.counted {
 				n.minLen, n.maxLen = 1, defaultStrMax
 			}
@@ -734,7 +733,7 @@ func unitsTemplate(constraints string) *tnode {
 	if m == nil {
 		return nil
 	}
-	n := &tnode{kind: tUnits, maxLen: 20}
+	n := &tnode{kind: tkUnits, maxLen: 20}
 	for _, part := range m[1:] {
 		al := alphabetFrom(part)
 		if d := digitRangeRe.FindStringSubmatch(part); d != nil && strings.Contains(strings.ToLower(part), "digit") {
@@ -768,217 +767,23 @@ func (n *tnode) rich(dom *task.Domain) bool {
 	if n == nil {
 		return false
 	}
-	if n.kind == tObject || n.kind == tTuple || n.kind == tRPN || n.kind == tUnits {
+	if n.kind == tkObject || n.kind == tkTuple || n.kind == tkRPN || n.kind == tkUnits {
 		return true
 	}
 	r := false
 	n.walk(func(m *tnode) {
 		switch m.kind {
-		case tLit, tAlt, tObject, tRPN:
+		case tkLit, tkAlt, tkObject, tkRPN:
 			r = true
-		case tStr:
+		case tkStr:
 			r = r || len(m.choices) > 0
-		case tList:
+		case tkList:
 			r = r || m.sortKey != -2
-		case tInt:
+		case tkInt:
 			r = r || (m.ranged && (dom == nil || float64(m.lo) != dom.Lo || float64(m.hi) != dom.Hi))
 		}
 	})
 	return r
-}
-
-// tgen draws inputs from a template.
-type tgen struct {
-	rng *rand.Rand
-	// small keeps lists and strings near their shortest (after a
-	// rejection nothing explains).
-	small bool
-}
-
-func (g *tgen) intIn(lo, hi int64) int64 {
-	if hi <= lo {
-		return lo
-	}
-	switch r := g.rng.Intn(8); {
-	case r == 0:
-		return lo
-	case r == 1:
-		return hi
-	case r < 4:
-		s, e := max(lo, -10), min(hi, 10)
-		if s <= e {
-			return s + g.rng.Int63n(e-s+1)
-		}
-	}
-	return lo + g.rng.Int63n(hi-lo+1)
-}
-
-func (g *tgen) length(lo, hi int) int {
-	if g.small {
-		hi = min(hi, lo+2)
-	}
-	if hi <= lo {
-		return lo
-	}
-	switch g.rng.Intn(8) {
-	case 0:
-		return lo
-	case 1:
-		return hi
-	}
-	return lo + g.rng.Intn(hi-lo+1)
-}
-
-// draw returns one input as a JSON-ready value.
-func (g *tgen) draw(n *tnode) any {
-	switch n.kind {
-	case tInt:
-		v := g.intIn(n.lo, n.hi)
-		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
-			v = g.intIn(n.lo, n.hi)
-		}
-		return v
-	case tLit:
-		return n.lit
-	case tAlt:
-		return g.draw(n.elems[g.rng.Intn(len(n.elems))])
-	case tStr:
-		if len(n.choices) > 0 {
-			return n.choices[g.rng.Intn(len(n.choices))]
-		}
-		k := g.length(n.minLen, n.maxLen)
-		rs := make([]rune, k)
-		for i := range rs {
-			rs[i] = n.alphabet[g.rng.Intn(len(n.alphabet))]
-		}
-		return string(rs)
-	case tTuple:
-		out := make([]any, len(n.elems))
-		for i, e := range n.elems {
-			out[i] = g.draw(e)
-		}
-		return out
-	case tList:
-		k := g.length(n.minLen, n.maxLen)
-		out := make([]any, k)
-		for i := range out {
-			out[i] = g.draw(n.elems[0])
-		}
-		sortList(out, n.sortKey)
-		return out
-	case tObject:
-		out := make(map[string]any, len(n.keys))
-		for i, k := range n.keys {
-			out[k] = g.draw(n.elems[i])
-		}
-		return out
-	case tRPN:
-		return g.postfix(n)
-	case tUnits:
-		u := len(n.units)
-		k := g.length((n.minLen+u-1)/u, n.maxLen/u)
-		var sb strings.Builder
-		for range k {
-			for _, al := range n.units {
-				sb.WriteRune(al[g.rng.Intn(len(al))])
-			}
-		}
-		return sb.String()
-	}
-	return nil
-}
-
-// postfix draws a well-formed postfix expression: operands and binary
-// operators, never an operator with fewer than two values on the stack.
-func (g *tgen) postfix(n *tnode) []any {
-	lo, hi := max(n.minLen, 1), max(n.maxLen, 1)
-	size := g.length(lo, hi)
-	if size%2 == 0 {
-		size--
-		if size < lo {
-			size += 2
-		}
-	}
-	operands := (size + 1) / 2
-	operators := operands - 1
-	var out []any
-	stack := 0
-	for operands > 0 || operators > 0 {
-		if operands > 0 && (stack < 2 || operators == 0 || g.rng.Intn(2) == 0) {
-			out = append(out, g.draw(n.elems[g.rng.Intn(n.nOperands)]))
-			operands--
-			stack++
-			continue
-		}
-		out = append(out, g.draw(n.elems[n.nOperands+g.rng.Intn(len(n.elems)-n.nOperands)]))
-		operators--
-		stack--
-	}
-	return out
-}
-
-// sortList orders a list in non-decreasing order by the whole element or
-// one position of it; key -2 leaves it alone.
-func sortList(xs []any, key int) {
-	if key == -2 {
-		return
-	}
-	at := func(v any) any {
-		if key >= 0 {
-			if t, ok := v.([]any); ok && key < len(t) {
-				return t[key]
-			}
-		}
-		return v
-	}
-	sort.SliceStable(xs, func(i, j int) bool { return compareValues(at(xs[i]), at(xs[j])) < 0 })
-}
-
-// compareValues orders JSON values: numbers numerically, strings
-// lexicographically, lists element by element; other pairs are equal.
-func compareValues(a, b any) int {
-	if x, ok := numberOf(a); ok {
-		if y, ok := numberOf(b); ok {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
-		}
-	}
-	if x, ok := a.(string); ok {
-		if y, ok := b.(string); ok {
-			return strings.Compare(x, y)
-		}
-	}
-	if x, ok := a.([]any); ok {
-		if y, ok := b.([]any); ok {
-			for i := 0; i < len(x) && i < len(y); i++ {
-				if c := compareValues(x[i], y[i]); c != 0 {
-					return c
-				}
-			}
-			return len(x) - len(y)
-		}
-	}
-	return 0
-}
-
-// numberOf reads a number from a generated (int64, float64) or decoded
-// (json.Number) value.
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // String writes a template compactly: int[lo,hi], str[min,max], "lit",
@@ -1000,30 +805,30 @@ func (n *tnode) write(sb *strings.Builder) {
 		}
 	}
 	switch n.kind {
-	case tInt:
+	case tkInt:
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
 		}
-	case tStr:
+	case tkStr:
 		if len(n.choices) > 0 {
 			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
 			return
 		}
 		fmt.Fprintf(sb, "str[%d,%d]", n.minLen, n.maxLen)
-	case tLit:
+	case tkLit:
 		if s, ok := n.lit.(string); ok {
 			fmt.Fprintf(sb, "%q", s)
 			return
 		}
 		fmt.Fprint(sb, n.lit)
-	case tAlt:
+	case tkAlt:
 		join(n.elems, "|")
-	case tTuple:
+	case tkTuple:
 		sb.WriteString("(")
 		join(n.elems, ", ")
 		sb.WriteString(")")
-	case tList:
+	case tkList:
 		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems, "")
 		sb.WriteString(")")
@@ -1033,7 +838,7 @@ func (n *tnode) write(sb *strings.Builder) {
 		case n.sortKey >= 0:
 			fmt.Fprintf(sb, " sorted@%d", n.sortKey)
 		}
-	case tObject:
+	case tkObject:
 		sb.WriteString("{")
 		for i, k := range n.keys {
 			if i > 0 {
@@ -1043,13 +848,13 @@ func (n *tnode) write(sb *strings.Builder) {
 			n.elems[i].write(sb)
 		}
 		sb.WriteString("}")
-	case tRPN:
+	case tkRPN:
 		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems[:n.nOperands], "|")
 		sb.WriteString("; ")
 		join(n.elems[n.nOperands:], "|")
 		sb.WriteString(")")
-	case tUnits:
+	case tkUnits:
 		fmt.Fprintf(sb, "units[%d,%d](", n.minLen, n.maxLen)
 		for i, u := range n.units {
 			if i > 0 {
@@ -1059,4 +864,71 @@ func (n *tnode) write(sb *strings.Builder) {
 		}
 		sb.WriteString(")")
 	}
+}
+
+var (
+	lengthRe  = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
+)
+
+var (
+	atMostRe  = regexp.MustCompile(`(?i)at most\s+(\d+)`)
+	singleRe  = regexp.MustCompile(`\b[A-Z]\b`)
+	symbolsRe = regexp.MustCompile(`[()\[\]{}<>+\-*/=!?#@$%^&|~_]+`)
+)
+
+// alphabetFrom reads the characters a string may hold from a constraint
+// text ("lowercase letters and space", "each F, L or R", "brackets ()[]{}");
+// nil when the text names none.
+func alphabetFrom(text string) []rune {
+	low := strings.ToLower(text)
+	var out []rune
+	add := func(s string) {
+		for _, r := range s {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(low, "lowercase letter"):
+		add(letters)
+	case strings.Contains(low, "uppercase letter"):
+		add(strings.ToUpper(letters))
+	case strings.Contains(low, "letter"):
+		add(letters + strings.ToUpper(letters))
+	}
+	if strings.Contains(low, "digit") {
+		add("0123456789")
+	}
+	if strings.Contains(low, "space") {
+		add(" ")
+	}
+	if strings.Contains(low, "each") || strings.Contains(low, " or ") {
+		for _, m := range singleRe.FindAllString(text, -1) {
+			add(m)
+		}
+	}
+	for _, m := range symbolsRe.FindAllString(text, -1) {
+		add(m)
+	}
+	if strings.Contains(low, "character") && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
+// from a constraint text or a rejection message.
+func lengthsFrom(text string) (lo, hi int, ok bool) {
+	if m := exactlyRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, n, n <= 1000
+	}
+	if m := lengthRe.FindStringSubmatch(text); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		return a, c, a <= c && c <= 1000
+	}
+	return 0, 0, false
 }

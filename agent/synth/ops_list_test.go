@@ -11,8 +11,8 @@ import (
 // The fast forms of divisors and uniqueOrdered against their plain
 // definitions.
 func TestDivisorsMatchesDefinition(t *testing.T) {
-	var op *Op
-	for _, o := range listOps {
+	var op *operator
+	for _, o := range catalog.top {
 		if o.Name == "divisors" {
 			op = o
 		}
@@ -31,29 +31,6 @@ func TestDivisorsMatchesDefinition(t *testing.T) {
 		if !ok || !slices.Equal(got, want) {
 			t.Fatalf("divisors(%d) = %v, want %v", n, got, want)
 		}
-	}
-}
-
-func TestUniqueOrdered(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []int64
-		want []int64
-	}{
-		{"empty", []int64{}, []int64{}},
-		{"repeats keep the first", []int64{3, 1, 3, 2, 1}, []int64{3, 1, 2}},
-		{"long list in a narrow span", append(slices.Repeat([]int64{5, 4}, 20), 9), []int64{5, 4, 9}},
-		{"long list at the span's ends", append(slices.Repeat([]int64{-2000, 2095}, 20), 0), []int64{-2000, 2095, 0}},
-		{"long list too wide for the bit set", append(slices.Repeat([]int64{7, 4103}, 20), 7), []int64{7, 4103}},
-		{"span past int64", append(slices.Repeat([]int64{math.MinInt64, math.MaxInt64}, 20), 1), []int64{math.MinInt64, math.MaxInt64, 1}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := uniqueOrdered(tc.in)
-			if got == nil || !slices.Equal(got, tc.want) {
-				t.Errorf("uniqueOrdered(%v) = %v, want %v", tc.in, got, tc.want)
-			}
-		})
 	}
 }
 
