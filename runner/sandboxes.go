@@ -105,14 +105,24 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 // dir is a scratch directory of its own (the process sandbox makes and
 // removes one; a Docker container gets a size-bounded tmpfs).
 func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	// A failed start returns a nil interface, never a typed nil pointer
+	// that Sandboxes.Close would then call.
 	if kind == "docker" {
-		return openDocker(ctx, c, runID, role, dir, log)
+		box, err := openDocker(ctx, c, runID, role, dir, log)
+		if err != nil {
+			return nil, err
+		}
+		return box, nil
 	}
 	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
 	if role == "oracle" {
 		opts.Hide = hiddenFromOracle(c, dir)
 	}
-	return process.New(ctx, opts)
+	box, err := process.New(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return box, nil
 }
 
 // openScratch starts a sandbox with an empty working directory of its own.
