@@ -97,7 +97,7 @@ func TestHostilePrograms(t *testing.T) {
 		{name: "ignores SIGALRM", body: "import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    signal.alarm(1)\n    while True: pass", status: sandbox.StatusTimeout, short: true},
 		{name: "ignores SIGTERM and sleeps", body: "import signal, time\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    time.sleep(10**6)", status: sandbox.StatusTimeout, short: true},
 		{name: "10 GB allocation", body: "return len(bytearray(10 * 2**30))", status: sandbox.StatusMemory, errRe: `^MemoryError`},
-		{name: "growing list", body: "v = []\n    while True: v.append(bytearray(50 << 20))", status: sandbox.StatusMemory},
+		{name: "growing list", body: "v = []\n    while True: v.append(bytearray(50 << 20))", status: sandbox.StatusMemory, long: true},
 		{name: "returns 5 MB", body: "return 'x' * (5 << 20)", status: sandbox.StatusOutputLimit, errRe: `over the limit`},
 		{name: "prints 100 MB", body: "print('x' * 100_000_000)\n    return 1", status: sandbox.StatusOutputLimit, errRe: `printed more than`},
 		{name: "prints in a loop", body: "while True: print('spam' * 1000)", status: sandbox.StatusOutputLimit},
