@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,34 +88,6 @@ func schema1Bank(t *testing.T, kind string) string {
 		t.Fatalf("restore the schema 1 dump: %v", err)
 	}
 	return loc
-}
-
-// blobBytes is the size of all blob data in a bank.
-func blobBytes(t *testing.T, kind, loc string) int64 {
-	t.Helper()
-	ctx := context.Background()
-	var n int64
-	q := `SELECT coalesce(sum(length(data)), 0) FROM blobs`
-	if kind == "postgres" {
-		conn, err := pgx.Connect(ctx, loc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	db, err := sql.Open("sqlite", loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // TestUpgradeFromSchema1: bank migrate upgrades a bank the previous schema's
