@@ -557,7 +557,7 @@ func checkConstraints(c Constraints, before, after map[string]Value) ([]Protecte
 }
 
 func differences(before, after *Result) Differences {
-	diff := func(bm, am map[string]Value) []ValueDiff {
+	diff := func(bm, am map[string]Value, afterHash func(name string, v Value) string) []ValueDiff {
 		out := []ValueDiff{}
 		for _, n := range sortedKeys(unionKeys(bm, am)) {
 			bv, bok := bm[n]
@@ -570,7 +570,7 @@ func differences(before, after *Result) Differences {
 				vd.Before = bv.Hash()
 			}
 			if aok {
-				vd.After, vd.Kind = av.Hash(), av.Kind()
+				vd.After, vd.Kind = afterHash(n, av), av.Kind()
 			}
 			if vd.Before != vd.After {
 				out = append(out, vd)
@@ -578,7 +578,10 @@ func differences(before, after *Result) Differences {
 		}
 		return out
 	}
-	return Differences{Outputs: diff(before.Outputs, after.Outputs), Intermediates: diff(before.Values, after.Values)}
+	return Differences{
+		Outputs:       diff(before.Outputs, after.Outputs, func(_ string, v Value) string { return v.Hash() }),
+		Intermediates: diff(before.Values, after.Values, after.hash),
+	}
 }
 
 // CommitResult is the result of commit.

@@ -240,6 +240,7 @@ func (b *Bank) Create(ctx context.Context, workspace string, g *Graph, message s
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("create workspace %s: %w", workspace, err)
 	}
+	b.remember(rec.Graph, blobs[rec.Graph], g)
 	b.log.Info("workspace created", zap.String("workspace", workspace), zap.String("revision", out.Name))
 	return out, nil
 }
@@ -284,7 +285,18 @@ func (b *Bank) appendChecked(ctx context.Context, head RevisionRecord, g *Graph,
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("%s %s: %w", action, head.Workspace, err)
 	}
+	b.remember(rec.Graph, blobs[rec.Graph], g)
 	return out, nil
+}
+
+// remember caches the structure of g, just stored as canonical under hash,
+// as the next action on the workspace will read it (nil canonical: it was
+// stored before, and read from the store when needed).
+func (b *Bank) remember(hash string, canonical []byte, g *Graph) {
+	if canonical == nil || b.cache.get(hash) != nil {
+		return
+	}
+	b.cache.put(hash, canonical, cloneNodes(g.Nodes), maps.Clone(g.Outputs))
 }
 
 // Checkout appends a revision equal to the saved revision name. expected

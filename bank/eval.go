@@ -55,6 +55,16 @@ type Result struct {
 	Calls        int
 	Kinds        map[string]Kind
 	Dependencies map[string][]string
+	// hashes holds the hashes of values the trace has, by node id.
+	hashes map[string]string
+}
+
+// hash returns the hash of the value of node id.
+func (res *Result) hash(id string, v Value) string {
+	if h, ok := res.hashes[id]; ok {
+		return h
+	}
+	return v.Hash()
 }
 
 // EvalError is a failure of one call during evaluation.
@@ -89,6 +99,7 @@ type run struct {
 	trace  []TraceEntry
 	buf    bytes.Buffer // scratch for encoding results
 	free   []map[string]Value
+	hashes map[string]string // see Result.hashes
 	// owned is the grid of a fold's state that the fold made and nothing
 	// else refers to: object.paint and object.erase may change it in
 	// place instead of copying it (the fold's steps would otherwise copy
@@ -117,9 +128,9 @@ func (e *Evaluator) run(ctx context.Context, g *Graph, chk *Checked) (*Result, e
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	r := &run{ctx: ctx, ev: e, budget: budget}
+	r := &run{ctx: ctx, ev: e, budget: budget, hashes: map[string]string{}}
 	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
-	res := &Result{Outputs: map[string]Value{}, Values: f.values}
+	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes}
 	if !e.untraced {
 		// Handed out: copies (chk may be a cached validation).
 		res.Kinds, res.Dependencies = chk.results()
@@ -208,6 +219,10 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 		}
 		v, err := r.call(path, op, args, nil)
 		r.free = append(r.free, args)
+		if err == nil && f.path == "root" && !r.ev.untraced {
+			// The call's trace entry has the value's hash.
+			r.hashes[n.ID] = r.trace[len(r.trace)-1].Result
+		}
 		return v, err
 	case "choice":
 		cond, err := r.ref(f, n.Choice.If)

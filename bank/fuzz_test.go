@@ -71,6 +71,11 @@ func checkUntraced(t *testing.T, reg *Registry, g *Graph, budget int) {
 		}
 		return
 	}
+	for id, h := range traced.hashes {
+		if v, ok := traced.Values[id]; !ok || v.Hash() != h {
+			t.Fatalf("the trace's hash of %s is %s, not the value's", id, h)
+		}
+	}
 	if len(quiet.Trace) != 0 {
 		t.Errorf("untraced evaluation recorded %d trace entries", len(quiet.Trace))
 	}
