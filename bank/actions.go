@@ -733,11 +733,15 @@ func (b *Bank) commit(ctx context.Context, r Receipt, tree any, message string) 
 	// Only locked outputs need the head's outputs.
 	before := &Result{Outputs: map[string]Value{}}
 	if len(p.Constraints.LockedOutputs) > 0 {
-		g, err := b.content(ctx, head)
+		g, cached, err := b.contentCached(ctx, head)
 		if err != nil {
 			return nil, err
 		}
-		res, err := ev.Evaluate(ctx, g)
+		var res *Result
+		chk, err := cached.check(reg, g.Inputs)
+		if err == nil {
+			res, err = ev.run(ctx, g, chk)
+		}
 		if err != nil && ctx.Err() != nil {
 			return nil, err
 		}
