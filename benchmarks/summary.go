@@ -48,6 +48,10 @@ type TaskResult struct {
 	WallSeconds     float64    `json:"wall_seconds"`
 	Workspace       string     `json:"workspace"`
 	RunID           string     `json:"run_id,omitempty"`
+	// ConfigSHA256 identifies the settings the task ran with (its whole
+	// loaded configuration but the workspace): a sweep resumed with other
+	// settings is refused rather than mixing results.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
@@ -77,14 +81,16 @@ type LevelStats struct {
 
 // Summary is a sweep's summary.json.
 type Summary struct {
-	Format      int                   `json:"format"`
-	TasksDir    string                `json:"tasks_dir"`
-	Config      string                `json:"config,omitempty"`
-	Filter      string                `json:"filter,omitempty"`
-	Parallel    int                   `json:"parallel"`
-	Repeat      int                   `json:"repeat"`
-	StartedAt   time.Time             `json:"started_at"`
-	FinishedAt  time.Time             `json:"finished_at"`
+	Format     int       `json:"format"`
+	TasksDir   string    `json:"tasks_dir"`
+	Config     string    `json:"config,omitempty"`
+	Filter     string    `json:"filter,omitempty"`
+	Parallel   int       `json:"parallel"`
+	Repeat     int       `json:"repeat"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+	// WallSeconds is the time the sweep ran, every session of it (an
+	// interrupted sweep resumed) added up.
 	WallSeconds float64               `json:"wall_seconds"`
 	Tasks       int                   `json:"tasks"`
 	Solved      int                   `json:"solved"`

@@ -9,11 +9,13 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'test.sh: %s\n' "$*" >&2; }
 
-# python3 runs the process sandbox's harness; debootstrap builds the Docker
-# sandbox's image offline from Debian's packages; postgresql is the server
-# of the shared bank's tests.
+# python3 runs the process sandbox's harness (the system's one, which other
+# users may run, also serves the sandbox's test as an unprivileged user);
+# debootstrap builds the Docker sandbox's image offline from Debian's
+# packages; postgresql is the server of the shared bank's tests.
 missing=""
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -x /usr/bin/python3 ] || [ -x /usr/local/bin/python3 ] || missing="$missing python3"
 command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
 if [ -n "$missing" ]; then
@@ -49,6 +51,11 @@ export RECONSTRUCT_TEST_POSTGRES
 # exist, so a skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers
 # fail instead).
 export RECONSTRUCT_REQUIRE_ALL=1
+# A run given no bank records into the per-user bank: the tests' go to a
+# directory of their own, not the user's.
+XDG_DATA_HOME=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-data.XXXXXX")
+export XDG_DATA_HOME
+trap 'bash scripts/postgres.sh stop "$pgdir" || true; rm -rf "$pgdir" "$XDG_DATA_HOME"' EXIT
 go test -count=1 -timeout 40m ./...
 
 fuzz_time=${FUZZ_TIME:-10s}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -12,12 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/config"
 )
 
 type benchRunOptions struct {
-	tasks, base, out, filter string
-	parallel, repeat         int
-	jsonOut                  bool
+	tasks, base, out, filter, bank string
+	parallel, repeat               int
+	jsonOut, force                 bool
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -37,8 +39,13 @@ func newBenchRunCmd(a *app) *cobra.Command {
 		Long: `Run every task directory under --tasks (each in its own workspace under OUT/runs),
 with --config base.yaml applied over each task's own task.yaml, score the final program
 on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT.
+Every task's configuration and held-out tests are checked before the first task starts.
 A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
-are skipped. A task that crashes is recorded with its error and the sweep goes on.`,
+are skipped; tasks finished there with other settings are refused unless --force, which
+runs them again. A task that fails is recorded with its error and the sweep goes on.
+
+Exit status: 0 when every task ran to a result, 1 when any ended in an error (the last
+line says how many) or the sweep was interrupted, 2 for bad input (nothing is created).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range []string{"tasks", "out"} {
@@ -57,6 +64,8 @@ are skipped. A task that crashes is recorded with its error and the sweep goes o
 	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
+	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
+	f.StringVar(&opts.bank, "bank", "", "bank file for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank)")
 	return cmd
 }
 
@@ -72,31 +81,38 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 		}
 		filter = re
 	}
-	if _, err := benchmarks.Discover(opts.tasks, filter); err != nil {
-		return withCode(exitUsage, err)
+	if opts.bank == "" && a.getenv(config.LegacyBankEnv) != "" && a.getenv(config.BankPathEnv) == "" {
+		a.logger().Warn(config.LegacyBankEnv + " is deprecated: set " + config.BankPathEnv + " instead")
 	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Bank: opts.bank, Force: opts.force,
 	}
 	sum, err := sw.Execute(ctx)
-	if err != nil && sum.Format == 0 {
+	if errors.Is(err, benchmarks.ErrRefused) {
 		return withCode(exitUsage, err)
+	}
+	if err != nil && sum.Format == 0 {
+		return withCode(exitInfra, err)
 	}
 	if opts.jsonOut {
 		if perr := a.printJSON(sum); perr != nil {
 			return perr
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %d errors, %.1f s; summary in %s\n",
-			sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.Errors, sum.WallSeconds, opts.out)
 		for _, l := range sum.LevelNames() {
 			ls := sum.Levels[l]
-			fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%\n", l, ls.Solved, ls.Tasks, 100*ls.Rate)
+			fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %d errors\n", l, ls.Solved, ls.Tasks, 100*ls.Rate, ls.Errors)
 		}
+		fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %.1f s; summary in %s; %d tasks ended in an error\n",
+			sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.WallSeconds, opts.out, sum.Errors)
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return withCode(exitRejected, err)
+	case sum.Errors > 0:
+		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(opts.out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
