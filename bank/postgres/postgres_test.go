@@ -258,7 +258,13 @@ func TestConnectionsKilledDuringCommits(t *testing.T) {
 	if _, err := s.Append(ctx, "", nil, bank.RevisionRecord{Workspace: "w", Graph: gh, Time: time.Now(), Action: "create"}, map[string][]byte{gh: gd}); err != nil {
 		t.Fatal(err)
 	}
+	// The killer terminates the victim's connections once each time the
+	// writer arms it, after a short delay, so the kill lands in the middle
+	// of a commit or of the event append after it. One kill at most is
+	// pending at a time: however slow the machine, a retried write meets no
+	// second kill, and the test measures recovery, not the scheduler.
 	done := make(chan struct{})
+	arm := make(chan time.Duration)
 	var killed atomic.Int64
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -270,12 +276,14 @@ func TestConnectionsKilledDuringCommits(t *testing.T) {
 			return
 		}
 		defer conn.Close(ctx)
-		for i := 0; ; i++ {
+		for {
+			var delay time.Duration
 			select {
 			case <-done:
 				return
-			case <-time.After(time.Duration(30+20*(i%7)) * time.Millisecond):
+			case delay = <-arm:
 			}
+			time.Sleep(delay)
 			var n int64
 			if err := conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'victim' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
 				t.Error(err)
@@ -289,6 +297,10 @@ func TestConnectionsKilledDuringCommits(t *testing.T) {
 	for i := range commits {
 		vh, vd := storetest.Blob(fmt.Sprintf(`{"data":%d,"kind":"index"}`, i))
 		rec := bank.RevisionRecord{Workspace: "w", Parent: head, Graph: gh, Inputs: map[string]string{"v": vh}, Time: time.Now(), Action: "commit"}
+		select {
+		case arm <- time.Duration(i%7) * time.Millisecond:
+		default: // the previous kill is still pending
+		}
 		got, err := s.Append(ctx, head, nil, rec, map[string][]byte{vh: vd})
 		if err != nil {
 			close(done)
