@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
@@ -77,17 +76,7 @@ func schema1Bank(t *testing.T, kind string) string {
 		}
 		return loc
 	}
-	loc := pgtest.Database(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, string(gunzip(t, filepath.Join(dir, "bank.sql.gz")))); err != nil {
-		t.Fatalf("restore the schema 1 dump: %v", err)
-	}
-	return loc
+	return pgtest.DatabaseFrom(t, gunzip(t, filepath.Join(dir, "bank.sql.gz")))
 }
 
 // TestUpgradeFromSchema1: bank migrate upgrades a bank the previous schema's
