@@ -1,10 +1,12 @@
 package bank
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"go.uber.org/zap"
@@ -179,7 +181,11 @@ type Observation struct {
 
 // Observe evaluates a revision (name "" for the head).
 func (b *Bank) Observe(ctx context.Context, workspace, name string) (*Observation, error) {
-	rev, err := b.Load(ctx, workspace, name)
+	rec, err := b.store.Revision(ctx, workspace, name)
+	if err != nil {
+		return nil, err
+	}
+	g, cached, err := b.contentCached(ctx, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -187,9 +193,13 @@ func (b *Bank) Observe(ctx context.Context, workspace, name string) (*Observatio
 	if err != nil {
 		return nil, err
 	}
-	obs := &Observation{Workspace: workspace, Revision: rev.Name, Registry: reg.Identity(), Inputs: rev.Graph.Inputs, Graph: rev.Graph.Structure(),
+	obs := &Observation{Workspace: workspace, Revision: rec.Name, Registry: reg.Identity(), Inputs: g.Inputs, Graph: bytes.Clone(cached.canonical),
 		Outputs: map[string]Value{}, Dependencies: map[string][]string{}, Trace: []TraceEntry{}}
-	res, err := b.evaluator(reg).Evaluate(ctx, rev.Graph)
+	var res *Result
+	chk, err := cached.check(reg, g.Inputs)
+	if err == nil {
+		res, err = b.evaluator(reg).run(ctx, g, chk)
+	}
 	if res != nil {
 		obs.Outputs, obs.Dependencies, obs.Trace, obs.Calls = res.Outputs, res.Dependencies, res.Trace, res.Calls
 		if obs.Trace == nil {
@@ -328,12 +338,32 @@ func (b *Bank) actPropose(ctx context.Context, m map[string]any) (any, error) {
 	return fb, nil
 }
 
-// candidate applies a proposal's updates and edits to the base graph.
-func candidateGraph(reg *Registry, base *Graph, p *Proposal) (*Graph, *Checked, error) {
+// headContent is a workspace's head as a proposal sees it: its content and
+// its cached structure.
+type headContent struct {
+	Revision
+	cached *cachedStructure
+}
+
+// candidateGraph applies a proposal's updates and edits to the head's
+// graph and validates the result.
+func candidateGraph(reg *Registry, head *headContent, p *Proposal) (*Graph, *Checked, error) {
+	base := head.Graph
 	for _, name := range sortedKeys(p.Updates) {
 		if _, ok := base.Inputs[name]; !ok {
 			return nil, nil, reject(CodeUnknownInput, "updates.%s: no declared input %q (declared: %s)", name, name, strings.Join(sortedKeys(base.Inputs), ", "))
 		}
+	}
+	if sameShape(base, p) {
+		// The head's structure with inputs of the same kinds: validated
+		// as the head is.
+		cand := &Graph{Inputs: maps.Clone(base.Inputs), Nodes: base.Nodes, Outputs: base.Outputs}
+		maps.Copy(cand.Inputs, p.Updates)
+		chk, err := head.cached.check(reg, cand.Inputs)
+		if err != nil {
+			return nil, nil, reject(CodeInvalidGraph, "candidate graph: %v", err)
+		}
+		return cand, chk, nil
 	}
 	cand, err := ApplyEdits(base, p.Edits)
 	if err != nil {
@@ -361,10 +391,15 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	if p.Constraints.Targets == nil {
 		p.Constraints.Targets = map[string]Value{}
 	}
-	head, err := b.Load(ctx, p.Workspace, "")
+	rec, err := b.store.Revision(ctx, p.Workspace, "")
 	if err != nil {
 		return nil, err
 	}
+	g, cached, err := b.contentCached(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	head := &headContent{Revision: Revision{RevisionRecord: rec, Graph: g}, cached: cached}
 	if p.ExpectedRevision != "" && p.ExpectedRevision != head.Name {
 		return nil, reject(CodeStale, "workspace %s is at %s, expected_revision is %s", p.Workspace, head.Name, p.ExpectedRevision)
 	}
@@ -372,12 +407,20 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	if err != nil {
 		return nil, err
 	}
-	cand, chk, err := candidateGraph(reg, head.Graph, p)
+	cand, chk, err := candidateGraph(reg, head, p)
 	if err != nil {
 		return nil, err
 	}
 	ev := b.evaluator(reg)
-	before, berr := ev.Evaluate(ctx, head.Graph)
+	// The head's trace is not reported: only its values are compared.
+	quiet := &Evaluator{Registry: reg, Runner: b.runner, Budget: b.budget, untraced: true}
+	var before *Result
+	var berr error
+	if sameShape(head.Graph, p) {
+		before, berr = quiet.run(ctx, head.Graph, chk)
+	} else {
+		before, berr = quiet.Evaluate(ctx, head.Graph)
+	}
 	after, err := ev.run(ctx, cand, chk)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
@@ -426,21 +469,42 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 		return nil, fmt.Errorf("propose: receipt key: %w", err)
 	}
 	payload := &ReceiptPayload{Format: ReceiptFormat, Workspace: p.Workspace, BaseRevision: head.Name, Registry: reg.Identity(),
-		Candidate: cand, PredictedOutputs: after.Outputs, Constraints: p.Constraints, Sources: sourcesOf(head.Graph, cand, after.Outputs)}
+		Candidate: cand, PredictedOutputs: after.Outputs, Constraints: p.Constraints, Sources: sourcesOf(&head.Revision, cand, len(p.Edits) > 0, p.Updates, after.Outputs)}
 	if fb.Receipt, err = signPayload(key, payload); err != nil {
 		return nil, err
 	}
 	return fb, nil
 }
 
-func sourcesOf(base, cand *Graph, outputs map[string]Value) ReceiptSources {
-	s := ReceiptSources{BaseInputs: map[string]string{}, Inputs: map[string]string{}, Outputs: map[string]string{},
-		BaseGraph: HashBytes(base.Structure()), Graph: HashBytes(cand.Structure())}
-	for k, v := range base.Inputs {
-		s.BaseInputs[k] = v.Hash()
+// sameShape reports whether a proposal leaves the graph's structure and
+// its inputs' kinds as they are, so that the base validates exactly as
+// the candidate does.
+func sameShape(base *Graph, p *Proposal) bool {
+	if len(p.Edits) > 0 {
+		return false
+	}
+	for name, v := range p.Updates {
+		if base.Inputs[name].Kind() != v.Kind() {
+			return false
+		}
+	}
+	return true
+}
+
+// sourcesOf identifies the base (by its stored hashes), the candidate and
+// its outputs; inputs the proposal did not update keep the base's hashes.
+func sourcesOf(base *Revision, cand *Graph, edited bool, updates, outputs map[string]Value) ReceiptSources {
+	s := ReceiptSources{BaseInputs: maps.Clone(base.Inputs), Inputs: map[string]string{}, Outputs: map[string]string{},
+		BaseGraph: base.RevisionRecord.Graph, Graph: base.RevisionRecord.Graph}
+	if edited {
+		s.Graph = HashBytes(cand.Structure())
 	}
 	for k, v := range cand.Inputs {
-		s.Inputs[k] = v.Hash()
+		h, stored := base.Inputs[k]
+		if _, updated := updates[k]; updated || !stored {
+			h = v.Hash()
+		}
+		s.Inputs[k] = h
 	}
 	for k, v := range outputs {
 		s.Outputs[k] = v.Hash()
@@ -493,24 +557,20 @@ func checkConstraints(c Constraints, before, after map[string]Value) ([]Protecte
 }
 
 func differences(before, after *Result) Differences {
-	d := Differences{Outputs: []ValueDiff{}, Intermediates: []ValueDiff{}}
-	diff := func(bm, am map[string]Value) []ValueDiff {
-		names := map[string]bool{}
-		for k := range bm {
-			names[k] = true
-		}
-		for k := range am {
-			names[k] = true
-		}
+	diff := func(bm, am map[string]Value, afterHash func(name string, v Value) string) []ValueDiff {
 		out := []ValueDiff{}
-		for _, n := range sortedKeys(names) {
-			var vd ValueDiff
-			vd.Name = n
-			if v, ok := bm[n]; ok {
-				vd.Before = v.Hash()
+		for _, n := range sortedKeys(unionKeys(bm, am)) {
+			bv, bok := bm[n]
+			av, aok := am[n]
+			if bok && aok && sameValue(bv, av) {
+				continue
 			}
-			if v, ok := am[n]; ok {
-				vd.After, vd.Kind = v.Hash(), v.Kind()
+			vd := ValueDiff{Name: n}
+			if bok {
+				vd.Before = bv.Hash()
+			}
+			if aok {
+				vd.After, vd.Kind = afterHash(n, av), av.Kind()
 			}
 			if vd.Before != vd.After {
 				out = append(out, vd)
@@ -518,9 +578,10 @@ func differences(before, after *Result) Differences {
 		}
 		return out
 	}
-	d.Outputs = diff(before.Outputs, after.Outputs)
-	d.Intermediates = diff(before.Values, after.Values)
-	return d
+	return Differences{
+		Outputs:       diff(before.Outputs, after.Outputs, func(_ string, v Value) string { return v.Hash() }),
+		Intermediates: diff(before.Values, after.Values, after.hash),
+	}
 }
 
 // CommitResult is the result of commit.
@@ -538,7 +599,8 @@ func (b *Bank) actCommit(ctx context.Context, m map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.Commit(ctx, r, msg)
+	// decodeReceipt made r.Payload canonical from this tree.
+	return b.commit(ctx, r, m["receipt"].(map[string]any)["payload"], msg)
 }
 
 // DecodeReceipt accepts a receipt or a whole proposal response (ok or
@@ -602,18 +664,24 @@ func decodeReceipt(x any) (Receipt, error) {
 // (registry_changed), the candidate still produces the predicted outputs
 // (prediction_mismatch) and the constraints hold (constraint_failed).
 func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitResult, error) {
+	return b.commit(ctx, r, nil, message)
+}
+
+// commit is Commit with the payload already parsed (tree, from which
+// r.Payload was made canonical), or nil.
+func (b *Bank) commit(ctx context.Context, r Receipt, tree any, message string) (*CommitResult, error) {
 	key, err := b.store.Key(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("commit: receipt key: %w", err)
 	}
-	if err := r.verify(key); err != nil {
+	p, err := r.open(key, tree)
+	if err != nil {
 		return nil, reject(CodeReceiptTampered, "receipt %s: %v", r.ProposalID, err)
 	}
-	p, err := decodePayload(r.Payload)
-	if err != nil {
-		return nil, reject(CodeReceiptTampered, "receipt %s: signed payload does not decode: %v", r.ProposalID, err)
-	}
-	head, err := b.Load(ctx, p.Workspace, "")
+	// The head's record says all the checks need of it: its name and the
+	// hash of its graph structure. Its content is read only for locked
+	// outputs.
+	head, err := b.store.Revision(ctx, p.Workspace, "")
 	if err != nil {
 		return nil, err
 	}
@@ -627,11 +695,22 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	if id := reg.Identity(); id != p.Registry {
 		return nil, reject(CodeRegistryChanged, "the registry is %s, the receipt was prepared with %s; propose again", id, p.Registry)
 	}
-	if got, want := HashBytes(head.Graph.Structure()), p.Sources.BaseGraph; got != want {
+	if head.Graph != p.Sources.BaseGraph {
 		return nil, reject(CodeStale, "the base graph of %s@%s differs from the receipt's source", p.Workspace, head.Name)
 	}
-	ev := b.evaluator(reg)
-	after, err := ev.Evaluate(ctx, p.Candidate)
+	// Only the outputs are compared: no trace.
+	ev := &Evaluator{Registry: reg, Runner: b.runner, Budget: b.budget, untraced: true}
+	canonical := p.Candidate.Structure()
+	structure := HashBytes(canonical)
+	cached := b.cache.get(structure)
+	if cached == nil {
+		cached = b.cache.put(structure, canonical, p.Candidate.Nodes, p.Candidate.Outputs)
+	}
+	chk, err := cached.check(reg, p.Candidate.Inputs)
+	if err != nil {
+		return nil, &ActionError{Code: CodePredictionMismatch, Message: "the candidate no longer evaluates: " + err.Error()}
+	}
+	after, err := ev.run(ctx, p.Candidate, chk)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Interrupted: nothing is known about the candidate.
@@ -643,7 +722,7 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	for _, name := range sortedKeys(unionKeys(after.Outputs, p.PredictedOutputs)) {
 		got, gok := after.Outputs[name]
 		want, wok := p.PredictedOutputs[name]
-		if !gok || !wok || got.Hash() != want.Hash() {
+		if !gok || !wok || !got.Equal(want) {
 			mismatched = append(mismatched, name)
 		}
 	}
@@ -654,7 +733,15 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	// Only locked outputs need the head's outputs.
 	before := &Result{Outputs: map[string]Value{}}
 	if len(p.Constraints.LockedOutputs) > 0 {
-		res, err := ev.Evaluate(ctx, head.Graph)
+		g, cached, err := b.contentCached(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		var res *Result
+		chk, err := cached.check(reg, g.Inputs)
+		if err == nil {
+			res, err = ev.run(ctx, g, chk)
+		}
 		if err != nil && ctx.Err() != nil {
 			return nil, err
 		}
@@ -681,7 +768,7 @@ func (b *Bank) Commit(ctx context.Context, r Receipt, message string) (*CommitRe
 	if message == "" {
 		message = "commit " + r.ProposalID
 	}
-	rec, err := b.appendGraph(ctx, head.RevisionRecord, p.Candidate, "commit", head.Name, message)
+	rec, err := b.appendChecked(ctx, head, p.Candidate, reg, "commit", head.Name, message)
 	if err != nil {
 		if errors.Is(err, ErrStale) {
 			return nil, reject(CodeStale, "workspace %s moved past %s during the commit", p.Workspace, head.Name)

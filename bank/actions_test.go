@@ -1,8 +1,10 @@
 package bank_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -348,5 +350,48 @@ func TestFoldFailureAtItem7LeavesNoRevision(t *testing.T) {
 	log, _ := mustOK(t, b, `{"action":"log","workspace":"w"}`)
 	if n := len(log["revisions"].([]any)); n != 1 {
 		t.Errorf("%d revisions after a failed proposal, want 1", n)
+	}
+}
+
+// TestCommitReformattedReceipt: a receipt whose payload was re-indented in
+// transit (the same JSON) commits; one whose payload says something else
+// does not.
+func TestCommitReformattedReceipt(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name   string
+		change func(payload []byte) []byte
+		code   string
+	}{
+		{"as signed", func(p []byte) []byte { return p }, ""},
+		{"indented", func(p []byte) []byte {
+			var buf bytes.Buffer
+			if err := json.Indent(&buf, p, "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			return buf.Bytes()
+		}, ""},
+		{"changed", func(p []byte) []byte {
+			return bytes.Replace(p, []byte(`"data":[0,1],"kind":"point"`), []byte(`"data":[0,2],"kind":"point"`), 1)
+		}, bank.CodeReceiptTampered},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := openBank(t, bank.Options{})
+			setupObjects(t, b)
+			fb, err := b.Propose(ctx, &bank.Proposal{Workspace: "objects", Updates: map[string]bank.Value{"offset": bank.PointValue(0, 1)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := fb.Receipt
+			r.Payload = tt.change(r.Payload)
+			_, err = b.Commit(ctx, r, "")
+			var ae *bank.ActionError
+			switch {
+			case tt.code == "" && err != nil:
+				t.Fatalf("commit: %v", err)
+			case tt.code != "" && (!errors.As(err, &ae) || ae.Code != tt.code):
+				t.Fatalf("commit: %v, want %s", err, tt.code)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,6 +32,7 @@ type Bank struct {
 	runner ProgramRunner
 	budget int
 	now    func() time.Time
+	cache  structureCache
 }
 
 // New returns a Bank over store. The Bank does not own the store.
@@ -100,52 +103,122 @@ func (b *Bank) Load(ctx context.Context, workspace, name string) (*Revision, err
 	return &Revision{RevisionRecord: rec, Graph: g}, nil
 }
 
+// content returns a revision's content, the caller's to change.
 func (b *Bank) content(ctx context.Context, rec RevisionRecord) (*Graph, error) {
-	hashes := []string{rec.Graph}
-	for _, h := range rec.Inputs {
-		hashes = append(hashes, h)
-	}
-	blobs, err := b.store.Blobs(ctx, hashes)
+	g, _, err := b.contentCached(ctx, rec)
 	if err != nil {
-		return nil, fmt.Errorf("load %s@%s: %w", rec.Workspace, rec.Name, err)
+		return nil, err
 	}
-	tree, err := parseJSON(blobs[rec.Graph])
-	if err != nil {
-		return nil, fmt.Errorf("load %s@%s graph: %w", rec.Workspace, rec.Name, err)
-	}
-	m, _ := tree.(map[string]any)
-	g := &Graph{Inputs: map[string]Value{}}
-	if g.Nodes, err = decodeNodes("nodes", m["nodes"]); err != nil {
-		return nil, fmt.Errorf("load %s@%s graph: %w", rec.Workspace, rec.Name, err)
-	}
-	if g.Outputs, err = decodeRefMap("outputs", m["outputs"]); err != nil {
-		return nil, fmt.Errorf("load %s@%s graph: %w", rec.Workspace, rec.Name, err)
-	}
-	for name, h := range rec.Inputs {
-		v, err := DecodeValue("inputs."+name, blobs[h])
-		if err != nil {
-			return nil, fmt.Errorf("load %s@%s: %w", rec.Workspace, rec.Name, err)
-		}
-		g.Inputs[name] = v
-	}
-	return g, nil
+	return &Graph{Inputs: g.Inputs, Nodes: cloneNodes(g.Nodes), Outputs: maps.Clone(g.Outputs)}, nil
 }
 
-// blobsOf returns the content-addressed blobs of a graph and fills the
-// record's input and graph references.
-func blobsOf(g *Graph, rec *RevisionRecord) map[string][]byte {
+// contentCached is content, for reading only: the graph's nodes and
+// outputs are the cached structure's.
+func (b *Bank) contentCached(ctx context.Context, rec RevisionRecord) (*Graph, *cachedStructure, error) {
+	cached := b.cache.get(rec.Graph)
+	refs := rec.Refs()
+	if cached != nil {
+		refs = refs[1:] // the graph is first
+	}
+	blobs, err := b.store.Blobs(ctx, refs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load %s@%s: %w", rec.Workspace, rec.Name, err)
+	}
+	// data returns the content under hash h, reassembling a tree.
+	data := func(h string) ([]byte, error) {
+		root, ok := rec.Trees[h]
+		if !ok {
+			return blobs[h], nil
+		}
+		return readTree(ctx, b.store, h, blobs[root])
+	}
+	inputs := make(map[string]Value, len(rec.Inputs))
+	for name, h := range rec.Inputs {
+		raw, err := data(h)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load %s@%s input %s: %w", rec.Workspace, rec.Name, name, err)
+		}
+		v, err := DecodeValue("inputs."+name, raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load %s@%s: %w", rec.Workspace, rec.Name, err)
+		}
+		inputs[name] = v
+	}
+	if cached == nil {
+		raw, err := data(rec.Graph)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load %s@%s graph: %w", rec.Workspace, rec.Name, err)
+		}
+		nodes, outputs, err := decodeStructure(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load %s@%s graph: %w", rec.Workspace, rec.Name, err)
+		}
+		cached = b.cache.put(rec.Graph, raw, nodes, outputs)
+	}
+	return &Graph{Inputs: inputs, Nodes: cached.nodes, Outputs: cached.outputs}, cached, nil
+}
+
+// decodeStructure decodes a stored graph structure {"nodes", "outputs"}.
+func decodeStructure(raw []byte) ([]Node, map[string]string, error) {
+	tree, err := parseJSON(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, _ := tree.(map[string]any)
+	nodes, err := decodeNodes("nodes", m["nodes"])
+	if err != nil {
+		return nil, nil, err
+	}
+	outputs, err := decodeRefMap("outputs", m["outputs"])
+	if err != nil {
+		return nil, nil, err
+	}
+	return nodes, outputs, nil
+}
+
+// blobsOf fills the record's references to g's inputs and structure and
+// returns the blobs to store. Content that one of the known revisions
+// (already stored) refers to is not stored again: the record points at
+// the same blob or tree. Input values larger than ChunkThreshold become
+// trees; the graph structure stays one blob, as the stores' schema has
+// the revision's graph refer to a blob.
+func blobsOf(g *Graph, rec *RevisionRecord, known ...RevisionRecord) map[string][]byte {
 	blobs := map[string][]byte{}
-	rec.Inputs = map[string]string{}
+	rec.Inputs = make(map[string]string, len(g.Inputs))
+	rec.Trees = nil
+	stage := func(h string, data []byte, tree bool) {
+		for _, k := range known {
+			if root, ok := k.Trees[h]; ok {
+				rec.setTree(h, root)
+				return
+			}
+			if k.Graph == h || slices.Contains(mapValues(k.Inputs), h) {
+				return // one blob, stored
+			}
+		}
+		if tree && len(data) > ChunkThreshold {
+			rec.setTree(h, splitTree(data, blobs))
+			return
+		}
+		blobs[h] = data
+	}
 	for name, v := range g.Inputs {
 		c := v.Canonical()
 		h := HashBytes(c)
-		blobs[h] = c
 		rec.Inputs[name] = h
+		stage(h, c, true)
 	}
 	s := g.Structure()
 	rec.Graph = HashBytes(s)
-	blobs[rec.Graph] = s
+	stage(rec.Graph, s, false)
 	return blobs
+}
+
+func (r *RevisionRecord) setTree(h, root string) {
+	if r.Trees == nil {
+		r.Trees = map[string]string{}
+	}
+	r.Trees[h] = root
 }
 
 // Create makes a workspace whose first revision holds g. The graph must
@@ -167,6 +240,7 @@ func (b *Bank) Create(ctx context.Context, workspace string, g *Graph, message s
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("create workspace %s: %w", workspace, err)
 	}
+	b.remember(rec.Graph, blobs[rec.Graph], g)
 	b.log.Info("workspace created", zap.String("workspace", workspace), zap.String("revision", out.Name))
 	return out, nil
 }
@@ -192,7 +266,7 @@ func (b *Bank) Update(ctx context.Context, workspace, expected string, inputs ma
 	return b.appendGraph(ctx, head.RevisionRecord, cand, "update", head.Name, message)
 }
 
-func (b *Bank) appendGraph(ctx context.Context, head RevisionRecord, g *Graph, action, parent, message string) (RevisionRecord, error) {
+func (b *Bank) appendGraph(ctx context.Context, head RevisionRecord, g *Graph, action, parent, message string, known ...RevisionRecord) (RevisionRecord, error) {
 	reg, err := b.Registry(ctx)
 	if err != nil {
 		return RevisionRecord{}, err
@@ -200,13 +274,29 @@ func (b *Bank) appendGraph(ctx context.Context, head RevisionRecord, g *Graph, a
 	if _, err := Validate(reg, g); err != nil {
 		return RevisionRecord{}, err
 	}
+	return b.appendChecked(ctx, head, g, reg, action, parent, message, known...)
+}
+
+// appendChecked appends g, already validated against reg, after head.
+func (b *Bank) appendChecked(ctx context.Context, head RevisionRecord, g *Graph, reg *Registry, action, parent, message string, known ...RevisionRecord) (RevisionRecord, error) {
 	rec := RevisionRecord{Workspace: head.Workspace, Parent: parent, Registry: reg.Identity(), Time: b.now().UTC(), Action: action, Message: message}
-	blobs := blobsOf(g, &rec)
+	blobs := blobsOf(g, &rec, append(known, head)...)
 	out, err := b.store.Append(ctx, head.Name, nil, rec, blobs)
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("%s %s: %w", action, head.Workspace, err)
 	}
+	b.remember(rec.Graph, blobs[rec.Graph], g)
 	return out, nil
+}
+
+// remember caches the structure of g, just stored as canonical under hash,
+// as the next action on the workspace will read it (nil canonical: it was
+// stored before, and read from the store when needed).
+func (b *Bank) remember(hash string, canonical []byte, g *Graph) {
+	if canonical == nil || b.cache.get(hash) != nil {
+		return
+	}
+	b.cache.put(hash, canonical, cloneNodes(g.Nodes), maps.Clone(g.Outputs))
 }
 
 // Checkout appends a revision equal to the saved revision name. expected
@@ -257,7 +347,7 @@ func (b *Bank) copyRevision(ctx context.Context, head, src RevisionRecord, actio
 	if err != nil {
 		return RevisionRecord{}, err
 	}
-	return b.appendGraph(ctx, head, g, action, parent, message)
+	return b.appendGraph(ctx, head, g, action, parent, message, src)
 }
 
 // Fork creates workspace name whose history copies source's revisions up

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,47 +86,9 @@ func (v Value) Canonical() []byte {
 // canonical JSON.
 func (v Value) Hash() string {
 	if g, ok := v.data.(*Grid); ok {
-		return hashGrid(g)
+		return g.hash()
 	}
 	return HashBytes(v.Canonical())
-}
-
-// hashGrid hashes a grid value's canonical form row by row, without
-// building it: fold steps over large grids hash a new grid every call.
-func hashGrid(g *Grid) string {
-	h := sha256.New()
-	h.Write([]byte(`{"data":`))
-	// Encode a band of rows at a time into one reused buffer.
-	const band = 8
-	buf := make([]byte, 0, band*(2*g.Cols+2)+2)
-	for r0 := 0; r0 < g.Rows; r0 += band {
-		buf = buf[:0]
-		for r := r0; r < min(r0+band, g.Rows); r++ {
-			if r == 0 {
-				buf = append(buf, '[')
-			} else {
-				buf = append(buf, ',')
-			}
-			buf = appendRow(buf, g.Cells[r*g.Cols:(r+1)*g.Cols])
-		}
-		h.Write(buf)
-	}
-	h.Write([]byte(`],"kind":"grid"}`))
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// appendRow appends "[c0,c1,…]" (colors are single digits).
-func appendRow(b []byte, row []uint8) []byte {
-	n := len(b)
-	b = slices.Grow(b, 2*len(row)+1)[:n+2*len(row)+1]
-	out := b[n:]
-	out[0] = '['
-	for i, x := range row {
-		out[2*i+1] = '0' + x
-		out[2*i+2] = ','
-	}
-	out[len(out)-1] = ']'
-	return b
 }
 
 // Equal reports whether two values are identical (same kind and data).
@@ -136,6 +97,27 @@ func (v Value) Equal(w Value) bool {
 		return false
 	}
 	return bytes.Equal(v.Canonical(), w.Canonical())
+}
+
+// sameValue is Equal without encoding the values when their data can be
+// compared directly.
+func sameValue(v, w Value) bool {
+	if v.kind != w.kind {
+		return false
+	}
+	switch d := v.data.(type) {
+	case float64, int64, bool, string, Point:
+		return v.data == w.data
+	case *Grid:
+		if e, ok := w.data.(*Grid); ok && d == e {
+			return true
+		}
+	case *Object:
+		if e, ok := w.data.(*Object); ok && d == e {
+			return true
+		}
+	}
+	return v.Equal(w)
 }
 
 func (v Value) encode(buf *bytes.Buffer) error {

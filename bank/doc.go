@@ -27,6 +27,11 @@
 //
 // New(store, Options{Logger, Runner, Budget}) returns a Bank over a Store;
 // bank/sqlite provides the embedded SQLite Store (sqlite.Open(ctx, path)).
+// Revision content is stored content-addressed: each input value and the
+// graph structure under its hash, an input value over ChunkThreshold as a
+// tree of content-defined chunks (content.go), so that a revision costs
+// about what it changed. A Bank keeps recently used graph structures
+// parsed and validated by hash (cache.go).
 //
 //   - Act(ctx, rawJSON) Response runs one protocol action (observe, propose,
 //     commit, fork, undo, compare, create, checkout, register, list, log,

@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,6 +28,8 @@ type Evaluator struct {
 	Runner ProgramRunner
 	// Budget caps operation calls; 0 means DefaultBudget.
 	Budget int
+	// untraced: record no trace (the results are all that is wanted).
+	untraced bool
 }
 
 // TraceEntry records one operation call or choice decision.
@@ -52,6 +55,16 @@ type Result struct {
 	Calls        int
 	Kinds        map[string]Kind
 	Dependencies map[string][]string
+	// hashes holds the hashes of values the trace has, by node id.
+	hashes map[string]string
+}
+
+// hash returns the hash of the value of node id.
+func (res *Result) hash(id string, v Value) string {
+	if h, ok := res.hashes[id]; ok {
+		return h
+	}
+	return v.Hash()
 }
 
 // EvalError is a failure of one call during evaluation.
@@ -73,7 +86,7 @@ func (e *EvalError) Unwrap() error { return e.Err }
 type frame struct {
 	path   string
 	env    map[string]Value
-	nodes  map[string]*Node
+	nodes  map[string]*checkedNode
 	kinds  map[string]Kind
 	values map[string]Value
 }
@@ -84,6 +97,14 @@ type run struct {
 	budget int
 	calls  int
 	trace  []TraceEntry
+	buf    bytes.Buffer // scratch for encoding results
+	free   []map[string]Value
+	hashes map[string]string // see Result.hashes
+	// owned is the grid of a fold's state that the fold made and nothing
+	// else refers to: object.paint and object.erase may change it in
+	// place instead of copying it (the fold's steps would otherwise copy
+	// the whole grid each). fresh is the grid such an operation returned.
+	owned, fresh *Grid
 }
 
 // call is what a built-in implementation may use of the running evaluation.
@@ -107,9 +128,13 @@ func (e *Evaluator) run(ctx context.Context, g *Graph, chk *Checked) (*Result, e
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	r := &run{ctx: ctx, ev: e, budget: budget}
-	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: map[string]Value{}}
-	res := &Result{Outputs: map[string]Value{}, Values: f.values, Kinds: chk.Kinds, Dependencies: chk.Dependencies}
+	r := &run{ctx: ctx, ev: e, budget: budget, hashes: map[string]string{}}
+	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
+	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes}
+	if !e.untraced {
+		// Handed out: copies (chk may be a cached validation).
+		res.Kinds, res.Dependencies = chk.results()
+	}
 	names := make([]string, 0, len(g.Outputs))
 	for n := range g.Outputs {
 		names = append(names, n)
@@ -146,12 +171,21 @@ func (r *run) ref(f *frame, name string) (Value, error) {
 	return v, nil
 }
 
-func (r *run) refs(f *frame, m map[string]string, into map[string]Value) error {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
+// argMap returns an empty argument map, reusing one a finished call
+// returned to r.free: evaluating a long chain of nodes would otherwise
+// allocate a map per call.
+func (r *run) argMap() map[string]Value {
+	if n := len(r.free); n > 0 {
+		m := r.free[n-1]
+		r.free = r.free[:n-1]
+		clear(m)
+		return m
 	}
-	sort.Strings(names)
+	return make(map[string]Value, 4)
+}
+
+// refs evaluates m's references in the order of names (m's keys, sorted).
+func (r *run) refs(f *frame, names []string, m map[string]string, into map[string]Value) error {
 	for _, k := range names {
 		v, err := r.ref(f, m[k])
 		if err != nil {
@@ -162,17 +196,34 @@ func (r *run) refs(f *frame, m map[string]string, into map[string]Value) error {
 	return nil
 }
 
-func (r *run) node(f *frame, n *Node) (Value, error) {
+func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 	path := f.path + "/" + n.ID
 	reg := r.ev.Registry
 	switch n.Form() {
 	case "op":
 		op, _ := reg.Lookup(n.Op)
-		args := make(map[string]Value, len(n.Args))
-		if err := r.refs(f, n.Args, args); err != nil {
-			return Value{}, err
+		// The arguments are evaluated first (which recurses), then put in
+		// an argument map that is used for this call only and reused.
+		var local [4]Value
+		vals := local[:0]
+		for _, k := range n.args {
+			v, err := r.ref(f, n.Args[k])
+			if err != nil {
+				return Value{}, err
+			}
+			vals = append(vals, v)
 		}
-		return r.call(path, op, args, nil)
+		args := r.argMap()
+		for i, k := range n.args {
+			args[k] = vals[i]
+		}
+		v, err := r.call(path, op, args, nil)
+		r.free = append(r.free, args)
+		if err == nil && f.path == "root" && !r.ev.untraced {
+			// The call's trace entry has the value's hash.
+			r.hashes[n.ID] = r.trace[len(r.trace)-1].Result
+		}
+		return v, err
 	case "choice":
 		cond, err := r.ref(f, n.Choice.If)
 		if err != nil {
@@ -183,7 +234,9 @@ func (r *run) node(f *frame, n *Node) (Value, error) {
 		if b {
 			branch, ref = "then", n.Choice.Then
 		}
-		r.trace = append(r.trace, TraceEntry{Path: path, Branch: branch})
+		if !r.ev.untraced {
+			r.trace = append(r.trace, TraceEntry{Path: path, Branch: branch})
+		}
 		return r.ref(f, ref)
 	}
 	a := n.apply()
@@ -210,18 +263,17 @@ func (r *run) node(f *frame, n *Node) (Value, error) {
 	}
 	// Bindings are evaluated once, when the first item needs them.
 	bound := make(map[string]Value, len(a.Bindings)+2)
-	if err := r.refs(f, a.Bindings, bound); err != nil {
+	if err := r.refs(f, n.args, a.Bindings, bound); err != nil {
 		return Value{}, err
 	}
 	if n.Map != nil && op.program != nil {
 		return r.mapProgram(path, op, items)
 	}
 	var out []Value
+	var owned *Grid
+	// One argument map serves every item: a call keeps no reference to it.
+	args := bound
 	for i, item := range items {
-		args := make(map[string]Value, len(bound)+2)
-		for k, v := range bound {
-			args[k] = v
-		}
 		args["item"] = item
 		ipath := path + "/item_" + strconv.Itoa(i)
 		switch {
@@ -232,25 +284,33 @@ func (r *run) node(f *frame, n *Node) (Value, error) {
 			}
 			out = append(out, v)
 		case n.Filter != nil:
-			var keep bool
-			_, err := r.call(ipath, op, args, func(e *TraceEntry, v Value) {
-				keep, _ = v.Flag()
+			v, err := r.call(ipath, op, args, func(e *TraceEntry, v Value) {
+				keep, _ := v.Flag()
 				e.Keep = &keep
 			})
 			if err != nil {
 				return Value{}, err
 			}
-			if keep {
+			if keep, _ := v.Flag(); keep {
 				out = append(out, item)
 			}
 		default:
 			args["state"] = state
 			step := i
+			r.owned, r.fresh = owned, nil
 			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = &step })
+			fresh := r.fresh
+			r.owned, r.fresh = nil, nil
 			if err != nil {
 				return Value{}, err
 			}
 			state = v
+			// The new state is the fold's own if a built-in made it and
+			// the trace kept only its hash.
+			owned = nil
+			if g, ok := v.Grid(); ok && g == fresh && op.builtin != nil && (r.ev.untraced || !inlined(v)) {
+				owned = g
+			}
 		}
 	}
 	if n.Fold != nil {
@@ -275,17 +335,23 @@ func (r *run) charge(path, op string, n int) error {
 }
 
 func (r *run) record(path string, op *Operation, v Value, err error, annotate func(*TraceEntry, Value)) {
+	if r.ev.untraced {
+		return
+	}
 	e := TraceEntry{Path: path, Op: op.Name}
 	if err != nil {
 		e.Error = err.Error()
 	} else {
 		e.Kind = v.Kind()
-		if g, ok := v.Grid(); ok && g.Rows*g.Cols*2 > inlineValueBytes {
+		if !inlined(v) {
 			e.Result = v.Hash()
 		} else {
-			c := v.Canonical()
-			e.Result = HashBytes(c)
-			if len(c) <= inlineValueBytes {
+			r.buf.Reset()
+			if err := v.encode(&r.buf); err != nil {
+				panic(err) // values built by this package always encode
+			}
+			e.Result = HashBytes(r.buf.Bytes())
+			if r.buf.Len() <= inlineValueBytes {
 				vv := v
 				e.Value = &vv
 			}
@@ -295,6 +361,14 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 		}
 	}
 	r.trace = append(r.trace, e)
+}
+
+// inlined reports whether a trace entry may hold the value itself: not a
+// grid too large to be shown (other values are shown when their encoding
+// is at most inlineValueBytes).
+func inlined(v Value) bool {
+	g, ok := v.Grid()
+	return !ok || g.Rows*g.Cols*2 <= inlineValueBytes
 }
 
 // call runs one operation, charging the budget and recording the trace.
@@ -309,7 +383,7 @@ func (r *run) call(path string, op *Operation, args map[string]Value, annotate f
 		v, err = op.builtin(&call{r: r, path: path}, args)
 	case op.function != nil:
 		fn := op.function
-		sub := &frame{path: path, env: args, nodes: fn.nodes, kinds: fn.kinds, values: map[string]Value{}}
+		sub := &frame{path: path, env: args, nodes: fn.nodes, kinds: fn.kinds, values: make(map[string]Value, len(fn.nodes))}
 		v, err = r.ref(sub, fn.Output)
 	case op.program != nil:
 		in, _ := args["item"].JSON()

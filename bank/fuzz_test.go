@@ -48,9 +48,59 @@ func FuzzValidateGraph(f *testing.F) {
 		if err != nil {
 			return
 		}
+		checkGraphEncoding(t, g)
 		if _, err := Validate(reg, g); err != nil {
 			return
 		}
-		_, _ = (&Evaluator{Registry: reg, Budget: 1000}).Evaluate(context.Background(), g)
+		checkUntraced(t, reg, g, 1000)
 	})
+}
+
+// checkUntraced: evaluating without a trace gives the same outputs,
+// values and outcome as evaluating with one.
+func checkUntraced(t *testing.T, reg *Registry, g *Graph, budget int) {
+	t.Helper()
+	traced, terr := (&Evaluator{Registry: reg, Budget: budget}).Evaluate(context.Background(), g)
+	quiet, qerr := (&Evaluator{Registry: reg, Budget: budget, untraced: true}).Evaluate(context.Background(), g)
+	if (terr == nil) != (qerr == nil) || terr != nil && terr.Error() != qerr.Error() {
+		t.Fatalf("traced: %v, untraced: %v", terr, qerr)
+	}
+	if traced == nil || quiet == nil {
+		if (traced == nil) != (quiet == nil) {
+			t.Fatalf("traced result %v, untraced %v", traced, quiet)
+		}
+		return
+	}
+	for id, h := range traced.hashes {
+		if v, ok := traced.Values[id]; !ok || v.Hash() != h {
+			t.Fatalf("the trace's hash of %s is %s, not the value's", id, h)
+		}
+	}
+	if len(quiet.Trace) != 0 {
+		t.Errorf("untraced evaluation recorded %d trace entries", len(quiet.Trace))
+	}
+	for _, m := range []struct {
+		name string
+		a, b map[string]Value
+	}{{"outputs", traced.Outputs, quiet.Outputs}, {"values", traced.Values, quiet.Values}} {
+		if len(m.a) != len(m.b) {
+			t.Fatalf("%s: traced %d, untraced %d", m.name, len(m.a), len(m.b))
+		}
+		for k, v := range m.a {
+			if w, ok := m.b[k]; !ok || !v.Equal(w) {
+				t.Fatalf("%s.%s differs between traced and untraced evaluation", m.name, k)
+			}
+		}
+	}
+}
+
+func TestUntracedEvaluationAgrees(t *testing.T) {
+	reg := objectsRegistry(t)
+	g, err := DecodeGraph("spec", readTestdata(t, "objects.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{0, 3, 12} {
+		checkUntraced(t, reg, g, budget)
+	}
 }

@@ -1,9 +1,10 @@
 package bank
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -66,62 +67,119 @@ func (n *Node) apply() *Apply {
 
 // Refs returns every reference of the node, sorted and unique.
 func (n *Node) Refs() []string {
-	set := map[string]bool{}
+	var out []string
 	switch n.Form() {
 	case "op":
+		out = make([]string, 0, len(n.Args))
 		for _, r := range n.Args {
-			set[r] = true
+			out = append(out, r)
 		}
 	case "choice":
-		set[n.Choice.If], set[n.Choice.Then], set[n.Choice.Else] = true, true, true
+		out = []string{n.Choice.If, n.Choice.Then, n.Choice.Else}
 	default:
 		a := n.apply()
-		set[a.Items] = true
+		out = make([]string, 0, len(a.Bindings)+2)
+		out = append(out, a.Items)
 		if a.State != "" {
-			set[a.State] = true
+			out = append(out, a.State)
 		}
 		for _, r := range a.Bindings {
-			set[r] = true
+			out = append(out, r)
 		}
 	}
-	out := make([]string, 0, len(set))
-	for r := range set {
-		out = append(out, r)
-	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
-func strMap(m map[string]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
+// writeRefMap writes a NAME: REF map canonically (keys sorted).
+func writeRefMap(buf *bytes.Buffer, m map[string]string) {
+	buf.WriteByte('{')
+	for i, k := range sortedKeys(m) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(buf, k)
+		buf.WriteByte(':')
+		writeString(buf, m[k])
 	}
-	return out
+	buf.WriteByte('}')
 }
 
-// tree returns the node as a JSON tree for canonical encoding.
-func (n *Node) tree() map[string]any {
-	m := map[string]any{"id": n.ID}
-	switch n.Form() {
+// writeCanonical writes the node's canonical JSON (keys in sorted order).
+func (n *Node) writeCanonical(buf *bytes.Buffer) {
+	field := func(k, v string) {
+		writeString(buf, k)
+		buf.WriteByte(':')
+		writeString(buf, v)
+	}
+	switch form := n.Form(); form {
 	case "op":
-		m["op"] = n.Op
-		m["args"] = strMap(n.Args)
+		buf.WriteString(`{"args":`)
+		writeRefMap(buf, n.Args)
+		buf.WriteByte(',')
+		field("id", n.ID)
+		buf.WriteByte(',')
+		field("op", n.Op)
+		buf.WriteByte('}')
 	case "choice":
-		m["choice"] = map[string]any{"if": n.Choice.If, "then": n.Choice.Then, "else": n.Choice.Else}
+		buf.WriteString(`{"choice":{`)
+		field("else", n.Choice.Else)
+		buf.WriteByte(',')
+		field("if", n.Choice.If)
+		buf.WriteByte(',')
+		field("then", n.Choice.Then)
+		buf.WriteString(`},`)
+		field("id", n.ID)
+		buf.WriteByte('}')
 	default:
 		a := n.apply()
-		t := map[string]any{"op": a.Op, "items": a.Items, "bindings": strMap(a.Bindings)}
-		if n.Fold != nil {
-			t["state"] = a.State
+		body := func() {
+			buf.WriteString(`{"bindings":`)
+			writeRefMap(buf, a.Bindings)
+			buf.WriteByte(',')
+			field("items", a.Items)
+			buf.WriteByte(',')
+			field("op", a.Op)
+			if n.Fold != nil {
+				buf.WriteByte(',')
+				field("state", a.State)
+			}
+			buf.WriteByte('}')
 		}
-		m[n.Form()] = t
+		// "filter" and "fold" sort before "id", "map" after it.
+		buf.WriteByte('{')
+		if form == "map" {
+			field("id", n.ID)
+			buf.WriteString(`,"map":`)
+			body()
+		} else {
+			writeString(buf, form)
+			buf.WriteByte(':')
+			body()
+			buf.WriteByte(',')
+			field("id", n.ID)
+		}
+		buf.WriteByte('}')
 	}
-	return m
+}
+
+func writeNodes(buf *bytes.Buffer, nodes []Node) {
+	buf.WriteByte('[')
+	for i := range nodes {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		nodes[i].writeCanonical(buf)
+	}
+	buf.WriteByte(']')
 }
 
 // MarshalJSON encodes the node canonically.
-func (n Node) MarshalJSON() ([]byte, error) { return canonicalJSON(n.tree()) }
+func (n Node) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	n.writeCanonical(&buf)
+	return buf.Bytes(), nil
+}
 
 // UnmarshalJSON decodes a node strictly.
 func (n *Node) UnmarshalJSON(raw []byte) error {
@@ -366,34 +424,45 @@ func decodeGraphTree(path string, tree any) (*Graph, error) {
 	return g, nil
 }
 
-// StructureTree returns the graph without input values: {"nodes", "outputs"}.
-func (g *Graph) structureTree() map[string]any {
-	nodes := make([]any, len(g.Nodes))
-	for i := range g.Nodes {
-		nodes[i] = g.Nodes[i].tree()
-	}
-	return map[string]any{"nodes": nodes, "outputs": strMap(g.Outputs)}
-}
-
 // Structure returns the canonical JSON of the nodes and outputs (the part of
 // a graph stored content-addressed apart from the input values).
 func (g *Graph) Structure() []byte {
-	b, err := canonicalJSON(g.structureTree())
-	if err != nil {
-		panic(err)
+	var buf bytes.Buffer
+	buf.Grow(64 * (len(g.Nodes) + 1))
+	g.writeStructure(&buf, false)
+	return buf.Bytes()
+}
+
+// writeStructure writes {"nodes", "outputs"}, or with inputs as well
+// {"inputs", "nodes", "outputs"}.
+func (g *Graph) writeStructure(buf *bytes.Buffer, inputs bool) {
+	buf.WriteByte('{')
+	if inputs {
+		buf.WriteString(`"inputs":{`)
+		for i, k := range sortedKeys(g.Inputs) {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeString(buf, k)
+			buf.WriteByte(':')
+			if err := g.Inputs[k].encode(buf); err != nil {
+				panic(err) // values built by this package always encode
+			}
+		}
+		buf.WriteString(`},`)
 	}
-	return b
+	buf.WriteString(`"nodes":`)
+	writeNodes(buf, g.Nodes)
+	buf.WriteString(`,"outputs":`)
+	writeRefMap(buf, g.Outputs)
+	buf.WriteByte('}')
 }
 
 // MarshalJSON encodes {"inputs", "nodes", "outputs"} canonically.
 func (g *Graph) MarshalJSON() ([]byte, error) {
-	t := g.structureTree()
-	inputs := make(map[string]any, len(g.Inputs))
-	for k, v := range g.Inputs {
-		inputs[k] = json.RawMessage(v.Canonical())
-	}
-	t["inputs"] = inputs
-	return canonicalJSON(t)
+	var buf bytes.Buffer
+	g.writeStructure(&buf, true)
+	return buf.Bytes(), nil
 }
 
 // UnmarshalJSON decodes strictly.
@@ -416,7 +485,16 @@ func validName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 type Checked struct {
 	Kinds        map[string]Kind
 	Dependencies map[string][]string
-	nodes        map[string]*Node
+	nodes        map[string]*checkedNode
+}
+
+// checkedNode is a validated node with what validation and evaluation
+// need of it worked out once: its references, and the names of its
+// arguments (or bindings) in the order they are evaluated.
+type checkedNode struct {
+	*Node
+	refs []string
+	args []string
 }
 
 // Validate checks the graph against the registry before anything runs:
@@ -441,20 +519,27 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 	if len(nodes) > MaxNodes {
 		return nil, pathErr(np, "%d nodes, at most %d allowed", len(nodes), MaxNodes)
 	}
-	byID := make(map[string]*Node, len(nodes))
+	byID := make(map[string]*checkedNode, len(nodes))
+	all := make([]checkedNode, len(nodes))
 	for i := range nodes {
 		n := &nodes[i]
-		path := np + "[" + n.ID + "]"
 		if !validName(n.ID) {
 			return nil, pathErr(indexPath(np, i), "invalid node id %q", n.ID)
 		}
 		if _, ok := env[n.ID]; ok {
-			return nil, pathErr(path, "id %q is already an input name", n.ID)
+			return nil, pathErr(np+"["+n.ID+"]", "id %q is already an input name", n.ID)
 		}
 		if _, ok := byID[n.ID]; ok {
-			return nil, pathErr(path, "duplicate node id %q", n.ID)
+			return nil, pathErr(np+"["+n.ID+"]", "duplicate node id %q", n.ID)
 		}
-		byID[n.ID] = n
+		c := &all[i]
+		c.Node, c.refs = n, n.Refs()
+		if n.Form() == "op" {
+			c.args = sortedKeys(n.Args)
+		} else if n.Form() != "choice" {
+			c.args = sortedKeys(n.apply().Bindings)
+		}
+		byID[n.ID] = c
 	}
 	exists := func(r string) bool {
 		if _, ok := env[r]; ok {
@@ -463,12 +548,10 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 		_, ok := byID[r]
 		return ok
 	}
-	for i := range nodes {
-		n := &nodes[i]
-		path := np + "[" + n.ID + "]"
-		for _, ref := range n.Refs() {
+	for i := range all {
+		for _, ref := range all[i].refs {
 			if !exists(ref) {
-				return nil, pathErr(path, "reference %q does not name an input or node", ref)
+				return nil, pathErr(np+"["+all[i].ID+"]", "reference %q does not name an input or node", ref)
 			}
 		}
 	}
@@ -491,22 +574,22 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 		kinds[k] = v
 	}
 	state := make(map[string]int, len(nodes)) // 1 visiting, 2 done
-	var order []*Node
-	for i := range nodes {
-		if state[nodes[i].ID] != 0 {
+	order := make([]*Node, 0, len(nodes))
+	type frame struct {
+		n    *checkedNode
+		next int
+	}
+	var stack []frame
+	for i := range all {
+		if state[all[i].ID] != 0 {
 			continue
 		}
-		type frame struct {
-			n    *Node
-			refs []string
-			next int
-		}
-		stack := []frame{{n: &nodes[i], refs: nodes[i].Refs()}}
-		state[nodes[i].ID] = 1
+		stack = append(stack[:0], frame{n: &all[i]})
+		state[all[i].ID] = 1
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next < len(top.refs) {
-				r := top.refs[top.next]
+			if top.next < len(top.n.refs) {
+				r := top.n.refs[top.next]
 				top.next++
 				child, ok := byID[r]
 				if !ok {
@@ -522,12 +605,12 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 					return nil, pathErr(np+"["+r+"]", "cycle: %s", strings.Join(cycle, " → "))
 				case 0:
 					state[r] = 1
-					stack = append(stack, frame{n: child, refs: child.Refs()})
+					stack = append(stack, frame{n: child})
 				}
 				continue
 			}
 			state[top.n.ID] = 2
-			order = append(order, top.n)
+			order = append(order, top.n.Node)
 			stack = stack[:len(stack)-1]
 		}
 	}
@@ -552,7 +635,7 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 			}
 			seen[ref] = true
 			if n, ok := byID[ref]; ok {
-				stack = append(stack, n.Refs()...)
+				stack = append(stack, n.refs...)
 			}
 		}
 		list := make([]string, 0, len(seen))

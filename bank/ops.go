@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -351,9 +352,7 @@ func opComponents(c *call, a map[string]Value) (Value, error) {
 }
 
 func copyGrid(g *Grid) *Grid {
-	n := &Grid{Rows: g.Rows, Cols: g.Cols, Cells: make([]uint8, len(g.Cells))}
-	copy(n.Cells, g.Cells)
-	return n
+	return &Grid{Rows: g.Rows, Cols: g.Cols, Cells: slices.Clone(g.Cells)}
 }
 
 func inGrid(g *Grid, px Pixel) error {
@@ -368,16 +367,19 @@ func opPaint(c *call, a map[string]Value) (Value, error) {
 	g, _ := a["state"].Grid()
 	bgc, _ := a["background"].Int()
 	overwrite, _ := a["overwrite"].Flag()
-	n := copyGrid(g)
+	first := g.Rows
 	for _, px := range o.Pixels {
 		if err := inGrid(g, px); err != nil {
 			return Value{}, err
 		}
-		i := int(px.Row)*g.Cols + int(px.Col)
-		if !overwrite && g.Cells[i] != uint8(bgc) {
+		first = min(first, int(px.Row))
+		if i := int(px.Row)*g.Cols + int(px.Col); !overwrite && g.Cells[i] != uint8(bgc) {
 			return Value{}, fmt.Errorf("destination [%d, %d] has color %d, not the background %d (overwrite is false)", px.Row, px.Col, g.Cells[i], bgc)
 		}
-		n.Cells[i] = px.Color
+	}
+	n := c.stateGrid(g, first)
+	for _, px := range o.Pixels {
+		n.Cells[int(px.Row)*g.Cols+int(px.Col)] = px.Color
 	}
 	return GridValue(n), nil
 }
@@ -386,16 +388,37 @@ func opErase(c *call, a map[string]Value) (Value, error) {
 	o, _ := a["item"].Object()
 	g, _ := a["state"].Grid()
 	bgc, _ := a["background"].Int()
-	n := copyGrid(g)
+	first := g.Rows
 	for _, px := range o.Pixels {
 		if err := inGrid(g, px); err != nil {
 			return Value{}, err
 		}
-		i := int(px.Row)*g.Cols + int(px.Col)
-		if g.Cells[i] != px.Color {
+		first = min(first, int(px.Row))
+		if i := int(px.Row)*g.Cols + int(px.Col); g.Cells[i] != px.Color {
 			return Value{}, fmt.Errorf("pixel [%d, %d] has color %d in the grid, the object has %d", px.Row, px.Col, g.Cells[i], px.Color)
 		}
-		n.Cells[i] = uint8(bgc)
+	}
+	n := c.stateGrid(g, first)
+	for _, px := range o.Pixels {
+		n.Cells[int(px.Row)*g.Cols+int(px.Col)] = uint8(bgc)
 	}
 	return GridValue(n), nil
+}
+
+// stateGrid returns the grid an operation that changes g from row first
+// on writes its result into: a copy of g, or g itself when g is a fold's
+// state that nothing but the fold refers to (run.owned). Either way the
+// result's hash will start from g's saved hash states.
+func (c *call) stateGrid(g *Grid, first int) *Grid {
+	if c != nil && c.r.owned == g {
+		g.reuse(first)
+		c.r.fresh = g
+		return g
+	}
+	n := copyGrid(g)
+	n.derive(g, first)
+	if c != nil {
+		c.r.fresh = n
+	}
+	return n
 }

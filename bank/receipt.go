@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 )
 
 // ReceiptFormat is the version of the receipt payload layout. Commit
@@ -57,15 +59,75 @@ type ReceiptSources struct {
 }
 
 func signPayload(key []byte, p *ReceiptPayload) (Receipt, error) {
-	raw, err := json.Marshal(p)
-	if err != nil {
-		return Receipt{}, fmt.Errorf("encode receipt: %w", err)
-	}
-	c, err := Canonicalize(raw)
+	c, err := p.canonical()
 	if err != nil {
 		return Receipt{}, fmt.Errorf("encode receipt: %w", err)
 	}
 	return Receipt{ProposalID: HashBytes(c), Payload: c, Signature: macOf(key, c)}, nil
+}
+
+// canonical encodes the payload canonically. The candidate and the values
+// are already canonical and are copied in as they are, not re-parsed.
+func (p *ReceiptPayload) canonical() ([]byte, error) {
+	graph, err := p.Candidate.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	atol, err := json.Marshal(p.Constraints.Atol)
+	if err != nil {
+		return nil, err
+	}
+	var locked any
+	if p.Constraints.LockedOutputs != nil {
+		xs := make([]any, len(p.Constraints.LockedOutputs))
+		for i, s := range p.Constraints.LockedOutputs {
+			xs[i] = s
+		}
+		locked = xs
+	}
+	s := p.Sources
+	return canonicalJSON(map[string]any{
+		"format":            json.Number(strconv.Itoa(p.Format)),
+		"workspace":         p.Workspace,
+		"base_revision":     p.BaseRevision,
+		"registry":          p.Registry,
+		"candidate":         json.RawMessage(graph),
+		"predicted_outputs": valueTree(p.PredictedOutputs),
+		"constraints": map[string]any{
+			"locked_outputs":       locked,
+			"targets":              valueTree(p.Constraints.Targets),
+			"atol":                 json.Number(atol),
+			"require_target_match": p.Constraints.RequireTargetMatch,
+		},
+		"sources": map[string]any{
+			"base_inputs": stringTree(s.BaseInputs), "base_graph": s.BaseGraph,
+			"inputs": stringTree(s.Inputs), "graph": s.Graph, "outputs": stringTree(s.Outputs),
+		},
+	})
+}
+
+// valueTree and stringTree give maps as canonicalJSON takes them (nil
+// stays null, as encoding/json writes it).
+func valueTree(m map[string]Value) any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = json.RawMessage(v.Canonical())
+	}
+	return out
+}
+
+func stringTree(m map[string]string) any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 func macOf(key, payload []byte) string {
@@ -74,27 +136,42 @@ func macOf(key, payload []byte) string {
 	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
 }
 
-// verify checks the proposal id and signature over the canonical payload.
-func (r Receipt) verify(key []byte) error {
-	c, err := Canonicalize(r.Payload)
-	if err != nil {
-		return fmt.Errorf("payload is not valid JSON: %w", err)
+// errUndecodable marks a payload that is authentic but does not decode.
+var errUndecodable = errors.New("signed payload does not decode")
+
+// open checks the proposal id and signature over the canonical payload and
+// decodes the payload, parsing it once. tree is the payload already
+// parsed (by Act), or nil.
+func (r Receipt) open(key []byte, tree any) (*ReceiptPayload, error) {
+	c := []byte(r.Payload)
+	if tree == nil {
+		var err error
+		if tree, err = parseJSON(r.Payload); err != nil {
+			return nil, fmt.Errorf("payload is not valid JSON: %w", err)
+		}
+		// A payload as signed is canonical already; one re-formatted in
+		// transit is checked in canonical form.
+		if HashBytes(c) != r.ProposalID {
+			if c, err = canonicalJSON(tree); err != nil {
+				return nil, fmt.Errorf("payload is not valid JSON: %w", err)
+			}
+		}
 	}
 	if HashBytes(c) != r.ProposalID {
-		return fmt.Errorf("proposal_id does not match the payload")
+		return nil, fmt.Errorf("proposal_id does not match the payload")
 	}
 	if !hmac.Equal([]byte(macOf(key, c)), []byte(r.Signature)) {
-		return fmt.Errorf("signature does not match the payload")
+		return nil, fmt.Errorf("signature does not match the payload")
 	}
-	return nil
+	p, err := decodePayload(tree)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errUndecodable, err)
+	}
+	return p, nil
 }
 
 // decodePayload decodes a verified payload strictly.
-func decodePayload(raw []byte) (*ReceiptPayload, error) {
-	tree, err := parseJSON(raw)
-	if err != nil {
-		return nil, err
-	}
+func decodePayload(tree any) (*ReceiptPayload, error) {
 	m, ok := tree.(map[string]any)
 	if !ok {
 		return nil, pathErr("payload", "want an object")
@@ -103,17 +180,24 @@ func decodePayload(raw []byte) (*ReceiptPayload, error) {
 		return nil, err
 	}
 	var p ReceiptPayload
-	if err := json.Unmarshal(raw, &struct {
-		Format       *int            `json:"format"`
-		Workspace    *string         `json:"workspace"`
-		BaseRevision *string         `json:"base_revision"`
-		Registry     *string         `json:"registry"`
-		Sources      *ReceiptSources `json:"sources"`
-	}{&p.Format, &p.Workspace, &p.BaseRevision, &p.Registry, &p.Sources}); err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
+	format, err := decodeInt("payload.format", m["format"])
+	if err != nil {
+		return nil, err
 	}
-	if p.Format != ReceiptFormat {
-		return nil, pathErr("payload.format", "unsupported receipt format %d, want %d", p.Format, ReceiptFormat)
+	if format != ReceiptFormat {
+		return nil, pathErr("payload.format", "unsupported receipt format %d, want %d", format, ReceiptFormat)
+	}
+	p.Format = ReceiptFormat
+	for _, f := range []struct {
+		k string
+		d *string
+	}{{"workspace", &p.Workspace}, {"base_revision", &p.BaseRevision}, {"registry", &p.Registry}} {
+		if *f.d, err = decodeString("payload."+f.k, m[f.k]); err != nil {
+			return nil, err
+		}
+	}
+	if p.Sources, err = decodeSources("payload.sources", m["sources"]); err != nil {
+		return nil, err
 	}
 	if p.Candidate, err = decodeGraphTree("payload.candidate", m["candidate"]); err != nil {
 		return nil, err
@@ -129,6 +213,33 @@ func decodePayload(raw []byte) (*ReceiptPayload, error) {
 		return nil, err
 	}
 	return &p, nil
+}
+
+func decodeSources(path string, x any) (ReceiptSources, error) {
+	var s ReceiptSources
+	m, ok := x.(map[string]any)
+	if !ok {
+		return s, pathErr(path, "want an object")
+	}
+	if err := exactKeys(path, m, []string{"base_inputs", "base_graph", "inputs", "graph", "outputs"}, nil); err != nil {
+		return s, err
+	}
+	var err error
+	if s.BaseGraph, err = decodeString(joinPath(path, "base_graph"), m["base_graph"]); err != nil {
+		return s, err
+	}
+	if s.Graph, err = decodeString(joinPath(path, "graph"), m["graph"]); err != nil {
+		return s, err
+	}
+	for _, f := range []struct {
+		k string
+		d *map[string]string
+	}{{"base_inputs", &s.BaseInputs}, {"inputs", &s.Inputs}, {"outputs", &s.Outputs}} {
+		if *f.d, err = decodeRefMap(joinPath(path, f.k), m[f.k]); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
 }
 
 func decodeValueMap(path string, x any) (map[string]Value, error) {

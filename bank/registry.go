@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Type variables usable in built-in signatures: N is scalar or index, K is
@@ -138,7 +140,7 @@ type Function struct {
 	Output string          `json:"output"`
 
 	kinds map[string]Kind // filled by validation
-	nodes map[string]*Node
+	nodes map[string]*checkedNode
 }
 
 // ProgramRunner runs a reconstructed program on inputs in a sandbox. The
@@ -153,15 +155,27 @@ type ProgramRunner interface {
 // built; Register methods return an error for a taken or invalid name.
 type Registry struct {
 	ops map[string]*Operation
+	// identity is computed once, when first asked for.
+	identity func() string
 }
 
-// NewRegistry returns a registry holding the built-in operations.
-func NewRegistry() *Registry {
-	r := &Registry{ops: map[string]*Operation{}}
+// builtinOps are the built-in operations, built once: operations are not
+// modified after they are made.
+var builtinOps = sync.OnceValue(func() map[string]*Operation {
+	ops := map[string]*Operation{}
 	for _, op := range builtins() {
 		op.Digest = HashBytes([]byte("builtin:" + op.Name + "@" + op.Version))
-		r.ops[op.Name] = op
+		ops[op.Name] = op
 	}
+	return ops
+})
+
+// NewRegistry returns a registry holding the built-in operations.
+func NewRegistry() *Registry { return newRegistry(maps.Clone(builtinOps())) }
+
+func newRegistry(ops map[string]*Operation) *Registry {
+	r := &Registry{ops: ops}
+	r.identity = sync.OnceValue(r.computeIdentity)
 	return r
 }
 
@@ -228,19 +242,22 @@ func decodeFunctionTree(path string, tree any) (*Function, error) {
 
 // canonical returns the canonical JSON of the function definition.
 func (f *Function) canonical() []byte {
-	params := map[string]any{}
-	for n, k := range f.Params {
-		params[n] = string(k)
+	var buf bytes.Buffer
+	buf.WriteString(`{"nodes":`)
+	writeNodes(&buf, f.Nodes)
+	buf.WriteString(`,"output":`)
+	writeString(&buf, f.Output)
+	buf.WriteString(`,"params":{`)
+	for i, n := range sortedKeys(f.Params) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(&buf, n)
+		buf.WriteByte(':')
+		writeString(&buf, string(f.Params[n]))
 	}
-	nodes := make([]any, len(f.Nodes))
-	for i := range f.Nodes {
-		nodes[i] = f.Nodes[i].tree()
-	}
-	b, err := canonicalJSON(map[string]any{"params": params, "nodes": nodes, "output": f.Output})
-	if err != nil {
-		panic(err)
-	}
-	return b
+	buf.WriteString(`}}`)
+	return buf.Bytes()
 }
 
 // MarshalJSON encodes the function canonically.
@@ -269,11 +286,12 @@ func (r *Registry) WithFunction(name string, f *Function) (*Registry, error) {
 		params = append(params, Param{pname, k})
 	}
 	sort.Slice(params, func(i, j int) bool { return params[i].Name < params[j].Name })
-	chk, err := checkNodes(r, env, f.Nodes, map[string]string{"output": f.Output}, "function."+name)
+	nodes := cloneNodes(f.Nodes)
+	chk, err := checkNodes(r, env, nodes, map[string]string{"output": f.Output}, "function."+name)
 	if err != nil {
 		return nil, fmt.Errorf("register %q: %w", name, err)
 	}
-	g := &Function{Params: f.Params, Nodes: cloneNodes(f.Nodes), Output: f.Output, kinds: chk.Kinds, nodes: chk.nodes}
+	g := &Function{Params: f.Params, Nodes: nodes, Output: f.Output, kinds: chk.Kinds, nodes: chk.nodes}
 	op := &Operation{Name: name, Sig: Signature{Params: params, Result: chk.Kinds[f.Output]},
 		Version: "function", Digest: HashBytes(g.canonical()), function: g}
 	return r.with(op), nil
@@ -299,12 +317,12 @@ func (r *Registry) WithProgram(name string, prog Value) (*Registry, error) {
 }
 
 func (r *Registry) with(op *Operation) *Registry {
-	n := &Registry{ops: make(map[string]*Operation, len(r.ops)+1)}
+	ops := make(map[string]*Operation, len(r.ops)+1)
 	for k, v := range r.ops {
-		n.ops[k] = v
+		ops[k] = v
 	}
-	n.ops[op.Name] = op
-	return n
+	ops[op.Name] = op
+	return newRegistry(ops)
 }
 
 // OpInfo describes one operation in listings.
@@ -331,7 +349,9 @@ func (r *Registry) Listing() []OpInfo {
 
 // Identity is the SHA-256 of the canonical listing of every operation's
 // name, signature, version and implementation digest.
-func (r *Registry) Identity() string {
+func (r *Registry) Identity() string { return r.identity() }
+
+func (r *Registry) computeIdentity() string {
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	for i, n := range r.Names() {

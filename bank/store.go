@@ -43,6 +43,11 @@ type RevisionRecord struct {
 	Message string `json:"message,omitempty"`
 	// ForkedFrom is "workspace@revision" for the revisions of a fork.
 	ForkedFrom string `json:"forked_from,omitempty"`
+	// Trees maps the hash of an input value stored as a tree of chunks
+	// (one larger than ChunkThreshold) to the tree's root blob; content
+	// not listed is one blob under its own hash. A storage detail, not
+	// part of the record users see.
+	Trees map[string]string `json:"-"`
 }
 
 // WorkspaceInfo summarises one workspace.
@@ -90,6 +95,8 @@ type Store interface {
 	// workspace if its head is expected; expected "" creates the workspace
 	// (ErrExists if it exists). rev.Name is assigned; when history is not
 	// empty the workspace is created with those revisions first (a fork).
+	// Every blob a revision refers to (RevisionRecord.Refs) must exist
+	// afterwards, else ErrNotFound.
 	Append(ctx context.Context, expected string, history []RevisionRecord, rev RevisionRecord, blobs map[string][]byte) (RevisionRecord, error)
 	// Revision returns a saved revision; name "" is the head.
 	Revision(ctx context.Context, workspace, name string) (RevisionRecord, error)
@@ -107,6 +114,27 @@ type Store interface {
 	// Events returns a workspace's journal in order.
 	Events(ctx context.Context, workspace string) ([]Event, error)
 	Close() error
+}
+
+// Refs returns the blobs a revision refers to: its graph and input hashes,
+// or for an input stored as a tree, the tree's root.
+func (r RevisionRecord) Refs() []string {
+	refs := make([]string, 0, len(r.Inputs)+1)
+	for _, h := range append([]string{r.Graph}, mapValues(r.Inputs)...) {
+		if root, ok := r.Trees[h]; ok {
+			h = root
+		}
+		refs = append(refs, h)
+	}
+	return refs
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
 }
 
 // RevisionName formats the n-th revision name (1-based).

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/storetest"
 )
 
-// chainWorkspace creates workspace "chain": n number.add nodes.
-func chainWorkspace(tb testing.TB, b *bank.Bank, n int) {
-	tb.Helper()
+// chainGraph is n number.add nodes, each adding one to the previous.
+func chainGraph(n int) *bank.Graph {
 	g := &bank.Graph{Inputs: map[string]bank.Value{"one": bank.Index(1)}, Outputs: map[string]string{}}
 	prev := "one"
 	for i := 0; i < n; i++ {
@@ -20,8 +20,69 @@ func chainWorkspace(tb testing.TB, b *bank.Bank, n int) {
 		prev = id
 	}
 	g.Outputs["last"] = prev
-	if _, err := b.Create(context.Background(), "chain", g, ""); err != nil {
+	return g
+}
+
+// chainWorkspace creates workspace "chain": n number.add nodes.
+func chainWorkspace(tb testing.TB, b *bank.Bank, n int) {
+	tb.Helper()
+	if _, err := b.Create(context.Background(), "chain", chainGraph(n), ""); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+func BenchmarkGraph1000ValidateEvaluate(b *testing.B) {
+	g := chainGraph(1000)
+	ev := &bank.Evaluator{Registry: bank.NewRegistry()}
+	b.ReportAllocs()
+	defer storetest.ReportCPU(b)()
+	for b.Loop() {
+		res, err := ev.Evaluate(context.Background(), g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.Outputs["last"].Equal(bank.Index(1001)) {
+			b.Fatal("wrong result")
+		}
+	}
+}
+
+// BenchmarkFold10000Objects paints 10,000 single-pixel objects onto a
+// 128×128 grid in one fold, tracing every step.
+func BenchmarkFold10000Objects(b *testing.B) {
+	g, err := bank.NewGrid(func() [][]int {
+		rows := make([][]int, 128)
+		for i := range rows {
+			rows[i] = make([]int, 128)
+		}
+		return rows
+	}())
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := g.Hash()
+	items := make([]bank.Value, 10000)
+	for i := range items {
+		items[i] = bank.ObjectValue(&bank.Object{Source: src, Origin: src, Frame: [2]int64{128, 128},
+			Pixels: []bank.Pixel{{Row: int64(i / 100), Col: int64(i % 100), Color: uint8(1 + i%9)}}})
+	}
+	graph := &bank.Graph{
+		Inputs: map[string]bank.Value{"objs": bank.List(bank.KindObject, items), "g": g, "bg": bank.Color(0), "no": bank.Flag(false)},
+		Nodes: []bank.Node{{ID: "out", Fold: &bank.Apply{Op: "object.paint", Items: "objs", State: "g",
+			Bindings: map[string]string{"background": "bg", "overwrite": "no"}}}},
+		Outputs: map[string]string{"out": "out"},
+	}
+	ev := &bank.Evaluator{Registry: bank.NewRegistry()}
+	b.ReportAllocs()
+	defer storetest.ReportCPU(b)()
+	for b.Loop() {
+		res, err := ev.Evaluate(context.Background(), graph)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Calls != 10000 {
+			b.Fatalf("%d calls", res.Calls)
+		}
 	}
 }
 
@@ -30,6 +91,7 @@ func BenchmarkObserve1000(b *testing.B) {
 	chainWorkspace(b, bk, 1000)
 	action := []byte(`{"action":"observe","workspace":"chain"}`)
 	b.ReportAllocs()
+	defer storetest.ReportCPU(b)()
 	for b.Loop() {
 		resp := bk.Act(context.Background(), action)
 		if !resp.OK {
@@ -47,6 +109,7 @@ func BenchmarkProposeCommit1000(b *testing.B) {
 	ctx := context.Background()
 	i := int64(1)
 	b.ReportAllocs()
+	defer storetest.ReportCPU(b)()
 	for b.Loop() {
 		i++
 		fb, err := bk.Propose(ctx, &bank.Proposal{Workspace: "chain", Updates: map[string]bank.Value{"one": bank.Index(i)}})

@@ -72,10 +72,13 @@ const (
 // Point is a [row, column] pair, also used for offsets.
 type Point struct{ Row, Col int64 }
 
-// Grid is a rectangular array of colors, row-major.
+// Grid is a rectangular array of colors, row-major. A Grid is not
+// modified once it is in a Value.
 type Grid struct {
 	Rows, Cols int
 	Cells      []uint8
+
+	cache gridCache
 }
 
 // At returns the color at (r, c).

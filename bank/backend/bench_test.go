@@ -2,12 +2,17 @@ package backend
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/storetest"
 )
 
 // The benchmarks run each backend side by side (sub-benchmarks sqlite and
@@ -38,6 +43,7 @@ func BenchmarkObserve1000(b *testing.B) {
 			chain(b, bk, 1000)
 			action := []byte(`{"action":"observe","workspace":"chain"}`)
 			b.ReportAllocs()
+			defer storetest.ReportCPU(b)()
 			for b.Loop() {
 				resp := bk.Act(context.Background(), action)
 				if !resp.OK {
@@ -59,6 +65,7 @@ func BenchmarkProposeCommit1000(b *testing.B) {
 			ctx := context.Background()
 			i := int64(1)
 			b.ReportAllocs()
+			defer storetest.ReportCPU(b)()
 			for b.Loop() {
 				i++
 				fb, err := bk.Propose(ctx, &bank.Proposal{Workspace: "chain", Updates: map[string]bank.Value{"one": bank.Index(i)}})
@@ -83,6 +90,7 @@ func BenchmarkAppendEvent(b *testing.B) {
 			data := []byte(`{"iteration":3,"passed":17,"known":20,"score":0.85,"file":".oc_candidates/iter_003.py"}`)
 			start := time.Now()
 			n := 0
+			defer storetest.ReportCPU(b)()
 			for b.Loop() {
 				n++
 				if err := bk.AppendEvents(ctx, "chain", []bank.Event{{RunID: "bench", Type: "iteration", Data: data}}); err != nil {
@@ -92,4 +100,80 @@ func BenchmarkAppendEvent(b *testing.B) {
 			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "events/s")
 		})
 	}
+}
+
+// BenchmarkListElementChange10000: each revision changes one element of a
+// 10,000-element list[example] input (about 1 MB), as a workflow records a
+// corrected example; reports the bytes of blobs stored per revision.
+func BenchmarkListElementChange10000(b *testing.B) {
+	for _, k := range kinds {
+		b.Run(k.name, func(b *testing.B) {
+			loc := k.newBank(b)
+			bk := openBank(b, loc)
+			ctx := context.Background()
+			const n = 10000
+			example := func(i int, output string) bank.Value {
+				if output == "" {
+					output = fmt.Sprintf(`{"sum":%d,"items":[%d,%d,%d]}`, i*3, i, i+1, i+2)
+				}
+				v, err := bank.NewExample([]byte(fmt.Sprintf(`{"items":[%d,%d,%d]}`, i, i+1, i+2)), []byte(output), "agent")
+				if err != nil {
+					b.Fatal(err)
+				}
+				return v
+			}
+			items := make([]bank.Value, n)
+			for i := range items {
+				items[i] = example(i, "")
+			}
+			g := &bank.Graph{Inputs: map[string]bank.Value{"examples": bank.List(bank.KindExample, items)},
+				Nodes:   []bank.Node{{ID: "n", Op: "list.length", Args: map[string]string{"items": "examples"}}},
+				Outputs: map[string]string{"n": "n"}}
+			rec, err := bk.Create(ctx, "w", g, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			before := blobBytes(b, k.name, loc)
+			revs := 0
+			defer storetest.ReportCPU(b)()
+			for b.Loop() {
+				revs++
+				items = slices.Clone(items)
+				i := (revs * 7919) % n
+				items[i] = example(i, fmt.Sprintf(`{"changed":%d}`, revs))
+				if rec, err = bk.Update(ctx, "w", rec.Name, map[string]bank.Value{"examples": bank.List(bank.KindExample, items)}, nil, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(blobBytes(b, k.name, loc)-before)/float64(revs), "blob-bytes/rev")
+		})
+	}
+}
+
+// blobBytes is the size of all blob data in a bank.
+func blobBytes(tb testing.TB, kind, loc string) int64 {
+	tb.Helper()
+	ctx := context.Background()
+	var n int64
+	q := `SELECT coalesce(sum(length(data)), 0) FROM blobs`
+	if kind == "postgres" {
+		conn, err := pgx.Connect(ctx, loc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
+			tb.Fatal(err)
+		}
+		return n
+	}
+	db, err := sql.Open("sqlite", loc) // the driver bank/sqlite registers
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
 }

@@ -2,7 +2,8 @@
 // several machines record into, through a pgx connection pool.
 //
 // The schema matches bank/sqlite's: values and graph structures are
-// content-addressed blobs, revisions refer to them by hash, and revisions,
+// content-addressed blobs (values over bank.ChunkThreshold as trees of
+// chunk blobs), revisions refer to them by hash, and revisions,
 // events, blobs, workspaces, functions and the receipt key are append-only,
 // enforced by triggers in the database (UPDATE, DELETE and TRUNCATE are
 // refused whoever asks). Every write is one transaction; writes to one

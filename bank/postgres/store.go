@@ -210,16 +210,13 @@ func (s *Store) appendOnce(ctx context.Context, expected string, recs []bank.Rev
 		}
 		var refs []string
 		for _, r := range recs {
-			refs = append(refs, r.Graph)
-			for _, h := range r.Inputs {
-				refs = append(refs, h)
-			}
+			refs = append(refs, r.Refs()...)
 		}
 		if err := present(ctx, tx, refs); err != nil {
 			return fmt.Errorf("append %s@%s: %w", ws, bank.RevisionName(seq+1), err)
 		}
 		n := len(recs)
-		seqs, inputs := make([]int32, n), make([]string, n)
+		seqs, inputs, trees := make([]int32, n), make([]string, n), make([]string, n)
 		parents, graphs, registries, actions, messages, forks := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 		times := make([]time.Time, n)
 		for i := range recs {
@@ -230,11 +227,19 @@ func (s *Store) appendOnce(ctx context.Context, expected string, recs []bank.Rev
 				return err
 			}
 			seqs[i], inputs[i], parents[i], graphs[i] = int32(seq), string(raw), recs[i].Parent, recs[i].Graph
+			trees[i] = "{}"
+			if len(recs[i].Trees) == 0 {
+				recs[i].Trees = nil
+			} else if raw, err = json.Marshal(recs[i].Trees); err != nil {
+				return err
+			} else {
+				trees[i] = string(raw)
+			}
 			registries[i], actions[i], messages[i], forks[i], times[i] = recs[i].Registry, recs[i].Action, recs[i].Message, recs[i].ForkedFrom, recs[i].Time
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO revisions(workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from)
-			SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::text[])`,
-			ws, seqs, parents, inputs, graphs, registries, times, actions, messages, forks); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO revisions(workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees)
+			SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+			ws, seqs, parents, inputs, graphs, registries, times, actions, messages, forks, trees); err != nil {
 			var pgErr *pgconn.PgError
 			if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
 				// Only possible if the lock was bypassed: the key still
@@ -301,22 +306,28 @@ func (s *Store) appended(ctx context.Context, expected string, recs []bank.Revis
 func sameRevision(a, b bank.RevisionRecord) bool {
 	return a.Workspace == b.Workspace && a.Name == b.Name && a.Parent == b.Parent && maps.Equal(a.Inputs, b.Inputs) &&
 		a.Graph == b.Graph && a.Registry == b.Registry && a.Time.Equal(b.Time) && a.Action == b.Action &&
-		a.Message == b.Message && a.ForkedFrom == b.ForkedFrom
+		a.Message == b.Message && a.ForkedFrom == b.ForkedFrom && maps.Equal(a.Trees, b.Trees)
 }
 
-const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from`
+const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees`
 
 func scanRevision(row pgx.CollectableRow) (bank.RevisionRecord, error) {
 	var r bank.RevisionRecord
 	var seq int32
-	var inputs string
-	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &r.Time, &r.Action, &r.Message, &r.ForkedFrom); err != nil {
+	var inputs, trees string
+	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &r.Time, &r.Action, &r.Message, &r.ForkedFrom, &trees); err != nil {
 		return r, err
 	}
 	r.Name = bank.RevisionName(int(seq))
 	r.Time = r.Time.UTC()
 	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
 		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
+	}
+	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
+		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
+	}
+	if len(r.Trees) == 0 {
+		r.Trees = nil
 	}
 	return r, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/bank"
 )
 
 // ErrNotABank marks a file that exists but is no sound bank: empty, not a
@@ -25,7 +27,9 @@ func OpenChecked(ctx context.Context, path string) (*Store, error) {
 	}
 	s, err := Open(ctx, path)
 	if err != nil {
-		if existed {
+		// A sound bank of an older or newer schema is no broken file: its
+		// error says what to do (bank migrate, or a newer reconstruct).
+		if existed && !errors.Is(err, bank.ErrSchema) {
 			return nil, fmt.Errorf("%w: %w", ErrNotABank, err)
 		}
 		return nil, err

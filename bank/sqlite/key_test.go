@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,9 +112,9 @@ func TestBankFilesAreOwnerOnly(t *testing.T) {
 	}
 }
 
-// A bank made by an earlier version keeps its key in the database: opening
-// it moves the key to the key file, and a receipt it issued before still
-// commits.
+// A bank made by an earlier version (schema 1) keeps its key in the
+// database: Open refuses it, leaving the key where it is; migrating it moves
+// the key to the key file, and a receipt it issued before still commits.
 func TestReceiptKeyMovesOutOfAnOldBank(t *testing.T) {
 	t.Setenv(bank.KeyEnv, "")
 	path := copyFixture(t)
@@ -125,9 +126,21 @@ func TestReceiptKeyMovesOutOfAnOldBank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sqlite.Open(context.Background(), path)
+	if _, err := sqlite.Open(context.Background(), path); !errors.Is(err, bank.ErrSchema) {
+		t.Fatalf("Open of a schema 1 bank: %v, want %v", err, bank.ErrSchema)
+	}
+	if key := dbKey(t, path); string(key) != string(old) {
+		t.Errorf("a refused Open moved the receipt key")
+	}
+	if _, err := os.Stat(sqlite.KeyFile(path)); !os.IsNotExist(err) {
+		t.Errorf("a refused Open wrote the key file (%v)", err)
+	}
+	st, from, err := sqlite.Migrate(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if from != 1 {
+		t.Errorf("Migrate found schema version %d, want 1", from)
 	}
 	defer st.Close()
 	if key := dbKey(t, path); key != nil {
@@ -157,6 +170,8 @@ func TestReceiptKeySources(t *testing.T) {
 		name string
 		// prepare returns the bank path.
 		prepare func(t *testing.T) string
+		// migrate opens the bank with Migrate (a bank of schema 1), not Open.
+		migrate bool
 		env     string
 		wantErr string
 		wantKey string
@@ -182,14 +197,14 @@ func TestReceiptKeySources(t *testing.T) {
 			}
 			return path
 		}},
-		{name: "a key file that differs from the database's key", wantErr: "differs from the key file", prepare: func(t *testing.T) string {
+		{name: "a key file that differs from the database's key", migrate: true, wantErr: "differs from the key file", prepare: func(t *testing.T) string {
 			path := copyFixture(t)
 			if err := os.WriteFile(sqlite.KeyFile(path), []byte(envKey+"\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			return path
 		}},
-		{name: "a move interrupted after the key file was written", prepare: func(t *testing.T) string {
+		{name: "a move interrupted after the key file was written", migrate: true, prepare: func(t *testing.T) string {
 			path := copyFixture(t)
 			if err := os.WriteFile(sqlite.KeyFile(path), []byte(hex.EncodeToString(dbKey(t, path))+"\n"), 0o600); err != nil {
 				t.Fatal(err)
@@ -202,7 +217,14 @@ func TestReceiptKeySources(t *testing.T) {
 			t.Setenv(bank.KeyEnv, tt.env)
 			path := tt.prepare(t)
 			before := dbKey(t, path)
-			st, err := sqlite.Open(context.Background(), path)
+			open := sqlite.Open
+			if tt.migrate {
+				open = func(ctx context.Context, path string) (*sqlite.Store, error) {
+					st, _, err := sqlite.Migrate(ctx, path)
+					return st, err
+				}
+			}
+			st, err := open(context.Background(), path)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("Open: %v, want an error saying %q", err, tt.wantErr)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,8 +49,8 @@ var _ bank.Store = (*Store)(nil)
 // The bank's files (the database, its -wal and -shm files, the key file)
 // are readable by their owner only, and a directory Open creates for them
 // too. The receipt key is bank.KeyEnv's when set, else the key file's; a bank
-// that still holds its key in the database (made by an earlier version)
-// has it moved to the key file.
+// that still holds its key in the database (made by an earlier version, whose
+// schema Migrate upgrades) has it moved to the key file.
 func Open(ctx context.Context, path string) (*Store, error) {
 	return openStore(ctx, path, false)
 }
@@ -233,6 +234,13 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('receipt_key', ?)`, key)
 		return err
 	},
+	// Version 2: content larger than bank.ChunkThreshold is a tree of
+	// chunk blobs; a revision maps the content's hash to the tree's root.
+	// Earlier revisions keep '{}': all their content is whole blobs.
+	func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `ALTER TABLE revisions ADD COLUMN trees TEXT NOT NULL DEFAULT '{}'`)
+		return err
+	},
 }
 
 // SchemaVersion is the schema version this build writes.
@@ -348,9 +356,42 @@ func (s *Store) PutBlobs(ctx context.Context, blobMap map[string][]byte) error {
 }
 
 func putBlobs(ctx context.Context, tx *sql.Tx, blobMap map[string][]byte) error {
+	if len(blobMap) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO blobs(hash, data) VALUES (?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store blobs: %w", err)
+	}
+	defer stmt.Close()
 	for h, d := range blobMap {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs(hash, data) VALUES (?, ?)`, h, d); err != nil {
+		if _, err := stmt.ExecContext(ctx, h, d); err != nil {
 			return fmt.Errorf("store blob %s: %w", h, err)
+		}
+	}
+	return nil
+}
+
+// present fails with bank.ErrNotFound unless every blob in refs exists.
+func present(ctx context.Context, tx *sql.Tx, refs []string) error {
+	list := slices.Compact(slices.Sorted(slices.Values(refs)))
+	args := make([]any, len(list))
+	for i, h := range list {
+		args[i] = h
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM blobs WHERE hash IN (?`+strings.Repeat(",?", len(list)-1)+`)`, args...).Scan(&n); err != nil {
+		return err
+	}
+	if n == len(list) {
+		return nil
+	}
+	for _, h := range list {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM blobs WHERE hash = ?`, h).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("blob %s: %w", h, bank.ErrNotFound)
 		}
 	}
 	return nil
@@ -403,20 +444,22 @@ func (s *Store) Append(ctx context.Context, expected string, history []bank.Revi
 	for _, r := range append(append([]bank.RevisionRecord{}, history...), rev) {
 		seq++
 		r.Name = bank.RevisionName(seq)
-		refs := []string{r.Graph}
-		for _, h := range r.Inputs {
-			refs = append(refs, h)
-		}
-		if _, err := blobs(ctx, tx, refs); err != nil {
+		if err := present(ctx, tx, r.Refs()); err != nil {
 			return bank.RevisionRecord{}, fmt.Errorf("append %s@%s: %w", r.Workspace, r.Name, err)
 		}
 		inputs, err := json.Marshal(r.Inputs)
 		if err != nil {
 			return bank.RevisionRecord{}, err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO revisions(workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			rev.Workspace, seq, r.Parent, string(inputs), r.Graph, r.Registry, r.Time.UTC().Format(timeFormat), r.Action, r.Message, r.ForkedFrom); err != nil {
+		trees := []byte("{}")
+		if len(r.Trees) == 0 {
+			r.Trees = nil
+		} else if trees, err = json.Marshal(r.Trees); err != nil {
+			return bank.RevisionRecord{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO revisions(workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			rev.Workspace, seq, r.Parent, string(inputs), r.Graph, r.Registry, r.Time.UTC().Format(timeFormat), r.Action, r.Message, r.ForkedFrom, string(trees)); err != nil {
 			return bank.RevisionRecord{}, fmt.Errorf("append %s@%s: %w", rev.Workspace, r.Name, err)
 		}
 		r.Workspace = rev.Workspace
@@ -428,18 +471,24 @@ func (s *Store) Append(ctx context.Context, expected string, history []bank.Revi
 	return out, nil
 }
 
-const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from`
+const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees`
 
 func scanRevision(row interface{ Scan(...any) error }) (bank.RevisionRecord, error) {
 	var r bank.RevisionRecord
 	var seq int
-	var inputs, t string
-	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &t, &r.Action, &r.Message, &r.ForkedFrom); err != nil {
+	var inputs, t, trees string
+	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &t, &r.Action, &r.Message, &r.ForkedFrom, &trees); err != nil {
 		return r, err
 	}
 	r.Name = bank.RevisionName(seq)
 	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
 		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
+	}
+	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
+		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
+	}
+	if len(r.Trees) == 0 {
+		r.Trees = nil
 	}
 	var err error
 	if r.Time, err = time.Parse(timeFormat, t); err != nil {

@@ -1,6 +1,7 @@
 // Package storetest is the behaviour every bank.Store must have, as one
 // suite that each backend's tests run (bank/sqlite, bank/postgres):
-// revisions guarded by the expected head, content-addressed blobs, forks,
+// revisions guarded by the expected head, content-addressed blobs, content
+// stored as trees of blobs (RevisionRecord.Trees), forks,
 // functions, event journals, the receipt key, append-only tables enforced
 // by the database itself, atomic failed writes, and concurrent writers of
 // which exactly one wins per revision without losing an event.
@@ -39,6 +40,7 @@ func Run(t *testing.T, h Harness) {
 	}{
 		{"Revisions", testRevisions},
 		{"Fork", testFork},
+		{"Trees", testTrees},
 		{"Blobs", testBlobs},
 		{"Functions", testFunctions},
 		{"Events", testEvents},
@@ -182,6 +184,64 @@ func testFork(t *testing.T, h Harness) {
 	}
 	if want := "copy@r000003/3<src@r000001 src@r000001/1<"; strings.Join(list, " ") != want {
 		t.Errorf("workspaces = %v, want %s", list, want)
+	}
+}
+
+// testTrees: a revision whose content is a tree refers to the tree's root,
+// which must exist; the record's Trees come back as written, in forks too.
+func testTrees(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s, reopen := h.New(t)
+	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
+	rh, rd := Blob("root of a tree")
+	big := bank.HashBytes([]byte("content stored as a tree"))
+	big2 := bank.HashBytes([]byte("more content stored as a tree"))
+	missing := bank.HashBytes([]byte("missing root"))
+	first := rev("w", gh, map[string]string{"list": big}, "create")
+	first.Trees = map[string]string{big: rh}
+	// The content's own hash is not a blob: only the root must exist.
+	r1, err := s.Append(ctx, "", nil, first, map[string][]byte{gh: gd, rh: rd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := rev("w", gh, map[string]string{"list": big2}, "commit")
+	bad.Trees = map[string]string{big2: missing}
+	if _, err := s.Append(ctx, "r000001", nil, bad, nil); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("a tree whose root is missing: err = %v, want not found", err)
+	}
+	noTree := rev("w", gh, map[string]string{"list": big}, "commit")
+	if _, err := s.Append(ctx, "r000001", nil, noTree, nil); !errors.Is(err, bank.ErrNotFound) {
+		t.Errorf("content that is neither a blob nor a tree: err = %v, want not found", err)
+	}
+	plain := rev("w", gh, nil, "commit")
+	r2, err := s.Append(ctx, "r000001", nil, plain, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Trees != nil {
+		t.Errorf("a revision without trees came back with %v", r2.Trees)
+	}
+	fork := first
+	fork.Workspace, fork.Action, fork.ForkedFrom = "f", "fork", "w@r000001"
+	if _, err := s.Append(ctx, "", nil, fork, nil); err != nil {
+		t.Fatal(err)
+	}
+	again := reopen(t)
+	for _, q := range []struct {
+		ws, name string
+		want     bank.RevisionRecord
+	}{{"w", "r000001", r1}, {"w", "r000002", r2}, {"f", "", fork}} {
+		got, err := again.Revision(ctx, q.ws, q.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(q.want.Trees, got.Trees); diff != "" {
+			t.Errorf("%s@%s trees (-written +read):\n%s", q.ws, q.name, diff)
+		}
+	}
+	log, err := again.Log(ctx, "w")
+	if err != nil || len(log) != 2 || log[0].Trees[big] != rh || log[1].Trees != nil {
+		t.Errorf("log = %+v, %v", log, err)
 	}
 }
 

@@ -67,6 +67,24 @@ func DatabaseOn(t testing.TB, admin string) string {
 	return u.String()
 }
 
+// DatabaseFrom creates a database for the test, like Database, and runs
+// the SQL script dump (a pg_dump in plain format, say) in it.
+func DatabaseFrom(t testing.TB, dump []byte) string {
+	t.Helper()
+	loc := Database(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, string(dump)); err != nil {
+		t.Fatalf("restore the dump: %v", err)
+	}
+	return loc
+}
+
 // dbName is a valid, unique database name that says which test made it.
 func dbName(test string) string {
 	var b strings.Builder

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
+)
+
+// schema1Dir holds banks of schema version 1 written by that version's
+// code, one per backend, with what that code read back (expect.json) and a
+// proposal it made and did not commit (see bank/backend/upgrade_test.go).
+const schema1Dir = "../../bank/backend/testdata/schema1"
+
+// schema1Bank restores the schema 1 bank of the backend and returns its
+// location.
+func schema1Bank(t *testing.T, backend string) string {
+	t.Helper()
+	name := "bank.db.gz"
+	if backend == "postgres" {
+		name = "bank.sql.gz"
+	}
+	f, err := os.Open(filepath.Join(schema1Dir, backend, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if backend == "postgres" {
+		return pgtest.DatabaseFrom(t, raw)
+	}
+	loc := filepath.Join(t.TempDir(), "bank.db")
+	if err := os.WriteFile(loc, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// A bank of schema 1 is refused by every command but migrate, which
+// upgrades it; its history then reads as before and a receipt signed
+// before the upgrade commits.
+func TestBankMigrateSchema1(t *testing.T) {
+	var want struct {
+		Workspaces map[string][]struct {
+			Revision string            `json:"revision"`
+			Parent   string            `json:"parent"`
+			Inputs   map[string]string `json:"inputs"`
+			Graph    string            `json:"graph"`
+		} `json:"workspaces"`
+	}
+	raw, err := os.ReadFile(filepath.Join(schema1Dir, "expect.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	eachBackend(t, func(t *testing.T, be bankBackend) {
+		t.Setenv("RECONSTRUCT_BANK_KEY", "")
+		db := schema1Bank(t, be.name)
+		for _, args := range [][]string{{"list"}, {"log", "--workspace", "objects"}, {"act", "--commit", filepath.Join(schema1Dir, be.name, "proposal.json")}} {
+			// A sound bank of an older schema is not called a broken file.
+			if out, code, msg := runBankEnv(t, nil, db, "", args...); code != 2 || !strings.Contains(msg, "bank migrate") || strings.Contains(msg, sqlite.ErrNotABank.Error()) {
+				t.Errorf("bank %v before migrate: exit %d, %q, %s; want 2 saying to run bank migrate", args, code, msg, out)
+			}
+		}
+		res := mustRun(t, db, "", "migrate")
+		if res["from_version"] != 1.0 || res["version"] != 2.0 || res["created"] != false || res["changed"] != true {
+			t.Errorf("migrate = %v, want from 1 to 2", res)
+		}
+		if be.name == "sqlite" {
+			// The receipt key moved from the database to the key file.
+			if fi, err := os.Stat(sqlite.KeyFile(db)); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("key file after migrate: %v, %v; want mode 0600", fi, err)
+			}
+		}
+		for ws, revs := range want.Workspaces {
+			log := mustRun(t, db, "", "log", "--workspace", ws)
+			got, _ := log["revisions"].([]any)
+			if len(got) != len(revs) {
+				t.Fatalf("log of %s: %d revisions, want %d", ws, len(got), len(revs))
+			}
+			for i, w := range revs {
+				r := got[i].(map[string]any)
+				wantJSON, _ := json.Marshal(map[string]any{"revision": w.Revision, "parent": w.Parent, "inputs": w.Inputs, "graph": w.Graph})
+				gotJSON, _ := json.Marshal(map[string]any{"revision": r["revision"], "parent": orEmpty(r["parent"]), "inputs": r["inputs"], "graph": r["graph"]})
+				if !bytes.Equal(gotJSON, wantJSON) {
+					t.Errorf("%s revision %d after migrate: %s, want %s", ws, i+1, gotJSON, wantJSON)
+				}
+			}
+		}
+		commit := mustRun(t, db, "", "act", "--commit", filepath.Join(schema1Dir, be.name, "proposal.json"))
+		if rev, _ := commit["revision"].(map[string]any); rev == nil || rev["revision"] != "r000003" {
+			t.Errorf("commit of a proposal made before the upgrade = %v, want r000003", commit)
+		}
+		// The examples list, stored whole by schema 1, evaluates.
+		examples := want.Workspaces["examples"]
+		obs := mustRun(t, db, `{"action": "observe", "workspace": "examples"}`, "act")
+		if head := examples[len(examples)-1].Revision; obs["revision"] != head || orEmpty(obs["error"]) != "" || obs["outputs"] == nil {
+			t.Errorf("observe examples after migrate: revision %v, error %v, outputs %v; want %s evaluated", obs["revision"], obs["error"], obs["outputs"], head)
+		}
+		if res := mustRun(t, db, "", "migrate"); res["from_version"] != 2.0 || res["changed"] != false {
+			t.Errorf("second migrate = %v, want nothing changed", res)
+		}
+	})
+}
+
+// orEmpty is v, or "" when v is nil (an omitted field).
+func orEmpty(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}
