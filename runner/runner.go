@@ -69,18 +69,6 @@ func Limits(c *config.Config) sandbox.Limits {
 	}
 }
 
-// Settings converts the workflow section.
-func Settings(c *config.Config) workflow.Settings {
-	w := c.Workflow
-	return workflow.Settings{
-		InitialBatch: w.InitialBatch, BatchStep: w.BatchStep, EarlyStop: w.EarlyStop,
-		MaxIterations: w.MaxIterations, ProposeAttempts: w.ProposeAttempts, RandomShare: w.RandomShare,
-		CoverageGate: w.CoverageGate, MemorisationGate: w.MemorisationGate, ComplexityGate: w.ComplexityGate,
-		DomainCheck: w.DomainCheck, TokenBudget: w.TokenBudget, Atol: w.Atol, MaxFailures: w.MaxFailures, Seed: w.Seed,
-		ProposalFallback: w.ProposalFallback, StallLimit: w.StallLimit,
-	}
-}
-
 // Run executes one configured run end to end. Everything that can be
 // checked — the run id, the workspace, the agent's settings, the hidden
 // program's and the generator's functions — is checked before anything is
@@ -417,7 +405,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}
 	spec := workflow.Spec{
-		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
+		Task: c.Task.Describe(), Settings: c.Workflow, Workspace: workspace, RunID: l.runID,
 		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
 	}
 	started = true
