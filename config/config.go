@@ -3,6 +3,7 @@ package config
 import (
 	"time"
 
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -17,6 +18,9 @@ type Config struct {
 	Workspace string            `mapstructure:"workspace" json:"workspace"`
 	// File is the configuration file the config was loaded from.
 	File string `mapstructure:"-" json:"file"`
+	// Stamp is set on a configuration recorded by a run (Stamped) and read
+	// back (Recorded): its format and the reconstruct that recorded it.
+	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
 }
 
 // Task is the task section: what the agent may know, and where the hidden

@@ -76,7 +76,7 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 	s := &Sandboxes{Kind: kind}
 	fail := func(role string, err error) (*Sandboxes, error) {
 		s.Close()
-		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %v", ErrInfra, role, kind, err)
+		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %w", ErrInfra, role, kind, err)
 	}
 	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
 		return fail("evaluator", err)
@@ -95,7 +95,7 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 	}
 	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
 	if err != nil {
-		return fmt.Errorf("%w: start the agent's %s sandbox: %v", ErrInfra, s.Kind, err)
+		return fmt.Errorf("%w: start the agent's %s sandbox: %w", ErrInfra, s.Kind, err)
 	}
 	s.Agent = box
 	return nil
@@ -105,14 +105,24 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 // dir is a scratch directory of its own (the process sandbox makes and
 // removes one; a Docker container gets a size-bounded tmpfs).
 func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	// A backend's nil pointer must not become a non-nil interface: Close
+	// would call it.
 	if kind == "docker" {
-		return openDocker(ctx, c, runID, role, dir, log)
+		box, err := openDocker(ctx, c, runID, role, dir, log)
+		if err != nil {
+			return nil, err
+		}
+		return box, nil
 	}
 	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
 	if role == "oracle" {
 		opts.Hide = hiddenFromOracle(c, dir)
 	}
-	return process.New(ctx, opts)
+	box, err := process.New(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return box, nil
 }
 
 // openScratch starts a sandbox with an empty working directory of its own.

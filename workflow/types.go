@@ -7,6 +7,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -137,6 +138,8 @@ type Deps struct {
 
 // Event is one entry of a run's journal (events.jsonl and the bank).
 type Event struct {
+	// Stamp names the event's format and the reconstruct that wrote it.
+	stamp.Stamp
 	Seq       int             `json:"seq"`
 	Time      time.Time       `json:"time"`
 	RunID     string          `json:"run_id"`
@@ -187,6 +190,9 @@ type IterationRecord struct {
 
 // Result is what a run produced (RECONSTRUCT.md, Result).
 type Result struct {
+	// Stamp names result.json's format (Format) and the reconstruct that
+	// wrote it.
+	stamp.Stamp
 	RunID         string `json:"run_id"`
 	Task          string `json:"task"`
 	StopReason    string `json:"stop_reason"`

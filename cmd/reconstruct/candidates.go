@@ -278,11 +278,11 @@ func readRunInfo(workspace, run string) (runInfo, error) {
 	}
 	for _, ev := range evs {
 		if ev.Type == workflow.EventRunStarted && (run == "" || run == "all" || ev.RunID == run) {
-			var info runInfo
-			if err := json.Unmarshal(ev.Data, &info); err != nil {
-				return runInfo{}, fmt.Errorf("%s: run_started event: %w", workspace, err)
+			rs, err := workflow.DecodeRunStarted(ev)
+			if err != nil {
+				return runInfo{}, fmt.Errorf("%s: %w", workspace, err)
 			}
-			return info, nil
+			return runInfo{Task: rs.Task, Settings: rs.Settings}, nil
 		}
 	}
 	return runInfo{}, fmt.Errorf("%s: no run_started event for run %q in %s", workspace, run, workflow.EventsFile)
