@@ -479,7 +479,7 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 		return infraAgent{a}, nil
 	}

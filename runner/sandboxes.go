@@ -152,7 +152,7 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 	}
 	box, err := openScratch(ctx, c, kind, NewRunID(), "score", log)
 	if err != nil {
-		return nil, fmt.Errorf("%w: start the %s sandbox: %v", ErrInfra, kind, err)
+		return nil, fmt.Errorf("%w: start the %s sandbox: %w", ErrInfra, kind, err)
 	}
 	return box, nil
 }
