@@ -13,13 +13,15 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/task"
 )
 
 // Dir is the archive directory inside a workspace.
 const Dir = ".oc_candidates"
 
-// FormatVersion is the manifest format this package writes and reads.
+// FormatVersion is the major version of the manifest format this package
+// writes and reads; a manifest of a newer major is refused, older ones read.
 const FormatVersion = 1
 
 const manifestName = "manifest.json"
@@ -50,7 +52,9 @@ type Record struct {
 
 // Manifest lists every archived candidate of a workspace, all runs.
 type Manifest struct {
-	Format  int      `json:"format"`
+	// Stamp names the manifest's format and the reconstruct that last
+	// wrote it.
+	stamp.Stamp
 	Entries []Record `json:"entries"`
 }
 
@@ -225,7 +229,7 @@ func (a *Archive) read() (Manifest, error) {
 	path := filepath.Join(a.dir, manifestName)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return Manifest{Format: FormatVersion}, nil
+		return Manifest{}, nil
 	}
 	if err != nil {
 		return Manifest{}, fmt.Errorf("read archive manifest: %w", err)
@@ -234,13 +238,14 @@ func (a *Archive) read() (Manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return Manifest{}, fmt.Errorf("read archive manifest %s: %w", path, err)
 	}
-	if m.Format != FormatVersion {
-		return Manifest{}, fmt.Errorf("archive manifest %s has format %d; this reconstruct reads format %d", path, m.Format, FormatVersion)
+	if err := m.Stamp.Check("archive manifest "+path, FormatVersion); err != nil {
+		return Manifest{}, err
 	}
 	return m, nil
 }
 
 func (a *Archive) write(m Manifest) error {
+	m.Stamp = stamp.New(FormatVersion)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

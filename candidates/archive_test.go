@@ -1,12 +1,16 @@
 package candidates
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reconstruct/reconstruct/internal/stamp"
 )
 
 func TestArchiveRoundTrip(t *testing.T) {
@@ -63,12 +67,46 @@ func TestArchiveDetectsTampering(t *testing.T) {
 	}
 }
 
+// A manifest of a newer major format is refused with ErrNewerFormat; one
+// written before format stamps (testdata/format1) reads, and gains a stamp
+// when next written.
 func TestManifestVersionChecked(t *testing.T) {
 	dir := t.TempDir()
 	a, _ := Open(dir)
 	os.WriteFile(filepath.Join(a.Path(), "manifest.json"), []byte(`{"format": 99, "entries": []}`), 0o644)
-	if _, err := a.List(); err == nil || !strings.Contains(err.Error(), "format 99") {
-		t.Errorf("List with an unknown format: %v", err)
+	if _, err := a.List(); !errors.Is(err, stamp.ErrNewerFormat) || !strings.Contains(err.Error(), "format 99") {
+		t.Errorf("List with a newer format: %v", err)
+	}
+
+	ws := t.TempDir()
+	if err := os.CopyFS(ws, os.DirFS("testdata/format1")); err != nil {
+		t.Fatal(err)
+	}
+	old, err := OpenExisting(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := old.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("format-1 manifest: %d entries, want 6", len(recs))
+	}
+	src, err := old.Source(recs[1])
+	if err != nil || !strings.Contains(string(src), "def solve") {
+		t.Errorf("Source of a format-1 entry: %q, %v", src, err)
+	}
+	if _, err := old.Add(Record{RunID: "r2", Iteration: 1}, []byte("x = 1\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	data, _ := os.ReadFile(filepath.Join(old.Path(), "manifest.json"))
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Stamp != stamp.New(FormatVersion) || len(m.Entries) != 7 {
+		t.Errorf("rewritten manifest: stamp %+v, %d entries", m.Stamp, len(m.Entries))
 	}
 }
 

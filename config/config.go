@@ -1,48 +1,26 @@
 package config
 
 import (
-	"fmt"
 	"time"
 
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/task"
-)
-
-// Defaults of the workflow section (RECONSTRUCT.md).
-const (
-	DefaultInitialBatch    = 2
-	DefaultBatchStep       = 2
-	DefaultEarlyStop       = 5
-	DefaultMaxIterations   = 50
-	DefaultProposeAttempts = 3
-	DefaultMaxFailures     = 5
-	DefaultFunctionName    = "solve"
-	DefaultImage           = "" // empty: the image named after the embedded harness digest
-	// DefaultStallLimit is how many consecutive sessions that change
-	// nothing end a run (stop reason stalled); 0 turns the check off.
-	DefaultStallLimit = 5
-	// DefaultProposalFallback fills a batch from the task's random_inputs
-	// generator when every proposal attempt failed.
-	DefaultProposalFallback = FallbackRandom
-)
-
-// Values of workflow.proposal_fallback.
-const (
-	// FallbackRandom fills the batch from random_inputs and goes on.
-	FallbackRandom = "random"
-	// FallbackStop ends the run with proposer_failed (the strict protocol).
-	FallbackStop = "stop"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // Config is a whole run configuration.
 type Config struct {
-	Task      Task     `mapstructure:"task" json:"task"`
-	Workflow  Workflow `mapstructure:"workflow" json:"workflow"`
-	Agent     Agent    `mapstructure:"agent" json:"agent"`
-	Sandbox   Sandbox  `mapstructure:"sandbox" json:"sandbox"`
-	Bank      Bank     `mapstructure:"bank" json:"bank"`
-	Workspace string   `mapstructure:"workspace" json:"workspace"`
+	Task      Task              `mapstructure:"task" json:"task"`
+	Workflow  workflow.Settings `mapstructure:"workflow" json:"workflow"`
+	Agent     Agent             `mapstructure:"agent" json:"agent"`
+	Sandbox   Sandbox           `mapstructure:"sandbox" json:"sandbox"`
+	Bank      Bank              `mapstructure:"bank" json:"bank"`
+	Workspace string            `mapstructure:"workspace" json:"workspace"`
 	// File is the configuration file the config was loaded from.
 	File string `mapstructure:"-" json:"file"`
+	// Stamp is set on a configuration recorded by a run (Stamped) and read
+	// back (Recorded): its format and the reconstruct that recorded it.
+	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
 }
 
 // Task is the task section: what the agent may know, and where the hidden
@@ -96,32 +74,6 @@ type Generator struct {
 	Function string `mapstructure:"function" json:"function"`
 }
 
-// Workflow is the workflow section (RECONSTRUCT.md, Protocol and Disciplines).
-type Workflow struct {
-	InitialBatch     int     `mapstructure:"initial_batch" json:"initial_batch"`
-	BatchStep        int     `mapstructure:"batch_step" json:"batch_step"`
-	EarlyStop        int     `mapstructure:"early_stop" json:"early_stop"`
-	MaxIterations    int     `mapstructure:"max_iterations" json:"max_iterations"`
-	ProposeAttempts  int     `mapstructure:"propose_attempts" json:"propose_attempts"`
-	RandomShare      float64 `mapstructure:"random_share" json:"random_share"`
-	CoverageGate     bool    `mapstructure:"coverage_gate" json:"coverage_gate"`
-	MemorisationGate bool    `mapstructure:"memorisation_gate" json:"memorisation_gate"`
-	ComplexityGate   bool    `mapstructure:"complexity_gate" json:"complexity_gate"`
-	DomainCheck      bool    `mapstructure:"domain_check" json:"domain_check"`
-	// TokenBudget is the most prompt plus completion tokens a run may spend;
-	// 0 means no limit.
-	TokenBudget int     `mapstructure:"token_budget" json:"token_budget"`
-	Atol        float64 `mapstructure:"atol" json:"atol"`
-	MaxFailures int     `mapstructure:"max_failures" json:"max_failures"`
-	Seed        int64   `mapstructure:"seed" json:"seed"`
-	// ProposalFallback is what happens when every proposal attempt failed:
-	// FallbackRandom or FallbackStop.
-	ProposalFallback string `mapstructure:"proposal_fallback" json:"proposal_fallback"`
-	// StallLimit is how many consecutive sessions that change nothing end
-	// the run; 0 means never.
-	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
-}
-
 // Agent is the agent section.
 type Agent struct {
 	Kind   string `mapstructure:"kind" json:"kind"`
@@ -173,87 +125,4 @@ type Sandbox struct {
 type Bank struct {
 	Enabled bool   `mapstructure:"enabled" json:"enabled"`
 	Path    string `mapstructure:"path" json:"path"`
-}
-
-// defaults returns every key with its default value, flattened with dots.
-// Every key must be here: environment variables bind only to known keys.
-func defaults() map[string]any {
-	return map[string]any{
-		"task.name":                  "",
-		"task.level":                 "",
-		"task.family":                "",
-		"task.input_type":            "",
-		"task.input_constraints":     "",
-		"task.function_name":         DefaultFunctionName,
-		"task.kind":                  "",
-		"task.heldout":               "",
-		"task.allow_outside_paths":   false,
-		"task.oracle.on_host":        false,
-		"task.oracle.python":         "",
-		"task.oracle.function":       "",
-		"task.oracle.command":        []string{},
-		"task.oracle.http":           "",
-		"task.oracle.timeout":        "10s",
-		"task.oracle.retries":        3,
-		"workflow.initial_batch":     DefaultInitialBatch,
-		"workflow.batch_step":        DefaultBatchStep,
-		"workflow.early_stop":        DefaultEarlyStop,
-		"workflow.max_iterations":    DefaultMaxIterations,
-		"workflow.propose_attempts":  DefaultProposeAttempts,
-		"workflow.random_share":      0.0,
-		"workflow.coverage_gate":     false,
-		"workflow.memorisation_gate": false,
-		"workflow.complexity_gate":   false,
-		"workflow.domain_check":      false,
-		"workflow.token_budget":      0,
-		"workflow.atol":              task.DefaultAtol,
-		"workflow.max_failures":      DefaultMaxFailures,
-		"workflow.seed":              1,
-		"workflow.proposal_fallback": DefaultProposalFallback,
-		"workflow.stall_limit":       DefaultStallLimit,
-		"agent.kind":                 "synth",
-		"agent.synth.time_limit":     "20s",
-		"agent.synth.run_time_limit": "45s",
-		"agent.synth.memory_mb":      1024,
-		"agent.replay.script":        "",
-		"agent.llm.base_url":         "https://api.openai.com/v1",
-		"agent.llm.model":            "",
-		"agent.llm.api_key_env":      "OPENAI_API_KEY",
-		"agent.llm.temperature":      0.2,
-		"agent.llm.max_tokens":       4096,
-		"agent.llm.max_turns":        12,
-		"agent.llm.request_timeout":  "120s",
-		"agent.llm.retries":          4,
-		"agent.llm.tool_mode":        "tools",
-		"sandbox.kind":               "auto",
-		"sandbox.call_timeout":       "2s",
-		"sandbox.memory_mb":          512,
-		"sandbox.output_kb":          1024,
-		"sandbox.pids":               64,
-		"sandbox.cpus":               1.0,
-		"sandbox.image":              DefaultImage,
-		"sandbox.python":             "python3",
-		"bank.enabled":               true,
-		"bank.path":                  "",
-		"workspace":                  "",
-	}
-}
-
-// Error is a configuration error naming the file and the key at fault.
-type Error struct {
-	File string
-	Key  string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.File != "" && e.Key != "":
-		return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Msg)
-	case e.File != "":
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	case e.Key != "":
-		return fmt.Sprintf("%s: %s", e.Key, e.Msg)
-	}
-	return e.Msg
 }

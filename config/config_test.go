@@ -361,3 +361,57 @@ func TestTaskDirectoryThroughASymlink(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 }
+
+// A configuration's problems come all at once, one line each, naming the
+// file and key, or the environment variable, with advice.
+func TestProblemsAllAtOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		env  map[string]string
+		want []string // one line each, in order
+	}{
+		{name: "unknown keys and wrong types together",
+			yaml: validTask + "workflow: {early_stop: abc, earlystop: 1}\nsandbox: {memory_mb: [1], kidn: docker}\nagnt: {}\n",
+			want: []string{
+				"{file}: agnt: unknown key; did you mean agent?",
+				"{file}: sandbox.kidn: unknown key; did you mean sandbox.kind?",
+				"{file}: workflow.earlystop: unknown key; did you mean workflow.early_stop?",
+				"{file}: sandbox.memory_mb: want a whole number (such as 512), got [1]",
+				`{file}: workflow.early_stop: want a whole number (such as 5), got "abc"`,
+			}},
+		{name: "a key in the wrong section",
+			yaml: validTask + "early_stop: 3\n",
+			want: []string{"{file}: early_stop: unknown key; did you mean workflow.early_stop?"}},
+		{name: "bad values from the file and the environment",
+			yaml: validTask + "workflow: {early_stop: 0, proposal_fallback: rand}\nsandbox: {kind: dokcer}\n",
+			env:  map[string]string{"RECONSTRUCT_WORKFLOW_MAX_ITERATIONS": "0"},
+			want: []string{
+				"{file}: workflow.early_stop: must be at least 1, got 0",
+				"RECONSTRUCT_WORKFLOW_MAX_ITERATIONS (workflow.max_iterations): must be at least 1, got 0",
+				`{file}: workflow.proposal_fallback: unknown value "rand" (want random or stop); did you mean random?`,
+				`{file}: sandbox.kind: unknown value "dokcer" (want auto, process or docker); did you mean docker?`,
+			}},
+		{name: "a value the environment cannot give",
+			yaml: validTask,
+			env:  map[string]string{"RECONSTRUCT_SANDBOX_CALL_TIMEOUT": "3x"},
+			want: []string{`RECONSTRUCT_SANDBOX_CALL_TIMEOUT (sandbox.call_timeout): want a duration (such as 2s), got "3x"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := taskDir(t, tt.yaml)
+			_, err := Load(Options{File: p, Env: true, Getenv: func(k string) string { return tt.env[k] }})
+			if err == nil {
+				t.Fatal("Load succeeded")
+			}
+			want := strings.ReplaceAll(strings.Join(tt.want, "\n"), "{file}", p)
+			if diff := cmp.Diff(want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			var probs Problems
+			if !errors.As(err, &probs) || len(probs) != len(tt.want) {
+				t.Errorf("errors.As(Problems) = %v, want %d problems", probs, len(tt.want))
+			}
+		})
+	}
+}

@@ -1,3 +1,5 @@
+//go:generate go run ./internal/gendoc ../docs/config.md
+
 // Package config loads a run configuration: a YAML file (a task directory's
 // task.yaml or any run config), optional overlay files, RECONSTRUCT_*
 // environment variables and command-line flags, in that order of precedence.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,13 +9,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
-
-	"github.com/reconstruct/reconstruct/task"
 )
 
 // EnvPrefix prefixes every environment variable that sets a key.
@@ -38,13 +38,9 @@ type Options struct {
 	Override map[string]any
 }
 
-// pathKeys are the keys whose values are paths relative to the file naming them.
-var pathKeys = []string{
-	"task.oracle.python", "task.random_inputs.python", "task.heldout",
-	"workspace", "bank.path", "agent.replay.script",
-}
-
-// Load reads, layers, decodes and validates a configuration.
+// Load reads, layers, decodes and validates a configuration. Every
+// problem is reported at once (Problems), each naming the key and the file,
+// environment variable or flag its value came from.
 func Load(opts Options) (*Config, error) {
 	if opts.File == "" {
 		return nil, &Error{Msg: "no configuration file given (use --config FILE)"}
@@ -53,33 +49,32 @@ func Load(opts Options) (*Config, error) {
 	if err != nil {
 		return nil, &Error{File: opts.File, Msg: err.Error()}
 	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p := &problems{file: abs, from: map[string]string{}}
 	v := viper.New()
 	for k, d := range defaults() {
 		v.SetDefault(k, d)
 	}
 	for _, f := range append([]string{abs}, opts.Overlays...) {
-		m, err := readFile(f)
+		m, err := readFile(f, p)
 		if err != nil {
 			return nil, err
+		}
+		for _, k := range leaves(m, "") {
+			p.from[k] = f
 		}
 		if err := v.MergeConfigMap(m); err != nil {
 			return nil, &Error{File: f, Msg: err.Error()}
 		}
 	}
 	if opts.Env {
-		getenv := opts.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		for k := range defaults() {
-			name := EnvName(k)
-			if val := getenv(name); val != "" {
-				v.Set(k, envValue(k, val))
-			}
-		}
-		for _, k := range []string{"task.domain.lo", "task.domain.hi", "task.random_inputs.python", "task.random_inputs.function"} {
-			if val := getenv(EnvName(k)); val != "" {
-				v.Set(k, envValue(k, val))
+		for _, k := range Table {
+			if val := getenv(k.Env()); val != "" {
+				v.Set(k.Name, envValue(k.Name, val))
+				p.from[k.Name] = sourcePrefix + k.Env()
 			}
 		}
 	}
@@ -91,21 +86,23 @@ func Load(opts Options) (*Config, error) {
 	for _, k := range keys {
 		if f := opts.Flags[k]; f != nil && f.Changed {
 			v.Set(k, flagValue(k, f))
+			p.from[k] = sourcePrefix + "--" + f.Name
 		}
 	}
 	for k, val := range opts.Override {
 		v.Set(k, val)
 	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
 	var c Config
 	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
-		return nil, &Error{File: abs, Msg: cleanDecodeError(err)}
+		decodeProblems(err, p, v.Get)
+		return nil, p.err()
 	}
 	c.File = abs
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if err := c.finish(getenv); err != nil {
+	c.finish(getenv, p)
+	if err := p.err(); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -140,17 +137,15 @@ func flagValue(key string, f *pflag.Flag) any {
 func isURL(s string) bool { return strings.Contains(s, "://") }
 
 func isPathKey(key string) bool {
-	for _, k := range pathKeys {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	k, ok := lookup[key]
+	return ok && k.Path
 }
 
-// readFile parses one YAML file strictly (unknown keys and wrong types are
-// errors naming the file and the key) and resolves its paths.
-func readFile(path string) (map[string]any, error) {
+// readFile parses one YAML file strictly: its unknown keys and wrong types
+// are added to p, each naming the file and the key; a file that cannot be
+// read or parsed is an error. Its relative paths resolve against its
+// directory.
+func readFile(path string, p *problems) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -165,18 +160,68 @@ func readFile(path string) (map[string]any, error) {
 	if m == nil {
 		m = map[string]any{}
 	}
-	// Strict pass over this file alone: no weak typing, no unknown keys.
+	fp := &problems{file: path}
+	unknownKeys(m, "", fp)
+	// Strict pass over this file alone (its unknown keys removed): no weak
+	// typing.
 	var probe Config
 	if err := decode(m, &probe, false); err != nil {
-		return nil, &Error{File: path, Msg: cleanDecodeError(err)}
+		decodeProblems(err, fp, func(k string) any { return lookupIn(m, k) })
 	}
+	p.list = append(p.list, fp.list...)
 	resolvePaths(m, filepath.Dir(path))
 	return m, nil
 }
 
+// unknownKeys adds a problem for every key of m (under prefix) that is
+// neither a key of Table nor a section holding keys, with a "did you mean",
+// and removes it from m.
+func unknownKeys(m map[string]any, prefix string, p *problems) {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		name := prefix + k
+		if _, ok := lookup[name]; ok {
+			continue
+		}
+		if isSection(name) {
+			if sub, ok := m[k].(map[string]any); ok {
+				unknownKeys(sub, name+".", p)
+			}
+			continue // a value where a section belongs: the decoder says so
+		}
+		delete(m, k)
+		if s := suggest(name); s != "" {
+			p.add(name, "unknown key; did you mean %s?", s)
+		} else {
+			p.add(name, "unknown key (docs/config.md lists every key)")
+		}
+	}
+}
+
+// leaves lists the keys set in m (under prefix).
+func leaves(m map[string]any, prefix string) []string {
+	var out []string
+	for k, val := range m {
+		name := prefix + k
+		if sub, ok := val.(map[string]any); ok && isSection(name) {
+			out = append(out, leaves(sub, name+".")...)
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
 func resolvePaths(m map[string]any, dir string) {
-	for _, key := range pathKeys {
-		parts := strings.Split(key, ".")
+	for _, k := range Table {
+		if !k.Path {
+			continue
+		}
+		parts := strings.Split(k.Name, ".")
 		cur := m
 		for i, p := range parts {
 			if i == len(parts)-1 {
@@ -225,40 +270,108 @@ func decode(in any, out any, weak bool) error {
 	return d.Decode(in)
 }
 
-var decodeNoise = regexp.MustCompile(`(?m)^\d+ error\(s\) decoding:\s*|^\* `)
+// decodeLine is one of the decoder's problems: 'key' what is wrong.
+var decodeLine = regexp.MustCompile(`'([^']*)' (.*)$`)
 
-// cleanDecodeError turns mapstructure's message into one line per problem,
-// each naming the key.
-func cleanDecodeError(err error) string {
-	s := decodeNoise.ReplaceAllString(err.Error(), "")
-	s = strings.ReplaceAll(s, "decoding failed due to the following error(s):", "")
-	lines := strings.Fields(strings.ReplaceAll(s, "\n", " \n "))
-	return strings.TrimSpace(strings.Join(lines, " "))
+// decodeProblems turns the decoder's message into one problem per key, in
+// words a user reads: the key, the kind of value it wants and the value it
+// got (value returns the value set for a key).
+func decodeProblems(err error, p *problems, value func(key string) any) {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "* "))
+		if l == "" || strings.HasPrefix(l, "decoding failed") || strings.HasSuffix(l, "error(s) decoding:") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	sort.Strings(lines)
+	for _, l := range lines {
+		m := decodeLine.FindStringSubmatch(l)
+		if m == nil {
+			p.add("", "%s", l)
+			continue
+		}
+		key, msg := m[1], m[2]
+		switch k, ok := lookup[key]; {
+		case ok && k.Default != nil:
+			msg = fmt.Sprintf("want %s (such as %s), got %s", typeName(k.Default), strings.Trim(k.ShownDefault(), "`"), shown(value(key)))
+		case isSection(key):
+			msg = fmt.Sprintf("is a section: want keys under it (such as %s), got %s", firstKey(key), shown(value(key)))
+		}
+		p.add(key, "%s", msg)
+	}
 }
 
-// finish checks required fields and values, and fills derived defaults.
-func (c *Config) finish(getenv func(string) string) error {
-	bad := func(key, format string, args ...any) error {
-		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
+// shown is a value as a user wrote it.
+func shown(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
 	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// firstKey is the first key of Table in a section.
+func firstKey(section string) string {
+	for _, k := range Table {
+		if strings.HasPrefix(k.Name, section+".") {
+			return k.Name
+		}
+	}
+	return section
+}
+
+// lookupIn returns the value of a dotted key in a nested map.
+func lookupIn(m map[string]any, key string) any {
+	var cur any = m
+	for _, part := range strings.Split(key, ".") {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[part]
+	}
+	return cur
+}
+
+// typeName names the type of a default in a user's words.
+func typeName(v any) string {
+	switch v.(type) {
+	case bool:
+		return "true or false"
+	case int, int64:
+		return "a whole number"
+	case float64:
+		return "a number"
+	case time.Duration:
+		return "a duration"
+	case []string:
+		return "a list of strings"
+	}
+	return "a string"
+}
+
+// finish checks required fields and values, adding each problem to p,
+// and fills derived defaults.
+func (c *Config) finish(getenv func(string) string, p *problems) {
+	bad := p.add
 	t := &c.Task
 	if t.Name == "" {
-		return bad("task.name", "required field is missing")
+		bad("task.name", "required field is missing")
 	}
 	if t.InputType == "" {
-		return bad("task.input_type", "required field is missing")
+		bad("task.input_type", "required field is missing")
 	}
-	if t.Kind == "" {
-		return bad("task.kind", "required field is missing (one of %s)", kindList())
-	}
-	if !task.Kind(t.Kind).Valid() {
-		return bad("task.kind", "unknown kind %q (want one of %s)", t.Kind, kindList())
-	}
+	checkOneOf(p, "task.kind", t.Kind)
 	if !isIdentifier(t.FunctionName) {
-		return bad("task.function_name", "%q is not a Python identifier", t.FunctionName)
+		bad("task.function_name", "%q is not a Python identifier (letters, digits and _, not starting with a digit)", t.FunctionName)
 	}
 	if t.Domain != nil && t.Domain.Lo > t.Domain.Hi {
-		return bad("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
+		bad("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
 	}
 	o := &t.Oracle
 	n := 0
@@ -269,49 +382,46 @@ func (c *Config) finish(getenv func(string) string) error {
 	}
 	switch {
 	case n == 0:
-		return bad("task.oracle", "required: one of python, command or http")
+		bad("task.oracle", "required: one of python, command or http")
 	case n > 1:
-		return bad("task.oracle", "give exactly one of python, command or http")
+		bad("task.oracle", "give exactly one of python, command or http")
 	}
 	if o.Python != "" {
 		if o.Function == "" {
-			return bad("task.oracle.function", "required with task.oracle.python")
+			bad("task.oracle.function", "required with task.oracle.python")
 		}
 		if err := fileExists(o.Python); err != nil {
-			return bad("task.oracle.python", "%v", err)
+			bad("task.oracle.python", "%v", err)
 		}
 	}
 	if o.OnHost && len(o.Command) == 0 {
-		return bad("task.oracle.on_host", "applies only to task.oracle.command")
+		bad("task.oracle.on_host", "applies only to task.oracle.command")
 	}
 	if o.HTTP != "" && !strings.HasPrefix(o.HTTP, "http://") && !strings.HasPrefix(o.HTTP, "https://") {
-		return bad("task.oracle.http", "%q is not an http(s) URL", o.HTTP)
+		bad("task.oracle.http", "%q is not an http(s) URL", o.HTTP)
 	}
 	if o.Timeout <= 0 {
-		return bad("task.oracle.timeout", "must be positive")
+		bad("task.oracle.timeout", "must be positive, got %s", o.Timeout)
 	}
 	if o.Retries < 0 {
-		return bad("task.oracle.retries", "must not be negative")
+		bad("task.oracle.retries", "must not be negative, got %d", o.Retries)
 	}
 	if g := t.RandomInputs; g != nil {
-		if g.Python == "" {
-			return bad("task.random_inputs.python", "required with task.random_inputs")
-		}
 		if g.Function == "" {
 			g.Function = "generate"
 		}
-		if err := fileExists(g.Python); err != nil {
-			return bad("task.random_inputs.python", "%v", err)
+		if g.Python == "" {
+			bad("task.random_inputs.python", "required with task.random_inputs")
+		} else if err := fileExists(g.Python); err != nil {
+			bad("task.random_inputs.python", "%v", err)
 		}
 	}
 	if t.Heldout == "" {
-		if p := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(p) == nil {
-			t.Heldout = p
+		if h := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(h) == nil {
+			t.Heldout = h
 		}
 	}
-	if err := c.containPaths(); err != nil {
-		return err
-	}
+	c.containPaths(p)
 
 	w := &c.Workflow
 	for _, f := range []struct {
@@ -328,68 +438,54 @@ func (c *Config) finish(getenv func(string) string) error {
 		{"workflow.max_failures", w.MaxFailures, 0},
 	} {
 		if f.v < f.min {
-			return bad(f.key, "must be at least %d, got %d", f.min, f.v)
+			bad(f.key, "must be at least %d, got %d", f.min, f.v)
 		}
 	}
 	if w.RandomShare < 0 || w.RandomShare > 1 {
-		return bad("workflow.random_share", "must be between 0 and 1, got %g", w.RandomShare)
-	}
-	if w.RandomShare > 0 && t.RandomInputs == nil {
-		return bad("workflow.random_share", "is %g but task.random_inputs is not set", w.RandomShare)
+		bad("workflow.random_share", "must be between 0 and 1, got %g", w.RandomShare)
+	} else if w.RandomShare > 0 && t.RandomInputs == nil {
+		bad("workflow.random_share", "is %g but task.random_inputs is not set (set it, or set random_share to 0)", w.RandomShare)
 	}
 	if w.Atol < 0 {
-		return bad("workflow.atol", "must not be negative")
+		bad("workflow.atol", "must not be negative, got %g", w.Atol)
 	}
 	if w.StallLimit < 0 {
-		return bad("workflow.stall_limit", "must not be negative (0 turns the check off), got %d", w.StallLimit)
+		bad("workflow.stall_limit", "must not be negative (0 turns the check off), got %d", w.StallLimit)
 	}
-	switch w.ProposalFallback {
-	case FallbackRandom, FallbackStop:
-	default:
-		return bad("workflow.proposal_fallback", "want %s or %s, got %q", FallbackRandom, FallbackStop, w.ProposalFallback)
-	}
+	checkOneOf(p, "workflow.proposal_fallback", w.ProposalFallback)
 
-	switch c.Agent.Kind {
-	case "synth", "llm":
-	case "replay":
-		if c.Agent.Replay.Script == "" {
-			return bad("agent.replay.script", "required with agent.kind replay")
-		}
-		if err := fileExists(c.Agent.Replay.Script); err != nil {
-			return bad("agent.replay.script", "%v", err)
-		}
-	default:
-		return bad("agent.kind", "unknown agent %q (want synth, llm or replay)", c.Agent.Kind)
-	}
-	if c.Agent.Kind == "llm" {
-		if c.Agent.LLM.Model == "" {
-			return bad("agent.llm.model", "required with agent.kind llm")
-		}
-		if c.Agent.LLM.ToolMode != "tools" && c.Agent.LLM.ToolMode != "text" {
-			return bad("agent.llm.tool_mode", "want tools or text, got %q", c.Agent.LLM.ToolMode)
+	if checkOneOf(p, "agent.kind", c.Agent.Kind) {
+		switch c.Agent.Kind {
+		case "replay":
+			if c.Agent.Replay.Script == "" {
+				bad("agent.replay.script", "required with agent.kind replay")
+			} else if err := fileExists(c.Agent.Replay.Script); err != nil {
+				bad("agent.replay.script", "%v", err)
+			}
+		case "llm":
+			if c.Agent.LLM.Model == "" {
+				bad("agent.llm.model", "required with agent.kind llm")
+			}
+			checkOneOf(p, "agent.llm.tool_mode", c.Agent.LLM.ToolMode)
 		}
 	}
 	if c.Agent.Synth.TimeLimit <= 0 {
-		return bad("agent.synth.time_limit", "must be positive")
+		bad("agent.synth.time_limit", "must be positive, got %s", c.Agent.Synth.TimeLimit)
 	}
 	if c.Agent.Synth.RunTimeLimit < 0 {
-		return bad("agent.synth.run_time_limit", "must not be negative (0 means no bound)")
+		bad("agent.synth.run_time_limit", "must not be negative (0 means no bound), got %s", c.Agent.Synth.RunTimeLimit)
 	}
 
 	s := &c.Sandbox
-	switch s.Kind {
-	case "auto", "process", "docker":
-	default:
-		return bad("sandbox.kind", "unknown sandbox %q (want auto, process or docker)", s.Kind)
-	}
+	checkOneOf(p, "sandbox.kind", s.Kind)
 	if s.CallTimeout <= 0 {
-		return bad("sandbox.call_timeout", "must be positive")
+		bad("sandbox.call_timeout", "must be positive, got %s", s.CallTimeout)
 	}
 	if s.MemoryMB < 16 {
-		return bad("sandbox.memory_mb", "must be at least 16, got %d", s.MemoryMB)
+		bad("sandbox.memory_mb", "must be at least 16, got %d", s.MemoryMB)
 	}
 	if s.OutputKB < 1 {
-		return bad("sandbox.output_kb", "must be at least 1")
+		bad("sandbox.output_kb", "must be at least 1, got %d", s.OutputKB)
 	}
 	if c.Workspace == "" {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
@@ -399,7 +495,32 @@ func (c *Config) finish(getenv func(string) string) error {
 		// so when a command needs the bank.
 		c.Bank.Path, _ = DefaultBankPath(getenv)
 	}
-	return nil
+}
+
+// checkOneOf adds a problem when the key's value is not one of its
+// Allowed values (with a "did you mean" when one is near), and reports
+// whether it is.
+func checkOneOf(p *problems, key, val string) bool {
+	allowed := lookup[key].Allowed
+	for _, a := range allowed {
+		if val == a {
+			return true
+		}
+	}
+	switch {
+	case val == "":
+		p.add(key, "required field is missing (one of %s)", oneOf(allowed))
+	default:
+		hint := ""
+		for _, a := range allowed {
+			if distance(val, a) <= 2 || strings.EqualFold(val, a) {
+				hint = fmt.Sprintf("; did you mean %s?", a)
+				break
+			}
+		}
+		p.add(key, "unknown value %q (want %s)%s", val, oneOf(allowed), hint)
+	}
+	return false
 }
 
 func fileExists(p string) error {
@@ -420,40 +541,31 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func isIdentifier(s string) bool { return identRE.MatchString(s) }
 
-func kindList() string {
-	names := make([]string, len(task.Kinds))
-	for i, k := range task.Kinds {
-		names[i] = string(k)
-	}
-	return strings.Join(names, ", ")
-}
-
-// Keys lists every configuration key (for docs and completion).
-func Keys() []string {
-	var keys []string
-	for k := range defaults() {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Defaults returns a configuration holding only the defaults (no task)
 // with the RECONSTRUCT_* environment variables applied (getenv may be nil);
 // commands that run programs outside a run (rescore, the bank) take their
 // sandbox settings from it.
 func Defaults(getenv func(string) string) (*Config, error) {
 	v := viper.New()
+	p := &problems{from: map[string]string{}}
 	for k, d := range defaults() {
 		v.SetDefault(k, d)
-		if getenv != nil {
-			if val := getenv(EnvName(k)); val != "" {
-				v.Set(k, envValue(k, val))
+	}
+	if getenv != nil {
+		for _, k := range Table {
+			if val := getenv(k.Env()); val != "" {
+				v.Set(k.Name, envValue(k.Name, val))
+				p.from[k.Name] = sourcePrefix + k.Env()
 			}
 		}
 	}
 	var c Config
 	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
+		decodeProblems(err, p, v.Get)
+		return nil, p.err()
+	}
+	checkOneOf(p, "sandbox.kind", c.Sandbox.Kind)
+	if err := p.err(); err != nil {
 		return nil, err
 	}
 	if getenv == nil {
@@ -469,22 +581,24 @@ func Defaults(getenv func(string) string) (*Config, error) {
 // the oracle's sandbox read /etc or a user's files. A command oracle run
 // in a sandbox must live there in any case: that directory is all its
 // sandbox sees.
-func (c *Config) containPaths() error {
+func (c *Config) containPaths(p *problems) {
 	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
 	if err != nil {
-		return &Error{File: c.File, Msg: fmt.Sprintf("task directory: %v", err)}
+		p.add("", "task directory: %v", err)
+		return
 	}
 	t := &c.Task
-	check := func(key, path string, always bool) error {
+	check := func(key, path string, always bool) {
 		if path == "" || (t.AllowOutsidePaths && !always) {
-			return nil
+			return
 		}
 		real, err := resolve(path)
 		if err != nil {
-			return &Error{File: c.File, Key: key, Msg: err.Error()}
+			p.add(key, "%v", err)
+			return
 		}
 		if real != dir && strings.HasPrefix(real, dir+string(filepath.Separator)) {
-			return nil
+			return
 		}
 		hint := " (set task.allow_outside_paths: true to allow it)"
 		if always {
@@ -496,25 +610,16 @@ func (c *Config) containPaths() error {
 		} else {
 			where += " is"
 		}
-		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
+		p.add(key, "%s outside the task directory %s%s", where, dir, hint)
 	}
-	if err := check("task.oracle.python", t.Oracle.Python, false); err != nil {
-		return err
-	}
+	check("task.oracle.python", t.Oracle.Python, false)
 	if g := t.RandomInputs; g != nil {
-		if err := check("task.random_inputs.python", g.Python, false); err != nil {
-			return err
-		}
+		check("task.random_inputs.python", g.Python, false)
 	}
-	if err := check("task.heldout", t.Heldout, false); err != nil {
-		return err
-	}
+	check("task.heldout", t.Heldout, false)
 	if cmd := t.Oracle.Command; len(cmd) > 0 && strings.Contains(cmd[0], "/") {
-		if err := check("task.oracle.command", cmd[0], !t.Oracle.OnHost); err != nil {
-			return err
-		}
+		check("task.oracle.command", cmd[0], !t.Oracle.OnHost)
 	}
-	return nil
 }
 
 // resolve is path made absolute with every symbolic link followed; a path

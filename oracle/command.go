@@ -172,7 +172,7 @@ func (c *Command) answer(r run) (Answer, error) {
 	}
 	out := bytes.TrimSpace(r.stdout)
 	if _, err := task.Decode(out); err != nil {
-		return Answer{}, fmt.Errorf("stdout is not one JSON value: %v", err)
+		return Answer{}, fmt.Errorf("stdout is not one JSON value: %w", err)
 	}
 	return Answer{Output: json.RawMessage(out)}, nil
 }

@@ -111,7 +111,7 @@ func (h *HTTP) post(ctx context.Context, input json.RawMessage) (Answer, error) 
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		out := bytes.TrimSpace(body)
 		if _, err := task.Decode(out); err != nil {
-			return Answer{}, fmt.Errorf("response body is not one JSON value: %v", err)
+			return Answer{}, fmt.Errorf("response body is not one JSON value: %w", err)
 		}
 		return Answer{Output: json.RawMessage(out)}, nil
 	}

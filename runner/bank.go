@@ -180,6 +180,9 @@ func RunEvents(ctx context.Context, b *bank.Bank, workspace string) ([]workflow.
 		}
 		out = append(out, ev)
 	}
+	if err := workflow.CheckEvents("bank workspace "+workspace, out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

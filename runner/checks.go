@@ -81,7 +81,7 @@ func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) error
 func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, function string, lim sandbox.Limits, generator bool) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %s.python: %v", ErrConfig, file, key, err)
+		return fmt.Errorf("%w: %s: %s.python: %w", ErrConfig, file, key, err)
 	}
 	an, err := box.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function})
 	if err == nil && an.DefinesFunc {

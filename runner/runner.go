@@ -69,18 +69,6 @@ func Limits(c *config.Config) sandbox.Limits {
 	}
 }
 
-// Settings converts the workflow section.
-func Settings(c *config.Config) workflow.Settings {
-	w := c.Workflow
-	return workflow.Settings{
-		InitialBatch: w.InitialBatch, BatchStep: w.BatchStep, EarlyStop: w.EarlyStop,
-		MaxIterations: w.MaxIterations, ProposeAttempts: w.ProposeAttempts, RandomShare: w.RandomShare,
-		CoverageGate: w.CoverageGate, MemorisationGate: w.MemorisationGate, ComplexityGate: w.ComplexityGate,
-		DomainCheck: w.DomainCheck, TokenBudget: w.TokenBudget, Atol: w.Atol, MaxFailures: w.MaxFailures, Seed: w.Seed,
-		ProposalFallback: w.ProposalFallback, StallLimit: w.StallLimit,
-	}
-}
-
 // Run executes one configured run end to end. Everything that can be
 // checked — the run id, the workspace, the agent's settings, the hidden
 // program's and the generator's functions — is checked before anything is
@@ -90,10 +78,10 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 	if err != nil {
 		return nil, err
 	}
-	l := &launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
+	l := &launch{c: c, opts: opts, runID: runID}
 	if c.Bank.Enabled {
 		ws := RunWorkspaceName(c.Task.Name, runID)
-		l.meta["bank_workspace"] = ws
+		l.started.BankWorkspace = ws
 		l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 			b, closeBank, err := l.openBank(ctx, c.Bank.Path, WriteBank)
 			if err != nil {
@@ -166,7 +154,7 @@ func (l *launch) recorded(ctx context.Context, location, run, what string) (*rec
 	}
 	if r.config, err = recordedConfig(r.events); err != nil {
 		closeBank()
-		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
+		return nil, fmt.Errorf("%w: run %s: %w", ErrConfig, run, err)
 	}
 	return r, nil
 }
@@ -216,7 +204,7 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	}
 	ws := RunWorkspaceName(c.Task.Name, runID)
 	l.state, l.fork = st, true
-	l.meta = map[string]any{"config": c, "bank_workspace": ws, "forked_from": events[0].RunID}
+	l.started = workflow.RunStarted{BankWorkspace: ws, ForkedFrom: events[0].RunID}
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 		if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
 			return nil, nil, err
@@ -233,24 +221,21 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	return l.execute(ctx)
 }
 
-// recordedConfig is the configuration a run recorded when it started.
+// recordedConfig is the configuration a run recorded when it started,
+// defaulted and validated as a file is (config.Recorded).
 func recordedConfig(events []workflow.Event) (*config.Config, error) {
 	for _, ev := range events {
 		if ev.Type != workflow.EventRunStarted {
 			continue
 		}
-		var rs workflow.RunStarted
-		if err := json.Unmarshal(ev.Data, &rs); err != nil {
+		rs, err := workflow.DecodeRunStarted(ev)
+		if err != nil {
 			return nil, err
 		}
 		if len(rs.Config) == 0 {
 			return nil, errors.New("its run_started event holds no configuration")
 		}
-		var c config.Config
-		if err := json.Unmarshal(rs.Config, &c); err != nil {
-			return nil, fmt.Errorf("recorded configuration: %w", err)
-		}
-		return &c, nil
+		return config.Recorded(rs.Config, "the configuration recorded by run "+ev.RunID, nil)
 	}
 	return nil, errors.New("no run_started event")
 }
@@ -297,7 +282,9 @@ type launch struct {
 	runID string
 	state *workflow.State
 	fork  bool
-	meta  map[string]any
+	// started is recorded in the run_started event (the workflow adds the
+	// task and the settings).
+	started workflow.RunStarted
 	// record, when the run is recorded in a bank, makes the run's bank
 	// workspace (and whatever else must be written before the run starts)
 	// once every check passed; it returns the recorder and a closer.
@@ -416,9 +403,13 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}
+	startData := l.started
+	if startData.Config, err = json.Marshal(c.Stamped()); err != nil {
+		return nil, fmt.Errorf("record the configuration: %w", err)
+	}
 	spec := workflow.Spec{
-		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
-		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
+		Task: c.Task.Describe(), Settings: c.Workflow, Workspace: workspace, RunID: l.runID,
+		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Started: startData,
 	}
 	started = true
 	res, runErr := workflow.Run(ctx, spec, deps)
@@ -488,7 +479,7 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 		return infraAgent{a}, nil
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"time"
 
@@ -90,12 +91,9 @@ func ShowRun(ctx context.Context, b *bank.Bank, run string) (RunInfo, error) {
 
 func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
 	info := RunInfo{RunID: events[0].RunID, BankWorkspace: ws, StartedAt: events[0].Time, Status: "interrupted", Events: len(events)}
-	var started struct {
-		workflow.RunStarted
-		ForkedFrom string `json:"forked_from"`
-	}
-	if err := json.Unmarshal(events[0].Data, &started); err != nil {
-		return RunInfo{}, err
+	started, err := workflow.DecodeRunStarted(events[0])
+	if err != nil {
+		return RunInfo{}, fmt.Errorf("bank workspace %s: %w", ws, err)
 	}
 	info.Task, info.Settings, info.ForkedFrom = started.Task, started.Settings, started.ForkedFrom
 	if c, err := recordedConfig(events); err == nil {
@@ -104,11 +102,11 @@ func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
 	for _, ev := range events {
 		switch ev.Type {
 		case workflow.EventStop:
-			var d struct{ Reason, Error string }
+			var d workflow.Stop
 			_ = json.Unmarshal(ev.Data, &d)
 			info.StopReason, info.Error = d.Reason, d.Error
 		case workflow.EventFinal:
-			var d struct{ Score float64 }
+			var d workflow.Final
 			if json.Unmarshal(ev.Data, &d) == nil {
 				info.FinalScore = &d.Score
 			}

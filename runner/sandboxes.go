@@ -76,7 +76,7 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 	s := &Sandboxes{Kind: kind}
 	fail := func(role string, err error) (*Sandboxes, error) {
 		s.Close()
-		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %v", ErrInfra, role, kind, err)
+		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %w", ErrInfra, role, kind, err)
 	}
 	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
 		return fail("evaluator", err)
@@ -95,7 +95,7 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 	}
 	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
 	if err != nil {
-		return fmt.Errorf("%w: start the agent's %s sandbox: %v", ErrInfra, s.Kind, err)
+		return fmt.Errorf("%w: start the agent's %s sandbox: %w", ErrInfra, s.Kind, err)
 	}
 	s.Agent = box
 	return nil
@@ -152,7 +152,7 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 	}
 	box, err := openScratch(ctx, c, kind, NewRunID(), "score", log)
 	if err != nil {
-		return nil, fmt.Errorf("%w: start the %s sandbox: %v", ErrInfra, kind, err)
+		return nil, fmt.Errorf("%w: start the %s sandbox: %w", ErrInfra, kind, err)
 	}
 	return box, nil
 }

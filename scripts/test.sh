@@ -2,7 +2,7 @@
 # test.sh runs the whole test suite the way CI does: it makes sure Python 3,
 # a Docker engine and PostgreSQL's server are there (a private PostgreSQL
 # cluster runs for the tests), builds the sandbox image when it is absent,
-# then runs gofmt, go vet, every test (none may skip under CI=true), and a
+# then runs gofmt, go vet, a go mod tidy check, every test (none may skip under CI=true), and a
 # short run of each fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +38,13 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# Direct requirements are not marked indirect, and nothing is missing or
+# left over: go.mod and go.sum are as go mod tidy writes them.
+if ! go mod tidy -diff >/dev/null; then
+	say "go mod tidy would change go.mod or go.sum (run go mod tidy):"
+	go mod tidy -diff || true
+	exit 1
+fi
 
 # A private PostgreSQL server for the shared bank's tests, stopped and
 # removed on exit (scripts/with-postgres.sh does the same for one command).

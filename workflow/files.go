@@ -107,9 +107,18 @@ func ReadExamples(workspace string) ([]task.Example, error) {
 	return readJSONLines[task.Example](filepath.Join(workspace, ExamplesFile))
 }
 
-// ReadEvents reads a workspace's events.jsonl.
+// ReadEvents reads a workspace's events.jsonl; a journal holding an event
+// of a newer format than this build reads is refused (stamp.ErrNewerFormat).
 func ReadEvents(workspace string) ([]Event, error) {
-	return readJSONLines[Event](filepath.Join(workspace, EventsFile))
+	path := filepath.Join(workspace, EventsFile)
+	evs, err := readJSONLines[Event](path)
+	if err != nil {
+		return evs, err
+	}
+	if err := CheckEvents(path, evs); err != nil {
+		return nil, err
+	}
+	return evs, nil
 }
 
 func readJSONLines[T any](path string) ([]T, error) {

@@ -87,8 +87,8 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 			fallback = len(exs)
 			e.st.Fallbacks++
 			e.st.RandomCount += len(exs)
-			if err := e.event(ctx, EventProposalFallback, e.st.Iteration, map[string]any{
-				"batch": batch, "size": len(exs), "rejections": e.rejections,
+			if err := e.event(ctx, EventProposalFallback, e.st.Iteration, ProposalFallback{
+				Batch: batch, Size: len(exs), Rejections: e.rejections,
 			}); err != nil {
 				return false, err
 			}
@@ -112,8 +112,9 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 	e.st.InitialDone = true
 	// One event holds the new examples and the state that includes them:
 	// a crash can lose the batch or keep it, never half of it.
-	if err := e.checkpoint(ctx, EventBatchGranted, map[string]any{
-		"batch": batch, "size": k, "from_agent": nAgent - fallback, "from_random": nRand + fallback, "known": len(e.st.Examples), "examples": got,
+	if err := e.event(ctx, EventBatchGranted, e.st.Iteration, BatchGranted{
+		Batch: batch, Size: k, FromAgent: nAgent - fallback, FromRandom: nRand + fallback, Known: len(e.st.Examples), Examples: got,
+		Checkpoint: e.checkpoint(),
 	}); err != nil {
 		return false, err
 	}
@@ -152,7 +153,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		}
 		e.st.Tokens = e.st.Tokens.Add(res.Usage)
 		if res.Usage.Total() > 0 {
-			if err := e.event(ctx, EventTokens, e.st.Iteration, map[string]any{"phase": "propose", "usage": res.Usage, "total": e.st.Tokens}); err != nil {
+			if err := e.event(ctx, EventTokens, e.st.Iteration, Tokens{Phase: "propose", Usage: res.Usage, Total: e.st.Tokens}); err != nil {
 				return nil, false, err
 			}
 		}
@@ -177,11 +178,11 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			}
 		}
 		if reason == "" {
-			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "inputs": res.Inputs})
+			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs})
 		}
 		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
 		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, s.ProposeAttempts, firstLineOf(reason, 300))
-		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "reason": reason, "inputs": loggable(res.Inputs)}); err != nil {
+		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, ProposalRejected{Batch: batch, Attempt: attempt, Reason: reason, Inputs: loggable(res.Inputs)}); err != nil {
 			return nil, false, err
 		}
 		rejection = reason

@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,16 +8,12 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 )
 
-// checkpoint records an event carrying the run's state (without the
+// checkpoint is the run's state for a checkpoint event (without the
 // examples, which their own batch_granted events hold).
-func (e *engine) checkpoint(ctx context.Context, typ string, data map[string]any) error {
-	if data == nil {
-		data = map[string]any{}
-	}
+func (e *engine) checkpoint() Checkpoint {
 	st := e.st
 	st.Examples = nil
-	data["state"] = st
-	return e.event(ctx, typ, e.st.Iteration, data)
+	return Checkpoint{State: &st}
 }
 
 // ErrFinished is returned when asked to resume a run that reached a stop
@@ -135,11 +130,4 @@ func lastState(events []Event, withStop bool) (*State, string, error) {
 	st.Examples = examples
 	st.Seq = seq
 	return st, LastStop(events), nil
-}
-
-// RunStarted decodes a run's run_started event data.
-type RunStarted struct {
-	Task     task.Task       `json:"task"`
-	Settings Settings        `json:"settings"`
-	Config   json.RawMessage `json:"config,omitempty"`
 }

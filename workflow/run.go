@@ -18,6 +18,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -43,8 +44,10 @@ type Spec struct {
 	// Fork marks Resume as the starting point of a new run forked from
 	// another (its journal starts with run_started, not run_resumed).
 	Fork bool
-	// Meta is added to the run_started event (e.g. the whole configuration).
-	Meta map[string]any
+	// Started is recorded in the run_started event, its task, settings and
+	// (for a fork) starting state filled in: the runner gives the
+	// configuration and the bank workspace.
+	Started RunStarted
 }
 
 // finalizeTimeout bounds the work done after cancellation.
@@ -64,7 +67,7 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
 	e := &engine{spec: spec, deps: deps, log: spec.Log.With(zap.String("run", spec.RunID)), started: time.Now().UTC(),
-		final: newFinalFile(spec.Workspace)}
+		final: newFinalFile(spec.Workspace), stamp: stamp.New(Format)}
 	var stop string
 	var runErr error
 	if spec.Resume != nil {
@@ -74,19 +77,15 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		}
 	}
 	if spec.Resume != nil && !spec.Fork {
-		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, map[string]any{"known": len(e.st.Examples), "iteration": e.st.Iteration})
+		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, RunResumed{Known: len(e.st.Examples), Iteration: e.st.Iteration})
 	} else {
-		data := map[string]any{"task": spec.Task, "settings": spec.Settings}
-		for k, v := range spec.Meta {
-			data[k] = v
-		}
+		data := spec.Started
+		data.Task, data.Settings = spec.Task, spec.Settings
 		if spec.Resume != nil {
 			// A fork starts from its parent's state: its journal carries the
 			// inherited examples, so that the run can be shown and resumed
 			// from its own journal.
-			st := e.st
-			st.Examples = nil
-			data["state"], data["examples"] = st, e.examples()
+			data.State, data.Examples = e.checkpoint().State, e.examples()
 		}
 		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
@@ -115,6 +114,8 @@ type engine struct {
 	st      State
 	started time.Time
 	final   *finalFile
+	// stamp heads every event this run records.
+	stamp stamp.Stamp
 	// rejections are the reasons of the last proposal that failed every
 	// attempt.
 	rejections []string
@@ -164,7 +165,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	s := e.settings()
 	e.st.Iteration++
 	it := e.st.Iteration
-	if err := e.event(ctx, EventIterationStarted, it, map[string]any{"known": len(e.st.Examples)}); err != nil {
+	if err := e.event(ctx, EventIterationStarted, it, IterationStarted{Known: len(e.st.Examples)}); err != nil {
 		return "", err
 	}
 	candPath := filepath.Join(e.spec.Workspace, agent.CandidateFile)
@@ -189,7 +190,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		wres = agent.WriteResult{Notes: "session failed: " + mistake}
 	}
 	e.st.Tokens = e.st.Tokens.Add(wres.Usage)
-	if err := e.event(ctx, EventTokens, it, map[string]any{"phase": "write", "usage": wres.Usage, "total": e.st.Tokens}); err != nil {
+	if err := e.event(ctx, EventTokens, it, Tokens{Phase: "write", Usage: wres.Usage, Total: e.st.Tokens}); err != nil {
 		return "", err
 	}
 	source, rerr := readCandidate(e.spec.Workspace)
@@ -217,13 +218,10 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Complexity: ev.Analysis.Complexity,
 		Hardcoding: ev.Analysis.Hardcoding, Tokens: wres.Usage, Candidate: rec.File,
 	}
-	archived := map[string]any{
-		"file": rec.File, "sha256": rec.SHA256, "passed": ev.Passed, "known": ev.Total,
-		"score": ev.Score(), "complexity": ev.Analysis.Complexity, "hardcoding": ev.Analysis.Hardcoding,
-		"memorised": len(memorised), "notes": wres.Notes,
-	}
-	if rec.SameAs != 0 {
-		archived["same_as"] = rec.SameAs
+	archived := CandidateArchived{
+		File: rec.File, SHA256: rec.SHA256, Passed: ev.Passed, Known: ev.Total,
+		Score: ev.Score(), Complexity: ev.Analysis.Complexity, Hardcoding: ev.Analysis.Hardcoding,
+		Memorised: len(memorised), Notes: wres.Notes, SameAs: rec.SameAs,
 	}
 	if err := e.event(ctx, EventCandidateArchived, it, archived); err != nil {
 		return "", err
@@ -252,7 +250,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		if e.stalled() {
 			return StopStalled, nil
 		}
-		return "", e.checkpoint(ctx, EventIterationFinished, nil)
+		return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
 	}
 
 	// A full pass: apply the gates.
@@ -264,18 +262,18 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 			len(memorised), joinRaw(memorised, 3), e.st.MemoRewrites)
 		e.st.Feedback = e.feedback(it, ev, []string{msg})
 		e.commitRecord(ir)
-		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "rewrite", "embedded": len(memorised), "request": e.st.MemoRewrites}); err != nil {
+		if err := e.event(ctx, EventGate, it, Gate{Gate: "memorisation", Decision: "rewrite", Embedded: len(memorised), Request: e.st.MemoRewrites}); err != nil {
 			return "", err
 		}
 		if e.stalled() {
 			return StopStalled, nil
 		}
-		return "", e.checkpoint(ctx, EventIterationFinished, nil)
+		return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
 	}
 	var notes []string
 	if s.MemorisationGate && len(memorised) >= MemorisedThreshold {
 		notes = append(notes, "memorisation gate: two rewrites did not remove the embedded inputs; batch granted anyway")
-		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "granted_anyway"}); err != nil {
+		if err := e.event(ctx, EventGate, it, Gate{Gate: "memorisation", Decision: "granted_anyway"}); err != nil {
 			return "", err
 		}
 	}
@@ -286,7 +284,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		promoted, counted = false, false
 		ir.Gate = "complexity"
 		notes = append(notes, fmt.Sprintf("complexity penalty %.2f ≥ %.1f: the batch is granted but the pass is not a promotion (%d of 3); prefer a simpler program", ev.Analysis.Complexity, ComplexityGateThreshold, e.st.ComplexityStrikes))
-		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "complexity", "decision": "not_promoted", "complexity": ev.Analysis.Complexity, "strike": e.st.ComplexityStrikes}); err != nil {
+		if err := e.event(ctx, EventGate, it, Gate{Gate: "complexity", Decision: "not_promoted", Complexity: ev.Analysis.Complexity, Strike: e.st.ComplexityStrikes}); err != nil {
 			return "", err
 		}
 	}
@@ -294,7 +292,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if promoted && len(blocking) > 0 {
 		counted = false
 		ir.Gate = "coverage"
-		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "coverage", "decision": "not_counted", "missing": blocking}); err != nil {
+		if err := e.event(ctx, EventGate, it, Gate{Gate: "coverage", Decision: "not_counted", Missing: blocking}); err != nil {
 			return "", err
 		}
 	}
@@ -309,7 +307,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		e.st.Consecutive = 0
 	}
 	if promoted {
-		if err := e.event(ctx, EventPromotion, it, map[string]any{"counted": counted, "consecutive": e.st.Consecutive, "promotions": e.st.Promotions}); err != nil {
+		if err := e.event(ctx, EventPromotion, it, Promotion{Counted: counted, Consecutive: e.st.Consecutive, Promotions: e.st.Promotions}); err != nil {
 			return "", err
 		}
 	}
@@ -331,7 +329,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if !ok {
 		return StopProposerFailed, nil
 	}
-	return "", e.checkpoint(ctx, EventIterationFinished, nil)
+	return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
 }
 
 // stalled reports whether the sessions that changed nothing reached the
@@ -497,7 +495,7 @@ func (e *engine) event(ctx context.Context, typ string, it int, data any) error 
 		return fmt.Errorf("encode %s event: %w", typ, err)
 	}
 	e.st.Seq++
-	ev := Event{Seq: e.st.Seq, Time: time.Now().UTC(), RunID: e.spec.RunID, Type: typ, Iteration: it, Data: raw}
+	ev := Event{Stamp: e.stamp, Seq: e.st.Seq, Time: time.Now().UTC(), RunID: e.spec.RunID, Type: typ, Iteration: it, Data: raw}
 	for _, r := range e.deps.Recorders {
 		if err := r.RecordEvent(context.WithoutCancel(ctx), ev); err != nil {
 			return fmt.Errorf("record %s event: %w", typ, err)
@@ -526,6 +524,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		Examples: e.examples(), Events: e.st.Records, Tokens: e.st.Tokens,
 		CoverageUncoveredAtEnd: nonNil(task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())),
 		Settings:               s, Workspace: e.spec.Workspace, StartedAt: e.started,
+		Stamp: e.stamp,
 	}
 	if res.Events == nil {
 		res.Events = []IterationRecord{}
@@ -538,11 +537,8 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	}
 	res.ProposalFallbacks = e.st.Fallbacks
 	var ferr error
-	stopData := map[string]any{"reason": stop, "error": res.Error}
-	if len(res.Rejections) > 0 {
-		stopData["rejections"] = res.Rejections
-	}
-	if err := e.checkpoint(ctx, EventStop, stopData); err != nil {
+	stopData := Stop{Reason: stop, Error: res.Error, Rejections: res.Rejections, Checkpoint: e.checkpoint()}
+	if err := e.event(ctx, EventStop, e.st.Iteration, stopData); err != nil {
 		ferr = err
 	}
 	best, bestEval, bestSrc, err := e.selectFinal(ctx)
@@ -558,10 +554,10 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		res.FinalScore = bestEval.Score()
 		res.FinalAccuracy = bestEval.Accuracy()
 		res.FinalKnown = bestEval.Total
-		if err := e.event(ctx, EventFinal, e.st.Iteration, map[string]any{
-			"candidate": best.File, "iteration": best.Iteration, "score": res.FinalScore,
-			"accuracy": res.FinalAccuracy, "known": res.FinalKnown, "sha256": best.SHA256,
-			"function": e.spec.Task.FunctionName, "source": res.FinalProgram,
+		if err := e.event(ctx, EventFinal, e.st.Iteration, Final{
+			Candidate: best.File, Iteration: best.Iteration, Score: res.FinalScore,
+			Accuracy: res.FinalAccuracy, Known: res.FinalKnown, SHA256: best.SHA256,
+			Function: e.spec.Task.FunctionName, Source: res.FinalProgram,
 		}); err != nil {
 			ferr = errors.Join(ferr, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -43,35 +44,59 @@ const (
 	FallbackStop = "stop"
 )
 
-// Settings are the workflow section of a run configuration.
+// Defaults of the workflow section (RECONSTRUCT.md's, all disciplines off,
+// with this implementation's extensions at theirs). The configuration's
+// key table takes its defaults from here.
+const (
+	DefaultInitialBatch    = 2
+	DefaultBatchStep       = 2
+	DefaultEarlyStop       = 5
+	DefaultMaxIterations   = 50
+	DefaultProposeAttempts = 3
+	DefaultMaxFailures     = 5
+	DefaultSeed            = 1
+	// DefaultStallLimit is how many consecutive sessions that change
+	// nothing end a run (stop reason stalled); 0 turns the check off.
+	DefaultStallLimit = 5
+	// DefaultProposalFallback fills a batch from the task's random_inputs
+	// generator when every proposal attempt failed.
+	DefaultProposalFallback = FallbackRandom
+)
+
+// Settings are the workflow section of a run configuration: the
+// configuration decodes its workflow section straight into this struct
+// (config.Config.Workflow), and a run's run_started event records it.
 type Settings struct {
-	InitialBatch     int     `json:"initial_batch"`
-	BatchStep        int     `json:"batch_step"`
-	EarlyStop        int     `json:"early_stop"`
-	MaxIterations    int     `json:"max_iterations"`
-	ProposeAttempts  int     `json:"propose_attempts"`
-	RandomShare      float64 `json:"random_share"`
-	CoverageGate     bool    `json:"coverage_gate"`
-	MemorisationGate bool    `json:"memorisation_gate"`
-	ComplexityGate   bool    `json:"complexity_gate"`
-	DomainCheck      bool    `json:"domain_check"`
-	TokenBudget      int     `json:"token_budget"`
-	Atol             float64 `json:"atol"`
-	MaxFailures      int     `json:"max_failures"`
-	Seed             int64   `json:"seed"`
+	InitialBatch     int     `mapstructure:"initial_batch" json:"initial_batch"`
+	BatchStep        int     `mapstructure:"batch_step" json:"batch_step"`
+	EarlyStop        int     `mapstructure:"early_stop" json:"early_stop"`
+	MaxIterations    int     `mapstructure:"max_iterations" json:"max_iterations"`
+	ProposeAttempts  int     `mapstructure:"propose_attempts" json:"propose_attempts"`
+	RandomShare      float64 `mapstructure:"random_share" json:"random_share"`
+	CoverageGate     bool    `mapstructure:"coverage_gate" json:"coverage_gate"`
+	MemorisationGate bool    `mapstructure:"memorisation_gate" json:"memorisation_gate"`
+	ComplexityGate   bool    `mapstructure:"complexity_gate" json:"complexity_gate"`
+	DomainCheck      bool    `mapstructure:"domain_check" json:"domain_check"`
+	// TokenBudget is the most prompt plus completion tokens a run may
+	// spend; 0 means no limit.
+	TokenBudget int     `mapstructure:"token_budget" json:"token_budget"`
+	Atol        float64 `mapstructure:"atol" json:"atol"`
+	MaxFailures int     `mapstructure:"max_failures" json:"max_failures"`
+	Seed        int64   `mapstructure:"seed" json:"seed"`
 	// ProposalFallback is FallbackRandom (also when empty) or FallbackStop.
-	ProposalFallback string `json:"proposal_fallback,omitempty"`
+	ProposalFallback string `mapstructure:"proposal_fallback" json:"proposal_fallback,omitempty"`
 	// StallLimit ends the run (stalled) after this many consecutive
 	// sessions that change nothing; 0 never does.
-	StallLimit int `json:"stall_limit"`
+	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
 }
 
-// DefaultSettings are RECONSTRUCT.md's defaults, all disciplines off, with
-// this implementation's extensions at their defaults.
+// DefaultSettings are the Default… constants as Settings.
 func DefaultSettings() Settings {
-	return Settings{InitialBatch: 2, BatchStep: 2, EarlyStop: 5, MaxIterations: 50,
-		ProposeAttempts: 3, Atol: task.DefaultAtol, MaxFailures: 5, Seed: 1,
-		ProposalFallback: FallbackRandom, StallLimit: 5}
+	return Settings{InitialBatch: DefaultInitialBatch, BatchStep: DefaultBatchStep,
+		EarlyStop: DefaultEarlyStop, MaxIterations: DefaultMaxIterations,
+		ProposeAttempts: DefaultProposeAttempts, Atol: task.DefaultAtol,
+		MaxFailures: DefaultMaxFailures, Seed: DefaultSeed,
+		ProposalFallback: DefaultProposalFallback, StallLimit: DefaultStallLimit}
 }
 
 // Evaluator runs and analyses candidates (the agent's sandbox).
@@ -113,6 +138,8 @@ type Deps struct {
 
 // Event is one entry of a run's journal (events.jsonl and the bank).
 type Event struct {
+	// Stamp names the event's format and the reconstruct that wrote it.
+	stamp.Stamp
 	Seq       int             `json:"seq"`
 	Time      time.Time       `json:"time"`
 	RunID     string          `json:"run_id"`
@@ -163,6 +190,9 @@ type IterationRecord struct {
 
 // Result is what a run produced (RECONSTRUCT.md, Result).
 type Result struct {
+	// Stamp names result.json's format (Format) and the reconstruct that
+	// wrote it.
+	stamp.Stamp
 	RunID         string `json:"run_id"`
 	Task          string `json:"task"`
 	StopReason    string `json:"stop_reason"`

@@ -40,7 +40,7 @@ var runFiles = []string{agent.CandidateFile, ResultFile, EventsFile, ExamplesFil
 func CheckWorkspace(dir string, force bool) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrWorkspace, dir, err)
+		return fmt.Errorf("%w: %s: %w", ErrWorkspace, dir, err)
 	}
 	real := abs
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
@@ -59,7 +59,7 @@ func CheckWorkspace(dir string, force bool) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: %v", ErrWorkspace, err)
+		return fmt.Errorf("%w: %w", ErrWorkspace, err)
 	case !st.IsDir():
 		return fmt.Errorf("%w: %s is not a directory", ErrWorkspace, dir)
 	}
@@ -68,7 +68,7 @@ func CheckWorkspace(dir string, force bool) error {
 	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrWorkspace, err)
+		return fmt.Errorf("%w: %w", ErrWorkspace, err)
 	}
 	if len(entries) == 0 {
 		return nil

@@ -45,7 +45,7 @@ func (a *Agent) chat(ctx context.Context, tr *Transcript, turn int, req openai.C
 			return resp, fmt.Errorf("chat completion: %w", context.Cause(ctx))
 		}
 		if isContextLength(err) {
-			return resp, fmt.Errorf("%w: %v", errContextLength, err)
+			return resp, fmt.Errorf("%w: %w", errContextLength, err)
 		}
 		if !retryable(err) {
 			return resp, a.refused(err)
@@ -102,13 +102,13 @@ func (a *Agent) refused(err error) error {
 	status := httpStatus(err)
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return fmt.Errorf("%w: the endpoint refused the API key from %s (HTTP %d): %v", ErrConfig, a.keySource(), status, err)
+		return fmt.Errorf("%w: the endpoint refused the API key from %s (HTTP %d): %w", ErrConfig, a.keySource(), status, err)
 	case http.StatusNotFound:
-		return fmt.Errorf("%w: the endpoint does not know model %q or the route (HTTP 404); check %s and %s: %v", ErrConfig, a.opts.Model, SettingModel, SettingBaseURL, err)
+		return fmt.Errorf("%w: the endpoint does not know model %q or the route (HTTP 404); check %s and %s: %w", ErrConfig, a.opts.Model, SettingModel, SettingBaseURL, err)
 	case 0:
-		return fmt.Errorf("%w: chat completion request to %s rejected before sending; check %s and %s: %v", ErrConfig, a.opts.BaseURL, SettingModel, SettingToolMode, err)
+		return fmt.Errorf("%w: chat completion request to %s rejected before sending; check %s and %s: %w", ErrConfig, a.opts.BaseURL, SettingModel, SettingToolMode, err)
 	}
-	return fmt.Errorf("%w: the endpoint refused the request (HTTP %d); check %s and %s (servers without tool calling need %s: %s): %v",
+	return fmt.Errorf("%w: the endpoint refused the request (HTTP %d); check %s and %s (servers without tool calling need %s: %s): %w",
 		ErrConfig, status, SettingModel, SettingBaseURL, SettingToolMode, ToolModeText, err)
 }
 

@@ -237,18 +237,18 @@ func (a *Agent) Check(ctx context.Context) error {
 	status := httpStatus(err)
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return fmt.Errorf("%w: %s refused the API key from %s (HTTP %d): %v", ErrConfig, SettingBaseURL, a.keySource(), status, err)
+		return fmt.Errorf("%w: %s refused the API key from %s (HTTP %d): %w", ErrConfig, SettingBaseURL, a.keySource(), status, err)
 	case status == http.StatusNotFound || status == http.StatusMethodNotAllowed:
 		// Some proxies serve chat completions but no model list.
 		if perr := a.ping(ctx); perr != nil {
-			return fmt.Errorf("%w: GET %s/models returned HTTP %d and a one-token chat completion failed; check %s (OpenAI-compatible servers usually end in /v1) and %s: %v",
+			return fmt.Errorf("%w: GET %s/models returned HTTP %d and a one-token chat completion failed; check %s (OpenAI-compatible servers usually end in /v1) and %s: %w",
 				ErrConfig, a.opts.BaseURL, status, SettingBaseURL, SettingModel, perr)
 		}
 		return nil
 	case status >= 400 && status < 500 && status != http.StatusTooManyRequests && status != http.StatusRequestTimeout:
-		return fmt.Errorf("%w: GET %s/models returned HTTP %d; check %s: %v", ErrConfig, a.opts.BaseURL, status, SettingBaseURL, err)
+		return fmt.Errorf("%w: GET %s/models returned HTTP %d; check %s: %w", ErrConfig, a.opts.BaseURL, status, SettingBaseURL, err)
 	}
-	return fmt.Errorf("%w: %s %s does not answer: %v", ErrUnavailable, SettingBaseURL, a.opts.BaseURL, err)
+	return fmt.Errorf("%w: %s %s does not answer: %w", ErrUnavailable, SettingBaseURL, a.opts.BaseURL, err)
 }
 
 // ping asks for a one-token completion.

@@ -56,7 +56,7 @@ func (a *Agent) propose(ctx context.Context, conv *conversation, pt *proposeInpu
 		msg, err := conv.complete(ctx, turn, tools)
 		if err != nil {
 			if errors.Is(err, errContextLength) {
-				return nil, fmt.Errorf("%w: the proposal request exceeds the context of model %q even after trimming (%s): %v", ErrConfig, a.opts.Model, SettingModel, err)
+				return nil, fmt.Errorf("%w: the proposal request exceeds the context of model %q even after trimming (%s): %w", ErrConfig, a.opts.Model, SettingModel, err)
 			}
 			return nil, err
 		}

@@ -52,7 +52,7 @@ func (t *synthesizeTool) Run(ctx context.Context, args json.RawMessage) (string,
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("the synthesizer did not finish in time: %v", ctx.Err())
 		}
-		return "", fmt.Errorf("the synthesizer failed: %v", err)
+		return "", fmt.Errorf("the synthesizer failed: %w", err)
 	}
 	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
 	if err != nil || strings.TrimSpace(string(src)) == "" {

@@ -110,7 +110,7 @@ func decodeArgs(raw json.RawMessage, v any, schema map[string]any) error {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("arguments are not a JSON object (%v); send a JSON object matching the tool's schema", err)
+		return fmt.Errorf("arguments are not a JSON object (%w); send a JSON object matching the tool's schema", err)
 	}
 	if req, ok := schema["required"].([]string); ok {
 		var missing []string
@@ -128,7 +128,7 @@ func decodeArgs(raw json.RawMessage, v any, schema map[string]any) error {
 		if errors.As(err, &te) {
 			return fmt.Errorf("argument %q must be of type %s, got a JSON %s", te.Field, te.Type, te.Value)
 		}
-		return fmt.Errorf("invalid arguments: %v", err)
+		return fmt.Errorf("invalid arguments: %w", err)
 	}
 	return nil
 }

@@ -279,7 +279,7 @@ func (s *writeSession) endOnError(turn int, err error) error {
 		return err
 	}
 	if turn == 1 {
-		return fmt.Errorf("%w: the first request exceeds the context of model %q even after trimming; choose a model with a longer context (%s) or a smaller task: %v",
+		return fmt.Errorf("%w: the first request exceeds the context of model %q even after trimming; choose a model with a longer context (%s) or a smaller task: %w",
 			ErrConfig, s.a.opts.Model, SettingModel, err)
 	}
 	s.stop = StopContextLength

@@ -71,7 +71,7 @@ workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// 
 		},
 	}
 	rescore.Flags().StringVar(&opts.tests, "tests", "", "held-out tests (default: the workspace's examples.jsonl)")
-	rescore.Flags().StringVar(&opts.box, "sandbox", "auto", "sandbox: auto, process or docker")
+	rescore.Flags().StringVar(&opts.box, "sandbox", "", "sandbox: auto, process or docker (default: "+config.EnvName("sandbox.kind")+", else auto)")
 	rescore.Flags().StringVar(&opts.fn, "function", "", "function name (default: the run's task.function_name)")
 	cmd.AddCommand(list, show, diff, rescore)
 	return cmd
@@ -278,11 +278,11 @@ func readRunInfo(workspace, run string) (runInfo, error) {
 	}
 	for _, ev := range evs {
 		if ev.Type == workflow.EventRunStarted && (run == "" || run == "all" || ev.RunID == run) {
-			var info runInfo
-			if err := json.Unmarshal(ev.Data, &info); err != nil {
-				return runInfo{}, fmt.Errorf("%s: run_started event: %w", workspace, err)
+			rs, err := workflow.DecodeRunStarted(ev)
+			if err != nil {
+				return runInfo{}, fmt.Errorf("%s: %w", workspace, err)
 			}
-			return info, nil
+			return runInfo{Task: rs.Task, Settings: rs.Settings}, nil
 		}
 	}
 	return runInfo{}, fmt.Errorf("%s: no run_started event for run %q in %s", workspace, run, workflow.EventsFile)
@@ -320,11 +320,23 @@ func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, 
 	} else if examples, err = workflow.ReadExamples(workspace); err != nil {
 		return withCode(exitUsage, fmt.Errorf("read the final examples: %w", err))
 	}
-	c, err := config.Defaults(a.getenv)
-	if err != nil {
-		return err
+	getenv := a.getenv
+	if opts.box != "" {
+		// The flag wins over the environment, as for every command.
+		if err := config.CheckValue("sandbox.kind", opts.box, "--sandbox"); err != nil {
+			return withCode(exitUsage, err)
+		}
+		getenv = func(k string) string {
+			if k == config.EnvName("sandbox.kind") {
+				return opts.box
+			}
+			return a.getenv(k)
+		}
 	}
-	c.Sandbox.Kind = opts.box
+	c, err := config.Defaults(getenv)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
 	box, err := runner.OpenScoringSandbox(ctx, c, a.logger())
 	if err != nil {
 		return withCode(exitInfra, err)

@@ -9,49 +9,25 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 )
 
-// configFlag binds a command-line flag to a configuration key.
-type configFlag struct {
-	key, name, usage string
-	kind             string // "string", "int", "float", "bool"
-}
-
-// runFlags are the configuration keys settable on the command line.
-var runFlags = []configFlag{
-	{"workspace", "workspace", "directory for candidate.py, the archive and the journals", "string"},
-	{"agent.kind", "agent", "agent: synth, llm or replay", "string"},
-	{"agent.replay.script", "replay-script", "replay agent script (YAML)", "string"},
-	{"agent.llm.model", "model", "LLM model name", "string"},
-	{"agent.llm.base_url", "base-url", "OpenAI-compatible endpoint", "string"},
-	{"sandbox.kind", "sandbox", "sandbox: auto, process or docker", "string"},
-	{"bank.path", "bank", "bank database file", "string"},
-	{"workflow.seed", "seed", "seed for the agent and the random inputs", "int"},
-	{"workflow.initial_batch", "initial-batch", "examples observed before the first session", "int"},
-	{"workflow.batch_step", "batch-step", "how much each granted batch grows", "int"},
-	{"workflow.early_stop", "early-stop", "consecutive promotions that end the run", "int"},
-	{"workflow.max_iterations", "max-iterations", "agent sessions at most", "int"},
-	{"workflow.token_budget", "token-budget", "prompt+completion tokens at most (0: no limit)", "int"},
-	{"workflow.random_share", "random-share", "fraction of each batch drawn from random_inputs", "float"},
-	{"workflow.coverage_gate", "coverage-gate", "turn on the coverage gate", "bool"},
-	{"workflow.memorisation_gate", "memorisation-gate", "turn on the memorisation gate", "bool"},
-	{"workflow.complexity_gate", "complexity-gate", "turn on the complexity gate", "bool"},
-	{"workflow.domain_check", "domain-check", "turn on the domain check", "bool"},
-}
-
-// addConfigFlags registers runFlags on fs and returns the key → flag map.
+// addConfigFlags registers a flag on fs for every configuration key that
+// has one (config.Table) and returns the key → flag map.
 func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
 	m := map[string]*pflag.Flag{}
-	for _, f := range runFlags {
-		switch f.kind {
-		case "int":
-			fs.Int(f.name, 0, f.usage)
-		case "float":
-			fs.Float64(f.name, 0, f.usage)
-		case "bool":
-			fs.Bool(f.name, false, f.usage)
-		default:
-			fs.String(f.name, "", f.usage)
+	for _, k := range config.Table {
+		if k.Flag == "" {
+			continue
 		}
-		m[f.key] = fs.Lookup(f.name)
+		switch k.Default.(type) {
+		case int, int64:
+			fs.Int(k.Flag, 0, k.Usage)
+		case float64:
+			fs.Float64(k.Flag, 0, k.Usage)
+		case bool:
+			fs.Bool(k.Flag, false, k.Usage)
+		default:
+			fs.String(k.Flag, "", k.Usage)
+		}
+		m[k.Name] = fs.Lookup(k.Flag)
 	}
 	return m
 }

@@ -135,6 +135,24 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, r.code, firstN(r.stdout, 400), r.stderr, tt.want)
 		}
 	}
+	// rescore takes its sandbox from the environment unless --sandbox is
+	// given; a bad value is a usage error naming where it came from.
+	for _, tt := range []struct {
+		env  []string
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"RECONSTRUCT_SANDBOX_KIND=process"}, []string{"candidates", "rescore", ws}, 0, "30/30"},
+		{[]string{"RECONSTRUCT_SANDBOX_KIND=vm"}, []string{"candidates", "rescore", ws}, 2, `RECONSTRUCT_SANDBOX_KIND (sandbox.kind): unknown value "vm"`},
+		{[]string{"RECONSTRUCT_SANDBOX_KIND=vm"}, []string{"candidates", "rescore", ws, "--sandbox", "process"}, 0, "30/30"},
+		{nil, []string{"candidates", "rescore", ws, "--sandbox", "procss"}, 2, "--sandbox (sandbox.kind): unknown value \"procss\" (want auto, process or docker); did you mean process?"},
+	} {
+		r := cli(t, dir, tt.env, tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stdout+r.stderr, tt.want) {
+			t.Errorf("%v %v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.env, tt.args, r.code, firstN(r.stdout, 400), r.stderr, tt.code, tt.want)
+		}
+	}
 	// The run's program becomes a bank operation mapped over a list[json]
 	// in the sandbox.
 	if r := cli(t, dir, nil, "bank", "register", "--from-run", res.RunID, "--name", "running_max"); r.code != 0 {
@@ -186,7 +204,8 @@ func TestBadInputExits2AndCreatesNothing(t *testing.T) {
 		{name: "unknown key", config: string(good) + "workflow: {erly_stop: 3}\n", want: []string{"erly_stop"}},
 		{name: "wrong type", config: string(good) + "workflow: {early_stop: soon}\n", want: []string{"workflow.early_stop"}},
 		{name: "missing required", config: strings.Replace(string(good), "  kind: list\n", "", 1), want: []string{"task.kind"}},
-		{name: "bad flag value", config: string(good), args: []string{"--sandbox", "vm"}, want: []string{"sandbox.kind", "vm"}},
+		// A value from a flag names the flag, not the file.
+		{name: "bad flag value", config: string(good), args: []string{"--sandbox", "vm"}, want: []string{"--sandbox (sandbox.kind)", `unknown value "vm" (want auto, process or docker)`}},
 		{name: "unknown flag", config: string(good), args: []string{"--frobnicate"}, want: []string{"unknown flag"}},
 	}
 	for _, tt := range tests {
@@ -205,7 +224,7 @@ func TestBadInputExits2AndCreatesNothing(t *testing.T) {
 				t.Errorf("exit %d, want 2; stderr %s", r.code, r.stderr)
 			}
 			wants := tt.want
-			if tt.name != "unknown flag" {
+			if tt.name != "unknown flag" && tt.name != "bad flag value" {
 				wants = append(wants, cfg)
 			}
 			for _, w := range wants {

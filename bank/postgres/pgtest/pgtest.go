@@ -145,7 +145,7 @@ func (c *Cluster) run(cmd string) (string, error) {
 	x := exec.Command("bash", c.script, cmd, c.dir)
 	x.Stdout, x.Stderr = &out, &errb
 	if err := x.Run(); err != nil {
-		return "", fmt.Errorf("postgres.sh %s: %v: %s", cmd, err, errb.String())
+		return "", fmt.Errorf("postgres.sh %s: %w: %s", cmd, err, errb.String())
 	}
 	return strings.TrimSpace(out.String()), nil
 }

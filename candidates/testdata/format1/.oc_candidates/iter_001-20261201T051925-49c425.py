@@ -1,0 +1,2 @@
+def solve(input_data):
+    return sorted(input_data)

@@ -1,0 +1,287 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// Key is one configuration key: its default, the command-line flag and the
+// environment variable that set it, and what docs/config.md says of it.
+// The table Table is the only list of keys: defaults, flags, environment
+// variables, the unknown-key check and the documentation all read it.
+type Key struct {
+	// Name is the dotted path (workflow.early_stop).
+	Name string
+	// Default is the value when nothing sets the key; nil leaves it unset
+	// (a required key, or one of an optional section such as
+	// task.random_inputs).
+	Default any
+	// Shown is the default as the documentation shows it, when not Default
+	// itself ("required", "the per-user bank", …).
+	Shown string
+	// Doc is what the key means, one line of Markdown.
+	Doc string
+	// Flag is the command-line flag of the run commands (without --);
+	// empty: none. Usage is its help line.
+	Flag, Usage string
+	// Allowed lists the values of a key that takes one of a few.
+	Allowed []string
+	// Path marks a path resolved against the directory of the file naming it.
+	Path bool
+}
+
+// Env is the environment variable that sets the key.
+func (k Key) Env() string { return EnvName(k.Name) }
+
+// Section is the first part of the key's name (task, workflow, …).
+func (k Key) Section() string {
+	s, _, _ := strings.Cut(k.Name, ".")
+	return s
+}
+
+// Values of task.kind, agent.kind, agent.llm.tool_mode and sandbox.kind.
+var (
+	taskKinds   = kindNames()
+	agentKinds  = []string{"synth", "llm", "replay"}
+	toolModes   = []string{"tools", "text"}
+	sandboxKind = []string{"auto", "process", "docker"}
+)
+
+// Defaults not set by a package of their own.
+const (
+	DefaultFunctionName = "solve"
+	DefaultImage        = "" // empty: the image named after the embedded harness digest
+	// DefaultSynthMemoryMB bounds the built-in synthesizer's program bank.
+	DefaultSynthMemoryMB = 1024
+	defaultOracleTimeout = 10 * time.Second
+)
+
+// Table is every configuration key, in the order docs/config.md lists them.
+var Table = []Key{
+	{Name: "task.name", Default: "", Shown: "required", Doc: "task name; names the default workspace"},
+	{Name: "task.level", Default: "", Doc: "free text; benchmarks group by it"},
+	{Name: "task.family", Default: "", Doc: "free text naming the kind of program (`window`, `stack`, …); benchmarks group by it beside the level; never shown to the agent"},
+	{Name: "task.input_type", Default: "", Shown: "required", Doc: "what an input is, in words, shown to the agent"},
+	{Name: "task.input_constraints", Default: "", Doc: "constraints on inputs, in words, shown to the agent"},
+	{Name: "task.function_name", Default: DefaultFunctionName, Doc: "`candidate.py` must define `function_name(input_data)`"},
+	{Name: "task.kind", Default: "", Shown: "required", Allowed: taskKinds, Doc: "the input's kind (coverage categories and the domain check depend on it)"},
+	{Name: "task.domain.lo", Shown: "none", Doc: "inclusive lower bound on every number in an input (with `task.domain.hi`; in a file, `domain: {lo: -50, hi: 50}`)"},
+	{Name: "task.domain.hi", Shown: "none", Doc: "inclusive upper bound on every number in an input"},
+	{Name: "task.oracle.python", Default: "", Shown: "—", Path: true, Doc: "the hidden program's file (its directory is on `sys.path`); run in the oracle's sandbox"},
+	{Name: "task.oracle.function", Default: "", Shown: "—", Doc: "the hidden function (required with `python`)"},
+	{Name: "task.oracle.command", Default: []string{}, Shown: "—", Doc: "any executable as an argv list: JSON input on stdin, JSON output on stdout, non-zero exit = invalid input; no answer (a timeout, a signal) twice = the task fails, exit 3; runs in the oracle's sandbox, in the task directory (see below)"},
+	{Name: "task.oracle.on_host", Default: false, Doc: "run `command` on this machine instead, outside any sandbox (see below)"},
+	{Name: "task.oracle.http", Default: "", Shown: "—", Doc: "an endpoint: each input POSTed as JSON; 2xx body = output, 4xx = invalid input, 5xx/429/timeouts retried"},
+	{Name: "task.oracle.timeout", Default: defaultOracleTimeout, Doc: "per-input limit for the hidden program (reaching it twice is a broken task, exit 3)"},
+	{Name: "task.oracle.retries", Default: 3, Doc: "HTTP retries before an infrastructure error (exit 3)"},
+	{Name: "task.random_inputs.python", Shown: "none", Path: true, Doc: "a generator file: `generate(k, exclude, rng)` returns k fresh JSON-able inputs"},
+	{Name: "task.random_inputs.function", Shown: "`generate`", Doc: "the generator function"},
+	{Name: "task.heldout", Default: "", Shown: "`heldout.jsonl` beside the file, if present", Path: true, Doc: "held-out tests; read only by `score` and the benchmark runner, never by an agent"},
+	{Name: "task.allow_outside_paths", Default: false, Doc: "let `oracle.python`, `random_inputs.python`, `heldout` and an on-host `command` lie outside the task directory"},
+
+	{Name: "workflow.initial_batch", Default: workflow.DefaultInitialBatch, Flag: "initial-batch", Usage: "examples observed before the first session", Doc: "examples observed before the first session"},
+	{Name: "workflow.batch_step", Default: workflow.DefaultBatchStep, Flag: "batch-step", Usage: "how much each granted batch grows", Doc: "each granted batch is this much larger than the previous (2, 4, 6, …)"},
+	{Name: "workflow.early_stop", Default: workflow.DefaultEarlyStop, Flag: "early-stop", Usage: "consecutive promotions that end the run", Doc: "consecutive promotions that end the run (`early_stop`)"},
+	{Name: "workflow.max_iterations", Default: workflow.DefaultMaxIterations, Flag: "max-iterations", Usage: "agent sessions at most", Doc: "agent sessions at most (`max_iterations`)"},
+	{Name: "workflow.propose_attempts", Default: workflow.DefaultProposeAttempts, Doc: "tries for a valid proposal before the fallback below"},
+	{Name: "workflow.proposal_fallback", Default: workflow.DefaultProposalFallback, Allowed: []string{workflow.FallbackRandom, workflow.FallbackStop}, Doc: "when every attempt failed: `random` draws the batch from `task.random_inputs` (event `proposal_fallback`) and goes on; `stop` ends the run with `proposer_failed`, as does a task without a generator"},
+	{Name: "workflow.random_share", Default: 0.0, Flag: "random-share", Usage: "fraction of each batch drawn from random_inputs", Doc: "fraction of every batch (rounded) drawn from `task.random_inputs`"},
+	{Name: "workflow.coverage_gate", Default: false, Flag: "coverage-gate", Usage: "turn on the coverage gate", Doc: "promotions count toward early stop only once the observed inputs cover the kind's categories (a missing set stops blocking after three batches)"},
+	{Name: "workflow.memorisation_gate", Default: false, Flag: "memorisation-gate", Usage: "turn on the memorisation gate", Doc: "a pass by a candidate embedding ≥ 3 observed inputs is sent back for a rewrite, twice, before the batch is granted anyway"},
+	{Name: "workflow.complexity_gate", Default: false, Flag: "complexity-gate", Usage: "turn on the complexity gate", Doc: "a pass with complexity penalty ≥ 0.8 gets its batch but is not a promotion, up to three times"},
+	{Name: "workflow.domain_check", Default: false, Flag: "domain-check", Usage: "turn on the domain check", Doc: "proposals with any number outside `task.domain` are rejected; the range is stated in the request"},
+	{Name: "workflow.token_budget", Default: 0, Flag: "token-budget", Usage: "prompt+completion tokens at most (0: no limit)", Doc: "prompt + completion tokens at most; `0` = no limit (`budget_exhausted`, checked after each candidate is archived)"},
+	{Name: "workflow.atol", Default: task.DefaultAtol, Doc: "float tolerance when comparing outputs"},
+	{Name: "workflow.max_failures", Default: workflow.DefaultMaxFailures, Doc: "failures shown to the agent in feedback"},
+	{Name: "workflow.seed", Default: workflow.DefaultSeed, Flag: "seed", Usage: "seed for the agent and the random inputs", Doc: "seeds the agent and the random inputs"},
+	{Name: "workflow.stall_limit", Default: workflow.DefaultStallLimit, Doc: "sessions in a row that change nothing (the same program on the same examples) that end the run with `stalled`; `0` never does"},
+
+	{Name: "agent.kind", Default: "synth", Allowed: agentKinds, Flag: "agent", Usage: "agent: synth, llm or replay", Doc: "`synth` (built-in synthesizer, no model), `llm` (OpenAI-compatible model), `replay` (a recorded script)"},
+	{Name: "agent.synth.time_limit", Default: 20 * time.Second, Doc: "search time per session"},
+	{Name: "agent.synth.run_time_limit", Default: 45 * time.Second, Doc: "search time of all the run's sessions together (`0`: no bound); a session gets at most what is left, and at least 1 s"},
+	{Name: "agent.synth.memory_mb", Default: DefaultSynthMemoryMB, Doc: "memory bound of the synthesizer's program bank"},
+	{Name: "agent.replay.script", Default: "", Shown: "—", Path: true, Flag: "replay-script", Usage: "replay agent script (YAML)", Doc: "the script (required with `replay`); see `configs/examples/quickstart/replay.yaml`"},
+	{Name: "agent.llm.base_url", Default: "https://api.openai.com/v1", Flag: "base-url", Usage: "OpenAI-compatible endpoint", Doc: "OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, …)"},
+	{Name: "agent.llm.model", Default: "", Shown: "—", Flag: "model", Usage: "LLM model name", Doc: "model name (required with `llm`)"},
+	{Name: "agent.llm.api_key_env", Default: "OPENAI_API_KEY", Doc: "the environment variable holding the key; empty for servers without keys"},
+	{Name: "agent.llm.temperature", Default: 0.2, Doc: "sampling temperature"},
+	{Name: "agent.llm.max_tokens", Default: 4096, Doc: "completion tokens per request"},
+	{Name: "agent.llm.max_turns", Default: 12, Doc: "model turns per session"},
+	{Name: "agent.llm.request_timeout", Default: 120 * time.Second, Doc: "per request"},
+	{Name: "agent.llm.retries", Default: 4, Doc: "retries on 429, 5xx and timeouts (then exit 3)"},
+	{Name: "agent.llm.tool_mode", Default: "tools", Allowed: toolModes, Doc: "`tools` (tool calling) or `text` (program from a fenced code block)"},
+
+	{Name: "sandbox.kind", Default: "auto", Allowed: sandboxKind, Flag: "sandbox", Usage: "sandbox: auto, process or docker", Doc: "`docker`, `process`, or `auto`: Docker when the engine answers and the image exists, else the process sandbox with a warning saying why"},
+	{Name: "sandbox.call_timeout", Default: 2 * time.Second, Doc: "wall-clock limit of one call (one input)"},
+	{Name: "sandbox.memory_mb", Default: 512, Doc: "memory limit of a call"},
+	{Name: "sandbox.output_kb", Default: 1024, Doc: "cap on a call's output"},
+	{Name: "sandbox.pids", Default: 64, Doc: "process limit (Docker)"},
+	{Name: "sandbox.cpus", Default: 1.0, Doc: "CPU limit (Docker)"},
+	{Name: "sandbox.image", Default: DefaultImage, Doc: "runner image; empty means `reconstruct-runner:<digest of the embedded harness>`, built by `reconstruct sandbox build-image`"},
+	{Name: "sandbox.python", Default: "python3", Doc: "the interpreter of the process sandbox"},
+
+	{Name: "bank.enabled", Default: true, Doc: "record the run in the bank"},
+	{Name: "bank.path", Default: "", Shown: "the per-user bank", Path: true, Flag: "bank", Usage: "bank database file", Doc: "the bank file; `--bank` and `" + BankPathEnv + "` come before it (and, deprecated, `" + LegacyBankEnv + "`); without any of them, `$XDG_DATA_HOME/" + BankFile + "`, else `~/.local/share/" + BankFile + "`"},
+	{Name: "workspace", Default: "", Shown: "`runs/<task.name>` beside the file", Path: true, Flag: "workspace", Usage: "directory for candidate.py, the archive and the journals", Doc: "where `candidate.py`, `.oc_candidates/`, `result.json`, `events.jsonl` and `examples.jsonl` go; never `/` or the home directory, never a directory holding the task's files, and a directory holding files reconstruct did not write only with `run --force`"},
+}
+
+// lookup is Table by name.
+var lookup = func() map[string]Key {
+	m := make(map[string]Key, len(Table))
+	for _, k := range Table {
+		m[k.Name] = k
+	}
+	return m
+}()
+
+// Lookup returns the key of that name.
+func Lookup(name string) (Key, bool) {
+	k, ok := lookup[name]
+	return k, ok
+}
+
+// Keys lists every configuration key, sorted (for completion).
+func Keys() []string {
+	keys := make([]string, 0, len(Table))
+	for _, k := range Table {
+		keys = append(keys, k.Name)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// defaults returns every key that has a default with its value, flattened
+// with dots.
+func defaults() map[string]any {
+	m := map[string]any{}
+	for _, k := range Table {
+		if k.Default != nil {
+			m[k.Name] = k.Default
+		}
+	}
+	return m
+}
+
+// isSection reports a name that prefixes keys (task.oracle).
+func isSection(name string) bool {
+	for _, k := range Table {
+		if strings.HasPrefix(k.Name, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// ShownDefault is the default as the documentation writes it.
+func (k Key) ShownDefault() string {
+	if k.Shown != "" {
+		return k.Shown
+	}
+	switch v := k.Default.(type) {
+	case string:
+		if v == "" {
+			return "`\"\"`"
+		}
+		return "`" + v + "`"
+	case time.Duration:
+		if v%time.Second == 0 {
+			return "`" + strconv.FormatInt(int64(v/time.Second), 10) + "s`"
+		}
+		return "`" + v.String() + "`"
+	case float64:
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0"
+		}
+		return "`" + strings.Replace(s, "e-0", "e-", 1) + "`"
+	default:
+		return "`" + fmt.Sprint(v) + "`"
+	}
+}
+
+// Markdown is the key table of one section of docs/config.md; sections
+// lists the first parts of the names (bank and workspace share a table).
+func Markdown(sections ...string) string {
+	var b strings.Builder
+	b.WriteString("| key | default | meaning |\n|---|---|---|\n")
+	for _, k := range Table {
+		for _, s := range sections {
+			if k.Section() != s {
+				continue
+			}
+			doc := k.Doc
+			if len(k.Allowed) > 0 && !strings.Contains(doc, "`"+k.Allowed[0]+"`") {
+				doc = "one of " + quoteList(k.Allowed) + ": " + doc
+			}
+			if k.Flag != "" {
+				doc += "; flag `--" + k.Flag + "`"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.Name, k.ShownDefault(), doc)
+		}
+	}
+	return b.String()
+}
+
+func quoteList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+func kindNames() []string {
+	names := make([]string, len(task.Kinds))
+	for i, k := range task.Kinds {
+		names[i] = string(k)
+	}
+	return names
+}
+
+// Marks around a generated key table in docs/config.md: the opening mark
+// names the sections the table holds.
+const (
+	docOpen  = "<!-- keys:"
+	docClose = "<!-- end of generated keys -->"
+)
+
+// RewriteDoc returns doc (docs/config.md) with every key table between its
+// marks made anew from Table: `<!-- keys: bank workspace -->` … the closing
+// mark. go generate ./config writes it; a test fails when the file differs.
+func RewriteDoc(doc string) (string, error) {
+	var out strings.Builder
+	rest := doc
+	for {
+		i := strings.Index(rest, docOpen)
+		if i < 0 {
+			out.WriteString(rest)
+			return out.String(), nil
+		}
+		end := strings.Index(rest[i:], "-->")
+		if end < 0 {
+			return "", fmt.Errorf("docs/config.md: unclosed mark %q", rest[i:min(len(rest), i+40)])
+		}
+		end += i + len("-->")
+		sections := strings.Fields(rest[i+len(docOpen) : end-len("-->")])
+		for _, s := range sections {
+			if !isSection(s) && s != "workspace" {
+				return "", fmt.Errorf("docs/config.md: mark %q names %q, not a section of the configuration", rest[i:end], s)
+			}
+		}
+		c := strings.Index(rest[end:], docClose)
+		if c < 0 {
+			return "", fmt.Errorf("docs/config.md: mark %q has no closing %q", rest[i:end], docClose)
+		}
+		out.WriteString(rest[:end])
+		out.WriteString("\n")
+		out.WriteString(Markdown(sections...))
+		out.WriteString(docClose)
+		rest = rest[end+c+len(docClose):]
+	}
+}

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/spf13/viper"
+
+	"github.com/reconstruct/reconstruct/internal/stamp"
+)
+
+// Format is the major version of the recorded configuration's format (the
+// JSON of Config a run records when it starts).
+const Format = 1
+
+// Stamped returns c ready to be recorded: stamped with Format and the
+// reconstruct that records it.
+func (c Config) Stamped() Config {
+	c.Stamp = stamp.New(Format)
+	return c
+}
+
+// Recorded reads back a configuration a run recorded (the JSON of Config):
+// refused when of a newer format, then defaulted and validated exactly as
+// a file is, every problem at once. what names it in messages ("run X's
+// recorded configuration"); getenv (os.Getenv when nil) finds the default
+// bank.
+func Recorded(data []byte, what string, getenv func(string) string) (*Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, &Error{File: what, Msg: "not a recorded configuration: " + err.Error()}
+	}
+	var st stamp.Stamp
+	if raw, ok := m["stamp"]; ok {
+		b, err := json.Marshal(raw)
+		if err == nil {
+			err = json.Unmarshal(b, &st)
+		}
+		if err != nil {
+			return nil, &Error{File: what, Key: "stamp", Msg: err.Error()}
+		}
+		delete(m, "stamp")
+	}
+	if err := st.Check(what, Format); err != nil {
+		return nil, err
+	}
+	file, _ := m["file"].(string)
+	delete(m, "file")
+	p := &problems{file: what}
+	unknownKeys(m, "", p)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	v := viper.New()
+	for k, d := range defaults() {
+		v.SetDefault(k, d)
+	}
+	if err := v.MergeConfigMap(m); err != nil {
+		return nil, &Error{File: what, Msg: err.Error()}
+	}
+	var c Config
+	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
+		decodeProblems(err, p, v.Get)
+		return nil, p.err()
+	}
+	c.File, c.Stamp = file, st
+	c.finish(getenv, p)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

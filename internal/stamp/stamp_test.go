@@ -1,0 +1,53 @@
+package stamp
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		json    string
+		reads   int
+		wantErr string
+	}{
+		{name: "no stamp: format 1, the format before stamps", json: `{}`, reads: 1},
+		{name: "the same major", json: `{"format": 1, "producer": "v0.1.0"}`, reads: 1},
+		{name: "an older major", json: `{"format": 1}`, reads: 2},
+		{name: "a newer major", json: `{"format": 3, "producer": "v9.0.0"}`, reads: 2,
+			wantErr: "result.json: written in a newer format: format 3, written by reconstruct v9.0.0; this reconstruct"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Stamp
+			if err := json.Unmarshal([]byte(tt.json), &s); err != nil {
+				t.Fatal(err)
+			}
+			err := s.Check("result.json", tt.reads)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Check: %v", err)
+				}
+				return
+			}
+			if err == nil || !errors.Is(err, ErrNewerFormat) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Check = %v, want ErrNewerFormat and %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNewNamesTheProducerAndHarness(t *testing.T) {
+	s := New(2)
+	if s.Format != 2 || s.Producer == "" || len(s.Harness) != 64 {
+		t.Errorf("New(2) = %+v", s)
+	}
+	SetProducer("v1.2.3")
+	defer SetProducer("")
+	if got := New(1).Producer; got != "v1.2.3" {
+		t.Errorf("producer = %s after SetProducer", got)
+	}
+}
