@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -56,6 +57,10 @@ func TestLambdasForCancelled(t *testing.T) {
 	done := make(chan struct{})
 	close(done)
 	mined := []int64{4242}
+	// Built by an earlier run of the test (-count): built again.
+	lamMu.Lock()
+	delete(lamCache, fmt.Sprint(mined))
+	lamMu.Unlock()
 	b, ok := lambdasFor(mined, done)
 	if ok {
 		t.Fatal("a cancelled build reports complete banks")
