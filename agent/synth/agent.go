@@ -43,7 +43,13 @@ type Options struct {
 	MemoryBytes int64
 	// MaxSize is the largest program size enumerated (default 14).
 	MaxSize int
-	Log     *zap.Logger
+	// MaxPrograms, when set, bounds each session's search by the
+	// programs it evaluates instead of by time (TimeLimit and
+	// RunTimeLimit are then ignored; the context's deadline still
+	// applies): the same examples then give the same program on any
+	// machine, however loaded. A proposal's search gets a fifth of it.
+	MaxPrograms int64
+	Log         *zap.Logger
 }
 
 // Agent is the enumerative synthesizer. It is safe for one workflow run at a
@@ -61,6 +67,11 @@ type Agent struct {
 	searched time.Duration
 	// last is the latest session that found a consistent program.
 	last *session
+	// stuck is the search of the latest session that found nothing
+	// before its clock ran out, kept to go on with while the examples do
+	// not change (stuckKey).
+	stuck    *searcher
+	stuckKey string
 }
 
 // session is what a Write on one example set found.
@@ -119,14 +130,37 @@ func (a *Agent) deadline(ctx context.Context, limit time.Duration) time.Time {
 	return d
 }
 
+// spec bounds a search of limit (or, with Options.MaxPrograms, of the
+// programs budget divided by div), cancelled with ctx.
+func (a *Agent) spec(ctx context.Context, limit time.Duration, div int64) searchSpec {
+	s := searchSpec{done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
+	if a.opts.MaxPrograms > 0 {
+		s.maxPrograms = max(a.opts.MaxPrograms/div, 1)
+		if d, ok := ctx.Deadline(); ok {
+			s.deadline = d
+		}
+		return s
+	}
+	s.deadline = a.deadline(ctx, limit)
+	return s
+}
+
+// runTimeLeft reports whether the run's search time is not spent yet.
+func (a *Agent) runTimeLeft() bool {
+	if a.opts.RunTimeLimit <= 0 || a.opts.MaxPrograms > 0 {
+		return true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.searched < a.opts.RunTimeLimit
+}
+
 // Write synthesizes a program consistent with every example and writes its
 // Python translation to candidate.py in the workspace.
 func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteResult, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
-	// The lambda banks are built once per process; not on the session's clock.
-	defaultLambdas()
 	fname := req.Task.FunctionName
 	if fname == "" {
 		fname = "solve"
@@ -139,7 +173,30 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	var notes strings.Builder
 	var s *session
 	failedOwn := prev != nil && req.Feedback != nil && req.Feedback.Passed < req.Feedback.Total && prev.result.solved
+	a.mu.Lock()
+	stuck := a.stuck
+	if a.stuckKey != key {
+		// New evidence: the stuck search is of no further use.
+		stuck, a.stuck = nil, nil
+	}
+	a.mu.Unlock()
 	switch {
+	case prev != nil && stuck != nil && a.runTimeLeft():
+		// Nothing fitted these examples before the clock ran out: the
+		// session goes on with that search (the level it was cut in, then
+		// larger sizes) instead of returning the same partial program.
+		var err error
+		if s, err = a.goOn(ctx, stuck, prev, len(req.Examples)); err != nil {
+			return agent.WriteResult{}, err
+		}
+		if s.result.solved {
+			notes.WriteString("Nothing fitted the examples within the previous sessions' time: this session went on with their search.\n")
+		} else {
+			fmt.Fprintf(&notes, "Nothing fitted the examples yet: this session went on with the search where the previous one stopped (sizes 1..%d complete).\n", s.result.level)
+		}
+		a.mu.Lock()
+		a.sessions[key] = s
+		a.mu.Unlock()
 	case prev != nil && !failedOwn:
 		// The same evidence was searched already: the result cannot change.
 		s = prev
@@ -148,6 +205,9 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		p, err := newProblem(req.Task, req.Examples)
 		if err != nil {
 			if !errors.Is(err, errUnsupported) {
+				return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
+			}
+			if err := ctx.Err(); err != nil {
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 			}
 			src := fallbackProgram(fname, req.Examples, err)
@@ -172,14 +232,26 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				break
 			}
 		}
+		// The lambda banks are built once per process (and per set of
+		// constants mined from the task's text), not on the session's clock.
+		if _, ok := lambdasFor(p.mined, ctx.Done()); !ok {
+			return agent.WriteResult{}, fmt.Errorf("synth write: %w", ctx.Err())
+		}
 		limit := a.sessionLimit()
-		if limit < a.opts.TimeLimit {
+		if limit < a.opts.TimeLimit && a.opts.MaxPrograms <= 0 {
 			fmt.Fprintf(&notes, "The run's search time (%v) is nearly spent: this session searches for %v.\n", a.opts.RunTimeLimit, limit)
 		}
 		start := time.Now()
-		res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
-		if !res.solved && p.relaxLabels() {
-			r := search(p, searchSpec{deadline: a.deadline(ctx, minSessionTime), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, skip: skip})
+		spec := a.spec(ctx, limit, 1)
+		spec.skip = skip
+		sr := newSearcher(p, spec)
+		res := sr.run()
+		relaxed := false
+		if !res.solved && ctx.Err() == nil && p.relaxLabels() {
+			relaxed = true
+			spec := a.spec(ctx, minSessionTime, 20)
+			spec.skip = skip
+			r := search(p, spec)
 			if r.solved {
 				r.evaluated += res.evaluated
 				res = r
@@ -187,10 +259,17 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 					len(req.Examples), strings.Join(labelStrings(p.labels), ", "))
 			}
 		}
+		if err := ctx.Err(); err != nil {
+			// A search cut short by a cancellation is not a result.
+			return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
+		}
 		res.skipped = skip
 		s = &session{result: res, spent: time.Since(start)}
 		a.mu.Lock()
 		a.searched += s.spent
+		if !relaxed && sr.resumable() {
+			a.stuck, a.stuckKey = sr, key
+		}
 		a.mu.Unlock()
 		s.prog = program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 		s.types = p.b.types
@@ -219,12 +298,45 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		src = s.prog.Python(fname, comment)
 	}
+	if err := ctx.Err(); err != nil {
+		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
+	}
 	if err := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
 	a.log.Debug("write", zap.Int("examples", len(req.Examples)), zap.Bool("solved", s.result.solved),
 		zap.Int64("evaluated", s.result.evaluated), zap.Duration("spent", s.spent))
 	return agent.WriteResult{Notes: notes.String()}, nil
+}
+
+// goOn continues a stuck search with the session's time and returns the
+// session it makes; the stuck search is dropped once it found a program,
+// ran out of sizes or was cancelled.
+func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*session, error) {
+	start := time.Now()
+	spec := a.spec(ctx, a.sessionLimit(), 1)
+	res := sr.resume(spec.deadline, spec.maxPrograms, spec.done)
+	if err := ctx.Err(); err != nil {
+		a.mu.Lock()
+		a.stuck = nil
+		a.mu.Unlock()
+		return nil, fmt.Errorf("synth write: %w", err)
+	}
+	res.skipped = prev.result.skipped
+	spent := time.Since(start)
+	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
+	s.prog.Root = res.best
+	s.notes = describe(res, n, s.spent)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.searched += spent
+	if res.solved {
+		a.last = s
+	}
+	if !sr.resumable() {
+		a.stuck = nil
+	}
+	return s, nil
 }
 
 // stillConsistent returns a session keeping the last consistent program

@@ -3,10 +3,12 @@ package synth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +61,7 @@ func TestWriteKeepsConsistentProgram(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{Seed: 1, TimeLimit: 2 * time.Second})
+			a := New(Options{Seed: 1, MaxPrograms: testPrograms})
 			dir := t.TempDir()
 			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: first, Workspace: dir}); err != nil {
 				t.Fatal(err)
@@ -90,7 +92,7 @@ func TestDeterminism(t *testing.T) {
 	}}
 	sortExs := examplesFor(t, sorting, []string{"[3,1,2]", "[5,-4]", "[0]"})
 	run := func() (string, []string) {
-		a := New(Options{Seed: 42, TimeLimit: 10 * time.Second})
+		a := New(Options{Seed: 42, MaxPrograms: testPrograms})
 		dir := t.TempDir()
 		if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
 			t.Fatal(err)
@@ -152,7 +154,7 @@ func TestWriteNamesCategoriesAsLastResort(t *testing.T) {
 		{Input: json.RawMessage("[3, -1, 4]"), Output: json.RawMessage(`"north"`)},
 		{Input: json.RawMessage("[-2, -7]"), Output: json.RawMessage(`"south"`)},
 	}
-	a := New(Options{Seed: 1, TimeLimit: 2 * time.Second})
+	a := New(Options{Seed: 1, MaxPrograms: testPrograms})
 	dir := t.TempDir()
 	res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 	if err != nil {
@@ -202,4 +204,171 @@ func TestFallbackConstant(t *testing.T) {
 			t.Errorf("fallback returns %s, want %s\n%s", got, tt.want, src)
 		}
 	}
+}
+
+// stuckTask is an integer task whose outputs no small program fits (a
+// table of arbitrary numbers); its text names a constant, so that its
+// lambda banks are built for the session.
+func stuckTask(t *testing.T, constant string) (task.Task, []task.Example) {
+	t.Helper()
+	tk := task.Task{Name: "stuck", Kind: task.KindInt, InputType: "integer", InputConstraints: "an integer between 0 and " + constant, FunctionName: "solve"}
+	outs := []string{"517", "93", "8812", "4", "70331", "612", "29", "1450"}
+	var exs []task.Example
+	for i, o := range outs {
+		exs = append(exs, task.Example{Input: json.RawMessage(strconv.Itoa(i * 3)), Output: json.RawMessage(o)})
+	}
+	return tk, exs
+}
+
+// A cancelled Write returns the context's error soon, writes no
+// candidate.py and records no session: the next Write searches afresh.
+func TestWriteCancelled(t *testing.T) {
+	tests := []struct {
+		name     string
+		constant string
+		after    time.Duration
+	}{
+		{"before the call", "7001", -1},
+		{"while the lambda banks are built", "7002", 5 * time.Millisecond},
+		{"during the search", "7001", 1500 * time.Millisecond},
+	}
+	warm := New(Options{MaxPrograms: 1})
+	tk, exs := stuckTask(t, "7001")
+	// The banks of 7001 exist before the search is cancelled.
+	if _, err := warm.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tk, exs := stuckTask(t, tc.constant)
+			a := New(Options{TimeLimit: time.Minute})
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var cancelled time.Time
+			if tc.after < 0 {
+				cancel()
+				cancelled = time.Now()
+			} else {
+				go func() {
+					time.Sleep(tc.after)
+					cancelled = time.Now()
+					cancel()
+				}()
+			}
+			_, err := a.Write(ctx, agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
+			returned := time.Now()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Write returned %v, want the context's cancellation", err)
+			}
+			t.Logf("returned %v after the cancellation", returned.Sub(cancelled))
+			if _, err := os.Stat(filepath.Join(dir, agent.CandidateFile)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("candidate.py after a cancelled Write: %v", err)
+			}
+			a.opts.MaxPrograms = 1 << 12
+			res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(res.Notes, "reusing") || strings.Contains(res.Notes, "went on") {
+				t.Errorf("the Write after a cancelled one did not search afresh:\n%s", res.Notes)
+			}
+		})
+	}
+}
+
+// BenchmarkWriteCancel measures how long a Write takes to return once its
+// context is cancelled in the middle of a search (issue: Ctrl-C stops a
+// run within a second).
+func BenchmarkWriteCancel(b *testing.B) {
+	tk := task.Task{Name: "stuck", Kind: task.KindInt, InputType: "integer", FunctionName: "solve"}
+	outs := []string{"517", "93", "8812", "4", "70331", "612", "29", "1450"}
+	var exs []task.Example
+	for i, o := range outs {
+		exs = append(exs, task.Example{Input: json.RawMessage(strconv.Itoa(i * 3)), Output: json.RawMessage(o)})
+	}
+	defaultLambdas()
+	var latency time.Duration
+	for i := 0; i < b.N; i++ {
+		a := New(Options{TimeLimit: time.Minute})
+		ctx, cancel := context.WithCancel(context.Background())
+		var at time.Time
+		go func() {
+			// Into the search's levels and sweeps.
+			time.Sleep(time.Duration(200+i%7*150) * time.Millisecond)
+			at = time.Now()
+			cancel()
+		}()
+		if _, err := a.Write(ctx, agent.WriteRequest{Task: tk, Examples: exs, Workspace: b.TempDir()}); !errors.Is(err, context.Canceled) {
+			b.Fatalf("Write returned %v", err)
+		}
+		latency += time.Since(at)
+		cancel()
+	}
+	b.ReportMetric(float64(latency.Milliseconds())/float64(b.N), "ms-to-stop/op")
+}
+
+// A run stuck on examples that nothing fits spends its next sessions on
+// the same examples going on with the search (larger sizes), instead of
+// returning the same partial program; once the run's search time is spent,
+// a session reuses the result.
+func TestWriteGoesOnWhenStuck(t *testing.T) {
+	tk, exs := stuckTask(t, "7001")
+	a := New(Options{MaxPrograms: 1 << 16})
+	dir := t.TempDir()
+	key := examplesKey(exs)
+	fb := &agent.Feedback{Passed: 0, Total: len(exs)}
+	var evaluated []int64
+	for i := 0; i < 3; i++ {
+		res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir, Feedback: fb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && !strings.Contains(res.Notes, "went on with the search") {
+			t.Errorf("session %d did not go on with the search:\n%s", i+1, res.Notes)
+		}
+		evaluated = append(evaluated, a.sessions[key].result.evaluated)
+	}
+	if !(evaluated[0] < evaluated[1] && evaluated[1] < evaluated[2]) {
+		t.Errorf("programs evaluated after each session: %v, want growing", evaluated)
+	}
+	// The run's time spent: the same result again.
+	b := New(Options{TimeLimit: time.Second, RunTimeLimit: time.Second})
+	if _, err := b.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
+		t.Fatal(err)
+	}
+	b.searched = time.Hour
+	res, err := b.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir, Feedback: fb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notes, "reusing its search") {
+		t.Errorf("with the run's time spent, the session did not reuse the search:\n%s", res.Notes)
+	}
+}
+
+// A search cut short by the session's budget finds the program in the
+// next sessions on the same examples.
+func TestWriteStuckFindsLater(t *testing.T) {
+	c := familyCases[1] // scalar: a * 2 - b
+	tk := taskFor(c)
+	exs := examplesFor(t, c, c.inputs)
+	a := New(Options{MaxPrograms: 1 << 13})
+	fb := &agent.Feedback{Passed: 0, Total: len(exs)}
+	for i := 0; i < 20; i++ {
+		res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: t.TempDir(), Feedback: fb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := a.sessions[examplesKey(exs)].result
+		if !r.solved {
+			continue
+		}
+		if i == 0 {
+			t.Fatalf("solved in the first session (%d programs): the budget does not cut the search", r.evaluated)
+		}
+		t.Logf("solved in session %d: %s (%d programs)\n%s", i+1, r.best, r.evaluated, res.Notes)
+		return
+	}
+	t.Errorf("not solved in 20 sessions of 8192 programs")
 }

@@ -13,8 +13,12 @@
 //
 // The agent:
 //   - agent.go: Agent, Options and Write (one search per new set of
-//     examples, the notes, the constant program written when the DSL
-//     cannot express the task).
+//     examples, going on with a search that found nothing while the
+//     examples stay the same and the run's time lasts, the notes, the
+//     constant program written when the DSL cannot express the task).
+//     A cancelled context stops a session within milliseconds and writes
+//     nothing; Options.MaxPrograms bounds searches by programs instead of
+//     time, so that a loaded machine finds the same programs.
 //   - propose.go: Propose, choosing inputs that split the programs still
 //     consistent, then inputs covering missing categories; the JSON values
 //     of proposals.
@@ -42,15 +46,19 @@
 //     to variables, the examples' environments and outputs.
 //   - consts.go: constants mined from the task's text.
 //   - lambdas.go: the lambda banks (enumerated once per process, per mined
-//     constants) and the lambdas added by hand: conditional, keyed,
+//     constants, bounded by counts and never by the clock) and the lambdas added by hand: conditional, keyed,
 //     anchored.
 //   - enum.go: the enumerator: the bank of programs by type and size,
-//     levels, observational equivalence, and the jobs and reductions the
-//     sweeps share.
+//     levels, observational equivalence, the search's clock (time or
+//     programs evaluated) and cancellation, and the jobs and reductions
+//     the sweeps share.
 //   - hash.go: hashing programs' values and the set of hashes.
 //   - gc.go: the garbage collector's target while a search runs.
 //   - search.go: one search: the enumerator's levels and, around them, the
-//     strategies below.
+//     strategies below; a search stopped by its clock resumes where it
+//     stopped (the level it was cut in, then larger sizes).
+//   - rivals.go: the programs a proposal tells apart: every program
+//     consistent with the examples up to two sizes past the smallest.
 //
 // The strategies of a search, one file each:
 //   - strategy_table.go: categorical outputs named by a table over a

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math"
 	"time"
 )
 
@@ -22,9 +23,17 @@ type enumerator struct {
 	seen  [numTypes]hashSet
 	level int // last size completed
 
+	// The search's clock (clock, mark) runs in nanoseconds up to
+	// deadline, or, when maxEval is set, in programs evaluated up to
+	// maxEval: a budget counted in programs makes the search's outcome
+	// independent of the machine's load.
 	deadline time.Time
-	memLimit int64
-	memUsed  int64
+	maxEval  int64
+	// done, when closed, stops the search (cancelled is then set).
+	done      <-chan struct{}
+	cancelled bool
+	memLimit  int64
+	memUsed   int64
 	// maxPerType caps the bank per type (0: unbounded).
 	maxPerType int
 	perType    [numTypes]int
@@ -43,9 +52,16 @@ type enumerator struct {
 	scratch []any
 	args    []any
 	picked  []*entry
-	// sweepUntil bounds a sweep; sweepCut says it was cut short.
-	sweepUntil time.Time
+	// sweepUntil bounds a sweep on the clock (0: unbounded); sweepCut
+	// says it was cut short.
+	sweepUntil int64
 	sweepCut   bool
+	// A level cut short is resumed where it stopped: levelDone counts the
+	// choices of arguments the current level went through, skip those a
+	// resumed level passes over.
+	inLevel   bool
+	levelDone int64
+	skip      int64
 	// recent collects new programs while recording (for the sweep).
 	recording bool
 	recent    []*entry
@@ -58,12 +74,14 @@ type enumConfig struct {
 	ops       []*operator
 	lams      *lamBanks
 	deadline  time.Time
+	maxEval   int64
+	done      <-chan struct{}
 	memLimit  int64
 	maxPerTyp int
 }
 
 func newEnumerator(c enumConfig) *enumerator {
-	en := &enumerator{envs: c.envs, vars: c.vars, ops: c.ops, lams: c.lams, deadline: c.deadline, memLimit: c.memLimit, maxPerType: c.maxPerTyp}
+	en := &enumerator{envs: c.envs, vars: c.vars, ops: c.ops, lams: c.lams, deadline: c.deadline, maxEval: c.maxEval, done: c.done, memLimit: c.memLimit, maxPerType: c.maxPerTyp}
 	for t := range en.bank {
 		en.bank[t] = [][]*entry{nil, nil}
 	}
@@ -150,14 +168,19 @@ func (en *enumerator) addHashed(t valType, n *node, vals []any, h hasher) bool {
 }
 
 // grow enumerates every size up to maxSize (continuing from the last level
-// completed) until the deadline, the memory bound or onNew stops it.
+// completed) until the deadline, the memory bound or onNew stops it. A
+// level cut short by the deadline is resumed by the next grow where it
+// stopped (resume).
 func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
 	defer raiseGCPercent()()
 	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
+		en.inLevel, en.levelDone = true, 0
 		en.growLevel(s)
+		en.inLevel = false
 		if en.stopped {
 			return
 		}
+		en.skip, en.levelDone = 0, 0
 		en.level = s
 		if afterLevel != nil && afterLevel(s) {
 			en.stopped = true
@@ -166,13 +189,70 @@ func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
 	}
 }
 
+// resume makes an enumerator stopped by its clock go on until a new
+// deadline (or budget of programs), cancelled by done. The level it was
+// cut in restarts after the choices of arguments it went through.
+func (en *enumerator) resume(deadline time.Time, maxEval int64, done <-chan struct{}) {
+	en.deadline, en.done = deadline, done
+	if maxEval > 0 {
+		en.maxEval = en.evaluated + maxEval
+	} else {
+		en.maxEval = 0
+	}
+	en.stopped, en.timedOut, en.cancelled = false, false, false
+	en.skip = en.levelDone
+}
+
+// clock is the search's position: programs evaluated when it counts
+// programs, else the time in nanoseconds.
+func (en *enumerator) clock() int64 {
+	if en.maxEval > 0 {
+		return en.evaluated
+	}
+	return time.Now().UnixNano()
+}
+
+// end is the clock's end: the budget of programs or the deadline.
+func (en *enumerator) end() int64 {
+	switch {
+	case en.maxEval > 0:
+		return en.maxEval
+	case en.deadline.IsZero():
+		return math.MaxInt64
+	}
+	return en.deadline.UnixNano()
+}
+
+// mark is the position on the clock after share of what is left.
+func (en *enumerator) mark(share float64) int64 {
+	now := en.clock()
+	return now + int64(float64(en.end()-now)*share)
+}
+
+// interrupted reports (and records) whether the search was cancelled.
+func (en *enumerator) interrupted() bool {
+	if en.done == nil {
+		return false
+	}
+	select {
+	case <-en.done:
+		en.stopped, en.cancelled = true, true
+		return true
+	default:
+		return false
+	}
+}
+
 func (en *enumerator) checkLimits() bool {
 	if en.evaluated&1023 == 0 {
-		now := time.Now()
-		if now.After(en.deadline) {
+		if en.interrupted() {
+			return true
+		}
+		now := en.clock()
+		if now >= en.end() || (en.maxEval > 0 && !en.deadline.IsZero() && time.Now().After(en.deadline)) {
 			en.stopped, en.timedOut = true, true
 		}
-		if !en.sweepUntil.IsZero() && now.After(en.sweepUntil) {
+		if en.sweepUntil != 0 && now >= en.sweepUntil {
 			en.stopped, en.sweepCut = true, true
 		}
 	}
@@ -185,9 +265,9 @@ func (en *enumerator) budgeted(share float64, f func()) {
 	if en.stopped {
 		return
 	}
-	en.sweepUntil = time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	en.sweepUntil = en.mark(share)
 	f()
-	en.sweepUntil = time.Time{}
+	en.sweepUntil = 0
 	if en.sweepCut {
 		en.stopped, en.sweepCut = false, false
 		en.recording = false
@@ -310,7 +390,19 @@ func (en *enumerator) combine(op *operator, sizes []int) {
 
 func (en *enumerator) product(op *operator, l *lambda, lists [][]*entry, picked []*entry, i, size int) {
 	if i == len(lists) {
+		if !en.inLevel {
+			en.try(op, l, picked, size)
+			return
+		}
+		if en.levelDone < en.skip {
+			// Tried before the level was cut short.
+			en.levelDone++
+			return
+		}
 		en.try(op, l, picked, size)
+		if !en.stopped {
+			en.levelDone++
+		}
 		return
 	}
 	for _, e := range lists[i] {
@@ -334,6 +426,8 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	}
 	en.evaluated++
 	if en.checkLimits() {
+		// Not evaluated: a resumed search tries it again.
+		en.evaluated--
 		return
 	}
 	// The values live on the stack when they fit: most programs turn out

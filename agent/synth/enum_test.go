@@ -52,3 +52,97 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// unreachableProblem is a list task whose first example no program of the
+// DSL fits: the enumerator stays busy for whole levels.
+func unreachableProblem(t testing.TB) *problem {
+	t.Helper()
+	c := familyCases[3]
+	var exs []task.Example
+	for _, in := range []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[]", "[10,-10]"} {
+		v, _ := task.Decode(json.RawMessage(in))
+		out, _ := json.Marshal(c.f(v))
+		exs = append(exs, task.Example{Input: json.RawMessage(in), Output: out})
+	}
+	exs[0].Output = json.RawMessage(`[123456789]`)
+	p, err := newProblem(taskFor(c), exs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// bankLog lists every program of an enumerator's bank, by type and size, in
+// the order they were found.
+func bankLog(en *enumerator) []string {
+	var out []string
+	for t := range en.bank {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				out = append(out, e.n.String())
+			}
+		}
+	}
+	return out
+}
+
+// An enumerator stopped by its budget and resumed goes on where it stopped:
+// its bank is the one an enumerator given the whole budget at once builds,
+// whichever point of a level the cut fell on.
+func TestEnumeratorResume(t *testing.T) {
+	p := unreachableProblem(t)
+	lams := defaultLambdas()
+	fresh := func(budget int64) *enumerator {
+		return newEnumerator(enumConfig{
+			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+			lams: lams, maxEval: budget, memLimit: defaultMemoryBytes,
+		})
+	}
+	const total = 1 << 17
+	whole := fresh(total)
+	whole.grow(defaultMaxSize, nil)
+	if !whole.timedOut {
+		t.Fatalf("the whole budget completed every size (level %d): no cut to resume", whole.level)
+	}
+	want := bankLog(whole)
+	for _, first := range []int64{1 << 10, 37 << 10, 100 << 10} {
+		en := fresh(first)
+		en.grow(defaultMaxSize, nil)
+		if !en.timedOut {
+			t.Fatalf("budget %d: not cut", first)
+		}
+		cutLevel := en.level + 1
+		en.resume(time.Time{}, total-first, nil)
+		en.grow(defaultMaxSize, nil)
+		got := bankLog(en)
+		if len(got) != len(want) {
+			t.Errorf("cut at %d programs (in level %d): %d programs banked after resuming, %d in one go", first, cutLevel, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("cut at %d programs (in level %d): program %d is %s, in one go %s", first, cutLevel, i, got[i], want[i])
+				break
+			}
+		}
+	}
+}
+
+// A closed done channel stops the enumerator within a few programs and
+// marks it cancelled, not timed out.
+func TestEnumeratorCancelled(t *testing.T) {
+	p := unreachableProblem(t)
+	done := make(chan struct{})
+	close(done)
+	en := newEnumerator(enumConfig{
+		envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), done: done, memLimit: defaultMemoryBytes,
+	})
+	en.grow(defaultMaxSize, nil)
+	if !en.cancelled || en.timedOut {
+		t.Errorf("cancelled = %v, timedOut = %v; want a cancellation", en.cancelled, en.timedOut)
+	}
+	if en.evaluated > 1024 {
+		t.Errorf("%d programs evaluated after the cancellation, want at most 1024", en.evaluated)
+	}
+}

@@ -222,13 +222,13 @@ func goldenBanks(w *strings.Builder, b *lamBanks) {
 
 func goldenLambdas(t *testing.T, w *strings.Builder) {
 	fmt.Fprintln(w, "== default banks")
-	goldenBanks(w, buildLambdas(lamSpecs(), nil, time.Hour))
+	goldenBanks(w, buildLambdasFully(lamSpecs(), nil))
 	fmt.Fprintln(w, "== banks with the constants 97 and 1000")
 	specs := lamSpecs()
 	for sig := sigI; sig < sigGeo; sig++ {
 		specs[sig].consts = withConsts(specs[sig].consts, []int64{97, 1000})
 	}
-	goldenBanks(w, buildLambdas(specs, []int64{97, 1000}, time.Hour))
+	goldenBanks(w, buildLambdasFully(specs, []int64{97, 1000}))
 }
 
 // goldenProblems are the problems whose enumeration the golden records:
@@ -299,7 +299,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		fresh := func() *enumerator {
 			return newEnumerator(enumConfig{
 				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-				lams: lambdasFor(p.mined, time.Now().Add(time.Hour)), deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
+				lams: mustLambdas(p.mined), deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
 			})
 		}
 		fmt.Fprintf(w, "== %s: %s -> %s, constants %v\n", c.name, strings.Join(p.b.names, ", "), p.out, topConsts(p))
@@ -503,7 +503,7 @@ func goldenProposals() []goldenProposal {
 
 func goldenPropose(t *testing.T, w *strings.Builder) {
 	for _, gp := range goldenProposals() {
-		a := New(Options{Seed: 5, TimeLimit: 10 * time.Second})
+		a := New(Options{Seed: 5, MaxPrograms: testPrograms})
 		var exs []task.Example
 		if len(gp.inputs) > 0 {
 			exs = examplesFor(t, familyCase{f: gp.f}, gp.inputs)

@@ -151,3 +151,25 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	t.Errorf("%s: %d lines, want %d", path, len(gl), len(wl))
 }
+
+// buildLambdasFully builds lambda banks without cancellation.
+func buildLambdasFully(specs [numSigs]lamSpec, anchors []int64) *lamBanks {
+	b, _ := buildLambdas(specs, anchors, nil)
+	return b
+}
+
+// mustLambdas returns the (complete) lambda banks of a set of constants.
+func mustLambdas(mined []int64) *lamBanks {
+	b, _ := lambdasFor(mined, nil)
+	return b
+}
+
+// testPrograms is the budget of a test's search, counted in programs so
+// that a loaded machine finds what an idle one does (a deadline made
+// searches flaky under load).
+const testPrograms = 1 << 26
+
+// testSpec bounds a test's search by testPrograms.
+func testSpec() searchSpec {
+	return searchSpec{maxPrograms: testPrograms, memLimit: defaultMemoryBytes, maxSize: defaultMaxSize}
+}

@@ -3,7 +3,6 @@ package synth
 import (
 	"fmt"
 	"sync"
-	"time"
 )
 
 // lamBanks holds the lambdas of every signature, by result type and size.
@@ -71,67 +70,71 @@ func lamSpecs() [numSigs]lamSpec {
 	return specs
 }
 
-var (
-	lamOnce  sync.Once
-	lamCache *lamBanks
-)
-
-// defaultLambdas builds (once per process) the lambda banks; they do not
-// depend on the task.
-func defaultLambdas() *lamBanks {
-	lamOnce.Do(func() { lamCache = buildLambdas(lamSpecs(), nil, 10*time.Second) })
-	return lamCache
-}
-
 // maxTaskBanks bounds the task-specific banks kept in memory.
 const maxTaskBanks = 2
 
 var (
-	taskLamMu    sync.Mutex
-	taskLamCache = map[string]*lamBanks{}
-	taskLamOrder []string
+	lamMu sync.Mutex
+	// lamCache holds the default banks and the banks of the last
+	// maxTaskBanks constant sets (lamOrder, oldest first).
+	lamCache = map[string]*lamBanks{}
+	lamOrder []string
 )
 
-// lambdasFor returns the lambda banks of a task whose text names the
-// constants mined: the default banks with those constants added to the
-// integer pools, and anchored lambdas (anchoredLambdas) around them. The
-// banks are built on the session's clock (each signature within a tenth
-// of the time left; all of them take about a second) and cached by
-// constant set.
-func lambdasFor(mined []int64, deadline time.Time) *lamBanks {
-	if len(mined) == 0 {
-		return defaultLambdas()
-	}
-	key := fmt.Sprint(mined)
-	taskLamMu.Lock()
-	defer taskLamMu.Unlock()
-	if b, have := taskLamCache[key]; have {
-		return b
-	}
-	specs := lamSpecs()
-	for sig := sigI; sig < sigGeo; sig++ {
-		specs[sig].consts = withConsts(specs[sig].consts, mined)
-	}
-	limit := min(10*time.Second, time.Until(deadline)/10)
-	b := buildLambdas(specs, mined, limit)
-	if len(taskLamOrder) >= maxTaskBanks {
-		delete(taskLamCache, taskLamOrder[0])
-		taskLamOrder = taskLamOrder[1:]
-	}
-	taskLamCache[key] = b
-	taskLamOrder = append(taskLamOrder, key)
+// defaultLambdas returns the lambda banks that do not depend on the task,
+// built once per process.
+func defaultLambdas() *lamBanks {
+	b, _ := lambdasFor(nil, nil)
 	return b
 }
 
+// lambdasFor returns the lambda banks of a task whose text names the
+// constants mined: the default banks (no constant), or the default banks
+// with those constants added to the integer pools and anchored lambdas
+// (anchoredLambdas) around them. The banks are bounded by their sizes and
+// counts, never by the clock, so that a loaded machine builds the same
+// banks (a second or two of work, once per constant set). Closing done
+// stops the build: the banks are then incomplete, not cached, and ok is
+// false.
+func lambdasFor(mined []int64, done <-chan struct{}) (b *lamBanks, ok bool) {
+	key := fmt.Sprint(mined)
+	lamMu.Lock()
+	defer lamMu.Unlock()
+	if b, have := lamCache[key]; have {
+		return b, true
+	}
+	specs := lamSpecs()
+	if len(mined) > 0 {
+		for sig := sigI; sig < sigGeo; sig++ {
+			specs[sig].consts = withConsts(specs[sig].consts, mined)
+		}
+	}
+	b, ok = buildLambdas(specs, mined, done)
+	if !ok {
+		return b, false
+	}
+	if len(mined) > 0 {
+		if len(lamOrder) >= maxTaskBanks {
+			delete(lamCache, lamOrder[0])
+			lamOrder = lamOrder[1:]
+		}
+		lamOrder = append(lamOrder, key)
+	}
+	lamCache[key] = b
+	return b, true
+}
+
 // buildLambdas enumerates every signature's lambdas; anchors are constants
-// that anchoredLambdas combines with the small integer lambdas.
-func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) *lamBanks {
+// that anchoredLambdas combines with the small integer lambdas. It reports
+// whether the build completed (done was not closed).
+func buildLambdas(specs [numSigs]lamSpec, anchors []int64, done <-chan struct{}) (*lamBanks, bool) {
 	b := &lamBanks{}
-	for sig := sigI; sig < sigGeo; sig++ {
+	complete := true
+	for sig := sigI; sig < sigGeo && complete; sig++ {
 		sp := specs[sig]
 		en := newEnumerator(enumConfig{
 			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: catalog.scalars,
-			deadline: time.Now().Add(limit), maxPerTyp: sp.maxPer,
+			done: done, maxPerTyp: sp.maxPer,
 		})
 		en.grow(sp.maxSize, nil)
 		if sig == sigI {
@@ -143,6 +146,7 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 		if len(anchors) > 0 && (sig == sigI || sig == sigII) {
 			anchoredLambdas(en, anchors)
 		}
+		complete = !en.cancelled
 		for t := valType(0); t < numTypes; t++ {
 			for size, es := range en.bank[t] {
 				for _, e := range es {
@@ -160,7 +164,7 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 	for _, t := range []valType{tInt, tFloat} {
 		b.by[sigGeo][t] = [][]*lambda{nil, geoLambdas(t)}
 	}
-	return b
+	return b, complete
 }
 
 func usesVar(n *node) bool {

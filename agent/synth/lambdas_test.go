@@ -1,17 +1,19 @@
 package synth
 
 import (
+	"fmt"
 	"testing"
-	"time"
 )
 
+// TestLambdasFor checks the banks of a mined constant. They are bounded by
+// counts, not by the clock (a loaded machine once built them without the
+// anchored lambdas), so the anchored lambdas are always there.
 func TestLambdasFor(t *testing.T) {
-	deadline := time.Now().Add(20 * time.Second)
-	if got, want := lambdasFor(nil, deadline), defaultLambdas(); got != want {
+	if got, want := mustLambdas(nil), defaultLambdas(); got != want {
 		t.Errorf("lambdasFor(nil) is not the default banks")
 	}
-	b := lambdasFor([]int64{1000}, deadline)
-	if again := lambdasFor([]int64{1000}, deadline); again != b {
+	b := mustLambdas([]int64{1000})
+	if again := mustLambdas([]int64{1000}); again != b {
 		t.Errorf("lambdasFor did not cache the banks of one constant set")
 	}
 	// The anchored lambdas put the mined constant around small bodies.
@@ -46,5 +48,35 @@ func TestKeyedLambdas(t *testing.T) {
 		if !found {
 			t.Errorf("default banks lack %s", l)
 		}
+	}
+}
+
+// A cancelled build returns at once with incomplete banks, which are not
+// cached: the next call builds them in full.
+func TestLambdasForCancelled(t *testing.T) {
+	done := make(chan struct{})
+	close(done)
+	mined := []int64{4242}
+	// Built by an earlier run of the test (-count): built again.
+	lamMu.Lock()
+	delete(lamCache, fmt.Sprint(mined))
+	lamMu.Unlock()
+	b, ok := lambdasFor(mined, done)
+	if ok {
+		t.Fatal("a cancelled build reports complete banks")
+	}
+	full := mustLambdas(mined)
+	if full == b {
+		t.Fatal("the cancelled build's banks were cached")
+	}
+	count := func(b *lamBanks) int {
+		n := 0
+		for _, ls := range b.by[sigI][tInt] {
+			n += len(ls)
+		}
+		return n
+	}
+	if got, want := count(b), count(full); got >= want {
+		t.Errorf("cancelled build has %d integer lambdas, the full one %d", got, want)
 	}
 }

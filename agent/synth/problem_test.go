@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -46,7 +45,7 @@ func TestNullableOutputs(t *testing.T) {
 	if !p.nullable {
 		t.Fatal("problem with null outputs is not nullable")
 	}
-	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+	res := search(p, testSpec())
 	if !res.solved {
 		t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 	}

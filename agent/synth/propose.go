@@ -307,9 +307,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 		extra = append(extra, env)
 		idx = append(idx, i)
 	}
-	limit := min(a.opts.TimeLimit/proposeShare, maxProposeTime)
-	res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, extra: extra, collect: true, beyond: 1})
-	surv := res.survivors
+	surv := a.rivals(ctx, p, extra)
 	if len(surv) < 2 {
 		return nil
 	}

@@ -30,20 +30,45 @@ type searchResult struct {
 
 // searchSpec bounds a search.
 type searchSpec struct {
-	deadline time.Time
+	// deadline ends the search (zero: none); maxPrograms, when set, bounds
+	// it by the programs evaluated instead, and the strategies' shares are
+	// then counted in programs too, so that its outcome does not depend on
+	// the machine's load (a deadline still applies as well).
+	deadline    time.Time
+	maxPrograms int64
+	// done, when closed, cancels the search.
+	done     <-chan struct{}
 	memLimit int64
 	maxSize  int
 	// extra are environments without outputs (proposal candidates): programs
 	// are kept apart by their values on them too.
 	extra [][]any
-	// collect keeps consistent programs (up to maxSurvivors) instead of
-	// stopping at the first.
+	// collect keeps consistent programs (up to keep, default
+	// maxSurvivors) instead of stopping at the first.
 	collect bool
+	keep    int
 	// skip holds programs (by String) that must not be returned as solutions.
 	skip map[string]bool
 	// beyond is how many sizes past the first solution a collecting search
 	// continues.
 	beyond int
+}
+
+// searcher is one search in progress: the enumerator and what was found.
+// A search stopped by its clock can be resumed (resume) with more time.
+type searcher struct {
+	p    *problem
+	spec searchSpec
+	en   *enumerator
+	res  searchResult
+	// bestSize is the size of the best partial program.
+	bestSize  int
+	masks     map[string]*entry
+	maskOrder []string
+	// swept says the strategies run after size 4 ran to their end
+	// (within their shares of the time), so that a resumed search does
+	// not run them again.
+	swept bool
 }
 
 // search enumerates programs for the problem level by level (enum.go)
@@ -55,104 +80,165 @@ type searchSpec struct {
 // (strategy_sweep_derived.go); after each size it tries conditionals that
 // combine two partial programs (strategy_conditional.go).
 func search(p *problem, spec searchSpec) searchResult {
+	return newSearcher(p, spec).run()
+}
+
+func newSearcher(p *problem, spec searchSpec) *searcher {
 	envs := p.envs
 	if len(spec.extra) > 0 {
 		envs = append(append([][]any{}, p.envs...), spec.extra...)
 	}
-	var res searchResult
-	bestSize := 0
-	masks := map[string]*entry{}
-	var maskOrder []string
-	consider := func(n *node, vals []any) bool {
-		if p.allMatch(vals) {
-			if spec.skip[n.String()] {
-				return false
-			}
-			if !res.solved {
-				res.best, res.passed, res.solved = n, len(p.outs), true
-			}
-			res.survivors = append(res.survivors, &entry{n: n, vals: vals})
-			return !spec.collect || len(res.survivors) >= maxSurvivors
-		}
-		return false
-	}
-	en := newEnumerator(enumConfig{
-		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-		lams: lambdasFor(p.mined, spec.deadline), deadline: spec.deadline, memLimit: spec.memLimit,
+	s := &searcher{p: p, spec: spec, masks: map[string]*entry{}}
+	lams, _ := lambdasFor(p.mined, spec.done)
+	s.en = newEnumerator(enumConfig{
+		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top, lams: lams,
+		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
 	})
-	en.onNew = func(t valType, e *entry) bool {
-		if !p.okType(t) {
-			if p.labels != nil {
-				if n, vals := p.tabled(t, e); n != nil {
-					return consider(n, vals)
-				}
-			}
-			return false
-		}
-		if consider(e.n, e.vals) {
-			return true
-		}
-		if res.solved {
-			return false
-		}
-		bits, n := p.matches(e.vals)
-		if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < bestSize) {
-			res.best, res.passed, bestSize = e.n, n, e.n.Size
-		}
-		if n > 0 && len(p.outs) >= 3 {
-			k := maskKey(bits)
-			if _, have := masks[k]; !have {
-				masks[k] = e
-				maskOrder = append(maskOrder, k)
-			}
-		}
-		return false
-	}
+	s.en.onNew = s.onNew
 	// Variables and constants were added before onNew was set.
 	for _, t := range p.ok {
-		for _, es := range en.bank[t] {
+		for _, es := range s.en.bank[t] {
 			for _, e := range es {
-				if en.onNew(t, e) {
-					en.stopped = true
+				if s.onNew(t, e) {
+					s.en.stopped = true
 				}
 			}
 		}
 	}
-	if !en.stopped {
-		en.grow(spec.maxSize, func(size int) bool {
-			// Proposals look a little beyond the first consistent program.
-			if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
-				return true
-			}
-			if size == 4 && !res.solved {
-				if loopSweep(en, p, 0.1, consider) {
-					return true
-				}
-				sweepStaged(en, 0.5, p.ok)
-				if en.stopped {
-					return true
-				}
-				// Lambdas over derived lists (cumsum(xs), split(s)...).
-				en.budgeted(0.3, func() { en.sweepArgs(2, 4) })
-				if en.stopped {
-					return true
-				}
-			}
-			if res.solved || len(p.outs) < 3 || size < 3 {
-				return false
-			}
-			if n, vals := splitConditional(p, en, masks, maskOrder, 2*size+1); n != nil {
-				return consider(n, vals)
-			}
-			return false
-		})
+	return s
+}
+
+// run enumerates until a solution or a limit.
+func (s *searcher) run() searchResult {
+	if !s.en.stopped {
+		s.en.interrupted()
 	}
-	res.evaluated, res.level, res.timedOut = en.evaluated, en.level, en.timedOut
-	res.memFull = en.memFull
+	if !s.en.stopped {
+		s.en.grow(s.spec.maxSize, s.afterLevel)
+	}
+	return s.result()
+}
+
+// resumable reports whether the search stopped on its clock with nothing
+// found and sizes left to enumerate.
+func (s *searcher) resumable() bool {
+	en := s.en
+	return !s.res.solved && en.timedOut && !en.cancelled && en.level < s.spec.maxSize
+}
+
+// resume goes on with a search stopped by its clock, until a new deadline
+// (or budget of programs): first the strategies after size 4 if the clock
+// stopped them, then the level it was cut in, then larger sizes.
+func (s *searcher) resume(deadline time.Time, maxPrograms int64, done <-chan struct{}) searchResult {
+	s.spec.deadline, s.spec.maxPrograms, s.spec.done = deadline, maxPrograms, done
+	s.en.resume(deadline, maxPrograms, done)
+	if s.en.level >= 4 && !s.swept && s.strategies() {
+		s.en.stopped = true
+	}
+	return s.run()
+}
+
+func (s *searcher) result() searchResult {
+	en := s.en
+	s.res.evaluated, s.res.level, s.res.timedOut = en.evaluated, en.level, en.timedOut
+	s.res.memFull = en.memFull
+	s.res.banked = 0
 	for _, c := range en.perType {
-		res.banked += c
+		s.res.banked += c
 	}
-	return res
+	return s.res
+}
+
+// consider records a program consistent with every example; it reports
+// whether the search can stop.
+func (s *searcher) consider(n *node, vals []any) bool {
+	p, res := s.p, &s.res
+	if p.allMatch(vals) {
+		if s.spec.skip[n.String()] {
+			return false
+		}
+		if !res.solved {
+			res.best, res.passed, res.solved = n, len(p.outs), true
+		}
+		res.survivors = append(res.survivors, &entry{n: n, vals: vals})
+		keep := s.spec.keep
+		if keep <= 0 {
+			keep = maxSurvivors
+		}
+		return !s.spec.collect || len(res.survivors) >= keep
+	}
+	return false
+}
+
+// onNew checks each new program of the enumerator.
+func (s *searcher) onNew(t valType, e *entry) bool {
+	p, res := s.p, &s.res
+	if !p.okType(t) {
+		if p.labels != nil {
+			if n, vals := p.tabled(t, e); n != nil {
+				return s.consider(n, vals)
+			}
+		}
+		return false
+	}
+	if s.consider(e.n, e.vals) {
+		return true
+	}
+	if res.solved {
+		return false
+	}
+	bits, n := p.matches(e.vals)
+	if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < s.bestSize) {
+		res.best, res.passed, s.bestSize = e.n, n, e.n.Size
+	}
+	if n > 0 && len(p.outs) >= 3 {
+		k := maskKey(bits)
+		if _, have := s.masks[k]; !have {
+			s.masks[k] = e
+			s.maskOrder = append(s.maskOrder, k)
+		}
+	}
+	return false
+}
+
+// afterLevel runs the strategies after each completed size; it reports
+// whether the search can stop.
+func (s *searcher) afterLevel(size int) bool {
+	p, en, res, spec := s.p, s.en, &s.res, s.spec
+	// Proposals look a little beyond the first consistent program.
+	if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
+		return true
+	}
+	if size == 4 && !res.solved && s.strategies() {
+		return true
+	}
+	if res.solved || len(p.outs) < 3 || size < 3 {
+		return false
+	}
+	if n, vals := splitConditional(p, en, s.masks, s.maskOrder, 2*size+1); n != nil {
+		return s.consider(n, vals)
+	}
+	return false
+}
+
+// strategies runs, after size 4, the strategies beyond the levels' reach;
+// it reports whether the search can stop.
+func (s *searcher) strategies() bool {
+	en, p := s.en, s.p
+	if loopSweep(en, p, 0.1, s.consider) {
+		return true
+	}
+	sweepStaged(en, 0.5, p.ok)
+	if en.stopped {
+		return true
+	}
+	// Lambdas over derived lists (cumsum(xs), split(s)...).
+	en.budgeted(0.3, func() { en.sweepArgs(2, 4) })
+	if en.stopped {
+		return true
+	}
+	s.swept = true
+	return false
 }
 
 // topConsts are the constants of whole programs.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -122,7 +121,7 @@ func solveCase(t *testing.T, c familyCase) (*problem, program) {
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+	res := search(p, testSpec())
 	if !res.solved {
 		t.Fatalf("no consistent program (level %d, %d evaluated, %d kept, timeout %v, mem %v); best %v passes %d of %d", res.level, res.evaluated, res.banked, res.timedOut, res.memFull, res.best, res.passed, len(p.outs))
 	}

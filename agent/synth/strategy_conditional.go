@@ -50,8 +50,8 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.n.Size < cands[j].e.n.Size })
 	var best *node
 	var bestVals []any
-	for _, c := range en.all(tBool) {
-		if c.n.Size+3 > maxSize {
+	for i, c := range en.all(tBool) {
+		if c.n.Size+3 > maxSize || (i&255 == 255 && en.interrupted()) {
 			break
 		}
 		tBits := make([]uint64, (nObs+63)/64)

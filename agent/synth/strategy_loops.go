@@ -2,7 +2,6 @@ package synth
 
 import (
 	"slices"
-	"time"
 )
 
 // loopSeeds are the constants a top-level loop starts from.
@@ -16,12 +15,13 @@ var loopSeeds = []int64{0, 1, 2}
 // beyond the levels an integer task reaches, but it is checked against the
 // examples one at a time and dropped at the first mismatch, so the whole
 // bank of steps costs about one loop per lambda. It stops at the first
-// program consider accepts, or after share of the time left.
+// program consider accepts, after share of the time left, or when the
+// search is cancelled.
 func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
 	if p.out != tInt || en.stopped || len(p.outs) == 0 {
 		return false
 	}
-	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	until := en.mark(share)
 	var vars, seeds []*entry
 	for _, e := range en.bank[tInt][1] {
 		switch {
@@ -54,12 +54,12 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, [
 		}
 	}
 	args := make([]any, 3)
-	tried := 0
 	for size := 1; size < len(en.lams.by[sigII][tInt]) || size < len(en.lams.by[sigI][tInt]); size++ {
 		for _, j := range jobs {
 			op, kids := j.op, j.kids
 			for _, l := range en.lams.get(op.Sig, op.LamRet, size) {
-				if tried++; tried&255 == 0 && time.Now().After(until) {
+				// Each loop is one program evaluated (example by example).
+				if en.evaluated++; en.evaluated&255 == 0 && (en.interrupted() || en.clock() >= until) {
 					return false
 				}
 				if !loopFits(p, op, l, kids, args) {

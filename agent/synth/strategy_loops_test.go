@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -52,7 +51,7 @@ func TestLoopSweep(t *testing.T) {
 			if err != nil {
 				t.Fatalf("problem: %v", err)
 			}
-			res := search(p, searchSpec{deadline: time.Now().Add(20 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+			res := search(p, testSpec())
 			if !res.solved {
 				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 			}

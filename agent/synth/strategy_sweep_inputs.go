@@ -2,7 +2,6 @@ package synth
 
 import (
 	"slices"
-	"time"
 )
 
 // sweepStaged is the enumerator's sweep (every one-lambda operator, with
@@ -18,11 +17,10 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 	if en.stopped {
 		return
 	}
-	total := time.Duration(float64(time.Until(en.deadline)) * share)
-	end := time.Now().Add(total)
-	en.sweepUntil = time.Now().Add(total * 7 / 10)
+	end := en.mark(share)
+	en.sweepUntil = en.mark(share * 7 / 10)
 	defer func() {
-		en.sweepUntil, en.recording, en.recent = time.Time{}, false, nil
+		en.sweepUntil, en.recording, en.recent = 0, false, nil
 		if en.sweepCut {
 			en.stopped, en.sweepCut = false, false
 		}
@@ -92,7 +90,7 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 	}
 	complete := !en.stopped
 	if en.stopped && !en.sweepCut {
-		// A solution, the deadline or the memory bound.
+		// A solution, the deadline, a cancellation or the memory bound.
 		return
 	}
 	en.stopped, en.sweepCut = false, false

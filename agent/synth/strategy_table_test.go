@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -86,7 +85,7 @@ func TestTabledOutputs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("problem: %v", err)
 			}
-			res := search(p, searchSpec{deadline: time.Now().Add(30 * time.Second), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+			res := search(p, testSpec())
 			if !res.solved {
 				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
 			}
