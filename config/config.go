@@ -28,6 +28,9 @@ type Config struct {
 	Sandbox   Sandbox  `mapstructure:"sandbox" json:"sandbox"`
 	Bank      Bank     `mapstructure:"bank" json:"bank"`
 	Workspace string   `mapstructure:"workspace" json:"workspace"`
+	// Cluster is read by the Temporal sweep engine and its workers only
+	// (LoadCluster); a run's recorded configuration leaves it out.
+	Cluster Cluster `mapstructure:"cluster" json:"-"`
 	// File is the configuration file the config was loaded from.
 	File string `mapstructure:"-" json:"file"`
 }
@@ -149,7 +152,7 @@ type Bank struct {
 // defaults returns every key with its default value, flattened with dots.
 // Every key must be here: environment variables bind only to known keys.
 func defaults() map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"task.name":                  "",
 		"task.level":                 "",
 		"task.input_type":            "",
@@ -203,6 +206,10 @@ func defaults() map[string]any {
 		"bank.path":                  "",
 		"workspace":                  "",
 	}
+	for k, v := range clusterDefaults() {
+		m[k] = v
+	}
+	return m
 }
 
 // Error is a configuration error naming the file and the key at fault.

@@ -41,7 +41,7 @@ type Options struct {
 // pathKeys are the keys whose values are paths relative to the file naming them.
 var pathKeys = []string{
 	"task.oracle.python", "task.random_inputs.python", "task.heldout",
-	"workspace", "bank.path", "agent.replay.script",
+	"workspace", "bank.path", "agent.replay.script", "cluster.workdir",
 }
 
 // Load reads, layers, decodes and validates a configuration.
