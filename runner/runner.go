@@ -47,6 +47,10 @@ type Options struct {
 	// Bank, when set, records the run instead of the bank file of the
 	// configuration (bank.enabled still decides whether a run is recorded).
 	Bank *bank.Bank
+	// Config, when set, replaces the recorded configuration of a resumed
+	// run: a run continued on another machine, where the task's files and
+	// the workspace are elsewhere. It must name the same task and function.
+	Config *config.Config
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -121,6 +125,12 @@ func Resume(ctx context.Context, bankPath, run string, opts Options) (*workflow.
 	if err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
 	}
+	if opts.Config != nil {
+		if err := sameTask(opts.Config, run, c); err != nil {
+			return nil, err
+		}
+		c = opts.Config
+	}
 	st, err := workflow.StateFromEvents(events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
@@ -162,9 +172,8 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, fromRun, err)
 	}
-	if parent.Task.Name != c.Task.Name || parent.Task.FunctionName != c.Task.FunctionName {
-		return nil, fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
-			fromRun, parent.Task.Name, parent.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
+	if err := sameTask(c, fromRun, parent); err != nil {
+		return nil, err
 	}
 	st, err := workflow.ForkState(events)
 	if err != nil {
@@ -190,6 +199,16 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	l.state, l.fork = st, true
 	l.meta = map[string]any{"config": c, "bank_workspace": ws, "forked_from": events[0].RunID}
 	return l.execute(ctx)
+}
+
+// sameTask checks that c reconstructs the task that run (recorded with
+// configuration rc) reconstructs.
+func sameTask(c *config.Config, run string, rc *config.Config) error {
+	if rc.Task.Name != c.Task.Name || rc.Task.FunctionName != c.Task.FunctionName {
+		return fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
+			run, rc.Task.Name, rc.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
+	}
+	return nil
 }
 
 // recordedConfig is the configuration a run recorded when it started.
