@@ -18,6 +18,7 @@ type benchRunOptions struct {
 	tasks, base, out, filter string
 	parallel, repeat         int
 	jsonOut                  bool
+	cluster                  engineOptions
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -25,7 +26,8 @@ func newBenchCmd(a *app) *cobra.Command {
 		Use:   "bench",
 		Short: "Sweep task sets, report and compare sweeps",
 	}
-	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a))
+	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a),
+		newBenchStatusCmd(a), newBenchCollectCmd(a), newBenchCancelCmd(a))
 	return cmd
 }
 
@@ -57,6 +59,7 @@ are skipped. A task that crashes is recorded with its error and the sweep goes o
 	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
+	addEngineFlags(f, &opts.cluster)
 	return cmd
 }
 
@@ -75,6 +78,13 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	if _, err := benchmarks.Discover(opts.tasks, filter); err != nil {
 		return withCode(exitUsage, err)
 	}
+	switch opts.cluster.engine {
+	case engineLocal:
+	case engineTemporal:
+		return runBenchCluster(ctx, a, opts, filter)
+	default:
+		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
+	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
@@ -83,20 +93,25 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	if err != nil && sum.Format == 0 {
 		return withCode(exitUsage, err)
 	}
-	if opts.jsonOut {
-		if perr := a.printJSON(sum); perr != nil {
-			return perr
-		}
-	} else {
-		fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %d errors, %.1f s; summary in %s\n",
-			sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.Errors, sum.WallSeconds, opts.out)
-		for _, l := range sum.LevelNames() {
-			ls := sum.Levels[l]
-			fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%\n", l, ls.Solved, ls.Tasks, 100*ls.Rate)
-		}
+	if perr := printSweepSummary(a, sum, opts.out, opts.jsonOut); perr != nil {
+		return perr
 	}
 	if err != nil {
 		return withCode(exitRejected, err)
+	}
+	return nil
+}
+
+// printSweepSummary prints summary.json (--json) or the solve rates.
+func printSweepSummary(a *app, sum benchmarks.Summary, out string, jsonOut bool) error {
+	if jsonOut {
+		return a.printJSON(sum)
+	}
+	fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %d errors, %.1f s; summary in %s\n",
+		sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.Errors, sum.WallSeconds, out)
+	for _, l := range sum.LevelNames() {
+		ls := sum.Levels[l]
+		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%\n", l, ls.Solved, ls.Tasks, 100*ls.Rate)
 	}
 	return nil
 }

@@ -38,9 +38,12 @@ var runFlags = []configFlag{
 }
 
 // addConfigFlags registers runFlags on fs and returns the key → flag map.
-func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
+func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag { return addFlags(fs, runFlags) }
+
+// addFlags registers flags on fs and returns the key → flag map.
+func addFlags(fs *pflag.FlagSet, flags []configFlag) map[string]*pflag.Flag {
 	m := map[string]*pflag.Flag{}
-	for _, f := range runFlags {
+	for _, f := range flags {
 		switch f.kind {
 		case "int":
 			fs.Int(f.name, 0, f.usage)

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.temporal.io/sdk/client"
+
+	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/benchmarks/cluster"
+	"github.com/reconstruct/reconstruct/config"
+)
+
+// clusterFlags reach the Temporal server and the shared bank.
+var clusterFlags = []configFlag{
+	{"cluster.temporal", "temporal", "Temporal server HOST:PORT", "string"},
+	{"cluster.namespace", "namespace", "Temporal namespace (default " + config.DefaultNamespace + ")", "string"},
+	{"cluster.task_queue", "task-queue", "Temporal task queue of the sweeps (default " + config.DefaultTaskQueue + ")", "string"},
+	{"bank.path", "bank", "the bank every machine records into: a postgres:// URL (a SQLite file for one machine)", "string"},
+}
+
+// workerFlags are a worker's own settings.
+var workerFlags = []configFlag{
+	{"cluster.parallel", "parallel", "tasks this worker runs at once (default 1)", "int"},
+	{"cluster.workdir", "workdir", "directory for the task directories and running workspaces (default: the user cache directory)", "string"},
+	{"cluster.drain_timeout", "drain-timeout", "time running tasks get to finish after SIGTERM before they are handed back (default 10m)", "string"},
+}
+
+// clusterSettings loads the cluster section and the bank from --config,
+// RECONSTRUCT_* and the flags; the Temporal address is required, and so is
+// the bank when needBank.
+func clusterSettings(a *app, file string, flags map[string]*pflag.Flag, needBank bool) (config.Cluster, string, error) {
+	cl, bankLoc, err := config.LoadCluster(config.Options{File: file, Env: true, Getenv: a.getenv, Flags: flags})
+	if err != nil {
+		return cl, "", withCode(exitUsage, err)
+	}
+	if cl.Temporal == "" {
+		return cl, "", withCode(exitUsage, errors.New("no Temporal server: give --temporal HOST:PORT (or cluster.temporal in --config, or RECONSTRUCT_CLUSTER_TEMPORAL)"))
+	}
+	if needBank && bankLoc == "" {
+		return cl, "", withCode(exitUsage, errors.New("no shared bank: give --bank with the bank every machine records into, a postgres:// URL (or bank.path in --config, or RECONSTRUCT_BANK_PATH)"))
+	}
+	return cl, bankLoc, nil
+}
+
+// dialCluster connects to the Temporal server (exit 3 when it cannot).
+func dialCluster(ctx context.Context, a *app, cl config.Cluster) (client.Client, error) {
+	c, err := cluster.Dial(ctx, cl.Temporal, cl.Namespace, a.logger())
+	if err != nil {
+		return nil, withCode(exitInfra, err)
+	}
+	return c, nil
+}
+
+// openSharedBank opens the cluster's bank: exit 2 for a schema this build
+// does not use as it is, 3 when it cannot be reached.
+func openSharedBank(ctx context.Context, a *app, loc string) (*bank.Bank, func() error, error) {
+	st, err := backend.Open(ctx, loc, backend.Options{Logger: a.logger(), Getenv: a.getenv})
+	if errors.Is(err, bank.ErrSchema) {
+		return nil, nil, withCode(exitUsage, err)
+	}
+	if err != nil {
+		return nil, nil, withCode(exitInfra, fmt.Errorf("open bank %s: %w", backend.Describe(loc), err))
+	}
+	return bank.New(st, bank.Options{Logger: a.logger()}), st.Close, nil
+}
+
+type workerOptions struct {
+	config   string
+	identity string
+	flags    map[string]*pflag.Flag
+}
+
+func newWorkerCmd(a *app) *cobra.Command {
+	opts := &workerOptions{}
+	cmd := &cobra.Command{
+		Use:   "worker --temporal HOST:PORT --bank URL",
+		Short: "Run the tasks of sweeps submitted to a Temporal server, until stopped",
+		Long: `Run the tasks of sweeps submitted with "bench run --engine temporal" on this machine:
+each task's directory comes from the shared bank, its run is recorded there as it goes, and
+its result goes back to the sweep. --parallel tasks run at once.
+
+SIGTERM or Ctrl-C stops taking tasks and lets the running ones finish (at most
+--drain-timeout); a second signal, or the timeout, hands them back instead: each stops at
+its next safe point, everything so far recorded, and another worker continues its run.
+A worker killed outright loses nothing either: its tasks go to another worker once their
+heartbeats stop, and their runs resume from their last checkpoint in the bank.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd.Context(), a, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.config, "config", "c", "", "configuration file whose cluster: section and bank.path apply")
+	f.StringVar(&opts.identity, "identity", "", "name of this worker in the sweeps' records (default PID@HOST)")
+	opts.flags = addFlags(f, append(append([]configFlag(nil), clusterFlags...), workerFlags...))
+	return cmd
+}
+
+func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
+	cl, bankLoc, err := clusterSettings(a, opts.config, opts.flags, true)
+	if err != nil {
+		return err
+	}
+	workdir := cl.Workdir
+	if workdir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("no worker directory: give --workdir (%w)", err))
+		}
+		workdir = filepath.Join(cache, "reconstruct", "worker")
+	}
+	b, closeBank, err := openSharedBank(ctx, a, bankLoc)
+	if err != nil {
+		return err
+	}
+	defer closeBank()
+	c, err := dialCluster(ctx, a, cl)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	// The first signal cancels ctx (main): the worker drains. The second
+	// hands the running tasks back.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	handBack := make(chan struct{})
+	go func() {
+		n := 0
+		for range sigs {
+			if n++; n == 2 {
+				close(handBack)
+				return
+			}
+		}
+	}()
+	w := &cluster.Worker{Bank: b, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
+	err = cluster.Serve(ctx, c, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
+		DrainTimeout: cl.DrainTimeout, Status: a.stderr}, handBack)
+	return withCode(exitInfra, err)
+}
