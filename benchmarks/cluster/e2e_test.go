@@ -389,3 +389,92 @@ func hasType(evs []workflow.Event, typ string) bool {
 	}
 	return false
 }
+
+// nextStarted waits for the worker to start a task.
+func (w *workerProc) nextStarted(t *testing.T) startedTask {
+	t.Helper()
+	select {
+	case st := <-w.started:
+		return st
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("worker %s started no task", w.name)
+		return startedTask{}
+	}
+}
+
+// waitCheckpoint waits until the run has recorded a checkpoint.
+func (c *testCluster) waitCheckpoint(t *testing.T, st startedTask) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		evs, _ := c.runEventsOf(st.Job, st.Run)
+		if hasType(evs, workflow.EventIterationFinished) {
+			return
+		}
+	}
+	t.Fatalf("run %s recorded no checkpoint", st.Run)
+}
+
+func TestWorkerStopFinishesOrHandsBack(t *testing.T) {
+	c := newTestCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	base := baseConfig(t)
+	submit := func(filter, out string) string {
+		return strings.TrimSpace(c.command(ctx, "bench", "run", "--engine", "temporal", "--tasks", testTasks, "--filter", filter,
+			"--config", base, "--out", out, "--heartbeat-timeout", "3s", "--detach"))
+	}
+
+	// SIGTERM: the worker takes no new task, finishes the one it holds,
+	// reports it and stops.
+	drained := filepath.Join(t.TempDir(), "drained")
+	id := submit("^negate$", drained)
+	w1 := c.startWorker("drainer")
+	w1.nextStarted(t)
+	if err := w1.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := w1.wait(t, 5*time.Minute); err != nil {
+		t.Fatalf("worker after SIGTERM: %v", err)
+	}
+	if log := w1.output(); !strings.Contains(log, "stopping") || !strings.Contains(log, `"solved":true`) {
+		t.Errorf("the stopping worker did not finish its task:\n%s", log)
+	}
+	w2 := c.startWorker("second") // completes the sweep's workflow
+	c.command(ctx, "bench", "collect", id, "--out", drained)
+	rep := readReport(t, drained)
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Worker != "drainer" || rep.Outcomes[0].Attempt != 1 || !rep.Outcomes[0].Result.Solved {
+		t.Errorf("drained sweep: %+v, want the task finished once by the stopping worker", rep.Outcomes)
+	}
+
+	// Two signals: the worker hands its task back, recorded as far as it
+	// got, and another worker finishes it.
+	handed := filepath.Join(t.TempDir(), "handed")
+	id = submit("^reverse$", handed)
+	st := w2.nextStarted(t)
+	c.waitCheckpoint(t, st)
+	for range 2 {
+		if err := w2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err := w2.wait(t, 5*time.Minute); err != nil {
+		t.Fatalf("worker after two signals: %v", err)
+	}
+	if !strings.Contains(w2.output(), "handing the running tasks back") {
+		t.Errorf("the worker did not hand its task back:\n%s", w2.output())
+	}
+	evs, err := c.runEventsOf(st.Job, st.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason, stopped := stopOf(evs); !stopped || reason != workflow.StopCancelled {
+		t.Errorf("the handed-back run recorded stop %q (%v), want %q", reason, stopped, workflow.StopCancelled)
+	}
+	c.startWorker("third")
+	c.command(ctx, "bench", "collect", id, "--out", handed)
+	rep = readReport(t, handed)
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Worker != "third" || rep.Outcomes[0].Attempt != 2 || !rep.Outcomes[0].Result.Solved {
+		t.Errorf("handed-back sweep: %+v, want the task finished once, by the third worker at attempt 2", rep.Outcomes)
+	}
+}
