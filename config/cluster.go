@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"os"
-	"sort"
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -97,16 +96,7 @@ func LoadCluster(opts Options) (Cluster, string, error) {
 			v.Set("bank.path", envValue("bank.path", val))
 		}
 	}
-	names := make([]string, 0, len(opts.Flags))
-	for k := range opts.Flags {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if f := opts.Flags[k]; f != nil && f.Changed {
-			v.Set(k, flagValue(k, f))
-		}
-	}
+	setFlags(v, opts.Flags)
 	var c struct {
 		Cluster Cluster `mapstructure:"cluster"`
 		Bank    struct {

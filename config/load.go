@@ -87,16 +87,7 @@ func Load(opts Options) (*Config, error) {
 			}
 		}
 	}
-	keys := make([]string, 0, len(opts.Flags))
-	for k := range opts.Flags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if f := opts.Flags[k]; f != nil && f.Changed {
-			v.Set(k, flagValue(k, f))
-		}
-	}
+	setFlags(v, opts.Flags)
 	for k, val := range opts.Override {
 		v.Set(k, val)
 	}
@@ -126,6 +117,20 @@ func envValue(key, val string) any {
 		}
 	}
 	return val
+}
+
+// setFlags sets the keys whose flags the user gave, in key order.
+func setFlags(v *viper.Viper, flags map[string]*pflag.Flag) {
+	keys := make([]string, 0, len(flags))
+	for k := range flags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if f := flags[k]; f != nil && f.Changed {
+			v.Set(k, flagValue(k, f))
+		}
+	}
 }
 
 func flagValue(key string, f *pflag.Flag) any {
