@@ -12,13 +12,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/config"
 )
 
 type benchRunOptions struct {
-	tasks, base, out, filter string
-	parallel, repeat         int
-	jsonOut                  bool
-	cluster                  engineOptions
+	tasks, base, out, filter, bank string
+	parallel, repeat               int
+	jsonOut                        bool
+	cluster                        engineOptions
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -59,6 +60,7 @@ are skipped. A task that crashes is recorded with its error and the sweep goes o
 	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
+	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path); with --engine temporal, the bank every machine records into")
 	addEngineFlags(f, &opts.cluster)
 	return cmd
 }
@@ -85,9 +87,19 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	default:
 		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
 	}
+	getenv := a.getenv
+	if opts.bank != "" {
+		// The flag beats the environment and every task's bank.path.
+		getenv = func(k string) string {
+			if k == config.EnvName("bank.path") {
+				return opts.bank
+			}
+			return a.getenv(k)
+		}
+	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
-		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Filter: filter, Getenv: getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
 	}
 	sum, err := sw.Execute(ctx)
 	if err != nil && sum.Format == 0 {

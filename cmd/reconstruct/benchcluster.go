@@ -15,7 +15,6 @@ import (
 
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/benchmarks/cluster"
-	"github.com/reconstruct/reconstruct/config"
 )
 
 // Engines of bench run.
@@ -38,10 +37,15 @@ var sweepRunFlags = []configFlag{
 	{"cluster.task_timeout", "task-timeout", "bound of one attempt of one task (temporal engine; default 4h)", "string"},
 }
 
+// addEngineFlags adds the engine's flags; bench run's --bank, defined
+// before, names the shared bank too.
 func addEngineFlags(f *pflag.FlagSet, o *engineOptions) {
 	f.StringVar(&o.engine, "engine", engineLocal, "where the tasks run: local (this machine) or temporal (the workers of a Temporal server)")
 	f.BoolVar(&o.detach, "detach", false, "temporal engine: print the sweep id and return; follow it with bench status and bench collect")
 	o.flags = addFlags(f, append(append([]configFlag(nil), clusterFlags...), sweepRunFlags...))
+	if bank := f.Lookup("bank"); bank != nil {
+		o.flags["bank.path"] = bank
+	}
 }
 
 // runBenchCluster submits the sweep to the Temporal server and, unless
@@ -50,23 +54,15 @@ func runBenchCluster(ctx context.Context, a *app, opts *benchRunOptions, filter 
 	if opts.parallel != 1 {
 		return withCode(exitUsage, errors.New("--parallel is the local engine's: with --engine temporal, each worker's --parallel decides"))
 	}
-	cl, bankLoc, err := clusterSettings(a, opts.base, opts.cluster.flags, true)
+	cc, err := connectCluster(ctx, a, opts.base, opts.cluster.flags, true)
 	if err != nil {
 		return err
 	}
-	if err := checkOutFree(ctx, a, cl, opts.out); err != nil {
+	defer cc.Close()
+	cl, c, b := cc.settings, cc.temporal, cc.bank
+	if err := checkOutFree(ctx, c, opts.out); err != nil {
 		return err
 	}
-	b, closeBank, err := openSharedBank(ctx, a, bankLoc)
-	if err != nil {
-		return err
-	}
-	defer closeBank()
-	c, err := dialCluster(ctx, a, cl)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
 	spec, err := cluster.Prepare(ctx, b, cluster.Plan{TasksDir: opts.tasks, Base: opts.base, Filter: filter, Repeat: opts.repeat,
 		Out: opts.out, Getenv: a.getenv, Retry: cluster.Retry{MaxAttempts: cl.MaxAttempts, HeartbeatTimeout: cl.HeartbeatTimeout, TaskTimeout: cl.TaskTimeout}})
 	switch {
@@ -98,16 +94,11 @@ func runBenchCluster(ctx context.Context, a *app, opts *benchRunOptions, filter 
 }
 
 // checkOutFree refuses an output directory a running sweep writes into.
-func checkOutFree(ctx context.Context, a *app, cl config.Cluster, out string) error {
+func checkOutFree(ctx context.Context, c client.Client, out string) error {
 	ref, ok := cluster.ReadRef(out)
 	if !ok {
 		return nil
 	}
-	c, err := dialCluster(ctx, a, cl)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
 	st, err := cluster.GetStatus(ctx, c, ref.Sweep)
 	if err == nil && (st.State == "running" || st.State == "cancelling") {
 		return withCode(exitUsage, fmt.Errorf("%s: sweep %s still writes there: follow it with `reconstruct bench collect %s --out %s`, or stop it with `reconstruct bench cancel %s`",
@@ -120,13 +111,11 @@ func checkOutFree(ctx context.Context, a *app, cl config.Cluster, out string) er
 func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id, out string, jsonOut bool) error {
 	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.stderr), a.logger())
 	switch {
-	case errors.Is(err, cluster.ErrNoSweep):
-		return withCode(exitUsage, err)
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		return withCode(exitRejected, fmt.Errorf("stopped following sweep %s, which goes on: `reconstruct bench collect %s --out %s` follows it again, `reconstruct bench cancel %s` stops it",
 			id, id, out, id))
 	case err != nil:
-		return withCode(exitInfra, err)
+		return sweepExit(err)
 	}
 	sum, werr := cluster.Write(ctx, b, rep, out)
 	if sum.Format == 0 {
@@ -161,7 +150,7 @@ func newSweepCmd(a *app, use, short, long string, run func(context.Context, *app
 	f := cmd.Flags()
 	f.StringVarP(&opts.config, "config", "c", "", "configuration file whose cluster: section and bank.path apply")
 	f.BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	opts.flags = addFlags(f, clusterFlags)
+	opts.flags = addFlags(f, append([]configFlag{bankFlag}, clusterFlags...))
 	return cmd, opts
 }
 
@@ -174,21 +163,14 @@ iteration at its last heartbeat, why its previous attempt failed).`, runBenchSta
 }
 
 func runBenchStatus(ctx context.Context, a *app, opts *sweepCmdOptions, id string) error {
-	cl, _, err := clusterSettings(a, opts.config, opts.flags, false)
+	cc, err := connectCluster(ctx, a, opts.config, opts.flags, false)
 	if err != nil {
 		return err
 	}
-	c, err := dialCluster(ctx, a, cl)
+	defer cc.Close()
+	st, err := cluster.GetStatus(ctx, cc.temporal, id)
 	if err != nil {
-		return err
-	}
-	defer c.Close()
-	st, err := cluster.GetStatus(ctx, c, id)
-	if errors.Is(err, cluster.ErrNoSweep) {
-		return withCode(exitUsage, err)
-	}
-	if err != nil {
-		return withCode(exitInfra, err)
+		return sweepExit(err)
 	}
 	if opts.jsonOut {
 		return a.printJSON(st)
@@ -239,21 +221,12 @@ func runBenchCollect(ctx context.Context, a *app, opts *sweepCmdOptions, id stri
 	if opts.out == "" {
 		return withCode(exitUsage, errors.New("--out is required"))
 	}
-	cl, bankLoc, err := clusterSettings(a, opts.config, opts.flags, true)
+	cc, err := connectCluster(ctx, a, opts.config, opts.flags, true)
 	if err != nil {
 		return err
 	}
-	b, closeBank, err := openSharedBank(ctx, a, bankLoc)
-	if err != nil {
-		return err
-	}
-	defer closeBank()
-	c, err := dialCluster(ctx, a, cl)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return collectSweep(ctx, a, c, b, id, opts.out, opts.jsonOut)
+	defer cc.Close()
+	return collectSweep(ctx, a, cc.temporal, cc.bank, id, opts.out, opts.jsonOut)
 }
 
 func newBenchCancelCmd(a *app) *cobra.Command {
@@ -266,21 +239,13 @@ same "bench run" into the same output directory runs the others.`, runBenchCance
 }
 
 func runBenchCancel(ctx context.Context, a *app, opts *sweepCmdOptions, id string) error {
-	cl, _, err := clusterSettings(a, opts.config, opts.flags, false)
+	cc, err := connectCluster(ctx, a, opts.config, opts.flags, false)
 	if err != nil {
 		return err
 	}
-	c, err := dialCluster(ctx, a, cl)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	err = cluster.Cancel(ctx, c, id)
-	if errors.Is(err, cluster.ErrNoSweep) {
-		return withCode(exitUsage, err)
-	}
-	if err != nil {
-		return withCode(exitInfra, err)
+	defer cc.Close()
+	if err := cluster.Cancel(ctx, cc.temporal, id); err != nil {
+		return sweepExit(err)
 	}
 	fmt.Fprintf(a.stderr, "sweep %s: cancel requested; running tasks stop at their next safe point\n", id)
 	return nil

@@ -24,8 +24,10 @@ var clusterFlags = []configFlag{
 	{"cluster.temporal", "temporal", "Temporal server HOST:PORT", "string"},
 	{"cluster.namespace", "namespace", "Temporal namespace (default " + config.DefaultNamespace + ")", "string"},
 	{"cluster.task_queue", "task-queue", "Temporal task queue of the sweeps (default " + config.DefaultTaskQueue + ")", "string"},
-	{"bank.path", "bank", "the bank every machine records into: a postgres:// URL (a SQLite file for one machine)", "string"},
 }
+
+// bankFlag names the shared bank (bench run has its own --bank).
+var bankFlag = configFlag{"bank.path", "bank", "the bank every machine records into: a postgres:// URL (a SQLite file for one machine)", "string"}
 
 // workerFlags are a worker's own settings.
 var workerFlags = []configFlag{
@@ -51,26 +53,57 @@ func clusterSettings(a *app, file string, flags map[string]*pflag.Flag, needBank
 	return cl, bankLoc, nil
 }
 
-// dialCluster connects to the Temporal server (exit 3 when it cannot).
-func dialCluster(ctx context.Context, a *app, cl config.Cluster) (client.Client, error) {
-	c, err := cluster.Dial(ctx, cl.Temporal, cl.Namespace, a.logger())
-	if err != nil {
-		return nil, withCode(exitInfra, err)
-	}
-	return c, nil
+// clusterConn is a command's connection to the cluster: its settings, the
+// Temporal client and, when asked for, the shared bank.
+type clusterConn struct {
+	settings  config.Cluster
+	temporal  client.Client
+	bank      *bank.Bank
+	closeBank func() error
 }
 
-// openSharedBank opens the cluster's bank: exit 2 for a schema this build
-// does not use as it is, 3 when it cannot be reached.
-func openSharedBank(ctx context.Context, a *app, loc string) (*bank.Bank, func() error, error) {
-	st, err := backend.Open(ctx, loc, backend.Options{Logger: a.logger(), Getenv: a.getenv})
-	if errors.Is(err, bank.ErrSchema) {
-		return nil, nil, withCode(exitUsage, err)
-	}
+// connectCluster loads the cluster settings from file, RECONSTRUCT_* and
+// flags, connects to the Temporal server (exit 3 when it cannot) and, when
+// withBank, opens the shared bank (exit 2 for a schema this build does not
+// use as it is, 3 when it cannot be reached).
+func connectCluster(ctx context.Context, a *app, file string, flags map[string]*pflag.Flag, withBank bool) (*clusterConn, error) {
+	cl, bankLoc, err := clusterSettings(a, file, flags, withBank)
 	if err != nil {
-		return nil, nil, withCode(exitInfra, fmt.Errorf("open bank %s: %w", backend.Describe(loc), err))
+		return nil, err
 	}
-	return bank.New(st, bank.Options{Logger: a.logger()}), st.Close, nil
+	cc := &clusterConn{settings: cl}
+	if cc.temporal, err = cluster.Dial(ctx, cl.Temporal, cl.Namespace, a.logger()); err != nil {
+		return nil, withCode(exitInfra, err)
+	}
+	if !withBank {
+		return cc, nil
+	}
+	st, err := backend.Open(ctx, bankLoc, backend.Options{Logger: a.logger(), Getenv: a.getenv})
+	if err != nil {
+		cc.temporal.Close()
+		if errors.Is(err, bank.ErrSchema) {
+			return nil, withCode(exitUsage, err)
+		}
+		return nil, withCode(exitInfra, fmt.Errorf("open bank %s: %w", backend.Describe(bankLoc), err))
+	}
+	cc.bank, cc.closeBank = bank.New(st, bank.Options{Logger: a.logger()}), st.Close
+	return cc, nil
+}
+
+func (cc *clusterConn) Close() {
+	cc.temporal.Close()
+	if cc.closeBank != nil {
+		cc.closeBank()
+	}
+}
+
+// sweepExit maps a failure to reach a sweep to an exit status: 2 for a
+// sweep the server does not know, 3 otherwise.
+func sweepExit(err error) error {
+	if errors.Is(err, cluster.ErrNoSweep) {
+		return withCode(exitUsage, err)
+	}
+	return withCode(exitInfra, err)
 }
 
 type workerOptions struct {
@@ -99,15 +132,17 @@ heartbeats stop, and their runs resume from their last checkpoint in the bank.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.config, "config", "c", "", "configuration file whose cluster: section and bank.path apply")
 	f.StringVar(&opts.identity, "identity", "", "name of this worker in the sweeps' records (default PID@HOST)")
-	opts.flags = addFlags(f, append(append([]configFlag(nil), clusterFlags...), workerFlags...))
+	opts.flags = addFlags(f, append(append([]configFlag{bankFlag}, clusterFlags...), workerFlags...))
 	return cmd
 }
 
 func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
-	cl, bankLoc, err := clusterSettings(a, opts.config, opts.flags, true)
+	cc, err := connectCluster(ctx, a, opts.config, opts.flags, true)
 	if err != nil {
 		return err
 	}
+	defer cc.Close()
+	cl := cc.settings
 	workdir := cl.Workdir
 	if workdir == "" {
 		cache, err := os.UserCacheDir()
@@ -116,16 +151,6 @@ func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
 		}
 		workdir = filepath.Join(cache, "reconstruct", "worker")
 	}
-	b, closeBank, err := openSharedBank(ctx, a, bankLoc)
-	if err != nil {
-		return err
-	}
-	defer closeBank()
-	c, err := dialCluster(ctx, a, cl)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
 	// The first signal cancels ctx (main): the worker drains. The second
 	// hands the running tasks back.
 	sigs := make(chan os.Signal, 2)
@@ -141,8 +166,8 @@ func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
 			}
 		}
 	}()
-	w := &cluster.Worker{Bank: b, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
-	err = cluster.Serve(ctx, c, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
+	w := &cluster.Worker{Bank: cc.bank, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
+	err = cluster.Serve(ctx, cc.temporal, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
 		DrainTimeout: cl.DrainTimeout, Status: a.stderr}, handBack)
 	return withCode(exitInfra, err)
 }
