@@ -311,3 +311,21 @@ func TestPrepareRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckSize(t *testing.T) {
+	job := Job{ID: "base_running_max#r2", Task: "base_running_max", Repeat: 2, RunID: "20260101T000000-abcdef-0001",
+		Tree: "sha256:" + strings.Repeat("a", 64), Heldout: "sha256:" + strings.Repeat("b", 64)}
+	for _, tt := range []struct {
+		jobs int
+		ok   bool
+	}{{1000, true}, {4000, true}, {8000, false}} {
+		spec := Spec{ID: "sweep-x", Jobs: make([]Job, tt.jobs)}
+		for i := range spec.Jobs {
+			spec.Jobs[i] = job
+		}
+		err := checkSize(spec)
+		if (err == nil) != tt.ok || err != nil && (!errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "--filter")) {
+			t.Errorf("%d jobs: %v", tt.jobs, err)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/benchmarks"
@@ -63,85 +62,64 @@ func sweepError(id string, err error) error {
 	return fmt.Errorf("sweep %s: %w", id, err)
 }
 
-// pollEvery is how often a follower asks for progress.
-const pollEvery = time.Second
-
-// Follow reports the sweep's tasks to p as they finish and returns the
-// sweep's report once it has completed. Progress comes from the workflow's
-// progress query, which a worker answers; without workers the sweep waits
-// and so does Follow. Cancelling ctx stops following, not the sweep.
-func Follow(ctx context.Context, c client.Client, id string, p benchmarks.Progress, log *zap.Logger) (Report, error) {
-	if log == nil {
-		log = zap.NewNop()
-	}
+// Follow reports the sweep's tasks to p as they finish, from the
+// workflow's history as it grows, and returns the sweep's report once it
+// has closed. It needs no worker: the history is the server's. Cancelling
+// ctx stops following, not the sweep.
+func Follow(ctx context.Context, c client.Client, id string, p benchmarks.Progress) (Report, error) {
 	if _, err := c.DescribeWorkflowExecution(ctx, id, ""); err != nil {
 		return Report{}, sweepError(id, err)
 	}
-	type result struct {
-		rep Report
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var rep Report
-		err := c.GetWorkflow(ctx, id, "").Get(ctx, &rep)
-		done <- result{rep, err}
-	}()
+	h := newHistory()
 	f := follower{p: p}
-	warned := false
-	tick := time.NewTicker(pollEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case r := <-done:
-			if r.err != nil {
-				return Report{}, sweepError(id, r.err)
-			}
-			f.start(len(r.rep.Spec.Jobs)+len(r.rep.Spec.Previous), r.rep.Spec.Previous)
-			f.finish(r.rep.Outcomes[min(f.seen, len(r.rep.Outcomes)):])
-			if p != nil {
-				p.Stop()
-			}
-			return r.rep, nil
-		case <-ctx.Done():
-			if p != nil && f.started {
-				p.Stop()
-			}
-			return Report{}, ctx.Err()
-		case <-tick.C:
-		}
-		prog, err := queryProgress(ctx, c, id, f.seen)
+	defer f.stop()
+	it := c.GetWorkflowHistory(ctx, id, "", true, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
 		if err != nil {
-			if !warned && ctx.Err() == nil {
-				log.Warn("no progress from the sweep yet (is a worker running?)", zap.String("sweep", id), zap.Error(err))
-				warned = true
-			}
-			continue
+			return Report{}, sweepError(id, err)
 		}
-		if !f.started {
-			// The previous tasks are in the report only; the first query
-			// tells how many there are.
-			prev, err := previousOf(ctx, c, id)
-			if err != nil {
-				continue
-			}
-			f.start(prog.Total, prev)
+		out, err := h.add(ev)
+		if err != nil {
+			return Report{}, fmt.Errorf("sweep %s: %w", id, err)
 		}
-		f.finish(prog.Finished)
+		if h.started && !f.started {
+			f.start(len(h.rep.Spec.Jobs)+len(h.rep.Spec.Previous), h.rep.Spec.Previous)
+		}
+		if out != nil {
+			f.finish(out.Result)
+		}
 	}
+	if !h.closed {
+		return Report{}, fmt.Errorf("sweep %s: its history ended before the sweep did", id)
+	}
+	return h.rep, h.closeErr
+}
+
+// readHistory reads the sweep's history as it is now.
+func readHistory(ctx context.Context, c client.Client, id string) (*history, error) {
+	h := newHistory()
+	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return nil, sweepError(id, err)
+		}
+		if _, err := h.add(ev); err != nil {
+			return nil, fmt.Errorf("sweep %s: %w", id, err)
+		}
+	}
+	return h, nil
 }
 
 // follower feeds a Progress once per finished task.
 type follower struct {
-	p                  benchmarks.Progress
-	started            bool
-	seen, done, solved int
+	p            benchmarks.Progress
+	started      bool
+	done, solved int
 }
 
 func (f *follower) start(total int, previous []benchmarks.TaskResult) {
-	if f.started {
-		return
-	}
 	f.started = true
 	f.done = len(previous)
 	for _, r := range previous {
@@ -154,58 +132,20 @@ func (f *follower) start(total int, previous []benchmarks.TaskResult) {
 	}
 }
 
-func (f *follower) finish(outs []Outcome) {
-	for _, o := range outs {
-		f.seen++
-		f.done++
-		if o.Result.Solved {
-			f.solved++
-		}
-		if f.p != nil {
-			f.p.Finished(o.Result, f.done, f.solved)
-		}
+func (f *follower) finish(r benchmarks.TaskResult) {
+	f.done++
+	if r.Solved {
+		f.solved++
+	}
+	if f.p != nil {
+		f.p.Finished(r, f.done, f.solved)
 	}
 }
 
-func queryProgress(ctx context.Context, c client.Client, id string, since int) (Progress, error) {
-	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	v, err := c.QueryWorkflow(qctx, id, "", QueryProgress, since)
-	if err != nil {
-		return Progress{}, err
+func (f *follower) stop() {
+	if f.p != nil && f.started {
+		f.p.Stop()
 	}
-	var p Progress
-	if err := v.Get(&p); err != nil {
-		return Progress{}, err
-	}
-	return p, nil
-}
-
-// previousOf reads the tasks an earlier sweep finished from the sweep's
-// input, recorded in the workflow's first event.
-func previousOf(ctx context.Context, c client.Client, id string) ([]benchmarks.TaskResult, error) {
-	spec, err := specOf(ctx, c, id)
-	return spec.Previous, err
-}
-
-func specOf(ctx context.Context, c client.Client, id string) (Spec, error) {
-	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	if !it.HasNext() {
-		return Spec{}, fmt.Errorf("sweep %s: empty history", id)
-	}
-	ev, err := it.Next()
-	if err != nil {
-		return Spec{}, sweepError(id, err)
-	}
-	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
-	if attrs == nil {
-		return Spec{}, fmt.Errorf("sweep %s: its history does not start with the sweep", id)
-	}
-	var spec Spec
-	if err := converter.GetDefaultDataConverter().FromPayloads(attrs.GetInput(), &spec); err != nil {
-		return Spec{}, fmt.Errorf("sweep %s: %w", id, err)
-	}
-	return spec, nil
 }
 
 // Status is where a sweep stands.
@@ -213,14 +153,13 @@ type Status struct {
 	ID string `json:"id"`
 	// State is running, completed, cancelled, failed, terminated or
 	// timed_out (Temporal's workflow states).
-	State    string    `json:"state"`
-	Total    int       `json:"total"`
-	Done     int       `json:"done"`
-	Solved   int       `json:"solved"`
-	Errors   int       `json:"errors"`
-	Started  time.Time `json:"started"`
-	Closed   time.Time `json:"closed,omitzero"`
-	Progress bool      `json:"progress"` // Done, Solved and Errors are known
+	State   string    `json:"state"`
+	Total   int       `json:"total"`
+	Done    int       `json:"done"`
+	Solved  int       `json:"solved"`
+	Errors  int       `json:"errors"`
+	Started time.Time `json:"started"`
+	Closed  time.Time `json:"closed,omitzero"`
 	// TaskQueue is where the sweep's tasks wait; Workers are the workers
 	// polling it now (for a running sweep).
 	TaskQueue string   `json:"task_queue"`
@@ -243,9 +182,8 @@ type RunningTask struct {
 	LastFailure string `json:"last_failure,omitempty"`
 }
 
-// GetStatus describes the sweep. The counts come from the workflow's
-// progress query (Progress false when no worker answered) or, once the
-// sweep completed, from its report.
+// GetStatus describes the sweep: its state and tasks from the server, the
+// finished ones from its history.
 func GetStatus(ctx context.Context, c client.Client, id string) (Status, error) {
 	d, err := c.DescribeWorkflowExecution(ctx, id, "")
 	if err != nil {
@@ -264,7 +202,7 @@ func GetStatus(ctx context.Context, c client.Client, id string) (Status, error) 
 			rt.LastHeartbeat = t.AsTime()
 		}
 		if hd := pa.GetHeartbeatDetails(); hd != nil {
-			_ = converter.GetDefaultDataConverter().FromPayloads(hd, &rt.Heartbeat)
+			_ = dataConverter.FromPayloads(hd, &rt.Heartbeat)
 		}
 		if f := pa.GetLastFailure(); f != nil {
 			rt.LastFailure = f.GetMessage()
@@ -272,37 +210,20 @@ func GetStatus(ctx context.Context, c client.Client, id string) (Status, error) 
 		st.Running = append(st.Running, rt)
 	}
 	sort.Slice(st.Running, func(i, j int) bool { return st.Running[i].Job < st.Running[j].Job })
-	var results []benchmarks.TaskResult
-	switch info.GetStatus() {
-	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		var rep Report
-		if err := c.GetWorkflow(ctx, id, "").Get(ctx, &rep); err != nil {
-			return st, sweepError(id, err)
+	if info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		if st.Workers, err = pollers(ctx, c, st.TaskQueue); err != nil {
+			return st, err
 		}
-		st.Total = len(rep.Spec.Jobs) + len(rep.Spec.Previous)
-		results = Results(rep)
-		st.Progress = true
-	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
-		if st.Workers, err = pollers(ctx, c, st.TaskQueue); err != nil || len(st.Workers) == 0 {
-			break // nobody would answer the query
-		}
-		prog, err := queryProgress(ctx, c, id, 0)
-		if err != nil {
-			break
-		}
-		prev, err := previousOf(ctx, c, id)
-		if err != nil {
-			break
-		}
-		st.Total, st.Progress = prog.Total, true
-		results = prev
-		for _, o := range prog.Finished {
-			results = append(results, o.Result)
-		}
-		if prog.Cancelling {
+		if d.GetWorkflowExtendedInfo().GetCancelRequested() {
 			st.State = "cancelling"
 		}
 	}
+	h, err := readHistory(ctx, c, id)
+	if err != nil {
+		return st, err
+	}
+	st.Total = len(h.rep.Spec.Jobs) + len(h.rep.Spec.Previous)
+	results := Results(h.rep)
 	st.Done = len(results)
 	for _, r := range results {
 		if r.Solved {

@@ -9,9 +9,8 @@ import (
 // Names the workers register and the clients use; they are the contract
 // between machines running different builds, so they never change.
 const (
-	WorkflowName  = "reconstruct.sweep"
-	ActivityName  = "reconstruct.task"
-	QueryProgress = "progress"
+	WorkflowName = "reconstruct.sweep"
+	ActivityName = "reconstruct.task"
 	// EngineName is the summary's engine field for a sweep on a cluster.
 	EngineName = "temporal"
 )
@@ -113,24 +112,22 @@ type Timing struct {
 	Score  float64 `json:"score"`
 }
 
-// Progress is what the progress query returns: the finished tasks from
-// index Since on, in the order they finished.
-type Progress struct {
-	Total    int       `json:"total"`
-	Since    int       `json:"since"`
-	Finished []Outcome `json:"finished"`
-	// Cancelling is set once the sweep was asked to stop.
-	Cancelling bool `json:"cancelling,omitempty"`
-}
-
-// Report is the workflow's result.
-type Report struct {
-	Spec Spec `json:"spec"`
-	// Outcomes in the order the tasks finished (Previous not included).
-	Outcomes []Outcome `json:"outcomes"`
+// Finish is the workflow's result. The tasks' outcomes are not in it (a
+// big sweep's would outgrow a Temporal payload): each is an event of the
+// workflow's history, which Follow reads.
+type Finish struct {
 	// Cancelled is set when the sweep was cancelled: the tasks that had
 	// not finished are missing, and a new sweep into the same output
 	// directory runs them.
+	Cancelled bool `json:"cancelled,omitempty"`
+}
+
+// Report is a sweep as its workflow history tells it.
+type Report struct {
+	Spec Spec `json:"spec"`
+	// Outcomes in the order the tasks finished (Spec.Previous not
+	// included).
+	Outcomes  []Outcome `json:"outcomes"`
 	Cancelled bool      `json:"cancelled,omitempty"`
 	Started   time.Time `json:"started"`
 	Finished  time.Time `json:"finished"`

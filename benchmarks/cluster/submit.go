@@ -109,10 +109,32 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 			spec.Jobs = append(spec.Jobs, j)
 		}
 	}
+	if err := checkSize(spec); err != nil {
+		return Spec{}, err
+	}
 	if err := createJournal(ctx, b, spec); err != nil {
 		return Spec{}, err
 	}
 	return spec, nil
+}
+
+// MaxSpecBytes bounds a sweep's encoded specification, the workflow's
+// input: Temporal refuses a payload over 2 MiB. It fits about 5,000
+// (task, repeat) pairs, which is also about as many as one workflow's
+// history holds comfortably.
+const MaxSpecBytes = 3 << 19
+
+// checkSize refuses a sweep too big for one workflow.
+func checkSize(spec Spec) error {
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxSpecBytes {
+		return fmt.Errorf("%w: %d tasks (with %d finished earlier) are too many for one sweep (%d bytes of specification, at most %d): split the task set with --filter into several sweeps",
+			ErrInput, len(spec.Jobs), len(spec.Previous), len(data), MaxSpecBytes)
+	}
+	return nil
 }
 
 // taskSkip leaves the held-out tests (the configured file, and any

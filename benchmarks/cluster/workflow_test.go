@@ -5,12 +5,14 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -25,10 +27,13 @@ type fakeTasks struct {
 	block    map[string]bool
 	calls    map[string]int
 	started  chan string
+	// heartbeatTimeout is the one the tasks ran with.
+	heartbeatTimeout time.Duration
 }
 
 func (f *fakeTasks) run(ctx context.Context, in TaskInput) (Outcome, error) {
 	f.mu.Lock()
+	f.heartbeatTimeout = activity.GetInfo(ctx).HeartbeatTimeout
 	f.calls[in.Job.ID]++
 	n := f.calls[in.Job.ID]
 	var err error
@@ -69,7 +74,7 @@ func testSpec(jobs ...string) Spec {
 	return spec
 }
 
-func runSweep(t *testing.T, f *fakeTasks, spec Spec, setup func(env *testsuite.TestWorkflowEnvironment)) Report {
+func runSweep(t *testing.T, f *fakeTasks, spec Spec, setup func(env *testsuite.TestWorkflowEnvironment)) Finish {
 	t.Helper()
 	env := newTestEnv()
 	env.RegisterWorkflowWithOptions(SweepWorkflow, workflowRegisterOptions())
@@ -85,11 +90,11 @@ func runSweep(t *testing.T, f *fakeTasks, spec Spec, setup func(env *testsuite.T
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatalf("sweep error: %v", err)
 	}
-	var rep Report
-	if err := env.GetWorkflowResult(&rep); err != nil {
+	var fin Finish
+	if err := env.GetWorkflowResult(&fin); err != nil {
 		t.Fatal(err)
 	}
-	return rep
+	return fin
 }
 
 // newTestEnv is the SDK's test environment, quiet.
@@ -99,96 +104,49 @@ func newTestEnv() *testsuite.TestWorkflowEnvironment {
 	return s.NewTestWorkflowEnvironment()
 }
 
-// byID maps the report's records by job id.
-func byID(rep Report) map[string]benchmarks.TaskResult {
-	m := map[string]benchmarks.TaskResult{}
-	for _, r := range Results(rep) {
-		m[r.ID] = r
-	}
-	return m
-}
-
-func TestSweepWorkflowRetriesAndErrors(t *testing.T) {
-	infra := func(msg string) error {
-		return temporal.NewApplicationError(msg, ErrInfra, benchmarks.TaskResult{ID: "flaky_gives_up", Name: "flaky_gives_up", Level: "hard"})
-	}
+func TestSweepWorkflowRetries(t *testing.T) {
+	infra := func(msg string) error { return temporal.NewApplicationError(msg, ErrInfra) }
 	f := &fakeTasks{calls: map[string]int{}, failures: map[string][]error{
-		// Two infrastructure failures, then it runs: retried.
+		// An infrastructure failure and a hand-back, then it runs: retried.
 		"solved_after_retries": {infra("docker went away"), temporal.NewApplicationError("handed back", ErrHandBack)},
-		// A task error: recorded at once, never retried.
-		"bad_config": {temporal.NewNonRetryableApplicationError("task.yaml: task.kind: unknown kind", ErrTask, nil,
-			benchmarks.TaskResult{ID: "bad_config", Name: "bad_config", Level: "algorithm"})},
-		// Fails more often than allowed: recorded with its last error.
+		// A task error: never retried.
+		"bad_config": {temporal.NewNonRetryableApplicationError("task.yaml: task.kind: unknown kind", ErrTask, nil)},
+		// Fails more often than allowed: given up after max_attempts.
 		"flaky_gives_up": {infra("endpoint down 1"), infra("endpoint down 2"), infra("endpoint down 3"), infra("endpoint down 4")},
 	}}
-	spec := testSpec("solved_plain", "unsolved", "solved_after_retries", "bad_config", "flaky_gives_up")
-	spec.Previous = []benchmarks.TaskResult{{ID: "earlier", Name: "earlier", Solved: true}}
-	rep := runSweep(t, f, spec, nil)
-
+	spec := testSpec("solved_plain", "solved_after_retries", "bad_config", "flaky_gives_up")
+	fin := runSweep(t, f, spec, nil)
 	calls := map[string]int{}
 	for _, j := range spec.Jobs {
 		calls[j.ID] = f.callsOf(j.ID)
 	}
-	wantCalls := map[string]int{"solved_plain": 1, "unsolved": 1, "solved_after_retries": 3, "bad_config": 1, "flaky_gives_up": 3}
-	if diff := cmp.Diff(wantCalls, calls); diff != "" {
+	want := map[string]int{"solved_plain": 1, "solved_after_retries": 3, "bad_config": 1, "flaky_gives_up": 3}
+	if diff := cmp.Diff(want, calls); diff != "" {
 		t.Errorf("attempts per task (-want +got):\n%s", diff)
 	}
-	got := byID(rep)
-	if len(got) != 6 || len(rep.Outcomes) != 5 {
-		t.Fatalf("%d records, %d outcomes; want every task once (6 records, 5 outcomes)", len(got), len(rep.Outcomes))
+	if fin.Cancelled {
+		t.Error("the sweep says it was cancelled")
 	}
-	tests := []struct {
-		id, errPart, level string
-		solved             bool
-	}{
-		{"earlier", "", "", true},
-		{"solved_plain", "", "base", true},
-		{"unsolved", "", "base", false},
-		{"solved_after_retries", "", "base", true},
-		{"bad_config", "unknown kind", "algorithm", false},
-		{"flaky_gives_up", "endpoint down 3 (gave up after 3 attempts)", "hard", false},
-	}
-	for _, tt := range tests {
-		r := got[tt.id]
-		if r.Solved != tt.solved || r.Level != tt.level || (tt.errPart == "") != (r.Error == "") || !strings.Contains(r.Error, tt.errPart) {
-			t.Errorf("%s: solved %v level %q error %q; want solved %v level %q error containing %q", tt.id, r.Solved, r.Level, r.Error, tt.solved, tt.level, tt.errPart)
-		}
-	}
-	if strings.Contains(got["bad_config"].Error, "gave up") {
-		t.Errorf("a task error reads as retried: %q", got["bad_config"].Error)
-	}
-	for _, o := range rep.Outcomes {
-		if o.Result.ID == "solved_after_retries" && o.Attempt != 3 {
-			t.Errorf("solved_after_retries finished at attempt %d, want 3", o.Attempt)
-		}
-	}
-	if rep.Cancelled {
-		t.Error("report says cancelled")
-	}
-	sum := Summarize(rep)
-	if sum.Tasks != 6 || sum.Solved != 3 || sum.Errors != 2 || sum.Engine != EngineName || sum.Sweep != "sweep-test" {
-		t.Errorf("summary: tasks %d solved %d errors %d engine %q sweep %q", sum.Tasks, sum.Solved, sum.Errors, sum.Engine, sum.Sweep)
+	if f.heartbeatTimeout != spec.Retry.HeartbeatTimeout {
+		t.Errorf("tasks ran with heartbeat timeout %s, want the sweep's %s", f.heartbeatTimeout, spec.Retry.HeartbeatTimeout)
 	}
 }
 
 func TestSweepWorkflowCancel(t *testing.T) {
 	f := &fakeTasks{calls: map[string]int{}, block: map[string]bool{"slow_a": true, "slow_b": true}, started: make(chan string, 2)}
 	spec := testSpec("quick", "slow_a", "slow_b")
-	var progress Progress
-	rep := runSweep(t, f, spec, func(env *testsuite.TestWorkflowEnvironment) {
-		// Cancel (bench cancel ID) once the quick task is recorded and both
+	var quickDone atomic.Bool
+	fin := runSweep(t, f, spec, func(env *testsuite.TestWorkflowEnvironment) {
+		env.SetOnActivityCompletedListener(func(info *activity.Info, _ converter.EncodedValue, err error) {
+			if info.ActivityID == "quick" && err == nil {
+				quickDone.Store(true)
+			}
+		})
+		// Cancel (bench cancel ID) once the quick task is done and both
 		// slow ones run; the check runs on the workflow's clock.
 		var poll func()
 		poll = func() {
-			v, err := env.QueryWorkflow(QueryProgress, 0)
-			if err != nil {
-				t.Errorf("progress query: %v", err)
-				return
-			}
-			if err := v.Get(&progress); err != nil {
-				t.Error(err)
-			}
-			if len(progress.Finished) == 1 && len(f.started) == 2 {
+			if quickDone.Load() && len(f.started) == 2 {
 				env.CancelWorkflow()
 				return
 			}
@@ -196,42 +154,12 @@ func TestSweepWorkflowCancel(t *testing.T) {
 		}
 		env.RegisterDelayedCallback(poll, 10*time.Millisecond)
 	})
-	if !rep.Cancelled {
-		t.Error("report does not say cancelled")
+	if !fin.Cancelled {
+		t.Error("the sweep does not say it was cancelled")
 	}
-	var ids []string
-	for _, r := range Results(rep) {
-		ids = append(ids, r.ID)
-	}
-	if diff := cmp.Diff([]string{"quick"}, ids); diff != "" {
-		t.Errorf("finished tasks (-want +got):\n%s", diff)
-	}
-	if f.callsOf("slow_a") != 1 || f.callsOf("slow_b") != 1 {
-		t.Errorf("cancelled tasks were retried: %d and %d attempts", f.callsOf("slow_a"), f.callsOf("slow_b"))
-	}
-	if progress.Total != 3 {
-		t.Errorf("progress query: total %d, want 3", progress.Total)
-	}
-}
-
-func TestProgressQuerySince(t *testing.T) {
-	f := &fakeTasks{calls: map[string]int{}}
-	spec := testSpec("solved_1", "solved_2", "unsolved_3")
-	env := newTestEnv()
-	env.RegisterWorkflowWithOptions(SweepWorkflow, workflowRegisterOptions())
-	env.RegisterActivityWithOptions(f.run, activity.RegisterOptions{Name: ActivityName})
-	env.ExecuteWorkflow(WorkflowName, spec)
-	for _, tt := range []struct{ since, want int }{{0, 3}, {1, 2}, {3, 0}, {7, 0}, {-1, 0}} {
-		v, err := env.QueryWorkflow(QueryProgress, tt.since)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p Progress
-		if err := v.Get(&p); err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Finished) != tt.want || p.Total != 3 || p.Since != tt.since {
-			t.Errorf("since %d: %d finished of %d; want %d of 3", tt.since, len(p.Finished), p.Total, tt.want)
+	for _, id := range []string{"quick", "slow_a", "slow_b"} {
+		if n := f.callsOf(id); n != 1 {
+			t.Errorf("%s ran %d times, want once (a cancelled task is not retried)", id, n)
 		}
 	}
 }
@@ -244,6 +172,7 @@ func TestFailedOutcomeNamesTimeouts(t *testing.T) {
 		want string
 	}{
 		{"heartbeat", temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, errors.New("x")), "heartbeat (the worker was lost) timeout (gave up after 3 attempts)"},
+		{"task timeout", temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_START_TO_CLOSE, nil), "task_timeout timeout"},
 		{"plain", errors.New("boom"), "boom"},
 	}
 	for _, tt := range tests {

@@ -109,7 +109,7 @@ func checkOutFree(ctx context.Context, c client.Client, out string) error {
 
 // collectSweep follows a sweep to its end and writes its output directory.
 func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id, out string, jsonOut bool) error {
-	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.stderr), a.logger())
+	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.stderr))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(exitRejected, fmt.Errorf("stopped following sweep %s, which goes on: `reconstruct bench collect %s --out %s` follows it again, `reconstruct bench cancel %s` stops it",
@@ -175,15 +175,12 @@ func runBenchStatus(ctx context.Context, a *app, opts *sweepCmdOptions, id strin
 	if opts.jsonOut {
 		return a.printJSON(st)
 	}
+	fmt.Fprintf(a.stdout, "sweep %s: %s, %d of %d tasks finished (%d solved, %d errors)", st.ID, st.State, st.Done, st.Total, st.Solved, st.Errors)
 	switch {
-	case st.Progress:
-		fmt.Fprintf(a.stdout, "sweep %s: %s, %d of %d tasks finished (%d solved, %d errors)", st.ID, st.State, st.Done, st.Total, st.Solved, st.Errors)
-	case len(st.Workers) == 0 && st.State == "running":
-		fmt.Fprintf(a.stdout, "sweep %s: %s, waiting: no worker polls task queue %s (start one with `reconstruct worker`)", st.ID, st.State, st.TaskQueue)
+	case st.State != "running" && st.State != "cancelling":
+	case len(st.Workers) == 0:
+		fmt.Fprintf(a.stdout, "; no worker polls task queue %s (start one with `reconstruct worker`)", st.TaskQueue)
 	default:
-		fmt.Fprintf(a.stdout, "sweep %s: %s (its progress is unknown: no worker answered)", st.ID, st.State)
-	}
-	if len(st.Workers) > 0 {
 		fmt.Fprintf(a.stdout, "; workers: %s", strings.Join(st.Workers, ", "))
 	}
 	fmt.Fprintln(a.stdout)
