@@ -26,14 +26,15 @@ import (
 // testTasks is the benchmarks package's small task set.
 var testTasks = filepath.Join("..", "testdata", "tasks")
 
-// baseConfig keeps runs short and in the process sandbox; the
-// synthesizer keeps its default time limits, which a loaded machine does
-// not reach on these tasks (a search cut short would make the local and
-// the cluster sweep differ).
+// baseConfig keeps runs short and in the process sandbox, with limits a
+// loaded machine does not reach on these tasks: the synthesizer's default
+// time limits, and calls and queries that may take far longer than they
+// do (a call or a search cut short by the load would make a run, and so
+// the local and the cluster sweep, differ).
 func baseConfig(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "base.yaml")
-	writeFile(t, p, "sandbox: {kind: process}\nworkflow: {max_iterations: 8}\n", 0o644)
+	writeFile(t, p, "sandbox: {kind: process, call_timeout: 30s}\ntask: {oracle: {timeout: 60s}}\nworkflow: {max_iterations: 8}\n", 0o644)
 	return p
 }
 

@@ -318,6 +318,16 @@ wait:
 	}
 	if diff := cmp.Diff(solvedList(want), solvedList(got)); diff != "" {
 		t.Errorf("solved (-local +cluster):\n%s", diff)
+		local := map[string]benchmarks.TaskResult{}
+		for _, r := range want.Results {
+			local[r.ID] = r
+		}
+		for _, r := range got.Results {
+			if l := local[r.ID]; r.Solved != l.Solved {
+				t.Logf("%s locally: %s, held-out %d/%d, %q; on the cluster: %s, held-out %d/%d, %q", r.ID,
+					l.StopReason, l.HeldoutPassed, l.HeldoutTotal, l.Error, r.StopReason, r.HeldoutPassed, r.HeldoutTotal, r.Error)
+			}
+		}
 	}
 	if got.Engine != EngineName || got.Sweep != id {
 		t.Errorf("summary engine %q sweep %q", got.Engine, got.Sweep)
