@@ -41,7 +41,9 @@ func newBenchRunCmd(a *app) *cobra.Command {
 with --config base.yaml applied over each task's own task.yaml, score the final program
 on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT.
 A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
-are skipped. A task that crashes is recorded with its error and the sweep goes on.`,
+are skipped. A task that crashes is recorded with its error and the sweep goes on.
+With --engine temporal the tasks run on the workers ("reconstruct worker") of a Temporal
+server instead, on any number of machines sharing one bank (--bank), with the same output.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range []string{"tasks", "out"} {
