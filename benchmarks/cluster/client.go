@@ -64,49 +64,49 @@ func sweepError(id string, err error) error {
 
 // Follow reports the sweep's tasks to p as they finish, from the
 // workflow's history as it grows, and returns the sweep's report once it
-// has closed. It needs no worker: the history is the server's. Cancelling
-// ctx stops following, not the sweep.
+// has closed; the error says how, when it did not complete (the report
+// holds the tasks that had finished). It needs no worker: the history is
+// the server's. Cancelling ctx stops following, not the sweep.
 func Follow(ctx context.Context, c client.Client, id string, p benchmarks.Progress) (Report, error) {
 	if _, err := c.DescribeWorkflowExecution(ctx, id, ""); err != nil {
 		return Report{}, sweepError(id, err)
 	}
-	h := newHistory()
 	f := follower{p: p}
 	defer f.stop()
-	it := c.GetWorkflowHistory(ctx, id, "", true, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			return Report{}, sweepError(id, err)
-		}
-		out, err := h.add(ev)
-		if err != nil {
-			return Report{}, fmt.Errorf("sweep %s: %w", id, err)
-		}
+	h, err := scan(ctx, c, id, true, func(h *history, out *Outcome) {
 		if h.started && !f.started {
 			f.start(len(h.rep.Spec.Jobs)+len(h.rep.Spec.Previous), h.rep.Spec.Previous)
 		}
 		if out != nil {
 			f.finish(out.Result)
 		}
-	}
-	if !h.closed {
+	})
+	switch {
+	case err != nil:
+		return Report{}, err
+	case !h.closed:
 		return Report{}, fmt.Errorf("sweep %s: its history ended before the sweep did", id)
 	}
 	return h.rep, h.closeErr
 }
 
-// readHistory reads the sweep's history as it is now.
-func readHistory(ctx context.Context, c client.Client, id string) (*history, error) {
+// scan reads the sweep's history, calling each after every event with
+// the outcome of a task that ended there; when follow is set it waits for
+// new events until the sweep closes.
+func scan(ctx context.Context, c client.Client, id string, follow bool, each func(*history, *Outcome)) (*history, error) {
 	h := newHistory()
-	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := c.GetWorkflowHistory(ctx, id, "", follow, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			return nil, sweepError(id, err)
 		}
-		if _, err := h.add(ev); err != nil {
+		out, err := h.add(ev)
+		if err != nil {
 			return nil, fmt.Errorf("sweep %s: %w", id, err)
+		}
+		if each != nil {
+			each(h, out)
 		}
 	}
 	return h, nil
@@ -218,7 +218,7 @@ func GetStatus(ctx context.Context, c client.Client, id string) (Status, error) 
 			st.State = "cancelling"
 		}
 	}
-	h, err := readHistory(ctx, c, id)
+	h, err := scan(ctx, c, id, false, nil)
 	if err != nil {
 		return st, err
 	}

@@ -114,8 +114,15 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 	case err != nil && ctx.Err() != nil:
 		return withCode(exitRejected, fmt.Errorf("stopped following sweep %s, which goes on: `reconstruct bench collect %s --out %s` follows it again, `reconstruct bench cancel %s` stops it",
 			id, id, out, id))
-	case err != nil:
+	case err != nil && rep.Spec.ID == "":
 		return sweepExit(err)
+	case err != nil:
+		// Closed without completing (terminated, say): what had
+		// finished is written all the same.
+		if _, werr := cluster.Write(ctx, b, rep, out); werr != nil {
+			err = errors.Join(err, werr)
+		}
+		return withCode(exitInfra, err)
 	}
 	sum, werr := cluster.Write(ctx, b, rep, out)
 	if sum.Format == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -145,6 +146,27 @@ func TestClusterSubmitStatusCancelCollect(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.State != "completed" || st.Done != 0 || st.Total != 3 {
 		t.Errorf("status after cancel: %+v (%v)", st, err)
 	}
+	// A sweep an operator terminates: collect writes what finished (here
+	// nothing) and says how the sweep ended.
+	out2 := filepath.Join(dir, "out2")
+	r = cli(t, dir, env, "bench", "run", "--engine", "temporal", "--tasks", tasks, "--filter", "^negate$", "--out", out2, "--detach")
+	id2 := strings.TrimSpace(r.stdout)
+	c, err := cluster.Dial(context.Background(), addr, "default", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.TerminateWorkflow(context.Background(), id2, "", "the operator stopped it"); err != nil {
+		t.Fatal(err)
+	}
+	r = cli(t, dir, env, "bench", "collect", id2, "--out", out2)
+	if r.code != exitInfra || !strings.Contains(r.stderr, "terminated: the operator stopped it") {
+		t.Errorf("collect of a terminated sweep: exit %d, %s", r.code, r.stderr)
+	}
+	if sum, err := benchmarks.ReadSummary(out2); err != nil || sum.Tasks != 0 {
+		t.Errorf("summary of the terminated sweep: %+v, %v", sum, err)
+	}
+
 	// SIGTERM stops the idle worker cleanly.
 	w.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
