@@ -180,3 +180,23 @@ func TestClusterSubmitStatusCancelCollect(t *testing.T) {
 		t.Fatal("the worker did not stop within a minute of SIGTERM")
 	}
 }
+
+func TestBenchRunBankFlag(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.yaml")
+	os.WriteFile(base, []byte("sandbox: {kind: process}\nworkflow: {max_iterations: 8}\n"), 0o644)
+	flagBank, envBank := filepath.Join(dir, "flag.db"), filepath.Join(dir, "env.db")
+	r := cli(t, dir, []string{"RECONSTRUCT_BANK_PATH=" + envBank}, "bench", "run", "--tasks", testTaskSet(t), "--filter", "^negate$",
+		"--config", base, "--out", filepath.Join(dir, "out"), "--bank", flagBank)
+	if r.code != 0 {
+		t.Fatalf("bench run: exit %d, %s", r.code, r.stderr)
+	}
+	r = cli(t, dir, nil, "runs", "list", "--bank", flagBank, "--json")
+	if r.code != 0 || strings.Count(r.stdout, `"run_id"`) != 1 {
+		t.Errorf("runs in the flag's bank: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(envBank); !os.IsNotExist(err) {
+		t.Errorf("the environment's bank was used despite --bank (%v)", err)
+	}
+}
