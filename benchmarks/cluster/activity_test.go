@@ -16,7 +16,6 @@ import (
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/benchmarks"
-	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
@@ -162,12 +161,11 @@ func TestRunTaskOnAnotherWorkerResumesTheLostRun(t *testing.T) {
 	// The candidates of the lost attempt came back from the bank: the
 	// archive holds all of them.
 	ws := filepath.Join(t.TempDir(), "ws")
-	data, err := healthy.Blob(ctx, out.Archive)
-	if err != nil {
+	if err := restoreWorkspace(ctx, healthy, out.Archive, ws); err != nil {
 		t.Fatal(err)
 	}
-	if err := candidates.Unpack(data, ws, candidates.DefaultBundleLimit); err != nil {
-		t.Fatal(err)
+	if st, err := os.Stat(filepath.Join(ws, workflow.EventsFile)); err != nil || st.Mode().Perm() != workflow.JournalPerm {
+		t.Errorf("restored journal: %v, %v; want mode %v", st, err, workflow.JournalPerm)
 	}
 	archived, _ := filepath.Glob(filepath.Join(ws, ".oc_candidates", "iter_*.py"))
 	if len(archived) != r.Iterations || r.Iterations < 3 {

@@ -19,6 +19,7 @@ import (
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // ErrNoSweep marks a sweep id the Temporal server does not know.
@@ -373,11 +374,7 @@ func Write(ctx context.Context, b Blobs, rep Report, out string) (benchmarks.Sum
 			errs = append(errs, err)
 			continue
 		}
-		data, err := b.Blob(ctx, o.Archive)
-		if err == nil {
-			err = candidates.Unpack(data, ws, candidates.DefaultBundleLimit)
-		}
-		if err != nil {
+		if err := restoreWorkspace(ctx, b, o.Archive, ws); err != nil {
 			errs = append(errs, fmt.Errorf("task %s: workspace: %w", o.Result.ID, err))
 			continue
 		}
@@ -404,4 +401,22 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return atomicfile.Write(path, append(data, '\n'), 0o644)
+}
+
+// restoreWorkspace unpacks a run's workspace bundle into ws, with the
+// journals readable by their owner only, as the run wrote them.
+func restoreWorkspace(ctx context.Context, b Blobs, archive, ws string) error {
+	data, err := b.Blob(ctx, archive)
+	if err != nil {
+		return err
+	}
+	if err := candidates.Unpack(data, ws, candidates.DefaultBundleLimit); err != nil {
+		return err
+	}
+	for _, f := range []string{workflow.EventsFile, workflow.ExamplesFile, workflow.ResultFile} {
+		if err := os.Chmod(filepath.Join(ws, f), workflow.JournalPerm); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }

@@ -369,10 +369,14 @@ wait:
 	if counts[workflow.EventRunStarted] != 1 || counts[workflow.EventRunResumed] != 1 || counts[workflow.EventStop] != 1 {
 		t.Errorf("killed run's events %v, want one run_started, one run_resumed, one stop", counts)
 	}
-	// The output directory holds every run's workspace, from the bank.
+	// The output directory holds every run's workspace, from the bank, its
+	// journals readable by their owner only.
 	for _, r := range got.Results {
-		if _, err := os.Stat(filepath.Join(r.Workspace, workflow.ResultFile)); err != nil || !strings.HasPrefix(r.Workspace, out) {
+		st, err := os.Stat(filepath.Join(r.Workspace, workflow.ExamplesFile))
+		if err != nil || !strings.HasPrefix(r.Workspace, out) {
 			t.Errorf("%s: workspace %q: %v", r.ID, r.Workspace, err)
+		} else if st.Mode().Perm() != workflow.JournalPerm {
+			t.Errorf("%s: %s has mode %v, want %v", r.ID, workflow.ExamplesFile, st.Mode().Perm(), workflow.JournalPerm)
 		}
 	}
 
