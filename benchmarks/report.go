@@ -194,6 +194,18 @@ figcaption a { color: inherit; }
 {{- end}}
 </tbody>
 </table>
+{{- if .Families}}
+
+<h2>Families</h2>
+<table id="families">
+<thead><tr><th>family</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
+<tbody>
+{{- range .Families}}
+<tr{{if .Total}} class="total"{{end}} data-family="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 
 <h2>Plots</h2>
 {{- range .Plots}}
@@ -253,17 +265,23 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 		levels = append(levels, htmlLevel{Name: l, Stats: s.Levels[l]})
 	}
 	levels = append(levels, htmlLevel{Name: "all levels", Stats: LevelStats{Tasks: s.Tasks, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, Total: true})
+	var families []htmlLevel
+	names, stats := s.familyRows()
+	for _, f := range names {
+		families = append(families, htmlLevel{Name: f, Stats: stats[f], Total: f == AllFamilies})
+	}
 	tokens := 0
 	for _, r := range s.Results {
 		tokens += r.Tokens.Total()
 	}
 	var buf bytes.Buffer
 	err = tmpl.Execute(&buf, map[string]any{
-		"S":      s,
-		"Levels": levels,
-		"Tasks":  tasksByLevel(s),
-		"Plots":  plots,
-		"Tokens": tokens,
+		"S":        s,
+		"Levels":   levels,
+		"Families": families,
+		"Tasks":    tasksByLevel(s),
+		"Plots":    plots,
+		"Tokens":   tokens,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render report: %w", err)

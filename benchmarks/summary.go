@@ -31,6 +31,7 @@ type TaskResult struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	Level  string `json:"level"`
+	Family string `json:"family,omitempty"`
 	Kind   string `json:"kind"`
 	Repeat int    `json:"repeat"`
 	// Solved means held-out accuracy 1.0.
@@ -47,12 +48,30 @@ type TaskResult struct {
 	WallSeconds     float64    `json:"wall_seconds"`
 	Workspace       string     `json:"workspace"`
 	RunID           string     `json:"run_id,omitempty"`
+	// ConfigSHA256 identifies the settings the task ran with (its whole
+	// loaded configuration but the workspace): a sweep resumed with other
+	// settings is refused rather than mixing results.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
 }
 
-// LevelStats aggregates a level.
+// NoFamily groups, in Summary.Families, the tasks that name no family.
+const NoFamily = "—"
+
+// AllFamilies names the row that adds up every task that names a family.
+const AllFamilies = "all families"
+
+// familyOf is a task's family as summaries show it.
+func familyOf(r TaskResult) string {
+	if r.Family == "" {
+		return NoFamily
+	}
+	return r.Family
+}
+
+// LevelStats aggregates a level (or a family).
 type LevelStats struct {
 	Tasks  int     `json:"tasks"`
 	Solved int     `json:"solved"`
@@ -62,23 +81,28 @@ type LevelStats struct {
 
 // Summary is a sweep's summary.json.
 type Summary struct {
-	Format      int                   `json:"format"`
-	Engine      string                `json:"engine,omitempty"` // "temporal" for a sweep on a cluster, empty for the local engine
-	Sweep       string                `json:"sweep,omitempty"`  // the cluster sweep's id
-	TasksDir    string                `json:"tasks_dir"`
-	Config      string                `json:"config,omitempty"`
-	Filter      string                `json:"filter,omitempty"`
-	Parallel    int                   `json:"parallel"`
-	Repeat      int                   `json:"repeat"`
-	StartedAt   time.Time             `json:"started_at"`
-	FinishedAt  time.Time             `json:"finished_at"`
+	Format     int       `json:"format"`
+	Engine     string    `json:"engine,omitempty"` // "temporal" for a sweep on a cluster, empty for the local engine
+	Sweep      string    `json:"sweep,omitempty"`  // the cluster sweep's id
+	TasksDir   string    `json:"tasks_dir"`
+	Config     string    `json:"config,omitempty"`
+	Filter     string    `json:"filter,omitempty"`
+	Parallel   int       `json:"parallel"`
+	Repeat     int       `json:"repeat"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+	// WallSeconds is the time the sweep ran, every session of it (an
+	// interrupted sweep resumed) added up.
 	WallSeconds float64               `json:"wall_seconds"`
 	Tasks       int                   `json:"tasks"`
 	Solved      int                   `json:"solved"`
 	SolveRate   float64               `json:"solve_rate"`
 	Errors      int                   `json:"errors"`
 	Levels      map[string]LevelStats `json:"levels"`
-	Results     []TaskResult          `json:"results"`
+	// Families aggregates by task family (NoFamily for tasks without one);
+	// it is empty when no task names a family.
+	Families map[string]LevelStats `json:"families,omitempty"`
+	Results  []TaskResult          `json:"results"`
 }
 
 // Summarize aggregates results (sorted by ID) into a Summary.
@@ -86,30 +110,50 @@ func Summarize(results []TaskResult) Summary {
 	s := Summary{Format: SummaryFormat, Levels: map[string]LevelStats{}}
 	s.Results = append([]TaskResult(nil), results...)
 	sort.Slice(s.Results, func(i, j int) bool { return s.Results[i].ID < s.Results[j].ID })
+	families := map[string]LevelStats{}
+	anyFamily := false
 	for _, r := range s.Results {
-		ls := s.Levels[r.Level]
-		ls.Tasks++
 		s.Tasks++
 		if r.Solved {
-			ls.Solved++
 			s.Solved++
 		}
 		if r.Error != "" {
-			ls.Errors++
 			s.Errors++
 		}
-		s.Levels[r.Level] = ls
+		s.Levels[r.Level] = s.Levels[r.Level].add(r)
+		anyFamily = anyFamily || r.Family != ""
+		families[familyOf(r)] = families[familyOf(r)].add(r)
 	}
-	for k, ls := range s.Levels {
-		if ls.Tasks > 0 {
-			ls.Rate = float64(ls.Solved) / float64(ls.Tasks)
-		}
-		s.Levels[k] = ls
+	fillRates(s.Levels)
+	if anyFamily {
+		fillRates(families)
+		s.Families = families
 	}
 	if s.Tasks > 0 {
 		s.SolveRate = float64(s.Solved) / float64(s.Tasks)
 	}
 	return s
+}
+
+// add counts one task's result.
+func (ls LevelStats) add(r TaskResult) LevelStats {
+	ls.Tasks++
+	if r.Solved {
+		ls.Solved++
+	}
+	if r.Error != "" {
+		ls.Errors++
+	}
+	return ls
+}
+
+func fillRates(m map[string]LevelStats) {
+	for k, ls := range m {
+		if ls.Tasks > 0 {
+			ls.Rate = float64(ls.Solved) / float64(ls.Tasks)
+		}
+		m[k] = ls
+	}
 }
 
 // LevelNames returns the levels of a summary in a stable order: the
@@ -132,6 +176,49 @@ func (s Summary) LevelNames() []string {
 		return names[i] < names[j]
 	})
 	return names
+}
+
+// familyNames returns the families of a summary alphabetically, with
+// NoFamily last; none when no task names a family.
+func (s Summary) familyNames() []string {
+	var names []string
+	for k := range s.Families {
+		if k != NoFamily {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	if _, ok := s.Families[NoFamily]; ok {
+		names = append(names, NoFamily)
+	}
+	return names
+}
+
+// familyRows are the rows of a per-family table: every family, then
+// AllFamilies adding them up, then NoFamily when some task has none.
+func (s Summary) familyRows() ([]string, map[string]LevelStats) {
+	rows := map[string]LevelStats{}
+	var names []string
+	var total LevelStats
+	for _, f := range s.familyNames() {
+		rows[f] = s.Families[f]
+		if f == NoFamily {
+			continue
+		}
+		names = append(names, f)
+		total.Tasks += s.Families[f].Tasks
+		total.Solved += s.Families[f].Solved
+		total.Errors += s.Families[f].Errors
+	}
+	if total.Tasks > 0 {
+		total.Rate = float64(total.Solved) / float64(total.Tasks)
+		rows[AllFamilies] = total
+		names = append(names, AllFamilies)
+	}
+	if _, ok := s.Families[NoFamily]; ok {
+		names = append(names, NoFamily)
+	}
+	return names, rows
 }
 
 // ReadSummary reads DIR/summary.json (or a summary.json path), rejecting

@@ -2,8 +2,11 @@ package benchmarks
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,12 +54,26 @@ type Sweep struct {
 	Progress Progress
 	// Run defaults to runner.Run.
 	Run RunFunc
+	// Bank is the bank given on the command line ("": each task's
+	// configuration and the environment decide, see config.ResolveBank).
+	Bank string
+	// Force runs again the tasks an earlier sweep into Out finished with
+	// other settings, instead of refusing the sweep.
+	Force bool
 }
 
-// job is one task repetition.
+// ErrRefused marks a sweep refused before it started: a task's
+// configuration or held-out tests are missing or wrong, or Out holds
+// results of other settings. Nothing was created.
+var ErrRefused = errors.New("sweep refused")
+
+// job is one task repetition with its configuration.
 type job struct {
 	id, dir string
 	repeat  int
+	c       *config.Config
+	// hash identifies the settings (TaskResult.ConfigSHA256).
+	hash string
 }
 
 // Discover lists the task directories (those holding task.yaml) directly
@@ -86,10 +103,14 @@ func Discover(dir string, filter *regexp.Regexp) ([]string, error) {
 	return out, nil
 }
 
-// Execute runs the sweep. Tasks finished by an earlier, interrupted sweep
-// into the same output directory are skipped. Cancelling ctx stops
+// Execute runs the sweep. Every task's configuration (with Base over it)
+// and held-out tests are checked before the first task starts. Tasks
+// finished by an earlier, interrupted sweep into the same output directory
+// with the same settings are skipped; finished with other settings, they
+// make the sweep refuse to start unless Force. Cancelling ctx stops
 // launching tasks; running ones stop at their next safe point and are run
-// again on resume. The summary files are written in every case.
+// again on resume. The summary files are written in every case, with the
+// wall time of every session added up.
 func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	if s.Log == nil {
 		s.Log = zap.NewNop()
@@ -101,26 +122,38 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	s.Repeat = max(1, s.Repeat)
 	dirs, err := Discover(s.TasksDir, s.Filter)
 	if err != nil {
+		return Summary{}, fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	planned, err := s.plan(dirs)
+	if err != nil {
 		return Summary{}, err
+	}
+	var jobs []job
+	var results []TaskResult
+	var changed []string
+	for _, j := range planned {
+		prev, ok := s.finished(j)
+		switch {
+		case !ok:
+			jobs = append(jobs, j)
+		case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.hash:
+			changed = append(changed, j.id)
+			jobs = append(jobs, j)
+		default:
+			results = append(results, prev)
+		}
+	}
+	if len(changed) > 0 && !s.Force {
+		return Summary{}, fmt.Errorf("%w: %s holds the results of %d tasks run with other settings (%s): give another --out, or --force to run them again with these settings",
+			ErrRefused, s.Out, len(changed), strings.Join(firstOf(changed, 3), ", "))
 	}
 	if err := os.MkdirAll(filepath.Join(s.Out, TasksDir), 0o755); err != nil {
 		return Summary{}, fmt.Errorf("create sweep output: %w", err)
 	}
 	started := time.Now().UTC()
-	var jobs []job
-	var results []TaskResult
-	for _, d := range dirs {
-		for r := 1; r <= s.Repeat; r++ {
-			j := job{id: filepath.Base(d), dir: d, repeat: r}
-			if r > 1 {
-				j.id += "#r" + strconv.Itoa(r)
-			}
-			if prev, ok := s.finished(j); ok {
-				results = append(results, prev)
-				continue
-			}
-			jobs = append(jobs, j)
-		}
+	firstStart, before := started, 0.0
+	if prev, err := ReadSummary(s.Out); err == nil {
+		firstStart, before = prev.StartedAt, prev.WallSeconds
 	}
 	solved := 0
 	for _, r := range results {
@@ -176,8 +209,8 @@ feed:
 	if s.Filter != nil {
 		sum.Filter = s.Filter.String()
 	}
-	sum.StartedAt, sum.FinishedAt = started, time.Now().UTC()
-	sum.WallSeconds = sum.FinishedAt.Sub(started).Seconds()
+	sum.StartedAt, sum.FinishedAt = firstStart, time.Now().UTC()
+	sum.WallSeconds = before + sum.FinishedAt.Sub(started).Seconds()
 	if err := WriteSummary(s.Out, sum); err != nil {
 		return sum, err
 	}
@@ -185,6 +218,73 @@ feed:
 		return sum, fmt.Errorf("sweep interrupted with %d of %d tasks finished (run the same command again to resume): %w", done, total, err)
 	}
 	return sum, nil
+}
+
+// plan loads every task's configuration, checks its held-out tests and
+// its bank, and makes the jobs; any problem refuses the sweep.
+func (s *Sweep) plan(dirs []string) ([]job, error) {
+	var overlays []string
+	if s.Base != "" {
+		overlays = []string{s.Base}
+	}
+	// Without Getenv no RECONSTRUCT_* variable is read; the default bank
+	// still comes from the process's home directory (config.Load).
+	getenv := s.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	var jobs []job
+	for _, d := range dirs {
+		for r := 1; r <= s.Repeat; r++ {
+			j := job{id: filepath.Base(d), dir: d, repeat: r}
+			if r > 1 {
+				j.id += "#r" + strconv.Itoa(r)
+			}
+			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
+				Env: s.Getenv != nil, Getenv: s.Getenv, Override: map[string]any{"workspace": s.workspace(j)}})
+			if err != nil {
+				return nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
+			}
+			c.Workflow.Seed += int64(r - 1)
+			if c.Task.Heldout == "" {
+				return nil, fmt.Errorf("%w: task %s: no held-out tests: %s has no task.heldout and there is no heldout.jsonl beside it", ErrRefused, j.id, c.File)
+			}
+			if st, err := os.Stat(c.Task.Heldout); err != nil || !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%w: task %s: held-out tests %s: not a readable file", ErrRefused, j.id, c.Task.Heldout)
+			}
+			if c.Bank.Enabled {
+				loc, err := config.ResolveBank(s.Bank, getenv, c)
+				if err != nil {
+					return nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
+				}
+				c.Bank.Path = loc.Location
+			}
+			j.c, j.hash = c, settingsHash(c)
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs, nil
+}
+
+// settingsHash identifies what a task ran with: its whole configuration
+// but where the files and the records go.
+func settingsHash(c *config.Config) string {
+	cc := *c
+	cc.Workspace, cc.Bank = "", config.Bank{}
+	data, _ := json.Marshal(cc)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func firstOf(xs []string, n int) []string {
+	if len(xs) > n {
+		return append(xs[:n:n], "…")
+	}
+	return xs
+}
+
+func (s *Sweep) workspace(j job) string {
+	return filepath.Join(s.Out, RunsDir, strings.ReplaceAll(j.id, "#", "_"))
 }
 
 func (s *Sweep) recordPath(j job) string {
@@ -208,7 +308,9 @@ func (s *Sweep) finished(j job) (TaskResult, bool) {
 // interrupted before the task finished.
 func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	start := time.Now()
-	r = TaskResult{ID: j.id, Name: filepath.Base(j.dir), Repeat: j.repeat, Workspace: filepath.Join(s.Out, RunsDir, strings.ReplaceAll(j.id, "#", "_"))}
+	c := j.c
+	r = TaskResult{ID: j.id, Name: c.Task.Name, Level: c.Task.Level, Family: c.Task.Family, Kind: c.Task.Kind, Repeat: j.repeat,
+		Workspace: c.Workspace, ConfigSHA256: j.hash}
 	defer func() {
 		if p := recover(); p != nil {
 			r.Error = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
@@ -221,18 +323,6 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 			}
 		}
 	}()
-	var overlays []string
-	if s.Base != "" {
-		overlays = []string{s.Base}
-	}
-	c, err := config.Load(config.Options{File: filepath.Join(j.dir, "task.yaml"), Overlays: overlays,
-		Env: s.Getenv != nil, Getenv: s.Getenv, Override: map[string]any{"workspace": r.Workspace}})
-	if err != nil {
-		r.Error = err.Error()
-		return r, true
-	}
-	r.Name, r.Level, r.Kind = c.Task.Name, c.Task.Level, c.Task.Kind
-	c.Workflow.Seed += int64(j.repeat - 1)
 	if err := os.RemoveAll(r.Workspace); err != nil {
 		r.Error = err.Error()
 		return r, true
@@ -247,10 +337,6 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	}
 	if err != nil {
 		r.Error = err.Error()
-		return r, true
-	}
-	if c.Task.Heldout == "" {
-		r.Error = "no held-out tests (heldout.jsonl) for this task"
 		return r, true
 	}
 	tests, err := ReadTests(c.Task.Heldout)
@@ -303,10 +389,10 @@ func WriteSummary(dir string, s Summary) error {
 
 func writeCSV(w io.Writer, s Summary) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "name", "level", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
+	cw.Write([]string{"id", "name", "level", "family", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
 		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error"})
 	for _, r := range s.Results {
-		cw.Write([]string{r.ID, r.Name, r.Level, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
+		cw.Write([]string{r.ID, r.Name, r.Level, r.Family, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
 			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
 			r.StopReason, strconv.Itoa(r.Iterations), strconv.Itoa(r.Promotions), strconv.Itoa(r.Examples),
 			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
@@ -322,22 +408,40 @@ func Markdown(s Summary) string {
 	fmt.Fprintf(&b, "# Sweep of %s\n\n", s.TasksDir)
 	fmt.Fprintf(&b, "Solved **%d of %d** tasks (%.1f%%) on held-out tests; %d errors; wall time %.1f s with %d in parallel.\n\n",
 		s.Solved, s.Tasks, 100*s.SolveRate, s.Errors, s.WallSeconds, s.Parallel)
-	b.WriteString("| level | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n")
-	for _, l := range s.LevelNames() {
-		ls := s.Levels[l]
-		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %d |\n", l, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+	statsTable(&b, "level", s.LevelNames(), s.Levels)
+	// The family column and table appear only when some task names a family.
+	famHead, famRule := "", ""
+	if len(s.Families) > 0 {
+		b.WriteString("\n")
+		names, stats := s.familyRows()
+		statsTable(&b, "family", names, stats)
+		famHead, famRule = " family |", "---|"
 	}
-	b.WriteString("\n| task | level | solved | held-out | stop | iterations | examples | tokens | seconds | error |\n|---|---|---|---:|---|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(&b, "\n| task | level |%s solved | held-out | stop | iterations | examples | tokens | seconds | error |\n"+
+		"|---|---|%s---|---:|---|---:|---:|---:|---:|---|\n", famHead, famRule)
 	for _, r := range s.Results {
 		mark := "no"
 		if r.Solved {
 			mark = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, mark,
+		famCell := ""
+		if famHead != "" {
+			famCell = " " + familyOf(r) + " |"
+		}
+		fmt.Fprintf(&b, "| %s | %s |%s %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, famCell, mark,
 			r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.Examples, r.Tokens.Total(), r.WallSeconds,
 			strings.ReplaceAll(firstLine(r.Error), "|", "\\|"))
 	}
 	return b.String()
+}
+
+// statsTable writes a Markdown table of per-group statistics (a level or a family per row).
+func statsTable(b *strings.Builder, group string, names []string, stats map[string]LevelStats) {
+	fmt.Fprintf(b, "| %s | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n", group)
+	for _, n := range names {
+		ls := stats[n]
+		fmt.Fprintf(b, "| %s | %d | %d | %.1f%% | %d |\n", n, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+	}
 }
 
 func firstLine(s string) string {

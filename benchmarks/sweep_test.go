@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,11 +19,12 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// baseConfig keeps the sweep quick and in the process sandbox.
+// baseConfig keeps the sweep quick, in the process sandbox, with a bank of
+// its own.
 func baseConfig(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "base.yaml")
-	yaml := "sandbox: {kind: process}\nagent: {synth: {time_limit: 5s}}\nworkflow: {max_iterations: 8}\n"
+	yaml := "sandbox: {kind: process, call_timeout: 60s}\nagent: {synth: {time_limit: 5s}}\nworkflow: {max_iterations: 8}\nbank: {path: bank.db}\n"
 	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +54,14 @@ func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
 	if e := byID["crashing_oracle"].Error; !strings.Contains(e, "hidden program") && !strings.Contains(e, "oracle") {
 		t.Errorf("crashing oracle error = %q, want the oracle named", e)
 	}
-	if r := byID["reverse"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Kind != "list" {
+	if r := byID["reverse"]; r.HeldoutTotal != 15 || r.HeldoutAccuracy != 1 || r.StopReason != workflow.StopEarly || r.Level != "base" || r.Family != "reorder" || r.Kind != "list" {
 		t.Errorf("reverse record %+v", r)
 	}
 	if sum.Tasks != 3 || sum.Solved != 2 || sum.Errors != 1 || sum.Levels["base"].Solved != 1 || sum.Levels["hard"].Tasks != 1 {
 		t.Errorf("summary tasks %d solved %d errors %d levels %+v", sum.Tasks, sum.Solved, sum.Errors, sum.Levels)
+	}
+	if diff := cmp.Diff(map[string]LevelStats{"reorder": {Tasks: 1, Solved: 1, Rate: 1}, NoFamily: {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1}}, sum.Families); diff != "" {
+		t.Errorf("families (-want +got):\n%s", diff)
 	}
 	for _, f := range []string{SummaryJSON, SummaryCSV, SummaryMD} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
@@ -165,5 +170,113 @@ func TestDiscoverErrors(t *testing.T) {
 	}
 	if _, err := Discover(filepath.Join(t.TempDir(), "nope"), nil); err == nil {
 		t.Error("missing dir: no error")
+	}
+}
+
+// fakeRun ends every task at once, without a program, and counts the runs.
+func fakeRun(ran *[]string) RunFunc {
+	return func(ctx context.Context, c *config.Config, o runner.Options) (*workflow.Result, error) {
+		*ran = append(*ran, c.Task.Name)
+		return &workflow.Result{RunID: "r", StopReason: workflow.StopMaxIterations}, nil
+	}
+}
+
+// copyTask copies a test task directory, leaving out the named files.
+func copyTask(t *testing.T, name, to string, without ...string) {
+	t.Helper()
+	src := filepath.Join("testdata", "tasks", name)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(to, name), 0o755)
+next:
+	for _, e := range entries {
+		for _, w := range without {
+			if e.Name() == w {
+				continue next
+			}
+		}
+		data, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		os.WriteFile(filepath.Join(to, name, e.Name()), data, 0o644)
+	}
+}
+
+// Every task is checked before the first one starts: a bad one refuses the
+// whole sweep and nothing is created.
+func TestSweepRefusesBadInputBeforeStarting(t *testing.T) {
+	noHeldout := t.TempDir()
+	copyTask(t, "negate", noHeldout)
+	copyTask(t, "reverse", noHeldout, "heldout.jsonl")
+	badBase := filepath.Join(t.TempDir(), "base.yaml")
+	os.WriteFile(badBase, []byte("workflow: {erly_stop: 3}\n"), 0o644)
+	badTask := t.TempDir()
+	copyTask(t, "negate", badTask)
+	os.WriteFile(filepath.Join(badTask, "negate", "task.yaml"), []byte("task: {name: negate}\n"), 0o644)
+	tests := []struct {
+		name, tasks, base, want string
+	}{
+		{"a task without held-out tests", noHeldout, "", "task reverse: no held-out tests"},
+		{"an invalid --config", filepath.Join("testdata", "tasks"), badBase, "erly_stop"},
+		{"an invalid task.yaml", badTask, "", "task negate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			var ran []string
+			sw := &Sweep{TasksDir: tt.tasks, Base: tt.base, Out: out, Run: fakeRun(&ran)}
+			_, err := sw.Execute(context.Background())
+			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrRefused naming %q", err, tt.want)
+			}
+			if len(ran) != 0 {
+				t.Errorf("tasks ran before the check: %v", ran)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused sweep created %s", out)
+			}
+		})
+	}
+}
+
+// Resuming into an output directory whose tasks ran with other settings is
+// refused unless Force, which runs those tasks again; the summary's wall
+// time adds up the sessions.
+func TestSweepOutputOfOtherSettings(t *testing.T) {
+	out := t.TempDir()
+	base := func(yaml string) string {
+		p := filepath.Join(t.TempDir(), "base.yaml")
+		os.WriteFile(p, []byte(yaml+"bank: {enabled: false}\n"), 0o644)
+		return p
+	}
+	sweep := func(b string, force bool, ran *[]string) (Summary, error) {
+		sw := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: b, Out: out, Filter: regexp.MustCompile("^(negate|reverse)$"),
+			Run: fakeRun(ran), Force: force}
+		return sw.Execute(context.Background())
+	}
+	var ran []string
+	first, err := sweep(base("workflow: {early_stop: 3}\n"), false, &ran)
+	if err != nil || len(ran) != 2 {
+		t.Fatalf("first sweep: %v, ran %v", err, ran)
+	}
+	// The same settings from another file: nothing to do.
+	ran = nil
+	again, err := sweep(base("workflow: {early_stop: 3}\n"), false, &ran)
+	if err != nil || len(ran) != 0 {
+		t.Fatalf("same settings: %v, ran %v", err, ran)
+	}
+	if !again.StartedAt.Equal(first.StartedAt) || again.WallSeconds < first.WallSeconds {
+		t.Errorf("wall time %.3f s from %v after %.3f s from %v: the first session's time was lost", again.WallSeconds, again.StartedAt, first.WallSeconds, first.StartedAt)
+	}
+	// Other settings: refused, nothing run.
+	ran = nil
+	if _, err := sweep(base("workflow: {early_stop: 4}\n"), false, &ran); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "--force") || len(ran) != 0 {
+		t.Fatalf("other settings: err %v, ran %v", err, ran)
+	}
+	// Forced: the tasks run again with the new settings.
+	ran = nil
+	sum, err := sweep(base("workflow: {early_stop: 4}\n"), true, &ran)
+	if err != nil || len(ran) != 2 || sum.Tasks != 2 {
+		t.Fatalf("forced: %v, ran %v, %d tasks", err, ran, sum.Tasks)
 	}
 }

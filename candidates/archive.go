@@ -28,8 +28,11 @@ const manifestName = "manifest.json"
 type Record struct {
 	RunID     string `json:"run_id"`
 	Iteration int    `json:"iteration"`
-	// File is the program's file name inside the archive directory.
+	// File is the program's file name inside the archive directory. A
+	// program the same run archived before is not copied again: File names
+	// the earlier copy and SameAs its iteration.
 	File       string `json:"file"`
+	SameAs     int    `json:"same_as,omitempty"`
 	SHA256     string `json:"sha256"`
 	Transcript string `json:"transcript,omitempty"`
 	// Passed of Known observed examples when the candidate was evaluated.
@@ -97,7 +100,10 @@ func OpenExisting(workspace string) (*Archive, error) {
 func (a *Archive) Path() string { return a.dir }
 
 // Add archives a candidate: the program, its record, the transcript when
-// not empty, then the manifest. It returns the completed record.
+// not empty, then the manifest. It returns the completed record. A program
+// identical to one the same run archived earlier is recorded in the
+// manifest only, referring to the earlier copy (its transcript, if any, is
+// still kept).
 func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -111,11 +117,13 @@ func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 	base := fmt.Sprintf("iter_%03d-%s", rec.Iteration, fileID(rec.RunID))
 	sum := sha256.Sum256(source)
 	rec.SHA256 = hex.EncodeToString(sum[:])
-	rec.File = base + ".py"
+	rec.File, rec.SameAs = base+".py", 0
 	if rec.Time.IsZero() {
 		rec.Time = time.Now().UTC()
 	}
-	if err := atomicfile.Write(filepath.Join(a.dir, rec.File), source, 0o644); err != nil {
+	if same, ok := a.earlierCopy(m, rec); ok {
+		rec.File, rec.SameAs = same.File, same.Iteration
+	} else if err := atomicfile.Write(filepath.Join(a.dir, rec.File), source, 0o644); err != nil {
 		return Record{}, fmt.Errorf("archive candidate iter_%03d: %w", rec.Iteration, err)
 	}
 	if len(transcript) > 0 {
@@ -124,12 +132,14 @@ func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 			return Record{}, fmt.Errorf("archive transcript iter_%03d: %w", rec.Iteration, err)
 		}
 	}
-	recJSON, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return Record{}, err
-	}
-	if err := atomicfile.Write(filepath.Join(a.dir, base+".json"), append(recJSON, '\n'), 0o644); err != nil {
-		return Record{}, fmt.Errorf("archive record iter_%03d: %w", rec.Iteration, err)
+	if rec.SameAs == 0 {
+		recJSON, err := json.MarshalIndent(rec, "", "  ")
+		if err != nil {
+			return Record{}, err
+		}
+		if err := atomicfile.Write(filepath.Join(a.dir, base+".json"), append(recJSON, '\n'), 0o644); err != nil {
+			return Record{}, fmt.Errorf("archive record iter_%03d: %w", rec.Iteration, err)
+		}
 	}
 	replaced := false
 	for i, e := range m.Entries {
@@ -144,6 +154,24 @@ func (a *Archive) Add(rec Record, source, transcript []byte) (Record, error) {
 		return Record{}, err
 	}
 	return rec, nil
+}
+
+// earlierCopy finds the copy of rec's program archived by the same run at
+// an earlier iteration, if its file is still intact.
+func (a *Archive) earlierCopy(m Manifest, rec Record) (Record, bool) {
+	for _, e := range m.Entries {
+		if e.RunID != rec.RunID || e.SHA256 != rec.SHA256 || e.Iteration >= rec.Iteration || e.SameAs != 0 {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(a.dir, e.File))
+		if err != nil {
+			continue
+		}
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) == rec.SHA256 {
+			return e, true
+		}
+	}
+	return Record{}, false
 }
 
 // List returns every entry of the manifest, all runs, in archive order.

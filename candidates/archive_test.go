@@ -100,3 +100,59 @@ func TestArchiveRefusesALinkedDirectory(t *testing.T) {
 		t.Errorf("Open with .oc_candidates a link: %v", err)
 	}
 }
+
+func TestArchiveKeepsOneCopyOfARepeatedProgram(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := []byte("def solve(x):\n    return x\n")
+	var recs []Record
+	for i, tt := range []struct {
+		run    string
+		source []byte
+	}{{"run-a", same}, {"run-a", same}, {"run-a", []byte("def solve(x):\n    return -x\n")}, {"run-a", same}, {"run-b", same}} {
+		rec, err := a.Add(Record{RunID: tt.run, Iteration: i + 1}, tt.source, []byte(`{"session":`+strings.Repeat("1", i+1)+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	type ref struct {
+		File   string
+		SameAs int
+	}
+	var got []ref
+	for _, r := range recs {
+		got = append(got, ref{r.File, r.SameAs})
+	}
+	want := []ref{{"iter_001-run-a.py", 0}, {"iter_001-run-a.py", 1}, {"iter_003-run-a.py", 0}, {"iter_001-run-a.py", 1}, {"iter_005-run-b.py", 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	var programs, records, transcripts int
+	entries, _ := os.ReadDir(a.Path())
+	for _, e := range entries {
+		switch {
+		case strings.HasSuffix(e.Name(), ".transcript.json"):
+			transcripts++
+		case strings.HasSuffix(e.Name(), ".py"):
+			programs++
+		case e.Name() != "manifest.json":
+			records++
+		}
+	}
+	if programs != 3 || records != 3 || transcripts != 5 {
+		t.Errorf("%d programs, %d records, %d transcripts archived; want 3, 3 and every session's 5", programs, records, transcripts)
+	}
+	for _, r := range recs {
+		if src, err := a.Source(r); err != nil || len(src) == 0 {
+			t.Errorf("Source(iteration %d) = %q, %v", r.Iteration, src, err)
+		}
+	}
+	all, _ := a.List()
+	if len(all) != 5 {
+		t.Errorf("manifest lists %d entries, want one per session", len(all))
+	}
+}

@@ -16,8 +16,21 @@ const (
 	DefaultProposeAttempts = 3
 	DefaultMaxFailures     = 5
 	DefaultFunctionName    = "solve"
-	DefaultBankPath        = ".reconstruct/bank.db"
 	DefaultImage           = "" // empty: the image named after the embedded harness digest
+	// DefaultStallLimit is how many consecutive sessions that change
+	// nothing end a run (stop reason stalled); 0 turns the check off.
+	DefaultStallLimit = 5
+	// DefaultProposalFallback fills a batch from the task's random_inputs
+	// generator when every proposal attempt failed.
+	DefaultProposalFallback = FallbackRandom
+)
+
+// Values of workflow.proposal_fallback.
+const (
+	// FallbackRandom fills the batch from random_inputs and goes on.
+	FallbackRandom = "random"
+	// FallbackStop ends the run with proposer_failed (the strict protocol).
+	FallbackStop = "stop"
 )
 
 // Config is a whole run configuration.
@@ -36,10 +49,13 @@ type Config struct {
 }
 
 // Task is the task section: what the agent may know, and where the hidden
-// program and the random input generator are.
+// program and the random input generator are. Level and Family are free text
+// that benchmarks group results by; Family (a kind of program, such as
+// "window" or "stack") is never shown to agents.
 type Task struct {
 	Name             string       `mapstructure:"name" json:"name"`
 	Level            string       `mapstructure:"level" json:"level,omitempty"`
+	Family           string       `mapstructure:"family" json:"family,omitempty"`
 	InputType        string       `mapstructure:"input_type" json:"input_type"`
 	InputConstraints string       `mapstructure:"input_constraints" json:"input_constraints,omitempty"`
 	FunctionName     string       `mapstructure:"function_name" json:"function_name"`
@@ -49,6 +65,10 @@ type Task struct {
 	RandomInputs     *Generator   `mapstructure:"random_inputs" json:"random_inputs,omitempty"`
 	// Heldout is the held-out test file, read only by scoring.
 	Heldout string `mapstructure:"heldout" json:"heldout,omitempty"`
+	// AllowOutsidePaths lets the task's files (oracle.python,
+	// random_inputs.python, heldout) lie outside the task directory (the
+	// directory of the configuration file).
+	AllowOutsidePaths bool `mapstructure:"allow_outside_paths" json:"allow_outside_paths,omitempty"`
 }
 
 // Describe returns the part of the task an agent may see.
@@ -62,12 +82,15 @@ func (t Task) Describe() task.Task {
 
 // Oracle names the hidden program: exactly one of Python, Command, HTTP.
 type Oracle struct {
-	Python   string        `mapstructure:"python" json:"python,omitempty"`
-	Function string        `mapstructure:"function" json:"function,omitempty"`
-	Command  []string      `mapstructure:"command" json:"command,omitempty"`
-	HTTP     string        `mapstructure:"http" json:"http,omitempty"`
-	Timeout  time.Duration `mapstructure:"timeout" json:"timeout"`
-	Retries  int           `mapstructure:"retries" json:"retries"`
+	Python   string   `mapstructure:"python" json:"python,omitempty"`
+	Function string   `mapstructure:"function" json:"function,omitempty"`
+	Command  []string `mapstructure:"command" json:"command,omitempty"`
+	// OnHost runs Command on this machine, outside any sandbox, with a
+	// cut-down environment; by default it runs in the oracle's sandbox.
+	OnHost  bool          `mapstructure:"on_host" json:"on_host,omitempty"`
+	HTTP    string        `mapstructure:"http" json:"http,omitempty"`
+	Timeout time.Duration `mapstructure:"timeout" json:"timeout"`
+	Retries int           `mapstructure:"retries" json:"retries"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.
@@ -94,6 +117,12 @@ type Workflow struct {
 	Atol        float64 `mapstructure:"atol" json:"atol"`
 	MaxFailures int     `mapstructure:"max_failures" json:"max_failures"`
 	Seed        int64   `mapstructure:"seed" json:"seed"`
+	// ProposalFallback is what happens when every proposal attempt failed:
+	// FallbackRandom or FallbackStop.
+	ProposalFallback string `mapstructure:"proposal_fallback" json:"proposal_fallback"`
+	// StallLimit is how many consecutive sessions that change nothing end
+	// the run; 0 means never.
+	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
 }
 
 // Agent is the agent section.
@@ -155,11 +184,14 @@ func defaults() map[string]any {
 	m := map[string]any{
 		"task.name":                  "",
 		"task.level":                 "",
+		"task.family":                "",
 		"task.input_type":            "",
 		"task.input_constraints":     "",
 		"task.function_name":         DefaultFunctionName,
 		"task.kind":                  "",
 		"task.heldout":               "",
+		"task.allow_outside_paths":   false,
+		"task.oracle.on_host":        false,
 		"task.oracle.python":         "",
 		"task.oracle.function":       "",
 		"task.oracle.command":        []string{},
@@ -180,6 +212,8 @@ func defaults() map[string]any {
 		"workflow.atol":              task.DefaultAtol,
 		"workflow.max_failures":      DefaultMaxFailures,
 		"workflow.seed":              1,
+		"workflow.proposal_fallback": DefaultProposalFallback,
+		"workflow.stall_limit":       DefaultStallLimit,
 		"agent.kind":                 "synth",
 		"agent.synth.time_limit":     "20s",
 		"agent.synth.run_time_limit": "45s",

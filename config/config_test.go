@@ -1,6 +1,8 @@
 package config
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,16 +48,18 @@ func taskDir(t *testing.T, yaml string) string {
 
 func TestLoadDefaults(t *testing.T) {
 	p := taskDir(t, validTask)
-	c, err := Load(Options{File: p})
+	env := map[string]string{"HOME": "/home/u"}
+	c, err := Load(Options{File: p, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Dir(p)
 	got := []any{c.Workflow.InitialBatch, c.Workflow.BatchStep, c.Workflow.EarlyStop, c.Workflow.MaxIterations,
-		c.Workflow.ProposeAttempts, c.Workflow.RandomShare, c.Workflow.Atol, c.Agent.Kind, c.Sandbox.Kind,
-		c.Sandbox.CallTimeout, c.Task.Oracle.Python, c.Task.RandomInputs.Python, c.Workspace, c.Bank.Path}
-	want := []any{2, 2, 5, 50, 3, 0.0, 1e-9, "synth", "auto", 2 * time.Second,
-		filepath.Join(dir, "hidden.py"), filepath.Join(dir, "generator.py"), filepath.Join(dir, "runs", "running_max"), DefaultBankPath}
+		c.Workflow.ProposeAttempts, c.Workflow.RandomShare, c.Workflow.Atol, c.Workflow.ProposalFallback, c.Workflow.StallLimit,
+		c.Agent.Kind, c.Sandbox.Kind, c.Sandbox.CallTimeout, c.Task.Oracle.Python, c.Task.RandomInputs.Python, c.Workspace, c.Bank.Path}
+	want := []any{2, 2, 5, 50, 3, 0.0, 1e-9, "random", 5, "synth", "auto", 2 * time.Second,
+		filepath.Join(dir, "hidden.py"), filepath.Join(dir, "generator.py"), filepath.Join(dir, "runs", "running_max"),
+		"/home/u/.local/share/reconstruct/bank.db"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
@@ -100,6 +104,37 @@ func TestOverlay(t *testing.T) {
 	}
 }
 
+func TestTaskFamily(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want string
+	}{
+		{"absent", validTask, ""},
+		{"set", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: window\n", 1), "window"},
+		{"quoted free text", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: \"two streams\"\n", 1), "two streams"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Options{File: taskDir(t, tt.yaml)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Task.Family != tt.want {
+				t.Errorf("Family = %q, want %q", c.Task.Family, tt.want)
+			}
+			// The family groups results; it is no hint for the agent.
+			seen, err := json.Marshal(c.Task.Describe())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" && strings.Contains(string(seen), tt.want) {
+				t.Errorf("the agent's view of the task shows the family: %s", seen)
+			}
+		})
+	}
+}
+
 func TestBadConfigs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -114,6 +149,7 @@ func TestBadConfigs(t *testing.T) {
 		{"missing name", strings.Replace(validTask, "  name: running_max\n", "", 1), []string{"task.name", "required"}},
 		{"missing kind", strings.Replace(validTask, "  kind: list\n", "", 1), []string{"task.kind"}},
 		{"unknown kind", strings.Replace(validTask, "kind: list", "kind: tree", 1), []string{"task.kind", "tree"}},
+		{"family not text", strings.Replace(validTask, "  level: base\n", "  level: base\n  family: [window, stack]\n", 1), []string{"task.family"}},
 		{"missing oracle", strings.Replace(validTask, "  oracle:\n    python: hidden.py\n    function: running_max\n", "", 1), []string{"task.oracle"}},
 		{"two oracles", strings.Replace(validTask, "    function: running_max\n", "    function: running_max\n    http: http://127.0.0.1:9/\n", 1), []string{"task.oracle", "exactly one"}},
 		{"oracle file missing", strings.Replace(validTask, "python: hidden.py", "python: nothere.py", 1), []string{"task.oracle.python", "nothere.py"}},
@@ -130,6 +166,8 @@ func TestBadConfigs(t *testing.T) {
 		{"synth run time limit negative", validTask + "agent: {synth: {run_time_limit: -1s}}\n", []string{"agent.synth.run_time_limit", "negative"}},
 		{"unknown sandbox", validTask + "sandbox: {kind: vm}\n", []string{"sandbox.kind", "vm"}},
 		{"bad duration", validTask + "sandbox: {call_timeout: soon}\n", []string{"sandbox.call_timeout"}},
+		{"stall limit negative", validTask + "workflow: {stall_limit: -1}\n", []string{"workflow.stall_limit", "negative"}},
+		{"unknown proposal fallback", validTask + "workflow: {proposal_fallback: retry}\n", []string{"workflow.proposal_fallback", "random or stop", "retry"}},
 		{"not yaml", "task: [unclosed\n", []string{"invalid YAML"}},
 	}
 	for _, tt := range tests {
@@ -187,5 +225,139 @@ func TestBankURLIsNotAPath(t *testing.T) {
 				t.Errorf("bank.path = %s, want the URL unchanged", c.Bank.Path)
 			}
 		})
+	}
+}
+
+// A task's files must resolve inside the task directory, symbolic links
+// followed, unless task.allow_outside_paths is set; a command run in the
+// oracle's sandbox must be there in any case.
+func TestTaskPathsStayInTheTaskDirectory(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.py")
+	if err := os.WriteFile(outside, []byte("# elsewhere\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	realOutside, err := filepath.EvalSymlinks(outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := func(body string) string {
+		return strings.Replace(validTask, "  oracle:\n    python: hidden.py\n    function: running_max\n", body, 1)
+	}
+	tests := []struct {
+		name string
+		yaml string
+		// link, when set, is made a symbolic link to outside.
+		link    string
+		wantKey string
+		wantMsg string
+	}{
+		{name: "inside", yaml: validTask},
+		{name: "dot-dot escape", yaml: oracle("  oracle:\n    python: ../../../../../../../../etc/passwd\n    function: f\n"),
+			wantKey: "task.oracle.python", wantMsg: "/etc/passwd is outside the task directory"},
+		{name: "absolute path", yaml: oracle("  oracle:\n    python: " + outside + "\n    function: f\n"),
+			wantKey: "task.oracle.python", wantMsg: realOutside},
+		{name: "symbolic link out", yaml: oracle("  oracle:\n    python: link.py\n    function: f\n"), link: "link.py",
+			wantKey: "task.oracle.python", wantMsg: "link.py resolves to " + realOutside},
+		{name: "generator outside", yaml: strings.Replace(validTask, "python: generator.py", "python: "+outside, 1),
+			wantKey: "task.random_inputs.python", wantMsg: "outside the task directory"},
+		{name: "held-out tests outside", yaml: validTask + "  heldout: " + outside + "\n",
+			wantKey: "task.heldout", wantMsg: "set task.allow_outside_paths: true"},
+		{name: "allowed outside", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    python: " + outside + "\n    function: f\n")},
+		{name: "sandboxed command outside", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    command: [" + outside + "]\n"),
+			wantKey: "task.oracle.command", wantMsg: "the oracle's sandbox sees only that directory"},
+		{name: "sandboxed command inside", yaml: oracle("  oracle:\n    command: [./hidden.py, --flag]\n")},
+		{name: "host command outside, allowed", yaml: oracle("  allow_outside_paths: true\n  oracle:\n    command: [" + outside + "]\n    on_host: true\n")},
+		{name: "host command outside, not allowed", yaml: oracle("  oracle:\n    command: [" + outside + "]\n    on_host: true\n"),
+			wantKey: "task.oracle.command", wantMsg: "set task.allow_outside_paths"},
+		{name: "on_host without a command", yaml: oracle("  oracle:\n    python: hidden.py\n    function: f\n    on_host: true\n"),
+			wantKey: "task.oracle.on_host", wantMsg: "applies only to task.oracle.command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := taskDir(t, tt.yaml)
+			if tt.link != "" {
+				if err := os.Symlink(outside, filepath.Join(filepath.Dir(p), tt.link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := Load(Options{File: p})
+			if tt.wantKey == "" {
+				if err != nil {
+					t.Fatalf("Load: %v", err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Load: %v, want a configuration error", err)
+			}
+			if ce.Key != tt.wantKey || ce.File != p || !strings.Contains(ce.Msg, tt.wantMsg) {
+				t.Errorf("error %q (file %s, key %s), want key %s, file %s and %q", err, ce.File, ce.Key, tt.wantKey, p, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestResolveBank(t *testing.T) {
+	p := taskDir(t, validTask+"bank: {path: data/bank.db}\n")
+	withPath, err := Load(Options{File: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileBank := filepath.Join(filepath.Dir(p), "data", "bank.db")
+	plain, err := Load(Options{File: taskDir(t, validTask), Getenv: func(k string) string { return map[string]string{"HOME": "/home/u"}[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd, _ := os.Getwd()
+	tests := []struct {
+		name        string
+		flag        string
+		env         map[string]string
+		c           *Config
+		want        string
+		wantSource  string
+		wantWarning bool
+		wantErr     string
+	}{
+		{name: "flag first", flag: "f.db", env: map[string]string{BankPathEnv: "/e.db", "HOME": "/home/u"}, c: withPath, want: filepath.Join(cwd, "f.db"), wantSource: "--bank"},
+		{name: "then RECONSTRUCT_BANK_PATH", env: map[string]string{BankPathEnv: "/e.db", LegacyBankEnv: "/l.db"}, c: withPath, want: "/e.db", wantSource: BankPathEnv},
+		{name: "then RECONSTRUCT_BANK, with a warning", env: map[string]string{LegacyBankEnv: "/l.db"}, c: withPath, want: "/l.db", wantSource: LegacyBankEnv, wantWarning: true},
+		{name: "then the configuration's bank.path", env: map[string]string{"HOME": "/home/u"}, c: withPath, want: fileBank, wantSource: p + ": bank.path"},
+		{name: "a configuration without bank.path: the default", env: map[string]string{"HOME": "/home/u"}, c: plain, want: "/home/u/.local/share/reconstruct/bank.db", wantSource: "default"},
+		{name: "default under XDG_DATA_HOME", env: map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/home/u"}, want: "/xdg/reconstruct/bank.db", wantSource: "default"},
+		{name: "a relative XDG_DATA_HOME is ignored", env: map[string]string{"XDG_DATA_HOME": "rel", "HOME": "/home/u"}, want: "/home/u/.local/share/reconstruct/bank.db", wantSource: "default"},
+		{name: "no home, no default", env: map[string]string{}, wantErr: "neither XDG_DATA_HOME nor HOME"},
+		{name: "a URL is kept as it is", flag: "postgres://u@db:5432/bank", want: "postgres://u@db:5432/bank", wantSource: "--bank"},
+		{name: "a URL from the environment too", env: map[string]string{BankPathEnv: "postgresql://u@db/bank"}, want: "postgresql://u@db/bank", wantSource: BankPathEnv},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ResolveBank(tt.flag, func(k string) string { return tt.env[k] }, tt.c)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Location != tt.want || got.Source != tt.wantSource || (got.Warning != "") != tt.wantWarning {
+				t.Errorf("ResolveBank = %+v, want %s from %s (warning %v)", got, tt.want, tt.wantSource, tt.wantWarning)
+			}
+		})
+	}
+}
+
+// A task directory reached through a symbolic link holds its own files.
+func TestTaskDirectoryThroughASymlink(t *testing.T) {
+	p := taskDir(t, validTask)
+	link := filepath.Join(t.TempDir(), "task")
+	if err := os.Symlink(filepath.Dir(p), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{File: filepath.Join(link, "task.yaml")}); err != nil {
+		t.Fatalf("Load: %v", err)
 	}
 }

@@ -77,10 +77,6 @@ func Load(opts Options) (*Config, error) {
 				v.Set(k, envValue(k, val))
 			}
 		}
-		// BANK.md names the bank's variable RECONSTRUCT_BANK.
-		if val := getenv(EnvPrefix + "_BANK"); val != "" && getenv(EnvName("bank.path")) == "" {
-			v.Set("bank.path", envValue("bank.path", val))
-		}
 		for _, k := range []string{"task.domain.lo", "task.domain.hi", "task.random_inputs.python", "task.random_inputs.function"} {
 			if val := getenv(EnvName(k)); val != "" {
 				v.Set(k, envValue(k, val))
@@ -96,7 +92,11 @@ func Load(opts Options) (*Config, error) {
 		return nil, &Error{File: abs, Msg: cleanDecodeError(err)}
 	}
 	c.File = abs
-	if err := c.finish(); err != nil {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if err := c.finish(getenv); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -242,7 +242,7 @@ func cleanDecodeError(err error) string {
 }
 
 // finish checks required fields and values, and fills derived defaults.
-func (c *Config) finish() error {
+func (c *Config) finish(getenv func(string) string) error {
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -286,6 +286,9 @@ func (c *Config) finish() error {
 			return bad("task.oracle.python", "%v", err)
 		}
 	}
+	if o.OnHost && len(o.Command) == 0 {
+		return bad("task.oracle.on_host", "applies only to task.oracle.command")
+	}
 	if o.HTTP != "" && !strings.HasPrefix(o.HTTP, "http://") && !strings.HasPrefix(o.HTTP, "https://") {
 		return bad("task.oracle.http", "%q is not an http(s) URL", o.HTTP)
 	}
@@ -310,6 +313,9 @@ func (c *Config) finish() error {
 		if p := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(p) == nil {
 			t.Heldout = p
 		}
+	}
+	if err := c.containPaths(); err != nil {
+		return err
 	}
 
 	w := &c.Workflow
@@ -338,6 +344,14 @@ func (c *Config) finish() error {
 	}
 	if w.Atol < 0 {
 		return bad("workflow.atol", "must not be negative")
+	}
+	if w.StallLimit < 0 {
+		return bad("workflow.stall_limit", "must not be negative (0 turns the check off), got %d", w.StallLimit)
+	}
+	switch w.ProposalFallback {
+	case FallbackRandom, FallbackStop:
+	default:
+		return bad("workflow.proposal_fallback", "want %s or %s, got %q", FallbackRandom, FallbackStop, w.ProposalFallback)
 	}
 
 	switch c.Agent.Kind {
@@ -386,7 +400,9 @@ func (c *Config) finish() error {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
 	}
 	if c.Bank.Path == "" {
-		c.Bank.Path = DefaultBankPath
+		// Without a home directory the default is unknown; ResolveBank says
+		// so when a command needs the bank.
+		c.Bank.Path, _ = DefaultBankPath(getenv)
 	}
 	return nil
 }
@@ -445,6 +461,84 @@ func Defaults(getenv func(string) string) (*Config, error) {
 	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
 		return nil, err
 	}
-	c.Bank.Path = DefaultBankPath
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c.Bank.Path, _ = DefaultBankPath(getenv)
 	return &c, nil
+}
+
+// containPaths checks that the task's files resolve, symbolic links
+// followed, inside the task directory (the directory of the configuration
+// file), unless task.allow_outside_paths is set: a task file must not make
+// the oracle's sandbox read /etc or a user's files. A command oracle run
+// in a sandbox must live there in any case: that directory is all its
+// sandbox sees.
+func (c *Config) containPaths() error {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
+	if err != nil {
+		return &Error{File: c.File, Msg: fmt.Sprintf("task directory: %v", err)}
+	}
+	t := &c.Task
+	check := func(key, path string, always bool) error {
+		if path == "" || (t.AllowOutsidePaths && !always) {
+			return nil
+		}
+		real, err := resolve(path)
+		if err != nil {
+			return &Error{File: c.File, Key: key, Msg: err.Error()}
+		}
+		if real != dir && strings.HasPrefix(real, dir+string(filepath.Separator)) {
+			return nil
+		}
+		hint := " (set task.allow_outside_paths: true to allow it)"
+		if always {
+			hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
+		}
+		where := path
+		if real != path {
+			where += " resolves to " + real + ","
+		} else {
+			where += " is"
+		}
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
+	}
+	if err := check("task.oracle.python", t.Oracle.Python, false); err != nil {
+		return err
+	}
+	if g := t.RandomInputs; g != nil {
+		if err := check("task.random_inputs.python", g.Python, false); err != nil {
+			return err
+		}
+	}
+	if err := check("task.heldout", t.Heldout, false); err != nil {
+		return err
+	}
+	if cmd := t.Oracle.Command; len(cmd) > 0 && strings.Contains(cmd[0], "/") {
+		if err := check("task.oracle.command", cmd[0], !t.Oracle.OnHost); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolve is path made absolute with every symbolic link followed; a path
+// that does not exist yet resolves through its directory.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	d, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return filepath.Join(d, filepath.Base(abs)), nil
 }

@@ -8,13 +8,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.uber.org/zap/zaptest"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
 func raws(ss ...string) []json.RawMessage {
@@ -25,22 +32,70 @@ func raws(ss ...string) []json.RawMessage {
 	return out
 }
 
-// script writes an executable shell script.
-func script(t *testing.T, body string) string {
+// commandModes are the places a command oracle runs: on the host (only when
+// a task asks for it) and in each sandbox, in the task directory dir.
+func commandModes(t *testing.T, dir string) map[string]func(argv []string, timeout time.Duration) *Command {
+	modes := map[string]func([]string, time.Duration) *Command{
+		"host": func(argv []string, timeout time.Duration) *Command { return NewHostCommand(argv, dir, timeout) },
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		box, err := process.New(context.Background(), process.Options{Dir: dir, Log: zaptest.NewLogger(t)})
+		if err != nil {
+			t.Fatalf("process sandbox: %v", err)
+		}
+		t.Cleanup(func() { box.Close() })
+		modes["process sandbox"] = func(argv []string, timeout time.Duration) *Command {
+			return NewCommand(box, argv, timeout, sandbox.Limits{})
+		}
+	} else {
+		testenv.Skip(t, "python3 is not on PATH: the process sandbox needs it")
+	}
+	if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); ok {
+		box, err := docker.New(context.Background(), docker.Options{Image: docker.DefaultImage(), RunID: "test-oracle-command", Role: docker.RoleOracle,
+			Mounts: []docker.Mount{docker.ProgramMount(dir)}, Log: zaptest.NewLogger(t)})
+		if err != nil {
+			t.Fatalf("docker sandbox: %v", err)
+		}
+		t.Cleanup(func() { box.Close() })
+		modes["docker sandbox"] = func(argv []string, timeout time.Duration) *Command {
+			return NewCommand(box, argv, timeout, sandbox.Limits{})
+		}
+	} else {
+		testenv.Skip(t, reason)
+	}
+	return modes
+}
+
+// taskDir makes a task directory readable by the sandboxes' users holding
+// executable scripts.
+func taskDir(t *testing.T, scripts map[string]string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "oracle.sh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func TestCommandOracle(t *testing.T) {
-	// Doubles a number read on stdin; rejects negatives with exit 1.
-	double := script(t, `read x
+	dir := taskDir(t, map[string]string{
+		// Doubles a number read on stdin; rejects negatives with exit 1.
+		"double.sh": `read x
 if [ "$x" -lt 0 ]; then echo "negative input" >&2; exit 1; fi
 echo $((x * 2))
-`)
+`,
+		"sleep.sh":   "sleep 10\n",
+		"notjson.sh": "echo not json\n",
+		"killed.sh":  "kill -9 $$\n",
+		// Sleeps past the timeout the first time only (a marker beside the
+		// task directory: the sandboxes see that directory read-only).
+		"slow_once.sh": "read x\nif [ ! -e \"$0.once\" ]; then touch \"$0.once\"; sleep 10; fi\necho $x\n",
+	})
 	tests := []struct {
 		name    string
 		argv    []string
@@ -48,33 +103,103 @@ echo $((x * 2))
 		inputs  []json.RawMessage
 		want    []Answer
 		wantErr string
+		// hostOnly: the case needs to write beside the command.
+		hostOnly bool
 	}{
-		{name: "answers", argv: []string{double}, inputs: raws("2", "5"), want: []Answer{{Output: json.RawMessage("4")}, {Output: json.RawMessage("10")}}},
-		{name: "non-zero exit rejects the input", argv: []string{double}, inputs: raws("3", "-1"), want: []Answer{{Output: json.RawMessage("6")}, {Invalid: "negative input"}}},
-		{name: "timeout rejects the input", argv: []string{script(t, "sleep 10\n")}, timeout: 200 * time.Millisecond, inputs: raws("1"), want: []Answer{{Invalid: "timeout: no answer within 200ms"}}},
-		{name: "missing executable is an infrastructure error", argv: []string{filepath.Join(t.TempDir(), "nope")}, inputs: raws("1"), wantErr: "no such file"},
-		{name: "output that is not JSON is an infrastructure error", argv: []string{script(t, "echo not json\n")}, inputs: raws("1"), wantErr: "not one JSON value"},
+		{name: "answers", argv: []string{"./double.sh"}, inputs: raws("2", "5"), want: []Answer{{Output: json.RawMessage("4")}, {Output: json.RawMessage("10")}}},
+		{name: "non-zero exit rejects the input", argv: []string{"./double.sh"}, inputs: raws("3", "-1"), want: []Answer{{Output: json.RawMessage("6")}, {Invalid: "negative input"}}},
+		{name: "killed by a signal twice fails the task", argv: []string{"./killed.sh"}, inputs: raws("1", "2"), wantErr: `crashed on input 1 \(1\)`},
+		{name: "timeout twice fails the task", argv: []string{"./sleep.sh"}, timeout: 300 * time.Millisecond, inputs: raws("1"),
+			wantErr: `did not answer in time on input 1 \(1\), limit 300ms per input \(task.oracle.timeout\)`},
+		{name: "slow once, then an answer", argv: []string{"./slow_once.sh"}, timeout: time.Second, inputs: raws("7"), want: []Answer{{Output: json.RawMessage("7")}}, hostOnly: true},
+		{name: "missing executable is an infrastructure error", argv: []string{"./nope"}, inputs: raws("1"), wantErr: "(?i)no such file"},
+		{name: "output that is not JSON is an infrastructure error", argv: []string{"./notjson.sh"}, inputs: raws("1"), wantErr: "not one JSON value"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			timeout := tt.timeout
-			if timeout == 0 {
-				timeout = 5 * time.Second
+	for mode, newCommand := range commandModes(t, dir) {
+		for _, tt := range tests {
+			if tt.hostOnly && mode != "host" {
+				continue
 			}
-			got, err := NewCommand(tt.argv, t.TempDir(), timeout).Query(context.Background(), tt.inputs)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			t.Run(mode+"/"+tt.name, func(t *testing.T) {
+				timeout := tt.timeout
+				if timeout == 0 {
+					timeout = 5 * time.Second
 				}
-				return
-			}
+				got, err := newCommand(tt.argv, timeout).Query(context.Background(), tt.inputs)
+				if tt.wantErr != "" {
+					if err == nil || !regexp.MustCompile(tt.wantErr).MatchString(err.Error()) {
+						t.Fatalf("err = %v, want %q", err, tt.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("answers = %s, want %s", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// A command oracle sees none of the caller's secrets: not its environment
+// (API keys), and, in a sandbox, not the host's files outside the task
+// directory; it cannot write the task directory and does not run as root.
+func TestCommandOracleIsolation(t *testing.T) {
+	t.Setenv("RECONSTRUCT_TEST_API_KEY", "QZ-environment-secret")
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("QZ-file-secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(outside), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := taskDir(t, map[string]string{"probe.sh": `read x
+s=$(cat ` + outside + ` 2>/dev/null || echo none)
+if touch ./written 2>/dev/null; then w=yes; else w=no; fi
+printf '{"uid": %s, "env": "%s", "file": "%s", "wrote": "%s"}\n' "$(id -u)" "$(env | tr '\n' ' ')" "$s" "$w"
+`})
+	for mode, newCommand := range commandModes(t, dir) {
+		t.Run(mode, func(t *testing.T) {
+			got, err := newCommand([]string{"./probe.sh"}, 5*time.Second).Query(context.Background(), raws("1"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-				t.Errorf("answers = %s, want %s", got, tt.want)
+			var r struct {
+				UID   int    `json:"uid"`
+				Env   string `json:"env"`
+				File  string `json:"file"`
+				Wrote string `json:"wrote"`
+			}
+			if err := json.Unmarshal(got[0].Output, &r); err != nil {
+				t.Fatalf("%s: %v", got[0], err)
+			}
+			t.Logf("%+v", r)
+			if strings.Contains(r.Env, "QZ-environment-secret") {
+				t.Errorf("the command saw the caller's API key: %s", r.Env)
+			}
+			if mode == "host" {
+				return
+			}
+			if r.File != "none" {
+				t.Errorf("the command read %s outside the task directory: %q", outside, r.File)
+			}
+			if r.Wrote != "no" {
+				t.Errorf("the command wrote the task directory")
+			}
+			if os.Geteuid() == 0 && r.UID == 0 {
+				t.Errorf("the command ran as root")
 			}
 		})
+	}
+}
+
+func TestHostEnv(t *testing.T) {
+	got := HostEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk", "HOME=/h", "LC_ALL=C", "AWS_SECRET_ACCESS_KEY=x", "RECONSTRUCT_BANK=/b", "TZ=UTC"})
+	want := []string{"PATH=/bin", "HOME=/h", "LC_ALL=C", "TZ=UTC"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("HostEnv = %v, want %v", got, want)
 	}
 }
 
@@ -157,14 +282,21 @@ func TestHTTPOracle(t *testing.T) {
 	}
 }
 
-// fakeRunner returns scripted outcomes.
+// fakeRunner returns scripted outcomes: calls[i] for the i-th call, the
+// last one again after that.
 type fakeRunner struct {
-	outcomes []sandbox.Outcome
-	err      error
+	calls [][]sandbox.Outcome
+	n     *int
+	err   error
 }
 
-func (f fakeRunner) Call(context.Context, sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	return f.outcomes, f.err
+func (f fakeRunner) Call(_ context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	i := min(*f.n, len(f.calls)-1)
+	*f.n++
+	return f.calls[i][:len(req.Inputs)], nil
 }
 
 func (f fakeRunner) Generate(context.Context, sandbox.GenerateRequest) ([]json.RawMessage, error) {
@@ -172,26 +304,49 @@ func (f fakeRunner) Generate(context.Context, sandbox.GenerateRequest) ([]json.R
 }
 
 func TestPythonOracleOutcomes(t *testing.T) {
+	ok := sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("1")}
+	timeout := sandbox.Outcome{Status: sandbox.StatusTimeout, Error: "the call took longer than 2s and was killed"}
 	tests := []struct {
-		name    string
-		outcome sandbox.Outcome
-		want    Answer
-		wantErr bool
+		name      string
+		calls     [][]sandbox.Outcome
+		want      Answer
+		wantCalls int
+		wantFail  string // FailureError.Kind
+		wantErr   bool
 	}{
-		{"ok", sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("1")}, Answer{Output: json.RawMessage("1")}, false},
-		{"raised: invalid input", sandbox.Outcome{Status: sandbox.StatusError, Error: "ValueError: no"}, Answer{Invalid: "error: ValueError: no"}, false},
-		{"timeout: invalid input", sandbox.Outcome{Status: sandbox.StatusTimeout}, Answer{Invalid: "timeout"}, false},
-		{"cannot load: infrastructure", sandbox.Outcome{Status: sandbox.StatusLoad, Error: "SyntaxError"}, Answer{}, true},
-		{"crashed: infrastructure", sandbox.Outcome{Status: sandbox.StatusCrashed}, Answer{}, true},
+		{name: "ok", calls: [][]sandbox.Outcome{{ok}}, want: Answer{Output: json.RawMessage("1")}, wantCalls: 1},
+		{name: "raised: invalid input", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusError, Error: "ValueError: no"}}},
+			want: Answer{Invalid: "error: ValueError: no"}, wantCalls: 1},
+		{name: "timeout once, then an answer", calls: [][]sandbox.Outcome{{timeout}, {ok}}, want: Answer{Output: json.RawMessage("1")}, wantCalls: 2},
+		{name: "timeout twice: the task fails", calls: [][]sandbox.Outcome{{timeout}}, wantFail: FailTimeout, wantCalls: 2},
+		{name: "out of memory twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusMemory}}}, wantFail: FailMemory, wantCalls: 2},
+		{name: "crashed twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusCrashed, Error: "exit status 3"}}}, wantFail: FailCrash, wantCalls: 2},
+		{name: "cannot load: infrastructure", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusLoad, Error: "SyntaxError"}}}, wantErr: true, wantCalls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := NewPython(fakeRunner{outcomes: []sandbox.Outcome{tt.outcome}}, "hidden.py", "f", sandbox.Limits{})
-			got, err := o.Query(context.Background(), raws("1"))
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			n := 0
+			o := NewPython(fakeRunner{calls: tt.calls, n: &n}, "hidden.py", "f", sandbox.Limits{})
+			got, err := o.Query(context.Background(), raws("[1, 2]"))
+			if n != tt.wantCalls {
+				t.Errorf("%d calls, want %d", n, tt.wantCalls)
 			}
-			if err == nil && fmt.Sprint(got[0]) != fmt.Sprint(tt.want) {
+			var fail *FailureError
+			switch {
+			case tt.wantFail != "":
+				if !errors.As(err, &fail) || fail.Kind != tt.wantFail || fail.Index != 1 || string(fail.Input) != "[1, 2]" {
+					t.Fatalf("err = %v, want a %s failure of input 1", err, tt.wantFail)
+				}
+				if msg := err.Error(); !strings.Contains(msg, "input 1 ([1, 2])") || (tt.wantFail == FailTimeout && !strings.Contains(msg, "2s per input (task.oracle.timeout)")) {
+					t.Errorf("message %q does not name the input and the limit", msg)
+				}
+			case tt.wantErr:
+				if err == nil || errors.As(err, &fail) {
+					t.Fatalf("err = %v, want an infrastructure error", err)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case fmt.Sprint(got[0]) != fmt.Sprint(tt.want):
 				t.Errorf("answer = %s, want %s", got[0], tt.want)
 			}
 		})

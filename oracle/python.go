@@ -29,13 +29,44 @@ func NewPython(runner Runner, path, function string, limits sandbox.Limits) *Pyt
 	return &Python{runner: runner, program: sandbox.Program{Path: path, Function: function}, limits: limits}
 }
 
-// Query runs the hidden function on each input. An exception or a call
-// exceeding the sandbox limits rejects that input; a program that cannot be
-// loaded, or a sandbox failure, is an infrastructure error.
+// Query runs the hidden function on each input. An exception rejects that
+// input. A call that runs past the time limit, runs out of memory or
+// crashes is asked once more on its own (a loaded machine can slow any
+// call down); failing again, it is a FailureError. A program that cannot
+// be loaded, or a sandbox failure, is an infrastructure error too.
 func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer, error) {
 	if len(inputs) == 0 {
 		return nil, nil
 	}
+	outs, err := p.call(ctx, inputs)
+	if err != nil {
+		return nil, err
+	}
+	answers := make([]Answer, len(outs))
+	for i, o := range outs {
+		if failKind(o.Status) != "" {
+			again, err := p.call(ctx, inputs[i:i+1])
+			if err != nil {
+				return nil, err
+			}
+			o = again[0]
+		}
+		switch o.Status {
+		case sandbox.StatusOK:
+			answers[i] = Answer{Output: o.Output}
+		case sandbox.StatusError:
+			answers[i] = Answer{Invalid: describe(o)}
+		default:
+			if kind := failKind(o.Status); kind != "" {
+				return nil, &FailureError{Index: i + 1, Input: inputs[i], Kind: kind, Limit: p.limitOf(kind), Detail: describe(o)}
+			}
+			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.program.Path, i+1, describe(o))
+		}
+	}
+	return answers, nil
+}
+
+func (p *Python) call(ctx context.Context, inputs []json.RawMessage) ([]sandbox.Outcome, error) {
 	outs, err := p.runner.Call(ctx, sandbox.CallRequest{Program: p.program, Inputs: inputs, Limits: p.limits})
 	if err != nil {
 		return nil, fmt.Errorf("python oracle %s: %w", p.program.Path, err)
@@ -43,18 +74,33 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 	if len(outs) != len(inputs) {
 		return nil, fmt.Errorf("python oracle %s: %d outcomes for %d inputs", p.program.Path, len(outs), len(inputs))
 	}
-	answers := make([]Answer, len(outs))
-	for i, o := range outs {
-		switch o.Status {
-		case sandbox.StatusOK:
-			answers[i] = Answer{Output: o.Output}
-		case sandbox.StatusError, sandbox.StatusTimeout, sandbox.StatusMemory:
-			answers[i] = Answer{Invalid: describe(o)}
-		default:
-			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.program.Path, i+1, describe(o))
-		}
+	return outs, nil
+}
+
+// failKind maps the statuses of a call that did not answer to a
+// FailureError kind ("" for the others).
+func failKind(s sandbox.Status) string {
+	switch s {
+	case sandbox.StatusTimeout:
+		return FailTimeout
+	case sandbox.StatusMemory:
+		return FailMemory
+	case sandbox.StatusCrashed:
+		return FailCrash
 	}
-	return answers, nil
+	return ""
+}
+
+// limitOf names the limit a failure of kind hit.
+func (p *Python) limitOf(kind string) string {
+	l := p.limits.WithDefaults()
+	switch kind {
+	case FailTimeout:
+		return fmt.Sprintf("%s per input (task.oracle.timeout)", l.Timeout)
+	case FailMemory:
+		return fmt.Sprintf("%d MiB (sandbox.memory_mb)", l.MemoryBytes>>20)
+	}
+	return ""
 }
 
 // Close releases nothing: the sandbox belongs to the caller.

@@ -2,7 +2,11 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
 
 	"go.uber.org/zap"
 
@@ -11,6 +15,9 @@ import (
 	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/sandbox/process"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // newSynth builds the built-in synthesizer from the agent section.
@@ -22,6 +29,51 @@ func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
 		MemoryBytes:  int64(c.Agent.Synth.MemoryMB) << 20,
 		Log:          log.With(zap.String("agent", "synth")),
 	})
+}
+
+// infraAgent marks the errors of an agent that are failures of its
+// infrastructure with workflow.ErrAgentInfrastructure, so that they end
+// the run (exit 3); anything else the agent returns is its own mistake,
+// which the workflow counts against the session or the proposal.
+type infraAgent struct {
+	agent.Agent
+}
+
+var _ agent.Resumer = infraAgent{}
+
+func (a infraAgent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteResult, error) {
+	res, err := a.Agent.Write(ctx, req)
+	return res, classifyAgentError(err)
+}
+
+func (a infraAgent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.ProposeResult, error) {
+	res, err := a.Agent.Propose(ctx, req)
+	return res, classifyAgentError(err)
+}
+
+// Resume passes a resumed run's position on to agents that keep one.
+func (a infraAgent) Resume(writes, proposes int) {
+	if r, ok := a.Agent.(agent.Resumer); ok {
+		r.Resume(writes, proposes)
+	}
+}
+
+// classifyAgentError marks an endpoint that is down or refuses the
+// settings, a broken sandbox, and a file-system failure as infrastructure.
+func classifyAgentError(err error) error {
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	var errno syscall.Errno
+	switch {
+	case err == nil, errors.Is(err, workflow.ErrAgentInfrastructure):
+		return err
+	case errors.Is(err, llm.ErrUnavailable), errors.Is(err, llm.ErrConfig),
+		errors.Is(err, sandbox.ErrHarnessExited), errors.Is(err, sandbox.ErrClientBroken),
+		errors.Is(err, docker.ErrClosed), errors.Is(err, process.ErrClosed),
+		errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &errno):
+		return fmt.Errorf("%w: %w", workflow.ErrAgentInfrastructure, err)
+	}
+	return err
 }
 
 // newAgentKind builds the synth and llm agents.
@@ -43,6 +95,9 @@ func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, lo
 			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures,
 			Log: log.With(zap.String("agent", "llm")),
 		})
+		if errors.Is(err, llm.ErrConfig) {
+			return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -14,68 +15,156 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// OpenBank opens the bank at location: a SQLite file (created when
-// needed) or a postgres:// URL (bank/backend). The returned close function
-// closes the store.
-func OpenBank(ctx context.Context, location string, log *zap.Logger, programs bank.ProgramRunner) (*bank.Bank, func() error, error) {
+// ErrNoBank marks a bank that does not exist where a command looked for
+// it; reading commands never create one.
+var ErrNoBank = errors.New("no bank")
+
+// ErrNoRun marks a run id the bank does not know.
+var ErrNoRun = errors.New("no run")
+
+// BankAccess says how a command uses the bank.
+type BankAccess int
+
+const (
+	// ReadBank opens an existing bank; a missing one is ErrNoBank and
+	// nothing is created.
+	ReadBank BankAccess = iota
+	// WriteBank opens the bank to record in it, creating a missing SQLite
+	// file. An existing file must be a sound bank: an empty file or one
+	// failing SQLite's quick_check is refused, never started afresh.
+	WriteBank
+	// UpdateBank opens an existing, sound bank to record in it (resume).
+	UpdateBank
+)
+
+// BankOptions configure OpenBank.
+type BankOptions struct {
+	Log *zap.Logger
+	// Programs runs the program values of bank actions (nil: none).
+	Programs bank.ProgramRunner
+	// Getenv reads the PostgreSQL bank's settings (RECONSTRUCT_BANK_KEY,
+	// RECONSTRUCT_BANK_RETRY); nil reads the process environment.
+	Getenv func(string) string
+}
+
+// OpenBank opens the bank at location — the one place every command opens
+// its bank (see config.ResolveBank for where the location comes from): a
+// SQLite file or a postgres:// URL (bank/backend; a PostgreSQL database
+// must hold a bank already, made by `bank migrate`). The returned function
+// closes it.
+func OpenBank(ctx context.Context, location string, access BankAccess, opts BankOptions) (*bank.Bank, func() error, error) {
+	log := opts.Log
 	if log == nil {
 		log = zap.NewNop()
 	}
-	st, err := backend.Open(ctx, location, backend.Options{Logger: log, Getenv: os.Getenv})
-	if err != nil {
-		return nil, nil, err // the error names the bank
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
-	return bank.New(st, bank.Options{Logger: log, Runner: programs}), st.Close, nil
+	var st bank.Store
+	var err error
+	switch {
+	case backend.IsPostgres(location):
+		st, err = backend.Open(ctx, location, backend.Options{Logger: log, Getenv: getenv})
+		if err != nil {
+			return nil, nil, err // the error names the bank
+		}
+	default:
+		if access != WriteBank {
+			if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
+				return nil, nil, fmt.Errorf("%w at %s", ErrNoBank, location)
+			}
+		}
+		var s *sqlite.Store
+		if access == ReadBank {
+			if err = sqlite.CheckFile(location); err == nil {
+				s, err = sqlite.Open(ctx, location)
+			}
+		} else {
+			s, err = sqlite.OpenChecked(ctx, location)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("open bank %s: %w", location, err)
+		}
+		st = s
+	}
+	return bank.New(st, bank.Options{Logger: log, Runner: opts.Programs}), st.Close, nil
+}
+
+// runIDPattern is what a run id may be: it names the run's bank workspace
+// and its archived files, and is kept exactly as given.
+var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$`)
+
+// CheckRunID refuses a run id that could not be kept exactly as given.
+func CheckRunID(id string) error {
+	if !runIDPattern.MatchString(id) {
+		return fmt.Errorf("%w: run id %q: use 1 to 48 letters, digits, '-' and '_', starting with a letter or digit", ErrConfig, id)
+	}
+	return nil
 }
 
 // RunWorkspaceName names a run's bank workspace after its task and run id.
 func RunWorkspaceName(taskName, runID string) string {
-	clean := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-				return r
-			}
-			return '_'
-		}, s)
-	}
-	t := clean(taskName)
+	t := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, taskName)
 	if t == "" || t[0] == '-' || t[0] >= '0' && t[0] <= '9' {
 		t = "run_" + t
 	}
-	id := clean(runID)
-	if room := 64 - len(id) - 1; len(t) > room {
+	if room := 64 - len(runID) - 1; len(t) > room {
 		t = t[:max(room, 1)]
 	}
-	return t + "-" + id
+	return t + "-" + runID
 }
 
 // FindRun returns the bank workspace of a run id (or the workspace name
-// itself).
+// itself). A workspace whose name ends with the id but whose journal
+// belongs to another run is not it; one with no journal is a run killed
+// during start-up (ErrNotStarted).
 func FindRun(ctx context.Context, b *bank.Bank, run string) (string, error) {
 	wss, err := b.Workspaces(ctx)
 	if err != nil {
 		return "", err
 	}
 	suffix := "-" + run
-	var found []string
+	var found, unstarted []string
 	for _, w := range wss {
-		if w.Name == run || strings.HasSuffix(w.Name, suffix) {
+		if w.Name != run && !strings.HasSuffix(w.Name, suffix) {
+			continue
+		}
+		events, err := RunEvents(ctx, b, w.Name)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case len(events) == 0:
+			unstarted = append(unstarted, w.Name)
+		case w.Name == run || events[0].RunID == run:
 			found = append(found, w.Name)
 		}
 	}
-	switch len(found) {
-	case 0:
-		return "", fmt.Errorf("no run %q in the bank", run)
-	case 1:
+	switch {
+	case len(found) == 1:
 		return found[0], nil
+	case len(found) > 1:
+		return "", fmt.Errorf("run %q is ambiguous: %s", run, strings.Join(found, ", "))
+	case len(unstarted) > 0:
+		return "", fmt.Errorf("%w: run %q was stopped during start-up, before it recorded anything; start it again with --run-id %s", ErrNotStarted, run, run)
 	}
-	return "", fmt.Errorf("run %q is ambiguous: %s", run, strings.Join(found, ", "))
+	return "", fmt.Errorf("%w %q", ErrNoRun, run)
 }
+
+// ErrNotStarted marks a run that was stopped before it recorded anything.
+var ErrNotStarted = errors.New("not started")
 
 // RunEvents reads a run's journal back as workflow events.
 func RunEvents(ctx context.Context, b *bank.Bank, workspace string) ([]workflow.Event, error) {
@@ -122,17 +211,30 @@ func runGraph(function string) (*bank.Graph, error) {
 	}, nil
 }
 
-// NewRunWorkspace creates the bank workspace of a new run.
+// NewRunWorkspace creates the bank workspace of a new run. The workspace
+// of a run stopped during start-up, before its journal got its first
+// event, is taken over: that run id is free again. A run id in use is a
+// configuration error.
 func NewRunWorkspace(ctx context.Context, b *bank.Bank, workspace, function string) (*BankRecorder, error) {
 	g, err := runGraph(function)
 	if err != nil {
 		return nil, err
 	}
 	rec, err := b.Create(ctx, workspace, g, "run started")
-	if err != nil {
+	if err == nil {
+		return &BankRecorder{bank: b, workspace: workspace, function: function, head: rec.Name}, nil
+	}
+	if _, lerr := b.Load(ctx, workspace, ""); lerr != nil {
 		return nil, fmt.Errorf("create bank workspace %s: %w", workspace, err)
 	}
-	return &BankRecorder{bank: b, workspace: workspace, function: function, head: rec.Name}, nil
+	events, eerr := b.Events(ctx, workspace)
+	if eerr != nil {
+		return nil, fmt.Errorf("create bank workspace %s: %w", workspace, eerr)
+	}
+	if len(events) > 0 {
+		return nil, fmt.Errorf("%w: the bank already holds a run with this id (bank workspace %s): resume it with --resume, or give another --run-id", ErrConfig, workspace)
+	}
+	return ContinueRunWorkspace(ctx, b, workspace, function, nil)
 }
 
 // ContinueRunWorkspace reopens a run's workspace (resume, or a fork's new
@@ -299,4 +401,25 @@ func ProgramOfRun(ctx context.Context, b *bank.Bank, run string) (bank.Value, er
 		return bank.Value{}, errors.New("run " + run + " has no final program yet")
 	}
 	return v, nil
+}
+
+// CheckBank runs SQLite's full integrity_check on the bank at location
+// and returns the problems it finds (none: the bank is sound). A missing
+// bank is ErrNoBank; nothing is created.
+func CheckBank(ctx context.Context, location string) ([]string, error) {
+	if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s", ErrNoBank, location)
+	}
+	if err := sqlite.CheckFile(location); err != nil {
+		return []string{err.Error()}, nil
+	}
+	st, err := sqlite.Open(ctx, location)
+	if err != nil {
+		if errors.Is(err, os.ErrPermission) {
+			return nil, fmt.Errorf("open bank %s: %w", location, err)
+		}
+		return []string{err.Error()}, nil
+	}
+	defer st.Close()
+	return st.Check(ctx, true)
 }

@@ -22,13 +22,14 @@ import (
 )
 
 func TestRunIsRecordedInTheBank(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
 	res, err := Run(context.Background(), c, Options{RunID: "bank-run"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, nil, nil)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, ReadBank, BankOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +149,7 @@ proposals:
 }
 
 func TestForkTurnsOnCoverageGate(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	script := longScript(t)
 	bankPath := filepath.Join(t.TempDir(), "bank.db")
@@ -185,7 +187,7 @@ func TestForkTurnsOnCoverageGate(t *testing.T) {
 	if len(recs) != res.Iterations {
 		t.Errorf("fork archive has %d candidates of run child, want %d", len(recs), res.Iterations)
 	}
-	b, closeBank, _ := OpenBank(context.Background(), bankPath, nil, nil)
+	b, closeBank, _ := OpenBank(context.Background(), bankPath, ReadBank, BankOptions{})
 	defer closeBank()
 	wss, _ := b.Workspaces(context.Background())
 	var forked string
@@ -204,6 +206,7 @@ func TestForkTurnsOnCoverageGate(t *testing.T) {
 }
 
 func TestForkRefusesAnotherTask(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	bankPath := filepath.Join(t.TempDir(), "bank.db")
 	c := quickstart(t, map[string]any{"bank.path": bankPath})
@@ -217,6 +220,7 @@ func TestForkRefusesAnotherTask(t *testing.T) {
 }
 
 func TestRegisteredProgramMapsOverAList(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	c := quickstart(t, nil)
 	if _, err := Run(context.Background(), c, Options{RunID: "prog-run"}); err != nil {
@@ -224,7 +228,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 	}
 	programs := NewProgramRunner(c, nil)
 	defer programs.Close()
-	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, nil, programs)
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, BankOptions{Programs: programs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +282,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 // quickstartHidden asks the hidden program (in its sandbox) for outputs.
 func quickstartHidden(t *testing.T, c *config.Config, inputs [][]int) []json.RawMessage {
 	t.Helper()
-	boxes, err := OpenSandboxes(context.Background(), c, "hidden-check", c.Workspace, nopLog())
+	boxes, err := OpenSandboxes(context.Background(), c, "hidden-check", nopLog())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,21 +34,25 @@ func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string,
 		return "docker", nil
 	}
 	if ok, reason := docker.Available(ctx, image(c)); !ok {
-		log.Warn("sandbox.kind auto: using the process sandbox", zap.String("reason", reason))
+		log.Warn("sandbox.kind is auto and Docker cannot be used (" + reason + "): using the process sandbox")
 		return "process", nil
 	}
 	return "docker", nil
 }
 
 // openDocker starts one container: the oracle's with the hidden program's
-// directory read-only, the others with dir (the workspace, or a scratch
-// directory) read-write.
+// directory read-only, the others with dir (the workspace) read-write, or a
+// size-bounded scratch tmpfs when dir is empty.
 func openDocker(ctx context.Context, c *config.Config, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	ws := docker.ScratchMount(0)
+	if dir != "" {
+		ws = docker.WorkspaceMount(dir)
+	}
 	opts := docker.Options{
 		Image:  image(c),
 		RunID:  runID,
 		Role:   docker.RoleAgent,
-		Mounts: []docker.Mount{docker.WorkspaceMount(dir)},
+		Mounts: []docker.Mount{ws},
 		Limits: Limits(c),
 		// The container holds the resident harness besides the call.
 		Memory: int64(c.Sandbox.MemoryMB)<<20 + 256<<20,
@@ -58,7 +62,9 @@ func openDocker(ctx context.Context, c *config.Config, runID, role, dir string, 
 	}
 	if role == "oracle" {
 		opts.Role = docker.RoleOracle
-		opts.Mounts = []docker.Mount{docker.ProgramMount(dir)}
+		m := docker.ProgramMount(dir)
+		m.Hide = hiddenFromOracle(c, dir)
+		opts.Mounts = []docker.Mount{m}
 	}
 	return docker.New(ctx, opts)
 }

@@ -17,6 +17,7 @@ import (
 // with no workspace in sight (Docker), or as another user that cannot read
 // the owner-only journals (process sandbox as root).
 func TestCandidatesCannotReadTheJournals(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	if os.Geteuid() != 0 {
 		testenv.Skip(t, "the process sandbox runs candidates as another user only when run as root")
@@ -46,7 +47,8 @@ def solve(input_data):
 			script := filepath.Join(t.TempDir(), "cheat.yaml")
 			os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [[1, 2], [3]]\n"), 0o644)
 			os.WriteFile(filepath.Join(filepath.Dir(script), "cheat.py"), []byte(cheat), 0o644)
-			c := quickstart(t, map[string]any{"agent.replay.script": script, "sandbox.kind": kind, "workflow.max_iterations": 2})
+			c := quickstart(t, map[string]any{"agent.replay.script": script, "workflow.max_iterations": 2})
+			c.Sandbox.Kind = kind // quickstart pins the process sandbox
 			c.Workspace = ws
 			res, err := Run(context.Background(), c, Options{})
 			if err != nil {

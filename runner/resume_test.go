@@ -89,6 +89,15 @@ func childRun(cfgPath string) int {
 
 // slowQuickstart writes a config of the quickstart whose hidden program
 // takes 0.2 s per input, so that a kill can land inside an oracle query.
+//
+// The replayed script holds exactly the proposals of a run that promotes
+// five times in a row; anything that makes the run ask for one more — a
+// proposal rejected because the hidden program timed out, or a correct
+// candidate failing because its call timed out, which resets the streak of
+// promotions — ends it with "replay script has no proposal left". On a
+// loaded machine the default limits (2 s per candidate call) can be
+// reached, so the limits here are far out of reach: this test is about
+// kill and resume, not about limits.
 func slowQuickstart(t *testing.T, dir string) string {
 	t.Helper()
 	qs, _ := filepath.Abs(filepath.Join("..", "configs", "examples", "quickstart"))
@@ -104,9 +113,9 @@ func slowQuickstart(t *testing.T, dir string) string {
   input_type: "list of integers"
   kind: list
   domain: {lo: -50, hi: 50}
-  oracle: {python: task/hidden.py, function: running_max}
+  oracle: {python: task/hidden.py, function: running_max, timeout: 120s}
 agent: {kind: replay, replay: {script: %s}}
-sandbox: {kind: process}
+sandbox: {kind: process, call_timeout: 120s}
 bank: {path: bank.db}
 workspace: ws
 `, filepath.Join(qs, "replay.yaml"))
@@ -115,10 +124,14 @@ workspace: ws
 	return p
 }
 
+// runChild runs the config in a child process whose temporary directory
+// is the config's tmp/ (where its scratch directories go).
 func runChild(t *testing.T, cfg, runID, killAt string) error {
 	t.Helper()
+	tmp := filepath.Join(filepath.Dir(cfg), "tmp")
+	os.MkdirAll(tmp, 0o755)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+cfg, killAtEnv+"="+killAt, "RECONSTRUCT_TEST_RUN_ID="+runID)
+	cmd.Env = append(os.Environ(), childEnv+"="+cfg, killAtEnv+"="+killAt, "RECONSTRUCT_TEST_RUN_ID="+runID, "TMPDIR="+tmp)
 	out, err := cmd.CombinedOutput()
 	if err != nil && killAt == "" {
 		t.Fatalf("child run: %v\n%s", err, out)
@@ -127,6 +140,7 @@ func runChild(t *testing.T, cfg, runID, killAt string) error {
 }
 
 func TestKillAndResume(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	ref := t.TempDir()
 	if err := runChild(t, slowQuickstart(t, ref), "ref-run", ""); err != nil {
@@ -142,6 +156,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			cfg := slowQuickstart(t, dir)
 			err := runChild(t, cfg, "ref-run", tt.killAt)
@@ -149,7 +164,13 @@ func TestKillAndResume(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("child was not killed: %v", err)
 			}
-			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), nil, nil)
+			// The killed process left nothing in the host's temporary
+			// directory: its sandboxes' scratch space was their own.
+			tmp := filepath.Join(dir, "tmp")
+			if left, _ := filepath.Glob(filepath.Join(tmp, "reconstruct-*")); len(left) != 0 {
+				t.Errorf("the killed run left %v in its temporary directory", left)
+			}
+			b, closeBank, err := OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, BankOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +189,7 @@ func TestKillAndResume(t *testing.T) {
 				t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)
 			}
 			// The journal files match the bank one for one.
-			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), nil, nil)
+			b, closeBank, _ = OpenBank(context.Background(), filepath.Join(dir, "bank.db"), ReadBank, BankOptions{})
 			defer closeBank()
 			inBank, _ := RunEvents(context.Background(), b, ws)
 			onDisk, err := workflow.ReadEvents(filepath.Join(dir, "ws"))

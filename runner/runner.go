@@ -12,8 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -26,6 +26,7 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -40,7 +41,8 @@ var ErrConfig = errors.New("configuration error")
 type Options struct {
 	Log      *zap.Logger
 	Progress io.Writer
-	// RunID is generated when empty.
+	// RunID is generated when empty; a given one is kept exactly or
+	// refused (CheckRunID).
 	RunID string
 	// Recorders are added to the workspace's file recorder.
 	Recorders []workflow.Recorder
@@ -51,6 +53,8 @@ type Options struct {
 	// run: a run continued on another machine, where the task's files and
 	// the workspace are elsewhere. It must name the same task and function.
 	Config *config.Config
+	// Force uses a workspace that holds files this tool did not write.
+	Force bool
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -77,101 +81,142 @@ func Settings(c *config.Config) workflow.Settings {
 		MaxIterations: w.MaxIterations, ProposeAttempts: w.ProposeAttempts, RandomShare: w.RandomShare,
 		CoverageGate: w.CoverageGate, MemorisationGate: w.MemorisationGate, ComplexityGate: w.ComplexityGate,
 		DomainCheck: w.DomainCheck, TokenBudget: w.TokenBudget, Atol: w.Atol, MaxFailures: w.MaxFailures, Seed: w.Seed,
+		ProposalFallback: w.ProposalFallback, StallLimit: w.StallLimit,
 	}
 }
 
-// Run executes one configured run end to end.
+// Run executes one configured run end to end. Everything that can be
+// checked — the run id, the workspace, the agent's settings, the hidden
+// program's and the generator's functions — is checked before anything is
+// created; a failure there wraps ErrConfig.
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
-	runID := opts.RunID
-	if runID == "" {
-		runID = NewRunID()
-	}
-	l := launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
-	if !c.Bank.Enabled {
-		return l.execute(ctx)
-	}
-	b, closeBank, err := l.bank(ctx)
+	runID, err := runIDOf(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer closeBank()
-	ws := RunWorkspaceName(c.Task.Name, runID)
-	if l.bankRec, err = NewRunWorkspace(ctx, b, ws, c.Task.FunctionName); err != nil {
-		return nil, err
+	l := &launch{c: c, opts: opts, runID: runID, meta: map[string]any{"config": c}}
+	if c.Bank.Enabled {
+		ws := RunWorkspaceName(c.Task.Name, runID)
+		l.meta["bank_workspace"] = ws
+		l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+			b, closeBank, err := l.openBank(ctx, c.Bank.Path, WriteBank)
+			if err != nil {
+				return nil, nil, err
+			}
+			rec, err := NewRunWorkspace(ctx, b, ws, c.Task.FunctionName)
+			if err != nil {
+				closeBank()
+				return nil, nil, err
+			}
+			return rec, closeBank, nil
+		}
 	}
-	l.meta["bank_workspace"] = ws
 	return l.execute(ctx)
 }
 
-// Resume continues an interrupted run from the bank at bankPath: no
+// Resume continues an interrupted run from the bank at location: no
 // observed example is lost or asked again, and the archive and counts are
-// restored. The run's own recorded configuration is used.
-func Resume(ctx context.Context, bankPath, run string, opts Options) (*workflow.Result, error) {
-	l := launch{opts: opts}
-	b, closeBank, err := l.openBank(ctx, bankPath)
+// restored. The run's own recorded configuration is used. A run stopped by
+// Ctrl-C or SIGTERM, or ended by an infrastructure failure, resumes from
+// its last checkpoint; one that reached a stop of the protocol is finished
+// (workflow.ErrFinished).
+func Resume(ctx context.Context, location, run string, opts Options) (*workflow.Result, error) {
+	l := &launch{opts: opts}
+	r, err := l.recorded(ctx, location, run, "")
 	if err != nil {
 		return nil, err
 	}
-	defer closeBank()
-	ws, err := FindRun(ctx, b, run)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
-	}
-	events, err := RunEvents(ctx, b, ws)
-	if err != nil {
-		return nil, err
-	}
-	c, err := recordedConfig(events)
-	if err != nil {
-		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
-	}
+	defer r.close()
+	c := r.config
 	if opts.Config != nil {
 		if err := sameTask(opts.Config, run, c); err != nil {
 			return nil, err
 		}
 		c = opts.Config
 	}
-	st, err := workflow.StateFromEvents(events)
+	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
-	l.c, l.runID, l.state = c, events[0].RunID, st
-	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
-		return nil, err
-	}
-	// The bank is the record: the workspace's journal files are rewritten
-	// from it, so that both hold the same events one for one.
-	if err := workflow.WriteJournal(c.Workspace, events, st.Examples); err != nil {
-		return nil, err
+	l.c, l.runID, l.state = c, r.events[0].RunID, st
+	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		// The bank is the record: the workspace's journal files are
+		// rewritten from it, so that both hold the same events one for one.
+		return continueRecording(ctx, r.bank, r.workspace, c, r.events, st.Examples)
 	}
 	return l.execute(ctx)
+}
+
+// recordedRun is a run found in the bank, with the bank kept open.
+type recordedRun struct {
+	bank      *bank.Bank
+	close     func() error
+	workspace string
+	events    []workflow.Event
+	config    *config.Config
+}
+
+// recorded finds run in the bank at location; a bank or a run that is not
+// there is a configuration error naming the bank. what prefixes messages.
+func (l *launch) recorded(ctx context.Context, location, run, what string) (*recordedRun, error) {
+	b, closeBank, err := l.openBank(ctx, location, UpdateBank)
+	if errors.Is(err, ErrNoBank) {
+		return nil, fmt.Errorf("%w: %sno run %q: %w", ErrConfig, what, run, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &recordedRun{bank: b, close: closeBank}
+	if r.workspace, err = FindRun(ctx, b, run); err != nil {
+		closeBank()
+		return nil, fmt.Errorf("%w: %s%w in the bank %s", ErrConfig, what, err, location)
+	}
+	if r.events, err = RunEvents(ctx, b, r.workspace); err != nil {
+		closeBank()
+		return nil, err
+	}
+	if r.config, err = recordedConfig(r.events); err != nil {
+		closeBank()
+		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, run, err)
+	}
+	return r, nil
+}
+
+// continueRecording reopens a run's bank workspace and writes the
+// workspace's journal files from the recorded events and examples.
+func continueRecording(ctx context.Context, b *bank.Bank, ws string, c *config.Config, events []workflow.Event, examples []task.Example) (*BankRecorder, func() error, error) {
+	rec, err := ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, examples)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := workflow.WriteJournal(c.Workspace, events, examples); err != nil {
+		return nil, nil, err
+	}
+	return rec, func() error { return nil }, nil
+}
+
+// runIDOf is the run id of opts, checked, or a new one.
+func runIDOf(opts Options) (string, error) {
+	if opts.RunID == "" {
+		return NewRunID(), nil
+	}
+	return opts.RunID, CheckRunID(opts.RunID)
 }
 
 // Fork starts a new run, with the settings of c, from an earlier run's
 // examples and candidates, recorded as a fork of its bank workspace.
 func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
-	runID := opts.RunID
-	if runID == "" {
-		runID = NewRunID()
-	}
-	l := launch{c: c, opts: opts, runID: runID}
-	b, closeBank, err := l.bank(ctx)
+	runID, err := runIDOf(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer closeBank()
-	src, err := FindRun(ctx, b, fromRun)
-	if err != nil {
-		return nil, fmt.Errorf("%w: --fork: %v", ErrConfig, err)
-	}
-	events, err := RunEvents(ctx, b, src)
+	l := &launch{c: c, opts: opts, runID: runID}
+	r, err := l.recorded(ctx, c.Bank.Path, fromRun, "--fork: ")
 	if err != nil {
 		return nil, err
 	}
-	parent, err := recordedConfig(events)
-	if err != nil {
-		return nil, fmt.Errorf("%w: run %s: %v", ErrConfig, fromRun, err)
-	}
+	defer r.close()
+	b, src, events, parent := r.bank, r.workspace, r.events, r.config
 	if err := sameTask(c, fromRun, parent); err != nil {
 		return nil, err
 	}
@@ -179,25 +224,22 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: fork run %s: %w", ErrConfig, fromRun, err)
 	}
-	if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
-		return nil, err
-	}
-	head, err := b.Load(ctx, src, "")
-	if err != nil {
-		return nil, err
-	}
 	ws := RunWorkspaceName(c.Task.Name, runID)
-	if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
-		return nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
-	}
-	if l.bankRec, err = ContinueRunWorkspace(ctx, b, ws, c.Task.FunctionName, st.Examples); err != nil {
-		return nil, err
-	}
-	if err := workflow.WriteJournal(c.Workspace, nil, st.Examples); err != nil {
-		return nil, err
-	}
 	l.state, l.fork = st, true
 	l.meta = map[string]any{"config": c, "bank_workspace": ws, "forked_from": events[0].RunID}
+	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
+			return nil, nil, err
+		}
+		head, err := b.Load(ctx, src, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := b.Fork(ctx, src, ws, head.Name); err != nil {
+			return nil, nil, fmt.Errorf("fork bank workspace %s: %w", src, err)
+		}
+		return continueRecording(ctx, b, ws, c, nil, st.Examples)
+	}
 	return l.execute(ctx)
 }
 
@@ -270,35 +312,39 @@ const archiveAfterFailure = 10 * time.Second
 
 // launch is one run about to execute.
 type launch struct {
-	c       *config.Config
-	opts    Options
-	runID   string
-	state   *workflow.State
-	fork    bool
-	bankRec *BankRecorder
-	meta    map[string]any
+	c     *config.Config
+	opts  Options
+	runID string
+	state *workflow.State
+	fork  bool
+	meta  map[string]any
+	// record, when the run is recorded in a bank, makes the run's bank
+	// workspace (and whatever else must be written before the run starts)
+	// once every check passed; it returns the recorder and a closer.
+	record func(ctx context.Context) (*BankRecorder, func() error, error)
 }
 
-// bank returns the injected bank or opens the configured one.
-func (l *launch) bank(ctx context.Context) (*bank.Bank, func() error, error) {
-	return l.openBank(ctx, l.c.Bank.Path)
-}
-
-func (l *launch) openBank(ctx context.Context, path string) (*bank.Bank, func() error, error) {
+func (l *launch) openBank(ctx context.Context, location string, access BankAccess) (*bank.Bank, func() error, error) {
 	if l.opts.Bank != nil {
 		return l.opts.Bank, func() error { return nil }, nil
 	}
-	b, closeFn, err := OpenBank(ctx, path, l.opts.Log, nil)
+	b, closeFn, err := OpenBank(ctx, location, access, BankOptions{Log: l.opts.Log})
 	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrInfra, err)
+		if errors.Is(err, ErrNoBank) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return b, closeFn, nil
 }
 
-func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
+// execute checks, prepares and runs. Nothing is written before the checks
+// passed: a configuration the run cannot use creates no workspace, no bank
+// workspace and no bank file.
+func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) {
 	c, opts := l.c, l.opts
 	log := opts.Log
 	if log == nil {
@@ -309,22 +355,62 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(workspace, 0o755); err != nil {
-		return nil, fmt.Errorf("create workspace %s: %w", workspace, err)
+	// A resumed run's workspace is its own by definition.
+	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
+		return nil, err
 	}
 	// The sandboxes outlive a cancelled run long enough to select the final
 	// program among the archived candidates; they are closed on return.
 	boxCtx, cancelBoxes := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBoxes()
-	boxes, err := OpenSandboxes(boxCtx, c, l.runID, workspace, log)
+	boxes, err := OpenSandboxes(boxCtx, c, l.runID, log)
 	if err != nil {
 		return nil, err
 	}
-	defer boxes.Close()
+	// The Docker sandbox gives the workspace to the agent container's user;
+	// it is given back on every way out, once the containers are gone.
+	restoreOwner := func() {}
+	defer func() {
+		boxes.Close()
+		restoreOwner()
+	}()
+	if err := checkTask(ctx, c, boxes.Oracle); err != nil {
+		return nil, err
+	}
 
+	created, err := workflow.PrepareWorkspace(workspace, l.runID)
+	if err != nil {
+		return nil, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			workflow.DiscardWorkspace(workspace, created)
+		}
+	}()
+	var bankRec *BankRecorder
+	if l.record != nil {
+		rec, closeBank, err := l.record(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer closeBank()
+		bankRec = rec
+	}
+	restoreOwner = keepOwner(workspace, log)
+	if err := boxes.OpenAgent(boxCtx, c, l.runID, workspace, log); err != nil {
+		return nil, err
+	}
 	orc, err := NewOracle(c, boxes.Oracle)
 	if err != nil {
 		return nil, err
+	}
+	if notice := HostOracleNotice(c); notice != "" {
+		if opts.Progress != nil {
+			fmt.Fprint(opts.Progress, notice)
+		} else {
+			log.Warn(strings.TrimSpace(notice))
+		}
 	}
 	defer orc.Close()
 	ag, err := NewAgent(ctx, c, boxes.Agent, log)
@@ -341,9 +427,9 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 	}
 	defer files.Close()
 	var recorders []workflow.Recorder
-	if l.bankRec != nil {
+	if bankRec != nil {
 		// The bank first: it is the record a resumed run reads back.
-		recorders = append(recorders, l.bankRec)
+		recorders = append(recorders, bankRec)
 	}
 	recorders = append(append(recorders, files), opts.Recorders...)
 	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders}
@@ -354,22 +440,23 @@ func (l *launch) execute(ctx context.Context) (*workflow.Result, error) {
 		Task: c.Task.Describe(), Settings: Settings(c), Workspace: workspace, RunID: l.runID,
 		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Meta: l.meta,
 	}
-	res, err := workflow.Run(ctx, spec, deps)
-	if l.bankRec != nil {
+	started = true
+	res, runErr := workflow.Run(ctx, spec, deps)
+	if bankRec != nil {
 		// Another machine sharing the bank can then inspect the run's
 		// candidates; the workspace on disk stays the run's own record.
 		actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		if err != nil {
+		if runErr != nil {
 			// The bank may be what failed: do not wait out its retries twice.
 			actx, cancel = context.WithTimeout(actx, archiveAfterFailure)
 		}
-		aerr := l.bankRec.RecordArchive(actx, workspace)
+		aerr := bankRec.RecordArchive(actx, workspace)
 		cancel()
 		if aerr != nil {
 			log.Warn("the workspace archive was not stored in the bank", zap.Error(aerr))
 		}
 	}
-	return res, err
+	return res, runErr
 }
 
 // NewOracle builds the configured oracle.
@@ -380,15 +467,42 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 		lim := Limits(c)
 		lim.Timeout = o.Timeout
 		return oracle.NewPython(box, o.Python, o.Function, lim), nil
+	case len(o.Command) > 0 && o.OnHost:
+		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
 	case len(o.Command) > 0:
-		return oracle.NewCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
+		return oracle.NewCommand(box, sandboxArgv(c), o.Timeout, Limits(c)), nil
 	case o.HTTP != "":
 		return oracle.NewHTTP(o.HTTP, o.Timeout, o.Retries), nil
 	}
 	return nil, fmt.Errorf("%w: %s: task.oracle: no hidden program configured", ErrConfig, c.File)
 }
 
-// NewAgent builds the configured agent.
+// sandboxArgv is the command of a command oracle as its sandbox runs it:
+// a path to the command is made relative to the task directory, the
+// sandbox's working directory (configuration checks keep it inside).
+func sandboxArgv(c *config.Config) []string {
+	argv := append([]string(nil), c.Task.Oracle.Command...)
+	if dir := filepath.Dir(c.File); filepath.IsAbs(argv[0]) {
+		if rel, err := filepath.Rel(dir, argv[0]); err == nil && !strings.HasPrefix(rel, "..") {
+			argv[0] = "./" + filepath.ToSlash(rel)
+		}
+	}
+	return argv
+}
+
+// HostOracleNotice is what a run says when it starts if its hidden program
+// runs on this machine rather than in a sandbox ("" otherwise).
+func HostOracleNotice(c *config.Config) string {
+	o := c.Task.Oracle
+	if !o.OnHost || len(o.Command) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: task.oracle.on_host is set: the hidden program %q runs on this machine, outside any sandbox, as this user, in %s, with only %s of the environment\n",
+		strings.Join(o.Command, " "), filepath.Dir(c.File), strings.Join(oracle.HostEnvAllowed, ", ")+" and LC_*")
+}
+
+// NewAgent builds the configured agent; its infrastructure failures are
+// marked with workflow.ErrAgentInfrastructure.
 func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
@@ -396,7 +510,11 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
-		return a, nil
+		return infraAgent{a}, nil
 	}
-	return newAgentKind(ctx, c, box, log)
+	a, err := newAgentKind(ctx, c, box, log)
+	if err != nil {
+		return nil, err
+	}
+	return infraAgent{a}, nil
 }

@@ -25,6 +25,11 @@ func quickstart(t *testing.T, override map[string]any) *config.Config {
 		override["bank.path"] = filepath.Join(t.TempDir(), "bank.db")
 	}
 	override["sandbox.kind"] = "process"
+	// Tests that count iterations must not see a correct candidate time
+	// out on a loaded machine.
+	if _, ok := override["sandbox.call_timeout"]; !ok {
+		override["sandbox.call_timeout"] = "120s"
+	}
 	c, err := config.Load(config.Options{File: filepath.Join("..", "configs", "examples", "quickstart.yaml"), Override: override})
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +38,7 @@ func quickstart(t *testing.T, override map[string]any) *config.Config {
 }
 
 func TestQuickstartReachesEarlyStop(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	c := quickstart(t, nil)
 	res, err := Run(context.Background(), c, Options{RunID: "quickstart-test"})
@@ -60,6 +66,7 @@ func TestQuickstartReachesEarlyStop(t *testing.T) {
 }
 
 func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	// Every input comes from the task's generator, run in the oracle's sandbox.
 	c := quickstart(t, map[string]any{"workflow.random_share": 1.0, "workflow.early_stop": 2})

@@ -20,8 +20,10 @@ type RunInfo struct {
 	Workspace     string            `json:"workspace,omitempty"`
 	ForkedFrom    string            `json:"forked_from,omitempty"`
 	StartedAt     time.Time         `json:"started_at"`
-	// Status is "finished", or "interrupted" for a run that recorded no
-	// stop (killed, or still running); resume it with run --resume.
+	// Status is "finished" for a run that reached a stop of the protocol;
+	// "stopped" for one cancelled or ended by an infrastructure failure, and
+	// "interrupted" for one that recorded no stop (killed, or still
+	// running): those two can be continued with run --resume.
 	Status     string         `json:"status"`
 	StopReason string         `json:"stop_reason,omitempty"`
 	Error      string         `json:"error,omitempty"`
@@ -70,8 +72,18 @@ func ShowRun(ctx context.Context, b *bank.Bank, run string) (RunInfo, error) {
 	if err != nil {
 		return RunInfo{}, err
 	}
-	if st, err := workflow.LastState(events); err == nil {
-		info.Examples = st.Examples
+	// The bank's examples input holds every example, a fork's inherited
+	// ones included.
+	if rev, err := b.Load(ctx, ws, ""); err == nil {
+		if items, ok := rev.Graph.Inputs["examples"].Items(); ok {
+			info.Examples = make([]task.Example, 0, len(items))
+			for _, it := range items {
+				if ex, ok := it.Example(); ok {
+					info.Examples = append(info.Examples, task.Example{Input: ex.Input, Output: ex.Output, Source: task.Source(ex.Source)})
+				}
+			}
+			info.Known = len(info.Examples)
+		}
 	}
 	return info, nil
 }
@@ -94,13 +106,21 @@ func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
 		case workflow.EventStop:
 			var d struct{ Reason, Error string }
 			_ = json.Unmarshal(ev.Data, &d)
-			info.Status, info.StopReason, info.Error = "finished", d.Reason, d.Error
+			info.StopReason, info.Error = d.Reason, d.Error
 		case workflow.EventFinal:
 			var d struct{ Score float64 }
 			if json.Unmarshal(ev.Data, &d) == nil {
 				info.FinalScore = &d.Score
 			}
 		}
+	}
+	switch stop := workflow.LastStop(events); {
+	case stop == "":
+		info.Status, info.StopReason, info.Error = "interrupted", "", ""
+	case workflow.Resumable(stop):
+		info.Status = "stopped"
+	default:
+		info.Status = "finished"
 	}
 	if st, err := workflow.LastState(events); err == nil {
 		info.Iterations, info.Promotions, info.Known, info.Tokens = st.Iteration, st.Promotions, len(st.Examples), st.Tokens

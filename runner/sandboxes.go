@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
@@ -28,20 +30,32 @@ type Sandboxes struct {
 	Kind string
 }
 
-// Close closes every sandbox, keeping the first error.
+// Close closes every sandbox at once (removing containers takes a while
+// each), keeping every error.
 func (s *Sandboxes) Close() error {
-	var err error
-	for _, b := range []sandbox.Sandbox{s.Agent, s.Eval, s.Oracle} {
-		if b != nil {
-			err = errors.Join(err, b.Close())
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i, b := range []sandbox.Sandbox{s.Agent, s.Eval, s.Oracle} {
+		if b == nil {
+			continue
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = b.Close()
+		}()
 	}
-	return err
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
-// program's (generators must live beside it or below it).
+// program's (generators must live beside it or below it), or the task
+// directory for a command.
 func oracleDir(c *config.Config) string {
+	if len(c.Task.Oracle.Command) > 0 {
+		return filepath.Dir(c.File)
+	}
 	if c.Task.Oracle.Python != "" {
 		return filepath.Dir(c.Task.Oracle.Python)
 	}
@@ -51,8 +65,10 @@ func oracleDir(c *config.Config) string {
 	return filepath.Dir(c.File)
 }
 
-// OpenSandboxes starts the configured backend for the run's domains.
-func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) (*Sandboxes, error) {
+// OpenSandboxes starts the configured backend for the evaluator's and the
+// oracle's domains; the agent's, which needs the workspace, is started by
+// OpenAgent once the workspace exists.
+func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap.Logger) (*Sandboxes, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
@@ -61,11 +77,6 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace strin
 	fail := func(role string, err error) (*Sandboxes, error) {
 		s.Close()
 		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %v", ErrInfra, role, kind, err)
-	}
-	if c.Agent.Kind == "llm" {
-		if s.Agent, err = openBox(ctx, c, kind, runID, "agent", workspace, log); err != nil {
-			return fail("agent", err)
-		}
 	}
 	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
 		return fail("evaluator", err)
@@ -76,27 +87,50 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID, workspace strin
 	return s, nil
 }
 
-// openBox starts one sandbox of the chosen backend bound to dir.
+// OpenAgent starts the agent's sandbox on the workspace, for agents with
+// tools (the LLM agent); the others need none.
+func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) error {
+	if c.Agent.Kind != "llm" {
+		return nil
+	}
+	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
+	if err != nil {
+		return fmt.Errorf("%w: start the agent's %s sandbox: %v", ErrInfra, s.Kind, err)
+	}
+	s.Agent = box
+	return nil
+}
+
+// openBox starts one sandbox of the chosen backend bound to dir; an empty
+// dir is a scratch directory of its own (the process sandbox makes and
+// removes one; a Docker container gets a size-bounded tmpfs).
 func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
 	if kind == "docker" {
 		return openDocker(ctx, c, runID, role, dir, log)
 	}
-	return process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))})
+	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
+	if role == "oracle" {
+		opts.Hide = hiddenFromOracle(c, dir)
+	}
+	return process.New(ctx, opts)
 }
 
-// openScratch starts a sandbox bound to a fresh empty directory, removed
-// on Close.
+// openScratch starts a sandbox with an empty working directory of its own.
 func openScratch(ctx context.Context, c *config.Config, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
-	dir, err := os.MkdirTemp("", "reconstruct-"+role+"-")
-	if err != nil {
-		return nil, err
+	return openBox(ctx, c, kind, runID, role, "", log)
+}
+
+// hiddenFromOracle lists the held-out test files under the oracle's
+// directory (relative to it): the hidden program's sandbox must not read
+// them either.
+func hiddenFromOracle(c *config.Config, dir string) []string {
+	hide := []string{docker.HeldoutFile}
+	if h := c.Task.Heldout; h != "" {
+		if rel, err := filepath.Rel(dir, h); err == nil && rel != docker.HeldoutFile && !strings.HasPrefix(rel, "..") {
+			hide = append(hide, rel)
+		}
 	}
-	box, err := openBox(ctx, c, kind, runID, role, dir, log)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	return &tempDirSandbox{Sandbox: box, dir: dir}, nil
+	return hide
 }
 
 // OpenScoringSandbox starts one sandbox with no workspace to run a program
@@ -111,15 +145,4 @@ func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 		return nil, fmt.Errorf("%w: start the %s sandbox: %v", ErrInfra, kind, err)
 	}
 	return box, nil
-}
-
-// tempDirSandbox removes its scratch directory on Close.
-type tempDirSandbox struct {
-	sandbox.Sandbox
-	dir string
-}
-
-func (t *tempDirSandbox) Close() error {
-	err := t.Sandbox.Close()
-	return errors.Join(err, os.RemoveAll(t.dir))
 }

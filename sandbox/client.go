@@ -85,6 +85,7 @@ type envelope struct {
 	Version  string            `json:"version"`
 	UID      *int              `json:"uid"`
 	ReadOnly bool              `json:"readonly"`
+	Private  bool              `json:"private_root"`
 	PIDNS    bool              `json:"pid_namespace"`
 	Outcomes []Outcome         `json:"outcomes"`
 	Analysis *Analysis         `json:"analysis"`
@@ -293,6 +294,9 @@ type HarnessInfo struct {
 	UID *int
 	// ReadOnly: the harness made the filesystem read-only (--harden).
 	ReadOnly bool
+	// PrivateRoot: the harness sees a root of its own (the system
+	// directories and its directory), not the host's files (--harden).
+	PrivateRoot bool
 	// PIDNamespace: the harness is PID 1 of its own PID namespace.
 	PIDNamespace bool
 }
@@ -303,7 +307,7 @@ func (c *Client) Info(ctx context.Context) (HarnessInfo, error) {
 	if err != nil {
 		return HarnessInfo{}, err
 	}
-	return HarnessInfo{Version: env.Version, UID: env.UID, ReadOnly: env.ReadOnly, PIDNamespace: env.PIDNS}, nil
+	return HarnessInfo{Version: env.Version, UID: env.UID, ReadOnly: env.ReadOnly, PrivateRoot: env.Private, PIDNamespace: env.PIDNS}, nil
 }
 
 type wireLimits struct {

@@ -13,11 +13,31 @@ import (
 //
 //	--uid N --gid N   run untrusted code as this user and group (the
 //	                  harness itself must be root to drop to them)
-//	--harden NS       the harness runs in a private mount namespace (NS is the
-//	                  caller's, from /proc/self/ns/mnt, so that the harness can
-//	                  refuse to touch a shared one): remount everything
-//	                  read-only, mount a private /proc (in a new PID
-//	                  namespace) and a small tmpfs on /dev/shm
+//	--harden NS       the harness runs in new PID and mount namespaces (NS is
+//	                  the caller's mount namespace, from /proc/self/ns/mnt, so
+//	                  that the harness can refuse to touch a shared one): it
+//	                  builds a root of its own holding only the system
+//	                  directories, the interpreter and its working directory,
+//	                  all read-only and nosuid, a private /proc and a small
+//	                  tmpfs on /dev/shm; the host's root is detached. When the
+//	                  kernel refuses that, every host mount is made read-only
+//	                  instead (and the harness warns on stderr).
+//	--hide REL        with --harden: cover the file REL of the working
+//	                  directory with an empty one (repeatable)
+//	--scratch DIR     with --harden: bind no host directory; work in DIR, an
+//	                  empty read-only directory of the private root (or in
+//	                  the private /tmp with --shell)
+//	--shell CMD       with --harden: build the same root with the working
+//	                  directory writable, drop every capability and exec
+//	                  `/bin/sh -c CMD` instead of serving (the agent's shell)
+//	--ready FD        with --shell: write a byte to FD and close it just
+//	                  before the shell starts
+//
+// Every request runs in a child forked by a zygote: a process forked before
+// the first request is read (or started afresh when one dies), so a child
+// never holds another request's data. A child sets no_new_privs, drops its
+// capabilities (and its uid, with --uid) and its rlimits before it runs
+// untrusted code.
 //
 // # Wire protocol
 //

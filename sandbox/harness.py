@@ -24,6 +24,7 @@ import random
 import resource
 import select
 import signal
+import socket
 import struct
 import sys
 import time
@@ -456,16 +457,13 @@ class _Child:
             (resource.RLIMIT_FSIZE, max(out, 1 << 20)),
             (resource.RLIMIT_NPROC, procs),
             (resource.RLIMIT_AS, mem),
+            (resource.RLIMIT_NOFILE, MAX_FILES),
         ):
             try:
                 resource.setrlimit(res, (val, val))
             except (ValueError, OSError) as e:
                 _err("setrlimit %s: %s" % (res, e))
-        uid, gid = self.cfg.get("uid"), self.cfg.get("gid")
-        if uid is not None:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
+        drop_privileges(_libc(), self.cfg.get("uid"), self.cfg.get("gid"))
 
     def read_program(self, program):
         """Read the program (as root: before sandbox()). Returns (source,
@@ -680,10 +678,6 @@ def _child_main(req_fd, res_fd, progress, cfg):
         os.dup2(null, fd)
     os.close(null)
     sys.stdin = open(os.devnull)
-    if cfg.get("uid") is not None:
-        # Harmless before the uid drop (root reads the exposed copy too),
-        # and done while idle.
-        _remap_paths(cfg.get("remap"))
     _warm()
     chunks = []
     while True:
@@ -706,6 +700,163 @@ def _child_main(req_fd, res_fd, progress, cfg):
     child.guard()
     child.flush()
     os._exit(0)
+
+
+# ------------------------------------------------------------------ zygote
+
+# How long the server waits for the zygote to hand over a child before it
+# replaces the zygote (a program running as the zygote's uid may have
+# stopped or killed it).
+ZYGOTE_TIMEOUT = 5.0
+
+
+def _zygote_main(sock, cfg):
+    """Body of the zygote: the process that forks every child that runs a
+    request. It is forked before the server reads its first request (or
+    started as a fresh interpreter to replace one that died), and it never
+    receives anything but "fork" messages, so no child ever inherits a byte
+    of request data: the server's memory holds every request it handled,
+    the observed outputs of analyse requests among them.
+
+    Each message carries the child's three descriptors (job pipe, result
+    pipe, progress memory); the zygote forks twice so that the child, once
+    its intermediate parent has exited, is the server's child (the server
+    is PID 1 or a subreaper) and the server can wait for it. The reply is
+    the child's pid (0 when it could not be forked)."""
+    libc = _libc()
+    # A fresh interpreter is dumpable again: not this one (its memory is
+    # what every child starts from).
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # Python's objects for the standard streams close their descriptors
+    # when collected: let that happen now, not in a child where the same
+    # numbers are its pipes.
+    for name in ("stdin", "__stdin__", "stdout", "__stdout__"):
+        setattr(sys, name, None)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        if fd != null:
+            os.dup2(null, fd)
+    if null > 1:
+        os.close(null)
+    keep = sock.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 16)
+    for sig in _IGNORED:
+        signal.signal(sig, signal.SIG_IGN)
+    gc.collect()
+    gc.freeze()
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 16, 4)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)
+        pid = _spawn(fds, cfg) if len(fds) == 3 else 0
+        for fd in fds:
+            os.close(fd)
+        try:
+            sock.send(struct.pack("<q", pid))
+        except OSError:
+            os._exit(0)
+
+
+def _spawn(fds, cfg):
+    """Fork a child through an intermediate process; returns its pid."""
+    req_r, res_w, pfd = fds
+    r, w = os.pipe()
+    try:
+        mid = os.fork()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return 0
+    if mid == 0:
+        try:
+            os.close(r)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.close(w)
+                    progress = mmap.mmap(pfd, PROGRESS.size)
+                    _child_main(req_r, res_w, progress, cfg)
+                except BaseException as e:  # noqa: BLE001
+                    try:
+                        _err("child: " + _exc_text(e))
+                    finally:
+                        os._exit(70)
+                os._exit(0)
+            os.write(w, struct.pack("<q", pid))
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        os.waitpid(mid, 0)
+    except ChildProcessError:
+        pass
+    data = os.read(r, 8)
+    os.close(r)
+    return struct.unpack("<q", data)[0] if len(data) == 8 else 0
+
+
+class _Zygote:
+    """The server's handle on its zygote."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.sock = None
+        self.pid = None
+        self.command = _own_command()
+
+    def start(self, fresh):
+        """Start the zygote: forked (only before any request was read) or,
+        when fresh, as a new interpreter."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ours.close()
+                if not fresh:
+                    _zygote_main(theirs, self.cfg)
+                elif self.command:
+                    os.set_inheritable(theirs.fileno(), True)
+                    os.execv(self.command[0], self.command + ["--zygote", str(theirs.fileno()), _dumps(self.cfg)])
+            except BaseException as e:  # noqa: BLE001
+                _err("zygote: " + _exc_text(e))
+            os._exit(70)
+        theirs.close()
+        self.sock, self.pid = ours, pid
+
+    def stop(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            self.pid = None
+
+    def spawn(self, fds):
+        """A new child holding fds; returns its pid, or 0."""
+        for _ in range(2):
+            if self.sock is None:
+                self.start(fresh=True)
+            try:
+                os.kill(self.pid, signal.SIGCONT)
+                socket.send_fds(self.sock, [b"f"], fds)
+                r, _, _ = select.select([self.sock], [], [], ZYGOTE_TIMEOUT)
+                data = self.sock.recv(16) if r else b""
+            except OSError:
+                data = b""
+            if len(data) == 8:
+                return struct.unpack("<q", data)[0]
+            _err("the zygote did not answer; starting a fresh one")
+            self.stop()
+        return 0
 
 
 # ------------------------------------------------------------------ server
@@ -838,37 +989,29 @@ class Server:
         self.pidns = os.getpid() == 1
         # Children signalled on the request path, reaped once it is answered.
         self.dead = []
-        self.forks = 0
+        # Forked now, before the first request is read: clean.
+        self.zygote = _Zygote(cfg)
+        self.zygote.start(fresh=False)
 
     # -- children
 
     def fork(self):
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
-        progress = mmap.mmap(-1, PROGRESS.size, flags=mmap.MAP_SHARED)
-        progress[0:16] = PROGRESS.pack(-1, time.monotonic())
-        # Objects that exist now are never collected in the child, so its
-        # garbage collector does not touch (and copy) the server's pages.
-        # Now and then the server's own cyclic garbage is collected first.
-        self.forks += 1
-        if self.forks % 64 == 0:
-            gc.unfreeze()
-            gc.collect()
-        gc.freeze()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.close(req_w)
-                os.close(res_r)
-                _child_main(req_r, res_w, progress, self.cfg)
-            except BaseException as e:  # noqa: BLE001
-                try:
-                    _err("child: " + _exc_text(e))
-                finally:
-                    os._exit(70)
-            os._exit(0)
-        os.close(req_r)
-        os.close(res_w)
+        pfd = os.memfd_create("progress", os.MFD_CLOEXEC)
+        try:
+            os.ftruncate(pfd, PROGRESS.size)
+            progress = mmap.mmap(pfd, PROGRESS.size)
+            progress[0:16] = PROGRESS.pack(-1, time.monotonic())
+            pid = self.zygote.spawn([req_r, res_w, pfd])
+        finally:
+            for fd in (req_r, res_w, pfd):
+                os.close(fd)
+        if pid <= 0:
+            os.close(req_w)
+            os.close(res_r)
+            progress.close()
+            raise RuntimeError("cannot start a child process")
         return _Worker(pid, req_w, res_r, progress)
 
     def take(self, job):
@@ -891,18 +1034,33 @@ class Server:
         w.signal()
         w.release()
         self.dead.append(w)
-        if self.pidns:
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except OSError:
-                pass
-        else:
-            for pid in _descendants(os.getpid()):
-                if self.spare is None or pid != self.spare.pid:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+        self.sweep()
+
+    def sweep(self):
+        """SIGKILL every process but the server, the zygote and the spare,
+        until none is left: in a PID namespace (the harness is PID 1) every
+        process in it, else the server's descendants. Processes forked while
+        a pass runs are caught by the next (a process with a pending SIGKILL
+        cannot fork)."""
+        keep = {os.getpid()}
+        if self.zygote.pid:
+            keep.add(self.zygote.pid)
+        if self.spare is not None:
+            keep.add(self.spare.pid)
+        for _ in range(1000):
+            if self.pidns:
+                pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+            else:
+                pids = _descendants(os.getpid(), skip=keep)
+            alive = [p for p in pids if p not in keep and not _zombie(p)]
+            if not alive:
+                return
+            for pid in alive:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        _err("warning: processes left by a request survive the clean-up")
 
     def reap(self):
         for w in self.dead:
@@ -919,6 +1077,9 @@ class Server:
                 self.spare.signal()
                 self.spare.release()
                 self.spare = None
+            elif pid == self.zygote.pid:
+                self.zygote.pid = None
+                self.zygote.stop()
 
     # -- requests
 
@@ -1115,6 +1276,7 @@ class Server:
                     # What isolation the harness itself set up (informative).
                     "uid": self.cfg.get("uid"),
                     "readonly": bool(self.cfg.get("readonly")),
+                    "private_root": bool(self.cfg.get("private_root")),
                     "pid_namespace": self.pidns,
                 }
             if op == "call":
@@ -1138,7 +1300,7 @@ class Server:
         _write_all(self.proto_fd, (line + "\n").encode())
 
     def serve(self, stdin):
-        self.spare = self.fork()
+        self.spare = self.prepare()
         try:
             while True:
                 line = stdin.readline()
@@ -1149,27 +1311,37 @@ class Server:
                 self.respond(self.handle(line))
                 self.reap()
                 if self.spare is None:
-                    self.spare = self.fork()
+                    self.spare = self.prepare()
         finally:
             if self.spare is not None:
                 self.spare.kill()
                 self.spare.release()
                 self.spare = None
-            if self.pidns:
-                try:
-                    os.kill(-1, signal.SIGKILL)
-                except OSError:
-                    pass
-            else:
-                for pid in _descendants(os.getpid()):
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+            self.zygote.stop()
+            self.sweep()
             self.reap()
 
+    def prepare(self):
+        """A spare child for the next request, or None (the next request
+        forks one itself and reports the failure)."""
+        try:
+            return self.fork()
+        except (OSError, RuntimeError) as e:
+            _err("cannot fork a spare child: " + _exc_text(e))
+            return None
 
-def _descendants(root):
+
+def _zombie(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return True
+    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"Z", b"X")
+
+
+def _descendants(root, skip=()):
+    """Every descendant of root, but those under a pid in skip."""
     out = []
     stack = [root]
     while stack:
@@ -1184,6 +1356,7 @@ def _descendants(root):
                     kids = [int(x) for x in f.read().split()]
             except (OSError, ValueError):
                 continue
+            kids = [k for k in kids if k not in skip]
             out.extend(kids)
             stack.extend(kids)
     return out
@@ -1199,10 +1372,12 @@ MS_REMOUNT = 32
 MS_NOATIME = 1024
 MS_NODIRATIME = 2048
 MS_BIND = 4096
+MS_MOVE = 8192
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MS_RELATIME = 1 << 21
 MS_STRICTATIME = 1 << 24
+MNT_DETACH = 2
 _KEEP = {
     "nosuid": MS_NOSUID,
     "nodev": MS_NODEV,
@@ -1212,45 +1387,224 @@ _KEEP = {
     "relatime": MS_RELATIME,
     "strictatime": MS_STRICTATIME,
 }
+# pivot_root has no libc wrapper: its system call number per machine.
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217, "armv7l": 218, "i686": 217}
+# What a sandbox sees of the host: the system directories, read-only. The
+# rest (/home, /root, /var, /run, /tmp, /srv, /mnt, /opt, /sys, ...) is
+# not there at all.
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+_DEVICES = ("null", "zero", "full", "random", "urandom")
+# Capabilities, prctl options.
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
+_CAP_VERSION_3 = 0x20080522
+MAX_FILES = 1024
 
 
 def _unescape(path):
     return path.encode().decode("unicode_escape").encode("latin-1")
 
 
-def harden(cfg):
-    """In a private mount namespace: make every mount read-only, mount a
-    fresh /proc when in a new PID namespace and a small writable tmpfs on
-    /dev/shm. Returns a list of warnings."""
-    warnings = []
+_LIBC = []
+
+
+def _libc():
+    if _LIBC:
+        return _LIBC[0]
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    _LIBC.append(libc)
+    return libc
 
-    def mount(src, target, fstype, flags, data):
-        if libc.mount(src, target, fstype, flags, data) != 0:
-            e = ctypes.get_errno()
-            raise OSError(e, os.strerror(e), target)
 
+def _check(ret, what):
+    if ret != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), what)
+
+
+def _mount(libc, src, target, fstype, flags, data):
+    enc = lambda s: s.encode() if isinstance(s, str) else s  # noqa: E731
+    _check(libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), target)
+
+
+def _mounts():
+    """(target, options) of every mount, from the mount table."""
+    with open("/proc/self/mountinfo") as f:
+        lines = f.read().splitlines()
+    out = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 6:
+            out.append((_unescape(fields[4]), fields[5]))
+    return out
+
+
+def _remount(libc, target, opts, extra):
+    flags = MS_REMOUNT | MS_BIND | extra
+    for opt in opts.split(","):
+        flags |= _KEEP.get(opt, 0)
+    if "ro" in opts.split(","):
+        flags |= MS_RDONLY
+    _mount(libc, None, target, None, flags, None)
+
+
+def private_root(cfg, spec):
+    """Give the sandbox a root of its own: a tmpfs on which the system
+    directories (read-only), the interpreter's prefix (read-only), the
+    sandbox's directory (read-only, or read-write for the agent's shell) and
+    a few devices are mounted; the host's root is then detached. The
+    harness is PID 1 of a new PID namespace and in a private mount
+    namespace. Everything is nosuid. Raises OSError when the kernel refuses
+    a step; the caller then falls back to read_only_host."""
+    libc = _libc()
+    machine = os.uname().machine
+    _mount(libc, None, "/", None, MS_REC | MS_PRIVATE, None)
+    # Host paths, resolved before the host's root goes away.
+    work = os.path.realpath(spec["dir"]) if spec.get("dir") else None
+    exposed = []  # (path, "ro" | "rw" | symlink target)
+    for p in _SYSTEM_DIRS:
+        if os.path.islink(p):
+            exposed.append((p, "->" + os.readlink(p)))
+        elif os.path.isdir(p):
+            exposed.append((os.path.realpath(p), "ro"))
+    covered = lambda p: any(p == d or p.startswith(d + "/") for d, how in exposed if how == "ro")  # noqa: E731
+    for p in _prefixes() + [os.path.dirname(os.path.realpath(sys.executable))]:
+        if not covered(p):
+            exposed.append((p, "ro"))
+    hide = []
+    for rel in spec.get("hide") if work else []:
+        p = os.path.normpath(os.path.join(work, rel))
+        if p.startswith(work + "/") and os.path.lexists(p):
+            hide.append(p)
+    staging = "/tmp" if os.path.isdir("/tmp") else "/mnt"
+    _mount(libc, "tmpfs", staging, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m")
+    os.mkdir(staging + "/.host", 0o700)
     try:
-        mount(None, b"/", None, MS_REC | MS_PRIVATE, None)
+        _build_root(libc, machine, staging, work, exposed, hide, spec)
+    except OSError as e:
+        # Past this point the host's root is gone from this namespace:
+        # there is nothing to fall back to.
+        raise RuntimeError("cannot build the sandbox's root: %s" % e)
+    cfg["readonly"] = True
+    cfg["private_root"] = True
+
+
+def _build_root(libc, machine, staging, work, exposed, hide, spec):
+    if machine in _SYS_PIVOT_ROOT:
+        _check(libc.syscall(_SYS_PIVOT_ROOT[machine], staging.encode(), (staging + "/.host").encode()), "pivot_root")
+        os.chdir("/")
+    else:
+        os.chdir(staging)
+        _mount(libc, staging, "/", None, MS_MOVE, None)
+        os.chroot(".")
+        os.chdir("/")
+        # Without pivot_root the host's root stays underneath, out of any
+        # path; bind it for the copies below, then detach it.
+        _mount(libc, "/", "/.host", None, MS_BIND | MS_REC, None)
+    host = "/.host"
+
+    def bind(path, rw=False, dev=False):
+        src = host + path
+        if os.path.isdir(src):
+            os.makedirs(path, 0o755, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+            if not os.path.lexists(path):
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
+        kept = _kept_flags(src)
+        _mount(libc, src, path, None, MS_BIND | MS_REC, None)
+        extra = MS_NOSUID | (0 if rw else MS_RDONLY) | (0 if dev else MS_NODEV)
+        _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | extra | kept, None)
+
+    for path, how in exposed:
+        if how.startswith("->"):
+            os.symlink(how[2:], path)
+        else:
+            bind(path)
+    os.makedirs("/dev", 0o755, exist_ok=True)
+    _mount(libc, "tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k")
+    for name in _DEVICES:
+        if os.path.exists(host + "/dev/" + name):
+            bind("/dev/" + name, rw=True, dev=True)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, "/dev/" + name)
+    os.mkdir("/dev/shm", 0o1777)
+    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=1777")
+    os.makedirs("/proc", 0o755, exist_ok=True)
+    if os.getpid() == 1:
+        _mount(libc, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+    else:
+        bind("/proc", rw=True)
+    os.makedirs("/tmp", 0o755, exist_ok=True)
+    if spec.get("rw"):
+        # The agent's shell gets a small writable /tmp (shells put here
+        # documents there); untrusted candidates get only /dev/shm.
+        _mount(libc, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
+    # The sandbox's directory last: it may lie under any of the above.
+    if work:
+        bind(work, rw=bool(spec.get("rw")))
+    else:
+        work = "/tmp" if spec.get("rw") else spec["scratch"]
+        os.makedirs(work, 0o755, exist_ok=True)
+    for p in hide:
+        _mount(libc, host + "/dev/null", p, None, MS_BIND, None)
+    _check(libc.umount2(host.encode(), MNT_DETACH), host)
+    os.rmdir(host)
+    # The root's own tmpfs holds only mount points: read-only too.
+    _mount(libc, None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
+    # Submounts of the system directories came along with them: make every
+    # one of them read-only and nosuid as well.
+    writable = {b"/dev/shm", b"/proc", b"/tmp"} if spec.get("rw") else {b"/dev/shm", b"/proc"}
+    if spec.get("rw"):
+        writable.add(work.encode())
+    for target, opts in _mounts():
+        if target == b"/" or target.startswith(b"/dev/") and target[5:].decode() in _DEVICES:
+            continue
+        try:
+            _remount(libc, target, opts, MS_NOSUID | (0 if target in writable else MS_RDONLY))
+        except OSError as e:
+            raise OSError(e.errno, "cannot make %s read-only and nosuid: %s" % (target.decode("utf-8", "replace"), e.strerror))
+    os.chdir(work)
+
+
+def _kept_flags(path):
+    """The flags of the mount holding path that a bind of it must keep (a
+    remount in a user namespace may not clear them)."""
+    f = os.statvfs(path).f_flag
+    flags = 0
+    for st, ms in ((os.ST_RDONLY, MS_RDONLY), (os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC),
+                   (os.ST_NOATIME, MS_NOATIME), (os.ST_NODIRATIME, MS_NODIRATIME), (os.ST_RELATIME, MS_RELATIME)):
+        if f & st:
+            flags |= ms
+    return flags
+
+
+def read_only_host(cfg):
+    """The fallback when a private root cannot be built: every mount of the
+    host read-only (in the private mount namespace), a private /proc and
+    /dev/shm. The host's files stay visible. Returns warnings."""
+    warnings = []
+    libc = _libc()
+    try:
+        _mount(libc, None, "/", None, MS_REC | MS_PRIVATE, None)
     except OSError as e:
         return ["cannot make mounts private, filesystem left writable: %s" % e]
     failed = []
     try:
-        with open("/proc/self/mountinfo") as f:
-            lines = f.read().splitlines()
+        mounts = _mounts()
     except OSError as e:
         return ["cannot read mountinfo: %s" % e]
-    for line in lines:
-        fields = line.split()
-        if len(fields) < 6:
-            continue
-        target = _unescape(fields[4])
-        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
-        for opt in fields[5].split(","):
-            flags |= _KEEP.get(opt, 0)
+    for target, opts in mounts:
         try:
-            mount(None, target, None, flags, None)
+            _remount(libc, target, opts, MS_RDONLY | MS_NOSUID)
         except OSError:
             failed.append(target.decode("utf-8", "replace"))
     if "/" in failed:
@@ -1258,38 +1612,17 @@ def harden(cfg):
     else:
         cfg["readonly"] = True
     if failed and "/" not in failed:
-        # Typically mounts locked by another namespace (container overlays).
         _err("note: could not make %d mounts read-only: %s" % (len(failed), ", ".join(failed[:5])))
     if os.getpid() == 1:
         try:
-            mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+            _mount(libc, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
         except OSError as e:
             warnings.append("cannot mount a private /proc: %s" % e)
-    shm = False
     if os.path.isdir("/dev/shm"):
         try:
-            mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, b"size=16m,mode=1777")
-            shm = True
+            _mount(libc, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=1777")
         except OSError as e:
             warnings.append("cannot mount a private /dev/shm: %s" % e)
-    if shm and "uid" in cfg:
-        # The interpreter may live where the unprivileged uid cannot reach
-        # it (a pyenv under /root): expose it read-only under /dev/shm and
-        # let children rewrite sys.path (see _Child.sandbox).
-        remap = {}
-        for n, prefix in enumerate(_prefixes()):
-            if _reachable_by_others(prefix):
-                continue
-            target = "/dev/shm/.python%d" % n
-            try:
-                os.mkdir(target, 0o755)
-                mount(prefix.encode(), target.encode(), None, MS_BIND | MS_REC, None)
-                mount(None, target.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
-            except OSError as e:
-                warnings.append("cannot expose %s to the sandbox uid: %s" % (prefix, e))
-                continue
-            remap[prefix] = target
-        cfg["remap"] = remap
     return warnings
 
 
@@ -1322,31 +1655,44 @@ def _reachable_by_others(path):
         return False
 
 
-def _remap_paths(remap):
-    """Point sys.path at the exposed copies of the interpreter's prefixes."""
-    if not remap:
-        return
+def drop_privileges(libc, uid=None, gid=None):
+    """What untrusted code keeps: no new privileges on exec, an empty
+    capability bounding set, and either another uid (the caller is root) or
+    no capability at all (a user namespace's root is the caller's own uid)."""
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
+            break  # EINVAL: past the last capability
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    libc.capset(header, data)
 
-    def move(entry):
-        real = os.path.realpath(entry) if entry else entry
-        for prefix, target in remap.items():
-            if real == prefix or real.startswith(prefix + os.sep):
-                return target + real[len(prefix):]
-        return entry
 
-    sys.path[:] = [move(e) for e in sys.path]
-    # Packages imported before the drop find their submodules through
-    # __path__ (encodings finds idna that way).
-    for mod in list(sys.modules.values()):
-        path = getattr(mod, "__path__", None)
-        if isinstance(path, list):
-            path[:] = [move(e) for e in path]
-    sys.path_importer_cache.clear()
+def _own_command():
+    """The command line that starts this harness again (a fresh
+    interpreter): the script's path, or the -c source from /proc."""
+    if sys.argv and sys.argv[0] not in ("-c", ""):
+        return [sys.executable, "-I", "-u", "-B", os.path.abspath(sys.argv[0])]
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+        i = args.index(b"-c")
+        return [sys.executable, "-I", "-u", "-B", "-c", args[i + 1].decode()]
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def main(argv):
     cfg = {}
     harden_fs = False
+    spec = {"dir": os.getcwd(), "hide": []}
+    shell = None
+    zygote_fd = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -1361,20 +1707,43 @@ def main(argv):
             harden_fs = argv[i + 1]
             i += 2
             continue
+        if a == "--scratch" and i + 1 < len(argv):
+            # No host directory: work in an empty directory of the private
+            # root (the shell in its private /tmp).
+            spec["dir"] = None
+            spec["scratch"] = argv[i + 1]
+            i += 2
+            continue
+        if a == "--hide" and i + 1 < len(argv):
+            spec["hide"].append(argv[i + 1])
+            i += 2
+            continue
+        if a == "--ready" and i + 1 < len(argv):
+            # Closed once the shell is about to start (its caller times the
+            # command, not this set-up).
+            spec["ready"] = int(argv[i + 1])
+            i += 2
+            continue
+        if a == "--shell" and i + 1 < len(argv):
+            shell = argv[i + 1]
+            spec["rw"] = True
+            i += 2
+            continue
+        if a == "--zygote" and i + 2 < len(argv):
+            zygote_fd = int(argv[i + 1])
+            cfg = _loads(argv[i + 2])
+            i += 3
+            continue
         i += 1
+    if zygote_fd is not None:
+        _zygote_main(socket.socket(fileno=zygote_fd), cfg)
+        return
     if "uid" in cfg and "gid" not in cfg:
         cfg["gid"] = cfg["uid"]
     try:
         sys.set_int_max_str_digits(0)
     except AttributeError:
         pass
-    # The real stdout is the protocol; anything else that writes to fd 1
-    # (nothing should) goes to /dev/null.
-    proto = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    os.close(null)
-    sys.stdout = open(os.devnull, "w")
     if harden_fs:
         try:
             mine = os.readlink("/proc/self/ns/mnt")
@@ -1383,31 +1752,55 @@ def main(argv):
         if mine == harden_fs:
             _err("warning: not in a private mount namespace; filesystem left writable")
         else:
-            for w in harden(cfg):
-                _err("warning: " + w)
+            try:
+                private_root(cfg, spec)
+            except OSError as e:
+                _err("warning: cannot give the sandbox a root of its own (%s): the host's files stay visible, read-only" % e)
+                for w in read_only_host(cfg):
+                    _err("warning: " + w)
+    libc = _libc()
+    if shell is not None:
+        # The agent's shell tool: the same private root, its workspace
+        # writable, as the caller's uid with no capability.
+        resource.setrlimit(resource.RLIMIT_NOFILE, (MAX_FILES, MAX_FILES))
+        drop_privileges(libc)
+        if "ready" in spec:
+            try:
+                os.write(spec["ready"], b"1")
+                os.close(spec["ready"])
+            except OSError:
+                pass
+        os.execv("/bin/sh", ["sh", "-c", shell])
     if "uid" in cfg:
-        hidden = [p for p in _prefixes() if p not in cfg.get("remap", {}) and not _reachable_by_others(p)]
+        hidden = [p for p in _prefixes() if not _reachable_by_others(p)]
         if hidden:
-            _err("warning: the interpreter under %s is not readable by uid %d and cannot be exposed; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
+            _err("warning: the interpreter under %s is not readable by uid %d; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
             del cfg["uid"]
             cfg.pop("gid", None)
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if os.getpid() != 1:
-            libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-        # Not dumpable: a program running as the harness's uid can neither
-        # open the harness's /proc/PID/fd (and forge its replies on the
-        # protocol pipe) nor ptrace it. Children inherit it.
-        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
-    except OSError:
-        pass
+    # The real stdout is the protocol; anything else that writes to fd 1
+    # (nothing should) goes to /dev/null.
+    proto = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+    sys.stdout = open(os.devnull, "w")
+    if os.getpid() != 1:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # Not dumpable: a program running as the harness's uid can neither
+    # open the harness's /proc/PID/fd (and forge its replies on the
+    # protocol pipe) nor ptrace it nor read its memory. Children inherit it.
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     # Programs that share the harness's uid (no --uid) could otherwise stop
     # it with a signal; the orchestrator stops it by closing stdin or with
     # SIGKILL. Children restore the defaults.
-    for sig in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
-                signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF):
+    for sig in _IGNORED:
         signal.signal(sig, signal.SIG_IGN)
     Server(proto, cfg).serve(sys.stdin.buffer)
+
+
+_IGNORED = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+            signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
 
 
 if __name__ == "__main__":

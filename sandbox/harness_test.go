@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
@@ -23,9 +24,10 @@ import (
 // isolation, are under test here; sandbox/process tests the isolation).
 func startHarness(t *testing.T) *sandbox.Client {
 	t.Helper()
+	testenv.NeedPython(t)
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found in PATH: the harness tests need it")
+		t.Fatal(err)
 	}
 	cmd := exec.Command(python, "-I", "-u", "-c", sandbox.Harness)
 	stdin, err := cmd.StdinPipe()
@@ -249,9 +251,10 @@ func TestHarnessLoadErrors(t *testing.T) {
 }
 
 func TestHarnessMalformedRequest(t *testing.T) {
+	testenv.NeedPython(t)
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found in PATH: the harness tests need it")
+		t.Fatal(err)
 	}
 	cmd := exec.Command(python, "-I", "-u", "-c", sandbox.Harness)
 	cmd.Stdin = strings.NewReader("this is not json\n[1,2]\n{\"id\": 5, \"op\": \"frobnicate\"}\n{\"id\": 6, \"op\": \"call\"}\n{\"id\": 7, \"op\": \"ping\"}\n")
@@ -272,7 +275,7 @@ func TestHarnessMalformedRequest(t *testing.T) {
 		{"id": nil, "ok": false},
 		{"id": 5.0, "ok": false},
 		{"id": 6.0, "ok": false},
-		{"id": 7.0, "ok": true, "version": sandbox.HarnessVersion, "uid": nil, "readonly": false, "pid_namespace": false},
+		{"id": 7.0, "ok": true, "version": sandbox.HarnessVersion, "uid": nil, "readonly": false, "private_root": false, "pid_namespace": false},
 	}
 	ignoreError := cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "error" })
 	if diff := cmp.Diff(want, got, ignoreError); diff != "" {

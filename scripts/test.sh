@@ -10,11 +10,13 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'test.sh: %s\n' "$*" >&2; }
 
-# python3 runs the process sandbox's harness; debootstrap builds the Docker
-# sandbox's image offline from Debian's packages; postgresql is the server
-# of the shared bank's tests.
+# python3 runs the process sandbox's harness (the system's one, which other
+# users may run, also serves the sandbox's test as an unprivileged user);
+# debootstrap builds the Docker sandbox's image offline from Debian's
+# packages; postgresql is the server of the shared bank's tests.
 missing=""
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -x /usr/bin/python3 ] || [ -x /usr/local/bin/python3 ] || missing="$missing python3"
 command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
 if [ -n "$missing" ]; then
@@ -45,10 +47,14 @@ go vet ./...
 # Temporal CLI with go install when this machine has none yet.
 pgdir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-pg.XXXXXX")
 tdir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-temporal.XXXXXX")
+# A run given no bank records into the per-user bank: the tests' go to a
+# directory of their own, not the user's.
+XDG_DATA_HOME=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-data.XXXXXX")
+export XDG_DATA_HOME
 cleanup() {
 	bash scripts/temporal.sh stop "$tdir" || true
 	bash scripts/postgres.sh stop "$pgdir" || true
-	rm -rf "$tdir" "$pgdir"
+	rm -rf "$tdir" "$pgdir" "$XDG_DATA_HOME"
 }
 trap cleanup EXIT
 say "starting a private PostgreSQL server"

@@ -95,6 +95,11 @@ type fakeOracle struct {
 	queries int
 	reject  int
 	infra   error
+	// drift, when set, adds the number of the query to every answer: a
+	// hidden program that is not deterministic.
+	drift bool
+	// failAfter, when set, makes every query after that many fail.
+	failAfter int
 }
 
 func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
@@ -104,6 +109,9 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 	if o.infra != nil {
 		return nil, o.infra
 	}
+	if o.failAfter > 0 && o.queries > o.failAfter {
+		return nil, errInfra
+	}
 	out := make([]oracle.Answer, len(inputs))
 	for i, in := range inputs {
 		x := decodeInts(in)[0]
@@ -111,7 +119,11 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 			out[i] = oracle.Answer{Invalid: "ValueError: too large"}
 			continue
 		}
-		raw, _ := json.Marshal(x * 2)
+		y := x * 2
+		if o.drift {
+			y += o.queries
+		}
+		raw, _ := json.Marshal(y)
 		out[i] = oracle.Answer{Output: raw}
 	}
 	return out, nil
@@ -131,6 +143,18 @@ type scriptAgent struct {
 	feedbacks []*agent.Feedback
 	writeErr  error
 	onWrite   func(n int)
+	// proposeErr, when set, decides an error for a proposal request.
+	proposeErr func(req agent.ProposeRequest) error
+	// block, when set, holds Write (ignoring ctx) until it is closed.
+	block  chan struct{}
+	active int
+}
+
+// writing reports whether a Write is in progress.
+func (a *scriptAgent) writing() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.active > 0
 }
 
 func (a *scriptAgent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteResult, error) {
@@ -139,11 +163,19 @@ func (a *scriptAgent) Write(ctx context.Context, req agent.WriteRequest) (agent.
 	a.writes++
 	n := a.writes
 	a.feedbacks = append(a.feedbacks, req.Feedback)
+	a.active++
 	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.active--
+		a.mu.Unlock()
+	}()
 	if a.onWrite != nil {
 		a.onWrite(n)
 	}
-	if err := ctx.Err(); err != nil {
+	if a.block != nil {
+		<-a.block
+	} else if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, err
 	}
 	if a.writeErr != nil {
@@ -161,6 +193,11 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.requests = append(a.requests, req)
+	if a.proposeErr != nil {
+		if err := a.proposeErr(req); err != nil {
+			return agent.ProposeResult{}, err
+		}
+	}
 	if a.proposeFn != nil {
 		return agent.ProposeResult{Inputs: a.proposeFn(req)}, nil
 	}
@@ -222,6 +259,10 @@ type harness struct {
 	random  *fakeRandom
 	dir     string
 	archive *candidates.Archive
+	// eval replaces fakeEvaluator when set; progress receives the
+	// progress lines when set.
+	eval     Evaluator
+	progress *strings.Builder
 }
 
 func newHarness(t *testing.T, programs ...string) *harness {
@@ -236,6 +277,10 @@ func newHarness(t *testing.T, programs ...string) *harness {
 
 func (h *harness) run(ctx context.Context, s Settings, kind task.Kind) (*Result, error) {
 	h.t.Helper()
+	return Run(ctx, h.spec(s, kind), h.deps())
+}
+
+func (h *harness) spec(s Settings, kind task.Kind) Spec {
 	dom := &task.Domain{Lo: -1000, Hi: 100000}
 	spec := Spec{
 		Task:      task.Task{Name: "double", FunctionName: "solve", Kind: kind, InputType: "integer", Domain: dom},
@@ -243,7 +288,21 @@ func (h *harness) run(ctx context.Context, s Settings, kind task.Kind) (*Result,
 		Workspace: h.dir,
 		RunID:     "run-test-0001",
 	}
-	return Run(ctx, spec, Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: fakeEvaluator{}, Random: h.random, Archive: h.archive, Recorders: []Recorder{h.rec}})
+	if h.progress != nil {
+		spec.Progress = h.progress
+	}
+	return spec
+}
+
+func (h *harness) deps() Deps {
+	d := Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: h.eval, Random: h.random, Archive: h.archive, Recorders: []Recorder{h.rec}}
+	if h.eval == nil {
+		d.Evaluator = fakeEvaluator{}
+	}
+	if h.random == nil {
+		d.Random = nil // no generator: an untyped nil, not a nil *fakeRandom
+	}
+	return d
 }
 
 var errInfra = errors.New("endpoint down")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -45,8 +46,10 @@ func ValidateProposal(inputs []json.RawMessage, k int, observed map[string]bool,
 }
 
 // acquire obtains a batch of k new observed examples: the random share from
-// the task's generator, the rest from the agent's validated proposal. It
-// reports false when the proposal failed every attempt.
+// the task's generator, the rest from the agent's validated proposal. When
+// every proposal attempt failed, the agent's part is drawn from the
+// generator too, unless the settings say to stop or the task has none: it
+// then reports false.
 func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, error) {
 	s := e.settings()
 	nRand := 0
@@ -62,23 +65,47 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 		observed[task.MustCanonical(ex.Input)] = true
 	}
 	var got []task.Example
-	if nAgent > 0 {
-		exs, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
-		if err != nil || !ok {
-			return false, err
-		}
+	add := func(exs []task.Example) {
 		got = append(got, exs...)
 		for _, ex := range exs {
 			observed[task.MustCanonical(ex.Input)] = true
 		}
 	}
-	if nRand > 0 {
-		exs, err := e.randomBatch(ctx, nRand, observed, batch)
+	fallback := 0
+	if nAgent > 0 {
+		exs, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
 		if err != nil {
 			return false, err
 		}
-		got = append(got, exs...)
+		if !ok {
+			if s.ProposalFallback == FallbackStop || e.deps.Random == nil {
+				return false, nil
+			}
+			if exs, err = e.randomBatch(ctx, nAgent, observed, got, batch, 1); err != nil {
+				return false, err
+			}
+			fallback = len(exs)
+			e.st.Fallbacks++
+			e.st.RandomCount += len(exs)
+			if err := e.event(ctx, EventProposalFallback, e.st.Iteration, map[string]any{
+				"batch": batch, "size": len(exs), "rejections": e.rejections,
+			}); err != nil {
+				return false, err
+			}
+			e.progress("batch %d: every proposal was rejected; %d inputs drawn from random_inputs instead", batch, len(exs))
+		}
+		add(exs)
+	}
+	if nRand > 0 {
+		exs, err := e.randomBatch(ctx, nRand, observed, got, batch, 0)
+		if err != nil {
+			return false, err
+		}
+		add(exs)
 		e.st.RandomCount += len(exs)
+	}
+	if err := e.recheck(ctx, got, batch); err != nil {
+		return false, err
 	}
 	e.st.Examples = append(e.st.Examples, got...)
 	e.st.LastBatch = k
@@ -86,14 +113,18 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 	// One event holds the new examples and the state that includes them:
 	// a crash can lose the batch or keep it, never half of it.
 	if err := e.checkpoint(ctx, EventBatchGranted, map[string]any{
-		"batch": batch, "size": k, "from_agent": nAgent, "from_random": nRand, "known": len(e.st.Examples), "examples": got,
+		"batch": batch, "size": k, "from_agent": nAgent - fallback, "from_random": nRand + fallback, "known": len(e.st.Examples), "examples": got,
 	}); err != nil {
 		return false, err
 	}
 	return true, e.recordExamples(ctx, got)
 }
 
-// proposeAgent asks the agent for n inputs, up to ProposeAttempts times.
+// proposeAgent asks the agent for n inputs, up to ProposeAttempts times. A
+// proposal that fails validation, that the hidden program rejects, or that
+// the agent could not make (an error that is not an infrastructure
+// failure) is a rejected attempt; the reasons of the last batch that
+// failed every attempt are kept in e.rejections.
 func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bool, source task.Source, batch int) ([]task.Example, bool, error) {
 	s := e.settings()
 	var domain *task.Domain
@@ -105,12 +136,17 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		missing = task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
 	}
 	rejection := ""
+	var reasons []string
 	for attempt := 1; attempt <= s.ProposeAttempts; attempt++ {
 		e.st.AgentProposes++
-		res, err := e.deps.Agent.Propose(ctx, agent.ProposeRequest{
+		req := agent.ProposeRequest{
 			Task: e.spec.Task, K: n, Examples: e.examples(), Missing: missing,
 			Domain: domain, Attempt: attempt, Rejection: rejection, Workspace: e.spec.Workspace,
-		})
+		}
+		res, err := callAgent(ctx, func(ctx context.Context) (agent.ProposeResult, error) {
+			return e.deps.Agent.Propose(ctx, req)
+		}, nil)
+		mistake, err := agentOutcome(ctx, err)
 		if err != nil {
 			return nil, false, fmt.Errorf("agent proposal (batch %d, attempt %d): %w", batch, attempt, err)
 		}
@@ -120,7 +156,12 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 				return nil, false, err
 			}
 		}
-		reason := ValidateProposal(res.Inputs, n, observed, domain)
+		reason := ""
+		if mistake != "" {
+			reason = "the agent could not propose: " + mistake
+		} else {
+			reason = ValidateProposal(res.Inputs, n, observed, domain)
+		}
 		var exs []task.Example
 		if reason == "" {
 			answers, err := e.deps.Oracle.Query(ctx, res.Inputs)
@@ -139,23 +180,28 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "inputs": res.Inputs})
 		}
 		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
+		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, s.ProposeAttempts, firstLineOf(reason, 300))
 		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, map[string]any{"batch": batch, "attempt": attempt, "reason": reason, "inputs": loggable(res.Inputs)}); err != nil {
 			return nil, false, err
 		}
 		rejection = reason
+		reasons = append(reasons, reason)
 	}
+	e.rejections = reasons
 	return nil, false, nil
 }
 
-// randomBatch draws n inputs from the task's generator and queries them. A
-// generator that repeats inputs or produces inputs the hidden program
-// rejects is a broken task, reported as an error.
-func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]bool, batch int) ([]task.Example, error) {
-	exclude := make([]json.RawMessage, 0, len(e.st.Examples))
-	for _, ex := range e.st.Examples {
+// randomBatch draws n inputs from the task's generator, excluding every
+// observed input and those of the batch so far (pending), and queries
+// them. A generator that repeats inputs or produces inputs the hidden
+// program rejects is a broken task, reported as an error. draw separates
+// the draws of one batch (the random share, a fallback).
+func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]bool, pending []task.Example, batch, draw int) ([]task.Example, error) {
+	exclude := make([]json.RawMessage, 0, len(e.st.Examples)+len(pending))
+	for _, ex := range append(e.examples(), pending...) {
 		exclude = append(exclude, ex.Input)
 	}
-	seed := e.settings().Seed*1_000_003 + int64(batch)
+	seed := e.settings().Seed*1_000_003 + int64(batch) + int64(draw)*7_919_000_003
 	inputs, err := e.deps.Random.Generate(ctx, n, exclude, seed)
 	if err != nil {
 		return nil, fmt.Errorf("random_inputs generator (batch %d): %w", batch, err)
@@ -175,6 +221,15 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 		exs[i] = task.Example{Input: inputs[i], Output: a.Output, Source: task.SourceRandom}
 	}
 	return exs, nil
+}
+
+// firstLineOf is s's first line, cut to at most n bytes.
+func firstLineOf(s string, n int) string {
+	line, _, _ := strings.Cut(s, "\n")
+	if len(line) > n {
+		line = line[:n] + "…"
+	}
+	return line
 }
 
 // loggable keeps a proposal recordable: an input that is not valid JSON is

@@ -21,23 +21,46 @@ func (e *engine) checkpoint(ctx context.Context, typ string, data map[string]any
 	return e.event(ctx, typ, e.st.Iteration, data)
 }
 
-// ErrFinished is returned when asked to resume a run that already stopped.
+// ErrFinished is returned when asked to resume a run that reached a stop
+// of the protocol (a run interrupted or ended by an infrastructure failure
+// can be resumed).
 var ErrFinished = errors.New("the run has already finished")
 
 // StateFromEvents rebuilds a run's state from its journal: the last
 // checkpoint, the examples of every batch up to it, and the sequence number
 // of the last event, so that a resumed run continues exactly where the
 // recorded one was. Work after the last checkpoint (an interrupted session
-// or query) is done again.
+// or query) is done again. A run that stopped because it was cancelled or
+// because of an infrastructure failure resumes from its last checkpoint
+// before that stop; one that reached a stop of the protocol is finished.
 func StateFromEvents(events []Event) (*State, error) {
-	st, finished, err := lastState(events)
+	st, stop, err := lastState(events, false)
 	if err != nil {
 		return nil, err
 	}
-	if finished {
-		return nil, ErrFinished
+	if stop != "" && !Resumable(stop) {
+		return nil, fmt.Errorf("%w (%s)", ErrFinished, stop)
 	}
 	return st, nil
+}
+
+// LastStop is the stop reason a run's journal ends with: "" when the run
+// recorded no stop since it last started or resumed (killed, or running).
+func LastStop(events []Event) string {
+	stop := ""
+	for _, ev := range events {
+		switch ev.Type {
+		case EventStop:
+			var d struct {
+				Reason string `json:"reason"`
+			}
+			_ = json.Unmarshal(ev.Data, &d)
+			stop = d.Reason
+		case EventRunResumed:
+			stop = ""
+		}
+	}
+	return stop
 }
 
 // ForkState is the starting state of a run forked from the recorded one:
@@ -45,7 +68,7 @@ func StateFromEvents(events []Event) (*State, error) {
 // carry on), with the consecutive-promotion count, the gates' counters and
 // the token spend starting afresh under the new run's settings.
 func ForkState(events []Event) (*State, error) {
-	st, _, err := lastState(events)
+	st, _, err := lastState(events, true)
 	if err != nil {
 		return nil, err
 	}
@@ -56,23 +79,31 @@ func ForkState(events []Event) (*State, error) {
 	return st, nil
 }
 
-// LastState is the last checkpoint of a run, finished or not.
+// LastState is the last checkpoint of a run, finished or not (the state
+// its stop recorded, when it stopped).
 func LastState(events []Event) (*State, error) {
-	st, _, err := lastState(events)
+	st, _, err := lastState(events, true)
 	return st, err
 }
 
-func lastState(events []Event) (*State, bool, error) {
+// lastState returns the state of the last checkpoint and the stop reason
+// the journal ends with. The state a stop recorded counts as a checkpoint
+// only with withStop: a resumed run starts from the checkpoint before it,
+// since the stop may have come in the middle of an iteration.
+func lastState(events []Event, withStop bool) (*State, string, error) {
 	var st *State
-	finished := false
 	var examples, pending []task.Example
 	seq := 0
 	for i, ev := range events {
 		seq = max(seq, ev.Seq)
 		switch ev.Type {
-		case EventStop:
-			finished = true
 		case EventBatchGranted, EventIterationFinished:
+		case EventStop:
+			if !withStop {
+				continue
+			}
+		case EventRunStarted:
+			// A fork's run_started holds the state it starts from.
 		default:
 			continue
 		}
@@ -81,10 +112,13 @@ func lastState(events []Event) (*State, bool, error) {
 			Examples []task.Example `json:"examples"`
 		}
 		if err := json.Unmarshal(ev.Data, &data); err != nil {
-			return nil, false, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
+			return nil, "", fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
 		}
 		if data.State == nil {
-			return nil, false, fmt.Errorf("event %d (%s) holds no state", i+1, ev.Type)
+			if ev.Type == EventRunStarted {
+				continue
+			}
+			return nil, "", fmt.Errorf("event %d (%s) holds no state", i+1, ev.Type)
 		}
 		pending = append(pending, data.Examples...)
 		examples = append(examples[:0:0], pending...)
@@ -92,7 +126,7 @@ func lastState(events []Event) (*State, bool, error) {
 	}
 	if st == nil {
 		if seq == 0 {
-			return nil, false, errors.New("the run recorded nothing")
+			return nil, "", errors.New("the run recorded nothing")
 		}
 		// Interrupted before its first batch was recorded: nothing was
 		// observed, so the run starts over (under the same id).
@@ -100,7 +134,7 @@ func lastState(events []Event) (*State, bool, error) {
 	}
 	st.Examples = examples
 	st.Seq = seq
-	return st, finished, nil
+	return st, LastStop(events), nil
 }
 
 // RunStarted decodes a run's run_started event data.

@@ -63,7 +63,8 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 	if err := os.MkdirAll(spec.Workspace, 0o755); err != nil {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	e := &engine{spec: spec, deps: deps, log: spec.Log.With(zap.String("run", spec.RunID)), started: time.Now().UTC()}
+	e := &engine{spec: spec, deps: deps, log: spec.Log.With(zap.String("run", spec.RunID)), started: time.Now().UTC(),
+		final: newFinalFile(spec.Workspace)}
 	var stop string
 	var runErr error
 	if spec.Resume != nil {
@@ -78,6 +79,14 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		data := map[string]any{"task": spec.Task, "settings": spec.Settings}
 		for k, v := range spec.Meta {
 			data[k] = v
+		}
+		if spec.Resume != nil {
+			// A fork starts from its parent's state: its journal carries the
+			// inherited examples, so that the run can be shown and resumed
+			// from its own journal.
+			st := e.st
+			st.Examples = nil
+			data["state"], data["examples"] = st, e.examples()
 		}
 		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
@@ -105,6 +114,19 @@ type engine struct {
 	log     *zap.Logger
 	st      State
 	started time.Time
+	final   *finalFile
+	// rejections are the reasons of the last proposal that failed every
+	// attempt.
+	rejections []string
+	// repeats is the progress output's count of sessions not printed
+	// because they repeated the one before (a stall).
+	repeats progressRepeats
+}
+
+// progressRepeats collapses the progress lines of sessions that repeat
+// the previous one.
+type progressRepeats struct {
+	first, last, of int
 }
 
 func (e *engine) settings() Settings { return e.spec.Settings }
@@ -122,6 +144,7 @@ func (e *engine) loop(ctx context.Context) (string, error) {
 			return StopProposerFailed, nil
 		}
 	}
+	defer e.flushRepeats()
 	for {
 		if err := ctx.Err(); err != nil {
 			return StopCancelled, err
@@ -147,19 +170,29 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	candPath := filepath.Join(e.spec.Workspace, agent.CandidateFile)
 	_ = os.Remove(candPath) // a session that writes nothing must not pass with the previous program
 	e.st.AgentWrites++
-	wres, err := e.deps.Agent.Write(ctx, agent.WriteRequest{
+	req := agent.WriteRequest{
 		Task: e.spec.Task, Iteration: it, Examples: e.examples(),
 		Feedback: e.st.Feedback, Workspace: e.spec.Workspace,
-	})
+	}
+	wres, err := callAgent(ctx, func(ctx context.Context) (agent.WriteResult, error) {
+		return e.deps.Agent.Write(ctx, req)
+	}, e.final.restore)
+	var messages []string
+	mistake, err := agentOutcome(ctx, err)
 	if err != nil {
 		return "", fmt.Errorf("agent session %d: %w", it, err)
+	}
+	if mistake != "" {
+		// The agent's own failure: the session is judged on what it left.
+		e.log.Info("agent session failed", zap.Int("iteration", it), zap.String("error", mistake))
+		messages = append(messages, "the session ended with an error: "+mistake)
+		wres = agent.WriteResult{Notes: "session failed: " + mistake}
 	}
 	e.st.Tokens = e.st.Tokens.Add(wres.Usage)
 	if err := e.event(ctx, EventTokens, it, map[string]any{"phase": "write", "usage": wres.Usage, "total": e.st.Tokens}); err != nil {
 		return "", err
 	}
 	source, rerr := readCandidate(e.spec.Workspace)
-	var messages []string
 	if rerr != nil {
 		source = nil
 		messages = append(messages, rerr.Error())
@@ -184,13 +217,26 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Complexity: ev.Analysis.Complexity,
 		Hardcoding: ev.Analysis.Hardcoding, Tokens: wres.Usage, Candidate: rec.File,
 	}
-	if err := e.event(ctx, EventCandidateArchived, it, map[string]any{
+	archived := map[string]any{
 		"file": rec.File, "sha256": rec.SHA256, "passed": ev.Passed, "known": ev.Total,
 		"score": ev.Score(), "complexity": ev.Analysis.Complexity, "hardcoding": ev.Analysis.Hardcoding,
 		"memorised": len(memorised), "notes": wres.Notes,
-	}); err != nil {
+	}
+	if rec.SameAs != 0 {
+		archived["same_as"] = rec.SameAs
+	}
+	if err := e.event(ctx, EventCandidateArchived, it, archived); err != nil {
 		return "", err
 	}
+	// A session that returns the previous session's program on the same
+	// examples changed nothing.
+	if rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown {
+		e.st.Stalled++
+		ir.Repeats = it - e.st.Stalled
+	} else {
+		e.st.Stalled = 0
+	}
+	e.st.LastCandidate, e.st.LastKnown = rec.SHA256, ev.Total
 
 	// The budget check runs after evaluation and archiving, so the last
 	// program is never lost.
@@ -203,6 +249,9 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		e.st.Consecutive = 0
 		e.st.Feedback = e.feedback(it, ev, messages)
 		e.commitRecord(ir)
+		if e.stalled() {
+			return StopStalled, nil
+		}
 		return "", e.checkpoint(ctx, EventIterationFinished, nil)
 	}
 
@@ -217,6 +266,9 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		e.commitRecord(ir)
 		if err := e.event(ctx, EventGate, it, map[string]any{"gate": "memorisation", "decision": "rewrite", "embedded": len(memorised), "request": e.st.MemoRewrites}); err != nil {
 			return "", err
+		}
+		if e.stalled() {
+			return StopStalled, nil
 		}
 		return "", e.checkpoint(ctx, EventIterationFinished, nil)
 	}
@@ -282,12 +334,33 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	return "", e.checkpoint(ctx, EventIterationFinished, nil)
 }
 
-// commitRecord stores the iteration record and prints the progress line.
+// stalled reports whether the sessions that changed nothing reached the
+// stall limit.
+func (e *engine) stalled() bool {
+	limit := e.settings().StallLimit
+	return limit > 0 && e.st.Stalled >= limit
+}
+
+// commitRecord stores the iteration record and prints the progress line:
+// a session that repeats the one before is announced once, and the rest
+// of the streak in one line when it ends.
 func (e *engine) commitRecord(ir IterationRecord) {
 	e.st.Records = append(e.st.Records, ir)
 	if e.spec.Progress == nil {
 		return
 	}
+	if ir.Repeats != 0 {
+		r := &e.repeats
+		if r.of != ir.Repeats {
+			e.flushRepeats()
+			*r = progressRepeats{first: ir.Iteration, last: ir.Iteration, of: ir.Repeats}
+			fmt.Fprintf(e.spec.Progress, "iter %3d  same candidate as iter %d on the same %d examples: nothing changed\n", ir.Iteration, ir.Repeats, ir.Known)
+			return
+		}
+		r.last = ir.Iteration
+		return
+	}
+	e.flushRepeats()
 	mark := "no"
 	switch {
 	case ir.Counted:
@@ -299,6 +372,24 @@ func (e *engine) commitRecord(ir IterationRecord) {
 	}
 	fmt.Fprintf(e.spec.Progress, "iter %3d  known %4d  passed %4d/%-4d  score %.3f  promoted %s  tokens %d\n",
 		ir.Iteration, ir.Known, ir.Passed, ir.Known, ir.Score, mark, e.st.Tokens.Total())
+}
+
+// flushRepeats prints the end of a streak of repeated sessions.
+func (e *engine) flushRepeats() {
+	r := e.repeats
+	e.repeats = progressRepeats{}
+	if e.spec.Progress == nil || r.last <= r.first {
+		return
+	}
+	fmt.Fprintf(e.spec.Progress, "iter %3d  … to iter %d: the same candidate again (%d sessions changed nothing)\n", r.first+1, r.last, r.last-r.of)
+}
+
+// progress prints one line of progress, if progress is shown.
+func (e *engine) progress(format string, args ...any) {
+	if e.spec.Progress != nil {
+		e.flushRepeats()
+		fmt.Fprintf(e.spec.Progress, format+"\n", args...)
+	}
 }
 
 // blockingCategories are the coverage categories that still block early
@@ -442,30 +533,41 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if runErr != nil {
 		res.Error = runErr.Error()
 	}
+	if stop == StopProposerFailed {
+		res.Rejections = e.rejections
+	}
+	res.ProposalFallbacks = e.st.Fallbacks
 	var ferr error
-	if err := e.checkpoint(ctx, EventStop, map[string]any{"reason": stop, "error": res.Error}); err != nil {
+	stopData := map[string]any{"reason": stop, "error": res.Error}
+	if len(res.Rejections) > 0 {
+		stopData["rejections"] = res.Rejections
+	}
+	if err := e.checkpoint(ctx, EventStop, stopData); err != nil {
 		ferr = err
 	}
 	best, bestEval, bestSrc, err := e.selectFinal(ctx)
 	if err != nil {
 		ferr = errors.Join(ferr, fmt.Errorf("select final program: %w", err))
 	}
+	var finalSrc []byte
 	if best != nil {
+		finalSrc = bestSrc
 		res.FinalProgram = string(bestSrc)
 		res.FinalCandidate = best.File
 		res.FinalIteration = best.Iteration
 		res.FinalScore = bestEval.Score()
 		res.FinalAccuracy = bestEval.Accuracy()
-		if err := atomicfile.Write(filepath.Join(e.spec.Workspace, agent.CandidateFile), bestSrc, 0o644); err != nil {
-			ferr = errors.Join(ferr, err)
-		}
+		res.FinalKnown = bestEval.Total
 		if err := e.event(ctx, EventFinal, e.st.Iteration, map[string]any{
 			"candidate": best.File, "iteration": best.Iteration, "score": res.FinalScore,
-			"accuracy": res.FinalAccuracy, "sha256": best.SHA256, "function": e.spec.Task.FunctionName,
-			"source": res.FinalProgram,
+			"accuracy": res.FinalAccuracy, "known": res.FinalKnown, "sha256": best.SHA256,
+			"function": e.spec.Task.FunctionName, "source": res.FinalProgram,
 		}); err != nil {
 			ferr = errors.Join(ferr, err)
 		}
+	}
+	if err := e.final.set(finalSrc); err != nil {
+		ferr = errors.Join(ferr, err)
 	}
 	res.FinishedAt = time.Now().UTC()
 	res.WallSeconds = res.FinishedAt.Sub(e.started).Seconds()
@@ -479,8 +581,13 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	return res, ferr
 }
 
-// selectFinal re-scores every candidate archived by this run on the final
-// example set; the best stage score wins, ties going to the later one.
+// selectFinal scores every candidate archived by this run on the final
+// example set; the best stage score wins, ties going to the later one. A
+// candidate archived with an evaluation on that very set keeps it; the
+// others are re-scored. When re-scoring fails (the sandbox is gone: Docker
+// stopped, say), the candidates are ranked on their archived evaluations
+// instead — those on the final set first, then those on the most examples —
+// and the error is returned beside the choice.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	type scored struct {
 		ev  Evaluation
@@ -490,6 +597,20 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 	var best *candidates.Record
 	var bestEv Evaluation
 	var bestSrc []byte
+	var rescoreErr error
+	n := len(e.st.Examples)
+	better := func(ev Evaluation) bool {
+		if best == nil {
+			return true
+		}
+		if (ev.Total == n) != (bestEv.Total == n) {
+			return ev.Total == n
+		}
+		if ev.Total != bestEv.Total {
+			return ev.Total > bestEv.Total
+		}
+		return ev.Score() >= bestEv.Score()
+	}
 	recs := append([]candidates.Record(nil), e.st.Archived...)
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Iteration < recs[j].Iteration })
 	for i := range recs {
@@ -500,19 +621,31 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 			if err != nil {
 				return nil, Evaluation{}, nil, err
 			}
-			ev, err := e.evaluate(ctx, string(src), e.st.Examples)
-			if err != nil {
-				return nil, Evaluation{}, nil, fmt.Errorf("re-score %s: %w", rec.File, err)
+			ev := archivedEvaluation(rec)
+			if rec.Known != n && rescoreErr == nil {
+				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
+				if err != nil {
+					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
+					e.log.Warn("the final program is chosen on the archived evaluations", zap.Error(rescoreErr))
+				} else {
+					ev = rescored
+				}
 			}
 			sc = scored{ev, src}
 			cache[rec.SHA256] = sc
 		}
-		if best == nil || sc.ev.Score() >= bestEv.Score() {
+		if better(sc.ev) {
 			r := rec
 			best, bestEv, bestSrc = &r, sc.ev, sc.src
 		}
 	}
-	return best, bestEv, bestSrc, nil
+	return best, bestEv, bestSrc, rescoreErr
+}
+
+// archivedEvaluation is a candidate's evaluation as its record keeps it.
+func archivedEvaluation(rec candidates.Record) Evaluation {
+	return Evaluation{Passed: rec.Passed, Total: rec.Known,
+		Analysis: sandbox.Analysis{Complexity: rec.Complexity, Hardcoding: rec.Hardcoding}}
 }
 
 func nonNil(s []string) []string {

@@ -49,10 +49,10 @@ func TestRunStopReasons(t *testing.T) {
 		{name: "budget exhausted mid-run", programs: []string{"double"}, usage: task.Usage{PromptTokens: 70, CompletionTokens: 30},
 			settings: settings(func(s *Settings) { s.TokenBudget = 250 }),
 			wantStop: StopBudget, wantIters: 3, wantPromos: 2, wantKnown: 2 + 4 + 6, wantFinal: "double"},
-		{name: "proposer fails the initial batch", programs: []string{"double"}, settings: settings(nil),
+		{name: "proposer fails the initial batch", programs: []string{"double"}, settings: settings(func(s *Settings) { s.ProposalFallback = FallbackStop }),
 			propose:  func(req agent.ProposeRequest) []json.RawMessage { return []json.RawMessage{json.RawMessage("1")} },
 			wantStop: StopProposerFailed, wantIters: 0, wantKnown: 0},
-		{name: "proposer fails after a promotion", programs: []string{"double"}, settings: settings(nil),
+		{name: "proposer fails after a promotion", programs: []string{"double"}, settings: settings(func(s *Settings) { s.ProposalFallback = FallbackStop }),
 			propose: func(req agent.ProposeRequest) []json.RawMessage {
 				if req.K == 2 {
 					return []json.RawMessage{json.RawMessage("1"), json.RawMessage("2")}
@@ -219,7 +219,7 @@ func TestProposalRetriesCarryTheReason(t *testing.T) {
 func TestProposerFailedAfterAllAttempts(t *testing.T) {
 	h := newHarness(t, "double")
 	h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage { return nil }
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ProposeAttempts = 4 }), task.KindInt)
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ProposeAttempts = 4; s.ProposalFallback = FallbackStop }), task.KindInt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +405,7 @@ func TestFloatTolerance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.atol), func(t *testing.T) {
 			h := newHarness(t, "float")
-			res, err := h.run(context.Background(), settings(func(s *Settings) { s.Atol = tt.atol; s.MaxIterations = 6 }), task.KindInt)
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.Atol = tt.atol; s.MaxIterations = 6; s.StallLimit = 0 }), task.KindInt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -524,7 +524,7 @@ func TestInfrastructureErrors(t *testing.T) {
 		setup func(h *harness)
 	}{
 		{"oracle down", func(h *harness) { h.oracle.infra = errInfra }},
-		{"agent endpoint down", func(h *harness) { h.agent.writeErr = errInfra }},
+		{"agent endpoint down", func(h *harness) { h.agent.writeErr = fmt.Errorf("%w: %w", ErrAgentInfrastructure, errInfra) }},
 		{"recorder failing", func(h *harness) { h.rec.fail = errInfra }},
 	}
 	for _, tt := range tests {

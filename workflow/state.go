@@ -34,6 +34,15 @@ type State struct {
 	// run can tell a replaying agent where it was.
 	AgentWrites   int `json:"agent_writes"`
 	AgentProposes int `json:"agent_proposes"`
+	// Fallbacks counts batches drawn from random_inputs after every
+	// proposal attempt failed.
+	Fallbacks int `json:"fallbacks,omitempty"`
+	// LastCandidate and LastKnown are the previous session's candidate
+	// (sha256) and the examples it saw; Stalled counts the sessions in a
+	// row that repeated them.
+	LastCandidate string `json:"last_candidate,omitempty"`
+	LastKnown     int    `json:"last_known,omitempty"`
+	Stalled       int    `json:"stalled,omitempty"`
 }
 
 func (s *State) inputs() []jsonRaw {

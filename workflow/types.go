@@ -22,6 +22,25 @@ const (
 	StopCancelled = "cancelled"
 	// StopError: an infrastructure failure ended the run (Result.Error says which).
 	StopError = "error"
+	// StopStalled: Settings.StallLimit consecutive sessions changed nothing
+	// (the same candidate on the same examples); an extension of the spec.
+	StopStalled = "stalled"
+)
+
+// Resumable reports whether a run that stopped for reason can be continued
+// with resume: one interrupted (cancelled) or ended by an infrastructure
+// failure can; one that reached a stop of the protocol cannot.
+func Resumable(reason string) bool {
+	return reason == StopCancelled || reason == StopError
+}
+
+// Values of Settings.ProposalFallback.
+const (
+	// FallbackRandom fills a batch whose every proposal attempt failed from
+	// the task's random_inputs generator (the default).
+	FallbackRandom = "random"
+	// FallbackStop ends the run with proposer_failed instead.
+	FallbackStop = "stop"
 )
 
 // Settings are the workflow section of a run configuration.
@@ -40,12 +59,19 @@ type Settings struct {
 	Atol             float64 `json:"atol"`
 	MaxFailures      int     `json:"max_failures"`
 	Seed             int64   `json:"seed"`
+	// ProposalFallback is FallbackRandom (also when empty) or FallbackStop.
+	ProposalFallback string `json:"proposal_fallback,omitempty"`
+	// StallLimit ends the run (stalled) after this many consecutive
+	// sessions that change nothing; 0 never does.
+	StallLimit int `json:"stall_limit"`
 }
 
-// DefaultSettings are RECONSTRUCT.md's defaults, all disciplines off.
+// DefaultSettings are RECONSTRUCT.md's defaults, all disciplines off, with
+// this implementation's extensions at their defaults.
 func DefaultSettings() Settings {
 	return Settings{InitialBatch: 2, BatchStep: 2, EarlyStop: 5, MaxIterations: 50,
-		ProposeAttempts: 3, Atol: task.DefaultAtol, MaxFailures: 5, Seed: 1}
+		ProposeAttempts: 3, Atol: task.DefaultAtol, MaxFailures: 5, Seed: 1,
+		ProposalFallback: FallbackRandom, StallLimit: 5}
 }
 
 // Evaluator runs and analyses candidates (the agent's sandbox).
@@ -110,6 +136,9 @@ const (
 	EventTokens            = "tokens"
 	EventStop              = "stop"
 	EventFinal             = "final"
+	// EventProposalFallback: every proposal attempt of a batch failed and
+	// the batch was drawn from random_inputs instead.
+	EventProposalFallback = "proposal_fallback"
 )
 
 // IterationRecord is the per-iteration summary in Result.Events.
@@ -127,32 +156,45 @@ type IterationRecord struct {
 	Hardcoding float64           `json:"hardcoding"`
 	Tokens     task.Usage        `json:"tokens"`
 	Candidate  string            `json:"candidate"`
+	// Repeats is the iteration whose candidate this session returned
+	// again on the same examples (a session that changed nothing), or 0.
+	Repeats int `json:"repeats,omitempty"`
 }
 
 // Result is what a run produced (RECONSTRUCT.md, Result).
 type Result struct {
-	RunID                  string            `json:"run_id"`
-	Task                   string            `json:"task"`
-	StopReason             string            `json:"stop_reason"`
-	Error                  string            `json:"error,omitempty"`
-	Iterations             int               `json:"iterations"`
-	Promotions             int               `json:"promotions"`
-	KnownExamples          int               `json:"known_examples"`
-	RandomInputs           int               `json:"random_inputs"`
-	Examples               []task.Example    `json:"-"`
-	Events                 []IterationRecord `json:"events"`
-	FinalProgram           string            `json:"final_program"`
-	FinalCandidate         string            `json:"final_candidate,omitempty"`
-	FinalIteration         int               `json:"final_iteration,omitempty"`
-	FinalScore             float64           `json:"final_score"`
-	FinalAccuracy          float64           `json:"final_accuracy"`
-	CoverageUncoveredAtEnd []string          `json:"coverage_uncovered_at_end"`
-	Tokens                 task.Usage        `json:"tokens"`
-	Settings               Settings          `json:"settings"`
-	Workspace              string            `json:"workspace"`
-	StartedAt              time.Time         `json:"started_at"`
-	FinishedAt             time.Time         `json:"finished_at"`
-	WallSeconds            float64           `json:"wall_seconds"`
+	RunID         string `json:"run_id"`
+	Task          string `json:"task"`
+	StopReason    string `json:"stop_reason"`
+	Error         string `json:"error,omitempty"`
+	Iterations    int    `json:"iterations"`
+	Promotions    int    `json:"promotions"`
+	KnownExamples int    `json:"known_examples"`
+	RandomInputs  int    `json:"random_inputs"`
+	// ProposalFallbacks counts the batches drawn from random_inputs because
+	// every proposal attempt failed (their inputs count in RandomInputs).
+	ProposalFallbacks int `json:"proposal_fallbacks"`
+	// Rejections are the reasons of the last failed proposal attempts when
+	// the run ended with proposer_failed.
+	Rejections     []string          `json:"rejections,omitempty"`
+	Examples       []task.Example    `json:"-"`
+	Events         []IterationRecord `json:"events"`
+	FinalProgram   string            `json:"final_program"`
+	FinalCandidate string            `json:"final_candidate,omitempty"`
+	FinalIteration int               `json:"final_iteration,omitempty"`
+	FinalScore     float64           `json:"final_score"`
+	FinalAccuracy  float64           `json:"final_accuracy"`
+	// FinalKnown is how many examples FinalScore and FinalAccuracy were
+	// measured on: KnownExamples, unless the sandbox could not re-score the
+	// archive at the end and the archived evaluation was used.
+	FinalKnown             int        `json:"final_known"`
+	CoverageUncoveredAtEnd []string   `json:"coverage_uncovered_at_end"`
+	Tokens                 task.Usage `json:"tokens"`
+	Settings               Settings   `json:"settings"`
+	Workspace              string     `json:"workspace"`
+	StartedAt              time.Time  `json:"started_at"`
+	FinishedAt             time.Time  `json:"finished_at"`
+	WallSeconds            float64    `json:"wall_seconds"`
 }
 
 // MarshalJSON writes examples as [input, output, source] triples.

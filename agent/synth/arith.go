@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
-	"strings"
-	"unicode"
 )
 
 // Integer arithmetic with Python's semantics; overflow of int64 (where
@@ -99,26 +97,6 @@ func gcdI(a, b int64) int64 {
 	return a
 }
 
-// pyFloorDivF is Python's float a // b.
-func pyFloorDivF(a, b float64) (float64, bool) {
-	if b == 0 {
-		return 0, false
-	}
-	return math.Floor(a / b), true
-}
-
-// pyModF is Python's float a % b.
-func pyModF(a, b float64) (float64, bool) {
-	if b == 0 {
-		return 0, false
-	}
-	r := math.Mod(a, b)
-	if r != 0 && (r < 0) != (b < 0) {
-		r += b
-	}
-	return r, true
-}
-
 // roundHalfEven is Python's round(x) (to an int).
 func roundHalfEven(x float64) (int64, bool) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 9e18 {
@@ -161,88 +139,4 @@ func isPrime(n int64) bool {
 		}
 	}
 	return true
-}
-
-// pyTitle is Python's str.title.
-func pyTitle(s string) string {
-	var sb strings.Builder
-	prevCased := false
-	for _, r := range s {
-		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-		if cased {
-			if prevCased {
-				r = unicode.ToLower(r)
-			} else {
-				r = unicode.ToUpper(r)
-			}
-		}
-		prevCased = cased
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
-
-// pyCapitalize is Python's str.capitalize.
-func pyCapitalize(s string) string {
-	r := []rune(s)
-	for i := range r {
-		if i == 0 {
-			r[i] = unicode.ToUpper(r[i])
-		} else {
-			r[i] = unicode.ToLower(r[i])
-		}
-	}
-	return string(r)
-}
-
-func pySwapcase(s string) string {
-	r := []rune(s)
-	for i, c := range r {
-		switch {
-		case unicode.IsUpper(c):
-			r[i] = unicode.ToLower(c)
-		case unicode.IsLower(c):
-			r[i] = unicode.ToUpper(c)
-		}
-	}
-	return string(r)
-}
-
-func allRunes(s string, pred func(rune) bool) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !pred(r) {
-			return false
-		}
-	}
-	return true
-}
-
-func isASCIIDigit(r rune) bool { return r >= '0' && r <= '9' }
-
-func reverseString(s string) string {
-	r := []rune(s)
-	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-		r[i], r[j] = r[j], r[i]
-	}
-	return string(r)
-}
-
-// shiftLetter moves ASCII letters k places round the alphabet, keeping case.
-func shiftLetter(s string, k int64) string {
-	var sb strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z':
-			m, _ := pyMod(int64(r-'a')+k, 26)
-			r = 'a' + rune(m)
-		case r >= 'A' && r <= 'Z':
-			m, _ := pyMod(int64(r-'A')+k, 26)
-			r = 'A' + rune(m)
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }

@@ -8,4 +8,79 @@
 // Programs are evaluated natively in Go with Python's semantics (floor
 // division, modulo sign, banker's rounding), so the emitted candidate.py
 // behaves like the program the enumerator checked.
+//
+// # Where things are
+//
+// The agent:
+//   - agent.go: Agent, Options and Write (one search per new set of
+//     examples, the notes, the constant program written when the DSL
+//     cannot express the task).
+//   - propose.go: Propose, choosing inputs that split the programs still
+//     consistent, then inputs covering missing categories; the JSON values
+//     of proposals.
+//
+// The DSL:
+//   - value.go: the types (int, float, bool, str and lists of them, lists
+//     of pairs), conversion from and to JSON, comparison with the expected
+//     outputs.
+//   - dsl.go: operators, programs (node) and lambdas, their evaluation.
+//   - arith.go: integer and float arithmetic with Python's semantics.
+//   - python.go: the translation of a program into a candidate.py.
+//
+// The operators:
+//   - catalog.go: the one catalogue, assembled once, in the order the
+//     enumerator tries operators.
+//   - ops.go: operator constructors, the settings beside a signature (rare,
+//     comprehension, extra cost, the Python builtin it is), the
+//     conditional, and the generic helpers over lists.
+//   - ops_int.go, ops_float.go, ops_string.go, ops_list.go, ops_pair.go,
+//     ops_geometry.go, ops_loop.go: the operators by the values they work
+//     on, each with its Python helpers.
+//
+// The search:
+//   - problem.go: a Write request as the enumerator sees it: how inputs bind
+//     to variables, the examples' environments and outputs.
+//   - consts.go: constants mined from the task's text.
+//   - lambdas.go: the lambda banks (enumerated once per process, per mined
+//     constants) and the lambdas added by hand: conditional, keyed,
+//     anchored.
+//   - enum.go: the enumerator: the bank of programs by type and size,
+//     levels, observational equivalence, and the jobs and reductions the
+//     sweeps share.
+//   - hash.go: hashing programs' values and the set of hashes.
+//   - gc.go: the garbage collector's target while a search runs.
+//   - search.go: one search: the enumerator's levels and, around them, the
+//     strategies below.
+//
+// The strategies of a search, one file each:
+//   - strategy_table.go: categorical outputs named by a table over a
+//     computed value (checked on every new program).
+//   - strategy_loops.go: whole programs that are one loop over an integer
+//     input, checked example by example (after size 4, first).
+//   - strategy_sweep_inputs.go: every lambda with every one-lambda operator
+//     over the inputs, one lambda size at a time, reduced as it goes
+//     (after size 4, next).
+//   - strategy_sweep_derived.go: the same over derived lists (cumsum(xs),
+//     s.split()) (after size 4, last).
+//   - strategy_conditional.go: "t if c else e" from two programs each right
+//     on part of the examples (after each size from 3).
+//
+// Input proposal:
+//   - propose_template.go: the template of inputs read from the task's
+//     description, and the phrases of its constraints.
+//   - propose_random.go: inputs drawn by the task's kind, or from the
+//     template.
+//   - propose_mutate.go: inputs mutated from the observed ones, keeping
+//     their structure.
+//   - propose_lesson.go: what a rejection by the hidden program teaches
+//     about the inputs it accepts.
+//
+// internal/selfcheck is a development command that measures the
+// synthesizer on a task set without the workflow.
+//
+// Tests are named after the file they test; helpers_test.go holds the
+// shared helpers, and golden_test.go records under testdata/golden/ what
+// the synthesizer does independently of the clock (the catalogue, the
+// lambda banks, the enumeration order, the programs found, the inputs
+// proposed), so that a change of behaviour shows as a diff.
 package synth

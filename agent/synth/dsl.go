@@ -5,32 +5,33 @@ import (
 	"strings"
 )
 
-// Family groups operators for the search order and for the notes.
-type Family uint8
+// family groups operators for the search order and for the notes.
+type family uint8
 
-// Operator families, simplest first. A family's extra cost is added to the
-// size of every program using it, so simpler families are tried first.
+// Operator families, simplest first: within one size, whole programs try
+// them in this order (loops right after the scalars), and the notes name
+// the families a program uses.
 const (
-	FamConst Family = iota
-	FamScalar
-	FamCond
-	FamList
-	FamScan
-	FamLoop
+	famConst family = iota
+	famScalar
+	famCond
+	famList
+	famScan
+	famLoop
 	numFamilies
 )
 
 var familyNames = [numFamilies]string{"constants", "scalar", "conditionals", "lists (map/filter/zip/index)", "windows and scans", "loops and recursion"}
 
-func (f Family) String() string { return familyNames[f] }
+func (f family) String() string { return familyNames[f] }
 
-// LamSig is the argument signature of a lambda: which variables it binds.
-type LamSig uint8
+// lamSig is the argument signature of a lambda: which variables it binds.
+type lamSig uint8
 
 // Lambda signatures. sigGeo lambdas are a fixed bank of functions of two
 // points, not enumerated.
 const (
-	sigNone LamSig = iota
+	sigNone lamSig = iota
 	sigI           // x: int
 	sigII          // x, y: int
 	sigF           // x: float
@@ -40,38 +41,49 @@ const (
 	numSigs
 )
 
-var sigArgs = [numSigs][]Type{nil, {TInt}, {TInt, TInt}, {TFloat}, {TFloat, TFloat}, {TStr}, nil}
+var sigArgs = [numSigs][]valType{nil, {tInt}, {tInt, tInt}, {tFloat}, {tFloat, tFloat}, {tStr}, nil}
 
-// Op is one operator of the DSL: its typed signature, its Go evaluation
+// operator is one operator of the DSL: its typed signature, its Go evaluation
 // with Python's semantics and its Python translation.
-type Op struct {
+type operator struct {
 	Name string
-	Args []Type
+	Args []valType
 	// Sig and LamRet describe the operator's lambda argument, if any.
-	Sig    LamSig
-	LamRet Type
+	Sig    lamSig
+	LamRet valType
 	// Sig2 and LamRet2 describe a second lambda (loops: step and stop).
-	Sig2    LamSig
-	LamRet2 Type
-	Ret     Type
-	Fam     Family
-	// Cost is the operator's own size (1 by default).
+	Sig2    lamSig
+	LamRet2 valType
+	Ret     valType
+	Fam     family
+	// Cost is the operator's own size: 1, or 2 for operators seldom a step
+	// towards something else.
 	Cost int
 	// Lazy operators (conditionals) receive failed arguments; the others
 	// fail when any argument failed.
 	Lazy bool
+	// Rare scalar operators are seldom a step towards something else: they
+	// go last within a size and anchored and keyed lambdas leave them out.
+	Rare bool
+	// Comprehension operators (map, filter, count of one list) are swept
+	// one lambda size ahead of the others.
+	Comprehension bool
+	// PyBuiltin is the Python builtin (max, min) equal to the operator on
+	// its two arguments: a lambda that only applies the operator to its own
+	// two variables is written as that name.
+	PyBuiltin string
 	// Eval computes the value; it returns errV when Python would raise.
-	Eval func(l *Lambda, a []any) any
+	Eval func(l *lambda, a []any) any
 	// Py renders the call in Python given the rendered arguments.
-	Py func(e *emitter, l *Lambda, a []code) code
+	Py func(e *emitter, l *lambda, a []code) code
 }
 
-// Node is a DSL program: an operator applied to sub-programs, a constant or
+// node is a DSL program: an operator applied to sub-programs, a constant or
 // a variable.
-type Node struct {
-	Op   *Op
-	Kids []*Node
-	Lam  *Lambda
+type node struct {
+	Op   *operator
+	Kids []*node
+	Lam  *lambda
 	// Const is the value of a constant leaf (Op nil, Var < 0).
 	Const any
 	// Var is the index of a variable leaf (Op nil), -1 otherwise.
@@ -79,37 +91,37 @@ type Node struct {
 	Size int
 }
 
-// Lambda is an anonymous function argument of a higher-order operator.
-type Lambda struct {
-	Sig  LamSig
-	Ret  Type
-	Body *Node
+// lambda is an anonymous function argument of a higher-order operator.
+type lambda struct {
+	Sig  lamSig
+	Ret  valType
+	Body *node
 	// Geo names a fixed function of two points when Sig is sigGeo.
 	Geo *geoFunc
 	// Next is the operator's second lambda, if it takes two.
-	Next *Lambda
+	Next *lambda
 	Size int
 	fn   func(env []any) any
 	env  []any
 }
 
-func (l *Lambda) call1(x any) any {
+func (l *lambda) call1(x any) any {
 	l.env[0] = x
 	return l.fn(l.env)
 }
 
-func (l *Lambda) call2(x, y any) any {
+func (l *lambda) call2(x, y any) any {
 	l.env[0], l.env[1] = x, y
 	return l.fn(l.env)
 }
 
 // newLambda compiles a lambda body.
-func newLambda(sig LamSig, ret Type, body *Node) *Lambda {
-	return &Lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2)}
+func newLambda(sig lamSig, ret valType, body *node) *lambda {
+	return &lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2)}
 }
 
 // compile turns a lambda body into a closure over an environment.
-func compile(n *Node) func(env []any) any {
+func compile(n *node) func(env []any) any {
 	if n.Op == nil {
 		if n.Var >= 0 {
 			i := n.Var
@@ -136,7 +148,7 @@ func compile(n *Node) func(env []any) any {
 }
 
 // evalNode evaluates a program on one environment (the input variables).
-func evalNode(n *Node, env []any) any {
+func evalNode(n *node, env []any) any {
 	if n.Op == nil {
 		if n.Var >= 0 {
 			return env[n.Var]
@@ -154,13 +166,13 @@ func evalNode(n *Node, env []any) any {
 }
 
 // String renders a program in a compact prefix form (for notes and tests).
-func (n *Node) String() string {
+func (n *node) String() string {
 	var sb strings.Builder
 	n.write(&sb, nil)
 	return sb.String()
 }
 
-func (n *Node) write(sb *strings.Builder, names []string) {
+func (n *node) write(sb *strings.Builder, names []string) {
 	switch {
 	case n.Op == nil && n.Var >= 0:
 		if n.Var < len(names) {
@@ -190,7 +202,7 @@ func (n *Node) write(sb *strings.Builder, names []string) {
 }
 
 // String renders a lambda as "λx.body".
-func (l *Lambda) String() string {
+func (l *lambda) String() string {
 	if l.Geo != nil {
 		return l.Geo.name
 	}
@@ -206,10 +218,10 @@ func (l *Lambda) String() string {
 }
 
 // families returns the families a program uses.
-func (n *Node) families(seen map[Family]bool) {
+func (n *node) families(seen map[family]bool) {
 	if n.Op == nil {
 		if n.Var < 0 {
-			seen[FamConst] = true
+			seen[famConst] = true
 		}
 		return
 	}

@@ -6,7 +6,7 @@ import (
 
 // entry is one program in the bank with its value on every environment.
 type entry struct {
-	n    *Node
+	n    *node
 	vals []any
 }
 
@@ -15,8 +15,8 @@ type entry struct {
 // first (smallest, earliest operator) is kept.
 type enumerator struct {
 	envs  [][]any
-	vars  []Type
-	ops   []*Op
+	vars  []valType
+	ops   []*operator
 	lams  *lamBanks
 	bank  [numTypes][][]*entry // [type][size]
 	seen  [numTypes]hashSet
@@ -38,7 +38,7 @@ type enumerator struct {
 	memFull bool
 
 	// onNew is called for each new program; returning true stops the search.
-	onNew func(t Type, e *entry) bool
+	onNew func(t valType, e *entry) bool
 
 	scratch []any
 	args    []any
@@ -53,9 +53,9 @@ type enumerator struct {
 
 type enumConfig struct {
 	envs      [][]any
-	vars      []Type
+	vars      []valType
 	consts    []any
-	ops       []*Op
+	ops       []*operator
 	lams      *lamBanks
 	deadline  time.Time
 	memLimit  int64
@@ -75,7 +75,7 @@ func newEnumerator(c enumConfig) *enumerator {
 		for j, env := range c.envs {
 			vals[j] = env[i]
 		}
-		en.add(t, &Node{Var: i, Size: 1}, vals)
+		en.add(t, &node{Var: i, Size: 1}, vals)
 	}
 	for _, k := range c.consts {
 		t, _ := typeOf(k)
@@ -83,7 +83,7 @@ func newEnumerator(c enumConfig) *enumerator {
 		for j := range vals {
 			vals[j] = k
 		}
-		en.add(t, &Node{Var: -1, Const: k, Size: 1}, vals)
+		en.add(t, &node{Var: -1, Const: k, Size: 1}, vals)
 	}
 	en.level = 1
 	return en
@@ -91,7 +91,7 @@ func newEnumerator(c enumConfig) *enumerator {
 
 // add registers a program unless an equivalent one exists; it reports
 // whether the program was new.
-func (en *enumerator) add(t Type, n *Node, vals []any) bool {
+func (en *enumerator) add(t valType, n *node, vals []any) bool {
 	h := fnvOffset
 	allErr := true
 	for _, v := range vals {
@@ -106,7 +106,7 @@ func (en *enumerator) add(t Type, n *Node, vals []any) bool {
 	return en.addHashed(t, n, vals, h)
 }
 
-func (en *enumerator) addHashed(t Type, n *Node, vals []any, h hasher) bool {
+func (en *enumerator) addHashed(t valType, n *node, vals []any, h hasher) bool {
 	if en.seen[t].has(h) {
 		return false
 	}
@@ -172,7 +172,7 @@ func (en *enumerator) checkLimits() bool {
 		if now.After(en.deadline) {
 			en.stopped, en.timedOut = true, true
 		}
-		if en.sweepUntil.IsZero() == false && now.After(en.sweepUntil) {
+		if !en.sweepUntil.IsZero() && now.After(en.sweepUntil) {
 			en.stopped, en.sweepCut = true, true
 		}
 	}
@@ -229,7 +229,7 @@ func (en *enumerator) growLevel(s int) {
 
 // compositions distributes total over the operator's slots (lambdas first,
 // then arguments), each at least 1, and enumerates each distribution.
-func (en *enumerator) compositions(op *Op, sizes []int, i, total int) {
+func (en *enumerator) compositions(op *operator, sizes []int, i, total int) {
 	if en.stopped {
 		return
 	}
@@ -244,9 +244,9 @@ func (en *enumerator) compositions(op *Op, sizes []int, i, total int) {
 	}
 }
 
-func (en *enumerator) combine(op *Op, sizes []int) {
+func (en *enumerator) combine(op *operator, sizes []int) {
 	j := 0
-	var lams1, lams2 []*Lambda
+	var lams1, lams2 []*lambda
 	if op.Sig != sigNone {
 		lams1 = en.lams.get(op.Sig, op.LamRet, sizes[j])
 		j++
@@ -280,7 +280,7 @@ func (en *enumerator) combine(op *Op, sizes []int) {
 		en.picked = make([]*entry, len(lists))
 	}
 	picked := en.picked[:len(lists)]
-	run := func(l *Lambda) {
+	run := func(l *lambda) {
 		en.product(op, l, lists, picked, 0, size)
 	}
 	switch {
@@ -308,7 +308,7 @@ func (en *enumerator) combine(op *Op, sizes []int) {
 	}
 }
 
-func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*entry, i, size int) {
+func (en *enumerator) product(op *operator, l *lambda, lists [][]*entry, picked []*entry, i, size int) {
 	if i == len(lists) {
 		en.try(op, l, picked, size)
 		return
@@ -326,7 +326,7 @@ func (en *enumerator) product(op *Op, l *Lambda, lists [][]*entry, picked []*ent
 const stackEnvs = 48
 
 // try evaluates op applied to the picked programs on every environment.
-func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
+func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	// An operator panicking on an extreme value drops that one program.
 	defer func() { _ = recover() }()
 	if en.maxPerType > 0 && en.perType[op.Ret] >= en.maxPerType {
@@ -376,17 +376,17 @@ func (en *enumerator) try(op *Op, l *Lambda, picked []*entry, size int) {
 	if en.seen[op.Ret].has(h) {
 		return
 	}
-	kids := make([]*Node, len(picked))
+	kids := make([]*node, len(picked))
 	for i, e := range picked {
 		kids[i] = e.n
 	}
 	stored := make([]any, len(vals))
 	copy(stored, vals)
-	en.addHashed(op.Ret, &Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored, h)
+	en.addHashed(op.Ret, &node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored, h)
 }
 
 // all returns every program of type t, smallest first.
-func (en *enumerator) all(t Type) []*entry {
+func (en *enumerator) all(t valType) []*entry {
 	var out []*entry
 	for _, es := range en.bank[t] {
 		out = append(out, es...)
@@ -394,40 +394,9 @@ func (en *enumerator) all(t Type) []*entry {
 	return out
 }
 
-// sweepArgs applies every one-lambda operator, with every lambda of the
-// bank up to lamMax, to programs of sizes 1..argMax (at least one argument
-// of size argMax): map, filter, scan... of derived lists such as cumsum(xs)
-// or s.split(). Such programs are structurally simple even when their
-// lambda is large, and trying them all costs little next to a whole level
-// of the enumeration. Small lambdas go first, across all operators. (The
-// sweep over the inputs themselves is sweepStaged.)
-func (en *enumerator) sweepArgs(argMax, lamMax int) {
-	jobs := en.sweepJobs(argMax)
-	maxLam := 0
-	for _, j := range jobs {
-		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet]))
-	}
-	maxLam = min(maxLam, lamMax+1)
-	en.recording, en.recent = true, nil
-	for size := 1; size < maxLam; size++ {
-		for _, j := range jobs {
-			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
-				if en.stopped {
-					en.recording = false
-					return
-				}
-				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+j.args)
-			}
-		}
-	}
-	en.recording = false
-	en.reduceRecent()
-}
-
 // sweepJob is a one-lambda operator with the programs its arguments take.
 type sweepJob struct {
-	op    *Op
+	op    *operator
 	lists [][]*entry
 	// args is the size of one choice of arguments.
 	args int
@@ -439,7 +408,7 @@ type sweepJob struct {
 func (en *enumerator) sweepJobs(argMax int) []sweepJob {
 	var jobs []sweepJob
 	for _, op := range en.ops {
-		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == FamLoop {
+		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == famLoop {
 			continue
 		}
 		// One argument (each in turn) takes size argMax, the others size 1.
@@ -481,7 +450,7 @@ func (en *enumerator) reduceRecent() {
 	en.recent = nil
 	for _, e := range recent {
 		t, good := typeOf(firstValue(e.vals))
-		if !good || t < TStr {
+		if !good || t < tStr {
 			// Only reductions of lists and strings: scalar results are
 			// combined by the regular levels.
 			continue

@@ -8,28 +8,15 @@ import (
 
 // lamBanks holds the lambdas of every signature, by result type and size.
 type lamBanks struct {
-	by [numSigs][numTypes][][]*Lambda
+	by [numSigs][numTypes][][]*lambda
 }
 
-func (b *lamBanks) get(sig LamSig, ret Type, size int) []*Lambda {
+func (b *lamBanks) get(sig lamSig, ret valType, size int) []*lambda {
 	s := b.by[sig][ret]
 	if size >= len(s) {
 		return nil
 	}
 	return s[size]
-}
-
-// count returns how many lambdas the banks hold.
-func (b *lamBanks) count() int {
-	n := 0
-	for _, bySig := range b.by {
-		for _, byRet := range bySig {
-			for _, ls := range byRet {
-				n += len(ls)
-			}
-		}
-	}
-	return n
 }
 
 // lamSpec says how a signature's lambdas are enumerated: over which probe
@@ -143,7 +130,7 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 	for sig := sigI; sig < sigGeo; sig++ {
 		sp := specs[sig]
 		en := newEnumerator(enumConfig{
-			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: scalarOps,
+			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: catalog.scalars,
 			deadline: time.Now().Add(limit), maxPerTyp: sp.maxPer,
 		})
 		en.grow(sp.maxSize, nil)
@@ -156,7 +143,7 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 		if len(anchors) > 0 && (sig == sigI || sig == sigII) {
 			anchoredLambdas(en, anchors)
 		}
-		for t := Type(0); t < numTypes; t++ {
+		for t := valType(0); t < numTypes; t++ {
 			for size, es := range en.bank[t] {
 				for _, e := range es {
 					if !usesVar(e.n) {
@@ -170,13 +157,13 @@ func buildLambdas(specs [numSigs]lamSpec, anchors []int64, limit time.Duration) 
 			}
 		}
 	}
-	for _, t := range []Type{TInt, TFloat} {
-		b.by[sigGeo][t] = [][]*Lambda{nil, geoLambdas(t)}
+	for _, t := range []valType{tInt, tFloat} {
+		b.by[sigGeo][t] = [][]*lambda{nil, geoLambdas(t)}
 	}
 	return b
 }
 
-func usesVar(n *Node) bool {
+func usesVar(n *node) bool {
 	if n.Op == nil {
 		return n.Var >= 0
 	}
@@ -202,10 +189,10 @@ const (
 func conditionalLambdas(en *enumerator) {
 	en.stopped = false
 	var preds []*entry
-	for size := 2; size <= 3 && size < len(en.bank[TBool]); size++ {
-		preds = append(preds, en.bank[TBool][size]...)
+	for size := 2; size <= 3 && size < len(en.bank[tBool]); size++ {
+		preds = append(preds, en.bank[tBool][size]...)
 	}
-	for _, t := range []Type{TInt} {
+	for _, t := range []valType{tInt} {
 		var small, medium []*entry
 		for size := 1; size < len(en.bank[t]) && size <= 4; size++ {
 			if size <= 2 {
@@ -223,7 +210,7 @@ func conditionalLambdas(en *enumerator) {
 				x = e
 			}
 		}
-		op := iteOps[t]
+		op := catalog.conds[t]
 		en.maxPerType = en.perType[t] + maxSmallCondLambdas
 		// Small branches first: "x*x if x % 2 == 0 else 0" must not wait
 		// behind the thousands of medium branches beside x.
@@ -263,22 +250,22 @@ const (
 func anchoredLambdas(en *enumerator, anchors []int64) {
 	en.stopped = false
 	var bodies [maxAnchoredBody + 1][]*entry
-	for size := 1; size <= maxAnchoredBody && size < len(en.bank[TInt]); size++ {
-		for _, e := range en.bank[TInt][size] {
+	for size := 1; size <= maxAnchoredBody && size < len(en.bank[tInt]); size++ {
+		for _, e := range en.bank[tInt][size] {
 			if usesVar(e.n) {
 				bodies[size] = append(bodies[size], e)
 			}
 		}
 	}
-	var ops []*Op
-	for _, op := range scalarOps {
-		if len(op.Args) == 2 && op.Args[0] == TInt && op.Args[1] == TInt && op.Sig == sigNone && !rareScalar[op.Name] {
+	var ops []*operator
+	for _, op := range catalog.scalars {
+		if len(op.Args) == 2 && op.Args[0] == tInt && op.Args[1] == tInt && op.Sig == sigNone && !op.Rare {
 			ops = append(ops, op)
 		}
 	}
 	for _, c := range anchors[:min(len(anchors), maxAnchors)] {
 		var k *entry
-		for _, e := range en.bank[TInt][1] {
+		for _, e := range en.bank[tInt][1] {
 			if e.n.Op == nil && e.n.Var < 0 && e.n.Const == any(c) {
 				k = e
 			}
@@ -286,7 +273,7 @@ func anchoredLambdas(en *enumerator, anchors []int64) {
 		if k == nil {
 			continue
 		}
-		en.maxPerType = max(en.perType[TInt], en.perType[TBool]) + maxPerAnchor
+		en.maxPerType = max(en.perType[tInt], en.perType[tBool]) + maxPerAnchor
 		for _, bs := range bodies {
 			for _, op := range ops {
 				for _, f := range bs {
@@ -309,13 +296,13 @@ const maxKeyed = 1500
 // per-type cap of two-argument lambdas cuts at size 5.
 func keyedLambdas(en *enumerator) {
 	en.stopped = false
-	if len(en.bank[TInt]) <= 2 {
+	if len(en.bank[tInt]) <= 2 {
 		return
 	}
 	type key struct{ x, y *entry }
-	keys := map[*Op]*key{}
-	var order []*Op
-	for _, e := range en.bank[TInt][2] {
+	keys := map[*operator]*key{}
+	var order []*operator
+	for _, e := range en.bank[tInt][2] {
 		n := e.n
 		if n.Op == nil || len(n.Kids) != 1 || n.Lam != nil || n.Kids[0].Op != nil || n.Kids[0].Var < 0 {
 			continue
@@ -332,9 +319,9 @@ func keyedLambdas(en *enumerator) {
 			k.y = e
 		}
 	}
-	en.maxPerType = max(en.perType[TInt], en.perType[TBool]) + maxKeyed
-	for _, op := range scalarOps {
-		if len(op.Args) != 2 || op.Args[0] != TInt || op.Args[1] != TInt || op.Sig != sigNone || rareScalar[op.Name] {
+	en.maxPerType = max(en.perType[tInt], en.perType[tBool]) + maxKeyed
+	for _, op := range catalog.scalars {
+		if len(op.Args) != 2 || op.Args[0] != tInt || op.Args[1] != tInt || op.Sig != sigNone || op.Rare {
 			continue
 		}
 		for _, f := range order {

@@ -13,7 +13,7 @@ import (
 // binding says how input_data is unpacked into the DSL's variables.
 type binding struct {
 	names  []string
-	types  []Type
+	types  []valType
 	line   string
 	floats bool
 	// shape is the structural shape used by proposals ("pairs", "list", ...).
@@ -37,24 +37,24 @@ func newBinding(t task.Task, inputs []any) (*binding, error) {
 		}
 	}
 	b := &binding{floats: floats}
-	num := TInt
-	list := TListInt
+	num := tInt
+	list := tListInt
 	if floats {
-		num, list = TFloat, TListFloat
+		num, list = tFloat, tListFloat
 	}
 	switch t.Kind {
 	case task.KindList:
-		b.names, b.types, b.line, b.shape = []string{"xs"}, []Type{list}, "xs = input_data", "list"
+		b.names, b.types, b.line, b.shape = []string{"xs"}, []valType{list}, "xs = input_data", "list"
 	case task.KindTwoLists:
-		b.names, b.types, b.line, b.shape = []string{"xs", "ys"}, []Type{list, list}, "xs, ys = input_data", "two_lists"
+		b.names, b.types, b.line, b.shape = []string{"xs", "ys"}, []valType{list, list}, "xs, ys = input_data", "two_lists"
 	case task.KindInt:
-		b.names, b.types, b.line, b.shape = []string{"n"}, []Type{TInt}, "n = input_data", "int"
+		b.names, b.types, b.line, b.shape = []string{"n"}, []valType{tInt}, "n = input_data", "int"
 	case task.KindPair:
-		b.names, b.types, b.line, b.shape = []string{"a", "b"}, []Type{num, num}, "a, b = input_data", "pair"
+		b.names, b.types, b.line, b.shape = []string{"a", "b"}, []valType{num, num}, "a, b = input_data", "pair"
 	case task.KindString:
-		b.names, b.types, b.line, b.shape = []string{"s"}, []Type{TStr}, "s = input_data", "string"
+		b.names, b.types, b.line, b.shape = []string{"s"}, []valType{tStr}, "s = input_data", "string"
 	case task.KindPoints:
-		b.names, b.types, b.line, b.shape = []string{"pts"}, []Type{TListPair}, "pts = input_data", "points"
+		b.names, b.types, b.line, b.shape = []string{"pts"}, []valType{tListPair}, "pts = input_data", "points"
 	default:
 		return otherBinding(t, inputs, b)
 	}
@@ -81,7 +81,7 @@ func otherBinding(t task.Task, inputs []any, b *binding) (*binding, error) {
 	it := strings.ToLower(t.InputType)
 	if len(inputs) == 0 {
 		if strings.Contains(it, "pair") || strings.Contains(it, "point") {
-			b.names, b.types, b.line, b.shape = []string{"pairs"}, []Type{TListPair}, "pairs = input_data", "pairs"
+			b.names, b.types, b.line, b.shape = []string{"pairs"}, []valType{tListPair}, "pairs = input_data", "pairs"
 			return b, nil
 		}
 		return nil, fmt.Errorf("%w: no observed input and input_type %q", errUnsupported, t.InputType)
@@ -119,15 +119,15 @@ func otherBinding(t task.Task, inputs []any, b *binding) (*binding, error) {
 	}
 	switch kind {
 	case "list":
-		t := TListInt
+		t := tListInt
 		if b.floats {
-			t = TListFloat
+			t = tListFloat
 		}
-		b.names, b.types, b.line, b.shape = []string{"xs"}, []Type{t}, "xs = input_data", "list"
+		b.names, b.types, b.line, b.shape = []string{"xs"}, []valType{t}, "xs = input_data", "list"
 	case "words":
-		b.names, b.types, b.line, b.shape = []string{"words"}, []Type{TListStr}, "words = input_data", "words"
+		b.names, b.types, b.line, b.shape = []string{"words"}, []valType{tListStr}, "words = input_data", "words"
 	default:
-		b.names, b.types, b.line, b.shape = []string{"pairs"}, []Type{TListPair}, "pairs = input_data", "pairs"
+		b.names, b.types, b.line, b.shape = []string{"pairs"}, []valType{tListPair}, "pairs = input_data", "pairs"
 	}
 	return b, nil
 }
@@ -167,13 +167,13 @@ func (b *binding) env(in any) ([]any, error) {
 
 // coerce converts a value to a wanted type where Python would treat them
 // alike (an empty list, an int among floats).
-func coerce(v any, want Type) any {
+func coerce(v any, want valType) any {
 	switch want {
-	case TFloat:
+	case tFloat:
 		if i, good := v.(int64); good {
 			return float64(i)
 		}
-	case TListFloat:
+	case tListFloat:
 		if l, good := v.([]int64); good {
 			out := make([]float64, len(l))
 			for i, x := range l {
@@ -181,12 +181,12 @@ func coerce(v any, want Type) any {
 			}
 			return out
 		}
-	case TListPair, TListStr, TListBool:
+	case tListPair, tListStr, tListBool:
 		if l, good := v.([]int64); good && len(l) == 0 {
 			switch want {
-			case TListPair:
+			case tListPair:
 				return []pair{}
-			case TListStr:
+			case tListStr:
 				return []string{}
 			default:
 				return []bool{}
@@ -202,8 +202,8 @@ type problem struct {
 	envs [][]any
 	outs []any
 	// out is the output type; ok lists the program types that may match it.
-	out Type
-	ok  []Type
+	out valType
+	ok  []valType
 	// round is the number of decimals float outputs are rounded to, or -1.
 	round int
 	// mined are the integers written in the task's text (minedConsts).
@@ -259,7 +259,7 @@ func (p *problem) setOutputs(outs []any) error {
 		}
 		maxDec = max(maxDec, decimals(o))
 	}
-	var typ Type
+	var typ valType
 	have := false
 	conv := make([]any, len(outs))
 	for i, o := range outs {
@@ -291,9 +291,9 @@ func (p *problem) setOutputs(outs []any) error {
 		typ, have = t, true
 	}
 	if !have {
-		typ = TListInt
+		typ = tListInt
 		if floats {
-			typ = TListFloat
+			typ = tListFloat
 		}
 	}
 	if p.nullable && allErr(conv) {
@@ -306,12 +306,12 @@ func (p *problem) setOutputs(outs []any) error {
 	}
 	p.outs, p.out = conv, typ
 	switch typ {
-	case TInt, TFloat:
-		p.ok = []Type{TInt, TFloat}
-	case TListInt, TListFloat:
-		p.ok = []Type{TListInt, TListFloat}
+	case tInt, tFloat:
+		p.ok = []valType{tInt, tFloat}
+	case tListInt, tListFloat:
+		p.ok = []valType{tListInt, tListFloat}
 	default:
-		p.ok = []Type{typ}
+		p.ok = []valType{typ}
 	}
 	if floats && maxDec <= 6 {
 		p.round = 6
@@ -404,7 +404,7 @@ func (p *problem) allMatch(vals []any) bool {
 	return true
 }
 
-func (p *problem) okType(t Type) bool {
+func (p *problem) okType(t valType) bool {
 	for _, o := range p.ok {
 		if o == t {
 			return true

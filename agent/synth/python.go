@@ -81,7 +81,7 @@ func newEmitter(vars []string) *emitter {
 	return e
 }
 
-func (e *emitter) node(n *Node, vars []code) code {
+func (e *emitter) node(n *node, vars []code) code {
 	if n.Op == nil {
 		if n.Var >= 0 {
 			return vars[n.Var]
@@ -96,7 +96,7 @@ func (e *emitter) node(n *Node, vars []code) code {
 }
 
 // lam renders a lambda's body with its variables bound to the given code.
-func (e *emitter) lam(l *Lambda, vars ...code) code {
+func (e *emitter) lam(l *lambda, vars ...code) code {
 	if l.Geo != nil {
 		return l.Geo.py(e, vars[0], vars[1])
 	}
@@ -105,12 +105,11 @@ func (e *emitter) lam(l *Lambda, vars ...code) code {
 
 // fn renders a lambda as a Python function value: a builtin name when the
 // body is exactly one (max, min), else a lambda expression.
-func (e *emitter) fn(l *Lambda, names ...string) string {
+func (e *emitter) fn(l *lambda, names ...string) string {
 	if l.Body != nil && l.Body.Op != nil && len(names) == 2 && len(l.Body.Kids) == 2 &&
 		l.Body.Kids[0].Var == 0 && l.Body.Kids[1].Var == 1 && l.Body.Kids[0].Op == nil && l.Body.Kids[1].Op == nil {
-		switch l.Body.Op.Name {
-		case "max", "min", "fmax", "fmin":
-			return strings.TrimPrefix(l.Body.Op.Name, "f")
+		if b := l.Body.Op.PyBuiltin; b != "" {
+			return b
 		}
 	}
 	vars := make([]code, len(names))
@@ -148,9 +147,9 @@ func constCode(v any) code {
 	return atom(string(toJSON(v)))
 }
 
-// Program is a synthesized program with what is needed to print it.
-type Program struct {
-	Root *Node
+// program is a synthesized program with what is needed to print it.
+type program struct {
+	Root *node
 	// Binding renders the unpacking of input_data into the variables.
 	Binding string
 	Vars    []string
@@ -161,14 +160,14 @@ type Program struct {
 }
 
 // Python renders a complete candidate.py defining fname(input_data).
-func (p Program) Python(fname, comment string) string {
+func (p program) Python(fname, comment string) string {
 	e := newEmitter(p.Vars)
 	body := e.node(p.Root, e.vars)
 	if p.Round >= 0 {
 		switch t, _ := rootType(p.Root); t {
-		case TFloat:
+		case tFloat:
 			body = call("round", body, atom(fmt.Sprint(p.Round)))
-		case TListFloat:
+		case tListFloat:
 			body = atom(fmt.Sprintf("[round(v, %d) for v in %s]", p.Round, body.s))
 		}
 	}
@@ -216,7 +215,7 @@ func (p Program) Python(fname, comment string) string {
 }
 
 // rootType returns the static type of a program.
-func rootType(n *Node) (Type, bool) {
+func rootType(n *node) (valType, bool) {
 	if n.Op != nil {
 		return n.Op.Ret, true
 	}

@@ -1,65 +1,20 @@
 package synth
 
 import (
-	"slices"
-	"sort"
 	"time"
 )
 
 // Default search bounds.
 const (
-	// DefaultMaxSize is the largest program size enumerated.
-	DefaultMaxSize = 14
+	// defaultMaxSize is the largest program size enumerated.
+	defaultMaxSize = 14
 	// maxSurvivors bounds the consistent programs kept for proposals.
 	maxSurvivors = 48
 )
 
-var iteOps [numTypes]*Op
-
-// topOps is the operator set of whole programs, simplest family first.
-var topOps []*Op
-
-// rareScalar operators go last within a size, so that the lambda banks'
-// per-type caps cut them first.
-var rareScalar = map[string]bool{"pow": true, "xor": true, "band": true, "bor": true, "gcd": true, "lcm": true,
-	"comb": true, "popcount": true, "digit_sum": true, "is_prime": true, "divides": true, "int": true}
-
-func init() {
-	sort.SliceStable(scalarOps, func(i, j int) bool { return !rareScalar[scalarOps[i].Name] && rareScalar[scalarOps[j].Name] })
-	for t := Type(0); t < numTypes; t++ {
-		o := *opIte
-		o.Name = "if"
-		o.Args = ts(TBool, t, t)
-		o.Ret = t
-		iteOps[t] = &o
-	}
-	for _, o := range scalarOps {
-		if o.Fam != FamCond {
-			topOps = append(topOps, o)
-		}
-	}
-	topOps = append(topOps, listOps...)
-	topOps = append(topOps, loopOps...)
-	for _, o := range topOps {
-		if o.Fam == FamLoop {
-			o.Cost = 1
-		}
-	}
-	// Within one size, loops go right after the scalar operators: their
-	// few combinations are cheap to try while a whole level of list
-	// programs can take the rest of the time limit.
-	rank := func(f Family) int {
-		if f == FamLoop {
-			return int(FamCond)
-		}
-		return int(f)
-	}
-	sort.SliceStable(topOps, func(i, j int) bool { return rank(topOps[i].Fam) < rank(topOps[j].Fam) })
-}
-
 // searchResult is what one search found.
 type searchResult struct {
-	best      *Node
+	best      *node
 	passed    int
 	solved    bool
 	evaluated int64
@@ -91,9 +46,14 @@ type searchSpec struct {
 	beyond int
 }
 
-// search enumerates programs for the problem until one is consistent with
-// every example (or the limits stop it), trying conditionals that combine
-// two partial programs after each size.
+// search enumerates programs for the problem level by level (enum.go)
+// until one is consistent with every example (or the limits stop it). On
+// the way it names categorical outputs by a table over computed values
+// (strategy_table.go), and at size 4 it runs the loop sweep
+// (strategy_loops.go), the staged sweep over the inputs
+// (strategy_sweep_inputs.go) and the sweep over derived arguments
+// (strategy_sweep_derived.go); after each size it tries conditionals that
+// combine two partial programs (strategy_conditional.go).
 func search(p *problem, spec searchSpec) searchResult {
 	envs := p.envs
 	if len(spec.extra) > 0 {
@@ -103,7 +63,7 @@ func search(p *problem, spec searchSpec) searchResult {
 	bestSize := 0
 	masks := map[string]*entry{}
 	var maskOrder []string
-	consider := func(n *Node, vals []any) bool {
+	consider := func(n *node, vals []any) bool {
 		if p.allMatch(vals) {
 			if spec.skip[n.String()] {
 				return false
@@ -117,10 +77,10 @@ func search(p *problem, spec searchSpec) searchResult {
 		return false
 	}
 	en := newEnumerator(enumConfig{
-		envs: envs, vars: p.b.types, consts: topConsts(p), ops: topOps,
+		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 		lams: lambdasFor(p.mined, spec.deadline), deadline: spec.deadline, memLimit: spec.memLimit,
 	})
-	en.onNew = func(t Type, e *entry) bool {
+	en.onNew = func(t valType, e *entry) bool {
 		if !p.okType(t) {
 			if p.labels != nil {
 				if n, vals := p.tabled(t, e); n != nil {
@@ -195,265 +155,14 @@ func search(p *problem, spec searchSpec) searchResult {
 	return res
 }
 
-func maskKey(bits []uint64) string {
-	b := make([]byte, 8*len(bits))
-	for i, w := range bits {
-		for j := 0; j < 8; j++ {
-			b[8*i+j] = byte(w >> (8 * j))
-		}
-	}
-	return string(b)
-}
-
-func maskBits(k string) []uint64 {
-	out := make([]uint64, len(k)/8)
-	for i := range out {
-		for j := 0; j < 8; j++ {
-			out[i] |= uint64(k[8*i+j]) << (8 * j)
-		}
-	}
-	return out
-}
-
-func covers(mask, need []uint64) bool {
-	for i := range need {
-		if need[i]&^mask[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// splitConditional looks for "t if c else e" where t is right wherever the
-// condition c holds and e wherever it does not, no bigger than maxSize.
-func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order []string, maxSize int) (*Node, []any) {
-	nObs := len(p.outs)
-	type cand struct {
-		bits []uint64
-		e    *entry
-	}
-	cands := make([]cand, 0, len(order))
-	for _, k := range order {
-		cands = append(cands, cand{maskBits(k), masks[k]})
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.n.Size < cands[j].e.n.Size })
-	var best *Node
-	var bestVals []any
-	for _, c := range en.all(TBool) {
-		if c.n.Size+3 > maxSize {
-			break
-		}
-		tBits := make([]uint64, (nObs+63)/64)
-		fBits := make([]uint64, (nObs+63)/64)
-		nt := 0
-		valid := true
-		for i := 0; i < nObs; i++ {
-			b, good := c.vals[i].(bool)
-			if !good {
-				valid = false
-				break
-			}
-			if b {
-				tBits[i/64] |= 1 << (i % 64)
-				nt++
-			} else {
-				fBits[i/64] |= 1 << (i % 64)
-			}
-		}
-		if !valid || nt == 0 || nt == nObs {
-			continue
-		}
-		var t, e *entry
-		for _, cd := range cands {
-			if t == nil && covers(cd.bits, tBits) {
-				t = cd.e
-			}
-			if e == nil && covers(cd.bits, fBits) {
-				e = cd.e
-			}
-			if t != nil && e != nil {
-				break
-			}
-		}
-		if t == nil || e == nil {
-			continue
-		}
-		size := 1 + c.n.Size + t.n.Size + e.n.Size
-		if size > maxSize || (best != nil && size >= best.Size) {
-			continue
-		}
-		ret, _ := typeOf(firstValue(t.vals))
-		if !p.okType(ret) {
-			continue
-		}
-		// Both branches must have one type for Python and Go to agree.
-		if rt, _ := typeOf(firstValue(e.vals)); rt != ret {
-			continue
-		}
-		best = &Node{Op: iteOps[ret], Kids: []*Node{c.n, t.n, e.n}, Var: -1, Size: size}
-		bestVals = make([]any, len(c.vals))
-		for i := range c.vals {
-			if b, good := c.vals[i].(bool); good && b {
-				bestVals[i] = t.vals[i]
-			} else if good {
-				bestVals[i] = e.vals[i]
-			} else {
-				bestVals[i] = errV
-			}
-		}
-	}
-	return best, bestVals
-}
-
-func firstValue(vals []any) any {
-	for _, v := range vals {
-		if !isErr(v) {
-			return v
-		}
-	}
-	return errV
-}
-
 // topConsts are the constants of whole programs.
 func topConsts(p *problem) []any {
 	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.mined)
-	if p.b.floats || p.out == TFloat || p.out == TListFloat {
+	if p.b.floats || p.out == tFloat || p.out == tListFloat {
 		cs = append(cs, 0.0, 1.0)
 	}
-	if p.out == TStr || p.out == TListStr {
+	if p.out == tStr || p.out == tListStr {
 		cs = append(cs, "", " ")
 	}
 	return cs
-}
-
-// sweepStaged is the enumerator's sweep (every one-lambda operator, with
-// every lambda, over the size-1 programs) run one lambda size at a time
-// within seven tenths of share of the time left. When a number is wanted,
-// what each lambda size produced is reduced right away by the one-argument
-// operators whose result has a wanted type (sum, len, max...), so that a
-// budget cutting the large lambdas still leaves "the sum of a map with a
-// small lambda" tried. The rest of the share goes to one more transform of
-// the small lambdas' results (then reduced), and, when the sweep was not
-// cut, to the enumerator's own reductions of every sweep result.
-func sweepStaged(en *enumerator, share float64, want []Type) {
-	if en.stopped {
-		return
-	}
-	total := time.Duration(float64(time.Until(en.deadline)) * share)
-	end := time.Now().Add(total)
-	en.sweepUntil = time.Now().Add(total * 7 / 10)
-	defer func() {
-		en.sweepUntil, en.recording, en.recent = time.Time{}, false, nil
-		if en.sweepCut {
-			en.stopped, en.sweepCut = false, false
-		}
-	}()
-	// delay is how many stages later an operator takes each lambda size:
-	// comprehensions (map, filter, count of one list) go first.
-	jobs := en.sweepJobs(1)
-	delays := make([]int, len(jobs))
-	maxLam := 0
-	for i, j := range jobs {
-		delays[i] = 1
-		if comprehension[j.op.Name] && len(j.op.Args) == 1 {
-			delays[i] = 0
-		}
-		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
-	}
-	var reducers, transforms []*Op
-	for _, op := range en.ops {
-		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < TStr {
-			continue
-		}
-		if slices.Contains(want, op.Ret) {
-			reducers = append(reducers, op)
-		} else if op.Ret >= TStr {
-			transforms = append(transforms, op)
-		}
-	}
-	// Lists wanted: the larger lambdas' results are transformed (sorted,
-	// reversed...) once the sweep is over, as any other sweep result.
-	scalarWanted := !slices.ContainsFunc(want, func(t Type) bool { return t >= TStr })
-	// Lambda programs the regular levels banked before the sweep are the
-	// sweep's duplicates: they are reduced with its results, smallest first.
-	var all, small []*entry
-	for t := TStr; t < numTypes; t++ {
-		for _, es := range en.bank[t] {
-			for _, e := range es {
-				if e.n.Lam != nil {
-					all = append(all, e)
-					if e.n.Lam.Size <= maxTransformedLam {
-						small = append(small, e)
-					}
-				}
-			}
-		}
-	}
-	applyUnary(en, small, reducers)
-	for size := 1; size < maxLam && !en.stopped; size++ {
-		en.recording, en.recent = true, nil
-		for i, j := range jobs {
-			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-delays[i]) {
-				if en.stopped {
-					break
-				}
-				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+j.args+l.Size)
-			}
-		}
-		recent := en.recent
-		en.recording, en.recent = false, nil
-		all = append(all, recent...)
-		if size <= maxTransformedLam {
-			small = append(small, recent...)
-		}
-		if size <= maxTransformedLam || scalarWanted {
-			applyUnary(en, recent, reducers)
-		}
-	}
-	complete := !en.stopped
-	if en.stopped && !en.sweepCut {
-		// A solution, the deadline or the memory bound.
-		return
-	}
-	en.stopped, en.sweepCut = false, false
-	// The rest of the share transforms the smallest lambdas' results once
-	// more and reduces those: the length of the set of a map, the maximum
-	// of the sorted filter...
-	en.sweepUntil = end
-	en.recording, en.recent = true, nil
-	applyUnary(en, small, transforms)
-	transformed := en.recent
-	en.recording, en.recent = false, nil
-	applyUnary(en, transformed, reducers)
-	if complete && !en.stopped {
-		en.recent = all
-		en.reduceRecent()
-	}
-}
-
-// comprehension operators are swept one lambda size ahead of the others.
-var comprehension = map[string]bool{"map": true, "filter": true, "count": true, "map_chars": true, "filter_chars": true, "count_chars": true}
-
-// maxTransformedLam is the largest lambda whose sweep results sweepStaged
-// transforms once more before reducing them.
-const maxTransformedLam = 3
-
-// applyUnary applies each one-argument operator to the programs of its
-// argument type.
-func applyUnary(en *enumerator, es []*entry, ops []*Op) {
-	for _, e := range es {
-		t, good := typeOf(firstValue(e.vals))
-		if !good {
-			continue
-		}
-		for _, op := range ops {
-			if en.stopped {
-				return
-			}
-			if op.Args[0] == t {
-				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
-			}
-		}
-	}
 }

@@ -10,26 +10,26 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 )
 
-// Type is the static type of a DSL value.
-type Type uint8
+// valType is the static type of a DSL value.
+type valType uint8
 
 // The DSL's types. Lists of pairs hold pairs and points alike.
 const (
-	TInt Type = iota
-	TFloat
-	TBool
-	TStr
-	TListInt
-	TListFloat
-	TListBool
-	TListStr
-	TListPair
+	tInt valType = iota
+	tFloat
+	tBool
+	tStr
+	tListInt
+	tListFloat
+	tListBool
+	tListStr
+	tListPair
 	numTypes
 )
 
 var typeNames = [numTypes]string{"int", "float", "bool", "str", "list[int]", "list[float]", "list[bool]", "list[str]", "list[pair]"}
 
-func (t Type) String() string { return typeNames[t] }
+func (t valType) String() string { return typeNames[t] }
 
 // pair is one element of a list of pairs (a point or a 2-tuple).
 type pair [2]int64
@@ -43,26 +43,26 @@ var errV any = errT{}
 func isErr(v any) bool { _, ok := v.(errT); return ok }
 
 // typeOf returns the DSL type of a Go value and whether it has one.
-func typeOf(v any) (Type, bool) {
+func typeOf(v any) (valType, bool) {
 	switch v.(type) {
 	case int64:
-		return TInt, true
+		return tInt, true
 	case float64:
-		return TFloat, true
+		return tFloat, true
 	case bool:
-		return TBool, true
+		return tBool, true
 	case string:
-		return TStr, true
+		return tStr, true
 	case []int64:
-		return TListInt, true
+		return tListInt, true
 	case []float64:
-		return TListFloat, true
+		return tListFloat, true
 	case []bool:
-		return TListBool, true
+		return tListBool, true
 	case []string:
-		return TListStr, true
+		return tListStr, true
 	case []pair:
-		return TListPair, true
+		return tListPair, true
 	}
 	return 0, false
 }
@@ -370,88 +370,6 @@ func floatEq(a, b, atol float64) bool {
 	return math.Abs(a-b) <= atol
 }
 
-// hasher accumulates a 64-bit FNV-1a style hash of values; programs whose
-// value vectors hash alike are treated as observationally equivalent.
-type hasher uint64
-
-const fnvOffset hasher = 14695981039346656037
-
-func (h hasher) mix(x uint64) hasher {
-	h ^= hasher(x)
-	h *= 1099511628211
-	h ^= h >> 29
-	return h
-}
-
-func floatKey(f float64) uint64 {
-	if math.IsNaN(f) {
-		return 0x7ff8000000000001
-	}
-	if math.Abs(f) < 1e9 {
-		return uint64(int64(math.Round(f * 1e7)))
-	}
-	return math.Float64bits(float32ish(f))
-}
-
-func float32ish(f float64) float64 { return float64(float32(f)) }
-
-func (h hasher) value(v any) hasher {
-	switch x := v.(type) {
-	case errT:
-		return h.mix(0xdeadbeef)
-	case int64:
-		return h.mix(1).mix(uint64(x))
-	case float64:
-		return h.mix(2).mix(floatKey(x))
-	case bool:
-		if x {
-			return h.mix(3)
-		}
-		return h.mix(4)
-	case string:
-		h = h.mix(5).mix(uint64(len(x)))
-		for i := 0; i < len(x); i++ {
-			h = h.mix(uint64(x[i]))
-		}
-		return h
-	case []int64:
-		h = h.mix(6).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(uint64(e))
-		}
-		return h
-	case []float64:
-		h = h.mix(7).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(floatKey(e))
-		}
-		return h
-	case []bool:
-		h = h.mix(8).mix(uint64(len(x)))
-		for _, e := range x {
-			if e {
-				h = h.mix(1)
-			} else {
-				h = h.mix(2)
-			}
-		}
-		return h
-	case []string:
-		h = h.mix(9).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.value(e)
-		}
-		return h
-	case []pair:
-		h = h.mix(10).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(uint64(e[0])).mix(uint64(e[1]))
-		}
-		return h
-	}
-	return h.mix(11)
-}
-
 // valueBytes estimates the memory a value holds, for the bank's bound.
 func valueBytes(v any) int64 {
 	switch x := v.(type) {
@@ -488,4 +406,14 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// firstValue is the first of a program's values that is not an error.
+func firstValue(vals []any) any {
+	for _, v := range vals {
+		if !isErr(v) {
+			return v
+		}
+	}
+	return errV
 }

@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,9 +16,9 @@ import (
 
 // Environment variables read by Open through Options.Getenv.
 const (
-	// KeyEnv holds a receipt key (hex, at least 32 bytes) that replaces the
-	// one a PostgreSQL bank stores.
-	KeyEnv = "RECONSTRUCT_BANK_KEY"
+	// KeyEnv holds a receipt key (hex, at least bank.KeySize bytes) that
+	// replaces the one a PostgreSQL bank stores.
+	KeyEnv = bank.KeyEnv
 	// RetryEnv bounds how long a PostgreSQL bank call retries while the
 	// server is unreachable (a Go duration such as 90s; 0 disables
 	// retries; default postgres.DefaultRetryFor).
@@ -95,7 +94,7 @@ func pgOptions(opts Options) (postgres.Options, error) {
 		return po, nil
 	}
 	if v := opts.Getenv(KeyEnv); v != "" {
-		key, err := ParseKey(v)
+		key, err := bank.ParseKey(v)
 		if err != nil {
 			return po, fmt.Errorf("%s: %w: %w", KeyEnv, ErrSetting, err)
 		}
@@ -115,16 +114,4 @@ func pgOptions(opts Options) (postgres.Options, error) {
 		}
 	}
 	return po, nil
-}
-
-// ParseKey decodes a receipt key given in hexadecimal.
-func ParseKey(s string) ([]byte, error) {
-	key, err := hex.DecodeString(strings.TrimSpace(s))
-	if err != nil {
-		return nil, fmt.Errorf("receipt key: not hexadecimal: %w", err)
-	}
-	if len(key) < postgres.KeySize {
-		return nil, fmt.Errorf("receipt key: %d bytes, want at least %d", len(key), postgres.KeySize)
-	}
-	return key, nil
 }

@@ -27,9 +27,6 @@ const (
 	MaxBackoff     = 5 * time.Second
 )
 
-// KeySize is the length of a generated receipt key.
-const KeySize = 32
-
 // Options configure a Store.
 type Options struct {
 	// Logger receives a warning per retry; nil logs nothing.
@@ -226,7 +223,7 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 			return from, fmt.Errorf("migrate to version %d: %w", v+1, err)
 		}
 		if v == 0 {
-			key := make([]byte, KeySize)
+			key := make([]byte, bank.KeySize)
 			if _, err := rand.Read(key); err != nil {
 				return from, fmt.Errorf("receipt key: %w", err)
 			}

@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +15,10 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
-
-// DefaultPath is the bank file used when no --bank or RECONSTRUCT_BANK is
-// given.
-const DefaultPath = ".reconstruct/bank.db"
 
 // DefaultBusyTimeout is how long a write waits for another writer.
 const DefaultBusyTimeout = 30 * time.Second
@@ -27,10 +26,16 @@ const DefaultBusyTimeout = 30 * time.Second
 // timeFormat is fixed-width so that times order as text.
 const timeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 
+// KeyFile is where the receipt key of the bank file at path is kept: beside
+// it, mode 0600, never inside the database (whoever can read a copy of the
+// bank could otherwise sign receipts).
+func KeyFile(path string) string { return path + ".key" }
+
 // Store is a bank.Store in one SQLite file.
 type Store struct {
 	db   *sql.DB
 	path string
+	key  []byte
 	// foundVersion is the schema version the file had when opened.
 	foundVersion int
 }
@@ -40,6 +45,11 @@ var _ bank.Store = (*Store)(nil)
 // Open opens (creating if needed) the bank file at path. A new file gets
 // the current schema; a file with an older schema is refused until Migrate
 // upgrades it, one with a newer schema always (both wrap bank.ErrSchema).
+// The bank's files (the database, its -wal and -shm files, the key file)
+// are readable by their owner only, and a directory Open creates for them
+// too. The receipt key is bank.KeyEnv's when set, else the key file's; a bank
+// that still holds its key in the database (made by an earlier version)
+// has it moved to the key file.
 func Open(ctx context.Context, path string) (*Store, error) {
 	return openStore(ctx, path, false)
 }
@@ -62,7 +72,19 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 		return nil, fmt.Errorf("open bank %s: the path may not contain '?' or '#'", path)
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("open bank %s: %w", path, err)
+		}
+	}
+	// SQLite gives the -wal and -shm files the database file's mode: create
+	// it owner-only, and tighten an existing bank's files.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := ownerOnly(p); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
 	}
@@ -77,7 +99,89 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
+	if err := s.loadKey(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
 	return s, nil
+}
+
+// ownerOnly makes an existing file mode 0600.
+func ownerOnly(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(path, 0o600)
+	}
+	return nil
+}
+
+// loadKey finds the receipt key. An earlier version kept it in the meta
+// table: it is written to the key file first, then deleted from the
+// database, so a crash in between loses nothing (the next Open finds the
+// same key in both and finishes the move).
+func (s *Store) loadKey(ctx context.Context) error {
+	file := KeyFile(s.path)
+	fileKey, err := readKey(file)
+	if err != nil {
+		return err
+	}
+	var dbKey []byte
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'receipt_key'`).Scan(&dbKey)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read receipt key: %w", err)
+	}
+	if dbKey != nil {
+		switch {
+		case fileKey == nil:
+			if err := atomicfile.Write(file, []byte(hex.EncodeToString(dbKey)+"\n"), 0o600); err != nil {
+				return fmt.Errorf("move the receipt key out of the database: %w", err)
+			}
+			fileKey = dbKey
+		case !bytes.Equal(fileKey, dbKey):
+			return fmt.Errorf("the database holds a receipt key that differs from the key file %s (copied from another bank?): move that file aside to keep the database's key", file)
+		}
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM meta WHERE key = 'receipt_key'`); err != nil {
+			return fmt.Errorf("move the receipt key out of the database: %w", err)
+		}
+	}
+	if v := os.Getenv(bank.KeyEnv); v != "" {
+		key, err := bank.ParseKey(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", bank.KeyEnv, err)
+		}
+		s.key = key
+		return nil
+	}
+	if fileKey == nil {
+		return fmt.Errorf("the receipt key file %s is missing: receipts can be neither signed nor verified; restore it, or set %s", file, bank.KeyEnv)
+	}
+	s.key = fileKey
+	return nil
+}
+
+// readKey reads a key file (nil when there is none), making it owner-only.
+func readKey(file string) ([]byte, error) {
+	raw, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("receipt key: %w", err)
+	}
+	if err := ownerOnly(file); err != nil {
+		return nil, fmt.Errorf("receipt key: %w", err)
+	}
+	key, err := bank.ParseKey(string(raw))
+	if err != nil {
+		return nil, fmt.Errorf("receipt key file %s: %w", file, err)
+	}
+	return key, nil
 }
 
 // Close closes the database.
@@ -120,7 +224,9 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 				return fmt.Errorf("%s: %w", strings.Fields(q)[2], err)
 			}
 		}
-		key := make([]byte, 32)
+		// The key is moved to its file right after (loadKey): this released
+		// migration stays as it was.
+		key := make([]byte, bank.KeySize)
 		if _, err := rand.Read(key); err != nil {
 			return fmt.Errorf("receipt key: %w", err)
 		}
@@ -174,11 +280,7 @@ func (s *Store) migrate(ctx context.Context, upgrade bool) error {
 
 // Key returns the receipt-signing key.
 func (s *Store) Key(ctx context.Context) ([]byte, error) {
-	var key []byte
-	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'receipt_key'`).Scan(&key); err != nil {
-		return nil, fmt.Errorf("read receipt key: %w", err)
-	}
-	return key, nil
+	return append([]byte(nil), s.key...), nil
 }
 
 type querier interface {

@@ -16,6 +16,7 @@ import (
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
@@ -167,9 +168,21 @@ func TestRunTaskOnAnotherWorkerResumesTheLostRun(t *testing.T) {
 	if st, err := os.Stat(filepath.Join(ws, workflow.EventsFile)); err != nil || st.Mode().Perm() != workflow.JournalPerm {
 		t.Errorf("restored journal: %v, %v; want mode %v", st, err, workflow.JournalPerm)
 	}
-	archived, _ := filepath.Glob(filepath.Join(ws, ".oc_candidates", "iter_*.py"))
+	arch, err := candidates.OpenExisting(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archived, err := arch.Run(in.Job.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(archived) != r.Iterations || r.Iterations < 3 {
 		t.Errorf("%d archived candidates for %d iterations", len(archived), r.Iterations)
+	}
+	for _, rec := range archived {
+		if _, err := arch.Source(rec); err != nil {
+			t.Errorf("iteration %d: %v", rec.Iteration, err)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(second.Workdir, "runs", spec.ID, "negate")); !os.IsNotExist(err) {
 		t.Errorf("the finished task's workspace is still on the worker (%v)", err)

@@ -18,7 +18,9 @@ RECONSTRUCT.md; the generator returns k fresh, distinct, JSON-able inputs of
 the task's kind inside its domain for several k, seeds and exclude sets, and is
 deterministic for a seed; hidden.py accepts every generated input, is
 deterministic, returns JSON-able output, and raises ValueError on invalid
-input; heldout.jsonl has HELDOUT_SIZE distinct lines that this script
+input (null, an out-of-domain number) and nothing but ValueError on inputs
+broken on purpose (a junk value planted in a valid input, a wrapped or
+repeated input); heldout.jsonl has HELDOUT_SIZE distinct lines that this script
 reproduces byte for byte. Missing coverage categories are reported as notes.
 
 Only the Python standard library is needed (PyYAML is used when present).
@@ -42,7 +44,7 @@ MIN_HELDOUT_EDGES = 2
 KINDS = ("list", "two_lists", "int", "pair", "string", "points", "other")
 TASK_KEYS_REQUIRED = ("name", "level", "input_type", "input_constraints", "function_name",
                       "kind", "oracle", "random_inputs")
-TASK_KEYS_OPTIONAL = ("domain",)
+TASK_KEYS_OPTIONAL = ("family", "domain")
 SLOW_CALL_SECONDS = 0.5
 LEVEL_ORDER = ("base", "algorithm", "geometry", "hard")
 
@@ -143,6 +145,8 @@ class Task:
         for k in ("name", "level", "input_type", "input_constraints", "function_name", "kind"):
             if not isinstance(t[k], str) or not t[k]:
                 raise TaskError(f"task.{k} must be a non-empty string")
+        if "family" in t and (not isinstance(t["family"], str) or not t["family"].strip()):
+            raise TaskError("task.family must be a non-empty string when present")
         if t["kind"] not in KINDS:
             raise TaskError(f"task.kind {t['kind']!r} is not one of {KINDS}")
         if t["function_name"] != "solve":
@@ -162,6 +166,7 @@ class Task:
             if not isinstance(s, dict) or set(s) != {"python", key} or not all(isinstance(v, str) for v in s.values()):
                 raise TaskError(f"task.{sect} must be {{python: FILE, function: NAME}}")
         self.name, self.level, self.kind = t["name"], t["level"], t["kind"]
+        self.family = t.get("family", "")
         self.hidden = self._function(t["oracle"], "hidden")
         self.generate = self._function(t["random_inputs"], "generator")
         self.generator_module = sys.modules[f"_task_{self.name}_generator"]
@@ -432,6 +437,64 @@ def expect_invalid(task, x, why):
     raise TaskError(f"hidden program accepted {why} {x!r}")
 
 
+# Values planted into valid inputs to make them malformed: wrong types, huge
+# numbers, operator-like strings, characters outside the usual alphabets.
+JUNK = (None, True, 1.5, "s", "", {}, [], [None], 10**12, -10**12, "+", "push", "A", "\u00e9", "\t")
+MALFORMED_PER_INPUT = 12
+
+
+def _paths(x, path=()):
+    """The paths (tuples of indices and keys) to every leaf and empty list of x."""
+    if isinstance(x, list) and x:
+        for i, v in enumerate(x):
+            yield from _paths(v, path + (i,))
+    elif isinstance(x, dict) and x:
+        for k, v in x.items():
+            yield from _paths(v, path + (k,))
+    else:
+        yield path
+
+
+def _replace(x, path, value):
+    """A copy of x with the leaf at path replaced by value (an empty list gains it as its element)."""
+    if not path:
+        return [value] if x == [] else value
+    x = copy.deepcopy(x)
+    parent = x
+    for p in path[:-1]:
+        parent = parent[p]
+    parent[path[-1]] = _replace(parent[path[-1]], (), value)
+    return x
+
+
+def malformed_variants(x, rng):
+    """Inputs made from the valid input x by breaking it: a planted junk leaf, a wrapping, a repetition."""
+    out = [[x], {"input": x}]
+    paths = list(_paths(x))
+    for _ in range(MALFORMED_PER_INPUT):
+        out.append(_replace(x, rng.choice(paths), rng.choice(JUNK)))
+    if isinstance(x, list):
+        out += [x * 5, x[:-1], x[1:]]
+        out += [_replace(x, (i,), v * 5) for i, v in enumerate(x) if isinstance(v, (list, str))]
+    if isinstance(x, str):
+        out += [x * 10, x + "\t", x.upper(), " " + x + " ", x + "\u00e9"]
+    return out
+
+
+def check_malformed(task, inputs):
+    """The hidden program answers (with JSON) or raises ValueError on broken inputs, never anything else."""
+    rng = random.Random(0)
+    for x in [copy.deepcopy(v) for v in JUNK] + [m for x in inputs for m in malformed_variants(x, rng)]:
+        try:
+            y = task.run_hidden(x)
+        except ValueError:
+            continue
+        except Exception as e:  # noqa: BLE001 - any other failure is what this check looks for
+            raise TaskError(f"hidden program raised {type(e).__name__} instead of ValueError on malformed input "
+                            f"{json.dumps(x)[:200]}: {e}") from e
+        to_json(y, f"hidden output for malformed input {json.dumps(x)[:200]}")
+
+
 def check_task(task):
     notes = []
     pool = []
@@ -459,6 +522,7 @@ def check_task(task):
         raise TaskError("generate(k=0) must return []")
 
     expect_invalid(task, None, "null input")
+    check_malformed(task, pool[:12] + list(getattr(task.generator_module, "EDGE_CASES", [])))
     for x in pool[:10]:
         bad = out_of_domain_variant(task, x)
         if bad is not None:
@@ -501,14 +565,14 @@ def describe(task):
 
 
 def print_table(dirs):
-    print("| task | level | kind | computes |")
-    print("|---|---|---|---|")
+    print("| task | level | family | kind | computes |")
+    print("|---|---|---|---|---|")
     tasks = [Task(d) for d in dirs]
     order = {level: i for i, level in enumerate(LEVEL_ORDER)}
     tasks.sort(key=lambda t: (order.get(t.level, len(order)), t.level, t.name))
     for task in tasks:
         text = describe(task).replace("|", "\\|")
-        print(f"| `{task.name}` | {task.level} | {task.kind} | {text} |")
+        print(f"| `{task.name}` | {task.level} | {task.family or '—'} | {task.kind} | {text} |")
 
 
 def task_dirs(paths):

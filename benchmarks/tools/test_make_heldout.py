@@ -57,6 +57,14 @@ class CheckTest(unittest.TestCase):
         code, out = run("--check", self.dir)
         self.assertEqual(code, 0, out)
 
+    def test_family_is_optional_text(self):
+        self.edit("task.yaml", "  level: base\n", "  level: base\n  family: window\n")
+        code, out = run("--check", self.dir)
+        self.assertEqual(code, 0, out)
+        code, out = run("--table", self.dir)
+        self.assertEqual(code, 0, out)
+        self.assertIn("| `base_prefix_sum` | base | window | list |", out)
+
     def test_regenerating_is_byte_identical(self):
         path = os.path.join(self.dir, "heldout.jsonl")
         with open(path) as f:
@@ -75,6 +83,10 @@ class CheckTest(unittest.TestCase):
              "    function: generate\nworkflow: {random_share: 0.5}\n", "exactly one top-level section"),
             ("wrong name", "task.yaml", "name: base_prefix_sum", "name: prefix_sum", "directory name"),
             ("stale held-out", "hidden.py", "total += x", "total += x + 1", "heldout.jsonl"),
+            ("hidden trusts element types", "hidden.py", "isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi",
+             "not lo <= v <= hi", "raised TypeError instead of ValueError on malformed input"),
+            ("empty family", "task.yaml", "  level: base\n", '  level: base\n  family: ""\n', "task.family"),
+            ("family not text", "task.yaml", "  level: base\n", "  level: base\n  family: 3\n", "task.family"),
         ]
         for what, file, old, new, want in cases:
             with self.subTest(what=what):

@@ -15,7 +15,6 @@ import (
 
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/backend"
-	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
 )
@@ -42,20 +41,20 @@ func newBankCmd(a *app) *cobra.Command {
 }
 
 func newBankCmdWith(o *bankOptions) *cobra.Command {
-	def := o.getenv("RECONSTRUCT_BANK")
-	if def == "" {
-		def = sqlite.DefaultPath
-	}
 	cmd := &cobra.Command{
 		Use:   "bank",
 		Short: "Versioned store of typed computations (observe, propose, commit, fork, undo, compare)",
 		Long: `The bank holds workspaces of typed computations with append-only revisions.
 Every command prints one JSON response {"ok", "action", "result"|"error"} on stdout.
-Exit status: 0 ok, 1 rejected (stale, tampered, constraint, ...), 2 malformed request
-or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank could
-not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
+The bank is --bank, else RECONSTRUCT_BANK_PATH, else the per-user bank
+($XDG_DATA_HOME/reconstruct/bank.db or ~/.local/share/reconstruct/bank.db); commands
+that only read (list, log, events, check, and act with a reading action) never create it.
+--bank takes a SQLite file or a postgres:// URL.
+Exit status: 0 ok, 1 rejected (stale, tampered, constraint, not found, ...), 2 malformed
+request or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank
+could not be opened or reached (or fails its checks).`,
 	}
-	cmd.PersistentFlags().StringVar(&o.path, "bank", def, "bank: a SQLite file or a postgres:// URL (env RECONSTRUCT_BANK)")
+	cmd.PersistentFlags().StringVar(&o.path, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
 
 	var ws, spec, msg string
 	create := &cobra.Command{
@@ -103,7 +102,7 @@ not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
 			if err != nil {
 				return err
 			}
-			return o.act(c, raw)
+			return o.act(c, raw, actionAccess(raw))
 		},
 	}
 	act.Flags().StringVar(&commit, "commit", "", "commit a receipt or a whole proposal response from this file")
@@ -178,6 +177,14 @@ not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
 			return o.actMap(c, map[string]any{"action": "list"})
 		},
 	}
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "Run SQLite's full integrity_check on the bank file",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.check(c)
+		},
+	}
 	logCmd := &cobra.Command{
 		Use:   "log --workspace NAME",
 		Short: "List a workspace's revisions",
@@ -208,7 +215,7 @@ not be opened or reached. --bank takes a SQLite file or a postgres:// URL.`,
 			if !stdio {
 				return withCode(exitUsage, errors.New("serve: only --stdio is supported"))
 			}
-			return o.serve(c.Context(), c.InOrStdin(), c.OutOrStdout())
+			return o.serve(c, c.InOrStdin(), c.OutOrStdout())
 		},
 	}
 	serve.Flags().BoolVar(&stdio, "stdio", false, "read actions from stdin, write responses to stdout")
@@ -224,7 +231,7 @@ this command has run, and always refuse a newer one.`,
 		RunE: func(c *cobra.Command, _ []string) error { return o.migrate(c) },
 	}
 
-	cmd.AddCommand(create, act, register, checkout, list, logCmd, events, serve, migrate)
+	cmd.AddCommand(create, act, register, checkout, list, logCmd, events, serve, check, migrate)
 	return cmd
 }
 
@@ -264,15 +271,26 @@ func readInput(c *cobra.Command, file string) ([]byte, error) {
 	return raw, nil
 }
 
+// location is the bank the command works on (config.ResolveBank).
+func (o *bankOptions) location() (string, error) {
+	loc, err := config.ResolveBank(o.path, o.getenv, nil)
+	if err != nil {
+		return "", withCode(exitUsage, err)
+	}
+	if loc.Warning != "" {
+		o.logger().Warn(loc.Warning)
+	}
+	return loc.Location, nil
+}
+
 func (o *bankOptions) logger() *zap.Logger {
-	log := o.log
-	if log == nil && o.app != nil {
-		log = o.app.logger()
+	switch {
+	case o.log != nil:
+		return o.log
+	case o.app != nil:
+		return o.app.logger()
 	}
-	if log == nil {
-		log = zap.NewNop()
-	}
-	return log
+	return zap.NewNop()
 }
 
 // openExit is the exit status of a bank that cannot be opened: 2 for a
@@ -286,48 +304,118 @@ func openExit(err error) int {
 	return exitInfra
 }
 
-func (o *bankOptions) open(ctx context.Context) (*bank.Bank, func(), error) {
-	log := o.logger()
-	st, err := backend.Open(ctx, o.path, backend.Options{Logger: log, Getenv: o.getenv})
+// open opens the bank for access; reading never creates it.
+func (o *bankOptions) open(ctx context.Context, access runner.BankAccess) (*bank.Bank, func(), error) {
+	loc, err := o.location()
 	if err != nil {
-		return nil, nil, withCode(openExit(err), err)
+		return nil, nil, err
 	}
+	log := o.logger()
 	programs := o.runner
-	closeAll := func() { st.Close() }
+	var pr *runner.ProgramRunner
 	if programs == nil && o.app != nil {
 		c, err := config.Defaults(o.getenv)
 		if err != nil {
-			st.Close()
 			return nil, nil, err
 		}
-		pr := runner.NewProgramRunner(c, log)
+		pr = runner.NewProgramRunner(c, log)
 		programs = pr
-		closeAll = func() { pr.Close(); st.Close() }
 	}
-	b := bank.New(st, bank.Options{Logger: log.With(zap.String("bank", backend.Describe(o.path))), Runner: programs})
+	b, closeBank, err := runner.OpenBank(ctx, loc, access, runner.BankOptions{Log: log.With(zap.String("bank", backend.Describe(loc))), Programs: programs, Getenv: o.getenv})
+	if err != nil {
+		if pr != nil {
+			pr.Close()
+		}
+		if errors.Is(err, runner.ErrNoBank) {
+			return nil, nil, err
+		}
+		return nil, nil, withCode(openExit(err), err)
+	}
+	closeAll := func() {
+		if pr != nil {
+			pr.Close()
+		}
+		closeBank()
+	}
 	return b, closeAll, nil
 }
 
 // migrate creates the bank or upgrades its schema and prints what it did.
 func (o *bankOptions) migrate(c *cobra.Command) error {
-	from, to, err := backend.Migrate(c.Context(), o.path, backend.Options{Logger: o.logger(), Getenv: o.getenv})
+	loc, err := o.location()
+	if err != nil {
+		return err
+	}
+	from, to, err := backend.Migrate(c.Context(), loc, backend.Options{Logger: o.logger(), Getenv: o.getenv})
 	if err != nil {
 		return withCode(openExit(err), err)
 	}
 	return o.respond(c, bank.Response{OK: true, Action: "migrate", Result: map[string]any{
-		"bank": backend.Describe(o.path), "from_version": from, "version": to, "created": from == 0, "changed": from != to}})
+		"bank": backend.Describe(loc), "from_version": from, "version": to, "created": from == 0, "changed": from != to}})
+}
+
+// readingActions change nothing in the bank.
+var readingActions = map[string]bool{"observe": true, "propose": true, "compare": true, "list": true, "log": true, "events": true}
+
+// actionAccess is how an action uses the bank: reading actions must find
+// it, the others create it when missing.
+func actionAccess(raw []byte) runner.BankAccess {
+	var head struct {
+		Action string `json:"action"`
+	}
+	if json.Unmarshal(raw, &head) == nil && readingActions[head.Action] {
+		return runner.ReadBank
+	}
+	return runner.WriteBank
+}
+
+// openFailed answers an action whose bank could not be opened: a missing
+// bank is not_found (exit 1), one that cannot be opened or fails its
+// checks internal_error (exit 3); a usage error stays one.
+func (o *bankOptions) openFailed(c *cobra.Command, action string, err error) error {
+	switch {
+	case errors.Is(err, runner.ErrNoBank):
+		return o.respond(c, bank.Response{Action: action, Error: &bank.ActionError{Code: bank.CodeNotFound, Message: err.Error()}})
+	case exitCode(err) == exitUsage:
+		return err
+	}
+	return o.respond(c, bank.Response{Action: action, Error: &bank.ActionError{Code: bank.CodeInternal, Message: err.Error()}})
+}
+
+// check runs the full integrity check and reports it as a response.
+func (o *bankOptions) check(c *cobra.Command) error {
+	loc, err := o.location()
+	if err != nil {
+		return err
+	}
+	if backend.IsPostgres(loc) {
+		return withCode(exitUsage, fmt.Errorf("bank check runs SQLite's integrity_check on a bank file; check a PostgreSQL bank (%s) with the server's own tools (pg_amcheck)", backend.Describe(loc)))
+	}
+	problems, err := runner.CheckBank(c.Context(), loc)
+	switch {
+	case err != nil:
+		return o.openFailed(c, "check", err)
+	case len(problems) > 0:
+		return o.respond(c, bank.Response{Action: "check", Error: &bank.ActionError{Code: "integrity_failed",
+			Message: fmt.Sprintf("%s fails SQLite's integrity_check (%d problems)", loc, len(problems)), Details: map[string]any{"bank": loc, "problems": problems}}})
+	}
+	return o.respond(c, bank.Response{OK: true, Action: "check", Result: map[string]any{"bank": loc, "integrity": "ok"}})
 }
 
 // programOfRun is the final program of a run recorded in this bank.
 func (o *bankOptions) programOfRun(ctx context.Context, run string) (bank.Value, error) {
-	b, closeBank, err := o.open(ctx)
+	b, closeBank, err := o.open(ctx, runner.ReadBank)
+	if errors.Is(err, runner.ErrNoBank) {
+		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: no run %q: %w", run, err))
+	}
 	if err != nil {
 		return bank.Value{}, err
 	}
 	defer closeBank()
 	prog, err := runner.ProgramOfRun(ctx, b, run)
 	if err != nil {
-		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: %w", err))
+		loc, _ := o.location()
+		return bank.Value{}, withCode(exitUsage, fmt.Errorf("--from-run: %w (in the bank %s)", err, loc))
 	}
 	return prog, nil
 }
@@ -343,13 +431,17 @@ func (o *bankOptions) actMap(c *cobra.Command, req map[string]any) error {
 	if err != nil {
 		return o.respond(c, bank.Response{Action: fmt.Sprint(req["action"]), Error: &bank.ActionError{Code: bank.CodeMalformed, Message: err.Error()}})
 	}
-	return o.act(c, raw)
+	return o.act(c, raw, actionAccess(raw))
 }
 
-func (o *bankOptions) act(c *cobra.Command, raw []byte) error {
-	b, closeBank, err := o.open(c.Context())
+func (o *bankOptions) act(c *cobra.Command, raw []byte, access runner.BankAccess) error {
+	b, closeBank, err := o.open(c.Context(), access)
 	if err != nil {
-		return err
+		var head struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(raw, &head)
+		return o.openFailed(c, head.Action, err)
 	}
 	defer closeBank()
 	return o.respond(c, b.Act(c.Context(), raw))
@@ -402,10 +494,11 @@ func writeResponse(w io.Writer, resp bank.Response) error {
 // serve answers one JSON action per input line with one response line. A
 // bad line gets a malformed_request response; the loop ends at EOF or when
 // ctx is cancelled.
-func (o *bankOptions) serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	b, closeBank, err := o.open(ctx)
+func (o *bankOptions) serve(c *cobra.Command, in io.Reader, out io.Writer) error {
+	ctx := c.Context()
+	b, closeBank, err := o.open(ctx, runner.WriteBank)
 	if err != nil {
-		return err
+		return o.openFailed(c, "serve", err)
 	}
 	defer closeBank()
 	return serveLines(ctx, b, in, out)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
+	"github.com/reconstruct/reconstruct/config"
 )
 
 const (
@@ -224,20 +226,138 @@ func TestBankCLIExitCodes(t *testing.T) {
 	})
 }
 
-func TestBankCLIEnvDefault(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "env.db")
-	cmd := newBankCmdWith(&bankOptions{getenv: func(k string) string {
-		if k == "RECONSTRUCT_BANK" {
-			return db
-		}
-		return ""
-	}})
-	if got := cmd.PersistentFlags().Lookup("bank").DefValue; got != db {
-		t.Errorf("--bank default = %s, want %s from RECONSTRUCT_BANK", got, db)
+// runBankResolving runs `reconstruct bank args...` in process with an
+// environment and no --bank; stderr is returned too.
+func runBankResolving(t *testing.T, env map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
+	var out, errb bytes.Buffer
+	a := &app{stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, logLevel: "warn", logFormat: "text"}
+	if err := a.setupLog(); err != nil {
+		t.Fatal(err)
 	}
-	cmd = newBankCmdWith(&bankOptions{getenv: func(string) string { return "" }})
-	if got := cmd.PersistentFlags().Lookup("bank").DefValue; got != ".reconstruct/bank.db" {
-		t.Errorf("--bank default = %s, want .reconstruct/bank.db", got)
+	root.AddCommand(newBankCmdWith(&bankOptions{getenv: a.getenv, log: a.logger()}))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetArgs(append([]string{"bank"}, args...))
+	err := root.ExecuteContext(context.Background())
+	return out.String(), errb.String(), exitCode(err)
+}
+
+// Every bank command finds its bank the same way: --bank, then
+// RECONSTRUCT_BANK_PATH, then RECONSTRUCT_BANK (with a warning), then the
+// per-user data directory.
+func TestBankCLILocation(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name        string
+		env         map[string]string
+		args        []string
+		want        string
+		wantWarning bool
+	}{
+		{name: "flag", env: map[string]string{config.BankPathEnv: filepath.Join(dir, "env.db")}, args: []string{"--bank", filepath.Join(dir, "flag.db")}, want: filepath.Join(dir, "flag.db")},
+		{name: "RECONSTRUCT_BANK_PATH", env: map[string]string{config.BankPathEnv: filepath.Join(dir, "env.db"), config.LegacyBankEnv: filepath.Join(dir, "old.db")}, want: filepath.Join(dir, "env.db")},
+		{name: "RECONSTRUCT_BANK, with a warning", env: map[string]string{config.LegacyBankEnv: filepath.Join(dir, "old.db")}, want: filepath.Join(dir, "old.db"), wantWarning: true},
+		{name: "XDG_DATA_HOME", env: map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "xdg"), "HOME": filepath.Join(dir, "home")}, want: filepath.Join(dir, "xdg", "reconstruct", "bank.db")},
+		{name: "HOME", env: map[string]string{"HOME": filepath.Join(dir, "home")}, want: filepath.Join(dir, "home", ".local", "share", "reconstruct", "bank.db")},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := fmt.Sprintf("w%d", i)
+			out, errOut, code := runBankResolving(t, tt.env, append(tt.args, "register", "--name", ws, "--function", keepLarge)...)
+			if code != 0 {
+				t.Fatalf("register: exit %d: %s %s", code, out, errOut)
+			}
+			if _, err := os.Stat(tt.want); err != nil {
+				t.Errorf("no bank at %s: %v", tt.want, err)
+			}
+			if got := strings.Contains(errOut, "reconstruct: warning: RECONSTRUCT_BANK is deprecated"); got != tt.wantWarning {
+				t.Errorf("stderr %q: warning %v, want %v", errOut, got, tt.wantWarning)
+			}
+		})
+	}
+	// Without any of them there is no bank to find: a usage error.
+	if _, errOut, code := runBankResolving(t, map[string]string{}, "list"); code != 2 {
+		t.Errorf("no home: exit %d %s", code, errOut)
+	}
+}
+
+// Reading never creates a bank: a missing one is reported, naming where
+// it was looked for.
+func TestBankCLIReadingCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sub", "bank.db")
+	for _, args := range [][]string{{"list"}, {"log", "--workspace", "x"}, {"events", "--workspace", "x"}, {"check"}, {"act"}} {
+		stdin := ""
+		if args[0] == "act" {
+			stdin = `{"action": "observe", "workspace": "x"}`
+		}
+		out, code := runBank(t, db, stdin, args...)
+		if code != 1 || !strings.Contains(out, "not_found") || !strings.Contains(out, db) {
+			t.Errorf("bank %v on a missing bank: exit %d, %s", args, code, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a reading command created %s", filepath.Join(dir, "sub"))
+	}
+}
+
+// A file that exists but is no sound bank is refused, naming it, never
+// started afresh; `bank check` runs the full integrity check.
+func TestBankCLIRefusesBrokenFiles(t *testing.T) {
+	dir, good := newObjectsBank(t, bankBackends[0]) // SQLite files only: check and quick_check are SQLite's
+	if out, code := runBank(t, good, "", "check"); code != 0 || !strings.Contains(out, `"integrity":"ok"`) {
+		t.Fatalf("check of a sound bank: exit %d %s", code, out)
+	}
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	corrupt := filepath.Join(dir, "corrupt.db")
+	corruptCopy(t, good, corrupt)
+	for _, tt := range []struct{ name, db, want string }{
+		{"empty", empty, "empty"},
+		{"corrupted", corrupt, corrupt},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(tt.db)
+			out, code := runBank(t, tt.db, "", "create", "--workspace", "new", "--spec", objectsSpec)
+			if code != 3 || !strings.Contains(out, tt.db) || !strings.Contains(out, tt.want) {
+				t.Errorf("write into the %s bank: exit %d, %s", tt.name, code, out)
+			}
+			if after, _ := os.ReadFile(tt.db); !bytes.Equal(before, after) {
+				t.Errorf("the %s bank file was changed", tt.name)
+			}
+			out, code = runBank(t, tt.db, "", "check")
+			if code != 1 || !strings.Contains(out, "integrity_failed") {
+				t.Errorf("check of the %s bank: exit %d, %s", tt.name, code, out)
+			}
+		})
+	}
+}
+
+// corruptCopy copies a bank file and overwrites part of one of its pages
+// past the header, as a disk fault would.
+func corruptCopy(t *testing.T, from, to string) {
+	t.Helper()
+	// Fold the WAL into the main file first.
+	st, err := sqlite.Open(context.Background(), from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 3*4096 {
+		t.Fatalf("bank file too small to corrupt: %d bytes", len(data))
+	}
+	page := 2 * 4096
+	for i := page + 8; i < page+4096-8; i++ {
+		data[i] = 0xA5
+	}
+	if err := os.WriteFile(to, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

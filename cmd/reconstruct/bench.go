@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 type benchRunOptions struct {
 	tasks, base, out, filter, bank string
 	parallel, repeat               int
-	jsonOut                        bool
+	jsonOut, force                 bool
 	cluster                        engineOptions
 }
 
@@ -40,10 +41,28 @@ func newBenchRunCmd(a *app) *cobra.Command {
 		Long: `Run every task directory under --tasks (each in its own workspace under OUT/runs),
 with --config base.yaml applied over each task's own task.yaml, score the final program
 on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT.
+Every task's configuration and held-out tests are checked before the first task starts.
 A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
-are skipped. A task that crashes is recorded with its error and the sweep goes on.
-With --engine temporal the tasks run on the workers ("reconstruct worker") of a Temporal
-server instead, on any number of machines sharing one bank (--bank), with the same output.`,
+are skipped; tasks finished there with other settings are refused unless --force, which
+runs them again. A task that fails is recorded with its error and the sweep goes on.
+
+With --engine temporal the sweep is submitted to a Temporal server (--temporal HOST:PORT,
+--namespace, --task-queue) as one workflow, and its tasks run on the workers started
+with "reconstruct worker" on any number of machines, all recording into one shared bank
+(--bank, a PostgreSQL URL when the workers are on other machines). The task directories
+travel in the bank; the held-out tests go to the scoring step only. A task whose worker
+is lost is continued by another worker from its last checkpoint; a task that fails for
+an infrastructure reason is retried up to --max-attempts times, one that fails for a
+task reason is not. The progress and OUT are the local engine's, plus sweep.json and
+cluster.json (which worker ran each task, in how many attempts, where the time went).
+--detach prints the sweep's id and returns; "bench status", "bench collect" and
+"bench cancel" follow it from any machine. Settings also come from RECONSTRUCT_CLUSTER_*
+and the cluster: section of --config.
+
+Exit status: 0 when every task ran to a result, 1 when any ended in an error (the last
+line says how many), the sweep was interrupted or cancelled, or (temporal) following it
+stopped; 2 for bad input (nothing is created or submitted); 3 when the Temporal server
+or the bank cannot be reached.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range []string{"tasks", "out"} {
@@ -62,7 +81,8 @@ server instead, on any number of machines sharing one bank (--bank), with the sa
 	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
-	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path); with --engine temporal, the bank every machine records into")
+	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
+	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank); with --engine temporal, the shared bank every machine records into")
 	addEngineFlags(f, &opts.cluster)
 	return cmd
 }
@@ -79,8 +99,8 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 		}
 		filter = re
 	}
-	if _, err := benchmarks.Discover(opts.tasks, filter); err != nil {
-		return withCode(exitUsage, err)
+	if opts.bank == "" && a.getenv(config.LegacyBankEnv) != "" && a.getenv(config.BankPathEnv) == "" {
+		a.logger().Warn(config.LegacyBankEnv + " is deprecated: set " + config.BankPathEnv + " instead")
 	}
 	switch opts.cluster.engine {
 	case engineLocal:
@@ -89,29 +109,26 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	default:
 		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
 	}
-	getenv := a.getenv
-	if opts.bank != "" {
-		// The flag beats the environment and every task's bank.path.
-		getenv = func(k string) string {
-			if k == config.EnvName("bank.path") {
-				return opts.bank
-			}
-			return a.getenv(k)
-		}
-	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
-		Filter: filter, Getenv: getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Bank: opts.bank, Force: opts.force,
 	}
 	sum, err := sw.Execute(ctx)
-	if err != nil && sum.Format == 0 {
+	if errors.Is(err, benchmarks.ErrRefused) {
 		return withCode(exitUsage, err)
+	}
+	if err != nil && sum.Format == 0 {
+		return withCode(exitInfra, err)
 	}
 	if perr := printSweepSummary(a, sum, opts.out, opts.jsonOut); perr != nil {
 		return perr
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return withCode(exitRejected, err)
+	case sum.Errors > 0:
+		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(opts.out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
@@ -121,12 +138,12 @@ func printSweepSummary(a *app, sum benchmarks.Summary, out string, jsonOut bool)
 	if jsonOut {
 		return a.printJSON(sum)
 	}
-	fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %d errors, %.1f s; summary in %s\n",
-		sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.Errors, sum.WallSeconds, out)
 	for _, l := range sum.LevelNames() {
 		ls := sum.Levels[l]
-		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%\n", l, ls.Solved, ls.Tasks, 100*ls.Rate)
+		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %d errors\n", l, ls.Solved, ls.Tasks, 100*ls.Rate, ls.Errors)
 	}
+	fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %.1f s; summary in %s; %d tasks ended in an error\n",
+		sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.WallSeconds, out, sum.Errors)
 	return nil
 }
 

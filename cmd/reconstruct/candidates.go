@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// 
 	}
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
+	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
 	list := &cobra.Command{
 		Use: "list WORKSPACE", Short: "List archived candidates", Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runCandidatesList(c.Context(), a, opts, args[0]) },
@@ -131,18 +132,17 @@ func hasRun(arch *candidates.Archive, run string) bool {
 // the user's cache (once per archive: the directory is named by its hash)
 // and returns that directory.
 func runFromBank(ctx context.Context, a *app, opts *candidatesOptions, run string) (string, error) {
-	loc := opts.bank
-	if loc == "" {
-		loc = bankPathFrom(a, nil)
-	}
-	if !backend.IsPostgres(loc) {
-		if _, err := os.Stat(loc); err != nil {
-			return "", fmt.Errorf("bank %s: %w", loc, err)
-		}
-	}
-	b, closeBank, err := runner.OpenBank(ctx, loc, a.logger(), nil)
+	l, err := a.resolveBank(opts.bank, nil)
 	if err != nil {
 		return "", err
+	}
+	loc := l.Location
+	b, closeBank, err := runner.OpenBank(ctx, loc, runner.ReadBank, runner.BankOptions{Log: a.logger(), Getenv: a.getenv})
+	if errors.Is(err, runner.ErrNoBank) {
+		return "", withCode(exitUsage, fmt.Errorf("no run %q: %w", run, err))
+	}
+	if err != nil {
+		return "", withCode(openExit(err), err)
 	}
 	defer closeBank()
 	data, hash, err := runner.RunArchive(ctx, b, run)

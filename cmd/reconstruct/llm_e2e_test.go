@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/agent/llm/llmtest"
@@ -36,6 +38,7 @@ func freshInputs(k, n int) []any {
 }
 
 func TestLLMAgentEndToEndInDocker(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	testenv.NeedDocker(t)
 	if ok, reason := docker.Available(t.Context(), docker.DefaultImage()); !ok {
@@ -54,6 +57,7 @@ func TestLLMAgentEndToEndInDocker(t *testing.T) {
   input_constraints: "0 to 12 integers"
   kind: list
   oracle: {python: %s, function: running_max}
+  allow_outside_paths: true
 agent:
   kind: llm
   llm: {base_url: %q, model: %s, api_key_env: "", tool_mode: %s, retries: 1}
@@ -83,11 +87,21 @@ workspace: ws
 			if err != nil || len(tr) == 0 {
 				t.Errorf("no transcript archived beside the first candidate: %v", err)
 			}
+			// The container's user had the workspace during the run; it is
+			// given back, with what the agent made in it.
+			filepath.Walk(filepath.Join(dir, "ws"), func(p string, info os.FileInfo, err error) error {
+				if err == nil && int(info.Sys().(*syscall.Stat_t).Uid) != os.Geteuid() {
+					t.Errorf("%s is owned by uid %d after the run", p, info.Sys().(*syscall.Stat_t).Uid)
+				}
+				return nil
+			})
+			noContainersLeft(t, res.RunID)
 		})
 	}
 }
 
 func TestLLMEndpointDownExits3(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	qs := filepath.Dir(quickstartPath(t))
 	cfg := filepath.Join(dir, "llm.yaml")
@@ -96,6 +110,7 @@ func TestLLMEndpointDownExits3(t *testing.T) {
   input_type: "list of integers"
   kind: list
   oracle: {python: %s, function: running_max}
+  allow_outside_paths: true
 agent:
   kind: llm
   llm: {base_url: "http://127.0.0.1:1/v1", model: m, api_key_env: "", retries: 0, request_timeout: 2s}
@@ -105,10 +120,18 @@ sandbox: {kind: process}
 	if r.code != 3 || !strings.Contains(r.stderr, "agent.llm.base_url") {
 		t.Errorf("unreachable endpoint: exit %d, stderr %s", r.code, r.stderr)
 	}
+	// A run that failed to start leaves no workspace behind.
+	if _, err := os.Stat(filepath.Join(dir, "runs")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run that failed to start left %s: %v", filepath.Join(dir, "runs"), err)
+	}
+	// A missing key is the configuration's fault: exit 2, nothing created.
 	os.WriteFile(cfg, []byte(strings.Replace(mustRead(t, cfg), `api_key_env: ""`, `api_key_env: "RECONSTRUCT_TEST_NO_SUCH_KEY"`, 1)), 0o644)
 	r = cli(t, dir, nil, "run", "--config", cfg)
-	if r.code != 3 || !strings.Contains(r.stderr, "RECONSTRUCT_TEST_NO_SUCH_KEY") {
+	if r.code != 2 || !strings.Contains(r.stderr, "RECONSTRUCT_TEST_NO_SUCH_KEY") {
 		t.Errorf("missing key: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 { // llm.yaml and the bank's data directory
+		t.Errorf("a run refused for its configuration left %v", entries)
 	}
 }
 

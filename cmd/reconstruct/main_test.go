@@ -36,12 +36,13 @@ type cliResult struct {
 	stdout, stderr string
 }
 
-// cli runs reconstruct with args in dir, with env added.
+// cli runs reconstruct with args in dir, with env added. The per-user
+// data directory (the default bank) is dir/.data.
 func cli(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), asCLI+"=1"), env...)
+	cmd.Env = append(append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data")), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -92,10 +93,12 @@ func firstN(s string, n int) string {
 }
 
 func TestRunQuickstartThroughCLI(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
-	r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "run", "--config", quickstartPath(t), "--workspace", ws, "--json")
+	// The iterations are counted: no call may time out on a loaded machine.
+	r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process", "RECONSTRUCT_SANDBOX_CALL_TIMEOUT=120s"}, "run", "--config", quickstartPath(t), "--workspace", ws, "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -109,7 +112,7 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 	if n := strings.Count(r.stderr, "iter "); n != 6 {
 		t.Errorf("stderr has %d iteration lines, want 6:\n%s", n, r.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".reconstruct", "bank.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ".data", "reconstruct", "bank.db")); err != nil {
 		t.Errorf("the run was not recorded in the default bank: %v", err)
 	}
 
@@ -118,7 +121,7 @@ func TestRunQuickstartThroughCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"candidates", "list", ws}, "iter_006"},
+		{[]string{"candidates", "list", ws}, "\n6 "},
 		{[]string{"candidates", "show", ws, "2"}, "best = x if best is None"},
 		{[]string{"candidates", "diff", ws, "1", "2"}, "-    return sorted(input_data)"},
 		{[]string{"candidates", "rescore", ws, "--sandbox", "process"}, "30/30"},
@@ -219,6 +222,7 @@ func TestBadInputExits2AndCreatesNothing(t *testing.T) {
 }
 
 func TestScoreExitCodes(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	wrong := filepath.Join(dir, "wrong.py")
@@ -238,6 +242,7 @@ func TestScoreExitCodes(t *testing.T) {
 }
 
 func TestInterruptWritesEverything(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) { interruptRun(t, kind) })
 	}
@@ -265,12 +270,12 @@ func interruptRun(t *testing.T, kind string) {
   kind: list
   oracle: {python: hidden.py, function: running_max}
 agent: {kind: replay, replay: {script: `+filepath.Join(qs, "quickstart", "replay.yaml")+`}}
-sandbox: {kind: `+kind+`}
+sandbox: {kind: `+kind+`, call_timeout: 60s}
 workspace: ws
 `), 0o644)
 	cmd := exec.Command(os.Args[0], "run", "--config", cfg)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), asCLI+"=1")
+	cmd.Env = append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data"))
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -284,9 +289,13 @@ workspace: ws
 			break
 		}
 	}
+	rest := make(chan string, 1)
 	go func() {
+		var b strings.Builder
 		for sc.Scan() {
+			b.WriteString(sc.Text() + "\n")
 		}
+		rest <- b.String()
 	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -300,6 +309,9 @@ workspace: ws
 		cmd.Process.Kill()
 		t.Fatal("the run did not stop after SIGINT")
 	}
+	if after := <-rest; !strings.Contains(after, "reconstruct: interrupt: stopping…") || !strings.Contains(after, "--resume") {
+		t.Errorf("stderr after Ctrl-C does not say it is stopping and how to continue:\n%s", after)
+	}
 	data, err := os.ReadFile(filepath.Join(dir, "ws", workflow.ResultFile))
 	if err != nil {
 		t.Fatalf("no result.json after Ctrl-C: %v (stderr %v)", err, lines)
@@ -312,5 +324,36 @@ workspace: ws
 	evs, err := workflow.ReadEvents(filepath.Join(dir, "ws"))
 	if err != nil || evs[len(evs)-1].Type != workflow.EventFinal {
 		t.Errorf("events.jsonl does not end with the final event: %v", err)
+	}
+	if kind == "docker" {
+		noContainersLeft(t, res.RunID)
+	}
+	// The interrupted run is continued where it stopped and finishes.
+	r := cli(t, dir, nil, "run", "--resume", res.RunID, "--json")
+	var resumed workflow.Result
+	if err := json.Unmarshal([]byte(r.stdout), &resumed); r.code != 0 || err != nil {
+		t.Fatalf("resume: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+	if resumed.StopReason != workflow.StopEarly || resumed.Iterations != 6 || resumed.KnownExamples != 30 {
+		t.Errorf("resumed run: stop %s after %d iterations, %d examples", resumed.StopReason, resumed.Iterations, resumed.KnownExamples)
+	}
+	if kind == "docker" {
+		noContainersLeft(t, res.RunID)
+	}
+	if r := cli(t, dir, nil, "run", "--resume", res.RunID); r.code != exitUsage || !strings.Contains(r.stderr, "finished") {
+		t.Errorf("resume of the finished run: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// noContainersLeft fails when a container of the run still exists, in any
+// state.
+func noContainersLeft(t *testing.T, runID string) {
+	t.Helper()
+	out, err := exec.Command("docker", "ps", "-a", "-q", "--filter", "label="+docker.LabelRunID+"="+runID).Output()
+	if err != nil {
+		t.Fatalf("docker ps: %v", err)
+	}
+	if ids := strings.Fields(string(out)); len(ids) > 0 {
+		t.Errorf("run %s left containers %v", runID, ids)
 	}
 }

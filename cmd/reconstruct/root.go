@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,14 +13,16 @@ import (
 	"golang.org/x/term"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version, when set at build time with -ldflags "-X main.version=…",
+// replaces the module version of the build information.
+var version = ""
 
 // app holds what every command shares: streams, environment and the logger.
 type app struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	logLevel       string
+	logFormat      string
 	log            *zap.Logger
 }
 
@@ -42,19 +45,23 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// setupLog makes the logger: human-readable lines on stderr (text), or
+// one JSON object per line for machines (json).
 func (a *app) setupLog() error {
 	lvl, err := zapcore.ParseLevel(a.logLevel)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--log-level: %w", err))
 	}
-	encCfg := zap.NewProductionEncoderConfig()
-	encCfg.EncodeTime = zapcore.ISO8601TimeEncoder
 	var enc zapcore.Encoder
-	if isTerminal(a.stderr) {
-		encCfg.EncodeLevel = zapcore.CapitalColorLevelEncoder
-		enc = zapcore.NewConsoleEncoder(encCfg)
-	} else {
+	switch a.logFormat {
+	case "text":
+		enc = newTextEncoder()
+	case "json":
+		encCfg := zap.NewProductionEncoderConfig()
+		encCfg.EncodeTime = zapcore.ISO8601TimeEncoder
 		enc = zapcore.NewJSONEncoder(encCfg)
+	default:
+		return withCode(exitUsage, fmt.Errorf("--log-format: want text or json, got %q", a.logFormat))
 	}
 	a.log = zap.New(zapcore.NewCore(enc, zapcore.AddSync(a.stderr), lvl))
 	return nil
@@ -76,6 +83,9 @@ gates, archives every candidate and records every example and event.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", envOr(a.getenv, "RECONSTRUCT_LOG_LEVEL", "warn"), "log level: debug, info, warn, error")
+	root.PersistentFlags().StringVar(&a.logFormat, "log-format", envOr(a.getenv, "RECONSTRUCT_LOG_FORMAT", "text"), "log lines on stderr: text (for people) or json (for machines)")
+	root.Version = versionString(debug.ReadBuildInfo())
+	root.SetVersionTemplate("reconstruct {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
 	root.AddCommand(
 		newRunCmd(a),
@@ -113,11 +123,61 @@ func isUsageError(err error) bool {
 func newVersionCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version",
+		Short: "Print the version: the module version and the VCS revision it was built from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "reconstruct %s\n", version)
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "reconstruct %s\n", versionString(debug.ReadBuildInfo()))
 			return err
 		},
 	}
+}
+
+// versionString describes the build: the module version (or the one set
+// with -ldflags), the VCS revision with "+dirty" for uncommitted changes,
+// the commit time and the Go version.
+func versionString(info *debug.BuildInfo, ok bool) string {
+	if !ok {
+		if version != "" {
+			return version
+		}
+		return "unknown (built without module information)"
+	}
+	v := version
+	if v == "" {
+		v = info.Main.Version
+	}
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, when string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	var parts []string
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if dirty {
+			rev += "+dirty"
+		}
+		parts = append(parts, "revision "+rev)
+		if when != "" {
+			parts = append(parts, when)
+		}
+	} else {
+		parts = append(parts, "no VCS revision recorded")
+	}
+	if info.GoVersion != "" {
+		parts = append(parts, info.GoVersion)
+	}
+	return v + " (" + strings.Join(parts, ", ") + ")"
 }

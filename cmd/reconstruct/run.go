@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,6 +23,7 @@ type runOptions struct {
 	runID      string
 	resume     string
 	fork       string
+	force      bool
 	flags      map[string]*pflag.Flag
 }
 
@@ -32,11 +35,16 @@ func newRunCmd(a *app) *cobra.Command {
 		Long: `Run one reconstruction task from a YAML configuration (a task directory's task.yaml
 or any run config). Settings come from the file, then RECONSTRUCT_* environment
 variables, then flags. The workspace receives candidate.py, .oc_candidates/,
-result.json, events.jsonl and examples.jsonl.
+result.json, events.jsonl and examples.jsonl; the files an earlier run left there
+are moved to .previous/<its run id>/. A directory holding files reconstruct did not
+write is refused unless --force.
+
+Ctrl-C or SIGTERM stops the run at once with everything so far recorded; continue it
+with --resume RUN, as a run killed outright or ended by an infrastructure failure.
 
 Exit status: 0 when the final program passes every observed example, 1 when the
-run ended without one (or was interrupted), 2 for bad input, 3 for an
-infrastructure failure.`,
+run ended without one (or was interrupted), 2 for bad input (nothing is created),
+3 for an infrastructure failure.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -52,25 +60,36 @@ infrastructure failure.`,
 	}
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "run configuration file (YAML)")
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the Result as JSON on stdout")
-	cmd.Flags().StringVar(&opts.runID, "run-id", "", "run id (default: generated)")
-	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the interrupted run RUN from the bank")
+	cmd.Flags().StringVar(&opts.runID, "run-id", "", "run id: letters, digits, '-' and '_' (default: generated)")
+	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the stopped, killed or failed run RUN from the bank")
 	cmd.Flags().StringVar(&opts.fork, "fork", "", "start from run RUN's examples and candidates, with this configuration's settings")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "use a workspace that holds files reconstruct did not write")
 	opts.flags = addConfigFlags(cmd.Flags())
 	return cmd
 }
 
 func runRun(ctx context.Context, a *app, opts *runOptions) error {
-	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID}
+	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID, Force: opts.force}
 	var res *workflow.Result
 	var err error
 	workspace := ""
 	if opts.resume != "" {
-		bankPath := bankPathFrom(a, opts.flags)
-		res, err = runner.Resume(ctx, bankPath, opts.resume, ropts)
+		loc, lerr := a.resolveBank(flagValue(opts.flags, "bank.path"), nil)
+		if lerr != nil {
+			return lerr
+		}
+		res, err = runner.Resume(ctx, loc.Location, opts.resume, ropts)
 	} else {
 		c, lerr := loadConfig(a, opts.configFile, opts.flags)
 		if lerr != nil {
 			return lerr
+		}
+		if c.Bank.Enabled || opts.fork != "" {
+			loc, berr := a.resolveBank(flagValue(opts.flags, "bank.path"), c)
+			if berr != nil {
+				return berr
+			}
+			c.Bank.Path = loc.Location
 		}
 		workspace = c.Workspace
 		if opts.fork != "" {
@@ -87,15 +106,23 @@ func runRun(ctx context.Context, a *app, opts *runOptions) error {
 	}
 	switch {
 	case err == nil:
+	case errors.Is(err, context.Canceled) && res == nil:
+		return withCode(exitRejected, errors.New("stopped during start-up, before the run began"))
 	case errors.Is(err, context.Canceled):
-		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s", workspace))
-	case errors.Is(err, runner.ErrConfig):
+		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s and the bank (continue it with: reconstruct run --resume %s)", workspace, res.RunID))
+	case errors.Is(err, runner.ErrConfig), errors.Is(err, workflow.ErrWorkspace):
 		return withCode(exitUsage, err)
+	case res != nil:
+		return withCode(exitInfra, fmt.Errorf("%w\n(the run can be continued once the cause is fixed: reconstruct run --resume %s)", err, res.RunID))
 	default:
 		return withCode(exitInfra, err)
 	}
 	if res.FinalProgram == "" || res.FinalAccuracy < 1 {
-		return withCode(exitRejected, fmt.Errorf("run ended (%s) without a program that passes every observed example", res.StopReason))
+		msg := fmt.Sprintf("run ended (%s) without a program that passes every observed example", res.StopReason)
+		if len(res.Rejections) > 0 {
+			msg += "; the last proposal was rejected " + strconv.Itoa(len(res.Rejections)) + " times:\n  " + strings.Join(res.Rejections, "\n  ")
+		}
+		return withCode(exitRejected, errors.New(msg))
 	}
 	return nil
 }
@@ -116,16 +143,23 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 	return err
 }
 
-// bankPathFrom is the bank of --bank, RECONSTRUCT_BANK_PATH or
-// RECONSTRUCT_BANK, or the default.
-func bankPathFrom(a *app, flags map[string]*pflag.Flag) string {
-	if f := flags["bank.path"]; f != nil && f.Changed {
+// flagValue is the value of the flag bound to key when the user gave it.
+func flagValue(flags map[string]*pflag.Flag, key string) string {
+	if f := flags[key]; f != nil && f.Changed {
 		return f.Value.String()
 	}
-	for _, env := range []string{"RECONSTRUCT_BANK_PATH", "RECONSTRUCT_BANK"} {
-		if v := a.getenv(env); v != "" {
-			return v
-		}
+	return ""
+}
+
+// resolveBank finds the command's bank (config.ResolveBank), logging the
+// warning of a deprecated variable.
+func (a *app) resolveBank(flag string, c *config.Config) (config.BankLocation, error) {
+	loc, err := config.ResolveBank(flag, a.getenv, c)
+	if err != nil {
+		return loc, withCode(exitUsage, err)
 	}
-	return config.DefaultBankPath
+	if loc.Warning != "" {
+		a.logger().Warn(loc.Warning)
+	}
+	return loc, nil
 }

@@ -2,19 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
 )
 
 type runsOptions struct {
-	bankPath string
-	jsonOut  bool
+	bankPath   string
+	configFile string
+	jsonOut    bool
 }
 
 func newRunsCmd(a *app) *cobra.Command {
@@ -22,8 +25,12 @@ func newRunsCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "Read runs back from the bank",
+		Long: `Read runs back from the bank: --bank, else RECONSTRUCT_BANK_PATH, else the bank.path
+of --config's configuration, else the per-user bank ($XDG_DATA_HOME/reconstruct/bank.db
+or ~/.local/share/reconstruct/bank.db). Reading never creates a bank.`,
 	}
-	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK or "+config.DefaultBankPath+")")
+	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: see above)")
+	cmd.PersistentFlags().StringVarP(&opts.configFile, "config", "c", "", "read the bank of this run configuration")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	cmd.AddCommand(&cobra.Command{
 		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
@@ -35,25 +42,49 @@ func newRunsCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func (o *runsOptions) path(a *app) string {
-	if o.bankPath != "" {
-		return o.bankPath
+// open opens the bank the runs commands read, never creating it; ok is
+// false (and nothing is open) when there is no bank there.
+func (o *runsOptions) open(ctx context.Context, a *app) (b *bank.Bank, closeBank func() error, loc string, err error) {
+	var c *config.Config
+	if o.configFile != "" {
+		if c, err = loadConfig(a, o.configFile, nil); err != nil {
+			return nil, nil, "", err
+		}
 	}
-	return bankPathFrom(a, nil)
+	l, err := a.resolveBank(o.bankPath, c)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	b, closeBank, err = runner.OpenBank(ctx, l.Location, runner.ReadBank, runner.BankOptions{Log: a.logger(), Getenv: a.getenv})
+	if err != nil && !errors.Is(err, runner.ErrNoBank) {
+		return nil, nil, l.Location, withCode(openExit(err), err)
+	}
+	return b, closeBank, l.Location, err
 }
 
 func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
-	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
-	if err != nil {
-		return withCode(openExit(err), err)
-	}
-	defer closeBank()
-	runs, err := runner.Runs(ctx, b)
-	if err != nil {
-		return withCode(exitInfra, err)
+	b, closeBank, loc, err := opts.open(ctx, a)
+	var runs []runner.RunInfo
+	switch {
+	case errors.Is(err, runner.ErrNoBank):
+		// No bank yet: no runs, and nothing created.
+	case err != nil:
+		return err
+	default:
+		defer closeBank()
+		if runs, err = runner.Runs(ctx, b); err != nil {
+			return withCode(exitInfra, err)
+		}
 	}
 	if opts.jsonOut {
+		if runs == nil {
+			runs = []runner.RunInfo{}
+		}
 		return a.printJSON(runs)
+	}
+	if len(runs) == 0 {
+		_, err := fmt.Fprintf(a.stdout, "no runs in the bank %s\n", loc)
+		return err
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tTASK\tSTATUS\tSTOP\tITERATIONS\tEXAMPLES\tSCORE\tTOKENS\tSTARTED")
@@ -69,14 +100,17 @@ func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
 }
 
 func runRunsShow(ctx context.Context, a *app, opts *runsOptions, run string) error {
-	b, closeBank, err := runner.OpenBank(ctx, opts.path(a), a.logger(), nil)
+	b, closeBank, loc, err := opts.open(ctx, a)
+	if errors.Is(err, runner.ErrNoBank) {
+		return withCode(exitUsage, fmt.Errorf("no run %q: %w", run, err))
+	}
 	if err != nil {
-		return withCode(openExit(err), err)
+		return err
 	}
 	defer closeBank()
 	info, err := runner.ShowRun(ctx, b, run)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return withCode(exitUsage, fmt.Errorf("%w in the bank %s", err, loc))
 	}
 	if opts.jsonOut {
 		return a.printJSON(info)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/sandbox/docker"
 )
 
@@ -110,48 +112,74 @@ func runBuildImage(ctx context.Context, opts buildImageOptions) error {
 // pruneOptions are the flags of `sandbox prune`.
 type pruneOptions struct {
 	RunID string
-	API   client.APIClient
-	Out   io.Writer
+	All   bool
+	// TmpDir is where scratch directories are looked for ("": the
+	// temporary directory).
+	TmpDir string
+	API    client.APIClient
+	Out    io.Writer
 }
 
 func newPruneCmd(a *app, run func(context.Context, pruneOptions) error) *cobra.Command {
 	opts := pruneOptions{}
 	cmd := &cobra.Command{
 		Use:   "prune",
-		Short: "Remove the sandbox containers left by crashed runs",
-		Long: `prune force-removes every container labelled ` + docker.LabelRunID + ` (all runs', or one
-run's with --run-id). A run removes its own containers when it ends, on Ctrl-C and on
-errors; prune is for those a killed process could not remove.`,
+		Short: "Remove what killed runs left: stopped sandbox containers and scratch directories",
+		Long: `prune removes what runs that were killed outright left behind: the containers labelled
+` + docker.LabelRunID + ` that no longer run (exited, created, dead), and the scratch
+directories reconstruct-evaluator-* and reconstruct-score-* in the temporary directory
+that no running reconstruct holds. A run removes its own when it ends, on Ctrl-C and on
+errors. --run-id removes one run's containers whatever their state; --all removes the
+running containers of every run as well (runs in progress lose their sandboxes).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.Out = cmd.OutOrStdout()
+			if opts.All && opts.RunID != "" {
+				return withCode(exitUsage, errors.New("prune: give --run-id or --all, not both"))
+			}
 			if run != nil {
 				return run(cmd.Context(), opts)
 			}
 			return runPrune(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.RunID, "run-id", "", "remove only this run's containers")
+	cmd.Flags().StringVar(&opts.RunID, "run-id", "", "remove this run's containers, running or not")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "remove every reconstruct container, running ones included")
 	return cmd
 }
 
 func runPrune(ctx context.Context, opts pruneOptions) error {
+	dirs, derr := runner.PruneScratch(opts.TmpDir)
+	for _, d := range dirs {
+		fmt.Fprintf(opts.Out, "removed scratch directory %s\n", d)
+	}
+	if derr != nil {
+		derr = withCode(exitInfra, derr)
+	}
 	api, closeAPI, err := engine(ctx, opts.API)
 	if err != nil {
-		return err
+		return errors.Join(err, derr)
 	}
 	defer closeAPI()
-	removed, err := docker.Prune(ctx, api, opts.RunID)
+	var removed []string
+	switch {
+	case opts.RunID != "":
+		removed, err = docker.Prune(ctx, api, opts.RunID)
+	case opts.All:
+		removed, err = docker.Prune(ctx, api, "")
+	default:
+		removed, err = docker.PruneExited(ctx, api, "")
+	}
 	for _, id := range removed {
-		fmt.Fprintf(opts.Out, "removed %.12s\n", id)
+		fmt.Fprintf(opts.Out, "removed container %.12s\n", id)
 	}
 	if err != nil {
-		return withCode(exitInfra, err)
+		return errors.Join(withCode(exitInfra, err), derr)
 	}
-	if len(removed) == 0 {
-		_, err = fmt.Fprintln(opts.Out, "no reconstruct containers to remove")
+	if len(removed) == 0 && len(dirs) == 0 {
+		_, err = fmt.Fprintln(opts.Out, "nothing to remove")
 	}
-	return err
+	return errors.Join(err, derr)
 }
 
 // engine returns api, or a client from the environment that answers; an

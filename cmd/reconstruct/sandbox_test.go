@@ -166,9 +166,9 @@ func TestRunPrune(t *testing.T) {
 		{
 			name:    "removes every labelled container",
 			engine:  &fakeEngine{containers: []container.Summary{{ID: "aaaaaaaaaaaaaaaa1"}, {ID: "bbbbbbbbbbbbbbbb2"}}},
-			wantOut: "removed aaaaaaaaaaaa\nremoved bbbbbbbbbbbb\n",
+			wantOut: "removed container aaaaaaaaaaaa\nremoved container bbbbbbbbbbbb\n",
 		},
-		{name: "nothing to do", engine: &fakeEngine{}, wantOut: "no reconstruct containers to remove\n"},
+		{name: "nothing to do", engine: &fakeEngine{}, wantOut: "nothing to remove\n"},
 		{
 			name:     "removal failure",
 			engine:   &fakeEngine{containers: []container.Summary{{ID: "c1"}}, removeErr: errors.New("device busy")},
@@ -178,7 +178,7 @@ func TestRunPrune(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := runPrune(context.Background(), pruneOptions{Out: &out, API: tt.engine})
+			err := runPrune(context.Background(), pruneOptions{Out: &out, API: tt.engine, TmpDir: t.TempDir()})
 			if got := exitCode(err); got != tt.wantCode {
 				t.Fatalf("exit code %d (%v), want %d", got, err, tt.wantCode)
 			}
@@ -192,7 +192,9 @@ func TestRunPrune(t *testing.T) {
 func TestUnreachableEngineExits3(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix:///nonexistent/reconstruct-test.sock")
 	for _, run := range []func() error{
-		func() error { return runPrune(context.Background(), pruneOptions{Out: io.Discard}) },
+		func() error {
+			return runPrune(context.Background(), pruneOptions{Out: io.Discard, TmpDir: t.TempDir()})
+		},
 		func() error { return runBuildImage(context.Background(), buildImageOptions{Out: io.Discard}) },
 	} {
 		err := run()

@@ -54,7 +54,7 @@ func TestRunOnSharedBank(t *testing.T) {
 	}{
 		{[]string{"runs", "list", "--bank", loc}, res.RunID},
 		{[]string{"runs", "show", res.RunID, "--bank", loc}, "early_stop"},
-		{[]string{"candidates", "list", gone, "--run", res.RunID, "--bank", loc}, "iter_006"},
+		{[]string{"candidates", "list", gone, "--run", res.RunID, "--bank", loc}, "\n6     " + res.RunID},
 		{[]string{"candidates", "show", gone, "2", "--run", res.RunID, "--bank", loc}, "best = x if best is None"},
 		{[]string{"candidates", "diff", gone, "1", "2", "--run", res.RunID, "--bank", loc}, "-    return sorted(input_data)"},
 		{[]string{"candidates", "rescore", gone, "--run", res.RunID, "--bank", loc, "--sandbox", "process"}, "30/30"},

@@ -2,12 +2,9 @@ package docker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
 
 	"github.com/reconstruct/reconstruct/sandbox"
@@ -64,23 +61,5 @@ func Prune(ctx context.Context, api client.APIClient, runID string) ([]string, e
 		defer c.Close()
 		api = c
 	}
-	label := LabelRunID
-	if runID != "" {
-		label += "=" + runID
-	}
-	list, err := api.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", label))})
-	if err != nil {
-		return nil, fmt.Errorf("list reconstruct containers: %w", err)
-	}
-	var removed []string
-	var errs []error
-	for _, c := range list {
-		err := api.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
-		if err != nil && !client.IsErrNotFound(err) {
-			errs = append(errs, fmt.Errorf("remove container %s: %w", shortID(c.ID), err))
-			continue
-		}
-		removed = append(removed, c.ID)
-	}
-	return removed, errors.Join(errs...)
+	return removeListed(ctx, api, runFilter(runID))
 }

@@ -218,6 +218,9 @@ func (s *Sandbox) prepareMounts() error {
 		return err
 	}
 	for _, m := range s.mounts {
+		if m.Scratch > 0 {
+			continue
+		}
 		fi, err := os.Stat(m.Source)
 		if err != nil {
 			return fmt.Errorf("docker sandbox: %w", err)
@@ -266,11 +269,13 @@ func parseUser(user string) (uid, gid int, err error) {
 	return uid, gid, nil
 }
 
-// workdir is the working directory of the harness and of Exec.
+// workdir is the working directory of the harness and of Exec: the
+// workspace, or the hidden program's directory (a command oracle's relative
+// paths resolve there, as on the host).
 func (s *Sandbox) workdir() string {
 	for _, m := range s.mounts {
-		if !m.ReadOnly && m.Target == WorkspaceDir {
-			return WorkspaceDir
+		if (!m.ReadOnly && m.Target == WorkspaceDir) || (m.ReadOnly && m.Target == ProgramDir) {
+			return m.Target
 		}
 	}
 	return "/tmp"
@@ -384,6 +389,10 @@ func (s *Sandbox) containerConfig() (*container.Config, *container.HostConfig) {
 		},
 	}
 	for _, m := range s.mounts {
+		if m.Scratch > 0 {
+			host.Tmpfs[m.Target] = fmt.Sprintf("rw,nosuid,nodev,size=%d,mode=1777", m.Scratch)
+			continue
+		}
 		host.Mounts = append(host.Mounts, mount.Mount{
 			Type: mount.TypeBind, Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly,
 			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate},

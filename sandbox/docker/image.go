@@ -40,7 +40,7 @@ const (
 	// LabelHarness carries the harness digest the image was built with.
 	LabelHarness = "reconstruct.harness"
 	// imageFormat changes when the image layout or config changes.
-	imageFormat = "runner-v1"
+	imageFormat = "runner-v2"
 )
 
 // HarnessDigest is the digest of harness as the runner image records it: a
@@ -311,10 +311,16 @@ func writeImageTar(w io.Writer, rootfs string, harness []byte) error {
 		}
 	}
 	now := time.Now()
-	dirs := []string{"./opt/reconstruct/", "." + WorkspaceDir + "/", "." + ProgramDir + "/"}
+	// The mount points. /workspace is sticky and world-writable like /tmp:
+	// the evaluator's scratch tmpfs takes the mode of the directory it is
+	// mounted on; a bind mount (the agent's workspace) hides it.
+	dirs := []struct {
+		name string
+		mode int64
+	}{{"./opt/reconstruct/", 0o755}, {"." + WorkspaceDir + "/", 0o1777}, {"." + ProgramDir + "/", 0o755}}
 	for _, d := range dirs {
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d, Mode: 0o755, ModTime: now}); err != nil {
-			return fmt.Errorf("add %s: %w", d, err)
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d.name, Mode: d.mode, ModTime: now}); err != nil {
+			return fmt.Errorf("add %s: %w", d.name, err)
 		}
 	}
 	name := "." + filepath.ToSlash(HarnessPath)

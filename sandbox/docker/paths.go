@@ -28,11 +28,26 @@ type Mount struct {
 	// Hide lists files under Source (relative paths) that the container
 	// must not read: each is covered by an empty read-only file.
 	Hide []string
+	// Scratch, when positive, makes the mount an empty tmpfs of that many
+	// bytes instead of a host directory (Source is then empty): nothing of
+	// the host is in it and what the container writes there cannot fill
+	// the host's disk.
+	Scratch int64
 }
 
 // WorkspaceMount binds the agent's workspace read-write at /workspace.
 func WorkspaceMount(dir string) Mount {
 	return Mount{Source: dir, Target: WorkspaceDir}
+}
+
+// ScratchMount is an empty tmpfs of size bytes (DefaultTmpBytes when 0) at
+// /workspace: the working directory of the evaluator's container, which
+// runs candidates on inline sources and needs no host directory.
+func ScratchMount(size int64) Mount {
+	if size <= 0 {
+		size = DefaultTmpBytes
+	}
+	return Mount{Target: WorkspaceDir, Scratch: size}
 }
 
 // HeldoutFile is the task directory's held-out tests (RECONSTRUCT.md, task
@@ -56,6 +71,15 @@ func resolveMounts(ms []Mount) ([]resolved, error) {
 	out := make([]resolved, 0, len(ms))
 	seen := map[string]bool{}
 	for _, m := range ms {
+		if m.Scratch > 0 && m.Source == "" && path.IsAbs(m.Target) && path.Clean(m.Target) != "/" {
+			m.Target = path.Clean(m.Target)
+			if seen[m.Target] {
+				return nil, fmt.Errorf("scratch mount: two mounts at %s", m.Target)
+			}
+			seen[m.Target] = true
+			out = append(out, resolved{Mount: m})
+			continue
+		}
 		if m.Source == "" || !path.IsAbs(m.Target) || path.Clean(m.Target) == "/" {
 			return nil, fmt.Errorf("mount %q -> %q: need a host directory and an absolute container path other than /", m.Source, m.Target)
 		}
@@ -113,6 +137,9 @@ func containerPath(mounts []resolved, host string) (string, error) {
 		abs = filepath.Join(dir, filepath.Base(abs))
 	}
 	for _, m := range mounts {
+		if m.Scratch > 0 {
+			continue
+		}
 		rel, err := filepath.Rel(m.Source, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			continue

@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
@@ -28,9 +29,7 @@ func benchInputs(n int) []json.RawMessage {
 
 func benchSandbox(b *testing.B) *Sandbox {
 	b.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		b.Skip("python3 not found in PATH: the process sandbox needs it")
-	}
+	testenv.NeedPython(b)
 	s, err := New(context.Background(), Options{Dir: b.TempDir(), Log: zap.NewNop()})
 	if err != nil {
 		b.Fatalf("New: %v", err)

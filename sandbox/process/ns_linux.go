@@ -8,11 +8,12 @@ import (
 )
 
 // isolatedAttr returns the process attributes that put a new process in new
-// PID and mount namespaces and, unless network is true, a new network
+// PID, mount and IPC namespaces (no System V shared memory, semaphores or
+// message queues of the host) and, unless network is true, a new network
 // namespace (with only a loopback interface, down: no route anywhere). A
 // non-root caller also gets a new user namespace in which it is root.
 func isolatedAttr(network bool) *syscall.SysProcAttr {
-	flags := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS)
+	flags := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC)
 	if !network {
 		flags |= syscall.CLONE_NEWNET
 	}
@@ -41,13 +42,12 @@ func mountNamespace() string {
 	return ns
 }
 
-// execAttr is isolatedAttr without the mount namespace (Exec must be able
-// to write the workspace) and always with a new user namespace: even a root
+// execAttr is isolatedAttr always with a new user namespace: even a root
 // caller's command then holds no capability over the host's namespaces, so
-// it cannot nsenter its way back to the host's network.
+// it cannot nsenter its way back to the host's network, and the private
+// root is built by a process that is root only there.
 func execAttr(network bool) *syscall.SysProcAttr {
 	attr := isolatedAttr(network)
-	attr.Cloneflags &^= syscall.CLONE_NEWNS
 	if attr.Cloneflags&syscall.CLONE_NEWUSER == 0 {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}}

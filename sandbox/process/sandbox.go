@@ -45,9 +45,16 @@ var ErrClosed = errors.New("process sandbox closed")
 // Options configure a Sandbox.
 type Options struct {
 	// Dir is the working directory of the harness and of Exec: the agent's
-	// workspace, or the hidden program's directory for an oracle. Default:
-	// the system temporary directory.
+	// workspace, or the hidden program's directory for an oracle. It is the
+	// only directory of the host besides the system ones that sandboxed
+	// code sees (read-only; writable for Exec). Default: no host directory
+	// at all; sandboxed code works in ScratchDir, an empty directory of its
+	// private root (in / when the kernel refuses namespaces).
 	Dir string
+	// Hide lists files of Dir (relative paths) that sandboxed code must not
+	// read: each is covered by an empty file (the task's held-out tests in
+	// the oracle's directory).
+	Hide []string
 	// Python is the interpreter (a name looked up in PATH, or a path).
 	// Default DefaultPython.
 	Python string
@@ -74,6 +81,9 @@ type Isolation struct {
 	NoNetwork bool `json:"no_network"`
 	// ReadOnly: untrusted code sees the whole filesystem read-only.
 	ReadOnly bool `json:"read_only"`
+	// PrivateRoot: untrusted code sees only the system directories and
+	// Dir, not the rest of the host's files (homes, /tmp, /var, /run, /sys).
+	PrivateRoot bool `json:"private_root"`
 	// UID is the uid untrusted code runs as; 0 when it runs as the caller.
 	UID int `json:"uid"`
 }
@@ -85,6 +95,7 @@ type Sandbox struct {
 	opts   Options
 	log    *zap.Logger
 	python string
+	// dir is Options.Dir made absolute; "" for a scratch sandbox.
 	dir    string
 	uid    int
 	hostNS string
@@ -122,18 +133,22 @@ func open(ctx context.Context, opts Options, attr func(network bool) *syscall.Sy
 	if log == nil {
 		log = zap.NewNop()
 	}
-	dir := opts.Dir
-	if dir == "" {
-		dir = os.TempDir()
+	for _, h := range opts.Hide {
+		if rel := filepath.Clean(h); filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("process sandbox: hidden file %q is not under the sandbox's directory", h)
+		}
 	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("process sandbox: directory %q: %w", opts.Dir, err)
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("process sandbox: directory: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("process sandbox: %s is not a directory", dir)
+	dir := ""
+	if opts.Dir != "" {
+		var err error
+		if dir, err = filepath.Abs(opts.Dir); err != nil {
+			return nil, fmt.Errorf("process sandbox: directory %q: %w", opts.Dir, err)
+		}
+		if fi, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("process sandbox: directory: %w", err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("process sandbox: %s is not a directory", dir)
+		}
 	}
 	python := opts.Python
 	if python == "" {
@@ -216,6 +231,7 @@ func (s *Sandbox) Isolation() Isolation {
 	iso := Isolation{Namespaces: s.isolated, NoNetwork: s.isolated && !s.opts.Network}
 	if s.h != nil {
 		iso.ReadOnly = s.h.info.ReadOnly
+		iso.PrivateRoot = s.h.info.PrivateRoot
 		if s.h.info.UID != nil {
 			iso.UID = *s.h.info.UID
 		}
@@ -228,17 +244,50 @@ func (s *Sandbox) Python() string { return s.python }
 
 // env is the whole environment of sandboxed processes: nothing of the
 // caller's (API keys) leaks in. The harness's private /dev/shm is the only
-// place its children can write.
+// place its children can write; Exec has a private /tmp as well.
 func (s *Sandbox) env(harness bool) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
-	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.dir}
+	env := []string{"PATH=" + path, "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + s.workdir()}
 	if harness {
-		env = append(env, "TMPDIR=/dev/shm")
+		return append(env, "TMPDIR=/dev/shm")
 	}
-	return env
+	return append(env, "TMPDIR=/tmp")
+}
+
+// ScratchDir is where sandboxed code works in a sandbox without a
+// directory: an empty, read-only directory of its private root (the
+// agent's shell works in its private /tmp instead).
+const ScratchDir = "/workspace"
+
+// hostDir is the working directory the harness starts in.
+func (s *Sandbox) hostDir() string {
+	if s.dir == "" {
+		return "/"
+	}
+	return s.dir
+}
+
+// workdir is the working directory of sandboxed code.
+func (s *Sandbox) workdir() string {
+	if s.dir == "" {
+		return ScratchDir
+	}
+	return s.dir
+}
+
+// hardenArgs are the harness's flags that build its private root.
+func (s *Sandbox) hardenArgs() []string {
+	args := []string{"--harden", s.hostNS}
+	if s.dir == "" {
+		return append(args, "--scratch", ScratchDir)
+	}
+	for _, h := range s.opts.Hide {
+		args = append(args, "--hide", filepath.Clean(h))
+	}
+	return args
 }
 
 // ensure returns a running harness, starting one if needed. Caller holds mu.
@@ -295,7 +344,7 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 		args = append(args, "--uid", strconv.Itoa(s.uid), "--gid", strconv.Itoa(s.uid))
 	}
 	cmd := exec.Command(s.python, args...)
-	cmd.Dir = s.dir
+	cmd.Dir = s.hostDir()
 	cmd.Env = s.env(true)
 	if isolated {
 		cmd.SysProcAttr = s.attr(s.opts.Network)
@@ -303,7 +352,7 @@ func (s *Sandbox) spawn(ctx context.Context, isolated bool) (*harness, error) {
 			return nil, &errRefused{errors.New("namespaces are not supported on this system")}
 		}
 		if s.hostNS != "" {
-			cmd.Args = append(cmd.Args, "--harden", s.hostNS)
+			cmd.Args = append(cmd.Args, s.hardenArgs()...)
 		}
 	} else {
 		cmd.SysProcAttr = plainAttr()
@@ -516,9 +565,11 @@ func (s *Sandbox) Close() error {
 }
 
 // Exec runs a shell command in Dir; see sandbox.Executor. It runs as the
-// caller's uid (so that it can write the workspace), in new PID and network
-// namespaces when available; every process it leaves behind is killed when
-// the shell exits.
+// caller's uid (so that it can write the workspace) with no capability, in
+// new user, PID, mount and network namespaces when available, and sees
+// what the harness sees: the system directories read-only and Dir, here
+// writable, with a private /tmp; nothing else of the host. Every process it
+// leaves behind is killed when the shell exits.
 func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.ExecResult, error) {
 	s.mu.Lock()
 	closed, isolated := s.closed, s.isolated
@@ -536,7 +587,23 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	}
 	out := &capWriter{limit: limit}
 	cmd := exec.Command("/bin/sh", "-c", req.Command)
-	cmd.Dir = s.dir
+	// ready is closed by the harness when the shell starts: the timeout is
+	// the command's, not the sandbox's set-up.
+	var ready *os.File
+	if isolated && s.hostNS != "" {
+		// The harness builds the private root, drops every capability
+		// and execs the shell.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return sandbox.ExecResult{}, fmt.Errorf("exec %q: %w", req.Command, err)
+		}
+		defer r.Close()
+		defer w.Close()
+		ready = r
+		cmd = exec.Command(s.python, append([]string{"-I", "-u", "-c", sandbox.Harness, "--ready", "3", "--shell", req.Command}, s.hardenArgs()...)...)
+		cmd.ExtraFiles = []*os.File{w}
+	}
+	cmd.Dir = s.hostDir()
 	cmd.Env = s.env(false)
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -552,12 +619,32 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	pid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	killAll := func() {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		_ = cmd.Process.Kill()
 	}
+	if ready != nil {
+		cmd.ExtraFiles[0].Close()
+		started := make(chan struct{})
+		go func() {
+			// A byte, or EOF if the harness failed before the shell.
+			ready.Read(make([]byte, 1))
+			close(started)
+		}()
+		select {
+		case <-started:
+		case <-time.After(startDeadline):
+			killAll()
+			<-done
+			return sandbox.ExecResult{}, fmt.Errorf("exec %q: the sandbox did not start within %s", req.Command, startDeadline)
+		case <-ctx.Done():
+			killAll()
+			<-done
+			return sandbox.ExecResult{}, ctx.Err()
+		}
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	var res sandbox.ExecResult
 	var waitErr error
 	select {

@@ -4,20 +4,18 @@ package process
 
 import (
 	"context"
-	"os/exec"
 	"syscall"
 	"testing"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 func TestNamespacesRefused(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found in PATH: the process sandbox needs it")
-	}
+	testenv.NeedPython(t)
 	// CLONE_NEWUSER with CLONE_FS is always EINVAL: a kernel that refuses.
 	refuse := func(bool) *syscall.SysProcAttr {
 		return &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_FS}

@@ -14,7 +14,7 @@ def run_stack_machine(program):
         raise ValueError("expected a list of at most 12 instructions")
     stack = []
     for ins in program:
-        if not isinstance(ins, list) or not ins or ins[0] not in ARITY:
+        if not isinstance(ins, list) or not ins or not isinstance(ins[0], str) or ins[0] not in ARITY:
             raise ValueError(f"unknown instruction {ins!r}")
         op = ins[0]
         if op == "push":

@@ -22,7 +22,7 @@ def vending_machine(events):
                 credit += e[1]
             else:
                 returned += e[1]
-        elif e[0] == "select" and len(e) == 2 and e[1] in PRICES:
+        elif e[0] == "select" and len(e) == 2 and isinstance(e[1], str) and e[1] in PRICES:
             if credit >= PRICES[e[1]]:
                 credit -= PRICES[e[1]]
                 dispensed.append(e[1])

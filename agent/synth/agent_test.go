@@ -1,0 +1,205 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+func TestSessionLimit(t *testing.T) {
+	tests := []struct {
+		name     string
+		session  time.Duration
+		run      time.Duration
+		searched time.Duration
+		want     time.Duration
+	}{
+		{"no run bound", 20 * time.Second, 0, time.Hour, 20 * time.Second},
+		{"plenty left", 20 * time.Second, 45 * time.Second, 10 * time.Second, 20 * time.Second},
+		{"cut to what is left", 20 * time.Second, 45 * time.Second, 40 * time.Second, 5 * time.Second},
+		{"spent: the least a session gets", 20 * time.Second, 45 * time.Second, 50 * time.Second, minSessionTime},
+		{"run bound below a session", 20 * time.Second, 3 * time.Second, 0, 3 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New(Options{TimeLimit: tc.session, RunTimeLimit: tc.run})
+			a.searched = tc.searched
+			if got := a.sessionLimit(); got != tc.want {
+				t.Errorf("sessionLimit() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A program that passes the new examples too is kept without a search;
+// one that fails them is searched again.
+func TestWriteKeepsConsistentProgram(t *testing.T) {
+	tk := task.Task{Name: "double", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	ex := func(in, out string) task.Example {
+		return task.Example{Input: json.RawMessage(in), Output: json.RawMessage(out)}
+	}
+	first := []task.Example{ex("[1, 2]", "[2, 4]"), ex("[3]", "[6]"), ex("[0, -5, 7]", "[0, -10, 14]")}
+	tests := []struct {
+		name     string
+		more     []task.Example
+		wantKept bool
+	}{
+		{"confirmed", []task.Example{ex("[9, 9]", "[18, 18]"), ex("[]", "[]")}, true},
+		{"contradicted", []task.Example{ex("[4]", "[5]")}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New(Options{Seed: 1, TimeLimit: 2 * time.Second})
+			dir := t.TempDir()
+			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: first, Workspace: dir}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: append(append([]task.Example{}, first...), tc.more...), Workspace: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(res.Notes, "kept without a new search"); got != tc.wantKept {
+				t.Errorf("kept = %v, want %v; notes:\n%s", got, tc.wantKept, res.Notes)
+			}
+		})
+	}
+}
+
+// TestDeterminism writes a candidate and proposes inputs twice with one
+// seed. The proposals tell apart the programs consistent with examples of
+// sorting: their search ends one size past sorted(xs), before any stage
+// that a time budget cuts, so that a loaded machine cannot change them.
+func TestDeterminism(t *testing.T) {
+	c := familyCases[3]
+	tk := taskFor(c)
+	exs := examplesFor(t, c, c.inputs)
+	sorting := familyCase{name: "sorted", kind: task.KindList, typ: "list of integers", f: func(v any) any {
+		xs := ints(v)
+		slices.Sort(xs)
+		return append([]int64{}, xs...)
+	}}
+	sortExs := examplesFor(t, sorting, []string{"[3,1,2]", "[5,-4]", "[0]"})
+	run := func() (string, []string) {
+		a := New(Options{Seed: 42, TimeLimit: 10 * time.Second})
+		dir := t.TempDir()
+		if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := a.Propose(context.Background(), agent.ProposeRequest{Task: taskFor(sorting), K: 6, Examples: sortExs, Attempt: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ins []string
+		for _, in := range pr.Inputs {
+			ins = append(ins, string(in))
+		}
+		return string(src), ins
+	}
+	src1, in1 := run()
+	src2, in2 := run()
+	if src1 != src2 {
+		t.Errorf("same seed, different candidates:\n%s\n---\n%s", src1, src2)
+	}
+	if diff := cmp.Diff(in1, in2); diff != "" {
+		t.Errorf("same seed, different proposals (-first +second):\n%s", diff)
+	}
+}
+
+func TestWriteNotesAndFallback(t *testing.T) {
+	tk := task.Task{Name: "t", InputType: "object", FunctionName: "solve", Kind: task.KindOther}
+	exs := []task.Example{{Input: json.RawMessage(`{"a": 1}`), Output: json.RawMessage(`1`)}}
+	dir := t.TempDir()
+	res, err := New(Options{}).Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notes, "cannot express") {
+		t.Errorf("notes %q do not explain the fallback", res.Notes)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+	if err != nil || !strings.Contains(string(src), "def solve(input_data):") {
+		t.Errorf("fallback candidate %q (%v) does not define solve", src, err)
+	}
+	if res.Usage.Total() != 0 {
+		t.Errorf("usage %v, want zero tokens", res.Usage)
+	}
+}
+
+// Two examples naming two categories: nothing computes the strings, so the
+// session falls back to naming a computed value, and the candidate passes
+// both examples (the workflow grants more examples only then).
+func TestWriteNamesCategoriesAsLastResort(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: cannot run the emitted program")
+	}
+	tk := task.Task{Name: "heading", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	exs := []task.Example{
+		{Input: json.RawMessage("[3, -1, 4]"), Output: json.RawMessage(`"north"`)},
+		{Input: json.RawMessage("[-2, -7]"), Output: json.RawMessage(`"south"`)},
+	}
+	a := New(Options{Seed: 1, TimeLimit: 2 * time.Second})
+	dir := t.TempDir()
+	res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notes, "names of categories") {
+		t.Errorf("notes do not mention the categories:\n%s", res.Notes)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runCandidate(t, py, string(src), []string{"[3, -1, 4]", "[-2, -7]"})
+	for i, ex := range exs {
+		if !task.Equal(got[i], ex.Output, 1e-9) {
+			t.Errorf("solve(%s) = %s, want %s\n%s", ex.Input, got[i], ex.Output, src)
+		}
+	}
+}
+
+// TestFallbackConstant checks the constant program written when the DSL
+// cannot bind the inputs: Python reads back the most frequent output.
+func TestFallbackConstant(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	tests := []struct {
+		outputs []string
+		want    string
+	}{
+		{outputs: []string{`{"order": [2, 1], "ok": true, "note": null}`, `3`, `{"ok": true, "order": [2, 1], "note": null}`},
+			want: `{"note": null, "ok": true, "order": [2, 1]}`},
+		{outputs: []string{`"a\"b\\n\u00e9"`, `false`, `false`}, want: `false`},
+		{outputs: []string{`1.5`, `[-2, "x"]`}, want: `1.5`},
+	}
+	for _, tt := range tests {
+		var exs []task.Example
+		for _, o := range tt.outputs {
+			exs = append(exs, task.Example{Input: json.RawMessage(`{"k": 1}`), Output: json.RawMessage(o)})
+		}
+		src := fallbackProgram("solve", exs, errUnsupported)
+		out, err := exec.Command("python3", "-c", src+"\nimport json\nprint(json.dumps(solve(None), sort_keys=True))").CombinedOutput()
+		if err != nil {
+			t.Fatalf("fallback program does not run: %v\n%s\n%s", err, src, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != tt.want {
+			t.Errorf("fallback returns %s, want %s\n%s", got, tt.want, src)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package synth
+
+import "slices"
+
+// opCatalog is the DSL's operators, assembled once by newCatalog from the
+// operator files (ops_int.go, ops_float.go, ops_string.go, ops_list.go,
+// ops_pair.go, ops_geometry.go, ops_loop.go).
+type opCatalog struct {
+	// scalars are the operators of lambda bodies: every scalar operator,
+	// conditionals included, the rare ones last.
+	scalars []*operator
+	// top are the operators of whole programs: the scalars without the
+	// conditionals, then the loops, then the list operators and the
+	// windows and scans.
+	top []*operator
+	// loops are the loop operators (in top too).
+	loops []*operator
+	// conds are "t if c else e" for every type t: what splitConditional
+	// and the conditional lambdas build.
+	conds [numTypes]*operator
+}
+
+// catalog is the DSL's operators.
+var catalog = newCatalog()
+
+// newCatalog assembles the operators. Their order is the order in which
+// the enumerator tries them within one size, and so decides which of two
+// equivalent programs is kept and which consistent program is found
+// first: it is the order the catalogue grew in (the basic operators, then
+// library functions, then named combinations, each by value type), and
+// changing it changes the programs found (TestGolden records it).
+func newCatalog() opCatalog {
+	var c opCatalog
+	c.scalars = slices.Concat(
+		intOps(), floatOps(), stringOps(), conditionalOps(),
+		intLibraryOps(), stringLibraryOps(),
+		intNamedOps(), floatNamedOps(), stringNamedOps(),
+	)
+	// Rare operators go last within a size, so that the lambda banks'
+	// per-type caps cut them first.
+	slices.SortStableFunc(c.scalars, func(a, b *operator) int { return boolRank(a.Rare) - boolRank(b.Rare) })
+	lists := slices.Concat(
+		listOps(), stringListOps(), pairListOps(), pointWindowOps(),
+		listLibraryOps(), pairLibraryOps(), pointLibraryOps(),
+		orbitOps(), listNamedOps(), stringRunLengthOps(), listNamedLateOps(), stringSplitOps(), pointNamedOps(),
+	)
+	c.loops = loopOps()
+	for _, o := range c.scalars {
+		if o.Fam != famCond {
+			c.top = append(c.top, o)
+		}
+	}
+	c.top = slices.Concat(c.top, lists, c.loops)
+	// Simplest family first; within one size, loops go right after the
+	// scalar operators: their few combinations are cheap to try while a
+	// whole level of list programs can take the rest of the time limit.
+	rank := func(f family) int {
+		if f == famLoop {
+			return int(famCond)
+		}
+		return int(f)
+	}
+	slices.SortStableFunc(c.top, func(a, b *operator) int { return rank(a.Fam) - rank(b.Fam) })
+	for t := range c.conds {
+		c.conds[t] = conditional("if", valType(t))
+	}
+	return c
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,148 @@
+package synth
+
+import "math"
+
+// Observational equivalence: the values of a program on every environment
+// are hashed, and a set of hashes keeps the first program of each.
+
+// hasher accumulates a 64-bit FNV-1a style hash of values; programs whose
+// value vectors hash alike are treated as observationally equivalent.
+type hasher uint64
+
+const fnvOffset hasher = 14695981039346656037
+
+func (h hasher) mix(x uint64) hasher {
+	h ^= hasher(x)
+	h *= 1099511628211
+	h ^= h >> 29
+	return h
+}
+
+func floatKey(f float64) uint64 {
+	if math.IsNaN(f) {
+		return 0x7ff8000000000001
+	}
+	if math.Abs(f) < 1e9 {
+		return uint64(int64(math.Round(f * 1e7)))
+	}
+	return math.Float64bits(float32ish(f))
+}
+
+func float32ish(f float64) float64 { return float64(float32(f)) }
+
+func (h hasher) value(v any) hasher {
+	switch x := v.(type) {
+	case errT:
+		return h.mix(0xdeadbeef)
+	case int64:
+		return h.mix(1).mix(uint64(x))
+	case float64:
+		return h.mix(2).mix(floatKey(x))
+	case bool:
+		if x {
+			return h.mix(3)
+		}
+		return h.mix(4)
+	case string:
+		h = h.mix(5).mix(uint64(len(x)))
+		for i := 0; i < len(x); i++ {
+			h = h.mix(uint64(x[i]))
+		}
+		return h
+	case []int64:
+		h = h.mix(6).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(uint64(e))
+		}
+		return h
+	case []float64:
+		h = h.mix(7).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(floatKey(e))
+		}
+		return h
+	case []bool:
+		h = h.mix(8).mix(uint64(len(x)))
+		for _, e := range x {
+			if e {
+				h = h.mix(1)
+			} else {
+				h = h.mix(2)
+			}
+		}
+		return h
+	case []string:
+		h = h.mix(9).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.value(e)
+		}
+		return h
+	case []pair:
+		h = h.mix(10).mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.mix(uint64(e[0])).mix(uint64(e[1]))
+		}
+		return h
+	}
+	return h.mix(11)
+}
+
+// hashSet is a set of value hashes: open addressing with linear probing
+// over a power-of-two table. The enumerator asks it once for every
+// program it evaluates, so it is kept simpler and denser than a Go map:
+// one probe is usually one cache line.
+type hashSet struct {
+	slots []hasher
+	n     int
+	// zero records the hash 0, which marks free slots in the table.
+	zero bool
+}
+
+const emptySlot hasher = 0
+
+// has reports whether h is in the set.
+func (s *hashSet) has(h hasher) bool {
+	if h == emptySlot {
+		return s.zero
+	}
+	return len(s.slots) > 0 && s.slots[s.slot(h)] == h
+}
+
+// insert adds h; it reports whether h was new.
+func (s *hashSet) insert(h hasher) bool {
+	if h == emptySlot {
+		fresh := !s.zero
+		s.zero = true
+		return fresh
+	}
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	i := s.slot(h)
+	if s.slots[i] == h {
+		return false
+	}
+	s.slots[i] = h
+	s.n++
+	return true
+}
+
+// slot returns the index of h's slot, or of the free slot it would take.
+func (s *hashSet) slot(h hasher) uint64 {
+	mask := uint64(len(s.slots) - 1)
+	i := uint64(h) & mask
+	for s.slots[i] != h && s.slots[i] != emptySlot {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (s *hashSet) grow() {
+	old := s.slots
+	s.slots = make([]hasher, max(64, 2*len(old)))
+	for _, h := range old {
+		if h != emptySlot {
+			s.slots[s.slot(h)] = h
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package synth
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Helpers shared by the package's tests.
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// familyCase is a hidden function to rediscover from a few examples.
+type familyCase struct {
+	name   string
+	kind   task.Kind
+	typ    string
+	inputs []string
+	// probe are further inputs the found program must get right.
+	probe []string
+	f     func(v any) any
+}
+
+func ints(v any) []int64 {
+	var out []int64
+	for _, e := range v.([]any) {
+		n, _ := e.(json.Number).Int64()
+		out = append(out, n)
+	}
+	return out
+}
+
+func num(v any) int64 { n, _ := v.(json.Number).Int64(); return n }
+
+func examplesFor(t *testing.T, c familyCase, inputs []string) []task.Example {
+	t.Helper()
+	var exs []task.Example
+	for _, in := range inputs {
+		v, err := task.Decode(json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("decode %s: %v", in, err)
+		}
+		out, err := json.Marshal(c.f(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs = append(exs, task.Example{Input: json.RawMessage(in), Output: out})
+	}
+	return exs
+}
+
+func taskFor(c familyCase) task.Task {
+	return task.Task{Name: c.name, InputType: c.typ, FunctionName: "solve", Kind: c.kind}
+}
+
+// runCandidate runs the emitted program src in python3 on each input (JSON
+// texts) and returns its outputs.
+func runCandidate(t *testing.T, py, src string, inputs []string) []json.RawMessage {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\n" +
+		"print(json.dumps([solve(x) for x in json.loads(sys.argv[2])]))\n"
+	out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(inputs, ",")+"]").CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s\n%s", err, out, src)
+	}
+	var got []json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("decode python output %q: %v", out, err)
+	}
+	return got
+}
+
+func intValue(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
+}
+
+func intWithin(v any, lo, hi int64) error {
+	i, ok := intValue(v)
+	if !ok || i < lo || i > hi {
+		return fmt.Errorf("%v is not an integer in [%d, %d]", v, lo, hi)
+	}
+	return nil
+}
+
+func listIn(v any, lo, hi int) ([]any, error) {
+	xs, ok := v.([]any)
+	if !ok || len(xs) < lo || len(xs) > hi {
+		return nil, fmt.Errorf("%v is not a list of %d to %d elements", v, lo, hi)
+	}
+	return xs, nil
+}
+
+// opSig writes an operator's name and signature: add(int, int) -> int.
+func opSig(o *operator) string {
+	args := make([]string, len(o.Args))
+	for i, a := range o.Args {
+		args[i] = a.String()
+	}
+	return o.Name + "(" + strings.Join(args, ", ") + ") -> " + o.Ret.String()
+}
+
+// checkGolden compares got with the golden file (rewriting it under
+// -update), reporting the first lines that differ.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update): %v", err)
+	}
+	if string(want) == got {
+		return
+	}
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+	shown := 0
+	for i := 0; i < max(len(wl), len(gl)) && shown < 10; i++ {
+		var a, b string
+		if i < len(wl) {
+			a = wl[i]
+		}
+		if i < len(gl) {
+			b = gl[i]
+		}
+		if a != b {
+			t.Errorf("%s:%d\nwant %s\n got %s", path, i+1, a, b)
+			shown++
+		}
+	}
+	t.Errorf("%s: %d lines, want %d", path, len(gl), len(wl))
+}

@@ -1,0 +1,314 @@
+package synth
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Integer and truth-value operators.
+
+// opAdd is integer addition (itertools.accumulate's default).
+var opAdd = iBin("add", "+", pAdd, addI)
+
+// intOps are the basic operators of integers and truth values: arithmetic,
+// comparisons, predicates, logic.
+func intOps() []*operator {
+	I, B := tInt, tBool
+	return []*operator{
+		opAdd,
+		iBin("sub", "-", pAdd, subI),
+		iBin("mul", "*", pMul, mulI),
+		iBin("floordiv", "//", pMul, floorDiv),
+		iBin("mod", "%", pMul, pyMod),
+		mk("neg", famScalar, ts(I), I, func(a []any) any {
+			x := a[0].(int64)
+			if x == math.MinInt64 {
+				return errV
+			}
+			return -x
+		}, func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} }),
+		mk("abs", famScalar, ts(I), I, func(a []any) any {
+			x := a[0].(int64)
+			if x == math.MinInt64 {
+				return errV
+			}
+			return absI(x)
+		}, func(a []code) code { return call("abs", a[0]) }),
+		builtin("min", mk("min", famScalar, ts(I, I), I, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
+			func(a []code) code { return call("min", a...) })),
+		builtin("max", mk("max", famScalar, ts(I, I), I, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
+			func(a []code) code { return call("max", a...) })),
+		rare(mk("pow", famScalar, ts(I, I), I, func(a []any) any { return ok(powI(a[0].(int64), a[1].(int64))) },
+			func(a []code) code { return code{a[0].at(pPow+1) + " ** " + a[1].at(pPow), pPow} })),
+		rare(iBin("xor", "^", pXor, func(a, b int64) (int64, bool) { return a ^ b, true })),
+		rare(iBin("band", "&", pBand, func(a, b int64) (int64, bool) { return a & b, true })),
+		rare(iBin("bor", "|", pBor, func(a, b int64) (int64, bool) { return a | b, true })),
+		iCmp("lt", "<", func(a, b int64) bool { return a < b }),
+		iCmp("le", "<=", func(a, b int64) bool { return a <= b }),
+		iCmp("eq", "==", func(a, b int64) bool { return a == b }),
+		iCmp("ne", "!=", func(a, b int64) bool { return a != b }),
+		iPred("even", func(x int64) bool { return x%2 == 0 }, func(a code) code { return cmpop(binop(a, "%", atom("2"), pMul), "==", atom("0")) }),
+		iPred("odd", func(x int64) bool { return x%2 != 0 }, func(a code) code { return cmpop(binop(a, "%", atom("2"), pMul), "==", atom("1")) }),
+		iPred("positive", func(x int64) bool { return x > 0 }, func(a code) code { return cmpop(a, ">", atom("0")) }),
+		iPred("negative", func(x int64) bool { return x < 0 }, func(a code) code { return cmpop(a, "<", atom("0")) }),
+		rare(mkE("is_prime", famScalar, ts(I), B, func(a []any) any {
+			n := a[0].(int64)
+			if n > maxPrime {
+				return errV
+			}
+			return isPrime(n)
+		}, func(e *emitter, a []code) code {
+			e.helper("is_prime", pyIsPrime)
+			return call("is_prime", a[0])
+		})),
+		mk("and", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) && a[1].(bool) },
+			func(a []code) code { return binop(a[0], "and", a[1], pAnd) }),
+		mk("or", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) || a[1].(bool) },
+			func(a []code) code { return binop(a[0], "or", a[1], pOr) }),
+		mk("not", famScalar, ts(B), B, func(a []any) any { return !a[0].(bool) },
+			func(a []code) code { return code{"not " + a[0].at(pNot), pNot} }),
+		rare(mk("int", famScalar, ts(B), I, func(a []any) any {
+			if a[0].(bool) {
+				return int64(1)
+			}
+			return int64(0)
+		}, func(a []code) code { return call("int", a[0]) })),
+		rare(mkE("gcd", famScalar, ts(I, I), I, func(a []any) any { return gcdI(a[0].(int64), a[1].(int64)) },
+			func(e *emitter, a []code) code { e.use("math"); return call("math.gcd", a...) })),
+	}
+}
+
+// intLibraryOps are Python builtins and idioms over integers that
+// otherwise take many DSL nodes: a sum of squares, three-argument pow,
+// base conversion.
+func intLibraryOps() []*operator {
+	I, S := tInt, tStr
+	return []*operator{
+		rare(mk("sumsq", famScalar, ts(I, I), I, func(a []any) any { return sumSquares(a[0].(int64), a[1].(int64)) },
+			func(a []code) code { return binop(squareCode(a[0]), "+", squareCode(a[1]), pAdd) })),
+		rare(costs(2, mk("powmod", famScalar, ts(I, I, I), I, func(a []any) any { return powMod(a[0].(int64), a[1].(int64), a[2].(int64)) },
+			func(a []code) code { return call("pow", a...) }))),
+		rare(costs(2, mkE("to_base", famScalar, ts(I, I), S, func(a []any) any { return toBase(a[0].(int64), a[1].(int64)) },
+			func(e *emitter, a []code) code {
+				// Python's format spells the common bases without a helper.
+				switch a[1].s {
+				case "2":
+					return call("format", a[0], atom(`"b"`))
+				case "8":
+					return call("format", a[0], atom(`"o"`))
+				case "16":
+					return call("format", a[0], atom(`"x"`))
+				}
+				e.helper("to_base", pyToBase)
+				return call("to_base", a...)
+			}))),
+	}
+}
+
+// intNamedOps are common named combinations over integers that keep
+// programs small: sign, square, digit sum, popcount, divisibility, lcm,
+// binomial coefficients.
+func intNamedOps() []*operator {
+	I, B := tInt, tBool
+	return []*operator{
+		mk("sign", famScalar, ts(I), I, func(a []any) any {
+			x := a[0].(int64)
+			return int64(cmpI(x, 0))
+		}, func(a []code) code { return binop(cmpop(a[0], ">", atom("0")), "-", cmpop(a[0], "<", atom("0")), pAdd) }),
+		mk("square", famScalar, ts(I), I, func(a []any) any { return ok(mulI(a[0].(int64), a[0].(int64))) },
+			func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} }),
+		rare(mk("digit_sum", famScalar, ts(I), I, func(a []any) any { return sumI(digitsOf(a[0].(int64))) },
+			func(a []code) code { return atom("sum(int(d) for d in str(abs(" + a[0].s + ")))") })),
+		rare(mk("popcount", famScalar, ts(I), I, func(a []any) any {
+			x := a[0].(int64)
+			if x == math.MinInt64 {
+				return errV
+			}
+			return int64(strings.Count(strconv.FormatInt(absI(x), 2), "1"))
+		}, func(a []code) code { return atom("bin(" + a[0].s + `).count("1")`) })),
+		rare(mk("divides", famScalar, ts(I, I), B, func(a []any) any {
+			m, good := pyMod(a[0].(int64), a[1].(int64))
+			if !good {
+				return errV
+			}
+			return m == 0
+		}, func(a []code) code { return cmpop(binop(a[0], "%", a[1], pMul), "==", atom("0")) })),
+		rare(mkE("lcm", famScalar, ts(I, I), I, func(a []any) any {
+			x, y := a[0].(int64), a[1].(int64)
+			if x == 0 || y == 0 {
+				return int64(0)
+			}
+			q, _ := floorDiv(absI(x), gcdI(x, y))
+			return ok(mulI(q, absI(y)))
+		}, func(e *emitter, a []code) code { e.use("math"); return call("math.lcm", a...) })),
+		rare(mkE("comb", famScalar, ts(I, I), I, func(a []any) any {
+			n, k := a[0].(int64), a[1].(int64)
+			if n < 0 || k < 0 {
+				return errV
+			}
+			if k > n {
+				return int64(0)
+			}
+			k = min(k, n-k)
+			r := int64(1)
+			for i := int64(1); i <= k; i++ {
+				var good bool
+				if r, good = mulI(r, n-k+i); !good {
+					return errV
+				}
+				r /= i
+			}
+			return r
+		}, func(e *emitter, a []code) code { e.use("math"); return call("math.comb", a...) })),
+	}
+}
+
+func digitsOf(n int64) []int64 {
+	s := strconv.FormatInt(absI(n), 10)
+	if n == math.MinInt64 {
+		s = "9223372036854775808"
+	}
+	out := make([]int64, len(s))
+	for i := range s {
+		out[i] = int64(s[i] - '0')
+	}
+	return out
+}
+
+// squareCode renders c ** 2, folding an integer literal.
+func squareCode(c code) code {
+	if n, err := strconv.ParseInt(c.s, 10, 64); err == nil && n > -3_000_000_000 && n < 3_000_000_000 {
+		return atom(strconv.FormatInt(n*n, 10))
+	}
+	return code{c.at(pPow+1) + " ** 2", pPow}
+}
+
+// sumSquares is x ** 2 + y ** 2, failing on overflow.
+func sumSquares(x, y int64) any {
+	a, good := mulI(x, x)
+	if !good {
+		return errV
+	}
+	b, good := mulI(y, y)
+	if !good {
+		return errV
+	}
+	return ok(addI(a, b))
+}
+
+// powMod is Python's pow(a, b, m): the result takes the sign of m, and a
+// negative exponent raises a to the modular inverse (ValueError when a is
+// not invertible, as for m == 0).
+func powMod(a, b, m int64) any {
+	if m == 0 || m == math.MinInt64 {
+		return errV
+	}
+	mod := uint64(absI(m))
+	base, good := pyMod(a, int64(mod))
+	if !good {
+		return errV
+	}
+	if b < 0 {
+		inv, good := modInverse(base, int64(mod))
+		if !good {
+			return errV
+		}
+		base, b = inv, -b
+		if b < 0 {
+			return errV
+		}
+	}
+	r := uint64(1) % mod
+	x := uint64(base)
+	for e := uint64(b); e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = mulMod(r, x, mod)
+		}
+		x = mulMod(x, x, mod)
+	}
+	return ok(pyMod(int64(r), m))
+}
+
+func mulMod(a, b, m uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	_, rem := bits.Div64(hi%m, lo, m)
+	return rem
+}
+
+// modInverse returns the inverse of a (0 <= a < m) modulo m when gcd(a, m)
+// is 1; with m == 1 every number is invertible (to 0).
+func modInverse(a, m int64) (int64, bool) {
+	if m == 1 {
+		return 0, true
+	}
+	old, r := a, m
+	oldS, s := int64(1), int64(0)
+	for r != 0 {
+		q := old / r
+		old, r = r, old-q*r
+		oldS, s = s, oldS-q*s
+	}
+	if old != 1 {
+		return 0, false
+	}
+	v, _ := pyMod(oldS, m)
+	return v, true
+}
+
+const baseDigits = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+// toBase writes n in a base from 2 to 36 with lowercase digits and a
+// leading '-' when negative, like format(n, "b") for base 2.
+func toBase(n, base int64) any {
+	if base < 2 || base > 36 {
+		return errV
+	}
+	if n == 0 {
+		return "0"
+	}
+	u := uint64(n)
+	neg := n < 0
+	if neg {
+		u = -u
+	}
+	var buf [65]byte
+	i := len(buf)
+	for u > 0 {
+		i--
+		buf[i] = baseDigits[u%uint64(base)]
+		u /= uint64(base)
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}
+
+const pyIsPrime = `
+def is_prime(n):
+    if n < 2:
+        return False
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            return False
+        d += 1
+    return True
+`
+
+const pyToBase = `
+def to_base(n, base):
+    if not 2 <= base <= 36:
+        raise ValueError("base must be between 2 and 36")
+    if n == 0:
+        return "0"
+    digits = ""
+    m = abs(n)
+    while m:
+        m, d = divmod(m, base)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
+    return "-" + digits if n < 0 else digits
+`

@@ -1,0 +1,67 @@
+package synth
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The fast forms of divisors and uniqueOrdered against their plain
+// definitions.
+func TestDivisorsMatchesDefinition(t *testing.T) {
+	var op *operator
+	for _, o := range catalog.top {
+		if o.Name == "divisors" {
+			op = o
+		}
+	}
+	if op == nil {
+		t.Fatal("no divisors operator")
+	}
+	for n := int64(-3); n <= 3000; n++ {
+		want := []int64{}
+		for d := int64(1); d <= n; d++ {
+			if n%d == 0 {
+				want = append(want, d)
+			}
+		}
+		got, ok := op.Eval(nil, []any{n}).([]int64)
+		if !ok || !slices.Equal(got, want) {
+			t.Fatalf("divisors(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// joinedInt against building the string and parsing it.
+func TestJoinedInt(t *testing.T) {
+	lists := [][]int64{{}, {0}, {0, 0, 7}, {1, 2, 3}, {12, 3}, {-1, 2}, {1, -2}, {-0, 5}, {1, 0, 1, 1}, {1, 2}, {10, 11},
+		{9, 2, 2, 3, 3, 7, 2, 0, 3, 6, 8, 5, 4, 7, 7, 5, 8, 0, 7}, {9, 2, 2, 3, 3, 7, 2, 0, 3, 6, 8, 5, 4, 7, 7, 5, 8, 0, 8}, {math.MinInt64}}
+	h := fnvOffset
+	for i := 0; i < 2000; i++ {
+		n := int(uint64(h) % 5)
+		l := make([]int64, n)
+		for j := range l {
+			h = h.mix(uint64(i*7 + j))
+			l[j] = int64(uint64(h)%23) - 3
+		}
+		lists = append(lists, l)
+	}
+	for _, xs := range lists {
+		var sb strings.Builder
+		for _, x := range xs {
+			sb.WriteString(strconv.FormatInt(x, 10))
+		}
+		for _, base := range []int64{2, 10} {
+			want, err := strconv.ParseInt(sb.String(), int(base), 64)
+			if sb.String() == "-9223372036854775808" {
+				err = strconv.ErrRange // outside what joinedInt keeps (-n must fit)
+			}
+			got, ok := joinedInt(xs, base)
+			if ok != (err == nil) || ok && got != want {
+				t.Fatalf("joinedInt(%v, %d) = %d, %v; want %d, %v", xs, base, got, ok, want, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,605 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Bounds of the search that finds the programs a proposal tells apart: a
+// proposal searches at most a proposeShare-th of the time limit, and at
+// most maxProposeTime.
+const (
+	proposeShare   = 5
+	maxProposeTime = 1500 * time.Millisecond
+)
+
+// Propose chooses exactly req.K new inputs: those on which the programs
+// still consistent with the examples disagree most, then inputs covering
+// the missing categories, then diverse random inputs.
+func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.ProposeResult, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.ProposeResult{}, fmt.Errorf("synth propose: %w", err)
+	}
+	if req.K <= 0 {
+		return agent.ProposeResult{Inputs: []json.RawMessage{}}, nil
+	}
+	seed := a.opts.Seed*1_000_003 + int64(len(req.Examples))*7919 + int64(req.Attempt)*104729 + int64(req.K)
+	rng := rand.New(rand.NewSource(seed))
+	var observed []any
+	seen := map[string]bool{}
+	for _, ex := range req.Examples {
+		if v, ok := decodeRaw(ex.Input); ok {
+			observed = append(observed, v)
+		}
+		seen[task.MustCanonical(ex.Input)] = true
+	}
+	b, berr := newBinding(req.Task, observed)
+	tp := inputTemplate(req.Task)
+	l := a.lessonFor(req, tp, observed)
+	switch {
+	case structuredInputs(req.Task, tp):
+		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
+	case req.Task.Kind == task.KindOther && berr != nil && len(observed) > 0:
+		// Inputs the DSL cannot bind and the description does not
+		// structure: the observed inputs are the only model of validity.
+		return a.proposeStructured(ctx, req, nil, l, observed, seen, rng, false)
+	}
+	shape := kindShape(req.Task.Kind)
+	if berr == nil {
+		shape = b.shape
+	}
+	conservative := req.Rejection != "" && req.Attempt > 1
+	lim := limitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
+	if conservative && req.Attempt == 2 {
+		// First rejection: keep away from the edges of lengths, and to the
+		// characters already accepted.
+		lim.minLen = max(lim.minLen, 1)
+		lim.alphabet = limitsFor(req.Task, req.Domain, b, observed, true).alphabet
+	}
+	if a, c, ok := lengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
+		// The oracle said which lengths it accepts.
+		lim.minLen, lim.maxLen = a, c
+	}
+	g := &generator{rng: rng, shape: shape, lim: lim}
+	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
+	if len(pool) < req.K {
+		// The kind's generator is exhausted: mutations of the observed
+		// inputs and the description's template may still find fresh ones.
+		res, err := a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
+		if err != nil {
+			return agent.ProposeResult{}, fmt.Errorf("synth propose: %d fresh %s inputs within %v, and no other source: %w", len(pool), shape, lim, err)
+		}
+		return res, nil
+	}
+	var chosen []int
+	if len(req.Examples) > 0 && berr == nil {
+		chosen = a.distinguishing(ctx, req, pool, rng)
+	} else {
+		// No evidence yet: informative inputs, not tiny ones.
+		idx := rng.Perm(len(pool))
+		sort.SliceStable(idx, func(i, j int) bool { return shapeLen(pool[idx[i]]) >= 4 && shapeLen(pool[idx[j]]) < 4 })
+		for _, i := range idx {
+			if len(chosen) == req.K {
+				break
+			}
+			chosen = append(chosen, i)
+		}
+	}
+	chosen = fill(chosen, pool, req, rng)
+	if len(chosen) < req.K {
+		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be generated", len(chosen), req.K)
+	}
+	out := make([]json.RawMessage, 0, req.K)
+	last := map[string]string{}
+	for _, i := range chosen[:req.K] {
+		raw := encode(pool[i])
+		out = append(out, raw)
+		last[task.MustCanonical(raw)] = originKind
+	}
+	a.remember(l, last)
+	return agent.ProposeResult{Inputs: out}, nil
+}
+
+// originKind marks inputs drawn by the kind's generator.
+const originKind = "kind"
+
+// lessonFor returns what earlier rejections taught about this task's
+// inputs, updated with the rejection of the previous attempt.
+func (a *Agent) lessonFor(req agent.ProposeRequest, tp *tnode, observed []any) *lesson {
+	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.lessons[key]
+	if l == nil {
+		l = newLesson()
+		a.lessons[key] = l
+	}
+	if req.Attempt > 1 && req.Rejection != "" {
+		l.learn(req.Rejection, tp, observed)
+	}
+	return l
+}
+
+// remember records where each proposed input came from, so that the next
+// rejection can be blamed on its source.
+func (a *Agent) remember(l *lesson, last map[string]string) {
+	a.mu.Lock()
+	l.last = last
+	a.mu.Unlock()
+}
+
+// structuredInputs decides whether proposals come from the description's
+// template rather than the kind's generator: for inputs of kind other whose
+// description shows more structure than a list of numbers or pairs, and for
+// strings of a stated unit format.
+func structuredInputs(t task.Task, tp *tnode) bool {
+	switch {
+	case tp == nil:
+		return false
+	case t.Kind == task.KindOther:
+		return tp.rich(t.Domain)
+	case t.Kind == task.KindString:
+		return tp.kind == tkUnits
+	}
+	return false
+}
+
+// proposeStructured proposes inputs drawn from the description's template
+// and mutated from the observed inputs, adapting to the rejection of the
+// previous attempt. tp may be nil (mutations only).
+func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, l *lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
+	if tp != nil {
+		l.applyTo(tp)
+	}
+	o := observe(observed, tp, l)
+	want := 48 + 3*req.K
+	var pool []any
+	var origin []string
+	local := map[string]bool{}
+	add := func(v any, from string) {
+		raw := encode(v)
+		if raw == nil {
+			return
+		}
+		c := task.MustCanonical(raw)
+		if seen[c] || local[c] {
+			return
+		}
+		local[c] = true
+		pool = append(pool, roundTrip(v))
+		origin = append(origin, from)
+	}
+	if tp != nil {
+		g := &tgen{rng: rng, small: l.strikes > 0}
+		for tries := 0; len(pool) < want && tries < 20*want; tries++ {
+			add(g.draw(tp), originTemplate)
+		}
+	}
+	var allowed []string
+	for _, op := range mutationOps {
+		if !l.banned[op] {
+			allowed = append(allowed, op)
+		}
+	}
+	if len(observed) > 0 && len(allowed) > 0 {
+		maxOps := 3
+		if l.strikes > 0 || req.Attempt > 1 {
+			maxOps = 1
+		}
+		target := len(pool) + want/2
+		if tp == nil || l.banned[originTemplate] {
+			target = len(pool) + want
+		}
+		for tries := 0; len(pool) < target && tries < 20*want; tries++ {
+			if v, ops := o.mutant(rng, observed, allowed, maxOps); v != nil {
+				add(v, strings.Join(ops, "+"))
+			}
+		}
+	}
+	if len(pool) < req.K {
+		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be drawn from the description and the observed inputs", len(pool), req.K)
+	}
+	var chosen []int
+	if bound && len(req.Examples) > 0 {
+		chosen = a.distinguishing(ctx, req, pool, rng)
+	}
+	if req.Task.Kind != task.KindOther {
+		// Kinds with coverage categories: cover the missing ones, then
+		// vary the categories.
+		chosen = fill(chosen, pool, req, rng)
+	}
+	used := map[int]bool{}
+	for _, i := range chosen {
+		used[i] = true
+	}
+	// Template draws come first unless a rejection was blamed on them;
+	// with no evidence yet, larger inputs first.
+	rank := func(i int) int {
+		r := 0
+		if origin[i] == originTemplate && l.banned[originTemplate] {
+			r += 2
+		}
+		if len(req.Examples) == 0 && leafCount(pool[i]) < 4 {
+			r++
+		}
+		return r
+	}
+	idx := rng.Perm(len(pool))
+	sort.SliceStable(idx, func(x, y int) bool { return rank(idx[x]) < rank(idx[y]) })
+	for _, i := range idx {
+		if len(chosen) >= req.K {
+			break
+		}
+		if !used[i] {
+			used[i] = true
+			chosen = append(chosen, i)
+		}
+	}
+	out := make([]json.RawMessage, 0, req.K)
+	last := map[string]string{}
+	for _, i := range chosen[:req.K] {
+		raw := encode(pool[i])
+		out = append(out, raw)
+		last[task.MustCanonical(raw)] = origin[i]
+	}
+	a.remember(l, last)
+	return agent.ProposeResult{Inputs: out}, nil
+}
+
+func kindShape(k task.Kind) string {
+	switch k {
+	case task.KindList, task.KindTwoLists, task.KindInt, task.KindPair, task.KindString, task.KindPoints:
+		return string(k)
+	}
+	return "pairs"
+}
+
+// pool generates fresh candidate inputs: edge cases first, then random.
+func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
+	var out []any
+	local := map[string]bool{}
+	addIn := func(v any) {
+		raw := encode(v)
+		if raw == nil || !withinLimits(v, g.lim, g.shape) || !admissible(v) {
+			return
+		}
+		c := task.MustCanonical(raw)
+		if seen[c] || local[c] {
+			return
+		}
+		local[c] = true
+		out = append(out, v)
+	}
+	for _, e := range g.edges() {
+		addIn(e)
+	}
+	want := 48 + 3*req.K
+	for tries := 0; len(out) < want && tries < 40*want; tries++ {
+		addIn(g.draw())
+	}
+	return out
+}
+
+// distinguishing enumerates programs consistent with the examples, keeping
+// apart those that differ on the pool, and greedily picks pool inputs that
+// split the most pairs of surviving programs.
+func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, pool []any, rng *rand.Rand) []int {
+	p, err := newProblem(req.Task, req.Examples)
+	if err != nil {
+		return nil
+	}
+	defaultLambdas()
+	var extra [][]any
+	var idx []int
+	for i, v := range pool {
+		env, err := p.b.env(roundTrip(v))
+		if err != nil {
+			continue
+		}
+		extra = append(extra, env)
+		idx = append(idx, i)
+	}
+	limit := min(a.opts.TimeLimit/proposeShare, maxProposeTime)
+	res := search(p, searchSpec{deadline: a.deadline(ctx, limit), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize, extra: extra, collect: true, beyond: 1})
+	surv := res.survivors
+	if len(surv) < 2 {
+		return nil
+	}
+	nObs := len(p.envs)
+	// keys[j][s] is survivor s's output class on pool input j.
+	keys := make([][]hasher, len(extra))
+	for j := range extra {
+		keys[j] = make([]hasher, len(surv))
+		for s, e := range surv {
+			keys[j][s] = fnvOffset.value(p.rounded(e.vals[nObs+j]))
+		}
+	}
+	class := make([]int, len(surv)) // current partition of survivors
+	var chosen []int
+	used := map[int]bool{}
+	order := rng.Perm(len(extra))
+	for len(chosen) < req.K {
+		best, bestScore := -1, 0
+		for _, j := range order {
+			if used[j] {
+				continue
+			}
+			score := splitPairs(class, keys[j])
+			if score > bestScore {
+				best, bestScore = j, score
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		chosen = append(chosen, idx[best])
+		// Refine the partition.
+		ids := map[[2]uint64]int{}
+		for s := range class {
+			k := [2]uint64{uint64(class[s]), uint64(keys[best][s])}
+			if _, ok := ids[k]; !ok {
+				ids[k] = len(ids)
+			}
+			class[s] = ids[k]
+		}
+	}
+	return chosen
+}
+
+// splitPairs counts pairs of survivors in one class that the key separates.
+func splitPairs(class []int, key []hasher) int {
+	n := 0
+	for s := range class {
+		for t := s + 1; t < len(class); t++ {
+			if class[s] == class[t] && key[s] != key[t] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// fill completes a choice with inputs covering missing categories, then
+// inputs covering categories the choice lacks, then random ones.
+func fill(chosen []int, pool []any, req agent.ProposeRequest, rng *rand.Rand) []int {
+	used := map[int]bool{}
+	for _, i := range chosen {
+		used[i] = true
+	}
+	dom := req.Domain
+	if dom == nil {
+		dom = req.Task.Domain
+	}
+	cats := make([][]string, len(pool))
+	for i, v := range pool {
+		cats[i] = task.CategoriesOf(req.Task.Kind, dom, encode(v))
+	}
+	need := map[string]bool{}
+	for _, m := range req.Missing {
+		need[m] = true
+	}
+	for _, i := range chosen {
+		for _, c := range cats[i] {
+			delete(need, c)
+		}
+	}
+	order := rng.Perm(len(pool))
+	for len(chosen) < req.K && len(need) > 0 {
+		best, bestN := -1, 0
+		for _, i := range order {
+			if used[i] {
+				continue
+			}
+			n := 0
+			for _, c := range cats[i] {
+				if need[c] {
+					n++
+				}
+			}
+			if n > bestN {
+				best, bestN = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		chosen = append(chosen, best)
+		for _, c := range cats[best] {
+			delete(need, c)
+		}
+	}
+	// Then variety: prefer inputs adding categories not yet in the batch.
+	have := map[string]bool{}
+	for _, i := range chosen {
+		for _, c := range cats[i] {
+			have[c] = true
+		}
+	}
+	for len(chosen) < req.K {
+		best, bestN := -1, -1
+		for _, i := range order {
+			if used[i] {
+				continue
+			}
+			n := 0
+			for _, c := range cats[i] {
+				if !have[c] {
+					n++
+				}
+			}
+			if n > bestN {
+				best, bestN = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		chosen = append(chosen, best)
+		for _, c := range cats[best] {
+			have[c] = true
+		}
+	}
+	return chosen
+}
+
+// Proposed inputs are JSON values: generated (int64, float64) or decoded
+// (json.Number), in lists ([]any) and objects (map[string]any).
+
+// roundTrip converts a generated value to its decoded JSON form.
+func roundTrip(v any) any {
+	d, _ := task.Decode(encode(v))
+	return d
+}
+
+// encode writes a value as JSON, nil when it cannot.
+func encode(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// shapeLen is the length of an input: of a list, of a string, the longer
+// of two number lists.
+func shapeLen(v any) int {
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 2 {
+			if a, ok := x[0].([]any); ok {
+				if b, ok := x[1].([]any); ok && (len(a) > 0 || len(b) > 0) {
+					if _, isNum := firstOf(a, b).(json.Number); isNum {
+						return max(len(a), len(b))
+					}
+				}
+			}
+		}
+		return len(x)
+	case string:
+		return len([]rune(x))
+	}
+	return 0
+}
+
+// firstOf is the first element of a, or else of b.
+func firstOf(a, b []any) any {
+	if len(a) > 0 {
+		return a[0]
+	}
+	return b[0]
+}
+
+// deepCopy copies a decoded JSON value.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// leafCount measures an input's size: its numbers, strings and elements.
+func leafCount(v any) int {
+	switch x := v.(type) {
+	case []any:
+		n := 0
+		for _, e := range x {
+			n += leafCount(e)
+		}
+		return max(n, 1)
+	case map[string]any:
+		n := 0
+		for _, e := range x {
+			n += leafCount(e)
+		}
+		return n
+	case string:
+		return max(len(x)/2, 1)
+	}
+	return 1
+}
+
+// sortList orders a list in non-decreasing order by the whole element or
+// one position of it; key -2 leaves it alone.
+func sortList(xs []any, key int) {
+	if key == -2 {
+		return
+	}
+	at := func(v any) any {
+		if key >= 0 {
+			if t, ok := v.([]any); ok && key < len(t) {
+				return t[key]
+			}
+		}
+		return v
+	}
+	sort.SliceStable(xs, func(i, j int) bool { return compareValues(at(xs[i]), at(xs[j])) < 0 })
+}
+
+// compareValues orders JSON values: numbers numerically, strings
+// lexicographically, lists element by element; other pairs are equal.
+func compareValues(a, b any) int {
+	if x, ok := numberOf(a); ok {
+		if y, ok := numberOf(b); ok {
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}
+	}
+	if x, ok := a.(string); ok {
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	}
+	if x, ok := a.([]any); ok {
+		if y, ok := b.([]any); ok {
+			for i := 0; i < len(x) && i < len(y); i++ {
+				if c := compareValues(x[i], y[i]); c != 0 {
+					return c
+				}
+			}
+			return len(x) - len(y)
+		}
+	}
+	return 0
+}
+
+// numberOf reads a number from a generated (int64, float64) or decoded
+// (json.Number) value.
+func numberOf(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}

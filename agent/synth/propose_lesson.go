@@ -1,0 +1,213 @@
+package synth
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Lessons from rejections: when the hidden program rejects a proposed
+// input, the message is read for what the input broke (a range, a length,
+// an order, an excluded value, a character), and every later proposal of
+// the run keeps to it; a rejection nothing explains retires the source of
+// that input.
+
+// lesson is what the rejections of earlier proposals taught about a task's
+// inputs: narrower ranges and lengths, orders to keep, operations to stop
+// using. It outlives one Propose call so that later batches keep it.
+type lesson struct {
+	ranges map[string][2]float64
+	// exclude are values a position must not take.
+	exclude map[string][]float64
+	// badChars are characters no string may hold.
+	badChars []rune
+	lens     map[string][2]int
+	sorted   map[string]bool
+	banned   map[string]bool
+	// strikes counts rejections nothing above explained: proposals then
+	// keep closer to the smallest and to the observed inputs.
+	strikes int
+	// last maps each input of the previous proposal to its origin.
+	last map[string]string
+}
+
+func newLesson() *lesson {
+	return &lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{}}
+}
+
+var (
+	reasonRangeRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)between\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)`),
+		regexp.MustCompile(`\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]`),
+		regexp.MustCompile(`(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)`),
+		regexp.MustCompile(`(?i)from\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)`),
+	}
+	reasonExcludeRe = regexp.MustCompile(`(?i)(?:must\s+not\s+be|is\s+not|cannot\s+be|can't\s+be|not\s+equal\s+to|!=)\s+(-?\d+(?:\.\d+)?)\b|(non-?zero|by\s+zero)`)
+	reasonCharRe    = regexp.MustCompile(`(?i)(?:character|char|symbol)\s+['"](.)['"]`)
+	reasonOrderRe   = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
+)
+
+// rejectedInput finds which input of the previous proposal a rejection
+// names; it returns its canonical form and the message after it.
+func (l *lesson) rejectedInput(reason string) (string, string) {
+	best := ""
+	for c := range l.last {
+		if len(c) > len(best) && strings.Contains(reason, "("+c+")") {
+			best = c
+		}
+	}
+	if best == "" {
+		return "", reason
+	}
+	i := strings.Index(reason, "("+best+")")
+	return best, reason[i+len(best)+2:]
+}
+
+// learn reads a rejection: the numbers and lengths of the rejected input
+// that break a range the message states, an order it names; when nothing
+// explains it, the operations that made the input are dropped.
+func (l *lesson) learn(reason string, tp *tnode, observed []any) {
+	c, msg := l.rejectedInput(reason)
+	if i := strings.Index(msg, "got "); i >= 0 {
+		msg = msg[:i]
+	}
+	learned := false
+	if c != "" {
+		if v, ok := decodeRaw(json.RawMessage(c)); ok {
+			o := observe(append(slices.Clone(observed), v), tp, nil)
+			var ranges [][2]float64
+			for _, re := range reasonRangeRes {
+				for _, m := range re.FindAllStringSubmatch(msg, -1) {
+					lo, _ := strconv.ParseFloat(m[1], 64)
+					hi, _ := strconv.ParseFloat(m[2], 64)
+					if lo <= hi {
+						ranges = append(ranges, [2]float64{lo, hi})
+					}
+				}
+			}
+			nlo, nhi, hasLen := lengthsFrom(msg)
+			if m := atMostRe.FindStringSubmatch(msg); !hasLen && m != nil {
+				nlo, nhi, hasLen = 0, atoi(m[1]), true
+			}
+			ordered := reasonOrderRe.MatchString(msg)
+			if l.learnExclusion(msg, o, &v) {
+				learned = true
+			}
+			if m := reasonCharRe.FindStringSubmatch(msg); m != nil && strings.Contains(c, m[1]) {
+				if r := []rune(m[1])[0]; !slices.Contains(l.badChars, r) {
+					l.badChars = append(l.badChars, r)
+				}
+				learned = true
+			}
+			for _, s := range o.slots(&v) {
+				switch x := s.get().(type) {
+				case json.Number, int64, float64:
+					f, _ := numberOf(x)
+					for _, r := range ranges {
+						if f < r[0] || f > r[1] {
+							l.narrow(s.sig, r)
+							learned = true
+						}
+					}
+				case []any:
+					if o.isTupleAt(s.sig) {
+						continue
+					}
+					if hasLen && (len(x) < nlo || len(x) > nhi) {
+						if old, ok := l.lens[s.sig]; ok {
+							nlo, nhi = max(nlo, old[0]), min(nhi, old[1])
+						}
+						l.lens[s.sig] = [2]int{nlo, nhi}
+						learned = true
+					}
+					if ordered && len(x) > 1 && !slices.IsSortedFunc(x, compareValues) {
+						l.sorted[s.sig] = true
+						learned = true
+					}
+				}
+			}
+		}
+	}
+	if learned {
+		return
+	}
+	l.strikes++
+	if origin := l.last[c]; origin != "" {
+		for _, op := range strings.Split(origin, "+") {
+			l.banned[op] = true
+		}
+	}
+}
+
+// learnExclusion reads "b must not be 0" and the like: the value is
+// excluded where the rejected input holds it, at the positions the message
+// names when it names some.
+func (l *lesson) learnExclusion(msg string, o *observation, v *any) bool {
+	m := reasonExcludeRe.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	x := 0.0
+	if m[1] != "" {
+		x, _ = strconv.ParseFloat(m[1], 64)
+	}
+	words := nameWords(lastWords(msg[:strings.Index(msg, m[0])], 2))
+	var at, named []string
+	for _, s := range o.slots(v) {
+		if f, ok := numberOf(s.get()); ok && f == x && !slices.Contains(at, s.sig) {
+			at = append(at, s.sig)
+			if len(bestMatches(o.tmpl[s.sig], words)) > 0 {
+				named = append(named, s.sig)
+			}
+		}
+	}
+	if len(named) > 0 {
+		at = named
+	}
+	for _, sig := range at {
+		if !slices.Contains(l.exclude[sig], x) {
+			l.exclude[sig] = append(l.exclude[sig], x)
+		}
+	}
+	return len(at) > 0
+}
+
+func (l *lesson) narrow(sig string, r [2]float64) {
+	if old, ok := l.ranges[sig]; ok {
+		r = [2]float64{math.Max(r[0], old[0]), math.Min(r[1], old[1])}
+	}
+	l.ranges[sig] = r
+}
+
+// applyTo narrows a template by what the lesson holds.
+func (l *lesson) applyTo(tp *tnode) {
+	for sig, nodes := range templateSigs(tp) {
+		for _, n := range nodes {
+			if n.kind == tkInt {
+				for _, x := range l.exclude[sig] {
+					if x == math.Trunc(x) && !slices.Contains(n.exclude, int64(x)) {
+						n.exclude = append(n.exclude, int64(x))
+					}
+				}
+			}
+			if r, ok := l.ranges[sig]; ok && n.kind == tkInt {
+				lo, hi := max(n.lo, int64(math.Ceil(r[0]))), min(n.hi, int64(math.Floor(r[1])))
+				if lo <= hi {
+					n.lo, n.hi = lo, hi
+				}
+			}
+			if r, ok := l.lens[sig]; ok && (n.kind == tkList || n.kind == tkRPN) {
+				lo, hi := max(n.minLen, r[0]), min(n.maxLen, r[1])
+				if lo <= hi {
+					n.minLen, n.maxLen = lo, hi
+				}
+			}
+			if l.sorted[sig] && n.kind == tkList && n.sortKey == -2 {
+				n.sortKey = -1
+			}
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package synth
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestLessonLearn checks what a rejection teaches: a stated range for the
+// numbers that broke it, a length, an order, or else the blame on the
+// operation that made the input.
+func TestLessonLearn(t *testing.T) {
+	obs := decodeAll(t, `{"n": 3, "xs": [[1, 2], [3, 4]]}`)
+	tests := []struct {
+		name, rejected, msg string
+		origin              string
+		want                string
+	}{
+		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
+			want: "ranges=map[$.n:[1 5]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
+		{name: "character", rejected: `{"n":1,"xs":[],"s":"a_b"}`, msg: "character '_' is not allowed", origin: opStr,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 bad=\"_\""},
+		{name: "excluded value", rejected: `{"n":0,"xs":[[1,2]]}`, msg: "n must not be 0", origin: opNum,
+			want: "ranges=map[] exclude=map[$.n:[0]] lens=map[] sorted=map[] banned=map[] strikes=0"},
+		{name: "bracket range ignores the repr after got", rejected: `{"n":3,"xs":[[1,-7]]}`,
+			msg: "coordinates must be integers in [0, 9], got [1, -7]", origin: opNum,
+			want: "ranges=map[$.xs**:[0 9]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
+		{name: "length", rejected: `{"n":3,"xs":[[1,2],[1,2],[3,4],[5,6]]}`, msg: "expected a list of 0 to 3 pairs", origin: opDup,
+			want: "ranges=map[] exclude=map[] lens=map[$.xs:[0 3]] sorted=map[] banned=map[] strikes=0"},
+		{name: "order", rejected: `{"n":3,"xs":[[3,4],[1,2]]}`, msg: "pairs must be in non-decreasing order", origin: opSwap,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[$.xs:true] banned=map[] strikes=0"},
+		{name: "unexplained", rejected: `{"n":3,"xs":[[1,2],[3,3]]}`, msg: "pairs must differ", origin: opNum + "+" + opGraft,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[graft:true num:true] strikes=1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLesson()
+			l.last[tt.rejected] = tt.origin
+			l.last[`{"n":1,"xs":[]}`] = originTemplate
+			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: ValueError: " + tt.msg
+			l.learn(reason, nil, obs)
+			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.banned, l.strikes)
+			if len(l.badChars) > 0 {
+				got += fmt.Sprintf(" bad=%q", string(l.badChars))
+			}
+			if got != tt.want {
+				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,516 @@
+package synth
+
+import (
+	"math"
+	"math/rand"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Random inputs: drawn by the task's kind within limits read from the
+// constraints, the domain and the inputs already accepted (edge cases
+// first), or drawn from the template of the task's description.
+
+// shapeLimits bounds generated inputs: the range of numbers and the lengths
+// of lists and strings.
+type shapeLimits struct {
+	lo, hi         float64
+	minLen, maxLen int
+	floats         bool
+	bits           bool
+	// alphabet, when set, is the only characters strings may use.
+	alphabet []rune
+}
+
+// limitsFor derives generation bounds from the task and the observed inputs.
+func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conservative bool) shapeLimits {
+	l := shapeLimits{lo: -20, hi: 20, minLen: 0, maxLen: 10, floats: b != nil && b.floats}
+	switch t.Kind {
+	case task.KindInt:
+		l.lo, l.hi = -100, 1000
+	case task.KindString:
+		l.maxLen = 14
+	}
+	if dom == nil {
+		dom = t.Domain
+	}
+	if dom != nil {
+		l.lo, l.hi = dom.Lo, dom.Hi
+	}
+	if a, c, ok := lengthsFrom(t.InputConstraints); ok {
+		l.minLen, l.maxLen = a, c
+	} else if m := atMostRe.FindStringSubmatch(t.InputConstraints); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n <= 1000 {
+			l.minLen, l.maxLen = 0, n
+		}
+	}
+	if t.Kind == task.KindString {
+		l.alphabet = alphabetFrom(t.InputConstraints)
+	}
+	l.bits = l.lo == 0 && l.hi == 1
+	if conservative && len(observed) > 0 {
+		// Stay within what the oracle already accepted.
+		minL, maxL := math.MaxInt, 0
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, in := range observed {
+			n := shapeLen(in)
+			minL, maxL = min(minL, n), max(maxL, n)
+			for _, f := range task.Numbers(in) {
+				lo, hi = math.Min(lo, f), math.Max(hi, f)
+			}
+		}
+		l.minLen, l.maxLen = max(l.minLen, minL), min(l.maxLen, max(maxL, minL))
+		seen := map[rune]bool{}
+		for _, in := range observed {
+			if s, ok := in.(string); ok {
+				for _, r := range s {
+					if !seen[r] {
+						seen[r] = true
+						l.alphabet = append(l.alphabet, r)
+					}
+				}
+			}
+		}
+		if lo <= hi {
+			l.lo, l.hi = math.Max(l.lo, lo), math.Min(l.hi, hi)
+		}
+	}
+	if l.maxLen < l.minLen {
+		l.maxLen = l.minLen
+	}
+	return l
+}
+
+// generator draws inputs of a shape within limits.
+type generator struct {
+	rng   *rand.Rand
+	shape string
+	lim   shapeLimits
+}
+
+func (g *generator) num() any {
+	if g.lim.floats {
+		lo, hi := g.lim.lo, g.lim.hi
+		f := lo + g.rng.Float64()*(hi-lo)
+		f = math.Round(f*100) / 100
+		if g.rng.Intn(4) == 0 {
+			f = math.Round(f)
+			return f + 0.5*float64(g.rng.Intn(2))
+		}
+		return math.Max(lo, math.Min(hi, f))
+	}
+	return g.intIn(int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi)))
+}
+
+func (g *generator) intIn(lo, hi int64) int64 {
+	if hi < lo {
+		return lo
+	}
+	// Prefer small magnitudes half the time: they exercise more cases.
+	if g.rng.Intn(2) == 0 {
+		s := max(lo, -10)
+		e := min(hi, 10)
+		if s <= e {
+			return s + g.rng.Int63n(e-s+1)
+		}
+	}
+	return lo + g.rng.Int63n(hi-lo+1)
+}
+
+func (g *generator) length() int {
+	lo, hi := g.lim.minLen, g.lim.maxLen
+	if hi <= lo {
+		return lo
+	}
+	return lo + g.rng.Intn(hi-lo+1)
+}
+
+// list draws a list of numbers in one of several shapes.
+func (g *generator) list(n int) []any {
+	out := make([]any, n)
+	switch g.rng.Intn(7) {
+	case 0: // all equal
+		v := g.num()
+		for i := range out {
+			out[i] = v
+		}
+	case 1: // few distinct values
+		pool := []any{g.num(), g.num(), g.num()}
+		for i := range out {
+			out[i] = pool[g.rng.Intn(3)]
+		}
+	case 2, 3: // sorted ascending or descending
+		for i := range out {
+			out[i] = g.num()
+		}
+		sortNums(out, g.rng.Intn(2) == 0)
+	default:
+		for i := range out {
+			out[i] = g.num()
+		}
+	}
+	return out
+}
+
+func sortNums(xs []any, desc bool) {
+	less := func(a, b any) bool { return toF(a) < toF(b) }
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && (less(xs[j], xs[j-1]) != desc) && toF(xs[j]) != toF(xs[j-1]); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+func toF(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}
+
+const (
+	letters = "abcdefghijklmnopqrstuvwxyz"
+	alnum   = letters + "0123456789"
+)
+
+func (g *generator) str(n int) string {
+	var sb strings.Builder
+	style := g.rng.Intn(8)
+	for i := 0; i < n; i++ {
+		r := g.rng.Intn(100)
+		switch {
+		case style == 0 && i > 0 && r < 40: // repeated characters
+			s := sb.String()
+			sb.WriteByte(s[len(s)-1])
+		case r < 55:
+			sb.WriteByte(letters[g.rng.Intn(26)])
+		case r < 70:
+			sb.WriteByte(strings.ToUpper(letters)[g.rng.Intn(26)])
+		case r < 82:
+			sb.WriteByte(' ')
+		case r < 92:
+			sb.WriteByte(byte('0' + g.rng.Intn(10)))
+		default:
+			sb.WriteByte(".,!?-_'"[g.rng.Intn(7)])
+		}
+	}
+	s := sb.String()
+	if len(g.lim.alphabet) > 0 {
+		s = string(g.inAlphabet([]rune(s)))
+	}
+	if (style == 1 || style >= 6) && n >= 2 { // palindrome
+		r := []rune(s[:(n+1)/2])
+		for i := len(r) - 1 - n%2; i >= 0; i-- {
+			r = append(r, r[i])
+		}
+		if style >= 6 {
+			// A palindrome once case and punctuation are ignored: letters
+			// change case, and a few mirrored pairs become spaces or marks.
+			marks := " .,!?-'"
+			for i := range r {
+				switch k := g.rng.Intn(6); {
+				case k == 0 && unicode.IsLetter(r[i]):
+					r[i] = unicode.SimpleFold(r[i])
+				case k == 1 && i < len(r)/2:
+					r[i] = rune(marks[g.rng.Intn(len(marks))])
+					r[len(r)-1-i] = rune(marks[g.rng.Intn(len(marks))])
+				}
+			}
+			g.inAlphabet(r)
+		}
+		if style == 7 {
+			// A near miss: one character of the first half changes to a
+			// letter or digit, so the string is a palindrome everywhere
+			// but at one pair.
+			i := g.rng.Intn(n / 2)
+			was := r[i]
+			for try := 0; try < 8 && r[i] == was; try++ {
+				if len(g.lim.alphabet) > 0 {
+					r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+				} else {
+					r[i] = rune(alnum[g.rng.Intn(len(alnum))])
+				}
+			}
+		}
+		s = string(r)
+	}
+	return s
+}
+
+// inAlphabet replaces the runes of r outside the task's alphabet (when it
+// has one) by random runes of it, in place, and returns r.
+func (g *generator) inAlphabet(r []rune) []rune {
+	if len(g.lim.alphabet) == 0 {
+		return r
+	}
+	for i := range r {
+		if !slices.Contains(g.lim.alphabet, r[i]) {
+			r[i] = g.lim.alphabet[g.rng.Intn(len(g.lim.alphabet))]
+		}
+	}
+	return r
+}
+
+func (g *generator) pairList(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = []any{g.intIn(int64(g.lim.lo), int64(g.lim.hi)), g.intIn(int64(g.lim.lo), int64(g.lim.hi))}
+	}
+	if n >= 3 && g.rng.Intn(4) == 0 { // a duplicate or an axis-aligned point
+		out[n-1] = []any{out[0].([]any)[0], g.intIn(int64(g.lim.lo), int64(g.lim.hi))}
+	}
+	if n >= 2 && g.lim.lo <= -g.lim.hi && g.rng.Intn(5) == 0 {
+		// Symmetric about an axis: the second half mirrors the first, in
+		// a shuffled order.
+		axis := g.rng.Intn(2)
+		for i := n / 2; i < n; i++ {
+			p := slices.Clone(out[i-n/2].([]any))
+			p[axis] = -p[axis].(int64)
+			out[i] = p
+		}
+		g.rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	}
+	return out
+}
+
+// draw returns one random input as a JSON-ready value.
+func (g *generator) draw() any {
+	switch g.shape {
+	case "list":
+		return g.list(g.length())
+	case "two_lists":
+		return []any{g.list(g.length()), g.list(g.length())}
+	case "int":
+		lo, hi := int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi))
+		if g.rng.Intn(3) == 0 {
+			return g.intIn(max(lo, -3), min(hi, 20))
+		}
+		return g.intIn(lo, hi)
+	case "pair":
+		if g.rng.Intn(6) == 0 {
+			v := g.num()
+			return []any{v, v}
+		}
+		return []any{g.num(), g.num()}
+	case "string":
+		return g.str(g.length())
+	case "points", "pairs":
+		n := g.length()
+		if g.shape == "points" && n == 0 && g.lim.minLen == 0 && g.rng.Intn(2) == 0 {
+			n = 1 + g.rng.Intn(4)
+		}
+		return g.pairList(n)
+	case "words":
+		n := g.length()
+		out := make([]any, n)
+		for i := range out {
+			out[i] = strings.TrimSpace(g.str(1 + g.rng.Intn(6)))
+		}
+		return out
+	}
+	return nil
+}
+
+// edges returns the boundary inputs of the shape (empty, single, zero...).
+func (g *generator) edges() []any {
+	lo, hi := g.lim.lo, g.lim.hi
+	var zero any = int64(0)
+	var one any = int64(1)
+	if g.lim.floats {
+		zero, one = 0.0, 1.0
+	}
+	inDom := func(v any) bool { f := toF(v); return f >= lo && f <= hi }
+	var out []any
+	switch g.shape {
+	case "list":
+		out = append(out, []any{})
+		if inDom(zero) {
+			out = append(out, []any{zero})
+		}
+		out = append(out, []any{g.num()}, []any{g.num(), g.num()})
+		if inDom(one) && inDom(zero) {
+			out = append(out, []any{one, zero, one, one})
+		}
+	case "two_lists":
+		out = append(out, []any{[]any{}, []any{}}, []any{g.list(3), []any{}}, []any{[]any{}, g.list(2)}, []any{g.list(1), g.list(1)})
+	case "int":
+		for _, v := range []int64{0, 1, 2, -1, 7, 10, 12, 100} {
+			if float64(v) >= lo && float64(v) <= hi {
+				out = append(out, v)
+			}
+		}
+	case "pair":
+		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
+	case "string":
+		out = append(out, "", "a", "Ab", "hello world", "aab", "abcba")
+	case "points", "pairs":
+		out = append(out, []any{}, g.pairList(1), g.pairList(2))
+	}
+	return out
+}
+
+// withinLimits reports whether an input respects the limits (lengths and
+// the number range).
+func withinLimits(v any, l shapeLimits, shape string) bool {
+	n := shapeLen(v)
+	if shape != "int" && shape != "pair" && (n < l.minLen || n > l.maxLen) {
+		return false
+	}
+	if s, ok := v.(string); ok && len(l.alphabet) > 0 {
+		for _, r := range s {
+			if !slices.Contains(l.alphabet, r) {
+				return false
+			}
+		}
+	}
+	raw := encode(v)
+	d, err := task.Decode(raw)
+	if err != nil {
+		return false
+	}
+	for _, f := range task.Numbers(d) {
+		if f < l.lo || f > l.hi {
+			return false
+		}
+	}
+	return true
+}
+
+// Inputs drawn from the template of the task's description (propose_template.go).
+
+// tgen draws inputs from a template.
+type tgen struct {
+	rng *rand.Rand
+	// small keeps lists and strings near their shortest (after a
+	// rejection nothing explains).
+	small bool
+}
+
+func (g *tgen) intIn(lo, hi int64) int64 {
+	if hi <= lo {
+		return lo
+	}
+	switch r := g.rng.Intn(8); {
+	case r == 0:
+		return lo
+	case r == 1:
+		return hi
+	case r < 4:
+		s, e := max(lo, -10), min(hi, 10)
+		if s <= e {
+			return s + g.rng.Int63n(e-s+1)
+		}
+	}
+	return lo + g.rng.Int63n(hi-lo+1)
+}
+
+func (g *tgen) length(lo, hi int) int {
+	if g.small {
+		hi = min(hi, lo+2)
+	}
+	if hi <= lo {
+		return lo
+	}
+	switch g.rng.Intn(8) {
+	case 0:
+		return lo
+	case 1:
+		return hi
+	}
+	return lo + g.rng.Intn(hi-lo+1)
+}
+
+// draw returns one input as a JSON-ready value.
+func (g *tgen) draw(n *tnode) any {
+	switch n.kind {
+	case tkInt:
+		v := g.intIn(n.lo, n.hi)
+		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
+			v = g.intIn(n.lo, n.hi)
+		}
+		return v
+	case tkLit:
+		return n.lit
+	case tkAlt:
+		return g.draw(n.elems[g.rng.Intn(len(n.elems))])
+	case tkStr:
+		if len(n.choices) > 0 {
+			return n.choices[g.rng.Intn(len(n.choices))]
+		}
+		k := g.length(n.minLen, n.maxLen)
+		rs := make([]rune, k)
+		for i := range rs {
+			rs[i] = n.alphabet[g.rng.Intn(len(n.alphabet))]
+		}
+		return string(rs)
+	case tkTuple:
+		out := make([]any, len(n.elems))
+		for i, e := range n.elems {
+			out[i] = g.draw(e)
+		}
+		return out
+	case tkList:
+		k := g.length(n.minLen, n.maxLen)
+		out := make([]any, k)
+		for i := range out {
+			out[i] = g.draw(n.elems[0])
+		}
+		sortList(out, n.sortKey)
+		return out
+	case tkObject:
+		out := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			out[k] = g.draw(n.elems[i])
+		}
+		return out
+	case tkRPN:
+		return g.postfix(n)
+	case tkUnits:
+		u := len(n.units)
+		k := g.length((n.minLen+u-1)/u, n.maxLen/u)
+		var sb strings.Builder
+		for range k {
+			for _, al := range n.units {
+				sb.WriteRune(al[g.rng.Intn(len(al))])
+			}
+		}
+		return sb.String()
+	}
+	return nil
+}
+
+// postfix draws a well-formed postfix expression: operands and binary
+// operators, never an operator with fewer than two values on the stack.
+func (g *tgen) postfix(n *tnode) []any {
+	lo, hi := max(n.minLen, 1), max(n.maxLen, 1)
+	size := g.length(lo, hi)
+	if size%2 == 0 {
+		size--
+		if size < lo {
+			size += 2
+		}
+	}
+	operands := (size + 1) / 2
+	operators := operands - 1
+	var out []any
+	stack := 0
+	for operands > 0 || operators > 0 {
+		if operands > 0 && (stack < 2 || operators == 0 || g.rng.Intn(2) == 0) {
+			out = append(out, g.draw(n.elems[g.rng.Intn(n.nOperands)]))
+			operands--
+			stack++
+			continue
+		}
+		out = append(out, g.draw(n.elems[n.nOperands+g.rng.Intn(len(n.elems)-n.nOperands)]))
+		operators--
+		stack--
+	}
+	return out
+}

@@ -1,0 +1,306 @@
+package synth
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// normalized keeps the letters and digits of s, in lower case.
+func normalized(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			sb.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return sb.String()
+}
+
+// mismatchedPairs counts the mirrored positions of s that differ.
+func mismatchedPairs(s string) int {
+	r, n := []rune(s), 0
+	for i := 0; i < len(r)/2; i++ {
+		if r[i] != r[len(r)-1-i] {
+			n++
+		}
+	}
+	return n
+}
+
+// String proposals must tell apart the usual readings of "palindrome":
+// exact ones, ones that hold only once case and punctuation are ignored,
+// and near misses whose letters and digits differ at a single mirrored pair
+// (which a program
+// comparing a coarser image of the string, such as its vowel pattern,
+// still calls palindromes).
+func TestStringProposalShapes(t *testing.T) {
+	g := &generator{rng: rand.New(rand.NewSource(7)), shape: "string", lim: shapeLimits{maxLen: 14}}
+	kinds := map[string]func(s string) bool{
+		"exact palindrome": func(s string) bool { return len(s) >= 4 && s == reverseString(s) },
+		"palindrome up to case and punctuation": func(s string) bool {
+			n := normalized(s)
+			return len(n) >= 3 && n == reverseString(n) && s != reverseString(s)
+		},
+		"near miss": func(s string) bool { n := normalized(s); return len(n) >= 6 && mismatchedPairs(n) == 1 },
+	}
+	counts := map[string]int{}
+	for range 400 {
+		s := g.str(4 + g.rng.Intn(11))
+		for name, is := range kinds {
+			if is(s) {
+				counts[name]++
+			}
+		}
+	}
+	for name := range kinds {
+		if counts[name] < 10 {
+			t.Errorf("%d of 400 strings are a %s, want at least 10", counts[name], name)
+		}
+	}
+}
+
+// Near misses stay within a restricted alphabet.
+func TestNearMissKeepsAlphabet(t *testing.T) {
+	g := &generator{rng: rand.New(rand.NewSource(3)), shape: "string", lim: shapeLimits{maxLen: 12, alphabet: []rune("01")}}
+	for range 300 {
+		s := g.str(8)
+		if strings.Trim(s, "01") != "" {
+			t.Fatalf("string %q leaves the alphabet 01", s)
+		}
+	}
+}
+
+// drawCases describe inputs by their own validity rules, written
+// independently of the template code.
+var drawCases = []struct {
+	name        string
+	kind        task.Kind
+	typ, constr string
+	dom         *task.Domain
+	valid       func(v any) error
+}{
+	{name: "object", kind: task.KindOther,
+		typ: `object {"origin": [x, y], "size": s, "marks": [[x, y], ...]}`, constr: "size between 0 and 3; 0 to 4 marks",
+		dom: &task.Domain{Lo: -5, Hi: 5},
+		valid: func(v any) error {
+			m, ok := v.(map[string]any)
+			if !ok || len(m) != 3 {
+				return fmt.Errorf("not an object with three keys")
+			}
+			o, err := listIn(m["origin"], 2, 2)
+			if err != nil {
+				return err
+			}
+			for _, c := range o {
+				if err := intWithin(c, -5, 5); err != nil {
+					return err
+				}
+			}
+			if err := intWithin(m["size"], 0, 3); err != nil {
+				return err
+			}
+			marks, err := listIn(m["marks"], 0, 4)
+			if err != nil {
+				return err
+			}
+			for _, p := range marks {
+				xy, err := listIn(p, 2, 2)
+				if err != nil {
+					return err
+				}
+				for _, c := range xy {
+					if err := intWithin(c, -5, 5); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}},
+	{name: "tagged alternatives", kind: task.KindOther,
+		typ: `events: list of ["put", value], ["pick", "X"|"Y"] or ["reset"]`, constr: "0 to 5 events; put values between 2 and 8",
+		valid: func(v any) error {
+			xs, err := listIn(v, 0, 5)
+			if err != nil {
+				return err
+			}
+			for _, e := range xs {
+				ev, err := listIn(e, 1, 2)
+				if err != nil {
+					return err
+				}
+				switch {
+				case ev[0] == "put" && len(ev) == 2:
+					if err := intWithin(ev[1], 2, 8); err != nil {
+						return err
+					}
+				case ev[0] == "pick" && len(ev) == 2 && (ev[1] == "X" || ev[1] == "Y"):
+				case ev[0] == "reset" && len(ev) == 1:
+				default:
+					return fmt.Errorf("bad event %v", ev)
+				}
+			}
+			return nil
+		}},
+	{name: "enumerated words", kind: task.KindOther,
+		typ: `orders: list of ["buy" or "sell", fruit, amount]`, constr: "1 to 3 orders; fruits plum, lime or date; amounts between 1 and 5",
+		valid: func(v any) error {
+			xs, err := listIn(v, 1, 3)
+			if err != nil {
+				return err
+			}
+			for _, e := range xs {
+				o, err := listIn(e, 3, 3)
+				if err != nil {
+					return err
+				}
+				if (o[0] != "buy" && o[0] != "sell") || !slices.Contains([]any{"plum", "lime", "date"}, o[1]) {
+					return fmt.Errorf("bad order %v", o)
+				}
+				if err := intWithin(o[2], 1, 5); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	{name: "ordered field", kind: task.KindOther,
+		typ:    "jobs: list of [start time, length], starts in non-decreasing order",
+		constr: "0 to 6 jobs; start times between 0 and 30, lengths between 1 and 3", dom: &task.Domain{Lo: 0, Hi: 30},
+		valid: func(v any) error {
+			xs, err := listIn(v, 0, 6)
+			if err != nil {
+				return err
+			}
+			prev := int64(-1)
+			for _, e := range xs {
+				j, err := listIn(e, 2, 2)
+				if err != nil {
+					return err
+				}
+				if err := intWithin(j[0], 0, 30); err != nil {
+					return err
+				}
+				if err := intWithin(j[1], 1, 3); err != nil {
+					return err
+				}
+				s, _ := intValue(j[0])
+				if s < prev {
+					return fmt.Errorf("starts out of order in %v", xs)
+				}
+				prev = s
+			}
+			return nil
+		}},
+	{name: "postfix", kind: task.KindOther,
+		typ:    `formula in reverse Polish notation: list of tokens, digits "1".."3" and operators "+", "*"`,
+		constr: "a well-formed formula of 1 to 7 tokens",
+		valid: func(v any) error {
+			xs, err := listIn(v, 1, 7)
+			if err != nil {
+				return err
+			}
+			depth := 0
+			for _, tok := range xs {
+				switch tok {
+				case "1", "2", "3":
+					depth++
+				case "+", "*":
+					if depth < 2 {
+						return fmt.Errorf("operator without operands in %v", xs)
+					}
+					depth--
+				default:
+					return fmt.Errorf("unknown token %v", tok)
+				}
+			}
+			if depth != 1 {
+				return fmt.Errorf("%v leaves %d values", xs, depth)
+			}
+			return nil
+		}},
+	{name: "units", kind: task.KindString, typ: "string", constr: "at most 6 characters: pairs of a lowercase letter and a digit 2 to 4",
+		valid: func(v any) error {
+			s, ok := v.(string)
+			if !ok || len(s) > 6 || len(s)%2 != 0 {
+				return fmt.Errorf("%v is not an even string of at most 6 characters", v)
+			}
+			for i := 0; i < len(s); i += 2 {
+				if s[i] < 'a' || s[i] > 'z' || s[i+1] < '2' || s[i+1] > '4' {
+					return fmt.Errorf("bad unit %q", s[i:i+2])
+				}
+			}
+			return nil
+		}},
+	{name: "text placeholder", kind: task.KindOther,
+		typ:    `edits: list of ["write", text] or ["erase", count]`,
+		constr: "0 to 4 edits; written text of 2 to 3 lowercase letters; counts between 1 and 2",
+		valid: func(v any) error {
+			xs, err := listIn(v, 0, 4)
+			if err != nil {
+				return err
+			}
+			for _, e := range xs {
+				ed, err := listIn(e, 2, 2)
+				if err != nil {
+					return err
+				}
+				switch ed[0] {
+				case "write":
+					s, ok := ed[1].(string)
+					if !ok || len(s) < 2 || len(s) > 3 || strings.ToLower(s) != s {
+						return fmt.Errorf("bad text %v", ed[1])
+					}
+				case "erase":
+					if err := intWithin(ed[1], 1, 2); err != nil {
+						return err
+					}
+				default:
+					return fmt.Errorf("bad edit %v", ed)
+				}
+			}
+			return nil
+		}},
+}
+
+// TestTemplateDraws checks that drawn inputs obey the description, vary,
+// and repeat for a seed.
+func TestTemplateDraws(t *testing.T) {
+	for _, tt := range drawCases {
+		t.Run(tt.name, func(t *testing.T) {
+			tp := inputTemplate(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
+			if tp == nil {
+				t.Fatal("no template")
+			}
+			draw := func(seed int64) []string {
+				g := &tgen{rng: rand.New(rand.NewSource(seed))}
+				var out []string
+				for range 300 {
+					out = append(out, string(encode(g.draw(tp))))
+				}
+				return out
+			}
+			got := draw(7)
+			distinct := map[string]bool{}
+			for _, raw := range got {
+				distinct[raw] = true
+				v, _ := decodeRaw(json.RawMessage(raw))
+				if err := tt.valid(v); err != nil {
+					t.Fatalf("invalid draw %s: %v", raw, err)
+				}
+			}
+			if len(distinct) < 40 {
+				t.Errorf("only %d distinct inputs in 300 draws", len(distinct))
+			}
+			if diff := cmp.Diff(got, draw(7)); diff != "" {
+				t.Errorf("draws differ for the same seed (-first +second):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,934 @@
+package synth
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// This file turns a task's visible description (input_type,
+// input_constraints, domain) into a template of its inputs, which
+// propose_random.go draws inputs from, and reads the phrases of the
+// constraints (lengths, alphabets). It lets proposals reach tasks whose
+// inputs the DSL cannot bind: objects with named keys, lists of tagged
+// tuples, token streams.
+
+// tkind is the sort of one part of a template.
+type tkind int
+
+const (
+	tkInt    tkind = iota // a number named by a placeholder ("x", "amount")
+	tkStr                 // a free string or one of enumerated words
+	tkLit                 // a literal written in the template ("push", 0)
+	tkAlt                 // one of several templates ("a" | "b", [..] or [..])
+	tkTuple               // a list of fixed length, one template per position
+	tkList                // a list of repeated elements ([x, ...], "list of")
+	tkObject              // an object with fixed keys
+	tkRPN                 // a well-formed postfix expression over operands and binary operators
+	tkUnits               // a string made of repeated units of character classes
+)
+
+// tnode is one part of an input template.
+type tnode struct {
+	kind tkind
+	// names are the normalised words that name the part: its placeholder,
+	// its key in an object, the literal tags beside it in a tuple.
+	names []string
+	lit   any // tLit: string or int64
+	// lo, hi bound a tInt; exclude are values it must not take ("b is
+	// not 0").
+	lo, hi  int64
+	exclude []int64
+	// minLen, maxLen bound a list's length, a string's length in
+	// characters, an expression's token count.
+	minLen, maxLen int
+	ranged         bool // a constraint stated lo, hi
+	counted        bool // a constraint stated minLen, maxLen
+	alphabet       []rune
+	choices        []string
+	// elems: tuple positions, alternatives, a list's element (one),
+	// object values (beside keys), RPN operands then operators (nOperands
+	// of them are operands).
+	elems     []*tnode
+	keys      []string
+	nOperands int
+	// sortKey: a list kept in non-decreasing order, by the whole element
+	// (-1) or one tuple position (>= 0); -2 when unordered.
+	sortKey int
+	// units are the allowed characters of each position of a tUnits unit.
+	units [][]rune
+}
+
+// Default bounds for parts no constraint speaks of.
+const (
+	defaultListMax = 6
+	defaultStrMax  = 5
+	defaultIntLo   = 0
+	defaultIntHi   = 9
+)
+
+// ttok is one token of an input_type text.
+type ttok struct {
+	kind byte // 'p' punctuation, 's' quoted string, 'n' number, 'w' word, 'e' ellipsis, 'r' range ("..")
+	text string
+}
+
+func tokenize(s string) []ttok {
+	var out []ttok
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case r == '"':
+			j := i + 1
+			for j < len(rs) && rs[j] != '"' {
+				j++
+			}
+			out = append(out, ttok{'s', string(rs[i+1 : min(j, len(rs))])})
+			i = j + 1
+		case r == '…':
+			out = append(out, ttok{'e', "..."})
+			i++
+		case r == '.' && i+2 < len(rs) && rs[i+1] == '.' && rs[i+2] == '.':
+			out = append(out, ttok{'e', "..."})
+			i += 3
+		case r == '.' && i+1 < len(rs) && rs[i+1] == '.':
+			out = append(out, ttok{'r', ".."})
+			i += 2
+		case strings.ContainsRune("[]{},:|()", r):
+			out = append(out, ttok{'p', string(r)})
+			i++
+		case unicode.IsDigit(r) || (r == '-' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])):
+			j := i + 1
+			for j < len(rs) && unicode.IsDigit(rs[j]) {
+				j++
+			}
+			out = append(out, ttok{'n', string(rs[i:j])})
+			i = j
+		case unicode.IsLetter(r) || r == '_':
+			j := i + 1
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '_' || rs[j] == '-' || rs[j] == '\'') {
+				j++
+			}
+			out = append(out, ttok{'w', string(rs[i:j])})
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// tparser reads a template from input_type tokens.
+type tparser struct {
+	toks []ttok
+	pos  int
+}
+
+func (p *tparser) peek() ttok {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return ttok{}
+}
+
+func (p *tparser) is(kind byte, text string) bool {
+	t := p.peek()
+	return t.kind == kind && (text == "" || strings.EqualFold(t.text, text))
+}
+
+func startsElem(t ttok) bool {
+	return (t.kind == 'p' && (t.text == "[" || t.text == "{")) || t.kind == 's'
+}
+
+// elem parses one element: a bracketed tuple or list, an object, a literal
+// or a placeholder.
+func (p *tparser) elem() *tnode {
+	t := p.peek()
+	switch {
+	case t.kind == 'p' && t.text == "[":
+		p.pos++
+		var items []*tnode
+		ellipsis := false
+		for p.pos < len(p.toks) && !p.is('p', "]") {
+			switch {
+			case p.is('p', ","):
+				p.pos++
+			case p.is('e', ""):
+				ellipsis = true
+				p.pos++
+			default:
+				start := p.pos
+				if it := p.item(); it != nil {
+					items = append(items, it)
+				}
+				if p.pos == start {
+					p.pos++
+				}
+			}
+		}
+		p.pos++ // "]"
+		if ellipsis && len(items) > 0 {
+			return &tnode{kind: tkList, elems: items[:1], sortKey: -2}
+		}
+		return &tnode{kind: tkTuple, elems: items}
+	case t.kind == 'p' && t.text == "{":
+		p.pos++
+		obj := &tnode{kind: tkObject}
+		for p.pos < len(p.toks) && !p.is('p', "}") {
+			k := p.peek()
+			if (k.kind == 's' || k.kind == 'w') && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == 'p' && p.toks[p.pos+1].text == ":" {
+				p.pos += 2
+				v := p.item()
+				if v == nil {
+					return nil
+				}
+				obj.keys = append(obj.keys, k.text)
+				obj.elems = append(obj.elems, v)
+				continue
+			}
+			p.pos++
+		}
+		p.pos++ // "}"
+		return obj
+	case t.kind == 's':
+		p.pos++
+		if p.is('r', "") && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == 's' {
+			end := p.toks[p.pos+1].text
+			p.pos += 2
+			a, b := []rune(t.text), []rune(end)
+			if len(a) == 1 && len(b) == 1 && a[0] <= b[0] && b[0]-a[0] < 64 {
+				alt := &tnode{kind: tkAlt}
+				for r := a[0]; r <= b[0]; r++ {
+					alt.elems = append(alt.elems, &tnode{kind: tkLit, lit: string(r)})
+				}
+				return alt
+			}
+		}
+		return &tnode{kind: tkLit, lit: t.text}
+	case t.kind == 'n':
+		p.pos++
+		n, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			return nil
+		}
+		return &tnode{kind: tkLit, lit: n}
+	case t.kind == 'w':
+		var words []string
+		for p.is('w', "") && !p.is('w', "or") && !p.is('w', "and") {
+			words = append(words, p.peek().text)
+			p.pos++
+		}
+		if len(words) == 0 {
+			return nil
+		}
+		return placeholder(words)
+	}
+	return nil
+}
+
+// placeholder is a named leaf; names that say text are strings.
+func placeholder(words []string) *tnode {
+	n := &tnode{kind: tkInt, names: nameWords(words)}
+	for _, w := range n.names {
+		switch w {
+		case "text", "string", "word", "name", "label", "letter", "char", "character":
+			n.kind = tkStr
+		}
+	}
+	return n
+}
+
+// item parses an element followed by "or" / "|" alternatives.
+func (p *tparser) item() *tnode {
+	first := p.elem()
+	if first == nil {
+		return nil
+	}
+	alts := []*tnode{first}
+	for p.is('p', "|") || p.is('w', "or") {
+		p.pos++
+		e := p.elem()
+		if e == nil {
+			break
+		}
+		alts = append(alts, e)
+	}
+	return altOf(alts)
+}
+
+func altOf(alts []*tnode) *tnode {
+	var flat []*tnode
+	for _, a := range alts {
+		if a.kind == tkAlt {
+			flat = append(flat, a.elems...)
+		} else {
+			flat = append(flat, a)
+		}
+	}
+	if len(flat) == 1 {
+		return flat[0]
+	}
+	return &tnode{kind: tkAlt, elems: flat}
+}
+
+// alternatives parses "A, B or C" where each is an element; it stops at the
+// first text that does not lead to another element.
+func (p *tparser) alternatives() *tnode {
+	var alts []*tnode
+	for {
+		if !startsElem(p.peek()) {
+			break
+		}
+		e := p.item()
+		if e == nil {
+			break
+		}
+		alts = append(alts, e)
+		// Skip separators and connecting words up to the next element.
+		j := p.pos
+		for j < len(p.toks) && (p.toks[j].kind == 'w' || (p.toks[j].kind == 'p' && (p.toks[j].text == "," || p.toks[j].text == "|"))) {
+			j++
+		}
+		if j >= len(p.toks) || !startsElem(p.toks[j]) {
+			break
+		}
+		p.pos = j
+	}
+	if len(alts) == 0 {
+		return nil
+	}
+	return altOf(alts)
+}
+
+// parseTemplate reads the structure of an input from input_type. It
+// returns nil when the text shows no structure.
+func parseTemplate(inputType string) *tnode {
+	toks := tokenize(inputType)
+	var label []string
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == 'w' && strings.EqualFold(t.text, "list") && i+1 < len(toks) && strings.EqualFold(toks[i+1].text, "of") {
+			p := &tparser{toks: toks, pos: i + 2}
+			var noun []string
+			for p.is('w', "") {
+				noun = append(noun, p.peek().text)
+				p.pos++
+			}
+			for p.pos < len(toks) && !startsElem(p.peek()) && (p.peek().kind == 'w' || p.is('p', ",") || p.is('p', ":")) {
+				p.pos++
+			}
+			var el *tnode
+			if startsElem(p.peek()) {
+				el = p.alternatives()
+			}
+			if el == nil {
+				el = elemFromWords(noun)
+			}
+			return &tnode{kind: tkList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
+		}
+		if t.kind == 'p' && (t.text == "[" || t.text == "{") {
+			p := &tparser{toks: toks, pos: i}
+			n := p.elem()
+			if n != nil {
+				n.names = append(n.names, normWords(label)...)
+			}
+			return n
+		}
+		if t.kind == 'w' {
+			label = append(label, t.text)
+		}
+	}
+	return nil
+}
+
+// elemFromWords is the element of "list of integers", "list of words".
+func elemFromWords(noun []string) *tnode {
+	ws := normWords(noun)
+	for _, w := range ws {
+		switch w {
+		case "string", "word", "name", "text":
+			return &tnode{kind: tkStr, names: ws}
+		case "pair", "point":
+			return &tnode{kind: tkTuple, elems: []*tnode{{kind: tkInt, names: ws}, {kind: tkInt, names: ws}}}
+		}
+	}
+	return &tnode{kind: tkInt, names: ws}
+}
+
+var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "and": true, "or": true,
+	"each": true, "every": true, "integer": true, "number": true, "in": true, "between": true, "to": true,
+	"from": true, "with": true, "list": true, "all": true, "any": true, "must": true, "be": true, "is": true,
+	"are": true, "object": true, "given": true, "by": true, "at": true, "most": true, "up": true, "exactly": true}
+
+// normWords lower-cases words and drops plural endings and stop words.
+func normWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if stopWords[part] {
+				continue
+			}
+			out = append(out, stem(part))
+		}
+	}
+	return out
+}
+
+// nameWords is normWords keeping a lone single letter ("a" in "[a, b]",
+// "a is not 0"), which names a part rather than being an article.
+func nameWords(words []string) []string {
+	if len(words) == 1 && len([]rune(words[0])) == 1 {
+		return []string{strings.ToLower(words[0])}
+	}
+	return normWords(words)
+}
+
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+func overlap(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			n++
+		}
+	}
+	return n
+}
+
+// walk visits every node of a template, parents first.
+func (n *tnode) walk(f func(*tnode)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	for _, e := range n.elems {
+		e.walk(f)
+	}
+}
+
+// nameParts gives object values their keys as names and tuple positions
+// the literal tags beside them ("push" for n in ["push", n]).
+func nameParts(n *tnode) {
+	n.walk(func(m *tnode) {
+		switch m.kind {
+		case tkObject:
+			for i, v := range m.elems {
+				k := normWords([]string{m.keys[i]})
+				v.names = append(v.names, k...)
+			}
+		case tkTuple:
+			var tags []string
+			for _, e := range m.elems {
+				if e.kind == tkLit {
+					if s, ok := e.lit.(string); ok {
+						tags = append(tags, normWords([]string{s})...)
+					}
+				}
+			}
+			for _, e := range m.elems {
+				if e.kind != tkLit {
+					e.names = append(e.names, tags...)
+				}
+			}
+		}
+	})
+}
+
+var (
+	clauseRangeRe = regexp.MustCompile(`(?i)([a-z][a-z\s-]*?)?\s*\b(?:between|from)\s+(-?\d+)\s+(?:and|to)\s+(-?\d+)`)
+	clauseCountRe = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+)|exactly\s+(\d+))\s+([a-z][a-z\s-]*)`)
+	clauseEnumRe  = regexp.MustCompile(`(?i)\b([a-z]+)\s+((?:[a-z]+\s*,\s*)*[a-z]+\s+or\s+[a-z]+)\b`)
+	orderRe       = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:in\s+)?(?:non-decreasing|nondecreasing|ascending|increasing|sorted)\b`)
+	postfixRe     = regexp.MustCompile(`(?i)\b(?:reverse polish|postfix|rpn)\b`)
+	unitsRe       = regexp.MustCompile(`(?i)\bpairs\s+of\s+(.+?)\s+and\s+(.+?)(?:[;,.]|$)`)
+	digitRangeRe  = regexp.MustCompile(`(\d)\s*(?:to|-|\.\.)\s*(\d)`)
+	exclusionRe   = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+not|must\s+not\s+be|cannot\s+be|is\s+never|never)\s+(-?\d+)\b`)
+	nonZeroRe     = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+|are\s+|must\s+be\s+)?non-?zero`)
+	charCountRe   = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+))\s+(?:characters|chars|letters)`)
+)
+
+func lastWords(s string, n int) []string {
+	ws := strings.Fields(s)
+	if len(ws) > n {
+		ws = ws[len(ws)-n:]
+	}
+	return ws
+}
+
+func firstWords(s string, n int) []string {
+	ws := strings.Fields(s)
+	if len(ws) > n {
+		ws = ws[:n]
+	}
+	return ws
+}
+
+// bestMatches returns the nodes among cands whose names share the most
+// words with the clause's, or none.
+func bestMatches(cands []*tnode, words []string) []*tnode {
+	best, out := 0, []*tnode(nil)
+	for _, c := range cands {
+		s := overlap(c.names, words)
+		switch {
+		case s > best:
+			best, out = s, []*tnode{c}
+		case s == best && s > 0:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// inputTemplate builds the template of a task's inputs from its
+// description, or nil when the description shows no structure.
+func inputTemplate(t task.Task) *tnode {
+	text := t.InputType + "; " + t.InputConstraints
+	if t.Kind == task.KindString {
+		return unitsTemplate(t.InputConstraints)
+	}
+	root := parseTemplate(t.InputType)
+	if root == nil {
+		return nil
+	}
+	nameParts(root)
+	applyConstraints(root, t.InputConstraints, t.Domain)
+	if postfixRe.MatchString(text) {
+		root.walk(func(n *tnode) {
+			if n.kind == tkList && len(n.elems) == 1 && n.elems[0].kind == tkAlt {
+				toRPN(n)
+			}
+		})
+	}
+	if m := orderRe.FindStringSubmatch(text); m != nil {
+		words := normWords(lastWords(m[1], 3))
+		root.walk(func(n *tnode) {
+			if n.kind != tkList || n.sortKey != -2 {
+				return
+			}
+			n.sortKey = -1
+			if el := n.elems[0]; el.kind == tkTuple {
+				for i, e := range el.elems {
+					if overlap(e.names, words) > 0 {
+						n.sortKey = i
+						break
+					}
+				}
+			}
+		})
+	}
+	return root
+}
+
+// toRPN turns a list of operand and operator tokens into a postfix
+// expression template: digits and numbers are operands, other literals
+// binary operators.
+func toRPN(n *tnode) {
+	var operands, operators []*tnode
+	for _, e := range n.elems[0].elems {
+		switch {
+		case e.kind == tkInt:
+			operands = append(operands, e)
+		case e.kind == tkLit:
+			if s, ok := e.lit.(string); ok && !isDigits(s) {
+				operators = append(operators, e)
+			} else {
+				operands = append(operands, e)
+			}
+		}
+	}
+	if len(operands) == 0 || len(operators) == 0 {
+		return
+	}
+	n.kind = tkRPN
+	n.elems = append(operands, operators...)
+	n.nOperands = len(operands)
+	if !n.counted {
+		n.minLen, n.maxLen = 1, 9
+	}
+}
+
+func isDigits(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// applyConstraints reads ranges, counts, enumerations and string lengths
+// from the constraint text and gives every unconstrained part a default.
+func applyConstraints(root *tnode, text string, dom *task.Domain) {
+	var leaves, lists, strs []*tnode
+	root.walk(func(n *tnode) {
+		switch n.kind {
+		case tkInt:
+			leaves = append(leaves, n)
+		case tkStr:
+			leaves = append(leaves, n)
+			strs = append(strs, n)
+		case tkList:
+			lists = append(lists, n)
+		}
+	})
+	var generic [][2]int64
+	for _, clause := range strings.Split(text, ";") {
+		if m := clauseEnumRe.FindStringSubmatchIndex(clause); m != nil {
+			name := normWords([]string{clause[m[2]:m[3]]})
+			if hit := bestMatches(leaves, name); len(hit) > 0 {
+				var words []string
+				for _, w := range regexp.MustCompile(`\s*,\s*|\s+or\s+`).Split(clause[m[4]:m[5]], -1) {
+					if w = strings.TrimSpace(w); w != "" {
+						words = append(words, w)
+					}
+				}
+				for _, h := range hit {
+					h.kind, h.choices = tkStr, words
+				}
+				clause = clause[:m[0]] + clause[m[1]:]
+			}
+		}
+		for _, sub := range strings.Split(clause, ",") {
+			if m := exclusionRe.FindStringSubmatch(sub); m != nil {
+				v, _ := strconv.ParseInt(m[2], 10, 64)
+				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
+					h.exclude = append(h.exclude, v)
+				}
+				continue
+			}
+			if m := nonZeroRe.FindStringSubmatch(sub); m != nil {
+				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
+					h.exclude = append(h.exclude, 0)
+				}
+				continue
+			}
+			if m := clauseRangeRe.FindStringSubmatchIndex(sub); m != nil {
+				var prefix string
+				if m[2] >= 0 {
+					prefix = sub[m[2]:m[3]]
+				}
+				lo, _ := strconv.ParseInt(sub[m[4]:m[5]], 10, 64)
+				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
+				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
+				for _, h := range hit {
+					if h.kind == tkInt {
+						h.lo, h.hi, h.ranged = lo, hi, true
+					}
+				}
+				if len(hit) == 0 && lo <= hi {
+					generic = append(generic, [2]int64{lo, hi})
+				}
+				sub = sub[:m[0]] + " " + sub[m[1]:]
+			}
+			m := clauseCountRe.FindStringSubmatchIndex(sub)
+			if m == nil {
+				continue
+			}
+			lo, hi := 0, 0
+			switch {
+			case m[2] >= 0:
+				lo, hi = atoi(sub[m[2]:m[3]]), atoi(sub[m[4]:m[5]])
+			case m[6] >= 0:
+				hi = atoi(sub[m[6]:m[7]])
+			case m[8] >= 0:
+				hi = atoi(sub[m[8]:m[9]])
+			default:
+				lo = atoi(sub[m[10]:m[11]])
+				hi = lo
+			}
+			if lo > hi || hi > 1000 {
+				continue
+			}
+			after := firstWords(sub[m[12]:m[13]], 2)
+			before := lastWords(sub[:m[0]], 3)
+			low := strings.ToLower(strings.Join(after, " "))
+			if strings.Contains(low, "letter") || strings.Contains(low, "character") || strings.Contains(low, "char") {
+				hit := bestMatches(strs, normWords(before))
+				if len(hit) == 0 && len(strs) == 1 {
+					hit = strs
+				}
+				for _, h := range hit {
+					h.minLen, h.maxLen, h.counted = lo, hi, true
+					h.alphabet = alphabetFrom(sub)
+				}
+				continue
+			}
+			hit := bestMatches(lists, normWords(append(after, before...)))
+			if len(hit) == 0 {
+				var free []*tnode
+				for _, l := range lists {
+					if !l.counted {
+						free = append(free, l)
+					}
+				}
+				if len(free) == 1 {
+					hit = free
+				}
+			}
+			for _, h := range hit {
+				h.minLen, h.maxLen, h.counted = lo, hi, true
+			}
+		}
+	}
+	for _, n := range leaves {
+		switch n.kind {
+		case tkInt:
+			switch {
+			case n.ranged:
+			case dom != nil:
+				n.lo, n.hi = int64(dom.Lo), int64(dom.Hi)
+			case len(generic) > 0:
+				n.lo, n.hi = generic[0][0], generic[0][1]
+			default:
+				n.lo, n.hi = defaultIntLo, defaultIntHi
+			}
+			if dom != nil {
+				n.lo, n.hi = max(n.lo, int64(dom.Lo)), min(n.hi, int64(dom.Hi))
+			}
+		case tkStr:
+			if !n.counted {
+				n.minLen, n.maxLen = 1, defaultStrMax
+			}
+			if len(n.alphabet) == 0 {
+				n.alphabet = []rune(letters)
+			}
+		}
+	}
+	for _, l := range lists {
+		if !l.counted {
+			l.minLen, l.maxLen = 0, defaultListMax
+		}
+	}
+}
+
+// unitsTemplate reads a string made of repeated units ("pairs of a letter
+// and a count digit 1 to 9"), or nil.
+func unitsTemplate(constraints string) *tnode {
+	m := unitsRe.FindStringSubmatch(constraints)
+	if m == nil {
+		return nil
+	}
+	n := &tnode{kind: tkUnits, maxLen: 20}
+	for _, part := range m[1:] {
+		al := alphabetFrom(part)
+		if d := digitRangeRe.FindStringSubmatch(part); d != nil && strings.Contains(strings.ToLower(part), "digit") {
+			al = slices.DeleteFunc(al, func(r rune) bool { return unicode.IsDigit(r) && (r < rune(d[1][0]) || r > rune(d[2][0])) })
+		}
+		if len(al) == 0 {
+			return nil
+		}
+		n.units = append(n.units, al)
+	}
+	if c := charCountRe.FindStringSubmatch(constraints); c != nil {
+		switch {
+		case c[1] != "":
+			n.minLen, n.maxLen = atoi(c[1]), atoi(c[2])
+		case c[3] != "":
+			n.maxLen = atoi(c[3])
+		default:
+			n.maxLen = atoi(c[4])
+		}
+	}
+	if n.maxLen < len(n.units) {
+		return nil
+	}
+	return n
+}
+
+// rich reports whether a template says more than the kind generators know:
+// objects, literal tags, alternatives, fixed tuples at the top, ordering,
+// token grammars, structured strings, per-part ranges.
+func (n *tnode) rich(dom *task.Domain) bool {
+	if n == nil {
+		return false
+	}
+	if n.kind == tkObject || n.kind == tkTuple || n.kind == tkRPN || n.kind == tkUnits {
+		return true
+	}
+	r := false
+	n.walk(func(m *tnode) {
+		switch m.kind {
+		case tkLit, tkAlt, tkObject, tkRPN:
+			r = true
+		case tkStr:
+			r = r || len(m.choices) > 0
+		case tkList:
+			r = r || m.sortKey != -2
+		case tkInt:
+			r = r || (m.ranged && (dom == nil || float64(m.lo) != dom.Lo || float64(m.hi) != dom.Hi))
+		}
+	})
+	return r
+}
+
+// String writes a template compactly: int[lo,hi], str[min,max], "lit",
+// a|b, (tuple), list[min,max](elem), {key: value}, postfix[min,max](...),
+// units[min,max](classes); a sorted list ends in "sorted" or "sorted@i".
+func (n *tnode) String() string {
+	var sb strings.Builder
+	n.write(&sb)
+	return sb.String()
+}
+
+func (n *tnode) write(sb *strings.Builder) {
+	join := func(elems []*tnode, sep string) {
+		for i, e := range elems {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			e.write(sb)
+		}
+	}
+	switch n.kind {
+	case tkInt:
+		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
+		for _, x := range n.exclude {
+			fmt.Fprintf(sb, "!%d", x)
+		}
+	case tkStr:
+		if len(n.choices) > 0 {
+			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
+			return
+		}
+		fmt.Fprintf(sb, "str[%d,%d]", n.minLen, n.maxLen)
+	case tkLit:
+		if s, ok := n.lit.(string); ok {
+			fmt.Fprintf(sb, "%q", s)
+			return
+		}
+		fmt.Fprint(sb, n.lit)
+	case tkAlt:
+		join(n.elems, "|")
+	case tkTuple:
+		sb.WriteString("(")
+		join(n.elems, ", ")
+		sb.WriteString(")")
+	case tkList:
+		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
+		join(n.elems, "")
+		sb.WriteString(")")
+		switch {
+		case n.sortKey == -1:
+			sb.WriteString(" sorted")
+		case n.sortKey >= 0:
+			fmt.Fprintf(sb, " sorted@%d", n.sortKey)
+		}
+	case tkObject:
+		sb.WriteString("{")
+		for i, k := range n.keys {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(k + ": ")
+			n.elems[i].write(sb)
+		}
+		sb.WriteString("}")
+	case tkRPN:
+		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
+		join(n.elems[:n.nOperands], "|")
+		sb.WriteString("; ")
+		join(n.elems[n.nOperands:], "|")
+		sb.WriteString(")")
+	case tkUnits:
+		fmt.Fprintf(sb, "units[%d,%d](", n.minLen, n.maxLen)
+		for i, u := range n.units {
+			if i > 0 {
+				sb.WriteString(" ")
+			}
+			sb.WriteString(string(u))
+		}
+		sb.WriteString(")")
+	}
+}
+
+var (
+	lengthRe  = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
+	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
+)
+
+var (
+	atMostRe  = regexp.MustCompile(`(?i)at most\s+(\d+)`)
+	singleRe  = regexp.MustCompile(`\b[A-Z]\b`)
+	symbolsRe = regexp.MustCompile(`[()\[\]{}<>+\-*/=!?#@$%^&|~_]+`)
+)
+
+// alphabetFrom reads the characters a string may hold from a constraint
+// text ("lowercase letters and space", "each F, L or R", "brackets ()[]{}");
+// nil when the text names none.
+func alphabetFrom(text string) []rune {
+	low := strings.ToLower(text)
+	var out []rune
+	add := func(s string) {
+		for _, r := range s {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(low, "lowercase letter"):
+		add(letters)
+	case strings.Contains(low, "uppercase letter"):
+		add(strings.ToUpper(letters))
+	case strings.Contains(low, "letter"):
+		add(letters + strings.ToUpper(letters))
+	}
+	if strings.Contains(low, "digit") {
+		add("0123456789")
+	}
+	if strings.Contains(low, "space") {
+		add(" ")
+	}
+	if strings.Contains(low, "each") || strings.Contains(low, " or ") {
+		for _, m := range singleRe.FindAllString(text, -1) {
+			add(m)
+		}
+	}
+	for _, m := range symbolsRe.FindAllString(text, -1) {
+		add(m)
+	}
+	if strings.Contains(low, "character") && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
+// from a constraint text or a rejection message.
+func lengthsFrom(text string) (lo, hi int, ok bool) {
+	if m := exactlyRe.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, n, n <= 1000
+	}
+	if m := lengthRe.FindStringSubmatch(text); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		c, _ := strconv.Atoi(m[2])
+		return a, c, a <= c && c <= 1000
+	}
+	return 0, 0, false
+}

@@ -1,0 +1,32 @@
+package synth
+
+// sweepArgs applies every one-lambda operator, with every lambda of the
+// bank up to lamMax, to programs of sizes 1..argMax (at least one argument
+// of size argMax): map, filter, scan... of derived lists such as cumsum(xs)
+// or s.split(). Such programs are structurally simple even when their
+// lambda is large, and trying them all costs little next to a whole level
+// of the enumeration. Small lambdas go first, across all operators. (The
+// sweep over the inputs themselves is sweepStaged.)
+func (en *enumerator) sweepArgs(argMax, lamMax int) {
+	jobs := en.sweepJobs(argMax)
+	maxLam := 0
+	for _, j := range jobs {
+		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet]))
+	}
+	maxLam = min(maxLam, lamMax+1)
+	en.recording, en.recent = true, nil
+	for size := 1; size < maxLam; size++ {
+		for _, j := range jobs {
+			picked := make([]*entry, len(j.lists))
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+				if en.stopped {
+					en.recording = false
+					return
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+l.Size+j.args)
+			}
+		}
+	}
+	en.recording = false
+	en.reduceRecent()
+}

@@ -1,0 +1,135 @@
+package synth
+
+import (
+	"slices"
+	"time"
+)
+
+// sweepStaged is the enumerator's sweep (every one-lambda operator, with
+// every lambda, over the size-1 programs) run one lambda size at a time
+// within seven tenths of share of the time left. When a number is wanted,
+// what each lambda size produced is reduced right away by the one-argument
+// operators whose result has a wanted type (sum, len, max...), so that a
+// budget cutting the large lambdas still leaves "the sum of a map with a
+// small lambda" tried. The rest of the share goes to one more transform of
+// the small lambdas' results (then reduced), and, when the sweep was not
+// cut, to the enumerator's own reductions of every sweep result.
+func sweepStaged(en *enumerator, share float64, want []valType) {
+	if en.stopped {
+		return
+	}
+	total := time.Duration(float64(time.Until(en.deadline)) * share)
+	end := time.Now().Add(total)
+	en.sweepUntil = time.Now().Add(total * 7 / 10)
+	defer func() {
+		en.sweepUntil, en.recording, en.recent = time.Time{}, false, nil
+		if en.sweepCut {
+			en.stopped, en.sweepCut = false, false
+		}
+	}()
+	// delay is how many stages later an operator takes each lambda size:
+	// comprehensions (map, filter, count of one list) go first.
+	jobs := en.sweepJobs(1)
+	delays := make([]int, len(jobs))
+	maxLam := 0
+	for i, j := range jobs {
+		delays[i] = 1
+		if j.op.Comprehension {
+			delays[i] = 0
+		}
+		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
+	}
+	var reducers, transforms []*operator
+	for _, op := range en.ops {
+		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < tStr {
+			continue
+		}
+		if slices.Contains(want, op.Ret) {
+			reducers = append(reducers, op)
+		} else if op.Ret >= tStr {
+			transforms = append(transforms, op)
+		}
+	}
+	// Lists wanted: the larger lambdas' results are transformed (sorted,
+	// reversed...) once the sweep is over, as any other sweep result.
+	scalarWanted := !slices.ContainsFunc(want, func(t valType) bool { return t >= tStr })
+	// Lambda programs the regular levels banked before the sweep are the
+	// sweep's duplicates: they are reduced with its results, smallest first.
+	var all, small []*entry
+	for t := tStr; t < numTypes; t++ {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				if e.n.Lam != nil {
+					all = append(all, e)
+					if e.n.Lam.Size <= maxTransformedLam {
+						small = append(small, e)
+					}
+				}
+			}
+		}
+	}
+	applyUnary(en, small, reducers)
+	for size := 1; size < maxLam && !en.stopped; size++ {
+		en.recording, en.recent = true, nil
+		for i, j := range jobs {
+			picked := make([]*entry, len(j.lists))
+			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-delays[i]) {
+				if en.stopped {
+					break
+				}
+				en.product(j.op, l, j.lists, picked, 0, j.op.Cost+j.args+l.Size)
+			}
+		}
+		recent := en.recent
+		en.recording, en.recent = false, nil
+		all = append(all, recent...)
+		if size <= maxTransformedLam {
+			small = append(small, recent...)
+		}
+		if size <= maxTransformedLam || scalarWanted {
+			applyUnary(en, recent, reducers)
+		}
+	}
+	complete := !en.stopped
+	if en.stopped && !en.sweepCut {
+		// A solution, the deadline or the memory bound.
+		return
+	}
+	en.stopped, en.sweepCut = false, false
+	// The rest of the share transforms the smallest lambdas' results once
+	// more and reduces those: the length of the set of a map, the maximum
+	// of the sorted filter...
+	en.sweepUntil = end
+	en.recording, en.recent = true, nil
+	applyUnary(en, small, transforms)
+	transformed := en.recent
+	en.recording, en.recent = false, nil
+	applyUnary(en, transformed, reducers)
+	if complete && !en.stopped {
+		en.recent = all
+		en.reduceRecent()
+	}
+}
+
+// maxTransformedLam is the largest lambda whose sweep results sweepStaged
+// transforms once more before reducing them.
+const maxTransformedLam = 3
+
+// applyUnary applies each one-argument operator to the programs of its
+// argument type.
+func applyUnary(en *enumerator, es []*entry, ops []*operator) {
+	for _, e := range es {
+		t, good := typeOf(firstValue(e.vals))
+		if !good {
+			continue
+		}
+		for _, op := range ops {
+			if en.stopped {
+				return
+			}
+			if op.Args[0] == t {
+				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
+			}
+		}
+	}
+}

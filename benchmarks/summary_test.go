@@ -1,0 +1,192 @@
+package benchmarks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+)
+
+// withFamilies gives the tasks of testResults the families named by ID.
+func withFamilies(families map[string]string) []TaskResult {
+	rs := testResults()
+	for i := range rs {
+		rs[i].Family = families[rs[i].ID]
+	}
+	return rs
+}
+
+func TestSummaryFamilies(t *testing.T) {
+	tests := []struct {
+		name     string
+		families map[string]string
+		// want is the per-family table; nil when none should appear.
+		want map[string]LevelStats
+		// rows are the rows of the family table in order ("" cells: none).
+		rows []string
+		// taskRow is the Markdown row of hard_sort.
+		taskRow string
+	}{
+		{
+			name:    "no family anywhere",
+			taskRow: "| hard_sort | hard | no | 2/20 |",
+		},
+		{
+			name:     "some tasks with a family",
+			families: map[string]string{"base_add": "window", "base_max": "window", "algorithm_crash": "stack", "hard_rev": "stack"},
+			want: map[string]LevelStats{
+				"window": {Tasks: 2, Solved: 1, Rate: 0.5},
+				"stack":  {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1},
+				NoFamily: {Tasks: 3, Solved: 2, Rate: 2.0 / 3},
+			},
+			rows: []string{
+				"| stack | 2 | 1 | 50.0% | 1 |",
+				"| window | 2 | 1 | 50.0% | 0 |",
+				"| all families | 4 | 2 | 50.0% | 1 |",
+				"| — | 3 | 2 | 66.7% | 0 |",
+			},
+			taskRow: "| hard_sort | hard | — | no | 2/20 |",
+		},
+		{
+			name: "every task with a family",
+			families: map[string]string{"base_add": "text", "base_abs": "text", "base_max": "text", "algorithm_gcd": "digits",
+				"algorithm_crash": "digits", "hard_sort": "dp_loop", "hard_rev": "dp_loop"},
+			want: map[string]LevelStats{
+				"text":    {Tasks: 3, Solved: 2, Rate: 2.0 / 3},
+				"digits":  {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1},
+				"dp_loop": {Tasks: 2, Solved: 1, Rate: 0.5},
+			},
+			rows: []string{
+				"| digits | 2 | 1 | 50.0% | 1 |",
+				"| dp_loop | 2 | 1 | 50.0% | 0 |",
+				"| text | 3 | 2 | 66.7% | 0 |",
+				"| all families | 7 | 4 | 57.1% | 1 |",
+			},
+			taskRow: "| hard_sort | hard | dp_loop | no | 2/20 |",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Summarize(withFamilies(tt.families))
+			if tt.want == nil {
+				if s.Families != nil {
+					t.Errorf("Families = %v, want none", s.Families)
+				}
+			} else {
+				if diff := cmp.Diff(tt.want, s.Families); diff != "" {
+					t.Errorf("Families (-want +got):\n%s", diff)
+				}
+			}
+			md := Markdown(s)
+			var rows []string
+			inTable := false
+			for _, line := range strings.Split(md, "\n") {
+				switch {
+				case strings.HasPrefix(line, "| family |"):
+					inTable = true
+				case inTable && strings.HasPrefix(line, "|---"):
+				case inTable && strings.HasPrefix(line, "| "):
+					rows = append(rows, line)
+				default:
+					inTable = false
+				}
+			}
+			if diff := cmp.Diff(tt.rows, rows); diff != "" {
+				t.Errorf("family table rows (-want +got):\n%s\n%s", diff, md)
+			}
+			if !strings.Contains(md, tt.taskRow) {
+				t.Errorf("Markdown lacks the task row %q:\n%s", tt.taskRow, md)
+			}
+			if hasColumn := strings.Contains(md, "| level | family | solved |"); hasColumn != (tt.want != nil) {
+				t.Errorf("family column present = %v, want %v:\n%s", hasColumn, tt.want != nil, md)
+			}
+		})
+	}
+}
+
+func TestReportFamilyTable(t *testing.T) {
+	tests := []struct {
+		name     string
+		families map[string]string
+		want     map[string]string
+	}{
+		{"no family anywhere", nil, map[string]string{}},
+		{"some tasks with a family", map[string]string{"base_add": "window", "hard_rev": "stack", "hard_sort": "stack"},
+			map[string]string{
+				"stack":      "stack 2 1 50.0% 0",
+				"window":     "window 1 1 100.0% 0",
+				AllFamilies:  "all families 3 2 66.7% 0",
+				NoFamily:     "— 4 2 50.0% 1",
+				"(rows)":     "stack window all families —",
+				"(total of)": "all families",
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _ := writeSweep(t, withFamilies(tt.families))
+			files, err := Report(context.Background(), dir, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := os.ReadFile(files.HTML)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := html.Parse(strings.NewReader(string(page)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			var order, totals []string
+			for _, tr := range findAll(doc, hasAttr("tr", "data-family")) {
+				f, _ := attrOf(tr, "data-family")
+				var cells []string
+				for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
+					cells = append(cells, textOf(td))
+				}
+				got[f] = strings.Join(cells, " ")
+				order = append(order, f)
+				if c, _ := attrOf(tr, "class"); c == "total" {
+					totals = append(totals, f)
+				}
+			}
+			if len(order) > 0 {
+				got["(rows)"] = strings.Join(order, " ")
+				got["(total of)"] = strings.Join(totals, " ")
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("family table (-want +got):\n%s", diff)
+			}
+			if hasTable := strings.Contains(string(page), `id="families"`); hasTable != (len(tt.want) > 0) {
+				t.Errorf("families table present = %v, want %v", hasTable, len(tt.want) > 0)
+			}
+		})
+	}
+}
+
+func TestSummaryFamiliesRoundTrip(t *testing.T) {
+	s := Summarize(withFamilies(map[string]string{"base_add": "window"}))
+	dir := t.TempDir()
+	if err := WriteSummary(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(s.Families, back.Families); diff != "" {
+		t.Errorf("families after a round trip (-want +got):\n%s", diff)
+	}
+	csvText, err := os.ReadFile(filepath.Join(dir, SummaryCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(csvText), "\n")
+	if !strings.HasPrefix(lines[0], "id,name,level,family,kind,") || !strings.Contains(string(csvText), "base_add,base_add,base,window,") {
+		t.Errorf("summary.csv lacks the family column:\n%s", csvText)
+	}
+}

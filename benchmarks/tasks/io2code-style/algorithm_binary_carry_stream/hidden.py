@@ -1,0 +1,36 @@
+"""Hidden program for algorithm_binary_carry_stream: the carry leaving each column when a and b are added column by column from the least significant end (the carry into the first column is 0).
+
+Input: [a, b]: two bit lists of the same length, least significant bit first; 0 to 12 bits each.
+Invalid input raises ValueError.
+"""
+
+
+def carry_stream(numbers):
+    """The carry out of every column of a + b, least significant column first."""
+    a, b = _same_length_lists(numbers, 0, 1, 0, 12)
+    carry, out = 0, []
+    for x, y in zip(a, b):
+        carry = (x + y + carry) // 2
+        out.append(carry)
+    return out
+
+
+def _int_list(x, lo, hi, min_len, max_len):
+    """Return x when it is a list of min_len..max_len integers in [lo, hi]."""
+    if not isinstance(x, list) or not min_len <= len(x) <= max_len:
+        raise ValueError(f"expected a list of {min_len} to {max_len} integers")
+    for v in x:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"every element must be an integer in [{lo}, {hi}], got {v!r}")
+    return x
+
+
+def _same_length_lists(x, lo, hi, min_len, max_len):
+    """Return x as (a, b) when it is [a, b]: two lists of one length, min_len..max_len integers in [lo, hi]."""
+    if not isinstance(x, list) or len(x) != 2:
+        raise ValueError("expected two lists [a, b]")
+    a = _int_list(x[0], lo, hi, min_len, max_len)
+    b = _int_list(x[1], lo, hi, min_len, max_len)
+    if len(a) != len(b):
+        raise ValueError(f"the two lists must have the same length, got {len(a)} and {len(b)}")
+    return a, b

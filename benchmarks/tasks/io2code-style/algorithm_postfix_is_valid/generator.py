@@ -1,0 +1,76 @@
+"""Random inputs for algorithm_postfix_is_valid: tokens: digits 0 to 9 and the operator codes 10 and 11; 0 to 12 tokens."""
+import json
+
+NAME = 'algorithm_postfix_is_valid'
+
+EDGE_CASES = [
+    [],
+    [5],
+    [10],
+    [5, 5],
+    [5, 5, 10],
+    [5, 10, 5],
+    [1, 2, 11, 3, 10],
+    [1, 2, 3, 10],
+]
+
+
+def _postfix(rng, ops, operators):
+    """A random well-formed postfix expression over digits with the given number of operators."""
+    if ops == 0:
+        return [rng.randint(0, 9)]
+    left = rng.randint(0, ops - 1)
+    return _postfix(rng, left, operators) + _postfix(rng, ops - 1 - left, operators) + [rng.choice(operators)]
+
+
+def _draw(rng):
+    r = rng.random()
+    if r < 0.45:
+        return _postfix(rng, rng.randint(0, 5), [10, 11])
+    if r < 0.8:
+        # A well-formed expression with one token dropped, added or moved.
+        xs = _postfix(rng, rng.randint(1, 5), [10, 11])
+        i = rng.randrange(len(xs))
+        t = xs.pop(i)
+        if rng.random() < 0.5:
+            xs.insert(rng.randrange(len(xs) + 1), t)
+        elif rng.random() < 0.5 and len(xs) < 12:
+            xs.insert(rng.randrange(len(xs) + 1), rng.randint(0, 11))
+        return xs
+    return [rng.randint(0, 11) for _ in range(rng.randint(0, 12))]
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)

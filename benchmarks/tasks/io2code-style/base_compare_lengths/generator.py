@@ -1,0 +1,84 @@
+"""Random inputs for base_compare_lengths: [s, t]: two strings; each string 0 to 49 printable characters."""
+import json
+
+NAME = 'base_compare_lengths'
+
+EDGE_CASES = [
+    ['', ''],
+    ['a', ''],
+    ['', 'a'],
+    ['abc', 'xyz'],
+    ['hello world', 'hi'],
+    ['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'],
+]
+
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?-_()[]'"
+
+
+def _draw(rng):
+    s = _text(rng, 49, ALPHABET)
+    r = rng.random()
+    if r < 0.3:
+        # Same length, different text.
+        t = "".join(rng.choice(ALPHABET) for _ in s)
+    elif r < 0.6:
+        # One character shorter or longer.
+        t = s[:-1] if s and rng.random() < 0.5 else (s + rng.choice(ALPHABET))[:49]
+    else:
+        t = _text(rng, 49, ALPHABET)
+    return [s, t]
+
+
+def _text(rng, max_len, alphabet):
+    """A string: random characters, a palindrome, one repeated character, or words."""
+    n = rng.randint(0, max_len)
+    shape = rng.random()
+    if shape < 0.45:
+        return "".join(rng.choice(alphabet) for _ in range(n))
+    if shape < 0.6:
+        half = "".join(rng.choice(alphabet) for _ in range(n // 2))
+        return half + (rng.choice(alphabet) if n % 2 else "") + half[::-1]
+    if shape < 0.7:
+        return rng.choice(alphabet) * n
+    letters = alphabet.replace(" ", "") or alphabet
+    words = []
+    while sum(len(w) + 1 for w in words) < n:
+        words.append("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))))
+    return " ".join(words)[:max_len]
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)

@@ -1,0 +1,56 @@
+"""Random inputs for base_match_flags: two lists of digits of the same length; each list 0 to 12 digits (0-9)."""
+import json
+
+NAME = 'base_match_flags'
+
+EDGE_CASES = [
+    [[], []],
+    [[4], [4]],
+    [[4], [5]],
+    [[1, 2, 3], [1, 2, 3]],
+    [[1, 2, 3, 4], [4, 3, 2, 1]],
+    [[0, 9, 0, 9], [0, 0, 9, 9]],
+]
+
+
+def _draw(rng):
+    a = [rng.randint(0, 9) for _ in range(rng.randint(0, 12))]
+    p = rng.choice([0.2, 0.5, 0.8, 1.0])
+    # b copies a, each digit replaced with probability p.
+    return [a, [rng.randint(0, 9) if rng.random() < p else v for v in a]]
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)

@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// checkLaunch checks, writing nothing, what a run can be refused for
+// before it starts anything: the workspace (see workflow.CheckWorkspace),
+// a workspace that would show the agent the task's hidden files, and the
+// agent's settings that need no network.
+func checkLaunch(c *config.Config, workspace string, force bool) error {
+	// The root and the home directory first: never a workspace, forced
+	// or not.
+	if err := workflow.CheckWorkspace(workspace, true); err != nil {
+		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+	}
+	hidden := []struct{ key, path string }{{"task.oracle.python", c.Task.Oracle.Python}, {"task.heldout", c.Task.Heldout}}
+	if g := c.Task.RandomInputs; g != nil {
+		hidden = append(hidden, struct{ key, path string }{"task.random_inputs.python", g.Python})
+	}
+	for _, h := range hidden {
+		if h.path != "" && within(workspace, h.path) {
+			return fmt.Errorf("%w: %s: workspace %s holds %s (%s): the agent would see it; give a workspace outside the task's files",
+				ErrConfig, c.File, workspace, h.key, h.path)
+		}
+	}
+	if err := workflow.CheckWorkspace(workspace, force); err != nil {
+		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+	}
+	if l := c.Agent.LLM; c.Agent.Kind == "llm" && l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
+		return fmt.Errorf("%w: %s: agent.llm.api_key_env names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",
+			ErrConfig, c.File, l.APIKeyEnv, l.APIKeyEnv)
+	}
+	return nil
+}
+
+// within reports whether path is dir or inside it.
+func within(dir, path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkTask loads, in the oracle's sandbox, the functions the task names:
+// a hidden function or a generator that does not exist (a typo in
+// task.oracle.function, say) is a configuration error found before
+// anything is created. The source is parsed first; only when that does not
+// show the function is the program loaded and called once (with null), so
+// a function defined in an unusual way is never refused.
+func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
+	lim := Limits(c)
+	lim.Timeout = c.Task.Oracle.Timeout
+	if o := c.Task.Oracle; o.Python != "" {
+		if err := checkFunction(ctx, box, c.File, "task.oracle", o.Python, o.Function, lim, false); err != nil {
+			return err
+		}
+	}
+	if g := c.Task.RandomInputs; g != nil {
+		return checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true)
+	}
+	return nil
+}
+
+func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, function string, lim sandbox.Limits, generator bool) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %s.python: %v", ErrConfig, file, key, err)
+	}
+	an, err := box.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function})
+	if err == nil && an.DefinesFunc {
+		return nil
+	}
+	prog := sandbox.Program{Path: path, Function: function}
+	refused := func(msg string) error {
+		return fmt.Errorf("%w: %s: %s.function: %s: %s", ErrConfig, file, key, path, msg)
+	}
+	if generator {
+		_, err := box.Generate(ctx, sandbox.GenerateRequest{Program: prog, K: 0, Limits: lim})
+		var remote *sandbox.RemoteError
+		switch {
+		case errors.As(err, &remote) && strings.Contains(remote.Message, "cannot load the generator"):
+			return refused(remote.Message)
+		case err != nil && !errors.As(err, &remote):
+			return fmt.Errorf("%w: check the generator %s: %w", ErrInfra, path, err)
+		}
+		return nil
+	}
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: []json.RawMessage{json.RawMessage("null")}, Limits: lim})
+	if err != nil {
+		return fmt.Errorf("%w: check the hidden program %s: %w", ErrInfra, path, err)
+	}
+	if len(outs) == 1 && outs[0].Status == sandbox.StatusLoad {
+		return refused(outs[0].Error)
+	}
+	return nil
+}
+
+// sandboxUIDs is where the sandboxes' own users start (the Docker and the
+// process sandbox pick uids from 2^24 up when reconstruct runs as root).
+const sandboxUIDs = 1 << 24
+
+// keepOwner notes who owns the workspace and returns a function that gives
+// it back: the directory itself and whatever the sandbox's users made in
+// it. The Docker sandbox hands the workspace to its container's user when
+// reconstruct runs as root.
+func keepOwner(dir string, log *zap.Logger) func() {
+	st, err := os.Stat(dir)
+	if err != nil || os.Geteuid() != 0 {
+		return func() {}
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return func() {}
+	}
+	uid, gid := int(sys.Uid), int(sys.Gid)
+	return func() {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			s, ok := info.Sys().(*syscall.Stat_t)
+			if !ok || (p != dir && int(s.Uid) < sandboxUIDs) || (int(s.Uid) == uid && int(s.Gid) == gid) {
+				return nil
+			}
+			if err := os.Lchown(p, uid, gid); err != nil {
+				log.Warn("give the workspace back to its owner", zap.String("path", p), zap.Error(err))
+			}
+			return nil
+		})
+	}
+}
