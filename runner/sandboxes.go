@@ -105,14 +105,23 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 // dir is a scratch directory of its own (the process sandbox makes and
 // removes one; a Docker container gets a size-bounded tmpfs).
 func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	var box sandbox.Sandbox
+	var err error
 	if kind == "docker" {
-		return openDocker(ctx, c, runID, role, dir, log)
+		box, err = openDocker(ctx, c, runID, role, dir, log)
+	} else {
+		opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
+		if role == "oracle" {
+			opts.Hide = hiddenFromOracle(c, dir)
+		}
+		box, err = process.New(ctx, opts)
 	}
-	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
-	if role == "oracle" {
-		opts.Hide = hiddenFromOracle(c, dir)
+	if err != nil {
+		// Not the backend's nil pointer in an interface, which Close
+		// would take for a sandbox.
+		return nil, err
 	}
-	return process.New(ctx, opts)
+	return box, nil
 }
 
 // openScratch starts a sandbox with an empty working directory of its own.
