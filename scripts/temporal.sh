@@ -11,10 +11,12 @@
 #   scripts/temporal.sh stop DIR    stop it
 #   scripts/temporal.sh address DIR print the HOST:PORT of a started server
 #
-# The CLI is looked for on PATH, then in GOBIN and GOPATH/bin, where `go
-# install` leaves it, so it is built once per machine (about 8 minutes on
-# two cores) and found by every later run. TEMPORAL_CLI overrides the
-# path; TEMPORAL_CLI_VERSION the version installed (default below).
+# The CLI is looked for in GOBIN (or GOPATH/bin), where `go install` leaves
+# it, then on PATH, and taken when `go version -m` says it was built from
+# the wanted version; otherwise `go install` builds that version into the
+# Go bin directory, once per machine (about 8 minutes on two cores), where
+# every later run finds it. TEMPORAL_CLI overrides the path (no version
+# check); TEMPORAL_CLI_VERSION the version (default below).
 set -euo pipefail
 
 say() { printf 'temporal.sh: %s\n' "$*" >&2; }
@@ -22,22 +24,35 @@ die() { say "$*"; exit 1; }
 
 version=${TEMPORAL_CLI_VERSION:-v1.5.1}
 
-# cli prints the path of the Temporal CLI, or nothing.
+# version_of prints the module version a Go-built Temporal CLI was built
+# from (v1.5.1), or nothing.
+version_of() {
+	go version -m "$1" 2>/dev/null | awk '$1 == "mod" && $2 == "github.com/temporalio/cli" { print $3 }'
+}
+
+# gobin prints the directory go install writes to.
+gobin() {
+	local d
+	d=$(go env GOBIN 2>/dev/null || true)
+	[ -n "$d" ] || d="$(go env GOPATH 2>/dev/null)/bin"
+	echo "$d"
+}
+
+# cli prints the path of the Temporal CLI of the wanted version, or nothing:
+# TEMPORAL_CLI when set (taken as it is), else the one go install left in
+# the Go bin directory, else one on PATH.
 cli() {
 	if [ -n "${TEMPORAL_CLI:-}" ]; then
 		[ -x "$TEMPORAL_CLI" ] && echo "$TEMPORAL_CLI"
 		return
 	fi
-	if command -v temporal >/dev/null 2>&1; then
-		command -v temporal
-		return
-	fi
-	local gobin
-	gobin=$(go env GOBIN 2>/dev/null || true)
-	[ -n "$gobin" ] || gobin="$(go env GOPATH 2>/dev/null)/bin"
-	if [ -x "$gobin/temporal" ]; then
-		echo "$gobin/temporal"
-	fi
+	local path
+	for path in "$(gobin)/temporal" "$(command -v temporal 2>/dev/null || true)"; do
+		if [ -n "$path" ] && [ -x "$path" ] && [ "$(version_of "$path")" = "$version" ]; then
+			echo "$path"
+			return
+		fi
+	done
 }
 
 install() {
@@ -47,7 +62,7 @@ install() {
 		say "building the Temporal CLI $version with go install (once per machine; several minutes)"
 		go install "github.com/temporalio/cli/cmd/temporal@$version" >&2
 		path=$(cli)
-		[ -n "$path" ] || die "go install succeeded but no temporal binary is in GOBIN or GOPATH/bin"
+		[ -n "$path" ] || die "go install succeeded but $(gobin)/temporal is not the Temporal CLI $version"
 	fi
 	echo "$path"
 }
