@@ -122,7 +122,7 @@ func (w *Worker) log() *zap.Logger {
 // another attempt.
 func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *heartbeat, log *zap.Logger) (benchmarks.TaskResult, error) {
 	j := in.Job
-	r := benchmarks.TaskResult{ID: j.ID, Name: j.Task, Repeat: j.Repeat, RunID: j.RunID}
+	r := benchmarks.TaskResult{ID: j.ID, Name: j.Task, Repeat: j.Repeat, RunID: j.RunID, ConfigSHA256: j.ConfigSHA256}
 	t0 := time.Now()
 	dir, base, err := w.fetch(ctx, in)
 	if err != nil {
@@ -144,7 +144,7 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	if err != nil {
 		return r, asTaskError(err)
 	}
-	r.Name, r.Level, r.Kind = c.Task.Name, c.Task.Level, c.Task.Kind
+	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
 	c.Workflow.Seed += int64(j.Repeat - 1)
 
 	t0 = time.Now()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -287,6 +288,59 @@ func TestPrepare(t *testing.T) {
 	evs, err := b.Events(ctx, spec.ID)
 	if err != nil || len(evs) != 1 || evs[0].Type != EventSubmitted {
 		t.Errorf("sweep journal %v, %v", evs, err)
+	}
+}
+
+// TestPrepareSettings: a task an earlier sweep into the same output
+// directory finished with the same settings is not run again; with other
+// settings it refuses the sweep, unless Force, which runs it again.
+func TestPrepareSettings(t *testing.T) {
+	ctx := context.Background()
+	b := testBank(t)
+	base := baseConfig(t)
+	plan := func(out string, force bool) (Spec, error) {
+		return Prepare(ctx, b, Plan{TasksDir: testTasks, Base: base, Filter: regexp.MustCompile("^negate$"), Repeat: 2, Out: out, Force: force})
+	}
+	first, err := plan("", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Jobs) != 2 || first.Jobs[0].ConfigSHA256 == "" || first.Jobs[0].ConfigSHA256 == first.Jobs[1].ConfigSHA256 {
+		t.Fatalf("jobs %+v, want two with settings hashes that differ by their seed", first.Jobs)
+	}
+	record := func(out, id, hash string) {
+		writeFile(t, recordPath(out, id), fmt.Sprintf(`{"id": %q, "name": "negate", "solved": true, "config_sha256": %q}`, id, hash), 0o644)
+	}
+	tests := []struct {
+		name     string
+		hash     string
+		force    bool
+		wantErr  string
+		wantJobs int
+	}{
+		{"same settings", first.Jobs[0].ConfigSHA256, false, "", 1},
+		{"no hash recorded", "", false, "", 1},
+		{"other settings", "0123", false, "holds the results of 1 tasks run with other settings (negate)", 0},
+		{"other settings forced", "0123", true, "", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			record(out, "negate", tt.hash)
+			spec, err := plan(out, tt.force)
+			if tt.wantErr != "" {
+				if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Prepare: %v, want ErrInput saying %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(spec.Jobs) != tt.wantJobs || len(spec.Jobs)+len(spec.Previous) != 2 {
+				t.Errorf("%d jobs and %d previous, want %d jobs of 2", len(spec.Jobs), len(spec.Previous), tt.wantJobs)
+			}
+		})
 	}
 }
 

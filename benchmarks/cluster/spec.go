@@ -72,6 +72,9 @@ type Job struct {
 	// the blob of the held-out tests, fetched by the scoring step only.
 	Tree    string `json:"tree"`
 	Heldout string `json:"heldout"`
+	// ConfigSHA256 identifies the task's settings as the submitting
+	// machine loaded them (benchmarks.SettingsHash), for the task's record.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 }
 
 // TaskInput is one activity's input.

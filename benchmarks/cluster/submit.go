@@ -30,8 +30,11 @@ type Plan struct {
 	Filter *regexp.Regexp
 	Repeat int
 	// Out, when set, is where the summary will go: tasks an earlier sweep
-	// into it finished are not run again.
-	Out string
+	// into it finished with the same settings are not run again; finished
+	// with other settings, they refuse the sweep unless Force, which runs
+	// them again.
+	Out   string
+	Force bool
 	// Getenv reads the submitting machine's RECONSTRUCT_* settings.
 	Getenv func(string) string
 	Retry  Retry
@@ -68,6 +71,7 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 	}
 	trees := newTreeWriter(b)
 	n := 0
+	var changed []string
 	for _, dir := range dirs {
 		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Overlays: overlays, Env: true, Getenv: p.Getenv})
 		if err != nil {
@@ -95,19 +99,30 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 		if err != nil {
 			return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
 		}
+		seed := c.Workflow.Seed
 		for r := 1; r <= spec.Repeat; r++ {
 			n++
+			c.Workflow.Seed = seed + int64(r-1)
 			j := Job{ID: filepath.Base(dir), Task: filepath.Base(dir), Repeat: r,
-				RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n), Tree: tree, Heldout: heldout}
+				RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n), Tree: tree, Heldout: heldout,
+				ConfigSHA256: benchmarks.SettingsHash(c)}
 			if r > 1 {
 				j.ID += "#r" + strconv.Itoa(r)
 			}
-			if prev, ok := readRecord(p.Out, j.ID); ok {
+			prev, ok := readRecord(p.Out, j.ID)
+			switch {
+			case !ok:
+			case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
+				changed = append(changed, j.ID)
+			default:
 				spec.Previous = append(spec.Previous, prev)
 				continue
 			}
 			spec.Jobs = append(spec.Jobs, j)
 		}
+	}
+	if len(changed) > 0 && !p.Force {
+		return Spec{}, fmt.Errorf("%w: %w", ErrInput, benchmarks.ChangedSettings(p.Out, changed))
 	}
 	if err := checkSize(spec); err != nil {
 		return Spec{}, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/benchmarks/cluster"
 )
 
@@ -64,7 +66,7 @@ func runBenchCluster(ctx context.Context, a *app, opts *benchRunOptions, filter 
 		return err
 	}
 	spec, err := cluster.Prepare(ctx, b, cluster.Plan{TasksDir: opts.tasks, Base: opts.base, Filter: filter, Repeat: opts.repeat,
-		Out: opts.out, Getenv: a.getenv, Retry: cluster.Retry{MaxAttempts: cl.MaxAttempts, HeartbeatTimeout: cl.HeartbeatTimeout, TaskTimeout: cl.TaskTimeout}})
+		Out: opts.out, Force: opts.force, Getenv: a.getenv, Retry: cluster.Retry{MaxAttempts: cl.MaxAttempts, HeartbeatTimeout: cl.HeartbeatTimeout, TaskTimeout: cl.TaskTimeout}})
 	switch {
 	case errors.Is(err, cluster.ErrInput):
 		return withCode(exitUsage, err)
@@ -134,9 +136,12 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 	if werr != nil {
 		return withCode(exitInfra, werr)
 	}
-	if rep.Cancelled {
+	switch {
+	case rep.Cancelled:
 		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %d tasks finished (run the same bench run again to run the others)",
 			id, sum.Tasks, len(rep.Spec.Jobs)+len(rep.Spec.Previous)))
+	case sum.Errors > 0:
+		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
