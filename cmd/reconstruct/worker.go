@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -117,15 +115,34 @@ func newWorkerCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker --temporal HOST:PORT --bank URL",
 		Short: "Run the tasks of sweeps submitted to a Temporal server, until stopped",
-		Long: `Run the tasks of sweeps submitted with "bench run --engine temporal" on this machine:
-each task's directory comes from the shared bank, its run is recorded there as it goes, and
-its result goes back to the sweep. --parallel tasks run at once.
+		Long: `Run the tasks of sweeps submitted with "bench run --engine temporal" on this machine
+until stopped: the worker polls --task-queue of the Temporal server --temporal (in
+--namespace), fetches each task's directory from the shared bank --bank into --workdir,
+runs it, records the run there as it goes (any machine's "runs" and "candidates" can
+inspect it), scores the final program on the held-out tests (read from the bank straight
+into the scoring sandbox) and hands the result back to the sweep. --parallel tasks run at
+once. Start as many workers as you like, on any machines reaching the server and the bank.
+
+The machine needs a sandbox: a Docker engine and the sandbox image ("reconstruct sandbox
+build-image"), or Python 3 for the process sandbox (RECONSTRUCT_SANDBOX_KIND=process). The
+sandbox and bank settings are the worker's own (RECONSTRUCT_SANDBOX_*, RECONSTRUCT_BANK_*);
+those of the experiment (workflow, agent) come with the sweep. An LLM agent's API key is
+read from this worker's environment. Every flag may also come from RECONSTRUCT_CLUSTER_*
+(RECONSTRUCT_CLUSTER_TASK_QUEUE, say), RECONSTRUCT_BANK_PATH, or the cluster: section and
+bank.path of --config.
 
 SIGTERM or Ctrl-C stops taking tasks and lets the running ones finish (at most
 --drain-timeout); a second signal, or the timeout, hands them back instead: each stops at
-its next safe point, everything so far recorded, and another worker continues its run.
-A worker killed outright loses nothing either: its tasks go to another worker once their
-heartbeats stop, and their runs resume from their last checkpoint in the bank.`,
+its next safe point, everything so far recorded, and another worker continues its run;
+a third quits at once (as a kill would). A worker killed outright loses nothing either: its tasks go to another worker once their
+heartbeats stop (the sweep's --heartbeat-timeout), and their runs resume from their last
+checkpoint in the bank. A task that fails for a task reason (its configuration does not
+load here, say) is recorded as its error at once; one that fails for an infrastructure
+reason (the Docker engine does not answer, say) is tried again, up to the sweep's
+--max-attempts, by any worker.
+
+Exit status: 0 when stopped by a signal, 2 for bad settings, 3 when the Temporal server
+or the bank cannot be reached as it starts (afterwards it keeps trying to reach them).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd.Context(), a, opts) },
 	}
@@ -152,20 +169,10 @@ func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
 		workdir = filepath.Join(cache, "reconstruct", "worker")
 	}
 	// The first signal cancels ctx (main): the worker drains. The second
-	// hands the running tasks back.
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	// hands the running tasks back; a third quits at once.
 	handBack := make(chan struct{})
-	go func() {
-		n := 0
-		for range sigs {
-			if n++; n == 2 {
-				close(handBack)
-				return
-			}
-		}
-	}()
+	a.secondSignal.Store(&signalAction{what: "hand the running tasks back", do: func() { close(handBack) }})
+	defer a.secondSignal.Store(nil)
 	w := &cluster.Worker{Bank: cc.bank, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
 	err = cluster.Serve(ctx, cc.temporal, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
 		DrainTimeout: cl.DrainTimeout, Status: a.stderr}, handBack)
