@@ -7,6 +7,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -108,11 +110,17 @@ func newTestCluster(t *testing.T) *testCluster {
 // exit.
 func (c *testCluster) command(ctx context.Context, args ...string) string {
 	c.t.Helper()
-	stdout, stderr, err := c.run(ctx, []string{"RECONSTRUCT_CLUSTER_TEMPORAL=" + c.temporal, "RECONSTRUCT_CLUSTER_TASK_QUEUE=" + c.queue, "RECONSTRUCT_BANK_PATH=" + c.bank}, args...)
+	stdout, stderr, err := c.clusterRun(ctx, args...)
 	if err != nil {
 		c.t.Fatalf("reconstruct %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout, stderr)
 	}
 	return stdout
+}
+
+// clusterRun runs the binary to the end with the cluster's settings in
+// its environment.
+func (c *testCluster) clusterRun(ctx context.Context, args ...string) (string, string, error) {
+	return c.run(ctx, []string{"RECONSTRUCT_CLUSTER_TEMPORAL=" + c.temporal, "RECONSTRUCT_CLUSTER_TASK_QUEUE=" + c.queue, "RECONSTRUCT_BANK_PATH=" + c.bank}, args...)
 }
 
 // run runs the binary to the end with env added to the test's.
@@ -139,9 +147,16 @@ type startedTask struct{ Job, Run string }
 
 func (c *testCluster) startWorker(name string, extra ...string) *workerProc {
 	c.t.Helper()
+	return c.startWorkerEnv(name, nil, extra...)
+}
+
+// startWorkerEnv starts a worker with env added to the test's environment.
+func (c *testCluster) startWorkerEnv(name string, env []string, extra ...string) *workerProc {
+	c.t.Helper()
 	args := append([]string{"worker", "--temporal", c.temporal, "--task-queue", c.queue, "--bank", c.bank,
-		"--workdir", filepath.Join(c.t.TempDir(), name), "--identity", name, "--log-level", "info"}, extra...)
+		"--workdir", filepath.Join(c.t.TempDir(), name), "--identity", name, "--log-level", "info", "--log-format", "json"}, extra...)
 	w := &workerProc{name: name, cmd: exec.Command(c.bin, args...), started: make(chan startedTask, 64), done: make(chan error, 1)}
+	w.cmd.Env = append(os.Environ(), env...)
 	stderr, err := w.cmd.StderrPipe()
 	if err != nil {
 		c.t.Fatal(err)
@@ -491,5 +506,60 @@ func TestWorkerStopFinishesOrHandsBack(t *testing.T) {
 	rep = readReport(t, handed)
 	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Worker != "third" || rep.Outcomes[0].Attempt != 2 || !rep.Outcomes[0].Result.Solved {
 		t.Errorf("handed-back sweep: %+v, want the task finished once, by the third worker at attempt 2", rep.Outcomes)
+	}
+}
+
+// TestSweepRetriesInfrastructureFailuresOnly runs one task on a worker
+// whose configuration is wrong (a task error: recorded at once, never
+// retried) and on a worker whose Docker engine does not answer (an
+// infrastructure failure: retried up to --max-attempts, then the last
+// attempt's error is the task's).
+func TestSweepRetriesInfrastructureFailuresOnly(t *testing.T) {
+	c := newTestCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	base := baseConfig(t)
+	tests := []struct {
+		name string
+		// env is the worker's: the sandbox settings are each worker's own.
+		env         []string
+		wantAttempt int
+		wantError   string
+	}{
+		{"task error", []string{"RECONSTRUCT_SANDBOX_KIND=vm"}, 1, "sandbox.kind"},
+		{"infrastructure failure", []string{"RECONSTRUCT_SANDBOX_KIND=docker", "DOCKER_HOST=unix:///nonexistent/docker.sock"}, 2, "does not answer"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			id := strings.TrimSpace(c.command(ctx, "bench", "run", "--engine", "temporal", "--tasks", testTasks, "--filter", "^negate$",
+				"--config", base, "--out", out, "--max-attempts", "2", "--detach"))
+			w := c.startWorkerEnv(fmt.Sprintf("worker-%d", i), tt.env)
+			stdout, stderr, err := c.clusterRun(ctx, "bench", "collect", id, "--out", out)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr, "1 of 1 tasks ended in an error") {
+				t.Errorf("bench collect: %v, want exit status 1 saying a task ended in an error\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+			}
+			sum, err := benchmarks.ReadSummary(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Tasks != 1 || sum.Errors != 1 || !strings.Contains(sum.Results[0].Error, tt.wantError) {
+				t.Errorf("summary: %d tasks, %d errors, %+v; want the task's error to say %q", sum.Tasks, sum.Errors, sum.Results, tt.wantError)
+			}
+			rep := readReport(t, out)
+			if len(rep.Outcomes) != 1 || rep.Outcomes[0].Attempt != tt.wantAttempt {
+				t.Errorf("outcomes %+v, want one after %d attempts", rep.Outcomes, tt.wantAttempt)
+			}
+			if n := strings.Count(w.output(), `"msg":"task started"`); n != tt.wantAttempt {
+				t.Errorf("the worker started the task %d times, want %d:\n%s", n, tt.wantAttempt, w.output())
+			}
+			if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.wait(t, time.Minute); err != nil {
+				t.Errorf("worker after SIGTERM: %v", err)
+			}
+		})
 	}
 }
