@@ -21,11 +21,7 @@ import (
 
 func testTaskSet(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "benchmarks", "testdata", "tasks"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return repoPath(t, "benchmarks", "testdata", "tasks")
 }
 
 func TestClusterUsageErrors(t *testing.T) {

@@ -59,7 +59,13 @@ func cli(t *testing.T, dir string, env []string, args ...string) cliResult {
 
 func quickstartPath(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "configs", "examples", "quickstart.yaml"))
+	return repoPath(t, "configs", "examples", "quickstart.yaml")
+}
+
+// repoPath is the absolute path of a file of the repository.
+func repoPath(t *testing.T, elem ...string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(append([]string{"..", ".."}, elem...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
