@@ -61,8 +61,8 @@ and the cluster: section of --config.
 
 Exit status: 0 when every task ran to a result, 1 when any ended in an error (the last
 line says how many), the sweep was interrupted or cancelled, or (temporal) following it
-stopped; 2 for bad input (nothing is created or submitted); 3 when the Temporal server
-or the bank cannot be reached.`,
+stopped; 2 for bad input (nothing is created or submitted); 3 for an infrastructure
+failure (OUT cannot be written; with temporal, the server or the bank cannot be reached).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range []string{"tasks", "out"} {
@@ -78,7 +78,7 @@ or the bank cannot be reached.`,
 	f.StringVarP(&opts.base, "config", "c", "", "settings applied over every task's task.yaml")
 	f.StringVar(&opts.out, "out", "", "output directory (workspaces, per-task records, summaries)")
 	f.StringVar(&opts.filter, "filter", "", "only tasks whose directory name matches this regular expression")
-	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
+	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once (local engine; with --engine temporal each worker's --parallel decides)")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
 	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
