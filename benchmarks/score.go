@@ -25,6 +25,12 @@ func ReadTests(path string) ([]Test, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read held-out tests: %w", err)
 	}
+	return ParseTests(path, data)
+}
+
+// ParseTests parses held-out tests read from the file named path (a sweep
+// on a cluster carries them in the bank, not as files).
+func ParseTests(path string, data []byte) ([]Test, error) {
 	var tests []Test
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)

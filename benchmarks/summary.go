@@ -82,6 +82,8 @@ type LevelStats struct {
 // Summary is a sweep's summary.json.
 type Summary struct {
 	Format     int       `json:"format"`
+	Engine     string    `json:"engine,omitempty"` // "temporal" for a sweep on a cluster, empty for the local engine
+	Sweep      string    `json:"sweep,omitempty"`  // the cluster sweep's id
 	TasksDir   string    `json:"tasks_dir"`
 	Config     string    `json:"config,omitempty"`
 	Filter     string    `json:"filter,omitempty"`

@@ -144,8 +144,7 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 		}
 	}
 	if len(changed) > 0 && !s.Force {
-		return Summary{}, fmt.Errorf("%w: %s holds the results of %d tasks run with other settings (%s): give another --out, or --force to run them again with these settings",
-			ErrRefused, s.Out, len(changed), strings.Join(firstOf(changed, 3), ", "))
+		return Summary{}, fmt.Errorf("%w: %w", ErrRefused, ChangedSettings(s.Out, changed))
 	}
 	if err := os.MkdirAll(filepath.Join(s.Out, TasksDir), 0o755); err != nil {
 		return Summary{}, fmt.Errorf("create sweep output: %w", err)
@@ -259,21 +258,29 @@ func (s *Sweep) plan(dirs []string) ([]job, error) {
 				}
 				c.Bank.Path = loc.Location
 			}
-			j.c, j.hash = c, settingsHash(c)
+			j.c, j.hash = c, SettingsHash(c)
 			jobs = append(jobs, j)
 		}
 	}
 	return jobs, nil
 }
 
-// settingsHash identifies what a task ran with: its whole configuration
-// but where the files and the records go.
-func settingsHash(c *config.Config) string {
+// SettingsHash identifies what a task ran with
+// (TaskResult.ConfigSHA256): its whole configuration but where the files
+// and the records go.
+func SettingsHash(c *config.Config) string {
 	cc := *c
 	cc.Workspace, cc.Bank = "", config.Bank{}
 	data, _ := json.Marshal(cc)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// ChangedSettings is the error of a sweep into out whose tasks ids were
+// finished there with other settings, for a sweep run without --force.
+func ChangedSettings(out string, ids []string) error {
+	return fmt.Errorf("%s holds the results of %d tasks run with other settings (%s): give another --out, or --force to run them again with these settings",
+		out, len(ids), strings.Join(firstOf(ids, 3), ", "))
 }
 
 func firstOf(xs []string, n int) []string {

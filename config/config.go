@@ -16,6 +16,9 @@ type Config struct {
 	Sandbox   Sandbox           `mapstructure:"sandbox" json:"sandbox"`
 	Bank      Bank              `mapstructure:"bank" json:"bank"`
 	Workspace string            `mapstructure:"workspace" json:"workspace"`
+	// Cluster is read by the Temporal sweep engine and its workers only
+	// (LoadCluster); a run's recorded configuration leaves it out.
+	Cluster Cluster `mapstructure:"cluster" json:"-"`
 	// File is the configuration file the config was loaded from.
 	File string `mapstructure:"-" json:"file"`
 	// Stamp is set on a configuration recorded by a run (Stamped) and read

@@ -129,6 +129,15 @@ var Table = []Key{
 	{Name: "bank.enabled", Default: true, Doc: "record the run in the bank"},
 	{Name: "bank.path", Default: "", Shown: "the per-user bank", Path: true, Flag: "bank", Usage: "bank database file", Doc: "the bank file; `--bank` and `" + BankPathEnv + "` come before it (and, deprecated, `" + LegacyBankEnv + "`); without any of them, `$XDG_DATA_HOME/" + BankFile + "`, else `~/.local/share/" + BankFile + "`"},
 	{Name: "workspace", Default: "", Shown: "`runs/<task.name>` beside the file", Path: true, Flag: "workspace", Usage: "directory for candidate.py, the archive and the journals", Doc: "where `candidate.py`, `.oc_candidates/`, `result.json`, `events.jsonl` and `examples.jsonl` go; never `/` or the home directory, never a directory holding the task's files, and a directory holding files reconstruct did not write only with `run --force`"},
+	{Name: "cluster.temporal", Default: "", Shown: "none", Doc: "the Temporal server's HOST:PORT for `bench run --engine temporal` and `reconstruct worker` (`--temporal`); a run ignores the cluster section"},
+	{Name: "cluster.namespace", Default: DefaultNamespace, Doc: "the Temporal namespace (`--namespace`)"},
+	{Name: "cluster.task_queue", Default: DefaultTaskQueue, Doc: "the task queue workers poll and sweeps submit to (`--task-queue`)"},
+	{Name: "cluster.parallel", Default: 1, Doc: "tasks one worker runs at once (`worker --parallel`)"},
+	{Name: "cluster.max_attempts", Default: DefaultMaxAttempts, Doc: "attempts of a task that fails for an infrastructure reason (a lost worker counts as one); a task's own mistake is never retried"},
+	{Name: "cluster.heartbeat_timeout", Default: DefaultHeartbeatTimeout, Doc: "how long a task may go without a heartbeat before its worker is taken for lost and the task goes to another"},
+	{Name: "cluster.task_timeout", Default: DefaultTaskTimeout, Shown: "`4h`", Doc: "bound on one attempt of one task"},
+	{Name: "cluster.drain_timeout", Default: DefaultDrainTimeout, Shown: "`10m`", Doc: "how long a worker asked to stop lets its tasks finish before it hands them back"},
+	{Name: "cluster.workdir", Default: "", Shown: "a directory under the per-user cache", Path: true, Doc: "where a worker unpacks task directories and keeps workspaces"},
 }
 
 // lookup is Table by name.

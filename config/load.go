@@ -125,6 +125,20 @@ func envValue(key, val string) any {
 	return val
 }
 
+// setFlags sets the keys whose flags the user gave, in key order.
+func setFlags(v *viper.Viper, flags map[string]*pflag.Flag) {
+	keys := make([]string, 0, len(flags))
+	for k := range flags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if f := flags[k]; f != nil && f.Changed {
+			v.Set(k, flagValue(k, f))
+		}
+	}
+}
+
 func flagValue(key string, f *pflag.Flag) any {
 	if sv, ok := f.Value.(pflag.SliceValue); ok {
 		return sv.GetSlice()

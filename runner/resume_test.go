@@ -232,3 +232,40 @@ func readResult(t *testing.T, ws string) workflow.Result {
 	}
 	return r
 }
+
+func TestResumeWithAnotherMachinesConfig(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	cfg := slowQuickstart(t, dir)
+	if err := runChild(t, cfg, "moved-run", workflow.EventIterationFinished+":2"); err == nil {
+		t.Fatal("child was not killed")
+	}
+	bankPath := filepath.Join(dir, "bank.db")
+	other, err := config.Load(config.Options{File: cfg, Override: map[string]any{"task.name": "another_task"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resume(context.Background(), bankPath, "moved-run", Options{Config: other}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "another_task") {
+		t.Fatalf("resume with another task's configuration: %v, want a configuration error naming it", err)
+	}
+	// The same task on "another machine": the workspace is elsewhere (its
+	// files brought along), and the run continues there.
+	moved := filepath.Join(t.TempDir(), "ws")
+	if err := os.Rename(filepath.Join(dir, "ws"), moved); err != nil {
+		t.Fatal(err)
+	}
+	same, err := config.Load(config.Options{File: cfg, Override: map[string]any{"workspace": moved}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resume(context.Background(), bankPath, "moved-run", Options{Config: same})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Workspace != moved || res.RunID != "moved-run" || res.FinalProgram == "" {
+		t.Errorf("resumed in %s as %s (final program %d bytes), want %s", res.Workspace, res.RunID, len(res.FinalProgram), moved)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ws")); !os.IsNotExist(err) {
+		t.Errorf("the recorded workspace was used again (%v)", err)
+	}
+}

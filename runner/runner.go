@@ -49,6 +49,10 @@ type Options struct {
 	// Bank, when set, records the run instead of the bank file of the
 	// configuration (bank.enabled still decides whether a run is recorded).
 	Bank *bank.Bank
+	// Config, when set, replaces the recorded configuration of a resumed
+	// run: a run continued on another machine, where the task's files and
+	// the workspace are elsewhere. It must name the same task and function.
+	Config *config.Config
 	// Force uses a workspace that holds files this tool did not write.
 	Force bool
 }
@@ -111,15 +115,22 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 		return nil, err
 	}
 	defer r.close()
+	c := r.config
+	if opts.Config != nil {
+		if err := sameTask(opts.Config, run, c); err != nil {
+			return nil, err
+		}
+		c = opts.Config
+	}
 	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
-	l.c, l.runID, l.state = r.config, r.events[0].RunID, st
+	l.c, l.runID, l.state = c, r.events[0].RunID, st
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 		// The bank is the record: the workspace's journal files are
 		// rewritten from it, so that both hold the same events one for one.
-		return continueRecording(ctx, r.bank, r.workspace, r.config, r.events, st.Examples)
+		return continueRecording(ctx, r.bank, r.workspace, c, r.events, st.Examples)
 	}
 	return l.execute(ctx)
 }
@@ -194,9 +205,8 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	}
 	defer r.close()
 	b, src, events, parent := r.bank, r.workspace, r.events, r.config
-	if parent.Task.Name != c.Task.Name || parent.Task.FunctionName != c.Task.FunctionName {
-		return nil, fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
-			fromRun, parent.Task.Name, parent.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
+	if err := sameTask(c, fromRun, parent); err != nil {
+		return nil, err
 	}
 	st, err := workflow.ForkState(events)
 	if err != nil {
@@ -219,6 +229,16 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 		return continueRecording(ctx, b, ws, c, nil, st.Examples)
 	}
 	return l.execute(ctx)
+}
+
+// sameTask checks that c reconstructs the task that run (recorded with
+// configuration rc) reconstructs.
+func sameTask(c *config.Config, run string, rc *config.Config) error {
+	if rc.Task.Name != c.Task.Name || rc.Task.FunctionName != c.Task.FunctionName {
+		return fmt.Errorf("%w: %s: run %s reconstructs %s (%s), this configuration %s (%s)", ErrConfig, c.File,
+			run, rc.Task.Name, rc.Task.FunctionName, c.Task.Name, c.Task.FunctionName)
+	}
+	return nil
 }
 
 // recordedConfig is the configuration a run recorded when it started,

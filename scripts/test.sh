@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # test.sh runs the whole test suite the way CI does: it makes sure Python 3,
-# a Docker engine and PostgreSQL's server are there (a private PostgreSQL
-# cluster runs for the tests), builds the sandbox image when it is absent,
-# then runs gofmt, go vet, a go mod tidy check, every test (none may skip under CI=true), and a
+# a Docker engine, PostgreSQL's server and the Temporal CLI are there (a
+# private PostgreSQL cluster and a Temporal development server run for the
+# tests), builds the sandbox image when it is absent,
+# then runs gofmt, go vet, a go mod tidy check, every test (none may skip
+# under CI=true), and a
 # short run of each fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,21 +50,32 @@ fi
 
 # A private PostgreSQL server for the shared bank's tests, stopped and
 # removed on exit (scripts/with-postgres.sh does the same for one command).
+# A private Temporal development server for the cluster engine's tests
+# likewise (scripts/with-temporal.sh); scripts/temporal.sh builds the
+# Temporal CLI with go install when this machine has none yet.
 pgdir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-pg.XXXXXX")
-trap 'bash scripts/postgres.sh stop "$pgdir" || true; rm -rf "$pgdir"' EXIT
-say "starting a private PostgreSQL server"
-RECONSTRUCT_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pgdir")
-export RECONSTRUCT_TEST_POSTGRES
-
-# Tests that need Docker, Python or PostgreSQL skip without them; here all
-# exist, so a skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers
-# fail instead).
-export RECONSTRUCT_REQUIRE_ALL=1
+tdir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-temporal.XXXXXX")
 # A run given no bank records into the per-user bank: the tests' go to a
 # directory of their own, not the user's.
 XDG_DATA_HOME=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-data.XXXXXX")
 export XDG_DATA_HOME
-trap 'bash scripts/postgres.sh stop "$pgdir" || true; rm -rf "$pgdir" "$XDG_DATA_HOME"' EXIT
+cleanup() {
+	bash scripts/temporal.sh stop "$tdir" || true
+	bash scripts/postgres.sh stop "$pgdir" || true
+	rm -rf "$tdir" "$pgdir" "$XDG_DATA_HOME"
+}
+trap cleanup EXIT
+say "starting a private PostgreSQL server"
+RECONSTRUCT_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pgdir")
+export RECONSTRUCT_TEST_POSTGRES
+say "starting a private Temporal server"
+RECONSTRUCT_TEST_TEMPORAL=$(bash scripts/temporal.sh start "$tdir")
+export RECONSTRUCT_TEST_TEMPORAL
+
+# Tests that need Docker, Python, PostgreSQL or Temporal skip without them; here all
+# exist, so a skip is a failure (RECONSTRUCT_REQUIRE_ALL makes the helpers
+# fail instead).
+export RECONSTRUCT_REQUIRE_ALL=1
 go test -count=1 -timeout 40m ./...
 
 fuzz_time=${FUZZ_TIME:-10s}

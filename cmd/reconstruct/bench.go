@@ -20,6 +20,7 @@ type benchRunOptions struct {
 	tasks, base, out, filter, bank string
 	parallel, repeat               int
 	jsonOut, force                 bool
+	cluster                        engineOptions
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -27,7 +28,8 @@ func newBenchCmd(a *app) *cobra.Command {
 		Use:   "bench",
 		Short: "Sweep task sets, report and compare sweeps",
 	}
-	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a))
+	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a),
+		newBenchStatusCmd(a), newBenchCollectCmd(a), newBenchCancelCmd(a))
 	return cmd
 }
 
@@ -44,8 +46,23 @@ A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finishe
 are skipped; tasks finished there with other settings are refused unless --force, which
 runs them again. A task that fails is recorded with its error and the sweep goes on.
 
+With --engine temporal the sweep is submitted to a Temporal server (--temporal HOST:PORT,
+--namespace, --task-queue) as one workflow, and its tasks run on the workers started
+with "reconstruct worker" on any number of machines, all recording into one shared bank
+(--bank, a PostgreSQL URL when the workers are on other machines). The task directories
+travel in the bank; the held-out tests go to the scoring step only. A task whose worker
+is lost is continued by another worker from its last checkpoint; a task that fails for
+an infrastructure reason is retried up to --max-attempts times, one that fails for a
+task reason is not. The progress and OUT are the local engine's, plus sweep.json and
+cluster.json (which worker ran each task, in how many attempts, where the time went).
+--detach prints the sweep's id and returns; "bench status", "bench collect" and
+"bench cancel" follow it from any machine. Settings also come from RECONSTRUCT_CLUSTER_*
+and the cluster: section of --config.
+
 Exit status: 0 when every task ran to a result, 1 when any ended in an error (the last
-line says how many) or the sweep was interrupted, 2 for bad input (nothing is created).`,
+line says how many), the sweep was interrupted or cancelled, or (temporal) following it
+stopped; 2 for bad input (nothing is created or submitted); 3 for an infrastructure
+failure (OUT cannot be written; with temporal, the server or the bank cannot be reached).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range []string{"tasks", "out"} {
@@ -61,11 +78,12 @@ line says how many) or the sweep was interrupted, 2 for bad input (nothing is cr
 	f.StringVarP(&opts.base, "config", "c", "", "settings applied over every task's task.yaml")
 	f.StringVar(&opts.out, "out", "", "output directory (workspaces, per-task records, summaries)")
 	f.StringVar(&opts.filter, "filter", "", "only tasks whose directory name matches this regular expression")
-	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once")
+	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once (local engine; with --engine temporal each worker's --parallel decides)")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
 	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
-	f.StringVar(&opts.bank, "bank", "", "bank file for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank)")
+	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank); with --engine temporal, the shared bank every machine records into")
+	addEngineFlags(f, &opts.cluster)
 	return cmd
 }
 
@@ -84,6 +102,13 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	if opts.bank == "" && a.getenv(config.LegacyBankEnv) != "" && a.getenv(config.BankPathEnv) == "" {
 		a.logger().Warn(config.LegacyBankEnv + " is deprecated: set " + config.BankPathEnv + " instead")
 	}
+	switch opts.cluster.engine {
+	case engineLocal:
+	case engineTemporal:
+		return runBenchCluster(ctx, a, opts, filter)
+	default:
+		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
+	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
@@ -96,17 +121,8 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	if err != nil && sum.Format == 0 {
 		return withCode(exitInfra, err)
 	}
-	if opts.jsonOut {
-		if perr := a.printJSON(sum); perr != nil {
-			return perr
-		}
-	} else {
-		for _, l := range sum.LevelNames() {
-			ls := sum.Levels[l]
-			fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %d errors\n", l, ls.Solved, ls.Tasks, 100*ls.Rate, ls.Errors)
-		}
-		fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %.1f s; summary in %s; %d tasks ended in an error\n",
-			sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.WallSeconds, opts.out, sum.Errors)
+	if perr := printSweepSummary(a, sum, opts.out, opts.jsonOut); perr != nil {
+		return perr
 	}
 	switch {
 	case err != nil:
@@ -114,6 +130,20 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	case sum.Errors > 0:
 		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(opts.out, benchmarks.SummaryMD)))
 	}
+	return nil
+}
+
+// printSweepSummary prints summary.json (--json) or the solve rates.
+func printSweepSummary(a *app, sum benchmarks.Summary, out string, jsonOut bool) error {
+	if jsonOut {
+		return a.printJSON(sum)
+	}
+	for _, l := range sum.LevelNames() {
+		ls := sum.Levels[l]
+		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %d errors\n", l, ls.Solved, ls.Tasks, 100*ls.Rate, ls.Errors)
+	}
+	fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %.1f s; summary in %s; %d tasks ended in an error\n",
+		sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.WallSeconds, out, sum.Errors)
 	return nil
 }
 

@@ -32,6 +32,32 @@ func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
 	return m
 }
 
+// configFlag binds a flag of a command other than run (worker, a cluster
+// sweep) to a configuration key.
+type configFlag struct {
+	key, name, usage string
+	kind             string // "string", "int", "float", "bool"
+}
+
+// addFlags registers flags on fs and returns the key → flag map.
+func addFlags(fs *pflag.FlagSet, flags []configFlag) map[string]*pflag.Flag {
+	m := map[string]*pflag.Flag{}
+	for _, f := range flags {
+		switch f.kind {
+		case "int":
+			fs.Int(f.name, 0, f.usage)
+		case "float":
+			fs.Float64(f.name, 0, f.usage)
+		case "bool":
+			fs.Bool(f.name, false, f.usage)
+		default:
+			fs.String(f.name, "", f.usage)
+		}
+		m[f.key] = fs.Lookup(f.name)
+	}
+	return m
+}
+
 // loadConfig loads the configuration file with environment and flags;
 // every problem is a usage error (exit 2).
 func loadConfig(a *app, file string, flags map[string]*pflag.Flag, overlays ...string) (*config.Config, error) {

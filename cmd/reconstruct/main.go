@@ -15,8 +15,8 @@ import (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
-	stopSignals := onSignals(cancel, os.Stderr, func() { os.Exit(exitRejected) })
 	a := &app{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	stopSignals := onSignals(cancel, os.Stderr, a.onSecondSignal)
 	err := newRootCmd(a).ExecuteContext(ctx)
 	stopSignals()
 	cancel()
@@ -28,31 +28,53 @@ func main() {
 }
 
 // onSignals makes the first Ctrl-C (SIGINT) or SIGTERM cancel the command,
-// saying so at once on w; a second one calls quit. The returned function
-// stops listening.
-func onSignals(cancel context.CancelFunc, w io.Writer, quit func()) func() {
+// saying so at once on w; every later one goes to second, which says what
+// it does when asked with a nil signal. The returned function stops
+// listening.
+func onSignals(cancel context.CancelFunc, w io.Writer, second func(os.Signal) string) func() {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-ch:
-			fmt.Fprintf(w, "reconstruct: %s: stopping… (everything so far is kept; once more to quit at once)\n", signalName(sig))
+			fmt.Fprintf(w, "reconstruct: %s: stopping… (everything so far is kept; once more to %s)\n", signalName(sig), second(nil))
 			cancel()
 		case <-done:
 			return
 		}
-		select {
-		case sig := <-ch:
-			fmt.Fprintf(w, "reconstruct: %s again: quitting at once\n", signalName(sig))
-			quit()
-		case <-done:
+		for {
+			select {
+			case sig := <-ch:
+				second(sig)
+			case <-done:
+				return
+			}
 		}
 	}()
 	return func() {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// onSecondSignal does what a second signal does: the command's own action
+// when it set one (a worker hands its tasks back), once; otherwise, and
+// after that, quit at once. With a nil signal it says what it would do.
+func (a *app) onSecondSignal(sig os.Signal) string {
+	if sig == nil {
+		if h := a.secondSignal.Load(); h != nil {
+			return h.what
+		}
+		return "quit at once"
+	}
+	if h := a.secondSignal.Swap(nil); h != nil {
+		h.do()
+		return h.what
+	}
+	fmt.Fprintf(a.stderr, "reconstruct: %s again: quitting at once\n", signalName(sig))
+	os.Exit(exitRejected)
+	return ""
 }
 
 func signalName(sig os.Signal) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -58,7 +59,13 @@ func cli(t *testing.T, dir string, env []string, args ...string) cliResult {
 
 func quickstartPath(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "configs", "examples", "quickstart.yaml"))
+	return repoPath(t, "configs", "examples", "quickstart.yaml")
+}
+
+// repoPath is the absolute path of a file of the repository.
+func repoPath(t *testing.T, elem ...string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(append([]string{"..", ".."}, elem...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,5 +381,44 @@ func noContainersLeft(t *testing.T, runID string) {
 	}
 	if ids := strings.Fields(string(out)); len(ids) > 0 {
 		t.Errorf("run %s left containers %v", runID, ids)
+	}
+}
+
+// TestSecondSignalAction: the first SIGTERM cancels the command and says
+// what a second one does; the second runs the command's own action (a
+// worker handing its tasks back) instead of quitting.
+func TestSecondSignalAction(t *testing.T) {
+	var buf bytes.Buffer
+	a := &app{stderr: &buf}
+	handed := make(chan struct{})
+	a.secondSignal.Store(&signalAction{what: "hand the running tasks back", do: func() { close(handed) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := onSignals(cancel, &buf, a.onSecondSignal)
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+		t.Fatal("the first SIGTERM did not cancel the command")
+	}
+	if want := "terminated: stopping… (everything so far is kept; once more to hand the running tasks back)"; !strings.Contains(buf.String(), want) {
+		t.Errorf("first signal said %q, want %q", buf.String(), want)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-handed:
+	case <-time.After(time.Minute):
+		t.Fatal("the second SIGTERM did not run the command's action")
+	}
+	if h := a.secondSignal.Load(); h != nil {
+		t.Error("the action is still set: a third signal would not quit")
+	}
+	if got := a.onSecondSignal(nil); got != "quit at once" {
+		t.Errorf("after the action, a signal would %q, want quit at once", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
@@ -24,6 +25,15 @@ type app struct {
 	logLevel       string
 	logFormat      string
 	log            *zap.Logger
+	// secondSignal, when set, is what a second Ctrl-C or SIGTERM does
+	// instead of quitting at once (main); a third one quits.
+	secondSignal atomic.Pointer[signalAction]
+}
+
+// signalAction is a command's answer to a second signal.
+type signalAction struct {
+	what string // "hand the running tasks back", for the first signal's message
+	do   func()
 }
 
 func (a *app) logger() *zap.Logger {

@@ -55,3 +55,17 @@ func NeedPostgres(t testing.TB) string {
 	}
 	return u
 }
+
+// TemporalEnv names the variable holding the HOST:PORT of a Temporal
+// server for tests (scripts/with-temporal.sh and scripts/test.sh set it).
+const TemporalEnv = "RECONSTRUCT_TEST_TEMPORAL"
+
+// NeedTemporal returns the test server's address, or skips.
+func NeedTemporal(t testing.TB) string {
+	t.Helper()
+	addr := os.Getenv(TemporalEnv)
+	if addr == "" {
+		Skip(t, TemporalEnv+" is not set (run the tests under scripts/with-temporal.sh)")
+	}
+	return addr
+}
