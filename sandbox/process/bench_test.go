@@ -1,13 +1,17 @@
 package process
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,12 +23,26 @@ import (
 
 const benchSource = "def f(x):\n    return x + 1\n"
 
+// idleGap is the pause before each timed batch of the idle benchmarks: a
+// run sends its batches seconds apart, so a batch arrives at an idle
+// sandbox (whose harness has forked its next child in the meantime).
+const idleGap = 300 * time.Millisecond
+
 func benchInputs(n int) []json.RawMessage {
 	in := make([]json.RawMessage, n)
 	for i := range in {
 		in[i] = json.RawMessage(strconv.Itoa(i))
 	}
 	return in
+}
+
+// benchWant is what benchSource returns on benchInputs(n).
+func benchWant(n int) []json.RawMessage {
+	want := make([]json.RawMessage, n)
+	for i := range want {
+		want[i] = json.RawMessage(strconv.Itoa(i + 1))
+	}
+	return want
 }
 
 func benchSandbox(b *testing.B) *Sandbox {
@@ -38,7 +56,9 @@ func benchSandbox(b *testing.B) *Sandbox {
 	return s
 }
 
-func runBatch(b *testing.B, s *Sandbox, inputs []json.RawMessage) {
+// runBatch evaluates a batch and compares every output with the expected
+// one in Go, as the workflow does.
+func runBatch(b *testing.B, s *Sandbox, inputs, want []json.RawMessage) {
 	out, err := s.Call(context.Background(), sandbox.CallRequest{
 		Program: sandbox.Program{Source: benchSource, Function: "f"},
 		Inputs:  inputs,
@@ -46,18 +66,18 @@ func runBatch(b *testing.B, s *Sandbox, inputs []json.RawMessage) {
 	if err != nil {
 		b.Fatalf("Call: %v", err)
 	}
-	if last := out[len(out)-1]; last.Status != sandbox.StatusOK {
-		b.Fatalf("last outcome %+v", last)
+	for i, o := range out {
+		if o.Status != sandbox.StatusOK || !bytes.Equal(o.Output, want[i]) {
+			b.Fatalf("input %d: outcome %+v, want output %s", i, o, want[i])
+		}
 	}
 }
 
-// harnessCPU is the CPU time used so far by the harness and its reaped
-// children (all the per-request work happens in those), from /proc.
-func harnessCPU(b *testing.B, s *Sandbox) time.Duration {
+// procCPU is the CPU time of process pid itself and of its reaped children,
+// from /proc/PID/stat (in USER_HZ ticks: 10 ms resolution, so a benchmark
+// reports it averaged over many operations).
+func procCPU(b *testing.B, pid int) (self, children time.Duration) {
 	b.Helper()
-	s.mu.Lock()
-	pid := s.h.cmd.Process.Pid
-	s.mu.Unlock()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		b.Fatal(err)
@@ -65,37 +85,84 @@ func harnessCPU(b *testing.B, s *Sandbox) time.Duration {
 	// Fields after the command name: state is field 3; utime, stime,
 	// cutime, cstime are fields 14-17 (1-based), in clock ticks.
 	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-	var ticks int64
-	for _, v := range f[11:15] {
+	var ticks [4]int64
+	for i, v := range f[11:15] {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ticks += n
+		ticks[i] = n
 	}
-	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+	tick := time.Second / 100 // USER_HZ
+	return time.Duration(ticks[0]+ticks[1]) * tick, time.Duration(ticks[2]+ticks[3]) * tick
 }
 
-// BenchmarkCallIdle is a batch arriving at an idle sandbox, the way a run
-// uses it: the harness has had time to fork its spare child between
-// batches (the pause is outside the timer).
+// goCPU is the CPU time of this (the orchestrator's) process.
+func goCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuMeter reports, per operation, the CPU time of the Go side, of the
+// harness process and of the processes it reaped (the children that ran
+// the batches, and the spare children forked for the next ones), and
+// their sum.
+type cpuMeter struct {
+	b                      *testing.B
+	pid                    func() int
+	goStart, self0, child0 time.Duration
+}
+
+func startCPU(b *testing.B, pid func() int) *cpuMeter {
+	m := &cpuMeter{b: b, pid: pid}
+	m.goStart = goCPU(b)
+	m.self0, m.child0 = procCPU(b, pid())
+	return m
+}
+
+func (m *cpuMeter) report() {
+	g := goCPU(m.b) - m.goStart
+	self, child := procCPU(m.b, m.pid())
+	self -= m.self0
+	child -= m.child0
+	per := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(m.b.N) }
+	m.b.ReportMetric(per(self+child), "harness-cpu-ms/op")
+	m.b.ReportMetric(per(self), "server-cpu-ms/op")
+	m.b.ReportMetric(per(child), "child-cpu-ms/op")
+	m.b.ReportMetric(per(g), "go-cpu-ms/op")
+	m.b.ReportMetric(per(g+self+child), "cpu-ms/op")
+}
+
+func (s *Sandbox) harnessPID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.h.cmd.Process.Pid
+}
+
+// BenchmarkCallIdle is a batch of a trivial candidate arriving at an idle
+// sandbox, the way a run uses it: the harness has had time to fork its
+// spare child between batches (the pause is outside the timer; the CPU
+// figures include the fork, which is off the request path). Every output
+// is compared in Go.
 func BenchmarkCallIdle(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			s := benchSandbox(b)
-			inputs := benchInputs(n)
-			runBatch(b, s, inputs)
-			cpu0 := harnessCPU(b, s)
+			inputs, want := benchInputs(n), benchWant(n)
+			runBatch(b, s, inputs, want)
+			cpu := startCPU(b, s.harnessPID)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				time.Sleep(20 * time.Millisecond)
+				time.Sleep(idleGap)
 				b.StartTimer()
-				runBatch(b, s, inputs)
+				runBatch(b, s, inputs, want)
 			}
 			b.StopTimer()
-			// Includes forking the next spare child (off the request path).
-			b.ReportMetric(float64(harnessCPU(b, s)-cpu0)/float64(time.Millisecond)/float64(b.N), "harness-cpu-ms/op")
+			cpu.report()
 		})
 	}
 }
@@ -106,11 +173,87 @@ func BenchmarkCallBackToBack(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			s := benchSandbox(b)
-			inputs := benchInputs(n)
+			inputs, want := benchInputs(n), benchWant(n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				runBatch(b, s, inputs)
+				runBatch(b, s, inputs, want)
 			}
+		})
+	}
+}
+
+// residentPython is the baseline of BenchmarkCallIdle: the same candidate
+// called in a plain, resident Python process (no sandbox, no fork, no
+// isolation, no limits), fed the same JSON batch on stdin and answering a
+// JSON list of outputs on stdout. It is the least an evaluation outside the
+// orchestrator's process costs.
+const residentPython = `
+import json, sys
+ns = {}
+exec(compile(sys.argv[1], "<candidate>", "exec"), ns)
+f = ns["f"]
+dumps = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+out = sys.stdout
+for line in sys.stdin:
+    out.write(dumps([f(x) for x in json.loads(line)]) + "\n")
+    out.flush()
+`
+
+// BenchmarkResidentPython is the baseline for BenchmarkCallIdle, measured
+// the same way (idle gap, outputs compared in Go).
+func BenchmarkResidentPython(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			s := benchSandbox(b)
+			cmd := exec.Command(s.Python(), "-I", "-c", residentPython, benchSource)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { stdin.Close(); _ = cmd.Wait() }()
+			r := bufio.NewReaderSize(stdout, 1<<20)
+			inputs, want := benchInputs(n), benchWant(n)
+			call := func() {
+				line, err := json.Marshal(inputs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := stdin.Write(append(line, '\n')); err != nil {
+					b.Fatal(err)
+				}
+				resp, err := r.ReadBytes('\n')
+				if err != nil && err != io.EOF {
+					b.Fatal(err)
+				}
+				var got []json.RawMessage
+				if err := json.Unmarshal(resp, &got); err != nil || len(got) != n {
+					b.Fatalf("output %q: %v", resp, err)
+				}
+				for i := range got {
+					if !bytes.Equal(got[i], want[i]) {
+						b.Fatalf("input %d: output %s, want %s", i, got[i], want[i])
+					}
+				}
+			}
+			call()
+			pid := cmd.Process.Pid
+			cpu := startCPU(b, func() int { return pid })
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				time.Sleep(idleGap)
+				b.StartTimer()
+				call()
+			}
+			b.StopTimer()
+			cpu.report()
 		})
 	}
 }
@@ -139,7 +282,7 @@ func BenchmarkFreshPython(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				cmd := exec.Command(python, "-I", "-c", freshRunner, benchSource)
-				cmd.Stdin = strings.NewReader(string(raw))
+				cmd.Stdin = bytes.NewReader(raw)
 				out, err := cmd.Output()
 				if err != nil {
 					b.Fatalf("python: %v", err)
