@@ -7,11 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +16,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 const benchSource = "def f(x):\n    return x + 1\n"
@@ -73,69 +71,6 @@ func runBatch(b *testing.B, s *Sandbox, inputs, want []json.RawMessage) {
 	}
 }
 
-// procCPU is the CPU time of process pid itself and of its reaped children,
-// from /proc/PID/stat (in USER_HZ ticks: 10 ms resolution, so a benchmark
-// reports it averaged over many operations).
-func procCPU(b *testing.B, pid int) (self, children time.Duration) {
-	b.Helper()
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Fields after the command name: state is field 3; utime, stime,
-	// cutime, cstime are fields 14-17 (1-based), in clock ticks.
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-	var ticks [4]int64
-	for i, v := range f[11:15] {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ticks[i] = n
-	}
-	tick := time.Second / 100 // USER_HZ
-	return time.Duration(ticks[0]+ticks[1]) * tick, time.Duration(ticks[2]+ticks[3]) * tick
-}
-
-// goCPU is the CPU time of this (the orchestrator's) process.
-func goCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// cpuMeter reports, per operation, the CPU time of the Go side, of the
-// harness process and of the processes it reaped (the children that ran
-// the batches, and the spare children forked for the next ones), and
-// their sum.
-type cpuMeter struct {
-	b                      *testing.B
-	pid                    func() int
-	goStart, self0, child0 time.Duration
-}
-
-func startCPU(b *testing.B, pid func() int) *cpuMeter {
-	m := &cpuMeter{b: b, pid: pid}
-	m.goStart = goCPU(b)
-	m.self0, m.child0 = procCPU(b, pid())
-	return m
-}
-
-func (m *cpuMeter) report() {
-	g := goCPU(m.b) - m.goStart
-	self, child := procCPU(m.b, m.pid())
-	self -= m.self0
-	child -= m.child0
-	per := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(m.b.N) }
-	m.b.ReportMetric(per(self+child), "harness-cpu-ms/op")
-	m.b.ReportMetric(per(self), "server-cpu-ms/op")
-	m.b.ReportMetric(per(child), "child-cpu-ms/op")
-	m.b.ReportMetric(per(g), "go-cpu-ms/op")
-	m.b.ReportMetric(per(g+self+child), "cpu-ms/op")
-}
-
 func (s *Sandbox) harnessPID() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,7 +88,7 @@ func BenchmarkCallIdle(b *testing.B) {
 			s := benchSandbox(b)
 			inputs, want := benchInputs(n), benchWant(n)
 			runBatch(b, s, inputs, want)
-			cpu := startCPU(b, s.harnessPID)
+			cpu := sandboxtest.StartCPU(b, s.harnessPID)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -162,7 +97,7 @@ func BenchmarkCallIdle(b *testing.B) {
 				runBatch(b, s, inputs, want)
 			}
 			b.StopTimer()
-			cpu.report()
+			cpu.Report()
 		})
 	}
 }
@@ -244,7 +179,7 @@ func BenchmarkResidentPython(b *testing.B) {
 			}
 			call()
 			pid := cmd.Process.Pid
-			cpu := startCPU(b, func() int { return pid })
+			cpu := sandboxtest.StartCPU(b, func() int { return pid })
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -253,7 +188,7 @@ func BenchmarkResidentPython(b *testing.B) {
 				call()
 			}
 			b.StopTimer()
-			cpu.report()
+			cpu.Report()
 		})
 	}
 }
