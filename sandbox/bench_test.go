@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,4 +119,79 @@ func BenchmarkEncodeCall(b *testing.B) {
 			})
 		})
 	}
+}
+
+// harnessParts times, inside one Python process, the per-input parts of a
+// call in the harness (harness.py on stdin): the child's loop over the
+// inputs (call, encode, buffer, flush to /dev/null), the server's check and
+// store of the child's message and its encoding of the response; and, as
+// the baseline, the same candidate called in a bare loop. It prints CPU
+// microseconds per input.
+const harnessParts = `
+import json, mmap, os, sys, time
+src = sys.stdin.read().replace('if __name__ == "__main__":', 'if False:')
+h = {"__name__": "harness"}
+exec(compile(src, "harness.py", "exec"), h)
+n, reps = int(sys.argv[1]), int(sys.argv[2])
+source = "def f(x):\n    return x + 1\n"
+null = os.open(os.devnull, os.O_WRONLY)
+child = h["_Child"](null, mmap.mmap(-1, 16), {})
+raw, meta = child.read_program({"source": source, "function": "f"})
+fn, _ = child.exec_program(raw, meta)
+inputs = list(range(n))
+state = {"n": 0, "over": False}
+def cpu():
+    return time.process_time()
+t = cpu()
+for _ in range(reps):
+    h["_call_inputs"](child, fn, inputs, inputs, 1 << 20, state)
+    child.flush()
+loop = (cpu() - t) / reps
+msg = json.loads('{"t":"outs","s":"%s","ns":[%s],"v":[%s]}' % ("o" * n, ",".join(["1500"] * n), ",".join(str(i + 1) for i in range(n))))
+server = h["Server"].__new__(h["Server"])
+todo = list(range(n))
+t = cpu()
+for _ in range(reps):
+    res = ([None] * n, [0] * n, [None] * n)
+    server.record(res, todo, 0, json.loads(json.dumps(msg)))
+    server.encode_outcomes(1, res)
+srv = (cpu() - t) / reps
+t = cpu()
+for _ in range(reps):
+    out = [fn(x) for x in inputs]
+bare = (cpu() - t) / reps
+print(json.dumps({"child": loop * 1e6 / n, "server": srv * 1e6 / n, "bare": bare * 1e6 / n}))
+`
+
+// BenchmarkHarnessParts is the per-input CPU cost of the harness's parts,
+// measured in one Python process beside a bare call of the same candidate
+// (the baseline): the child's loop, and the server's handling of the
+// child's results. The Go side is BenchmarkDecodeCall and
+// BenchmarkEncodeCall; what the pipes and the scheduler add is the rest of
+// the round trip (process.BenchmarkCallIdle).
+func BenchmarkHarnessParts(b *testing.B) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("python3 is not on PATH")
+	}
+	const n = 1000
+	var child, server, bare float64
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(python, "-I", "-c", harnessParts, strconv.Itoa(n), "10")
+		cmd.Stdin = strings.NewReader(Harness)
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("python: %v", err)
+		}
+		var r struct{ Child, Server, Bare float64 }
+		if err := json.Unmarshal(out, &r); err != nil {
+			b.Fatalf("%s: %v", out, err)
+		}
+		child += r.Child
+		server += r.Server
+		bare += r.Bare
+	}
+	b.ReportMetric(child/float64(b.N), "child-µs/input")
+	b.ReportMetric(server/float64(b.N), "server-µs/input")
+	b.ReportMetric(bare/float64(b.N), "bare-call-µs/input")
 }
