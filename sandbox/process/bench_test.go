@@ -139,8 +139,12 @@ for line in sys.stdin:
 func BenchmarkResidentPython(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
-			s := benchSandbox(b)
-			cmd := exec.Command(s.Python(), "-I", "-c", residentPython, benchSource)
+			testenv.NeedPython(b)
+			python, err := resolvePython(context.Background(), DefaultPython)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cmd := exec.Command(python, "-I", "-c", residentPython, benchSource)
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				b.Fatal(err)
