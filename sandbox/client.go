@@ -26,7 +26,9 @@ const (
 	// analyseDeadline bounds an analyse request (the harness itself stops
 	// the analysis after 10 s).
 	analyseDeadline = 10 * time.Second
-	pingDeadline    = 10 * time.Second
+	// pingDeadline bounds a ping, the first one included: it waits for the
+	// interpreter's start, which takes seconds on a loaded machine.
+	pingDeadline = 30 * time.Second
 	// maxResponseLine bounds one response line; the harness caps the outputs
 	// of one call at 256 MiB.
 	maxResponseLine = 512 << 20
