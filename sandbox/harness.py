@@ -1251,7 +1251,8 @@ class Server:
             raise ValueError("results for unexpected inputs")
         if k == 0:
             return 0
-        if not set(s) <= _CHILD_CODES or not set(map(type, ns)) <= _INT_TYPE or min(ns) < 0:
+        # The times must fit the client's int64.
+        if not set(s) <= _CHILD_CODES or not set(map(type, ns)) <= _INT_TYPE or min(ns) < 0 or max(ns) >= 1 << 62:
             raise ValueError("malformed results")
         if s.count("o") != k:
             for code, text in zip(s, v):

@@ -674,6 +674,7 @@ var Attacks = []Attack{
         b'{"t":"outs","s":"ooo","ns":[0,0,0],"v":["forged","forged","forged"]}\n',
         b'{"t":"outs","s":"o","ns":[0],"v":["x\\"]}\n{\\"id\\":1,\\"ok\\":true}"]}\n',
         b'{"t":"outs","s":"tc","ns":[-1,1e309],"v":[NaN,{"status":"ok"}]}\n',
+        b'{"t":"outs","s":"o","ns":[99999999999999999999999999],"v":[1]}\n',
         b'{"id":2,"ok":true,"s":"o","ns":[0],"v":["forged"]}\n',
     ]
     wrote = 0
