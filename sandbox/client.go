@@ -81,15 +81,19 @@ type Client struct {
 }
 
 type envelope struct {
-	ID       *int64            `json:"id"`
-	OK       bool              `json:"ok"`
-	Error    string            `json:"error"`
-	Version  string            `json:"version"`
-	UID      *int              `json:"uid"`
-	ReadOnly bool              `json:"readonly"`
-	Private  bool              `json:"private_root"`
-	PIDNS    bool              `json:"pid_namespace"`
-	Outcomes []Outcome         `json:"outcomes"`
+	ID       *int64 `json:"id"`
+	OK       bool   `json:"ok"`
+	Error    string `json:"error"`
+	Version  string `json:"version"`
+	UID      *int   `json:"uid"`
+	ReadOnly bool   `json:"readonly"`
+	Private  bool   `json:"private_root"`
+	PIDNS    bool   `json:"pid_namespace"`
+	// A call's outcomes, as columns: one status code per input, its
+	// nanoseconds, and its output (code "o") or error text (a JSON string).
+	Codes    *string           `json:"s"`
+	Nanos    []int64           `json:"ns"`
+	Values   json.RawMessage   `json:"v"`
 	Analysis *Analysis         `json:"analysis"`
 	Inputs   []json.RawMessage `json:"inputs"`
 }
@@ -197,8 +201,18 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// do sends one request and waits for its response.
+// do sends one request (its fields in req) and waits for its response.
 func (c *Client) do(ctx context.Context, op string, req map[string]any, deadline time.Duration) (envelope, error) {
+	return c.send(ctx, op, func(id int64) ([]byte, error) {
+		req["id"] = id
+		req["op"] = op
+		return json.Marshal(req)
+	}, deadline)
+}
+
+// send sends the request that encode returns for id and waits for its
+// response.
+func (c *Client) send(ctx context.Context, op string, encode func(id int64) ([]byte, error), deadline time.Duration) (envelope, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -225,9 +239,7 @@ func (c *Client) do(ctx context.Context, op string, req map[string]any, deadline
 	c.pending[id] = ch
 	c.mu.Unlock()
 
-	req["id"] = id
-	req["op"] = op
-	line, err := json.Marshal(req)
+	line, err := encode(id)
 	if err != nil {
 		c.forget(id)
 		return envelope{}, fmt.Errorf("encode %s request: %w", op, err)
@@ -346,18 +358,99 @@ func (c *Client) Call(ctx context.Context, req CallRequest) ([]Outcome, error) {
 	if len(req.Inputs) == 0 {
 		return []Outcome{}, nil
 	}
-	env, err := c.do(ctx, "call", map[string]any{
-		"program": req.Program,
-		"inputs":  rawList(req.Inputs),
-		"limits":  toWire(req.Limits),
+	env, err := c.send(ctx, "call", func(id int64) ([]byte, error) {
+		return encodeCall(id, req)
 	}, CallDeadline(req.Limits, len(req.Inputs)))
 	if err != nil {
 		return nil, err
 	}
-	if len(env.Outcomes) != len(req.Inputs) {
-		return nil, fmt.Errorf("harness call: %d outcomes for %d inputs", len(env.Outcomes), len(req.Inputs))
+	return outcomes(env, len(req.Inputs))
+}
+
+// statusCodes maps the harness's one-letter status codes to Status values.
+var statusCodes = [256]Status{
+	'o': StatusOK,
+	'e': StatusError,
+	't': StatusTimeout,
+	'm': StatusMemory,
+	'l': StatusOutputLimit,
+	'b': StatusBadOutput,
+	'c': StatusCrashed,
+	'L': StatusLoad,
+}
+
+// outcomes turns a call response's columns into one Outcome per input. A
+// response that does not describe exactly n outcomes is an error (the
+// harness is broken, not the candidate).
+func outcomes(env envelope, n int) ([]Outcome, error) {
+	if env.Codes == nil {
+		return nil, errors.New("harness call: response without outcomes")
 	}
-	return env.Outcomes, nil
+	codes := *env.Codes
+	values, err := splitArray(env.Values)
+	if err != nil {
+		return nil, fmt.Errorf("harness call: values: %w", err)
+	}
+	if len(codes) != n || len(env.Nanos) != n || len(values) != n {
+		return nil, fmt.Errorf("harness call: %d status codes, %d times and %d values for %d inputs", len(codes), len(env.Nanos), len(values), n)
+	}
+	out := make([]Outcome, n)
+	for i := range out {
+		o := &out[i]
+		o.Status = statusCodes[codes[i]]
+		if o.Status == "" {
+			return nil, fmt.Errorf("harness call: input %d: unknown status code %q", i, codes[i])
+		}
+		o.Seconds = float64(env.Nanos[i]) / 1e9
+		if o.Status == StatusOK {
+			o.Output = values[i]
+		} else if err := json.Unmarshal(values[i], &o.Error); err != nil {
+			return nil, fmt.Errorf("harness call: input %d: error text: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// encodeCall is the line of a call request. The inputs are copied as they
+// are (json.Marshal would re-encode every one): each is checked to be one
+// JSON value, and compacted if it spans lines.
+func encodeCall(id int64, req CallRequest) ([]byte, error) {
+	head, err := json.Marshal(struct {
+		ID      int64      `json:"id"`
+		Op      string     `json:"op"`
+		Program Program    `json:"program"`
+		Limits  wireLimits `json:"limits"`
+	}{id, "call", req.Program, toWire(req.Limits)})
+	if err != nil {
+		return nil, err
+	}
+	size := len(head) + len(`,"inputs":[]`) + len(req.Inputs)
+	for _, in := range req.Inputs {
+		size += len(in)
+	}
+	line := make([]byte, 0, size+4)
+	line = append(line, head[:len(head)-1]...)
+	line = append(line, `,"inputs":[`...)
+	for i, in := range req.Inputs {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		switch {
+		case len(in) == 0:
+			line = append(line, "null"...)
+		case !json.Valid(in):
+			return nil, fmt.Errorf("input %d is not one JSON value: %.60q", i, in)
+		case bytes.ContainsAny(in, "\n\r"):
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, in); err != nil {
+				return nil, fmt.Errorf("input %d: %w", i, err)
+			}
+			line = append(line, buf.Bytes()...)
+		default:
+			line = append(line, in...)
+		}
+	}
+	return append(line, "]}"...), nil
 }
 
 // Analyse computes the static analysis of a candidate; see Sandbox.Analyse.
@@ -405,4 +498,44 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) ([]json.RawM
 		return nil, fmt.Errorf("harness generate: %d inputs, want %d", len(env.Inputs), req.K)
 	}
 	return env.Inputs, nil
+}
+
+// splitArray returns the elements of raw, a JSON array that json.Unmarshal
+// has already checked (so only its structure is followed here, not
+// validated). The elements share raw's memory.
+func splitArray(raw json.RawMessage) ([]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+		return nil, errors.New("not an array")
+	}
+	body := raw[1 : len(raw)-1]
+	if len(bytes.TrimSpace(body)) == 0 {
+		return []json.RawMessage{}, nil
+	}
+	out := make([]json.RawMessage, 0, bytes.Count(body, []byte{','})+1)
+	depth, start := 0, 0
+	inString, escaped := false, false
+	for i, c := range body {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, json.RawMessage(bytes.TrimSpace(body[start:i])))
+			start = i + 1
+		}
+	}
+	return append(out, json.RawMessage(bytes.TrimSpace(body[start:]))), nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,9 +59,9 @@ func TestClientMatchesResponsesByID(t *testing.T) {
 		switch req["op"] {
 		case "call":
 			return []string{
-				fmt.Sprintf(`{"id":%d,"ok":true,"outcomes":[{"status":"ok","output":[0],"seconds":0}]}`, id+100), // someone else's
+				fmt.Sprintf(`{"id":%d,"ok":true,"s":"o","ns":[0],"v":[[0]]}`, id+100), // someone else's
 				`{"id":null,"ok":false,"error":"malformed request"}`,
-				fmt.Sprintf(`{"id":%d,"ok":true,"outcomes":[{"status":"ok","output":{"a":[1,2]},"seconds":0.5},{"status":"error","error":"ValueError: x","seconds":0.25}]}`, id),
+				fmt.Sprintf(`{"id":%d,"ok":true,"s":"oe","ns":[500000000,250000000],"v":[{"a":[1,2]},"ValueError: x"]}`, id),
 			}
 		case "generate":
 			return []string{fmt.Sprintf(`{"id":%d,"ok":false,"error":"the generator raised RuntimeError: no"}`, id)}
@@ -103,13 +104,31 @@ func TestClientMatchesResponsesByID(t *testing.T) {
 	}
 }
 
-func TestClientRejectsWrongOutcomeCount(t *testing.T) {
-	f := newFake(t, func(req map[string]any) []string {
-		return []string{fmt.Sprintf(`{"id":%v,"ok":true,"outcomes":[]}`, req["id"])}
-	})
-	_, err := f.client.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Source: "x", Function: "f"}, Inputs: raws(`1`)})
-	if err == nil {
-		t.Fatal("Call accepted 0 outcomes for 1 input")
+func TestClientRejectsMalformedOutcomes(t *testing.T) {
+	for _, tc := range []struct {
+		name, columns, want string
+	}{
+		{"no outcomes", ``, "without outcomes"},
+		{"no status for the input", `"s":"","ns":[],"v":[]`, "0 status codes"},
+		{"a status too many", `"s":"oo","ns":[1],"v":[1]`, "2 status codes"},
+		{"a time missing", `"s":"oo","ns":[1],"v":[1,2]`, "1 times"},
+		{"a value missing", `"s":"oo","ns":[1,2],"v":[1]`, "1 values"},
+		{"an unknown status code", `"s":"oz","ns":[1,2],"v":[1,2]`, "unknown status code"},
+		{"an error that is not text", `"s":"oe","ns":[1,2],"v":[1,{"x":1}]`, "input 1: error text"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(req map[string]any) []string {
+				sep := ","
+				if tc.columns == "" {
+					sep = ""
+				}
+				return []string{fmt.Sprintf(`{"id":%v,"ok":true%s%s}`, req["id"], sep, tc.columns)}
+			})
+			_, err := f.client.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Source: "x", Function: "f"}, Inputs: raws(`1`, `2`)})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Call error %v, want one saying %q", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -166,5 +185,41 @@ func TestCallDeadlineGrowsWithInputs(t *testing.T) {
 	}
 	if many < 1000*time.Second {
 		t.Errorf("deadline for 1000 inputs %v, want at least 1000 timeouts", many)
+	}
+}
+
+// A call's inputs reach the harness as one line, each the JSON value it
+// was (compacted when it spanned lines); an input that is not one JSON
+// value is refused before anything is sent.
+func TestClientCallEncodesInputs(t *testing.T) {
+	f := newFake(t, func(req map[string]any) []string {
+		n := len(req["inputs"].([]any))
+		ns := strings.TrimSuffix(strings.Repeat("0,", n), ",")
+		v := strings.TrimSuffix(strings.Repeat("1,", n), ",")
+		return []string{fmt.Sprintf(`{"id":%v,"ok":true,"s":"%s","ns":[%s],"v":[%s]}`, req["id"], strings.Repeat("o", n), ns, v)}
+	})
+	ctx := context.Background()
+	prog := sandbox.Program{Source: "x", Function: "f"}
+	if _, err := f.client.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: raws(`1`, ``, "[1,\n 2]", `{"a": "<b>\u00e9"}`, ` "s" `)}); err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	req := <-f.requests
+	want := []any{1.0, nil, []any{1.0, 2.0}, map[string]any{"a": "<b>é"}, "s"}
+	if diff := cmp.Diff(want, req["inputs"]); diff != "" {
+		t.Errorf("inputs on the wire (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`1 2`, `[1,`, `"a`, `{}x`} {
+		_, err := f.client.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: raws(`1`, bad)})
+		if err == nil || !strings.Contains(err.Error(), "input 1 is not one JSON value") {
+			t.Errorf("input %q: error %v, want one naming input 1", bad, err)
+		}
+	}
+	if err := f.client.Err(); err != nil {
+		t.Errorf("a refused request broke the client: %v", err)
+	}
+	select {
+	case req := <-f.requests:
+		t.Errorf("a refused request reached the harness: %v", req)
+	default:
 	}
 }

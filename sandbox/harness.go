@@ -51,14 +51,20 @@ import (
 //	  → {"id", "ok": true, "version": HarnessVersion}
 //	{"id", "op": "call", "program": {"source"|"path", "function"},
 //	 "inputs": [...], "limits": {"timeout": s, "memory_bytes": n, "output_bytes": n}}
-//	  → {"id", "ok": true, "outcomes": [{"status", "output", "error", "seconds"}, ...]}
+//	  → {"id", "ok": true, "s": "oe…", "ns": [n, ...], "v": [value, ...]}
 //	{"id", "op": "analyse", "source", "function_name", "inputs", "outputs"}
 //	  → {"id", "ok": true, "analysis": {...Analysis...}}
 //	{"id", "op": "generate", "program", "k", "exclude", "seed", "limits"}
 //	  → {"id", "ok": true, "inputs": [...]}
 //
-// A call's outcomes use the Status values; "output" is present only for
-// "ok". A program given by "path" has its directory put on sys.path. Limits
+// A call's outcomes travel as three columns with one entry per input, so
+// that neither end handles an object per input: "s" holds one status code
+// per input (o ok, e error, t timeout, m memory, l output_limit, b
+// bad_output, c crashed, L load_error), "ns" the call's wall time in
+// nanoseconds, and "v" the returned value (code o) or the error text (a
+// JSON string). A child sends its results to the harness in the same form
+// ({"t": "outs", "s", "ns", "v"}, the next inputs of its job in order); the
+// harness checks every column before it takes them. A program given by "path" has its directory put on sys.path. Limits
 // left out take the Default values. A generate request runs
 // generate(k, exclude, random.Random(seed)), whose load and call share
 // limits.timeout; its failures (raises, wrong count, not JSON) are ok=false
@@ -69,7 +75,7 @@ var Harness string
 
 // HarnessVersion is the version the harness reports to a ping; Client.Ping
 // callers compare it to detect a stale harness.
-const HarnessVersion = "1"
+const HarnessVersion = "2"
 
 // HarnessSHA256 is the hex SHA-256 of Harness, for stamping artefacts with
 // the exact harness that evaluated them.

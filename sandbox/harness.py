@@ -30,7 +30,7 @@ import sys
 import time
 import types
 
-HARNESS_VERSION = "1"
+HARNESS_VERSION = "2"
 
 DEFAULT_TIMEOUT = 2.0
 DEFAULT_MEMORY = 512 << 20
@@ -50,6 +50,28 @@ FLUSH_BYTES = 64 << 10
 # Shared progress record: (index of the input being run, monotonic start).
 # index -1 means the program is loading.
 PROGRESS = struct.Struct("<qd")
+_put_index = struct.Struct("<q").pack_into
+_put_start = struct.Struct("<d").pack_into
+
+# One-letter codes of the call statuses on the wire (child to server, server
+# to client): a batch's statuses travel as one string.
+CODES = {
+    "ok": "o",
+    "error": "e",
+    "timeout": "t",
+    "memory": "m",
+    "output_limit": "l",
+    "bad_output": "b",
+    "crashed": "c",
+    "load_error": "L",
+}
+# The codes a child may report; the others are the server's verdicts.
+_CHILD_CODES = frozenset("oemlb")
+_INT_TYPE = frozenset((int,))
+
+# Set in a child's forked descendants (os.fork in a program): code that
+# returns into the harness there exits instead of talking to the server.
+_FORKED = []
 
 _dumps = json.dumps
 _loads = json.loads
@@ -401,13 +423,21 @@ def _preload(path):
     return main, files
 
 
+# The limits a child sets (see _Child.sandbox).
+_LIMITED = (resource.RLIMIT_CORE, resource.RLIMIT_FSIZE, resource.RLIMIT_NPROC, resource.RLIMIT_AS, resource.RLIMIT_NOFILE)
+
+
 class _Child:
     def __init__(self, res_fd, progress, cfg):
         self.res_fd = res_fd
         self.progress = progress
         self.cfg = cfg
         self.pid = os.getpid()
-        self.buf = []
+        # Results not sent yet: status codes, nanoseconds, JSON texts (the
+        # output, or the error as a JSON string).
+        self.codes = []
+        self.nanos = []
+        self.texts = []
         self.buf_bytes = 0
         self.last_flush = time.monotonic()
 
@@ -423,42 +453,31 @@ class _Child:
         self.flush()
         _write_all(self.res_fd, (_dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode())
 
-    def result(self, item):
-        """Buffer one call result (a JSON object text); results go out in
-        batches, at least every FLUSH_INTERVAL seconds."""
-        self.buf.append(item)
-        self.buf_bytes += len(item)
-        if self.buf_bytes >= FLUSH_BYTES:
-            self.flush()
-        else:
-            now = time.monotonic()
-            if now - self.last_flush >= FLUSH_INTERVAL:
-                self.flush(now)
-
     def flush(self, now=None):
-        if self.buf:
-            data = '{"t":"outs","items":[' + ",".join(self.buf) + "]}\n"
+        """Send the buffered results as one message: the results of the
+        next inputs of the job, in order, as three parallel columns."""
+        if self.codes:
+            data = '{"t":"outs","s":"%s","ns":[%s],"v":[%s]}\n' % ("".join(self.codes), ",".join(map(str, self.nanos)), ",".join(self.texts))
             _write_all(self.res_fd, data.encode())
-            self.buf = []
+            # Cleared in place: the call loop holds these lists.
+            self.codes.clear()
+            self.nanos.clear()
+            self.texts.clear()
             self.buf_bytes = 0
         self.last_flush = now if now is not None else time.monotonic()
 
     def guard(self):
         # A program that forked returns into this code in the grandchild too;
-        # only the real child may talk to the server.
-        if os.getpid() != self.pid:
+        # only the real child may talk to the server. (A program that forks
+        # behind os.fork's back can write to the result pipe anyway: it
+        # spoils only its own results.)
+        if _FORKED or os.getpid() != self.pid:
             os._exit(0)
 
     def sandbox(self, limits, procs=DEFAULT_PROCS):
         mem = int(limits.get("memory_bytes") or DEFAULT_MEMORY)
         out = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
-        for res, val in (
-            (resource.RLIMIT_CORE, 0),
-            (resource.RLIMIT_FSIZE, max(out, 1 << 20)),
-            (resource.RLIMIT_NPROC, procs),
-            (resource.RLIMIT_AS, mem),
-            (resource.RLIMIT_NOFILE, MAX_FILES),
-        ):
+        for res, val in zip(_LIMITED, (0, max(out, 1 << 20), procs, mem, MAX_FILES)):
             try:
                 resource.setrlimit(res, (val, val))
             except (ValueError, OSError) as e:
@@ -514,20 +533,20 @@ class _Child:
 
 
 def _encode_output(result, limit):
-    """(status, output value or None, error)."""
+    """(status code, output JSON text or None, error)."""
     try:
         text = _to_json(result)
     except RecursionError:
-        return "bad_output", None, "the return value is nested too deeply for JSON"
+        return "b", None, "the return value is nested too deeply for JSON"
     except MemoryError:
-        return "memory", None, "MemoryError while encoding the return value"
+        return "m", None, "MemoryError while encoding the return value"
     except (TypeError, ValueError) as e:
-        return "bad_output", None, "the return value cannot be JSON: " + _safe_str(e)
+        return "b", None, "the return value cannot be JSON: " + _safe_str(e)
     except BaseException as e:  # noqa: BLE001 - a hostile __repr__ etc.
-        return "bad_output", None, "the return value cannot be JSON: " + _exc_text(e)
+        return "b", None, "the return value cannot be JSON: " + _exc_text(e)
     if len(text) > limit:
-        return "output_limit", None, "the return value is %d bytes of JSON, over the limit of %d" % (len(text), limit)
-    return "ok", text, ""
+        return "l", None, "the return value is %d bytes of JSON, over the limit of %d" % (len(text), limit)
+    return "o", text, ""
 
 
 def _run_call(child, job):
@@ -546,42 +565,56 @@ def _run_call(child, job):
     if fn is None:
         child.send({"t": "load", "ok": False, "error": err})
         return
-    for pos, value in zip(job["positions"], job["inputs"]):
-        capture.reset()
-        child.mark(pos)
-        t0 = time.perf_counter()
-        status, output, error = "ok", None, ""
+    _call_inputs(child, fn, job["positions"], job["inputs"], out_limit, capture.state)
+
+
+def _call_inputs(child, fn, positions, inputs, out_limit, state):
+    """Call fn on each input and buffer the results in child (flushed as
+    they go and at the end). The loop runs once per input: everything it
+    uses is local, and it makes no system call of its own (the clock is
+    the vDSO's)."""
+    progress = child.progress
+    clock = time.monotonic
+    forked = _FORKED
+    codes, nanos, texts = child.codes, child.nanos, child.texts
+    for pos, value in zip(positions, inputs):
+        state["n"] = 0
+        state["over"] = False
+        # Start time first, index second: the server never reads a start
+        # time older than the real start of the input it reads (see
+        # _Worker.current).
+        t0 = clock()
+        _put_start(progress, 8, t0)
+        _put_index(progress, 0, pos)
+        status = "o"
         try:
             result = fn(value)
         except OutputLimitExceeded:
-            child.guard()
             result = None
         except RecursionError as e:
-            child.guard()
-            status, error = "error", _exc_text(e)
+            status, error = "e", _exc_text(e)
         except MemoryError as e:
-            child.guard()
-            status, error = "memory", _exc_text(e)
+            status, error = "m", _exc_text(e)
         except SystemExit as e:
-            child.guard()
-            status, error = "error", "SystemExit: %s (the program called sys.exit)" % _safe_str(e.code)
+            status, error = "e", "SystemExit: %s (the program called sys.exit)" % _safe_str(e.code)
         except BaseException as e:  # noqa: BLE001 - anything the program raises
-            child.guard()
-            status, error = "error", _exc_text(e)
-        seconds = time.perf_counter() - t0
-        child.guard()
-        if capture.state["over"]:
-            status, error = "output_limit", "the call printed more than %d bytes" % out_limit
-        elif status == "ok":
+            status, error = "e", _exc_text(e)
+        t1 = clock()
+        if forked:
+            os._exit(0)
+        if state["over"]:
+            status, error = "l", "the call printed more than %d bytes" % out_limit
+        elif status == "o":
             status, text, error = _encode_output(result, out_limit)
-            output = text
         result = None
-        item = '{"i":%d,"status":"%s","seconds":%r' % (pos, status, seconds)
-        if error:
-            item += ',"error":' + _dumps(error)
-        if output is not None:
-            item += ',"output":' + output
-        child.result(item + "}")
+        if status != "o":
+            text = _dumps(error)
+        codes.append(status)
+        nanos.append(int((t1 - t0) * 1e9))
+        texts.append(text)
+        child.buf_bytes += len(text)
+        if child.buf_bytes >= FLUSH_BYTES or t1 - child.last_flush >= FLUSH_INTERVAL:
+            child.flush(t1)
     child.flush()
 
 
@@ -625,7 +658,7 @@ def _run_generate(child, job):
     texts = []
     for j, v in enumerate(result):
         status, text, error = _encode_output(v, out_limit)
-        if status != "ok":
+        if status != "o":
             child.send({"t": "gen", "ok": False, "error": "input %d: %s" % (j, error)})
             return
         texts.append(text)
@@ -643,23 +676,55 @@ def _run_analyse(child, job):
     child.send({"t": "analysis", "ok": True, "analysis": a})
 
 
-def _warm():
-    """Do, while idle, a small job's worth of what a job does: the pages it
-    touches are copied (copy-on-write after the fork) now rather than on the
-    request path."""
-    job = _loads('{"op":"call","program":{"source":"def f(x):\\n    return [x, 2.5, \'s\']\\n","function":"f"},"positions":[0],"inputs":[1],"limits":{}}')
-    ns = {}
-    exec(compile(job["program"]["source"], "<warm>", "exec"), ns)
-    result = ns[job["program"]["function"]](job["inputs"][0])
-    _encode_output(result, DEFAULT_OUTPUT)
-    _encode({"a": result})
-    '{"i":%d,"status":"%s","seconds":%r' % (0, "ok", time.perf_counter() - time.monotonic())
-    _Capture(DEFAULT_OUTPUT).write("warm")
-    _dumps({"t": "load", "ok": False, "error": "warm"}, separators=(",", ":"), allow_nan=False)
+# The job a spare child runs while idle (see _warm).
+_WARM_SOURCE = """
+def f(x):
+    if x == "raise":
+        raise ValueError("warm")
+    if x == "print":
+        print("warm")
+    return [x, 2.5, "s"] if type(x) is int else x
+"""
+WARM_INPUTS = 1000
 
 
-def _child_main(req_fd, res_fd, progress, cfg):
-    """Body of a pre-forked child: wait for one job, run it, exit."""
+def _warm(out_fd):
+    """Run, while idle, a job like the ones that come, its results written
+    to out_fd (/dev/null): the pages a job touches are copied (copy-on-write
+    after the fork) or allocated now, rather than on the request path (a
+    page fault costs tens of microseconds on some virtual machines). Only
+    what cannot be undone (the limits, the privilege drop) is left out; the
+    calls it makes are exercised with a harmless request."""
+    inputs = list(range(WARM_INPUTS - 3)) + ["raise", "print", "s"]
+    line = _dumps({"op": "call", "program": {"source": _WARM_SOURCE, "function": "f"},
+                   "positions": list(range(len(inputs))), "inputs": inputs, "limits": {}})
+    job = _loads(line.encode())
+    child = _Child(out_fd, mmap.mmap(-1, PROGRESS.size), {})
+    out = sys.stdout
+    capture = _Capture(DEFAULT_OUTPUT)
+    sys.stdout = capture
+    try:
+        child.mark(-1)
+        raw, meta = child.read_program(job["program"])
+        fn, err = child.exec_program(raw, meta)
+        _call_inputs(child, fn, job["positions"], job["inputs"], DEFAULT_OUTPUT, capture.state)
+        child.send({"t": "load", "ok": False, "error": "warm"})
+    finally:
+        sys.stdout = out
+        sys.modules.pop(meta[1], None)
+    child.progress.close()
+    # What sandbox() calls, with no effect: the limits set to what they
+    # are, the capabilities read.
+    for res in _LIMITED:
+        resource.setrlimit(res, resource.getrlimit(res))
+    libc = _libc()
+    libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
+    libc.capget(*_cap_structs())
+
+
+def _child_main(req_fd, res_fd, progress, cfg, warm):
+    """Body of a child: wait for one job, run it, exit. A spare child (warm)
+    first runs a job of its own, while the sandbox is idle."""
     os.setsid()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
                 signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF):
@@ -678,7 +743,9 @@ def _child_main(req_fd, res_fd, progress, cfg):
         os.dup2(null, fd)
     os.close(null)
     sys.stdin = open(os.devnull)
-    _warm()
+    if warm:
+        _warm(1)
+    os.register_at_fork(after_in_child=lambda: _FORKED.append(True))
     chunks = []
     while True:
         data = os.read(req_fd, 1 << 20)
@@ -718,16 +785,23 @@ def _zygote_main(sock, cfg):
     of request data: the server's memory holds every request it handled,
     the observed outputs of analyse requests among them.
 
-    Each message carries the child's three descriptors (job pipe, result
-    pipe, progress memory); the zygote forks twice so that the child, once
-    its intermediate parent has exited, is the server's child (the server
-    is PID 1 or a subreaper) and the server can wait for it. The reply is
-    the child's pid (0 when it could not be forked)."""
+    Each message ("w" for a spare child, which warms up before it waits
+    for its job, "f" for one needed at once) carries the child's three
+    descriptors (job pipe, result pipe, progress memory); the zygote forks
+    twice so that the child, once its intermediate parent has exited, is
+    the server's child (the server is PID 1 or a subreaper) and the server
+    can wait for it. The reply is the child's pid (0 when it could not be
+    forked)."""
     libc = _libc()
     # A fresh interpreter is dumpable again: not this one (its memory is
     # what every child starts from).
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # Once here rather than in every child (it keeps the capabilities the
+    # zygote holds: a child still reads a program as root before it drops
+    # them).
+    drop_bounding_set(libc)
+    _BOUNDING_SET_EMPTY.append(True)
     # Python's objects for the standard streams close their descriptors
     # when collected: let that happen now, not in a child where the same
     # numbers are its pipes.
@@ -753,7 +827,7 @@ def _zygote_main(sock, cfg):
             os._exit(0)
         if not msg:
             os._exit(0)
-        pid = _spawn(fds, cfg) if len(fds) == 3 else 0
+        pid = _spawn(fds, cfg, msg == b"w") if len(fds) == 3 else 0
         for fd in fds:
             os.close(fd)
         try:
@@ -762,7 +836,7 @@ def _zygote_main(sock, cfg):
             os._exit(0)
 
 
-def _spawn(fds, cfg):
+def _spawn(fds, cfg, warm):
     """Fork a child through an intermediate process; returns its pid."""
     req_r, res_w, pfd = fds
     r, w = os.pipe()
@@ -780,7 +854,7 @@ def _spawn(fds, cfg):
                 try:
                     os.close(w)
                     progress = mmap.mmap(pfd, PROGRESS.size)
-                    _child_main(req_r, res_w, progress, cfg)
+                    _child_main(req_r, res_w, progress, cfg, warm)
                 except BaseException as e:  # noqa: BLE001
                     try:
                         _err("child: " + _exc_text(e))
@@ -840,14 +914,15 @@ class _Zygote:
                 pass
             self.pid = None
 
-    def spawn(self, fds):
-        """A new child holding fds; returns its pid, or 0."""
+    def spawn(self, fds, warm):
+        """A new child holding fds (a spare one, which warms up, when warm);
+        returns its pid, or 0."""
         for _ in range(2):
             if self.sock is None:
                 self.start(fresh=True)
             try:
                 os.kill(self.pid, signal.SIGCONT)
-                socket.send_fds(self.sock, [b"f"], fds)
+                socket.send_fds(self.sock, [b"w" if warm else b"f"], fds)
                 r, _, _ = select.select([self.sock], [], [], ZYGOTE_TIMEOUT)
                 data = self.sock.recv(16) if r else b""
             except OSError:
@@ -978,9 +1053,6 @@ def _describe_status(status):
     return "the process running the call exited with status %d (os._exit or a crash)" % code
 
 
-_STATUSES = ("ok", "error", "memory", "output_limit", "bad_output")
-
-
 class Server:
     def __init__(self, proto_fd, cfg):
         self.proto_fd = proto_fd
@@ -995,7 +1067,7 @@ class Server:
 
     # -- children
 
-    def fork(self):
+    def fork(self, warm=False):
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         pfd = os.memfd_create("progress", os.MFD_CLOEXEC)
@@ -1003,7 +1075,7 @@ class Server:
             os.ftruncate(pfd, PROGRESS.size)
             progress = mmap.mmap(pfd, PROGRESS.size)
             progress[0:16] = PROGRESS.pack(-1, time.monotonic())
-            pid = self.zygote.spawn([req_r, res_w, pfd])
+            pid = self.zygote.spawn([req_r, res_w, pfd], warm)
         finally:
             for fd in (req_r, res_w, pfd):
                 os.close(fd)
@@ -1034,25 +1106,28 @@ class Server:
         w.signal()
         w.release()
         self.dead.append(w)
-        self.sweep()
+        self.sweep(killed=(w.pid,))
 
-    def sweep(self):
+    def sweep(self, killed=()):
         """SIGKILL every process but the server, the zygote and the spare,
         until none is left: in a PID namespace (the harness is PID 1) every
         process in it, else the server's descendants. Processes forked while
-        a pass runs are caught by the next (a process with a pending SIGKILL
-        cannot fork)."""
+        a pass runs are caught by the next: a process with a pending SIGKILL
+        cannot fork, so once a pass finds no process that it has not killed
+        already, none is left that can run. (Nothing is reaped meanwhile, so
+        no pid is reused.) killed: pids already sent SIGKILL."""
         keep = {os.getpid()}
         if self.zygote.pid:
             keep.add(self.zygote.pid)
         if self.spare is not None:
             keep.add(self.spare.pid)
+        killed = set(killed)
         for _ in range(1000):
             if self.pidns:
                 pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
             else:
                 pids = _descendants(os.getpid(), skip=keep)
-            alive = [p for p in pids if p not in keep and not _zombie(p)]
+            alive = [p for p in pids if p not in keep and p not in killed and not _zombie(p)]
             if not alive:
                 return
             for pid in alive:
@@ -1060,6 +1135,7 @@ class Server:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
+                killed.add(pid)
         _err("warning: processes left by a request survive the clean-up")
 
     def reap(self):
@@ -1092,10 +1168,12 @@ class Server:
         timeout = float(limits.get("timeout") or DEFAULT_TIMEOUT)
         out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
         n = len(inputs)
-        outcomes = [None] * n
+        # The outcomes, as columns: status code, nanoseconds, and the output
+        # value (status "o") or the error text.
+        res = ([None] * n, [0] * n, [None] * n)
         total = 0
         while True:
-            todo = [i for i in range(n) if outcomes[i] is None]
+            todo = [i for i in range(n) if res[0][i] is None]
             if not todo:
                 break
             w = self.take(
@@ -1107,95 +1185,106 @@ class Server:
                     "limits": limits,
                 }
             )
-            left = len(todo)
-            failure = None  # (status, error, index, or None for all left)
+            got = 0  # results received from this child: todo[:got]
+            failure = None  # (status code, error, index, or None for all left)
             # However the child reports its progress, the whole batch gets
             # no more than every input's timeout plus the load's.
-            hard = time.monotonic() + (left + 1) * timeout + 1.0
+            hard = time.monotonic() + (len(todo) + 1) * timeout + 1.0
             try:
-                while left:
+                while got < len(todo):
                     idx, start = w.current()
                     now = time.monotonic()
                     wait = min(start + timeout, hard) - now
                     if wait <= 0:
                         if idx < 0:
-                            failure = ("timeout", "loading the program took longer than %gs" % timeout, None)
+                            failure = ("t", "loading the program took longer than %gs" % timeout, None)
                         else:
-                            failure = ("timeout", "the call took longer than %gs and was killed" % timeout, idx)
+                            failure = ("t", "the call took longer than %gs and was killed" % timeout, idx)
                         break
                     before = w.bytes_read
                     msgs = w.read_messages(min(wait, 1.0), 4 * out_limit + (1 << 16))
                     total += w.bytes_read - before
                     if total > RESPONSE_CAP:
-                        failure = ("output_limit", "the outputs of this batch exceed %d bytes in total" % RESPONSE_CAP, None)
+                        failure = ("l", "the outputs of this batch exceed %d bytes in total" % RESPONSE_CAP, None)
                         break
                     for msg in msgs:
                         t = msg.get("t")
                         if t == "outs":
-                            items = msg.get("items")
-                            if not isinstance(items, list):
-                                raise ValueError("malformed results")
-                            left -= self.record(outcomes, items)
+                            got += self.record(res, todo, got, msg)
                         elif t == "load" and not msg.get("ok"):
-                            failure = ("load_error", _safe_str(msg.get("error")), None)
+                            failure = ("L", _safe_str(msg.get("error")), None)
                             break
                         else:
                             raise ValueError("unexpected message from the child")
                     if failure:
                         break
-                    if w.eof and left:
+                    if w.eof and got < len(todo):
                         idx, _ = w.current()
-                        failure = ("crashed", _describe_status(w.kill()), idx if idx >= 0 else None)
+                        failure = ("c", _describe_status(w.kill()), idx if idx >= 0 else None)
                         break
             except ValueError as e:
                 idx, _ = w.current()
-                failure = ("crashed", "protocol violation: %s" % e, idx if idx >= 0 else None)
-            seconds = time.monotonic() - w.current()[1]
+                failure = ("c", "protocol violation: %s" % e, idx if idx >= 0 else None)
+            nanos = int((time.monotonic() - w.current()[1]) * 1e9)
             self.finish(w)
             if failure:
-                status, error, idx = failure
-                if idx is None or idx not in todo or outcomes[idx] is not None:
+                code, error, idx = failure
+                codes, ns, vals = res
+                if idx is None or not 0 <= idx < n or codes[idx] is not None:
                     for i in todo:
-                        if outcomes[i] is None:
-                            outcomes[i] = {"status": status, "error": error, "seconds": 0.0}
+                        if codes[i] is None:
+                            codes[i], ns[i], vals[i] = code, 0, error
                 else:
-                    outcomes[idx] = {"status": status, "error": error, "seconds": round(seconds, 6)}
-        resp = {"id": req.get("id"), "ok": True, "outcomes": outcomes}
+                    codes[idx], ns[idx], vals[idx] = code, nanos, error
+        return self.encode_outcomes(req.get("id"), res)
+
+    def record(self, res, todo, got, msg):
+        """Store a message of results from the child, for the inputs
+        todo[got:got+k]; returns k. Everything the response depends on is
+        checked here: a child that sends anything else is a protocol
+        violation."""
+        s, ns, v = msg.get("s"), msg.get("ns"), msg.get("v")
+        if type(s) is not str or type(ns) is not list or type(v) is not list or len(msg) != 4:
+            raise ValueError("malformed results")
+        k = len(s)
+        if len(ns) != k or len(v) != k or got + k > len(todo):
+            raise ValueError("results for unexpected inputs")
+        if k == 0:
+            return 0
+        # The times must fit the client's int64.
+        if not set(s) <= _CHILD_CODES or not set(map(type, ns)) <= _INT_TYPE or min(ns) < 0 or max(ns) >= 1 << 62:
+            raise ValueError("malformed results")
+        if s.count("o") != k:
+            for code, text in zip(s, v):
+                if code != "o" and type(text) is not str:
+                    raise ValueError("malformed error text")
+        codes, nanos, vals = res
+        first, last = todo[got], todo[got + k - 1]
+        if last - first == k - 1:
+            # Consecutive inputs (always, but after a timeout or a crash).
+            codes[first : last + 1] = s
+            nanos[first : last + 1] = ns
+            vals[first : last + 1] = v
+        else:
+            for j, i in enumerate(todo[got : got + k]):
+                codes[i], nanos[i], vals[i] = s[j], ns[j], v[j]
+        return k
+
+    def encode_outcomes(self, rid, res):
+        """The response line of a call: its outcomes as columns."""
+        codes, nanos, vals = res
+        resp = {"id": rid, "ok": True, "s": "".join(codes), "ns": nanos, "v": vals}
         try:
             return _encode(resp)
         except (TypeError, ValueError, RecursionError):
             # Only a tampered child can get here (json.loads accepts NaN).
-            for i, o in enumerate(outcomes):
+            for i, v in enumerate(vals):
                 try:
-                    _encode(o)
+                    _encode(v)
                 except (TypeError, ValueError, RecursionError):
-                    outcomes[i] = {"status": "crashed", "error": "protocol violation: unencodable outcome", "seconds": 0.0}
+                    codes[i], vals[i] = "c", "protocol violation: unencodable outcome"
+            resp["s"] = "".join(codes)
             return _encode(resp)
-
-    def record(self, outcomes, items):
-        """Store a batch of results from the child; returns how many. The
-        checks are the ones the response depends on (which input, which
-        status); the rest is checked when the response is encoded."""
-        n = len(outcomes)
-        for item in items:
-            try:
-                i = item["i"]
-                status = item["status"]
-            except (TypeError, KeyError):
-                raise ValueError("malformed result")
-            if type(i) is not int or not 0 <= i < n or outcomes[i] is not None:
-                raise ValueError("result for an unexpected input")
-            if (
-                status not in _STATUSES
-                or (status == "ok") != ("output" in item)
-                or type(item.get("seconds")) is not float
-                or type(item.get("error", "")) is not str
-                or len(item) != 3 + ("output" in item) + ("error" in item)
-            ):
-                raise ValueError("malformed result")
-            del item["i"]
-            outcomes[i] = item
-        return len(items)
 
     def single(self, job, timeout, kind):
         """Run a one-shot job (analyse, generate); returns the child's message
@@ -1325,7 +1414,7 @@ class Server:
         """A spare child for the next request, or None (the next request
         forks one itself and reports the failure)."""
         try:
-            return self.fork()
+            return self.fork(warm=True)
         except (OSError, RuntimeError) as e:
             _err("cannot fork a spare child: " + _exc_text(e))
             return None
@@ -1398,6 +1487,7 @@ _DEVICES = ("null", "zero", "full", "random", "urandom")
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
+PR_GET_NO_NEW_PRIVS = 39
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -1655,22 +1745,37 @@ def _reachable_by_others(path):
         return False
 
 
+# Set in the zygote once it emptied its capability bounding set: the
+# children it forks inherit the empty set and skip the 41 system calls.
+_BOUNDING_SET_EMPTY = []
+
+
+def drop_bounding_set(libc):
+    """Empty the capability bounding set (what an exec could gain back).
+    The capabilities the process holds now are not affected."""
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
+            break  # EINVAL: past the last capability
+
+
 def drop_privileges(libc, uid=None, gid=None):
     """What untrusted code keeps: no new privileges on exec, an empty
     capability bounding set, and either another uid (the caller is root) or
     no capability at all (a user namespace's root is the caller's own uid)."""
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    for cap in range(64):
-        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
-            break  # EINVAL: past the last capability
+    if not _BOUNDING_SET_EMPTY:
+        drop_bounding_set(libc)
     if uid is not None:
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)
-    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
-    data = (ctypes.c_uint32 * 6)()
-    libc.capset(header, data)
+    libc.capset(*_cap_structs())
+
+
+def _cap_structs():
+    """capset's header and an empty data (no capability in any set)."""
+    return (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0), (ctypes.c_uint32 * 6)()
 
 
 def _own_command():

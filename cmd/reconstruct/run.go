@@ -24,6 +24,7 @@ type runOptions struct {
 	resume     string
 	fork       string
 	force      bool
+	profile    string
 	flags      map[string]*pflag.Flag
 }
 
@@ -55,7 +56,18 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 					return err
 				}
 			}
-			return runRun(cmd.Context(), a, opts)
+			if opts.profile == "" {
+				return runRun(cmd.Context(), a, opts)
+			}
+			p, err := startProfile(opts.profile)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			err = runRun(cmd.Context(), a, opts)
+			if perr := p.stop(a.stderr); perr != nil && err == nil {
+				err = withCode(exitInfra, perr)
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "run configuration file (YAML)")
@@ -64,6 +76,7 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the stopped, killed or failed run RUN from the bank")
 	cmd.Flags().StringVar(&opts.fork, "fork", "", "start from run RUN's examples and candidates, with this configuration's settings")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "use a workspace that holds files reconstruct did not write")
+	cmd.Flags().StringVar(&opts.profile, "profile", "", "write a CPU and an allocation profile of the run (cpu.pprof, allocs.pprof) into DIR")
 	opts.flags = addConfigFlags(cmd.Flags())
 	return cmd
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/sandbox/process"
+	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 // idleGap is the pause before each timed batch of the idle variants: a run
@@ -35,11 +36,12 @@ func benchInputs(n int) []json.RawMessage {
 }
 
 // BenchmarkRoundTrip is the evaluation round trip of a trivial candidate on
-// 1 and 1,000 inputs: in the Docker sandbox (a message to the resident
-// harness), in the process sandbox, and with a `docker exec` per batch (the
-// design the resident harness replaces). Sub-benchmarks "idle" pause before
-// each batch, the way a run uses the sandbox; "b2b" send batches back to
-// back.
+// 1 and 1,000 inputs, every output compared in Go: in the Docker sandbox (a
+// message to the resident harness), in the process sandbox, and with a
+// `docker exec` per batch (the design the resident harness replaces).
+// Sub-benchmarks "idle" pause before each batch, the way a run uses the
+// sandbox; "b2b" send batches back to back. The idle Docker ones report
+// where the CPU time went (see sandboxtest.CPUMeter).
 func BenchmarkRoundTrip(b *testing.B) {
 	api, ref := needImage(b)
 	ws := b.TempDir()
@@ -59,17 +61,26 @@ func BenchmarkRoundTrip(b *testing.B) {
 	defer proc.Close()
 	prog := sandbox.Program{Path: filepath.Join(ws, "candidate.py"), Function: "solve"}
 
+	harnessPID := func() int {
+		info, err := api.ContainerInspect(ctx, dock.ContainerID())
+		if err != nil || info.State == nil || info.State.Pid == 0 {
+			b.Fatalf("the harness's pid: %v", err)
+		}
+		return info.State.Pid
+	}
+
 	backends := []struct {
 		name string
+		pid  func() int // the harness's, for the CPU figures
 		call func(ctx context.Context, in []json.RawMessage) error
 	}{
-		{"docker", func(ctx context.Context, in []json.RawMessage) error {
+		{"docker", harnessPID, func(ctx context.Context, in []json.RawMessage) error {
 			return checkCall(dock.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in}))
 		}},
-		{"process", func(ctx context.Context, in []json.RawMessage) error {
+		{"process", nil, func(ctx context.Context, in []json.RawMessage) error {
 			return checkCall(proc.Call(ctx, sandbox.CallRequest{Program: prog, Inputs: in}))
 		}},
-		{"docker-exec", func(ctx context.Context, in []json.RawMessage) error {
+		{"docker-exec", nil, func(ctx context.Context, in []json.RawMessage) error {
 			return execBatch(ctx, api, dock.ContainerID(), dock.opts.User, in)
 		}},
 	}
@@ -82,6 +93,10 @@ func BenchmarkRoundTrip(b *testing.B) {
 					mode = "idle"
 				}
 				b.Run(fmt.Sprintf("%s/%d/%s", be.name, n, mode), func(b *testing.B) {
+					var cpu *sandboxtest.CPUMeter
+					if idle && be.pid != nil {
+						cpu = sandboxtest.StartCPU(b, be.pid)
+					}
 					for i := 0; i < b.N; i++ {
 						if idle {
 							b.StopTimer()
@@ -92,12 +107,18 @@ func BenchmarkRoundTrip(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
+					b.StopTimer()
+					if cpu != nil {
+						cpu.Report()
+					}
 				})
 			}
 		}
 	}
 }
 
+// checkCall compares every output with what benchCandidate returns on
+// benchInputs, in Go, as the workflow does.
 func checkCall(out []sandbox.Outcome, err error) error {
 	if err != nil {
 		return err
@@ -105,6 +126,9 @@ func checkCall(out []sandbox.Outcome, err error) error {
 	for i, o := range out {
 		if !o.OK() {
 			return fmt.Errorf("input %d: %s: %s", i, o.Status, o.Error)
+		}
+		if want := strconv.Itoa(i + 1); string(o.Output) != want {
+			return fmt.Errorf("input %d: output %s, want %s", i, o.Output, want)
 		}
 	}
 	return nil

@@ -1,13 +1,14 @@
 package process
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,9 +16,15 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 const benchSource = "def f(x):\n    return x + 1\n"
+
+// idleGap is the pause before each timed batch of the idle benchmarks: a
+// run sends its batches seconds apart, so a batch arrives at an idle
+// sandbox (whose harness has forked its next child in the meantime).
+const idleGap = 300 * time.Millisecond
 
 func benchInputs(n int) []json.RawMessage {
 	in := make([]json.RawMessage, n)
@@ -25,6 +32,15 @@ func benchInputs(n int) []json.RawMessage {
 		in[i] = json.RawMessage(strconv.Itoa(i))
 	}
 	return in
+}
+
+// benchWant is what benchSource returns on benchInputs(n).
+func benchWant(n int) []json.RawMessage {
+	want := make([]json.RawMessage, n)
+	for i := range want {
+		want[i] = json.RawMessage(strconv.Itoa(i + 1))
+	}
+	return want
 }
 
 func benchSandbox(b *testing.B) *Sandbox {
@@ -38,7 +54,9 @@ func benchSandbox(b *testing.B) *Sandbox {
 	return s
 }
 
-func runBatch(b *testing.B, s *Sandbox, inputs []json.RawMessage) {
+// runBatch evaluates a batch and compares every output with the expected
+// one in Go, as the workflow does.
+func runBatch(b *testing.B, s *Sandbox, inputs, want []json.RawMessage) {
 	out, err := s.Call(context.Background(), sandbox.CallRequest{
 		Program: sandbox.Program{Source: benchSource, Function: "f"},
 		Inputs:  inputs,
@@ -46,56 +64,40 @@ func runBatch(b *testing.B, s *Sandbox, inputs []json.RawMessage) {
 	if err != nil {
 		b.Fatalf("Call: %v", err)
 	}
-	if last := out[len(out)-1]; last.Status != sandbox.StatusOK {
-		b.Fatalf("last outcome %+v", last)
-	}
-}
-
-// harnessCPU is the CPU time used so far by the harness and its reaped
-// children (all the per-request work happens in those), from /proc.
-func harnessCPU(b *testing.B, s *Sandbox) time.Duration {
-	b.Helper()
-	s.mu.Lock()
-	pid := s.h.cmd.Process.Pid
-	s.mu.Unlock()
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Fields after the command name: state is field 3; utime, stime,
-	// cutime, cstime are fields 14-17 (1-based), in clock ticks.
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-	var ticks int64
-	for _, v := range f[11:15] {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			b.Fatal(err)
+	for i, o := range out {
+		if o.Status != sandbox.StatusOK || !bytes.Equal(o.Output, want[i]) {
+			b.Fatalf("input %d: outcome %+v, want output %s", i, o, want[i])
 		}
-		ticks += n
 	}
-	return time.Duration(ticks) * time.Second / 100 // USER_HZ
 }
 
-// BenchmarkCallIdle is a batch arriving at an idle sandbox, the way a run
-// uses it: the harness has had time to fork its spare child between
-// batches (the pause is outside the timer).
+func (s *Sandbox) harnessPID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.h.cmd.Process.Pid
+}
+
+// BenchmarkCallIdle is a batch of a trivial candidate arriving at an idle
+// sandbox, the way a run uses it: the harness has had time to fork its
+// spare child between batches (the pause is outside the timer; the CPU
+// figures include the fork, which is off the request path). Every output
+// is compared in Go.
 func BenchmarkCallIdle(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			s := benchSandbox(b)
-			inputs := benchInputs(n)
-			runBatch(b, s, inputs)
-			cpu0 := harnessCPU(b, s)
+			inputs, want := benchInputs(n), benchWant(n)
+			runBatch(b, s, inputs, want)
+			cpu := sandboxtest.StartCPU(b, s.harnessPID)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				time.Sleep(20 * time.Millisecond)
+				time.Sleep(idleGap)
 				b.StartTimer()
-				runBatch(b, s, inputs)
+				runBatch(b, s, inputs, want)
 			}
 			b.StopTimer()
-			// Includes forking the next spare child (off the request path).
-			b.ReportMetric(float64(harnessCPU(b, s)-cpu0)/float64(time.Millisecond)/float64(b.N), "harness-cpu-ms/op")
+			cpu.Report()
 		})
 	}
 }
@@ -106,11 +108,91 @@ func BenchmarkCallBackToBack(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			s := benchSandbox(b)
-			inputs := benchInputs(n)
+			inputs, want := benchInputs(n), benchWant(n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				runBatch(b, s, inputs)
+				runBatch(b, s, inputs, want)
 			}
+		})
+	}
+}
+
+// residentPython is the baseline of BenchmarkCallIdle: the same candidate
+// called in a plain, resident Python process (no sandbox, no fork, no
+// isolation, no limits), fed the same JSON batch on stdin and answering a
+// JSON list of outputs on stdout. It is the least an evaluation outside the
+// orchestrator's process costs.
+const residentPython = `
+import json, sys
+ns = {}
+exec(compile(sys.argv[1], "<candidate>", "exec"), ns)
+f = ns["f"]
+dumps = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+out = sys.stdout
+for line in sys.stdin:
+    out.write(dumps([f(x) for x in json.loads(line)]) + "\n")
+    out.flush()
+`
+
+// BenchmarkResidentPython is the baseline for BenchmarkCallIdle, measured
+// the same way (idle gap, outputs compared in Go).
+func BenchmarkResidentPython(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			testenv.NeedPython(b)
+			python, err := resolvePython(context.Background(), DefaultPython)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cmd := exec.Command(python, "-I", "-c", residentPython, benchSource)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { stdin.Close(); _ = cmd.Wait() }()
+			r := bufio.NewReaderSize(stdout, 1<<20)
+			inputs, want := benchInputs(n), benchWant(n)
+			call := func() {
+				line, err := json.Marshal(inputs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := stdin.Write(append(line, '\n')); err != nil {
+					b.Fatal(err)
+				}
+				resp, err := r.ReadBytes('\n')
+				if err != nil && err != io.EOF {
+					b.Fatal(err)
+				}
+				var got []json.RawMessage
+				if err := json.Unmarshal(resp, &got); err != nil || len(got) != n {
+					b.Fatalf("output %q: %v", resp, err)
+				}
+				for i := range got {
+					if !bytes.Equal(got[i], want[i]) {
+						b.Fatalf("input %d: output %s, want %s", i, got[i], want[i])
+					}
+				}
+			}
+			call()
+			pid := cmd.Process.Pid
+			cpu := sandboxtest.StartCPU(b, func() int { return pid })
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				time.Sleep(idleGap)
+				b.StartTimer()
+				call()
+			}
+			b.StopTimer()
+			cpu.Report()
 		})
 	}
 }
@@ -139,7 +221,7 @@ func BenchmarkFreshPython(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				cmd := exec.Command(python, "-I", "-c", freshRunner, benchSource)
-				cmd.Stdin = strings.NewReader(string(raw))
+				cmd.Stdin = bytes.NewReader(raw)
 				out, err := cmd.Output()
 				if err != nil {
 					b.Fatalf("python: %v", err)

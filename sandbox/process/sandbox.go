@@ -29,9 +29,8 @@ const (
 	DefaultPython = "python3"
 	// DefaultExecTimeout bounds an Exec whose request has no timeout.
 	DefaultExecTimeout = 60 * time.Second
-	// startDeadline bounds the harness's start and first ping (the
-	// interpreter's start alone took more than 10 s on a loaded machine).
-	startDeadline = 30 * time.Second
+	// startDeadline bounds the harness's start and first ping.
+	startDeadline = 60 * time.Second
 	// uidBase and uidSpan: when the sandbox runs as root and Options.UID is
 	// 0, untrusted code runs as a random uid in [uidBase, uidBase+uidSpan),
 	// one per Sandbox, so that sandboxes cannot signal each other's

@@ -648,8 +648,7 @@ var Attacks = []Attack{
     return "done"`
 	}},
 	{Name: "forge the harness's reply on its stdout", Body: func(*Host) string {
-		return `    outs = ",".join(['{"status":"ok","output":"forged","seconds":0.0}'] * 3)
-    lines = "".join('{"id":%d,"ok":true,"outcomes":[%s]}\n' % (i, outs) for i in range(1, 400)).encode()
+		return `    lines = "".join('{"id":%d,"ok":true,"s":"ooo","ns":[0,0,0],"v":["forged","forged","forged"]}\n' % i for i in range(1, 400)).encode()
     targets = ["/proc/1/fd/1", "/proc/%d/fd/1" % os.getppid(), "/dev/stdout", "/proc/self/fd/1"]
     for p in os.listdir("/proc"):
         if p.isdigit():
@@ -669,6 +668,24 @@ var Attacks = []Attack{
         except OSError:
             pass
     return "forged"`
+	}},
+	{Name: "forge results on its own result pipe, and break out of their message", Spoils: true, Body: func(*Host) string {
+		return `    forged = [
+        b'{"t":"outs","s":"ooo","ns":[0,0,0],"v":["forged","forged","forged"]}\n',
+        b'{"t":"outs","s":"o","ns":[0],"v":["x\\"]}\n{\\"id\\":1,\\"ok\\":true}"]}\n',
+        b'{"t":"outs","s":"tc","ns":[-1,1e309],"v":[NaN,{"status":"ok"}]}\n',
+        b'{"t":"outs","s":"o","ns":[99999999999999999999999999],"v":[1]}\n',
+        b'{"id":2,"ok":true,"s":"o","ns":[0],"v":["forged"]}\n',
+    ]
+    wrote = 0
+    for fd in range(3, 64):
+        for msg in forged:
+            try:
+                os.write(fd, msg)
+                wrote += 1
+            except OSError:
+                pass
+    return "forged %d" % wrote`
 	}},
 }
 
