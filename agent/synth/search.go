@@ -128,6 +128,9 @@ func search(p *problem, spec searchSpec) searchResult {
 				if loopSweep(en, p, 0.1, consider) {
 					return true
 				}
+				if familySketches(en, p, consider) {
+					return true
+				}
 				sweepStaged(en, 0.5, p.ok)
 				if en.stopped {
 					return true
