@@ -8,11 +8,13 @@ import (
 // familySketches runs the strategies for programs the levels do not reach
 // (after size 4, right after the loop sweep): the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
-// (strategy_template_stack.go), then the position-wise decomposition of
+// (strategy_template_stack.go), the state-machine search
+// (strategy_state.go), then the position-wise decomposition of
 // list transducers (strategy_window.go). It reports whether consider
 // accepted a program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return digitSketch(en, p, consider) || stackSketch(en, p, consider) || positionwise(en, p, 0.6, consider)
+	return digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
+		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider)
 }
 
 var scalarOpsOnce = sync.OnceValue(func() []*operator {
