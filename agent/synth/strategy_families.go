@@ -6,14 +6,15 @@ import (
 )
 
 // familySketches runs the strategies for programs the levels do not reach
-// (after size 4, right after the loop sweep): the digit-loop sketch
+// (after size 4, right after the loop sweep): the recurrence sketch over
+// an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
 // (strategy_template_stack.go), the state-machine search
 // (strategy_state.go), then the position-wise decomposition of
 // list transducers (strategy_window.go). It reports whether consider
 // accepted a program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
+	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider)
 }
 
