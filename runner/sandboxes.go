@@ -112,7 +112,12 @@ func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir strin
 	if role == "oracle" {
 		opts.Hide = hiddenFromOracle(c, dir)
 	}
-	return process.New(ctx, opts)
+	box, err := process.New(ctx, opts)
+	if err != nil {
+		// A nil *process.Sandbox in the interface would not be nil.
+		return nil, err
+	}
+	return box, nil
 }
 
 // openScratch starts a sandbox with an empty working directory of its own.
