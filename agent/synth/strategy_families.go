@@ -66,3 +66,30 @@ func holeSearch(p *problem, deadline time.Time, maxSize int, mem int64, sweep bo
 	})
 	return found
 }
+
+// fillSketch checks the fillings of a sketch on the examples in order and
+// hands the first that fits every example to consider, with its values on
+// every environment; it reports whether consider accepted one.
+func fillSketch[F any](en *enumerator, p *problem, fills []F, run func(f F, env []any) any, prog func(f F) *node,
+	consider func(*node, []any) bool) bool {
+	for _, f := range fills {
+		fits := true
+		for i := range p.outs {
+			if !p.matchesAt(i, run(f, p.envs[i])) {
+				fits = false
+				break
+			}
+		}
+		if !fits {
+			continue
+		}
+		vals := make([]any, len(en.envs))
+		for i, env := range en.envs {
+			vals[i] = run(f, env)
+		}
+		if consider(prog(f), vals) {
+			return true
+		}
+	}
+	return false
+}

@@ -122,17 +122,14 @@ func digitSketch(en *enumerator, p *problem, consider func(*node, []any) bool) b
 	}
 	// The base exceeds every digit seen, inputs and outputs.
 	top := int64(0)
-	lists := make([][][]int64, len(en.envs))
-	for i, env := range en.envs {
-		for _, v := range env {
-			l := v.([]int64)
+	for _, env := range en.envs {
+		for _, l := range intLists(env) {
 			for _, x := range l {
 				if x < 0 {
 					return false
 				}
 				top = max(top, x)
 			}
-			lists[i] = append(lists[i], l)
 		}
 	}
 	for _, o := range p.outs {
@@ -149,27 +146,17 @@ func digitSketch(en *enumerator, p *problem, consider func(*node, []any) bool) b
 			bases = append(bases, m)
 		}
 	}
-	for _, d := range digitLoops(len(p.b.types), bases) {
-		fits := true
-		for i := range p.outs {
-			if !p.matchesAt(i, d.run(lists[i])) {
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
-		}
-		n := digitNode(p, d)
-		vals := make([]any, len(en.envs))
-		for i := range en.envs {
-			vals[i] = d.run(lists[i])
-		}
-		if consider(n, vals) {
-			return true
-		}
+	return fillSketch(en, p, digitLoops(len(p.b.types), bases), func(d digitLoop, env []any) any { return d.run(intLists(env)) },
+		func(d digitLoop) *node { return digitNode(p, d) }, consider)
+}
+
+// intLists returns the integer lists of an environment.
+func intLists(env []any) [][]int64 {
+	out := make([][]int64, len(env))
+	for i, v := range env {
+		out[i] = v.([]int64)
 	}
-	return false
+	return out
 }
 
 // digitNode is the program of a filled digit loop over the list variables.
@@ -177,11 +164,7 @@ func digitNode(p *problem, d digitLoop) *node {
 	name := fmt.Sprintf("digit_loop[%+v]", d)
 	op := &operator{Name: name, Args: p.b.types, Ret: tListInt, Fam: famLoop, Cost: 1,
 		Eval: func(_ *lambda, a []any) any {
-			lists := make([][]int64, len(a))
-			for i, v := range a {
-				lists[i] = v.([]int64)
-			}
-			return d.run(lists)
+			return d.run(intLists(a))
 		},
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("digit_loop", p.b.names, d.python(p.b.names)), a...)

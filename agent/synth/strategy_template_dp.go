@@ -111,27 +111,8 @@ func dpSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool
 	if len(p.b.types) != 1 || p.b.types[0] != tInt || p.out != tInt || p.nullable || len(p.outs) < 3 {
 		return false
 	}
-	for _, d := range dpRecurrences(p.mined) {
-		fits := true
-		for i := range p.outs {
-			if !p.matchesAt(i, d.run(p.envs[i][0].(int64))) {
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
-		}
-		n := dpNode(p, d)
-		vals := make([]any, len(en.envs))
-		for i, env := range en.envs {
-			vals[i] = d.run(env[0].(int64))
-		}
-		if consider(n, vals) {
-			return true
-		}
-	}
-	return false
+	return fillSketch(en, p, dpRecurrences(p.mined), func(d dpRecurrence, env []any) any { return d.run(env[0].(int64)) },
+		func(d dpRecurrence) *node { return dpNode(p, d) }, consider)
 }
 
 func dpNode(p *problem, d dpRecurrence) *node {

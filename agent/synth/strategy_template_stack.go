@@ -165,27 +165,8 @@ func stackSketch(en *enumerator, p *problem, consider func(*node, []any) bool) b
 		}
 	}
 	slices.Sort(codes)
-	for _, s := range stackPrograms(p.out, codes) {
-		fits := true
-		for i := range p.outs {
-			if !p.matchesAt(i, s.run(p.envs[i][0].([]int64))) {
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
-		}
-		n := stackNode(p, s)
-		vals := make([]any, len(en.envs))
-		for i, env := range en.envs {
-			vals[i] = s.run(env[0].([]int64))
-		}
-		if consider(n, vals) {
-			return true
-		}
-	}
-	return false
+	return fillSketch(en, p, stackPrograms(p.out, codes), func(s stackProgram, env []any) any { return s.run(env[0].([]int64)) },
+		func(s stackProgram) *node { return stackNode(p, s) }, consider)
 }
 
 // stackNode is the program of a filled stack sketch.
