@@ -72,6 +72,14 @@
 //     s.split()) (after size 4, last).
 //   - strategy_conditional.go: "t if c else e" from two programs each right
 //     on part of the examples (after each size from 3).
+//   - strategy_families.go: the sketches for programs beyond the sizes
+//     reached, run after size 4 right after the loop sweep, in this order:
+//     strategy_template_digits.go (digit lists in base b combined with a
+//     carry or borrow), strategy_template_stack.go (tokens run on a stack,
+//     operator codes' meanings learned), strategy_state.go (a small state
+//     updated by every element) and strategy_window.go (position-wise
+//     decomposition: each output position a data point of a scalar
+//     function of a window, searched by the enumerator as a hole).
 //
 // Input proposal:
 //   - propose_template.go: the template of inputs read from the task's

@@ -228,6 +228,9 @@ func (s *searcher) strategies() bool {
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}
+	if familySketches(en, p, s.consider) {
+		return true
+	}
 	sweepStaged(en, 0.5, p.ok)
 	if en.stopped {
 		return true

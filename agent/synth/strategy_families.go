@@ -1,0 +1,99 @@
+package synth
+
+import (
+	"sync"
+	"time"
+)
+
+// familySketches runs the strategies for programs the levels do not reach
+// (after size 4, right after the loop sweep): the recurrence sketch over
+// an integer (strategy_template_dp.go), the digit-loop sketch
+// (strategy_template_digits.go), the stack sketch
+// (strategy_template_stack.go), the state-machine search
+// (strategy_state.go), then the position-wise decomposition of
+// list transducers (strategy_window.go). It reports whether consider
+// accepted a program.
+func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
+		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider)
+}
+
+var scalarOpsOnce = sync.OnceValue(func() []*operator {
+	var out []*operator
+	for _, op := range catalog.top {
+		if op.Ret <= tStr {
+			out = append(out, op)
+		}
+	}
+	return out
+})
+
+// scalarOps are the operators of a sketch's holes: those returning a
+// number, a truth value or a string (a hole is one value; the lists it
+// reads are its variables, reduced by sum, max, count...).
+func scalarOps() []*operator { return scalarOpsOnce() }
+
+// holeSearch fills the hole of a sketch: it enumerates programs over the
+// sub-problem's variables level by level up to maxSize and returns the
+// first consistent with every data point, or nil. Unlike a whole search it
+// runs no strategies, only a short staged sweep after size 4 when sweep is
+// set (a count or sum over a window with a lambda).
+func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep bool) *node {
+	var found *node
+	lams, ok := lambdasFor(p.mined, done)
+	if !ok {
+		return nil
+	}
+	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
+		lams: lams, deadline: deadline, done: done, memLimit: mem})
+	en.onNew = func(t valType, e *entry) bool {
+		if p.okType(t) && p.allMatch(e.vals) {
+			found = e.n
+			return true
+		}
+		return false
+	}
+	for _, t := range p.ok {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				if en.onNew(t, e) {
+					return found
+				}
+			}
+		}
+	}
+	en.grow(maxSize, func(size int) bool {
+		if size == 4 && sweep {
+			sweepStaged(en, 0.3, p.ok)
+		}
+		return found != nil
+	})
+	return found
+}
+
+// fillSketch checks the fillings of a sketch on the examples in order and
+// hands the first that fits every example to consider, with its values on
+// every environment; it reports whether consider accepted one.
+func fillSketch[F any](en *enumerator, p *problem, fills []F, run func(f F, env []any) any, prog func(f F) *node,
+	consider func(*node, []any) bool) bool {
+	for _, f := range fills {
+		fits := true
+		for i := range p.outs {
+			if !p.matchesAt(i, run(f, p.envs[i])) {
+				fits = false
+				break
+			}
+		}
+		if !fits {
+			continue
+		}
+		vals := make([]any, len(en.envs))
+		for i, env := range en.envs {
+			vals[i] = run(f, env)
+		}
+		if consider(prog(f), vals) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,48 @@
+package synth
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// The state-machine search finds transducers whose output is a small
+// state updated by every element.
+func TestStateMachine(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	scan := func(s0 int, h func(s, x int) int) func(in any) any {
+		return func(in any) any {
+			out, s := []int{}, s0
+			for _, x := range asInts(in) {
+				s = h(s, x)
+				out = append(out, s)
+			}
+			return out
+		}
+	}
+	cases := []sketchCase{
+		{name: "running_sum_floor0", task: list("running_sum_floor0"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -10, 10, 3, 14) },
+			f:   scan(0, func(s, x int) int { return max(0, s+x) })},
+		{name: "seen_one", task: list("seen_one"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 1, 3, 15) },
+			f:   scan(0, func(s, x int) int { return max(s, x) })},
+		{name: "odd_count_parity", task: list("odd_count_parity"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -40, 40, 3, 12) },
+			f:   scan(0, func(s, x int) int { return (s + x%2 + 2) % 2 })},
+	}
+	for i := range cases {
+		cases[i].check = func(t *testing.T, n *node) {
+			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "state_machine") {
+				t.Errorf("found %v, want a state machine", n)
+			}
+		}
+	}
+	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return stateMachine(en, p, 1, consider)
+	})
+}

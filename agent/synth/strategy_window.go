@@ -1,0 +1,455 @@
+package synth
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Position-wise decomposition. When a task maps one list (or two lists of
+// one length) to a list of the same length, every output position of every
+// example is one data point of a scalar function of a few features of that
+// position: the element itself, the element k places back (0 before the
+// start), the window of the last k+1 elements (fewer at the start), the
+// whole prefix, the index, and the same of the other list. The enumerator
+// searches that scalar function on the data points (two examples of length
+// 6 give 12), one window length at a time, optionally with a warm-up: the
+// first k positions, where the window is not full, all give one constant.
+// The program found is a loop over the positions.
+
+// maxWindowBack is the longest look-back tried: windows of up to 8
+// elements.
+const maxWindowBack = 7
+
+// maxPointsSearched bounds the data points the scalar search runs on; the
+// whole program is checked on every example afterwards.
+const maxPointsSearched = 150
+
+// streams are the list inputs of a problem whose outputs are lists of the
+// same length, the shape the position-wise and state strategies need.
+type streams struct {
+	// lists are the input variables' values per environment.
+	lists [][][]any
+	elem  []valType
+	// outElem is the output element type; outs the outputs' elements per
+	// example (nil for the extra environments).
+	outElem valType
+	outs    [][]any
+	// bits says the outputs are all 0 or 1: the scalar function may be a
+	// truth value, converted with int().
+	bits bool
+}
+
+// elemType is the element type of a list type, or false.
+func elemType(t valType) (valType, bool) {
+	switch t {
+	case tListInt:
+		return tInt, true
+	case tListStr:
+		return tStr, true
+	case tListBool:
+		return tBool, true
+	}
+	return 0, false
+}
+
+// listElems returns a list value's elements.
+func listElems(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []int64:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out, true
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out, true
+	case []bool:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// newStreams reads the problem as streams, or returns nil when its inputs
+// are not one or two lists or some output is not as long as the inputs.
+func newStreams(p *problem, envs [][]any) *streams {
+	if len(p.b.types) == 0 || len(p.b.types) > 2 || p.nullable || len(p.outs) == 0 {
+		return nil
+	}
+	oe, good := elemType(p.out)
+	if !good {
+		return nil
+	}
+	s := &streams{outElem: oe, bits: oe == tInt}
+	for _, t := range p.b.types {
+		e, good := elemType(t)
+		if !good {
+			return nil
+		}
+		s.elem = append(s.elem, e)
+	}
+	points := 0
+	for i, env := range envs {
+		var ls [][]any
+		for _, v := range env {
+			l, _ := listElems(v)
+			if len(ls) > 0 && len(l) != len(ls[0]) {
+				l = nil
+			}
+			ls = append(ls, l)
+		}
+		s.lists = append(s.lists, ls)
+		if i >= len(p.outs) {
+			continue
+		}
+		out, good := listElems(p.outs[i])
+		if !good || len(ls[0]) != len(out) || (len(ls) > 1 && ls[1] == nil) {
+			return nil
+		}
+		for _, o := range out {
+			if b, isInt := o.(int64); !isInt || (b != 0 && b != 1) {
+				s.bits = false
+			}
+		}
+		s.outs = append(s.outs, out)
+		points += len(out)
+	}
+	if points < 4 {
+		return nil
+	}
+	return s
+}
+
+// windowSpec is one choice of features: look-back k (0: the prefix is the
+// window and there is no element k back) and warm-up (positions before
+// warm output warmVal).
+type windowSpec struct {
+	k       int
+	warm    int
+	streams int
+}
+
+// featureNames are the Python names of the features, in variable order.
+func (w windowSpec) featureNames() []string {
+	if w.streams == 1 {
+		return []string{"x", "back", "window", "i"}
+	}
+	return []string{"x", "y", "x_back", "y_back", "win_x", "win_y", "i"}
+}
+
+// features returns the feature values at position i of the lists, in the
+// order of featureNames.
+func (w windowSpec) features(ls [][]any, elem []valType, i int) []any {
+	var cur, back, win []any
+	for s := range w.streams {
+		l := ls[s]
+		cur = append(cur, l[i])
+		var bk any = zeroOf(elem[s])
+		if i-w.k >= 0 {
+			bk = l[i-w.k]
+		}
+		back = append(back, bk)
+		lo := 0
+		if w.k > 0 {
+			lo = max(0, i-w.k)
+		}
+		win = append(win, typedList(l[lo:i+1], elem[s]))
+	}
+	out := append(append(cur, back...), win...)
+	return append(out, int64(i))
+}
+
+func (w windowSpec) featureTypes(elem []valType) []valType {
+	var cur, win []valType
+	for s := range w.streams {
+		cur = append(cur, elem[s])
+		lt := tListInt
+		switch elem[s] {
+		case tStr:
+			lt = tListStr
+		case tBool:
+			lt = tListBool
+		}
+		win = append(win, lt)
+	}
+	out := append(append(append([]valType{}, cur...), cur...), win...)
+	return append(out, tInt)
+}
+
+func zeroOf(t valType) any {
+	switch t {
+	case tStr:
+		return ""
+	case tBool:
+		return false
+	}
+	return int64(0)
+}
+
+// typedList converts elements back to a list value of element type t.
+func typedList(xs []any, t valType) any {
+	switch t {
+	case tStr:
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = x.(string)
+		}
+		return out
+	case tBool:
+		out := make([]bool, len(xs))
+		for i, x := range xs {
+			out[i] = x.(bool)
+		}
+		return out
+	}
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = x.(int64)
+	}
+	return out
+}
+
+// windowSpecs lists the feature choices in the order they are tried: one
+// place back, then longer windows, then the prefix; each without a
+// warm-up, then with one.
+func windowSpecs(streams int) []windowSpec {
+	var out []windowSpec
+	for k := 1; k <= maxWindowBack; k++ {
+		out = append(out, windowSpec{k: k, streams: streams}, windowSpec{k: k, warm: k, streams: streams})
+		if k == 1 {
+			out = append(out, windowSpec{k: 0, streams: streams})
+		}
+	}
+	return out
+}
+
+// positionwise tries every window choice in turn within share of the time
+// left; it reports whether consider accepted a program.
+func positionwise(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+	st := newStreams(p, en.envs)
+	if st == nil || en.stopped {
+		return false
+	}
+	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	specs := windowSpecs(len(st.elem))
+	// Small functions of every choice first, then larger ones.
+	for pass, maxSize := range []int{4, 6} {
+		for j, w := range specs {
+			left := time.Until(until)
+			if left <= 0 {
+				return false
+			}
+			// Each choice gets an equal part of what is left (of the
+			// first third in the first pass).
+			if pass == 0 {
+				left /= 3
+			}
+			slice := left / time.Duration(len(specs)-j)
+			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), en.done, maxSize, en.memLimit/4)
+			if !good {
+				continue
+			}
+			n := positionNode(p, st, w, fn, warmVal)
+			vals := make([]any, len(en.envs))
+			for i, env := range en.envs {
+				vals[i] = evalSafe(n, env)
+			}
+			if consider(n, vals) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// searchPositionFunc searches the scalar function of the features of w
+// that gives every output position (after the warm-up).
+func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, done <-chan struct{}, maxSize int, mem int64) (*node, any, bool) {
+	sub := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem)}, round: -1, mined: p.mined}
+	var warmVal any
+	for e, out := range st.outs {
+		for i := range out {
+			if i < w.warm {
+				if warmVal == nil {
+					warmVal = out[i]
+				} else if !equalTo(out[i], warmVal, 0) {
+					return nil, nil, false
+				}
+				continue
+			}
+			if len(sub.envs) >= maxPointsSearched {
+				continue
+			}
+			sub.envs = append(sub.envs, w.features(st.lists[e], st.elem, i))
+			o := out[i]
+			if st.bits {
+				o = o.(int64) == 1
+			}
+			sub.outs = append(sub.outs, o)
+		}
+	}
+	if w.warm > 0 && warmVal == nil || len(sub.outs) < 3 {
+		return nil, nil, false
+	}
+	sub.out = st.outElem
+	if st.bits {
+		sub.out = tBool
+	}
+	sub.ok = []valType{sub.out}
+	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5)
+	return fn, warmVal, fn != nil
+}
+
+// evalSafe evaluates a program, an operator panicking counting as failing.
+func evalSafe(n *node, env []any) (v any) {
+	defer func() {
+		if recover() != nil {
+			v = errV
+		}
+	}()
+	return evalNode(n, env)
+}
+
+// positionNode is the whole program: the loop over the positions applying
+// fn to the features of w.
+func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) *node {
+	name := fmt.Sprintf("positionwise[k=%d,warm=%d:%s]", w.k, w.warm, fn)
+	bits := st.bits
+	elem, outElem := st.elem, st.outElem
+	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famScan, Cost: 1,
+		Eval: func(_ *lambda, a []any) any {
+			var ls [][]any
+			for _, v := range a {
+				l, _ := listElems(v)
+				if len(ls) > 0 && len(l) != len(ls[0]) {
+					return errV
+				}
+				ls = append(ls, l)
+			}
+			out := make([]any, len(ls[0]))
+			for i := range out {
+				if i < w.warm {
+					out[i] = warmVal
+					continue
+				}
+				v := evalSafe(fn, w.features(ls, elem, i))
+				if isErr(v) {
+					return errV
+				}
+				if bits {
+					b, good := v.(bool)
+					if !good {
+						return errV
+					}
+					v = int64(0)
+					if b {
+						v = int64(1)
+					}
+				}
+				out[i] = v
+			}
+			if t, good := typeOfElems(out, outElem); good {
+				return t
+			}
+			return errV
+		},
+		Py: func(e *emitter, _ *lambda, a []code) code {
+			return call(e.loopHelper("positionwise", p.b.names, positionLoop(e, w, fn, warmVal, bits, p.b.names, elem)), a...)
+		}}
+	n := &node{Op: op, Var: -1, Size: 2 + fn.Size + min(w.k, 2)}
+	for i := range p.b.types {
+		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
+	}
+	return n
+}
+
+// typeOfElems converts elements to a list of type elem (checking them).
+func typeOfElems(xs []any, elem valType) (any, bool) {
+	for _, x := range xs {
+		if t, _ := typeOf(x); t != elem {
+			return nil, false
+		}
+	}
+	return typedList(xs, elem), true
+}
+
+// loopHelper registers a helper function named after base (numbered when
+// the name is taken by another body) and returns its name.
+func (e *emitter) loopHelper(base string, params []string, body string) string {
+	name := base
+	for k := 2; ; k++ {
+		src := "def " + name + "(" + strings.Join(params, ", ") + "):\n" + body
+		if old, taken := e.helpers[name]; !taken || old == src {
+			e.helper(name, src)
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", base, k)
+	}
+}
+
+// positionLoop renders the body of the position-wise helper: the features
+// fn uses, then the output at each position.
+func positionLoop(e *emitter, w windowSpec, fn *node, warmVal any, bits bool, lists []string, elem []valType) string {
+	names := w.featureNames()
+	used := make([]bool, len(names))
+	markVars(fn, used)
+	vars := make([]code, len(names))
+	for i, n := range names {
+		vars[i] = atom(n)
+	}
+	expr := e.node(fn, vars)
+	if bits {
+		expr = call("int", expr)
+	}
+	if w.warm > 0 {
+		expr = code{constCode(warmVal).s + " if i < " + fmt.Sprint(w.warm) + " else " + expr.at(pTern), pTern}
+	}
+	var sb strings.Builder
+	sb.WriteString("    out = []\n")
+	fmt.Fprintf(&sb, "    for i in range(len(%s)):\n", lists[0])
+	ns := w.streams
+	for s := range ns {
+		if used[s] {
+			fmt.Fprintf(&sb, "        %s = %s[i]\n", names[s], lists[s])
+		}
+	}
+	for s := range ns {
+		if used[ns+s] {
+			fmt.Fprintf(&sb, "        %s = %s[i - %d] if i >= %d else %s\n", names[ns+s], lists[s], w.k, w.k, constCode(zeroOf(elem[s])).s)
+		}
+	}
+	for s := range ns {
+		if used[2*ns+s] {
+			if w.k == 0 {
+				fmt.Fprintf(&sb, "        %s = %s[:i + 1]\n", names[2*ns+s], lists[s])
+			} else {
+				fmt.Fprintf(&sb, "        %s = %s[max(0, i - %d):i + 1]\n", names[2*ns+s], lists[s], w.k)
+			}
+		}
+	}
+	fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)
+	sb.WriteString("    return out\n")
+	return sb.String()
+}
+
+// markVars marks the variables a program (and its lambdas' bodies do not
+// see them) uses.
+func markVars(n *node, used []bool) {
+	if n.Op == nil {
+		if n.Var >= 0 && n.Var < len(used) {
+			used[n.Var] = true
+		}
+		return
+	}
+	for _, k := range n.Kids {
+		markVars(k, used)
+	}
+}

@@ -1,0 +1,245 @@
+package synth
+
+import (
+	"encoding/json"
+	"math/rand"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// sketchCase is a hidden function over JSON-decoded inputs that a strategy
+// must rediscover from the examples, and agree with on further inputs.
+type sketchCase struct {
+	name  string
+	task  task.Task
+	gen   func(r *rand.Rand) any
+	f     func(in any) any
+	n     int
+	check func(t *testing.T, n *node)
+}
+
+// sketchStrategy runs one strategy alone on an enumerator over the
+// problem's examples, with a generous deadline so that a loaded machine
+// does not change the outcome.
+type sketchStrategy func(en *enumerator, p *problem, consider func(*node, []any) bool) bool
+
+// strategyOnly returns the first program the strategy finds consistent.
+func strategyOnly(p *problem, run sketchStrategy) searchResult {
+	lams, _ := lambdasFor(p.mined, nil)
+	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+		lams: lams, deadline: time.Now().Add(time.Minute), memLimit: defaultMemoryBytes})
+	var res searchResult
+	run(en, p, func(n *node, vals []any) bool {
+		if p.allMatch(vals) {
+			res.best, res.solved = n, true
+			return true
+		}
+		return false
+	})
+	return res
+}
+
+func jsonOf(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func randInts(r *rand.Rand, lo, hi, minLen, maxLen int) []int {
+	xs := make([]int, minLen+r.Intn(maxLen-minLen+1))
+	for i := range xs {
+		xs[i] = lo + r.Intn(hi-lo+1)
+	}
+	return xs
+}
+
+func asInts(v any) []int {
+	var out []int
+	for _, e := range v.([]any) {
+		out = append(out, int(num(e)))
+	}
+	return out
+}
+
+// runSketchCases runs the strategy on each case from n random examples, requires a
+// program, keeps its Python as a golden file and checks it in python3
+// (when present) against the hidden function on 40 fresh inputs.
+func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
+	t.Helper()
+	py, _ := exec.LookPath("python3")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(1))
+			mk := func(k int) ([]task.Example, []string) {
+				var exs []task.Example
+				var ins []string
+				for range k {
+					in := jsonOf(t, c.gen(r))
+					v, err := task.Decode(in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					exs = append(exs, task.Example{Input: in, Output: jsonOf(t, c.f(v))})
+					ins = append(ins, string(in))
+				}
+				return exs, ins
+			}
+			exs, _ := mk(c.n)
+			p, err := newProblem(c.task, exs)
+			if err != nil {
+				t.Fatalf("problem: %v", err)
+			}
+			res := strategyOnly(p, run)
+			if !res.solved {
+				t.Fatalf("no consistent program")
+			}
+			if c.check != nil {
+				c.check(t, res.best)
+			}
+			prog := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+			src := prog.Python("solve", "")
+			checkGolden(t, filepath.Join("testdata", "sketch", c.name+".py"), src)
+			probe, ins := mk(40)
+			for i, ex := range probe {
+				v, _ := task.Decode(ex.Input)
+				env, err := p.b.env(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := toJSON(evalNode(res.best, env)); !task.Equal(got, ex.Output, 1e-9) {
+					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
+				}
+			}
+			if py == "" {
+				return
+			}
+			got := runCandidate(t, py, src, ins)
+			for i, ex := range probe {
+				if !task.Equal(got[i], ex.Output, 1e-9) {
+					t.Errorf("python: solve(%s) = %s, want %s\n%s", ins[i], got[i], ex.Output, src)
+				}
+			}
+		})
+	}
+}
+
+func isPositionwise(t *testing.T, n *node) {
+	t.Helper()
+	if n.Op == nil || len(n.Op.Name) < 12 || n.Op.Name[:12] != "positionwise" {
+		t.Errorf("found %v, want a position-wise program", n)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// The position-wise decomposition finds list transducers whose output at i
+// is a small function of a window, of the element k back, of the index or
+// of the other list.
+func TestPositionwise(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	two := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindTwoLists, InputType: "two integer lists of the same length", FunctionName: "solve"}
+	}
+	twoLists := func(lo, hi, maxLen int) func(r *rand.Rand) any {
+		return func(r *rand.Rand) any {
+			a := randInts(r, lo, hi, 0, maxLen)
+			return []any{a, randInts(r, lo, hi, len(a), len(a))}
+		}
+	}
+	window := func(xs []int, i, k int) []int { return xs[max(0, i-k+1) : i+1] }
+	cases := []sketchCase{
+		{name: "trailing_sum4", task: list("trailing_sum4"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -20, 20, 3, 10) },
+			f: func(in any) any {
+				xs := asInts(in)
+				out := []int{}
+				for i := range xs {
+					s := 0
+					for _, v := range window(xs, i, 4) {
+						s += v
+					}
+					out = append(out, s)
+				}
+				return out
+			}},
+		{name: "shift_right3_fill0", task: list("delay3"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -50, 50, 3, 12) },
+			f: func(in any) any {
+				xs := asInts(in)
+				return append([]int{0, 0, 0}, xs...)[:len(xs)]
+			}},
+		{name: "same_as_two_back", task: list("same_as_two_back"), n: 8,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 3, 3, 14) },
+			f: func(in any) any {
+				xs := asInts(in)
+				out := []int{}
+				for i := range xs {
+					out = append(out, b2i(i >= 2 && xs[i] == xs[i-2]))
+				}
+				return out
+			}},
+		{name: "trailing_max3", task: list("trailing_max3"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -100, 100, 5, 16) },
+			f: func(in any) any {
+				xs := asInts(in)
+				out := []int{}
+				for i := range xs {
+					out = append(out, slicesMax(window(xs, i, 3)))
+				}
+				return out
+			}},
+		{name: "add_lagged_other", task: two("add_lagged_other"), n: 6, gen: twoLists(-25, 25, 10),
+			f: func(in any) any {
+				l := in.([]any)
+				a, b := asInts(l[0]), asInts(l[1])
+				out := []int{}
+				for i := range a {
+					p := 0
+					if i > 0 {
+						p = b[i-1]
+					}
+					out = append(out, a[i]+p)
+				}
+				return out
+			}},
+		{name: "running_score_gap", task: two("running_score_gap"), n: 6, gen: twoLists(0, 9, 12),
+			f: func(in any) any {
+				l := in.([]any)
+				a, b := asInts(l[0]), asInts(l[1])
+				out, g := []int{}, 0
+				for i := range a {
+					g += a[i] - b[i]
+					out = append(out, g)
+				}
+				return out
+			}},
+	}
+	for i := range cases {
+		cases[i].check = isPositionwise
+	}
+	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return positionwise(en, p, 1, consider)
+	})
+}
+
+func slicesMax(xs []int) int {
+	m := xs[0]
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}

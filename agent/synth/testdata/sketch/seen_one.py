@@ -1,0 +1,11 @@
+def state_machine(xs):
+    state, out = 0, []
+    for x in xs:
+        state = max(state, x)
+        out.append(state)
+    return out
+
+
+def solve(input_data):
+    xs = input_data
+    return state_machine(xs)
