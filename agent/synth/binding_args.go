@@ -1,16 +1,18 @@
 package synth
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
 )
 
 // Several arguments in one input: an input of kind other described as a
-// bracketed tuple of names of simple types ("[xs, k]: a list of integers
-// and a rotation amount", "[s, t]: two strings", "three integers [a, b,
-// c]") binds one variable per name, so that the enumerator combines them
-// like the two numbers of a pair.
+// bracketed tuple of names of simple types of more than one sort ("[xs,
+// k]: a list of integers and a rotation amount", "[a, b, limit]: two
+// integer lists and a limit") binds one variable per name, so that the
+// enumerator combines them like the two numbers of a pair. Numbers or
+// strings all of one type keep the list binding (xs, words).
 
 // pythonReserved are names a variable must not take: keywords and the
 // builtins the emitted programs call.
@@ -77,6 +79,11 @@ func argsBinding(t task.Task, inputs []any, b *binding) *binding {
 		used[name] = true
 		nb.names = append(nb.names, name)
 		nb.types = append(nb.types, vt)
+	}
+	if !slices.ContainsFunc(nb.types, func(t valType) bool { return t != nb.types[0] }) && nb.types[0] != tListInt && nb.types[0] != tListFloat {
+		// Numbers or strings of one type: the list binding (xs, words)
+		// lets min, sorted and the like see them all at once.
+		return nil
 	}
 	nb.line = strings.Join(nb.names, ", ") + " = input_data"
 	for _, in := range inputs {
