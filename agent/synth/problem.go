@@ -78,6 +78,9 @@ func hasFloatLiteral(v any) bool {
 // otherBinding infers the shape of an "other" input from the observed
 // inputs, or from input_type when there are none.
 func otherBinding(t task.Task, inputs []any, b *binding) (*binding, error) {
+	if args := argsBinding(t, inputs, b); args != nil {
+		return args, nil
+	}
 	it := strings.ToLower(t.InputType)
 	if len(inputs) == 0 {
 		if strings.Contains(it, "pair") || strings.Contains(it, "point") {

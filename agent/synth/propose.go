@@ -148,6 +148,16 @@ func structuredInputs(t task.Task, tp *tnode) bool {
 		return tp.rich(t.Domain)
 	case t.Kind == task.KindString:
 		return tp.kind == tkUnits
+	case t.Kind == task.KindList:
+		return tp.kind == tkRPN
+	case t.Kind == task.KindTwoLists:
+		// Two lists whose elements have different ranges ("a list of
+		// integers and a list of 0/1 triggers").
+		if tp.kind != tkTuple || len(tp.elems) != 2 || tp.elems[0].kind != tkList || tp.elems[1].kind != tkList {
+			return false
+		}
+		a, b := tp.elems[0].elems[0], tp.elems[1].elems[0]
+		return a.kind == tkInt && b.kind == tkInt && (a.lo != b.lo || a.hi != b.hi)
 	}
 	return false
 }
@@ -166,7 +176,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	local := map[string]bool{}
 	add := func(v any, from string) {
 		raw := encode(v)
-		if raw == nil {
+		if raw == nil || !tp.sameLengths(v) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -252,6 +262,27 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	}
 	a.remember(l, last)
 	return agent.ProposeResult{Inputs: out}, nil
+}
+
+// sameLengths reports whether an input keeps the one length a template's
+// lists share (always, for a template that has none).
+func (n *tnode) sameLengths(v any) bool {
+	xs, ok := v.([]any)
+	if n == nil || n.kind != tkTuple || !n.sameLen || !ok || len(xs) != len(n.elems) {
+		return true
+	}
+	length := -1
+	for i, e := range n.elems {
+		if e.kind != tkList {
+			continue
+		}
+		l, ok := xs[i].([]any)
+		if !ok || (length >= 0 && len(l) != length) {
+			return false
+		}
+		length = len(l)
+	}
+	return true
 }
 
 func kindShape(k task.Kind) string {

@@ -24,9 +24,13 @@ type lesson struct {
 	exclude map[string][]float64
 	// badChars are characters no string may hold.
 	badChars []rune
-	lens     map[string][2]int
-	sorted   map[string]bool
-	banned   map[string]bool
+	// badTokens are literal tokens the hidden program refused ("'+'
+	// needs two kept scores", "unknown token 'x'"): proposals leave them
+	// out while another choice remains.
+	badTokens []string
+	lens      map[string][2]int
+	sorted    map[string]bool
+	banned    map[string]bool
 	// strikes counts rejections nothing above explained: proposals then
 	// keep closer to the smallest and to the observed inputs.
 	strikes int
@@ -44,9 +48,14 @@ var (
 		regexp.MustCompile(`\[\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\]`),
 		regexp.MustCompile(`(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)`),
 		regexp.MustCompile(`(?i)from\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)`),
+		// "must be 0 or 1": two neighbouring integers.
+		regexp.MustCompile(`\b(0)\s+or\s+(1)\b`),
 	}
 	reasonExcludeRe = regexp.MustCompile(`(?i)(?:must\s+not\s+be|is\s+not|cannot\s+be|can't\s+be|not\s+equal\s+to|!=)\s+(-?\d+(?:\.\d+)?)\b|(non-?zero|by\s+zero)`)
 	reasonCharRe    = regexp.MustCompile(`(?i)(?:character|char|symbol)\s+['"](.)['"]`)
+	reasonUnpackRe  = regexp.MustCompile(`(?i)(?:too many|not enough) values to unpack \(expected (\d+)`)
+	reasonTokenRe   = regexp.MustCompile(`(?i)^[\s:]*(?:error:\s*)?(?:\w+Error:\s*)?(?:unknown (?:token|record|operator|word)\s+)?['"]([^'"]+)['"]`)
+	reasonIndexRe   = regexp.MustCompile(`\bIndexError\b|index out of range`)
 	reasonOrderRe   = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
 )
 
@@ -93,6 +102,34 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 				nlo, nhi, hasLen = 0, atoi(m[1]), true
 			}
 			ordered := reasonOrderRe.MatchString(msg)
+			if m := reasonTokenRe.FindStringSubmatch(msg); m != nil && strings.Contains(c, `"`+m[1]+`"`) {
+				// A token the program refuses, or refuses where it stands.
+				if !slices.Contains(l.badTokens, m[1]) {
+					l.badTokens = append(l.badTokens, m[1])
+				}
+				learned, hasLen = true, false
+			}
+			if m := reasonUnpackRe.FindStringSubmatch(msg); m != nil {
+				// The input, or the list in it, unpacks into so many values.
+				if x, ok := v.([]any); ok && len(x) != atoi(m[1]) {
+					l.lens["$"] = [2]int{atoi(m[1]), atoi(m[1])}
+					learned = true
+				}
+			}
+			if reasonIndexRe.MatchString(msg) {
+				// An index past the end: the shortest list must be longer.
+				if sig, n, ok := shortestList(o, &v); ok {
+					old, had := l.lens[sig]
+					if !had {
+						old = [2]int{0, 1000}
+					}
+					if n+1 <= old[1] {
+						l.lens[sig] = [2]int{max(old[0], n+1), old[1]}
+						learned = true
+					}
+				}
+			}
+
 			if l.learnExclusion(msg, o, &v) {
 				learned = true
 			}
@@ -111,6 +148,11 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 							l.narrow(s.sig, r)
 							learned = true
 						}
+					}
+				case string:
+					if hasLen && (len([]rune(x)) < nlo || len([]rune(x)) > nhi) && strings.Contains(msg, "string") {
+						l.lens[s.sig] = [2]int{nlo, nhi}
+						learned = true
 					}
 				case []any:
 					if o.isTupleAt(s.sig) {
@@ -184,6 +226,18 @@ func (l *lesson) narrow(sig string, r [2]float64) {
 
 // applyTo narrows a template by what the lesson holds.
 func (l *lesson) applyTo(tp *tnode) {
+	tp.walk(func(n *tnode) {
+		switch {
+		case n.kind == tkAlt:
+			if kept := slices.DeleteFunc(slices.Clone(n.elems), l.badLiteral); len(kept) > 0 {
+				n.elems = kept
+			}
+		case n.kind == tkStr && len(n.choices) > 0:
+			if kept := slices.DeleteFunc(slices.Clone(n.choices), func(c string) bool { return slices.Contains(l.badTokens, c) }); len(kept) > 0 {
+				n.choices = kept
+			}
+		}
+	})
 	for sig, nodes := range templateSigs(tp) {
 		for _, n := range nodes {
 			if n.kind == tkInt {
@@ -199,7 +253,12 @@ func (l *lesson) applyTo(tp *tnode) {
 					n.lo, n.hi = lo, hi
 				}
 			}
-			if r, ok := l.lens[sig]; ok && (n.kind == tkList || n.kind == tkRPN) {
+			if n.kind == tkStr && len(n.choices) == 0 {
+				if al := slices.DeleteFunc(slices.Clone(n.alphabet), func(r rune) bool { return slices.Contains(l.badChars, r) }); len(al) > 0 {
+					n.alphabet = al
+				}
+			}
+			if r, ok := l.lens[sig]; ok && (n.kind == tkList || n.kind == tkRPN || n.kind == tkStr) {
 				lo, hi := max(n.minLen, r[0]), min(n.maxLen, r[1])
 				if lo <= hi {
 					n.minLen, n.maxLen = lo, hi
@@ -210,4 +269,28 @@ func (l *lesson) applyTo(tp *tnode) {
 			}
 		}
 	}
+}
+
+// badLiteral reports whether a template part is a literal token the
+// hidden program refused, or a tuple tagged with one.
+func (l *lesson) badLiteral(n *tnode) bool {
+	switch n.kind {
+	case tkLit:
+		str, ok := n.lit.(string)
+		return ok && slices.Contains(l.badTokens, str)
+	case tkTuple:
+		return len(n.elems) > 0 && l.badLiteral(n.elems[0])
+	}
+	return false
+}
+
+// shortestList finds the shortest list of an input, by its position.
+func shortestList(o *observation, v *any) (string, int, bool) {
+	sig, best, found := "", 0, false
+	for _, s := range o.slots(v) {
+		if x, ok := s.get().([]any); ok && (!found || len(x) < best) {
+			sig, best, found = s.sig, len(x), true
+		}
+	}
+	return sig, best, found
 }

@@ -14,7 +14,23 @@ func TestLessonLearn(t *testing.T) {
 		name, rejected, msg string
 		origin              string
 		want                string
+		// exc is the exception's type (ValueError when empty).
+		exc string
 	}{
+		{name: "too many values to unpack", rejected: `[[1,2],3,4]`, msg: "too many values to unpack (expected 2)", origin: originTemplate, exc: "ValueError",
+			want: "ranges=map[] exclude=map[] lens=map[$:[2 2]] sorted=map[] banned=map[] strikes=0"},
+		{name: "index error asks for longer", rejected: `{"n":3,"xs":[[1,2]]}`, msg: "list index out of range", origin: opNum, exc: "IndexError",
+			want: "ranges=map[] exclude=map[] lens=map[$.xs:[2 1000]] sorted=map[] banned=map[] strikes=0"},
+		{name: "expected list shape", rejected: `{"n":3,"xs":[[1,2],[1,2],[3,4],[5,6],[7,8],[9,9],[1,1],[2,2],[3,3],[4,4],[5,5]]}`, msg: "expected a list of 0 to 10 integers", origin: opDup,
+			want: "ranges=map[] exclude=map[] lens=map[$.xs:[0 10]] sorted=map[] banned=map[] strikes=0"},
+		{name: "shorter string", rejected: `{"n":3,"xs":[],"s":"abcdefghij"}`, msg: "expected a string of at most 6 characters", origin: opStr,
+			want: "ranges=map[] exclude=map[] lens=map[$.s:[0 6]] sorted=map[] banned=map[] strikes=0"},
+		{name: "character not allowed", rejected: `{"n":1,"xs":[],"s":"xyz"}`, msg: "character 'z' is not allowed", origin: opStr,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 bad=\"z\""},
+		{name: "token that needs a precondition", rejected: `{"n":1,"xs":[],"r":["+","5"]}`, msg: "'+' needs two kept scores", origin: originTemplate,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[+]"},
+		{name: "unknown token", rejected: `{"n":1,"xs":[],"r":["pop","x"]}`, msg: "unknown token 'x'", origin: originTemplate,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[x]"},
 		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
 			want: "ranges=map[$.n:[1 5]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
 		{name: "character", rejected: `{"n":1,"xs":[],"s":"a_b"}`, msg: "character '_' is not allowed", origin: opStr,
@@ -36,11 +52,18 @@ func TestLessonLearn(t *testing.T) {
 			l := newLesson()
 			l.last[tt.rejected] = tt.origin
 			l.last[`{"n":1,"xs":[]}`] = originTemplate
-			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: ValueError: " + tt.msg
+			exc := tt.exc
+			if exc == "" {
+				exc = "ValueError"
+			}
+			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: " + exc + ": " + tt.msg
 			l.learn(reason, nil, obs)
 			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.banned, l.strikes)
 			if len(l.badChars) > 0 {
 				got += fmt.Sprintf(" bad=%q", string(l.badChars))
+			}
+			if len(l.badTokens) > 0 {
+				got += fmt.Sprintf(" tokens=%v", l.badTokens)
 			}
 			if got != tt.want {
 				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)

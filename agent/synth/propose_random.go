@@ -24,6 +24,17 @@ type shapeLimits struct {
 	bits           bool
 	// alphabet, when set, is the only characters strings may use.
 	alphabet []rune
+	// sameLen: two lists have one length.
+	sameLen bool
+	// singleSpaces: words separated by single spaces, none at the ends.
+	singleSpaces bool
+	// digitNumbers: two lists are numbers written in digits, most
+	// significant first (msdFirst) or last; firstAtLeast: the first is
+	// at least the second; noLeadingZero: no number starts with a 0
+	// but 0 itself.
+	digitNumbers, msdFirst, firstAtLeast, noLeadingZero bool
+	// roman: strings are Roman numerals of the numbers lo to hi.
+	roman bool
 }
 
 // limitsFor derives generation bounds from the task and the observed inputs.
@@ -50,6 +61,24 @@ func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conser
 	}
 	if t.Kind == task.KindString {
 		l.alphabet = alphabetFrom(t.InputConstraints)
+		if len(l.alphabet) == 0 {
+			l.alphabet = alphabetFrom(t.InputType)
+		}
+		l.singleSpaces = singleSpacesRe.MatchString(t.InputType + "; " + t.InputConstraints)
+		if l.roman = romanRe.MatchString(t.InputType + "; " + t.InputConstraints); l.roman {
+			l.lo, l.hi, l.alphabet = 1, 3999, []rune("IVXLCDM")
+			if s, _, ok := valueSpan(t.InputConstraints); ok && s.lo >= 1 && s.hi <= 3999 {
+				l.lo, l.hi = float64(s.lo), float64(s.hi)
+			}
+			l.minLen, l.maxLen = 1, 15
+		}
+	}
+	l.sameLen = t.Kind == task.KindTwoLists && sameLenRe.MatchString(t.InputType+"; "+t.InputConstraints)
+	if text := t.InputType + "; " + t.InputConstraints; t.Kind == task.KindTwoLists && digitNumbersRe.MatchString(text) {
+		l.digitNumbers = true
+		l.msdFirst = msdFirstRe.MatchString(text)
+		l.firstAtLeast = firstAtLeastRe.MatchString(text)
+		l.noLeadingZero = noLeadingZeroRe.MatchString(text)
 	}
 	l.bits = l.lo == 0 && l.hi == 1
 	if conservative && len(observed) > 0 {
@@ -241,6 +270,9 @@ func (g *generator) str(n int) string {
 		}
 		s = string(r)
 	}
+	if g.lim.singleSpaces {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	return s
 }
 
@@ -286,7 +318,18 @@ func (g *generator) draw() any {
 	case "list":
 		return g.list(g.length())
 	case "two_lists":
-		return []any{g.list(g.length()), g.list(g.length())}
+		n := g.length()
+		a, b := g.list(n), g.list(n)
+		if !g.lim.sameLen {
+			b = g.list(g.length())
+		}
+		if g.lim.noLeadingZero {
+			a, b = g.noLeadingZero(a), g.noLeadingZero(b)
+		}
+		if g.lim.firstAtLeast && compareDigits(a, b, g.lim.msdFirst) < 0 {
+			a, b = b, a
+		}
+		return []any{a, b}
 	case "int":
 		lo, hi := int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi))
 		if g.rng.Intn(3) == 0 {
@@ -300,6 +343,9 @@ func (g *generator) draw() any {
 		}
 		return []any{g.num(), g.num()}
 	case "string":
+		if g.lim.roman {
+			return romanNumeral(g.intIn(int64(g.lim.lo), int64(g.lim.hi)))
+		}
 		return g.str(g.length())
 	case "points", "pairs":
 		n := g.length()
@@ -339,7 +385,10 @@ func (g *generator) edges() []any {
 			out = append(out, []any{one, zero, one, one})
 		}
 	case "two_lists":
-		out = append(out, []any{[]any{}, []any{}}, []any{g.list(3), []any{}}, []any{[]any{}, g.list(2)}, []any{g.list(1), g.list(1)})
+		out = append(out, []any{[]any{}, []any{}}, []any{g.list(1), g.list(1)})
+		if !g.lim.sameLen {
+			out = append(out, []any{g.list(3), []any{}}, []any{[]any{}, g.list(2)})
+		}
 	case "int":
 		for _, v := range []int64{0, 1, 2, -1, 7, 10, 12, 100} {
 			if float64(v) >= lo && float64(v) <= hi {
@@ -349,6 +398,14 @@ func (g *generator) edges() []any {
 	case "pair":
 		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
 	case "string":
+		if g.lim.roman {
+			for _, n := range []int64{1, 4, 9, 14, 40, 90, 400, 1994, 3999} {
+				if float64(n) >= lo && float64(n) <= hi {
+					out = append(out, romanNumeral(n))
+				}
+			}
+			break
+		}
 		out = append(out, "", "a", "Ab", "hello world", "aab", "abcba")
 	case "points", "pairs":
 		out = append(out, []any{}, g.pairList(1), g.pairList(2))
@@ -356,10 +413,88 @@ func (g *generator) edges() []any {
 	return out
 }
 
-// withinLimits reports whether an input respects the limits (lengths and
-// the number range).
+// noLeadingZero makes the leading digit of a number written in digits
+// nonzero, unless the number is 0.
+func (g *generator) noLeadingZero(xs []any) []any {
+	i := len(xs) - 1
+	if g.lim.msdFirst {
+		i = 0
+	}
+	if len(xs) > 1 && toF(xs[i]) == 0 {
+		xs[i] = g.intIn(max(1, int64(g.lim.lo)), max(1, int64(g.lim.hi)))
+	}
+	return xs
+}
+
+// compareDigits compares two numbers written as digit lists.
+func compareDigits(a, b []any, msdFirst bool) int {
+	norm := func(xs []any) []float64 {
+		var ds []float64
+		for _, x := range xs {
+			f, _ := numberOf(x)
+			ds = append(ds, f)
+		}
+		if !msdFirst {
+			slices.Reverse(ds)
+		}
+		for len(ds) > 1 && ds[0] == 0 {
+			ds = ds[1:]
+		}
+		return ds
+	}
+	x, y := norm(a), norm(b)
+	if len(x) != len(y) {
+		return len(x) - len(y)
+	}
+	return slices.Compare(x, y)
+}
+
+// romanNumeral writes n (1 to 3999) in Roman numerals, in standard
+// subtractive form.
+func romanNumeral(n int64) string {
+	vals := []int64{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}
+	syms := []string{"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"}
+	var sb strings.Builder
+	for i, v := range vals {
+		for ; n >= v; n -= v {
+			sb.WriteString(syms[i])
+		}
+	}
+	return sb.String()
+}
+
+// withinLimits reports whether an input respects the limits (lengths,
+// the number range, the alphabet, one length for two lists, single
+// spaces).
 func withinLimits(v any, l shapeLimits, shape string) bool {
 	n := shapeLen(v)
+	if p, ok := v.([]any); ok && shape == "two_lists" && len(p) == 2 {
+		a, _ := p[0].([]any)
+		b, _ := p[1].([]any)
+		if l.sameLen && len(a) != len(b) {
+			return false
+		}
+		if min(len(a), len(b)) < l.minLen || max(len(a), len(b)) > l.maxLen {
+			return false
+		}
+		if l.firstAtLeast && compareDigits(a, b, l.msdFirst) < 0 {
+			return false
+		}
+		lead := func(xs []any) bool {
+			i := len(xs) - 1
+			if l.msdFirst {
+				i = 0
+			}
+			f, _ := numberOf(xs[i])
+			return len(xs) > 1 && f == 0
+		}
+		if l.noLeadingZero && (lead(a) || lead(b)) {
+			return false
+		}
+	}
+	if s, ok := v.(string); ok && l.singleSpaces && s != strings.Join(strings.Fields(s), " ") {
+		return false
+	}
 	if shape != "int" && shape != "pair" && (n < l.minLen || n > l.maxLen) {
 		return false
 	}
@@ -391,6 +526,9 @@ type tgen struct {
 	// small keeps lists and strings near their shortest (after a
 	// rejection nothing explains).
 	small bool
+	// drawn is the last value drawn for each integer part (for the parts
+	// bounded by it).
+	drawn map[*tnode]int64
 }
 
 func (g *tgen) intIn(lo, hi int64) int64 {
@@ -431,10 +569,18 @@ func (g *tgen) length(lo, hi int) int {
 func (g *tgen) draw(n *tnode) any {
 	switch n.kind {
 	case tkInt:
-		v := g.intIn(n.lo, n.hi)
-		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
-			v = g.intIn(n.lo, n.hi)
+		hi := n.hi
+		if b, ok := g.drawn[n.below]; ok && n.below != nil {
+			hi = max(n.lo, min(hi, b-1))
 		}
+		v := g.intIn(n.lo, hi)
+		for tries := 0; slices.Contains(n.exclude, v) && tries < 20; tries++ {
+			v = g.intIn(n.lo, hi)
+		}
+		if g.drawn == nil {
+			g.drawn = map[*tnode]int64{}
+		}
+		g.drawn[n] = v
 		return v
 	case tkLit:
 		return n.lit
@@ -452,18 +598,20 @@ func (g *tgen) draw(n *tnode) any {
 		return string(rs)
 	case tkTuple:
 		out := make([]any, len(n.elems))
+		k := -1
 		for i, e := range n.elems {
+			if n.sameLen && e.kind == tkList {
+				if k < 0 {
+					k = g.length(e.minLen, e.maxLen)
+				}
+				out[i] = g.list(e, max(e.minLen, min(k, e.maxLen)))
+				continue
+			}
 			out[i] = g.draw(e)
 		}
 		return out
 	case tkList:
-		k := g.length(n.minLen, n.maxLen)
-		out := make([]any, k)
-		for i := range out {
-			out[i] = g.draw(n.elems[0])
-		}
-		sortList(out, n.sortKey)
-		return out
+		return g.list(n, g.length(n.minLen, n.maxLen))
 	case tkObject:
 		out := make(map[string]any, len(n.keys))
 		for i, k := range n.keys {
@@ -486,31 +634,57 @@ func (g *tgen) draw(n *tnode) any {
 	return nil
 }
 
-// postfix draws a well-formed postfix expression: operands and binary
-// operators, never an operator with fewer than two values on the stack.
+// list draws a list of k elements of a list template.
+func (g *tgen) list(n *tnode, k int) []any {
+	out := make([]any, k)
+	for i := range out {
+		out[i] = g.draw(n.elems[0])
+	}
+	sortList(out, n.sortKey)
+	return out
+}
+
+// postfix draws a well-formed postfix expression: a random tree of
+// operands and operators, each operator after as many values as it takes.
 func (g *tgen) postfix(n *tnode) []any {
 	lo, hi := max(n.minLen, 1), max(n.maxLen, 1)
+	var unary, binary []*tnode
+	for _, op := range n.elems[n.nOperands:] {
+		if op.arity == 1 {
+			unary = append(unary, op)
+		} else {
+			binary = append(binary, op)
+		}
+	}
 	size := g.length(lo, hi)
-	if size%2 == 0 {
+	if len(unary) == 0 && size%2 == 0 {
+		// Binary operators only: an expression has an odd length.
 		size--
 		if size < lo {
 			size += 2
 		}
 	}
-	operands := (size + 1) / 2
-	operators := operands - 1
 	var out []any
-	stack := 0
-	for operands > 0 || operators > 0 {
-		if operands > 0 && (stack < 2 || operators == 0 || g.rng.Intn(2) == 0) {
+	var tree func(budget int)
+	tree = func(budget int) {
+		canBin := len(binary) > 0 && budget >= 3 && (len(unary) > 0 || budget%2 == 1)
+		canUn := len(unary) > 0 && budget >= 2
+		switch {
+		case canBin && (!canUn || g.rng.Intn(3) > 0):
+			left := 1 + g.rng.Intn(budget-2)
+			if len(unary) == 0 && left%2 == 0 {
+				left--
+			}
+			tree(left)
+			tree(budget - 1 - left)
+			out = append(out, g.draw(binary[g.rng.Intn(len(binary))]))
+		case canUn:
+			tree(budget - 1)
+			out = append(out, g.draw(unary[g.rng.Intn(len(unary))]))
+		default:
 			out = append(out, g.draw(n.elems[g.rng.Intn(n.nOperands)]))
-			operands--
-			stack++
-			continue
 		}
-		out = append(out, g.draw(n.elems[n.nOperands+g.rng.Intn(len(n.elems)-n.nOperands)]))
-		operators--
-		stack--
 	}
+	tree(max(size, 1))
 	return out
 }

@@ -62,6 +62,13 @@ type tnode struct {
 	sortKey int
 	// units are the allowed characters of each position of a tUnits unit.
 	units [][]rune
+	// sameLen: the lists of a tuple have one length.
+	sameLen bool
+	// arity is the number of operands a postfix operator takes (0: two).
+	arity int
+	// below is the integer an integer must stay below ("every digit
+	// below the base"), drawn before it.
+	below *tnode
 }
 
 // Default bounds for parts no constraint speaks of.
@@ -311,6 +318,9 @@ func (p *tparser) alternatives() *tnode {
 // parseTemplate reads the structure of an input from input_type. It
 // returns nil when the text shows no structure.
 func parseTemplate(inputType string) *tnode {
+	if args := argsTemplate(inputType); args != nil {
+		return args
+	}
 	toks := tokenize(inputType)
 	var label []string
 	for i := 0; i < len(toks); i++ {
@@ -452,7 +462,6 @@ func nameParts(n *tnode) {
 
 var (
 	clauseRangeRe = regexp.MustCompile(`(?i)([a-z][a-z\s-]*?)?\s*\b(?:between|from)\s+(-?\d+)\s+(?:and|to)\s+(-?\d+)`)
-	clauseCountRe = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+)|exactly\s+(\d+))\s+([a-z][a-z\s-]*)`)
 	clauseEnumRe  = regexp.MustCompile(`(?i)\b([a-z]+)\s+((?:[a-z]+\s*,\s*)*[a-z]+\s+or\s+[a-z]+)\b`)
 	orderRe       = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:in\s+)?(?:non-decreasing|nondecreasing|ascending|increasing|sorted)\b`)
 	postfixRe     = regexp.MustCompile(`(?i)\b(?:reverse polish|postfix|rpn)\b`)
@@ -507,11 +516,23 @@ func inputTemplate(t task.Task) *tnode {
 	if t.Kind == task.KindString {
 		return unitsTemplate(t.InputConstraints)
 	}
+	if t.Kind == task.KindList || t.Kind == task.KindOther {
+		if pf := postfixTemplate(t); pf != nil {
+			return pf
+		}
+	}
 	root := parseTemplate(t.InputType)
 	if root == nil {
 		return nil
 	}
 	nameParts(root)
+	if al := alphabetFrom(t.InputType); len(al) > 0 && t.Kind == task.KindOther {
+		root.walk(func(n *tnode) {
+			if n.kind == tkStr {
+				n.alphabet = al
+			}
+		})
+	}
 	applyConstraints(root, t.InputConstraints, t.Domain)
 	if postfixRe.MatchString(text) {
 		root.walk(func(n *tnode) {
@@ -584,6 +605,7 @@ func isDigits(s string) bool {
 // applyConstraints reads ranges, counts, enumerations and string lengths
 // from the constraint text and gives every unconstrained part a default.
 func applyConstraints(root *tnode, text string, dom *task.Domain) {
+	listsFromCounts(root, text)
 	var leaves, lists, strs []*tnode
 	root.walk(func(n *tnode) {
 		switch n.kind {
@@ -614,6 +636,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 			}
 		}
 		for _, sub := range strings.Split(clause, ",") {
+			applyCounts(sub, strs, lists)
 			if m := exclusionRe.FindStringSubmatch(sub); m != nil {
 				v, _ := strconv.ParseInt(m[2], 10, 64)
 				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
@@ -645,53 +668,29 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 				}
 				sub = sub[:m[0]] + " " + sub[m[1]:]
 			}
-			m := clauseCountRe.FindStringSubmatchIndex(sub)
-			if m == nil {
-				continue
-			}
-			lo, hi := 0, 0
-			switch {
-			case m[2] >= 0:
-				lo, hi = atoi(sub[m[2]:m[3]]), atoi(sub[m[4]:m[5]])
-			case m[6] >= 0:
-				hi = atoi(sub[m[6]:m[7]])
-			case m[8] >= 0:
-				hi = atoi(sub[m[8]:m[9]])
-			default:
-				lo = atoi(sub[m[10]:m[11]])
-				hi = lo
-			}
-			if lo > hi || hi > 1000 {
-				continue
-			}
-			after := firstWords(sub[m[12]:m[13]], 2)
-			before := lastWords(sub[:m[0]], 3)
-			low := strings.ToLower(strings.Join(after, " "))
-			if strings.Contains(low, "letter") || strings.Contains(low, "character") || strings.Contains(low, "char") {
-				hit := bestMatches(strs, normWords(before))
-				if len(hit) == 0 && len(strs) == 1 {
+			if al := alphabetFrom(sub); len(al) > 0 && !isCountOnly(sub) {
+				hit := bestMatches(strs, normWords(firstWords(sub, 2)))
+				if len(hit) == 0 {
 					hit = strs
 				}
 				for _, h := range hit {
-					h.minLen, h.maxLen, h.counted = lo, hi, true
-					h.alphabet = alphabetFrom(sub)
-				}
-				continue
-			}
-			hit := bestMatches(lists, normWords(append(after, before...)))
-			if len(hit) == 0 {
-				var free []*tnode
-				for _, l := range lists {
-					if !l.counted {
-						free = append(free, l)
-					}
-				}
-				if len(free) == 1 {
-					hit = free
+					h.alphabet = al
 				}
 			}
-			for _, h := range hit {
-				h.minLen, h.maxLen, h.counted = lo, hi, true
+		}
+	}
+	if m := belowRe.FindStringSubmatch(text); m != nil {
+		var ints []*tnode
+		for _, l := range leaves {
+			if l.kind == tkInt {
+				ints = append(ints, l)
+			}
+		}
+		if bound := bestMatches(ints, normWords([]string{m[2]})); len(bound) == 1 {
+			for _, h := range bestMatches(ints, normWords([]string{m[1]})) {
+				if h != bound[0] {
+					h.below = bound[0]
+				}
 			}
 		}
 	}
@@ -700,10 +699,10 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 		case tkInt:
 			switch {
 			case n.ranged:
-			case dom != nil:
-				n.lo, n.hi = int64(dom.Lo), int64(dom.Hi)
 			case len(generic) > 0:
 				n.lo, n.hi = generic[0][0], generic[0][1]
+			case dom != nil:
+				n.lo, n.hi = int64(dom.Lo), int64(dom.Hi)
 			default:
 				n.lo, n.hi = defaultIntLo, defaultIntHi
 			}
@@ -810,12 +809,15 @@ func (n *tnode) write(sb *strings.Builder) {
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
 		}
+		if n.below != nil {
+			fmt.Fprintf(sb, "<%s", n.below.names[0])
+		}
 	case tkStr:
 		if len(n.choices) > 0 {
 			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
 			return
 		}
-		fmt.Fprintf(sb, "str[%d,%d]", n.minLen, n.maxLen)
+		fmt.Fprintf(sb, "str[%d,%d]{%s}", n.minLen, n.maxLen, runeRanges(n.alphabet))
 	case tkLit:
 		if s, ok := n.lit.(string); ok {
 			fmt.Fprintf(sb, "%q", s)
@@ -828,6 +830,9 @@ func (n *tnode) write(sb *strings.Builder) {
 		sb.WriteString("(")
 		join(n.elems, ", ")
 		sb.WriteString(")")
+		if n.sameLen {
+			sb.WriteString(" same length")
+		}
 	case tkList:
 		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems, "")
@@ -852,7 +857,15 @@ func (n *tnode) write(sb *strings.Builder) {
 		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
 		join(n.elems[:n.nOperands], "|")
 		sb.WriteString("; ")
-		join(n.elems[n.nOperands:], "|")
+		for i, op := range n.elems[n.nOperands:] {
+			if i > 0 {
+				sb.WriteString("|")
+			}
+			op.write(sb)
+			if op.arity != 0 && op.arity != 2 {
+				fmt.Fprintf(sb, "/%d", op.arity)
+			}
+		}
 		sb.WriteString(")")
 	case tkUnits:
 		fmt.Fprintf(sb, "units[%d,%d](", n.minLen, n.maxLen)
@@ -866,69 +879,43 @@ func (n *tnode) write(sb *strings.Builder) {
 	}
 }
 
-var (
-	lengthRe  = regexp.MustCompile(`(\d+)\s+to\s+(\d+)`)
-	exactlyRe = regexp.MustCompile(`(?i)exactly\s+(\d+)`)
-)
-
-var (
-	atMostRe  = regexp.MustCompile(`(?i)at most\s+(\d+)`)
-	singleRe  = regexp.MustCompile(`\b[A-Z]\b`)
-	symbolsRe = regexp.MustCompile(`[()\[\]{}<>+\-*/=!?#@$%^&|~_]+`)
-)
-
-// alphabetFrom reads the characters a string may hold from a constraint
-// text ("lowercase letters and space", "each F, L or R", "brackets ()[]{}");
-// nil when the text names none.
-func alphabetFrom(text string) []rune {
-	low := strings.ToLower(text)
-	var out []rune
-	add := func(s string) {
-		for _, r := range s {
-			if !slices.Contains(out, r) {
-				out = append(out, r)
+// runeRanges writes a set of characters compactly: "a-z0-9_".
+func runeRanges(rs []rune) string {
+	rs = slices.Clone(rs)
+	slices.Sort(rs)
+	var sb strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 && sameClass(rs[i], rs[j+1]) {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			fmt.Fprintf(&sb, "%c-%c", rs[i], rs[j])
+		default:
+			for k := i; k <= j; k++ {
+				sb.WriteRune(rs[k])
 			}
 		}
+		i = j + 1
 	}
-	switch {
-	case strings.Contains(low, "lowercase letter"):
-		add(letters)
-	case strings.Contains(low, "uppercase letter"):
-		add(strings.ToUpper(letters))
-	case strings.Contains(low, "letter"):
-		add(letters + strings.ToUpper(letters))
-	}
-	if strings.Contains(low, "digit") {
-		add("0123456789")
-	}
-	if strings.Contains(low, "space") {
-		add(" ")
-	}
-	if strings.Contains(low, "each") || strings.Contains(low, " or ") {
-		for _, m := range singleRe.FindAllString(text, -1) {
-			add(m)
-		}
-	}
-	for _, m := range symbolsRe.FindAllString(text, -1) {
-		add(m)
-	}
-	if strings.Contains(low, "character") && len(out) == 0 {
-		return nil
-	}
-	return out
+	return sb.String()
 }
 
-// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2 points")
-// from a constraint text or a rejection message.
-func lengthsFrom(text string) (lo, hi int, ok bool) {
-	if m := exactlyRe.FindStringSubmatch(text); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n, n, n <= 1000
+// sameClass reports whether two characters are both digits, both
+// lower-case or both upper-case letters (a range of symbols is written
+// out).
+func sameClass(a, b rune) bool {
+	class := func(r rune) int {
+		switch {
+		case unicode.IsDigit(r):
+			return 1
+		case unicode.IsLower(r):
+			return 2
+		case unicode.IsUpper(r):
+			return 3
+		}
+		return 0
 	}
-	if m := lengthRe.FindStringSubmatch(text); m != nil {
-		a, _ := strconv.Atoi(m[1])
-		c, _ := strconv.Atoi(m[2])
-		return a, c, a <= c && c <= 1000
-	}
-	return 0, 0, false
+	return class(a) != 0 && class(a) == class(b)
 }

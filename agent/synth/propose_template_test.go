@@ -43,7 +43,7 @@ func TestInputTemplate(t *testing.T) {
 		{name: "text placeholder with a length", kind: task.KindOther,
 			typ:    `edits: list of ["write", text] or ["erase", count]`,
 			constr: "0 to 4 edits; written text of 2 to 3 lowercase letters; counts between 1 and 2",
-			want:   `list[0,4](("write", str[2,3])|("erase", int[1,2]))`},
+			want:   `list[0,4](("write", str[2,3]{a-z})|("erase", int[1,2]))`},
 		{name: "list of numbers with a generic range", kind: task.KindOther,
 			typ: "list of integers", constr: "0 to 12 integers, each between -50 and 50",
 			want: "list[0,12](int[-50,50])"},

@@ -1,0 +1,95 @@
+package synth
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// Several arguments in one input: an input of kind other described as a
+// bracketed tuple of names of simple types of more than one sort ("[xs,
+// k]: a list of integers and a rotation amount", "[a, b, limit]: two
+// integer lists and a limit") binds one variable per name, so that the
+// enumerator combines them like the two numbers of a pair. Numbers or
+// strings all of one type keep the list binding (xs, words).
+
+// pythonReserved are names a variable must not take: keywords and the
+// builtins the emitted programs call.
+var pythonReserved = map[string]bool{"and": true, "as": true, "def": true, "del": true, "elif": true, "else": true,
+	"for": true, "from": true, "global": true, "if": true, "import": true, "in": true, "is": true, "lambda": true,
+	"not": true, "or": true, "pass": true, "return": true, "while": true, "with": true, "yield": true, "class": true,
+	"abs": true, "all": true, "any": true, "bool": true, "dict": true, "enumerate": true, "filter": true, "float": true,
+	"int": true, "len": true, "list": true, "map": true, "max": true, "min": true, "pow": true, "range": true,
+	"reversed": true, "round": true, "set": true, "sorted": true, "str": true, "sum": true, "tuple": true,
+	"zip": true, "input": true, "input_data": true, "math": true, "type": true, "id": true, "ord": true, "chr": true,
+	"solve": true, "divmod": true, "iter": true, "next": true, "object": true, "print": true, "format": true}
+
+// argsBinding binds the arguments of an input of kind other named by its
+// description, or returns nil when the description names none, a part
+// is not an integer, a string or a list of either, or an observed input
+// does not fit.
+func argsBinding(t task.Task, inputs []any, b *binding) *binding {
+	if t.Kind != task.KindOther {
+		return nil
+	}
+	tp := inputTemplate(t)
+	if tp == nil || tp.kind != tkTuple || len(tp.elems) < 2 {
+		return nil
+	}
+	m := namesTupleRe.FindStringSubmatch(t.InputType)
+	if m == nil {
+		return nil
+	}
+	names := strings.Split(m[1], ",")
+	if len(names) != len(tp.elems) {
+		return nil
+	}
+	nb := &binding{floats: b.floats, shape: "args"}
+	used := map[string]bool{}
+	for i, e := range tp.elems {
+		var vt valType
+		switch {
+		case e.kind == tkInt:
+			vt = tInt
+		case e.kind == tkStr && len(e.choices) == 0:
+			vt = tStr
+		case e.kind == tkList && e.elems[0].kind == tkInt:
+			vt = tListInt
+		case e.kind == tkList && e.elems[0].kind == tkStr:
+			vt = tListStr
+		default:
+			return nil
+		}
+		if b.floats {
+			switch vt {
+			case tInt:
+				vt = tFloat
+			case tListInt:
+				vt = tListFloat
+			}
+		}
+		name := strings.ToLower(strings.TrimSpace(names[i]))
+		if pythonReserved[name] {
+			name += "_"
+		}
+		for used[name] {
+			name += "_"
+		}
+		used[name] = true
+		nb.names = append(nb.names, name)
+		nb.types = append(nb.types, vt)
+	}
+	if !slices.ContainsFunc(nb.types, func(t valType) bool { return t != nb.types[0] }) && nb.types[0] != tListInt && nb.types[0] != tListFloat {
+		// Numbers or strings of one type: the list binding (xs, words)
+		// lets min, sorted and the like see them all at once.
+		return nil
+	}
+	nb.line = strings.Join(nb.names, ", ") + " = input_data"
+	for _, in := range inputs {
+		if _, err := nb.env(in); err != nil {
+			return nil
+		}
+	}
+	return nb
+}

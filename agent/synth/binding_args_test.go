@@ -1,0 +1,99 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/task"
+)
+
+func TestArgsBinding(t *testing.T) {
+	tests := []struct {
+		name, typ, constr string
+		inputs            []string
+		want              string // the binding line and types, or "none"
+	}{
+		{name: "list and int", typ: "[xs, k]: a list of integers and a rotation amount", constr: "xs has 0 to 10 integers between -9 and 9; k between -9 and 9",
+			inputs: []string{`[[1, 2], 3]`}, want: "xs, k = input_data [list[int] int]"},
+		{name: "names typed by the constraints", typ: "a list [numbers, target]", constr: "numbers: 0 to 12 integers between -10 and 10; target: an integer between -30 and 30",
+			want: "numbers, target = input_data [list[int] int]"},
+		{name: "two strings keep the list binding", typ: "[s, t]: two strings", constr: "each string 0 to 49 printable characters",
+			want: "none"},
+		{name: "four integers keep the list binding", typ: "a list of four integers [a, b, c, d]", constr: "each from -1000 to 1000",
+			want: "none"},
+		{name: "two lists and an int", typ: "[a, b, limit]: two integer lists of equal length and a non-negative limit", constr: "0 to 10 integers",
+			want: "a, b, limit = input_data [list[int] list[int] int]"},
+		{name: "reserved names", typ: "[list, max]: an integer list and an integer", want: "list_, max_ = input_data [list[int] int]"},
+		{name: "an observed input that does not fit", typ: "[xs, k]: a list of integers and a rotation amount",
+			inputs: []string{`[[1, 2], 3, 4]`}, want: "none"},
+		{name: "a tuple of records", typ: "list of integer pairs [a, b]", want: "none"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tk := task.Task{Kind: task.KindOther, InputType: tt.typ, InputConstraints: tt.constr}
+			b := argsBinding(tk, decodeAll(t, tt.inputs...), &binding{})
+			got := "none"
+			if b != nil {
+				got = fmt.Sprintf("%s %v", b.line, b.types)
+			}
+			if got != tt.want {
+				t.Errorf("binding %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestArgsBindingSolves writes programs over several named arguments and
+// runs the emitted Python on inputs it has not seen.
+func TestArgsBindingSolves(t *testing.T) {
+	testenv.NeedPython(t)
+	if testing.Short() {
+		t.Skip("searches take seconds")
+	}
+	tests := []struct {
+		c     familyCase
+		probe []string
+	}{
+		{c: familyCase{name: "count of the target", kind: task.KindOther, typ: "[xs, k]: a list of integers and an integer",
+			inputs: []string{"[[1, 2, 1], 1]", "[[], 3]", "[[3, 3, 3], 3]", "[[4, 5], 6]", "[[0, 1, 0, 0], 0]", "[[7], 7]"},
+			f: func(v any) any {
+				p := v.([]any)
+				k, _ := intValue(p[1])
+				n := 0
+				for _, x := range ints(p[0]) {
+					if x == k {
+						n++
+					}
+				}
+				return n
+			}}, probe: []string{"[[2, 2, 5, 2], 2]", "[[9, 8], 1]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.c.name, func(t *testing.T) {
+			a := New(Options{Seed: 1, TimeLimit: 20 * time.Second})
+			dir := t.TempDir()
+			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: taskFor(tt.c), Examples: examplesFor(t, tt.c, tt.c.inputs), Workspace: dir}); err != nil {
+				t.Fatal(err)
+			}
+			src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runCandidate(t, "python3", string(src), tt.probe)
+			for i, in := range tt.probe {
+				v, _ := task.Decode(json.RawMessage(in))
+				want, _ := json.Marshal(tt.c.f(v))
+				if string(got[i]) != string(want) {
+					t.Errorf("%s on %s = %s, want %s\n%s", tt.c.name, in, got[i], want, src)
+				}
+			}
+		})
+	}
+}
