@@ -228,9 +228,6 @@ func (s *searcher) strategies() bool {
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}
-	if familySketches(en, p, s.consider) {
-		return true
-	}
 	sweepStaged(en, 0.5, p.ok)
 	if en.stopped {
 		return true
@@ -238,6 +235,12 @@ func (s *searcher) strategies() bool {
 	// Lambdas over derived lists (cumsum(xs), split(s)...).
 	en.budgeted(0.3, func() { en.sweepArgs(2, 4) })
 	if en.stopped {
+		return true
+	}
+	// The families' sketches (windows, state machines, digit loops,
+	// stacks, recurrences) after the sweeps, which find the map or fold
+	// a sketch could also express, and write it more plainly.
+	if familySketches(en, p, s.consider) {
 		return true
 	}
 	s.swept = true

@@ -224,7 +224,7 @@ func TestRunTaskErrors(t *testing.T) {
 		typ, want string
 	}{
 		{"bad setting of the sweep", TaskInput{Sweep: spec.ID, Job: spec.Jobs[0], Base: spec.Base, Env: map[string]string{"RECONSTRUCT_AGENT_KIND": "oracle"}},
-			ErrTask, `unknown agent "oracle"`},
+			ErrTask, `unknown value "oracle"`},
 		{"another bank", TaskInput{Sweep: spec.ID, Job: Job{ID: "x", Task: "x", Tree: "sha256:0123456789abcdef"}},
 			ErrInfra, "not in this worker's bank"},
 	}
