@@ -22,8 +22,12 @@ const EnvPrefix = "RECONSTRUCT"
 
 // Options says where a configuration comes from.
 type Options struct {
-	// File is the main configuration file (required).
+	// File is the main configuration file (required unless Dir is set).
 	File string
+	// Dir, with no File, stands for the directory of a configuration given
+	// wholly by the environment, flags and Override (run --task): relative
+	// paths resolve against it and messages name it as CommandLine.
+	Dir string
 	// Overlays are further files applied over File in order (a benchmark's
 	// base.yaml over each task's own); their paths resolve against their own
 	// directory.
@@ -38,6 +42,10 @@ type Options struct {
 	Override map[string]any
 }
 
+// CommandLine is the name a configuration given without a file (Options.Dir)
+// has in its directory.
+const CommandLine = "(command line)"
+
 // pathKeys are the keys whose values are paths relative to the file naming them.
 var pathKeys = []string{
 	"task.oracle.python", "task.random_inputs.python", "task.heldout",
@@ -46,10 +54,18 @@ var pathKeys = []string{
 
 // Load reads, layers, decodes and validates a configuration.
 func Load(opts Options) (*Config, error) {
-	if opts.File == "" {
+	files := opts.Overlays
+	var abs string
+	var err error
+	switch {
+	case opts.File != "":
+		abs, err = filepath.Abs(opts.File)
+		files = append([]string{abs}, files...)
+	case opts.Dir != "":
+		abs, err = filepath.Abs(filepath.Join(opts.Dir, CommandLine))
+	default:
 		return nil, &Error{Msg: "no configuration file given (use --config FILE)"}
 	}
-	abs, err := filepath.Abs(opts.File)
 	if err != nil {
 		return nil, &Error{File: opts.File, Msg: err.Error()}
 	}
@@ -57,7 +73,7 @@ func Load(opts Options) (*Config, error) {
 	for k, d := range defaults() {
 		v.SetDefault(k, d)
 	}
-	for _, f := range append([]string{abs}, opts.Overlays...) {
+	for _, f := range files {
 		m, err := readFile(f)
 		if err != nil {
 			return nil, err
@@ -192,8 +208,16 @@ func resolvePaths(m map[string]any, dir string) {
 			cur = next
 		}
 	}
-	// A relative command path (./oracle) resolves against the file too.
+	// A relative command path (./oracle) and python_path entries resolve
+	// against the file too.
 	if t, ok := m["task"].(map[string]any); ok {
+		if pp, ok := t["python_path"].([]any); ok {
+			for i, p := range pp {
+				if s, ok := p.(string); ok && !filepath.IsAbs(s) {
+					pp[i] = filepath.Join(dir, s)
+				}
+			}
+		}
 		if o, ok := t["oracle"].(map[string]any); ok {
 			if cmd, ok := o["command"].([]any); ok && len(cmd) > 0 {
 				if s, ok := cmd[0].(string); ok && strings.Contains(s, "/") && !filepath.IsAbs(s) {
@@ -238,27 +262,47 @@ func cleanDecodeError(err error) string {
 
 // finish checks required fields and values, and fills derived defaults.
 func (c *Config) finish(getenv func(string) string) error {
+	if c.Task.Factory != "" {
+		if err := c.finishFactory(); err != nil {
+			return err
+		}
+	} else if err := c.finishFiles(); err != nil {
+		return err
+	}
+	return c.finishRest(getenv)
+}
+
+// checkFields checks the fields an agent sees; bad names the field.
+func (t *Task) checkFields(bad func(field, format string, args ...any) error) error {
+	if t.Name == "" {
+		return bad("name", "required field is missing")
+	}
+	if t.InputType == "" {
+		return bad("input_type", "required field is missing")
+	}
+	if t.Kind == "" {
+		return bad("kind", "required field is missing (one of %s)", kindList())
+	}
+	if !task.Kind(t.Kind).Valid() {
+		return bad("kind", "unknown kind %q (want one of %s)", t.Kind, kindList())
+	}
+	if !isIdentifier(t.FunctionName) {
+		return bad("function_name", "%q is not a Python identifier", t.FunctionName)
+	}
+	if t.Domain != nil && t.Domain.Lo > t.Domain.Hi {
+		return bad("domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
+	}
+	return nil
+}
+
+// finishFiles checks a task given by its files (oracle, generator).
+func (c *Config) finishFiles() error {
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	t := &c.Task
-	if t.Name == "" {
-		return bad("task.name", "required field is missing")
-	}
-	if t.InputType == "" {
-		return bad("task.input_type", "required field is missing")
-	}
-	if t.Kind == "" {
-		return bad("task.kind", "required field is missing (one of %s)", kindList())
-	}
-	if !task.Kind(t.Kind).Valid() {
-		return bad("task.kind", "unknown kind %q (want one of %s)", t.Kind, kindList())
-	}
-	if !isIdentifier(t.FunctionName) {
-		return bad("task.function_name", "%q is not a Python identifier", t.FunctionName)
-	}
-	if t.Domain != nil && t.Domain.Lo > t.Domain.Hi {
-		return bad("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
+	if err := t.checkFields(func(field, format string, args ...any) error { return bad("task."+field, format, args...) }); err != nil {
+		return err
 	}
 	o := &t.Oracle
 	n := 0
@@ -309,10 +353,93 @@ func (c *Config) finish(getenv func(string) string) error {
 			t.Heldout = p
 		}
 	}
-	if err := c.containPaths(); err != nil {
+	return c.containPaths()
+}
+
+// finishFactory checks a task given by a factory; the fields it returns
+// are checked by CheckBound once it was called.
+func (c *Config) finishFactory() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	t := &c.Task
+	if !factoryRE.MatchString(t.Factory) {
+		return bad("task.factory", "%q is not module:callable (a dotted module name, a colon, a dotted attribute name)", t.Factory)
+	}
+	if o := t.Oracle; o.Python != "" || len(o.Command) > 0 || o.HTTP != "" || t.RandomInputs != nil || t.InputType != "" || t.Kind != "" {
+		return bad("task.factory", "the factory gives the task's oracle, random_inputs, input_type and kind: set none of them beside it")
+	}
+	if t.Name == "" {
+		if n, ok := t.Args["name"].(string); ok {
+			t.Name = n
+		}
+	}
+	if len(t.PythonPath) == 0 {
+		t.PythonPath = []string{filepath.Dir(c.File)}
+	}
+	for i, p := range t.PythonPath {
+		key := fmt.Sprintf("task.python_path[%d]", i)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(c.File), p)
+			t.PythonPath[i] = p
+		}
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return bad(key, "%s is not a directory", p)
+		}
+		if err := c.contain(key, p, false); err != nil {
+			return err
+		}
+	}
+	if t.Heldout == "" {
+		if p := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(p) == nil {
+			t.Heldout = p
+		}
+	}
+	return c.contain("task.heldout", t.Heldout, false)
+}
+
+var factoryRE = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
+
+// BindingDir is the directory a factory task's oracle sandbox binds: the
+// deepest one holding every task.python_path entry.
+func (t Task) BindingDir() string {
+	dir := ""
+	for _, p := range t.PythonPath {
+		p = filepath.Clean(p)
+		if dir == "" {
+			dir = p
+			continue
+		}
+		for dir != p && !strings.HasPrefix(p, dir+string(filepath.Separator)) && dir != string(filepath.Separator) {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// CheckBound checks a factory task once its fields were filled from what
+// the factory returned (runner.Bind), and fills the defaults that depend
+// on them; errors name the factory and the field.
+func (c *Config) CheckBound() error {
+	t := &c.Task
+	err := t.checkFields(func(field, format string, args ...any) error {
+		return &Error{File: c.File, Key: "task.factory", Msg: fmt.Sprintf("%s returned a task whose %s: %s", t.Factory, field, fmt.Sprintf(format, args...))}
+	})
+	if err != nil {
 		return err
 	}
+	if c.Workspace == "" && t.Name != "" {
+		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
+	}
+	return nil
+}
 
+// finishRest checks the sections other than the task's.
+func (c *Config) finishRest(getenv func(string) string) error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	t := &c.Task
 	w := &c.Workflow
 	for _, f := range []struct {
 		key string
@@ -334,7 +461,7 @@ func (c *Config) finish(getenv func(string) string) error {
 	if w.RandomShare < 0 || w.RandomShare > 1 {
 		return bad("workflow.random_share", "must be between 0 and 1, got %g", w.RandomShare)
 	}
-	if w.RandomShare > 0 && t.RandomInputs == nil {
+	if w.RandomShare > 0 && t.RandomInputs == nil && t.Factory == "" {
 		return bad("workflow.random_share", "is %g but task.random_inputs is not set", w.RandomShare)
 	}
 	if w.Atol < 0 {
@@ -391,7 +518,7 @@ func (c *Config) finish(getenv func(string) string) error {
 	if s.OutputKB < 1 {
 		return bad("sandbox.output_kb", "must be at least 1")
 	}
-	if c.Workspace == "" {
+	if c.Workspace == "" && t.Name != "" {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
 	}
 	if c.Bank.Path == "" {
@@ -470,34 +597,8 @@ func Defaults(getenv func(string) string) (*Config, error) {
 // in a sandbox must live there in any case: that directory is all its
 // sandbox sees.
 func (c *Config) containPaths() error {
-	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
-	if err != nil {
-		return &Error{File: c.File, Msg: fmt.Sprintf("task directory: %v", err)}
-	}
+	check := c.contain
 	t := &c.Task
-	check := func(key, path string, always bool) error {
-		if path == "" || (t.AllowOutsidePaths && !always) {
-			return nil
-		}
-		real, err := resolve(path)
-		if err != nil {
-			return &Error{File: c.File, Key: key, Msg: err.Error()}
-		}
-		if real != dir && strings.HasPrefix(real, dir+string(filepath.Separator)) {
-			return nil
-		}
-		hint := " (set task.allow_outside_paths: true to allow it)"
-		if always {
-			hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
-		}
-		where := path
-		if real != path {
-			where += " resolves to " + real + ","
-		} else {
-			where += " is"
-		}
-		return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
-	}
 	if err := check("task.oracle.python", t.Oracle.Python, false); err != nil {
 		return err
 	}
@@ -515,6 +616,37 @@ func (c *Config) containPaths() error {
 		}
 	}
 	return nil
+}
+
+// contain checks that path (a file or a directory) resolves inside the
+// task directory, unless task.allow_outside_paths is set and always is not.
+func (c *Config) contain(key, path string, always bool) error {
+	t := &c.Task
+	if path == "" || (t.AllowOutsidePaths && !always) {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
+	if err != nil {
+		return &Error{File: c.File, Msg: fmt.Sprintf("task directory: %v", err)}
+	}
+	real, err := resolve(path)
+	if err != nil {
+		return &Error{File: c.File, Key: key, Msg: err.Error()}
+	}
+	if real == dir || strings.HasPrefix(real, dir+string(filepath.Separator)) {
+		return nil
+	}
+	hint := " (set task.allow_outside_paths: true to allow it)"
+	if always {
+		hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
+	}
+	where := path
+	if real != path {
+		where += " resolves to " + real + ","
+	} else {
+		where += " is"
+	}
+	return &Error{File: c.File, Key: key, Msg: fmt.Sprintf("%s outside the task directory %s%s", where, dir, hint)}
 }
 
 // resolve is path made absolute with every symbolic link followed; a path
