@@ -28,8 +28,15 @@ var shim string
 //go:embed python/reconstruct_binding.py
 var TaskModule string
 
-// Modules are the pure-Python files users may copy beside their own, by name.
-var Modules = map[string]string{"reconstruct_binding.py": TaskModule}
+// BankClient is reconstruct_bank.py: a client of `reconstruct bank serve
+// --stdio` for the user's own Python.
+//
+//go:embed python/reconstruct_bank.py
+var BankClient string
+
+// Modules are the pure-Python files `reconstruct binding modules` writes
+// for users to import from their own Python, by name.
+var Modules = map[string]string{"reconstruct_binding.py": TaskModule, "reconstruct_bank.py": BankClient}
 
 // The shim's entry points, as sandbox.Program functions.
 const (

@@ -54,12 +54,12 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 				return withCode(exitUsage, errors.New("--resume continues a run with its recorded configuration: give neither --config nor --fork"))
 			case opts.resume != "" && opts.factory != "":
 				return withCode(exitUsage, errors.New("--resume continues a run with its recorded task: give no --task"))
+			case opts.taskArgs != "" && opts.factory == "":
+				return withCode(exitUsage, errors.New("--task-args goes with --task"))
 			case opts.resume == "" && opts.factory == "":
 				if err := requireFlag(cmd, "config"); err != nil {
 					return err
 				}
-			case opts.taskArgs != "" && opts.factory == "":
-				return withCode(exitUsage, errors.New("--task-args goes with --task"))
 			}
 			return runRun(cmd.Context(), a, opts)
 		},
