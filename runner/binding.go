@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/agent/llm"
 	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
@@ -113,6 +114,9 @@ func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 		t.Domain = &task.Domain{Lo: *d.Lo, Hi: *d.Hi}
 	case d.Lo != nil || d.Hi != nil:
 		return bad("the returned task has only one of lo and hi: give both, or neither")
+	}
+	if err := llm.CheckTools(d.Tools, true); err != nil && c.Agent.Kind == "llm" {
+		return bad("%v", err)
 	}
 	if c.Workflow.RandomShare > 0 && !d.RandomInputs {
 		return bad("workflow.random_share is %g but the returned task has no random_inputs", c.Workflow.RandomShare)
