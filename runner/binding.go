@@ -24,8 +24,9 @@ import (
 )
 
 // BindingLog is the workspace file that receives what a factory task's
-// on_example hook returns (one JSON value a line, None left out).
-const BindingLog = "binding_log.jsonl"
+// on_example hook returns (one JSON value a line, None left out); another
+// run in the workspace moves it aside with the journals.
+const BindingLog = workflow.BindingLogFile
 
 // loadBinding reads a factory task's modules. A task bound earlier (a
 // resumed run) whose files changed since is refused: the run would query
