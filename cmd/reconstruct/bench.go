@@ -47,6 +47,8 @@ Every task's configuration and held-out tests are checked before the first task 
 A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
 are skipped; tasks finished there with other settings are refused unless --force, which
 runs them again. A task that fails is recorded with its error and the sweep goes on.
+With --factory module:callable instead of --tasks, the tasks come from a Python factory,
+one per --names entry or --args-list line (see docs/binding.md).
 
 Exit status: 0 when every task ran to a result, 1 when any ended in an error (the last
 line says how many) or the sweep was interrupted, 2 for bad input (nothing is created).`,
