@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
@@ -60,6 +61,15 @@ type Sweep struct {
 	// Force runs again the tasks an earlier sweep into Out finished with
 	// other settings, instead of refusing the sweep.
 	Force bool
+	// Factory, when set, makes the tasks from a Python factory
+	// (module:callable, see docs/binding.md) instead of TasksDir: one task
+	// per entry of Args (its keyword arguments), with Base as the
+	// configuration file of every task (none: the current directory's
+	// defaults). Held-out tests come from the module's heldout(**args), or
+	// else from HeldoutDir/<task id>.jsonl.
+	Factory    string
+	Args       []map[string]any
+	HeldoutDir string
 }
 
 // ErrRefused marks a sweep refused before it started: a task's
@@ -120,13 +130,21 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	}
 	s.Parallel = max(1, s.Parallel)
 	s.Repeat = max(1, s.Repeat)
-	dirs, err := Discover(s.TasksDir, s.Filter)
-	if err != nil {
-		return Summary{}, fmt.Errorf("%w: %w", ErrRefused, err)
-	}
-	planned, err := s.plan(dirs)
-	if err != nil {
-		return Summary{}, err
+	var planned []job
+	var heldout map[string][]byte
+	if s.Factory != "" {
+		var err error
+		if planned, heldout, err = s.planFactory(ctx); err != nil {
+			return Summary{}, err
+		}
+	} else {
+		dirs, err := Discover(s.TasksDir, s.Filter)
+		if err != nil {
+			return Summary{}, fmt.Errorf("%w: %w", ErrRefused, err)
+		}
+		if planned, err = s.plan(dirs); err != nil {
+			return Summary{}, err
+		}
 	}
 	var jobs []job
 	var results []TaskResult
@@ -148,6 +166,9 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	}
 	if err := os.MkdirAll(filepath.Join(s.Out, TasksDir), 0o755); err != nil {
 		return Summary{}, fmt.Errorf("create sweep output: %w", err)
+	}
+	if err := writeHeldout(heldout); err != nil {
+		return Summary{}, err
 	}
 	started := time.Now().UTC()
 	firstStart, before := started, 0.0
@@ -204,7 +225,7 @@ feed:
 		s.Progress.Stop()
 	}
 	sum := Summarize(results)
-	sum.TasksDir, sum.Config, sum.Parallel, sum.Repeat = s.TasksDir, s.Base, s.Parallel, s.Repeat
+	sum.TasksDir, sum.Config, sum.Parallel, sum.Repeat = cmp.Or(s.TasksDir, s.Factory), s.Base, s.Parallel, s.Repeat
 	if s.Filter != nil {
 		sum.Filter = s.Filter.String()
 	}

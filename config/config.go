@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
@@ -24,6 +25,10 @@ type Config struct {
 	// Stamp is set on a configuration recorded by a run (Stamped) and read
 	// back (Recorded): its format and the reconstruct that recorded it.
 	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
+	// factoryFrom is where task.factory was set (a file, or an environment
+	// variable or a flag as problems.from marks it), for CheckBound's
+	// messages.
+	factoryFrom string
 }
 
 // Task is the task section: what the agent may know, and where the hidden
@@ -47,6 +52,23 @@ type Task struct {
 	// random_inputs.python, heldout) lie outside the task directory (the
 	// directory of the configuration file).
 	AllowOutsidePaths bool `mapstructure:"allow_outside_paths" json:"allow_outside_paths,omitempty"`
+	// Factory binds the task from Python instead (docs/binding.md):
+	// module:callable, called with Args as keyword arguments in the
+	// oracle's sandbox; PythonPath are the directories its modules are
+	// found in (default: the configuration's). Bound is what it returned,
+	// filled when the run is bound and recorded with the run.
+	Factory    string         `mapstructure:"factory" json:"factory,omitempty"`
+	Args       map[string]any `mapstructure:"args" json:"args,omitempty"`
+	PythonPath []string       `mapstructure:"python_path" json:"python_path,omitempty"`
+	Bound      *Bound         `mapstructure:"-" json:"bound,omitempty"`
+}
+
+// Bound is a factory's task as bound: the description it returned (JSON)
+// and the SHA-256 of every module file read, relative to the binding's
+// directory (a resumed run refuses a binding whose files changed).
+type Bound struct {
+	Description json.RawMessage   `json:"description"`
+	Files       map[string]string `json:"files"`
 }
 
 // Describe returns the part of the task an agent may see.

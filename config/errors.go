@@ -72,7 +72,8 @@ const sourcePrefix = "\x00"
 func (p *problems) add(key, format string, args ...any) {
 	e := &Error{File: p.file, Key: key, Msg: fmt.Sprintf(format, args...)}
 	if p.from != nil {
-		if f, ok := p.from[key]; ok {
+		base, _, _ := strings.Cut(key, "[") // task.python_path[1]
+		if f, ok := p.from[base]; ok {
 			if s, ok := strings.CutPrefix(f, sourcePrefix); ok {
 				e.Source = s
 			} else {

@@ -32,7 +32,8 @@ type Key struct {
 	Flag, Usage string
 	// Allowed lists the values of a key that takes one of a few.
 	Allowed []string
-	// Path marks a path resolved against the directory of the file naming it.
+	// Path marks a path (or a list of paths) resolved against the directory
+	// of the file naming it.
 	Path bool
 }
 
@@ -64,7 +65,7 @@ const (
 
 // Table is every configuration key, in the order docs/config.md lists them.
 var Table = []Key{
-	{Name: "task.name", Default: "", Shown: "required", Doc: "task name; names the default workspace"},
+	{Name: "task.name", Default: "", Shown: "required", Doc: "task name; names the default workspace (a factory task's comes from `task.args`' `name`, else from what the factory returns)"},
 	{Name: "task.level", Default: "", Doc: "free text; benchmarks group by it"},
 	{Name: "task.family", Default: "", Doc: "free text naming the kind of program (`window`, `stack`, …); benchmarks group by it beside the level; never shown to the agent"},
 	{Name: "task.input_type", Default: "", Shown: "required", Doc: "what an input is, in words, shown to the agent"},
@@ -84,6 +85,9 @@ var Table = []Key{
 	{Name: "task.random_inputs.function", Shown: "`generate`", Doc: "the generator function"},
 	{Name: "task.heldout", Default: "", Shown: "`heldout.jsonl` beside the file, if present", Path: true, Doc: "held-out tests; read only by `score` and the benchmark runner, never by an agent"},
 	{Name: "task.allow_outside_paths", Default: false, Doc: "let `oracle.python`, `random_inputs.python`, `heldout` and an on-host `command` lie outside the task directory"},
+	{Name: "task.factory", Default: "", Shown: "none", Doc: "bind the task from Python instead: `module:callable`, called with `task.args` in the oracle's sandbox, returns the task's fields (see [binding.md](binding.md)); then give no `oracle`, `random_inputs`, `input_type` or `kind`"},
+	{Name: "task.args", Default: map[string]any{}, Shown: "`{}`", Doc: "the factory's keyword arguments, a mapping (in `RECONSTRUCT_TASK_ARGS`, a JSON object); a `name` argument names the task when `task.name` is not set"},
+	{Name: "task.python_path", Default: []string{}, Shown: "the file's directory", Path: true, Doc: "directories the factory's modules are found in, relative to the file (in `RECONSTRUCT_TASK_PYTHON_PATH`, separated by commas); inside the task directory unless `allow_outside_paths`"},
 
 	{Name: "workflow.initial_batch", Default: workflow.DefaultInitialBatch, Flag: "initial-batch", Usage: "examples observed before the first session", Doc: "examples observed before the first session"},
 	{Name: "workflow.batch_step", Default: workflow.DefaultBatchStep, Flag: "batch-step", Usage: "how much each granted batch grows", Doc: "each granted batch is this much larger than the previous (2, 4, 6, …)"},

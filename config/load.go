@@ -22,8 +22,12 @@ const EnvPrefix = "RECONSTRUCT"
 
 // Options says where a configuration comes from.
 type Options struct {
-	// File is the main configuration file (required).
+	// File is the main configuration file (required unless Dir is set).
 	File string
+	// Dir, with no File, stands for the directory of a configuration given
+	// wholly by the environment, flags and Override (run --task): relative
+	// paths resolve against it and messages name it as CommandLine.
+	Dir string
 	// Overlays are further files applied over File in order (a benchmark's
 	// base.yaml over each task's own); their paths resolve against their own
 	// directory.
@@ -38,14 +42,26 @@ type Options struct {
 	Override map[string]any
 }
 
+// CommandLine is the name a configuration given without a file (Options.Dir)
+// has in its directory.
+const CommandLine = "(command line)"
+
 // Load reads, layers, decodes and validates a configuration. Every
 // problem is reported at once (Problems), each naming the key and the file,
 // environment variable or flag its value came from.
 func Load(opts Options) (*Config, error) {
-	if opts.File == "" {
+	files := opts.Overlays
+	var abs string
+	var err error
+	switch {
+	case opts.File != "":
+		abs, err = filepath.Abs(opts.File)
+		files = append([]string{abs}, files...)
+	case opts.Dir != "":
+		abs, err = filepath.Abs(filepath.Join(opts.Dir, CommandLine))
+	default:
 		return nil, &Error{Msg: "no configuration file given (use --config FILE)"}
 	}
-	abs, err := filepath.Abs(opts.File)
 	if err != nil {
 		return nil, &Error{File: opts.File, Msg: err.Error()}
 	}
@@ -58,13 +74,21 @@ func Load(opts Options) (*Config, error) {
 	for k, d := range defaults() {
 		v.SetDefault(k, d)
 	}
-	for _, f := range append([]string{abs}, opts.Overlays...) {
+	// viper folds the case of every key it holds, task.args' too: the
+	// factory's keyword arguments are layered here as well, as viper does
+	// (files merged, the environment, flags and Override replacing), and
+	// keep their case (maxLen is not maxlen).
+	var args any
+	for _, f := range files {
 		m, err := readFile(f, p)
 		if err != nil {
 			return nil, err
 		}
 		for _, k := range leaves(m, "") {
 			p.from[k] = f
+		}
+		if a := lookupIn(m, "task.args"); a != nil {
+			args = mergeArgs(args, a)
 		}
 		if err := v.MergeConfigMap(m); err != nil {
 			return nil, &Error{File: f, Msg: err.Error()}
@@ -75,6 +99,9 @@ func Load(opts Options) (*Config, error) {
 			if val := getenv(k.Env()); val != "" {
 				v.Set(k.Name, envValue(k.Name, val))
 				p.from[k.Name] = sourcePrefix + k.Env()
+				if k.Name == "task.args" {
+					args = mergeArgs(nil, envValue(k.Name, val))
+				}
 			}
 		}
 	}
@@ -87,10 +114,16 @@ func Load(opts Options) (*Config, error) {
 		if f := opts.Flags[k]; f != nil && f.Changed {
 			v.Set(k, flagValue(k, f))
 			p.from[k] = sourcePrefix + "--" + f.Name
+			if k == "task.args" {
+				args = mergeArgs(nil, flagValue(k, f))
+			}
 		}
 	}
 	for k, val := range opts.Override {
 		v.Set(k, val)
+		if k == "task.args" {
+			args = mergeArgs(nil, val)
+		}
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -100,7 +133,11 @@ func Load(opts Options) (*Config, error) {
 		decodeProblems(err, p, v.Get)
 		return nil, p.err()
 	}
+	if m, ok := args.(map[string]any); ok {
+		c.Task.Args = m
+	}
 	c.File = abs
+	c.factoryFrom = p.from["task.factory"]
 	c.finish(getenv, p)
 	if err := p.err(); err != nil {
 		return nil, err
@@ -114,8 +151,28 @@ func EnvName(key string) string {
 }
 
 func envValue(key, val string) any {
-	if key == "task.oracle.command" {
+	switch key {
+	case "task.oracle.command":
 		return strings.Fields(val)
+	case "task.args":
+		// A JSON object; anything else is left to the decoder, which says
+		// what it wants.
+		var m map[string]any
+		if err := json.Unmarshal([]byte(val), &m); err == nil && m != nil {
+			return m
+		}
+		return val
+	case "task.python_path":
+		var out []string
+		for _, p := range strings.Split(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				if a, err := filepath.Abs(p); err == nil {
+					p = a
+				}
+				out = append(out, p)
+			}
+		}
+		return out
 	}
 	if isPathKey(key) && !isURL(val) {
 		if a, err := filepath.Abs(val); err == nil {
@@ -216,6 +273,25 @@ func unknownKeys(m map[string]any, prefix string, p *problems) {
 	}
 }
 
+// mergeArgs is src laid over dst as viper merges a file's map: maps merge
+// key by key, anything else replaces. The maps it returns are new.
+func mergeArgs(dst, src any) any {
+	s, ok := src.(map[string]any)
+	if !ok {
+		return src
+	}
+	out := map[string]any{}
+	if d, ok := dst.(map[string]any); ok {
+		for k, v := range d {
+			out[k] = v
+		}
+	}
+	for k, v := range s {
+		out[k] = mergeArgs(out[k], v)
+	}
+	return out
+}
+
 // leaves lists the keys set in m (under prefix).
 func leaves(m map[string]any, prefix string) []string {
 	var out []string
@@ -239,8 +315,17 @@ func resolvePaths(m map[string]any, dir string) {
 		cur := m
 		for i, p := range parts {
 			if i == len(parts)-1 {
-				if s, ok := cur[p].(string); ok && s != "" && !filepath.IsAbs(s) && !isURL(s) {
-					cur[p] = filepath.Join(dir, s)
+				switch v := cur[p].(type) {
+				case string:
+					if v != "" && !filepath.IsAbs(v) && !isURL(v) {
+						cur[p] = filepath.Join(dir, v)
+					}
+				case []any: // task.python_path
+					for i, e := range v {
+						if s, ok := e.(string); ok && s != "" && !filepath.IsAbs(s) {
+							v[i] = filepath.Join(dir, s)
+						}
+					}
 				}
 				break
 			}
@@ -309,7 +394,11 @@ func decodeProblems(err error, p *problems, value func(key string) any) {
 		key, msg := m[1], m[2]
 		switch k, ok := lookup[key]; {
 		case ok && k.Default != nil:
-			msg = fmt.Sprintf("want %s (such as %s), got %s", typeName(k.Default), strings.Trim(k.ShownDefault(), "`"), shown(value(key)))
+			such := ""
+			if d := k.ShownDefault(); strings.HasPrefix(d, "`") {
+				such = fmt.Sprintf(" (such as %s)", strings.Trim(d, "`"))
+			}
+			msg = fmt.Sprintf("want %s%s, got %s", typeName(k.Default), such, shown(value(key)))
 		case isSection(key):
 			msg = fmt.Sprintf("is a section: want keys under it (such as %s), got %s", firstKey(key), shown(value(key)))
 		}
@@ -365,6 +454,8 @@ func typeName(v any) string {
 		return "a duration"
 	case []string:
 		return "a list of strings"
+	case map[string]any:
+		return "a mapping of names to values"
 	}
 	return "a string"
 }
@@ -372,21 +463,37 @@ func typeName(v any) string {
 // finish checks required fields and values, adding each problem to p,
 // and fills derived defaults.
 func (c *Config) finish(getenv func(string) string, p *problems) {
-	bad := p.add
-	t := &c.Task
+	if c.Task.Factory != "" {
+		c.finishFactory(p)
+	} else {
+		c.finishFiles(p)
+	}
+	c.finishRest(getenv, p)
+}
+
+// checkFields adds a problem for each field an agent sees that is missing
+// or wrong.
+func (t *Task) checkFields(p *problems) {
 	if t.Name == "" {
-		bad("task.name", "required field is missing")
+		p.add("task.name", "required field is missing")
 	}
 	if t.InputType == "" {
-		bad("task.input_type", "required field is missing")
+		p.add("task.input_type", "required field is missing")
 	}
 	checkOneOf(p, "task.kind", t.Kind)
 	if !isIdentifier(t.FunctionName) {
-		bad("task.function_name", "%q is not a Python identifier (letters, digits and _, not starting with a digit)", t.FunctionName)
+		p.add("task.function_name", "%q is not a Python identifier (letters, digits and _, not starting with a digit)", t.FunctionName)
 	}
 	if t.Domain != nil && t.Domain.Lo > t.Domain.Hi {
-		bad("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
+		p.add("task.domain", "lo %g is greater than hi %g", t.Domain.Lo, t.Domain.Hi)
 	}
+}
+
+// finishFiles checks a task given by its files (oracle, generator).
+func (c *Config) finishFiles(p *problems) {
+	bad := p.add
+	t := &c.Task
+	t.checkFields(p)
 	o := &t.Oracle
 	n := 0
 	for _, set := range []bool{o.Python != "", len(o.Command) > 0, o.HTTP != ""} {
@@ -430,13 +537,128 @@ func (c *Config) finish(getenv func(string) string, p *problems) {
 			bad("task.random_inputs.python", "%v", err)
 		}
 	}
-	if t.Heldout == "" {
-		if h := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(h) == nil {
-			t.Heldout = h
+	c.defaultHeldout()
+	c.containPaths(p)
+}
+
+// finishFactory checks a task given by a factory (docs/binding.md); the
+// fields it returns are checked by CheckBound once it was called.
+func (c *Config) finishFactory(p *problems) {
+	t := &c.Task
+	if !factoryRE.MatchString(t.Factory) {
+		p.add("task.factory", "%q is not module:callable (a dotted module name, a colon, a dotted attribute name, such as tasks.sorting:make_task)", t.Factory)
+	}
+	if t.Bound != nil {
+		// Bound by a run (a recorded configuration): the fields an agent
+		// sees are the factory's.
+		t.checkFields(p)
+	}
+	o := t.Oracle
+	bound := t.Bound != nil
+	for _, f := range []struct {
+		key string
+		set bool
+	}{
+		{"task.oracle.python", o.Python != ""},
+		{"task.oracle.function", o.Function != ""},
+		{"task.oracle.command", len(o.Command) > 0},
+		{"task.oracle.http", o.HTTP != ""},
+		{"task.random_inputs.python", t.RandomInputs != nil && t.RandomInputs.Python != ""},
+		{"task.random_inputs", t.RandomInputs != nil && t.RandomInputs.Python == ""},
+		{"task.input_type", t.InputType != "" && !bound},
+		{"task.kind", t.Kind != "" && !bound},
+	} {
+		if f.set {
+			p.add(f.key, "the factory %s (task.factory) gives the task's oracle, random_inputs, input_type and kind: set none of them beside it", t.Factory)
 		}
 	}
-	c.containPaths(p)
+	if t.Name == "" {
+		if n, ok := t.Args["name"].(string); ok {
+			t.Name = n
+		}
+	}
+	dir := filepath.Dir(c.File)
+	if len(t.PythonPath) == 0 {
+		t.PythonPath = []string{dir}
+	}
+	root, ok := c.taskDir(p)
+	for i, path := range t.PythonPath {
+		key := fmt.Sprintf("task.python_path[%d]", i)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+			t.PythonPath[i] = path
+		}
+		if st, err := os.Stat(path); err != nil || !st.IsDir() {
+			p.add(key, "%s is not a directory", path)
+			continue
+		}
+		if ok {
+			c.contain(p, root, key, path, false)
+		}
+	}
+	c.defaultHeldout()
+	if ok {
+		c.contain(p, root, "task.heldout", t.Heldout, false)
+	}
+}
 
+var factoryRE = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
+
+// defaultHeldout sets task.heldout to heldout.jsonl beside the file, if
+// it is not set and that file exists.
+func (c *Config) defaultHeldout() {
+	if c.Task.Heldout == "" {
+		if h := filepath.Join(filepath.Dir(c.File), "heldout.jsonl"); fileExists(h) == nil {
+			c.Task.Heldout = h
+		}
+	}
+}
+
+// BindingDir is the directory a factory task's oracle sandbox binds: the
+// deepest one holding every task.python_path entry.
+func (t Task) BindingDir() string {
+	dir := ""
+	for _, p := range t.PythonPath {
+		p = filepath.Clean(p)
+		if dir == "" {
+			dir = p
+			continue
+		}
+		for dir != p && !strings.HasPrefix(p, dir+string(filepath.Separator)) && dir != string(filepath.Separator) {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// CheckBound checks a factory task once its fields were filled from what
+// the factory returned (runner.Bind), and fills the defaults that depend
+// on them. Every problem is reported at once, each naming task.factory
+// (and where it was set) and the field the factory got wrong.
+func (c *Config) CheckBound() error {
+	t := &c.Task
+	fields := &problems{file: c.File}
+	t.checkFields(fields)
+	p := &problems{file: c.File}
+	if c.factoryFrom != "" {
+		p.from = map[string]string{"task.factory": c.factoryFrom}
+	}
+	for _, e := range fields.list {
+		p.add("task.factory", "%s returned a task whose %s: %s", t.Factory, strings.TrimPrefix(e.Key, "task."), e.Msg)
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	if c.Workspace == "" && t.Name != "" {
+		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
+	}
+	return nil
+}
+
+// finishRest checks the sections other than the task's.
+func (c *Config) finishRest(getenv func(string) string, p *problems) {
+	bad := p.add
+	t := &c.Task
 	w := &c.Workflow
 	for _, f := range []struct {
 		key string
@@ -457,7 +679,7 @@ func (c *Config) finish(getenv func(string) string, p *problems) {
 	}
 	if w.RandomShare < 0 || w.RandomShare > 1 {
 		bad("workflow.random_share", "must be between 0 and 1, got %g", w.RandomShare)
-	} else if w.RandomShare > 0 && t.RandomInputs == nil {
+	} else if w.RandomShare > 0 && t.RandomInputs == nil && t.Factory == "" {
 		bad("workflow.random_share", "is %g but task.random_inputs is not set (set it, or set random_share to 0)", w.RandomShare)
 	}
 	if w.Atol < 0 {
@@ -501,7 +723,7 @@ func (c *Config) finish(getenv func(string) string, p *problems) {
 	if s.OutputKB < 1 {
 		bad("sandbox.output_kb", "must be at least 1, got %d", s.OutputKB)
 	}
-	if c.Workspace == "" {
+	if c.Workspace == "" && t.Name != "" {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
 	}
 	if c.Bank.Path == "" {
@@ -596,44 +818,58 @@ func Defaults(getenv func(string) string) (*Config, error) {
 // in a sandbox must live there in any case: that directory is all its
 // sandbox sees.
 func (c *Config) containPaths(p *problems) {
-	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
-	if err != nil {
-		p.add("", "task directory: %v", err)
+	dir, ok := c.taskDir(p)
+	if !ok {
 		return
 	}
 	t := &c.Task
-	check := func(key, path string, always bool) {
-		if path == "" || (t.AllowOutsidePaths && !always) {
-			return
-		}
-		real, err := resolve(path)
-		if err != nil {
-			p.add(key, "%v", err)
-			return
-		}
-		if real != dir && strings.HasPrefix(real, dir+string(filepath.Separator)) {
-			return
-		}
-		hint := " (set task.allow_outside_paths: true to allow it)"
-		if always {
-			hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
-		}
-		where := path
-		if real != path {
-			where += " resolves to " + real + ","
-		} else {
-			where += " is"
-		}
-		p.add(key, "%s outside the task directory %s%s", where, dir, hint)
-	}
-	check("task.oracle.python", t.Oracle.Python, false)
+	c.contain(p, dir, "task.oracle.python", t.Oracle.Python, false)
 	if g := t.RandomInputs; g != nil {
-		check("task.random_inputs.python", g.Python, false)
+		c.contain(p, dir, "task.random_inputs.python", g.Python, false)
 	}
-	check("task.heldout", t.Heldout, false)
+	c.contain(p, dir, "task.heldout", t.Heldout, false)
 	if cmd := t.Oracle.Command; len(cmd) > 0 && strings.Contains(cmd[0], "/") {
-		check("task.oracle.command", cmd[0], !t.Oracle.OnHost)
+		c.contain(p, dir, "task.oracle.command", cmd[0], !t.Oracle.OnHost)
 	}
+}
+
+// taskDir is the task directory (the configuration file's) with every
+// symbolic link followed; when it cannot be resolved, a problem is added.
+func (c *Config) taskDir(p *problems) (string, bool) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(c.File))
+	if err != nil {
+		p.add("", "task directory: %v", err)
+		return "", false
+	}
+	return dir, true
+}
+
+// contain adds a problem when path (a file or a directory) does not
+// resolve inside the task directory dir, unless task.allow_outside_paths
+// is set and always is not.
+func (c *Config) contain(p *problems, dir, key, path string, always bool) {
+	if path == "" || (c.Task.AllowOutsidePaths && !always) {
+		return
+	}
+	real, err := resolve(path)
+	if err != nil {
+		p.add(key, "%v", err)
+		return
+	}
+	if real == dir || strings.HasPrefix(real, dir+string(filepath.Separator)) {
+		return
+	}
+	hint := " (set task.allow_outside_paths: true to allow it)"
+	if always {
+		hint = " (the oracle's sandbox sees only that directory: move it there, or run it on this machine with task.oracle.on_host: true)"
+	}
+	where := path
+	if real != path {
+		where += " resolves to " + real + ","
+	} else {
+		where += " is"
+	}
+	p.add(key, "%s outside the task directory %s%s", where, dir, hint)
 }
 
 // resolve is path made absolute with every symbolic link followed; a path

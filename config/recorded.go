@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 
@@ -49,6 +50,24 @@ func Recorded(data []byte, what string, getenv func(string) string) (*Config, er
 	}
 	file, _ := m["file"].(string)
 	delete(m, "file")
+	// A factory task's binding (no key: a run fills it) is read as it was
+	// written, and its arguments keep the case of their keys and their
+	// numbers' digits (viper would fold the one, JSON's float64 round the
+	// other).
+	var factory struct {
+		Task struct {
+			Bound *Bound         `json:"bound"`
+			Args  map[string]any `json:"args"`
+		} `json:"task"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&factory); err != nil {
+		return nil, &Error{File: what, Key: "task", Msg: err.Error()}
+	}
+	if t, ok := m["task"].(map[string]any); ok {
+		delete(t, "bound")
+	}
 	p := &problems{file: what}
 	unknownKeys(m, "", p)
 	if err := p.err(); err != nil {
@@ -67,6 +86,10 @@ func Recorded(data []byte, what string, getenv func(string) string) (*Config, er
 		return nil, p.err()
 	}
 	c.File, c.Stamp = file, st
+	c.Task.Bound = factory.Task.Bound
+	if factory.Task.Args != nil {
+		c.Task.Args = factory.Task.Args
+	}
 	c.finish(getenv, p)
 	if err := p.err(); err != nil {
 		return nil, err

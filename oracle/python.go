@@ -19,6 +19,7 @@ type Runner interface {
 type Python struct {
 	runner  Runner
 	program sandbox.Program
+	name    string // what messages call it
 	limits  sandbox.Limits
 }
 
@@ -26,7 +27,13 @@ var _ Oracle = (*Python)(nil)
 
 // NewPython returns an oracle calling function in the file at path.
 func NewPython(runner Runner, path, function string, limits sandbox.Limits) *Python {
-	return &Python{runner: runner, program: sandbox.Program{Path: path, Function: function}, limits: limits}
+	return NewPythonProgram(runner, sandbox.Program{Path: path, Function: function}, path, limits)
+}
+
+// NewPythonProgram returns an oracle calling program (a factory task's
+// shim, say); name is what its errors call it.
+func NewPythonProgram(runner Runner, program sandbox.Program, name string, limits sandbox.Limits) *Python {
+	return &Python{runner: runner, program: program, name: name, limits: limits}
 }
 
 // Query runs the hidden function on each input. An exception rejects that
@@ -60,7 +67,7 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 			if kind := failKind(o.Status); kind != "" {
 				return nil, &FailureError{Index: i + 1, Input: inputs[i], Kind: kind, Limit: p.limitOf(kind), Detail: describe(o)}
 			}
-			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.program.Path, i+1, describe(o))
+			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.name, i+1, describe(o))
 		}
 	}
 	return answers, nil
@@ -69,10 +76,10 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 func (p *Python) call(ctx context.Context, inputs []json.RawMessage) ([]sandbox.Outcome, error) {
 	outs, err := p.runner.Call(ctx, sandbox.CallRequest{Program: p.program, Inputs: inputs, Limits: p.limits})
 	if err != nil {
-		return nil, fmt.Errorf("python oracle %s: %w", p.program.Path, err)
+		return nil, fmt.Errorf("python oracle %s: %w", p.name, err)
 	}
 	if len(outs) != len(inputs) {
-		return nil, fmt.Errorf("python oracle %s: %d outcomes for %d inputs", p.program.Path, len(outs), len(inputs))
+		return nil, fmt.Errorf("python oracle %s: %d outcomes for %d inputs", p.name, len(outs), len(inputs))
 	}
 	return outs, nil
 }
@@ -117,12 +124,19 @@ func describe(o sandbox.Outcome) string {
 type Generator struct {
 	runner  Runner
 	program sandbox.Program
+	name    string
 	limits  sandbox.Limits
 }
 
 // NewGenerator returns the generate(k, exclude, rng) function in the file at path.
 func NewGenerator(runner Runner, path, function string, limits sandbox.Limits) *Generator {
-	return &Generator{runner: runner, program: sandbox.Program{Path: path, Function: function}, limits: limits}
+	return NewGeneratorProgram(runner, sandbox.Program{Path: path, Function: function}, path, limits)
+}
+
+// NewGeneratorProgram returns the generator program (generate(k, exclude,
+// rng)); name is what its errors call it.
+func NewGeneratorProgram(runner Runner, program sandbox.Program, name string, limits sandbox.Limits) *Generator {
+	return &Generator{runner: runner, program: program, name: name, limits: limits}
 }
 
 // Generate asks for k fresh inputs.
@@ -131,7 +145,7 @@ func (g *Generator) Generate(ctx context.Context, k int, exclude []json.RawMessa
 	lim.Timeout *= 5 // a generator makes k inputs in one call
 	ins, err := g.runner.Generate(ctx, sandbox.GenerateRequest{Program: g.program, K: k, Exclude: exclude, Seed: seed, Limits: lim})
 	if err != nil {
-		return nil, fmt.Errorf("generator %s: %w", g.program.Path, err)
+		return nil, fmt.Errorf("generator %s: %w", g.name, err)
 	}
 	return ins, nil
 }

@@ -88,11 +88,19 @@ func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, lo
 		}
 		l := c.Agent.LLM
 		temp := l.Temperature
+		var named []string // the tools a factory's task names
+		if c.Task.Factory != "" {
+			d, err := boundDescription(c)
+			if err != nil {
+				return nil, err
+			}
+			named = d.Tools
+		}
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
 			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
-			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures,
+			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
 			Log: log.With(zap.String("agent", "llm")),
 		})
 		if errors.Is(err, llm.ErrConfig) {

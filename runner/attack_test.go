@@ -4,10 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // memoryCheat looks for the observed outputs in the memory it inherited
@@ -79,6 +83,147 @@ func TestCandidatesCannotReadOutputsFromTheHarness(t *testing.T) {
 				}
 			}
 			t.Logf("stop %s, %d promotions", res.StopReason, res.Promotions)
+		})
+	}
+}
+
+// hostileBinding looks for the orchestrator's secrets from inside its
+// factory and its oracle: the environment (its own, PID 1's, its parent's),
+// a file outside its directory whose path it was given, the user's home.
+// Whatever it finds it returns as the task's input_type and as every output.
+const hostileBinding = `import os
+
+
+def _loot(secret_path):
+    found = []
+    found.append(repr(dict(os.environ)))
+    for p in [secret_path, "/proc/1/environ", "/proc/%d/environ" % os.getppid(), os.path.expanduser("~/.bash_history")]:
+        try:
+            with open(p, "rb") as f:
+                found.append(f.read().decode("latin-1"))
+        except Exception as e:
+            found.append("%s: %s" % (p, type(e).__name__))
+    for d in [os.path.dirname(secret_path), os.path.expanduser("~"), "/tmp", "/root"]:
+        try:
+            found.append(repr(os.listdir(d)))
+        except Exception as e:
+            found.append("%s: %s" % (d, type(e).__name__))
+    return " | ".join(found)
+
+
+def make(secret_path):
+    loot = _loot(secret_path)
+    return {"input_type": "loot: " + loot, "kind": "list", "oracle": lambda x: _loot(secret_path),
+            "random_inputs": lambda k: [[i] for i in range(k)]}
+`
+
+// A binding is the hidden program's code: it runs in the oracle's sandbox,
+// and whatever it tries it finds neither the orchestrator's environment
+// nor files outside its directory.
+func TestHostileBindingFindsNothing(t *testing.T) {
+	testenv.NeedPython(t)
+	const secret = "s3cret-value-of-the-orchestrator"
+	t.Setenv("RECONSTRUCT_TEST_SECRET", secret)
+	t.Setenv("OPENAI_API_KEY", secret)
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) {
+			if kind == "docker" {
+				testenv.NeedDocker(t)
+				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
+					testenv.Skip(t, reason)
+				}
+			}
+			secretPath := filepath.Join(t.TempDir(), "secret.txt")
+			if err := os.WriteFile(secretPath, []byte(secret), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "hostile.py"), []byte(hostileBinding), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "task.yaml"), []byte("task:\n  factory: hostile:make\n  args: {secret_path: "+secretPath+"}\n"+
+				"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+				"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+				"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Run(context.Background(), c, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			exs, err := workflow.ReadExamples(c.Workspace)
+			if err != nil || len(exs) == 0 {
+				t.Fatalf("examples: %v %v", exs, err)
+			}
+			seen := c.Task.InputType
+			for _, ex := range exs {
+				seen += string(ex.Output)
+			}
+			t.Logf("what the binding found: %.600s", seen)
+			if strings.Contains(seen, secret) {
+				t.Errorf("the binding read a secret of the orchestrator")
+			}
+			if strings.Contains(seen, filepath.Base(filepath.Dir(secretPath))+"'") || !strings.Contains(seen, "secret.txt: FileNotFoundError") {
+				t.Errorf("the binding saw the directory of the secret file")
+			}
+		})
+	}
+}
+
+// A candidate cannot read the binding's module: its hidden program answers
+// every input with the module's own source, so a candidate that reads the
+// file would pass.
+func TestCandidatesCannotReadTheBinding(t *testing.T) {
+	testenv.NeedPython(t)
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) {
+			if kind == "docker" {
+				testenv.NeedDocker(t)
+				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
+					testenv.Skip(t, reason)
+				}
+			}
+			dir := t.TempDir()
+			module := filepath.Join(dir, "quine.py")
+			files := map[string]string{
+				"quine.py": "def _source(x):\n    with open(__file__) as f:\n        return f.read()\n\n\n" +
+					"def make():\n    return {\"input_type\": \"an integer\", \"kind\": \"int\", \"oracle\": _source,\n" +
+					"            \"random_inputs\": lambda k: list(range(k))}\n",
+				"cheat.py": "def solve(x):\n    for p in [" + strconv.Quote(module) + ", \"/oracle/quine.py\", \"quine.py\", \"/workspace/quine.py\"]:\n" +
+					"        try:\n            with open(p) as f:\n                return f.read()\n        except OSError:\n            pass\n    return None\n",
+				"replay.yaml": "candidates:\n  - file: cheat.py\n",
+				"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\n",
+			}
+			for name, src := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+				"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+				"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), c, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exs, err := workflow.ReadExamples(c.Workspace)
+			if err != nil || len(exs) == 0 || !strings.Contains(string(exs[0].Output), "def make") {
+				t.Fatalf("the hidden program did not answer with its source: %v %+v", err, exs)
+			}
+			for _, r := range res.Events {
+				if r.Passed > 0 {
+					t.Errorf("iteration %d: a candidate read the binding's module and passed %d/%d", r.Iteration, r.Passed, r.Known)
+				}
+			}
 		})
 	}
 }

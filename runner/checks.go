@@ -32,6 +32,9 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 	if g := c.Task.RandomInputs; g != nil {
 		hidden = append(hidden, struct{ key, path string }{"task.random_inputs.python", g.Python})
 	}
+	for _, p := range c.Task.PythonPath {
+		hidden = append(hidden, struct{ key, path string }{"task.python_path", p})
+	}
 	for _, h := range hidden {
 		if h.path != "" && within(workspace, h.path) {
 			return fmt.Errorf("%w: %s: workspace %s holds %s (%s): the agent would see it; give a workspace outside the task's files",
@@ -65,6 +68,10 @@ func within(dir, path string) bool {
 // show the function is the program loaded and called once (with null), so
 // a function defined in an unusual way is never refused.
 func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
+	if c.Task.Factory != "" {
+		_, err := loadBinding(c) // a binding changed since it was bound is refused
+		return err
+	}
 	lim := Limits(c)
 	lim.Timeout = c.Task.Oracle.Timeout
 	if o := c.Task.Oracle; o.Python != "" {

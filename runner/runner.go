@@ -22,6 +22,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent/replay"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
@@ -80,6 +81,9 @@ func Limits(c *config.Config) sandbox.Limits {
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
 	runID, err := runIDOf(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := Bind(ctx, c, opts.Log); err != nil {
 		return nil, err
 	}
 	l := &launch{c: c, opts: opts, runID: runID}
@@ -196,6 +200,9 @@ func runIDOf(opts Options) (string, error) {
 func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
 	runID, err := runIDOf(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := Bind(ctx, c, opts.Log); err != nil {
 		return nil, err
 	}
 	l := &launch{c: c, opts: opts, runID: runID}
@@ -423,6 +430,19 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}
+	if c.Task.Factory != "" {
+		p, err := factoryTask(c, boxes, workspace, log)
+		if err != nil {
+			return nil, err
+		}
+		deps.Evaluator = p.evaluator
+		if p.random != nil {
+			deps.Random = p.random
+		}
+		if p.recorder != nil {
+			deps.Recorders = append(deps.Recorders, p.recorder)
+		}
+	}
 	startData := l.started
 	if startData.Config, err = json.Marshal(c.Stamped()); err != nil {
 		return nil, fmt.Errorf("record the configuration: %w", err)
@@ -454,6 +474,14 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	o := c.Task.Oracle
 	switch {
+	case c.Task.Factory != "":
+		b, err := loadBinding(c)
+		if err != nil {
+			return nil, err
+		}
+		lim := Limits(c)
+		lim.Timeout = o.Timeout
+		return oracle.NewPythonProgram(box, b.Program(binding.EntryOracle), "task.factory "+c.Task.Factory, lim), nil
 	case o.Python != "":
 		lim := Limits(c)
 		lim.Timeout = o.Timeout

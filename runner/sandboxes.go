@@ -53,6 +53,9 @@ func (s *Sandboxes) Close() error {
 // program's (generators must live beside it or below it), or the task
 // directory for a command.
 func oracleDir(c *config.Config) string {
+	if c.Task.Factory != "" {
+		return c.Task.BindingDir()
+	}
 	if len(c.Task.Oracle.Command) > 0 {
 		return filepath.Dir(c.File)
 	}

@@ -23,6 +23,9 @@ const JournalPerm = 0o600
 const (
 	EventsFile   = "events.jsonl"
 	ExamplesFile = "examples.jsonl"
+	// BindingLogFile receives what a task bound from Python returns from
+	// its on_example hook (written by the runner).
+	BindingLogFile = "binding_log.jsonl"
 )
 
 // FileRecorder appends events and examples to the workspace's JSON-lines

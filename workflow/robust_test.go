@@ -444,6 +444,7 @@ func TestPrepareWorkspaceMovesEarlierRunsAside(t *testing.T) {
 		ev, _ := json.Marshal(Event{Seq: 1, RunID: run, Type: EventRunStarted})
 		os.WriteFile(filepath.Join(dir, EventsFile), append(ev, '\n'), 0o600)
 		os.WriteFile(filepath.Join(dir, ExamplesFile), nil, 0o600)
+		os.WriteFile(filepath.Join(dir, BindingLogFile), nil, 0o600)
 	}
 	write("run-1")
 	// The same run (resumed) keeps its files.

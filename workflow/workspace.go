@@ -31,7 +31,7 @@ const PreviousDir = ".previous"
 var ErrWorkspace = errors.New("workspace refused")
 
 // runFiles are the files of one run at the top of a workspace.
-var runFiles = []string{agent.CandidateFile, ResultFile, EventsFile, ExamplesFile}
+var runFiles = []string{agent.CandidateFile, ResultFile, EventsFile, ExamplesFile, BindingLogFile}
 
 // CheckWorkspace reports whether dir may hold a run's files, without
 // writing anything. The root directory and the home directory are always

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -115,6 +116,9 @@ type Options struct {
 	Atol float64
 	// ShownFailures caps the failures check_candidate reports.
 	ShownFailures int
+	// Tools, when not empty, are the only tools a write session offers
+	// (done is always offered): a task bound from Python names them.
+	Tools []string
 	// ScratchDir is where the synthesize tool makes its scratch
 	// directories (empty: the system temporary directory).
 	ScratchDir string
@@ -197,6 +201,9 @@ func newAgent(opts Options) (*Agent, error) {
 	}
 	if opts.Sandbox == nil {
 		return nil, errors.New("llm agent: Options.Sandbox is nil")
+	}
+	if err := CheckTools(opts.Tools, opts.Synth != nil); err != nil {
+		return nil, err
 	}
 	key := ""
 	if opts.APIKeyEnv != "" {
@@ -311,4 +318,32 @@ func marshalTranscript(t *Transcript) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// CheckTools checks tool names for Options.Tools (synth: the synthesize
+// tool is offered); an unknown one wraps ErrConfig.
+func CheckTools(names []string, synth bool) error {
+	for _, name := range names {
+		if !writeToolNames[name] || (name == synthesizeToolName && !synth) {
+			return fmt.Errorf("%w: the task's tools name %q, not a tool of this agent (%s)", ErrConfig, name, strings.Join(knownWriteTools(synth), ", "))
+		}
+	}
+	return nil
+}
+
+// writeToolNames are the tools a write session can offer.
+var writeToolNames = map[string]bool{
+	bashToolName: true, fileReadToolName: true, fileWriteToolName: true, applyPatchToolName: true,
+	checkCandidateToolName: true, synthesizeToolName: true, doneToolName: true,
+}
+
+func knownWriteTools(synth bool) []string {
+	var out []string
+	for n := range writeToolNames {
+		if n != synthesizeToolName || synth {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -104,6 +104,19 @@ func (s *writeSession) setupTools() {
 	if s.a.opts.Synth != nil {
 		list = append(list, newSynthesizeTool(s.a.opts.Synth, s.req, s.a.opts.ScratchDir))
 	}
+	if len(s.a.opts.Tools) > 0 {
+		keep := map[string]bool{}
+		for _, n := range s.a.opts.Tools {
+			keep[n] = true
+		}
+		kept := list[:0]
+		for _, t := range list {
+			if keep[t.Name()] {
+				kept = append(kept, t)
+			}
+		}
+		list = kept
+	}
 	list = append(list, s.done)
 	s.tools = map[string]tool{}
 	for _, t := range list {

@@ -603,3 +603,27 @@ func TestWriteCancelled(t *testing.T) {
 		t.Errorf("a cancelled session reported the endpoint unavailable")
 	}
 }
+
+// Options.Tools (a task bound from Python names them) limits the tools a
+// session offers; done is always offered, and an unknown name is refused.
+func TestWriteOffersTheNamedTools(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.Call("file_write", write("candidate.py", runningMaxSrc), 1, 1),
+		llmtest.Call("done", `{}`, 1, 1),
+	)
+	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.Tools = []string{"file_write", "check_candidate"} })
+	if _, err := a.Write(context.Background(), writeReq(t, threeExamples)); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	var names []string
+	for _, tl := range srv.ChatRequests()[0].Tools {
+		names = append(names, tl.Function.Name)
+	}
+	if got := strings.Join(names, ","); got != "file_write,check_candidate,done" {
+		t.Errorf("offered %s, want file_write,check_candidate,done", got)
+	}
+	_, err := New(context.Background(), Options{BaseURL: srv.URL, Model: llmtest.DefaultModel, Sandbox: newFakeSandbox(), Tools: []string{"teleport"}})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), `"teleport"`) {
+		t.Errorf("unknown tool: %v", err)
+	}
+}

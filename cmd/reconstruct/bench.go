@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,9 +20,11 @@ import (
 
 type benchRunOptions struct {
 	tasks, base, out, filter, bank string
-	parallel, repeat               int
-	jsonOut, force                 bool
-	cluster                        engineOptions
+	// A sweep over a Python factory (docs/binding.md).
+	factory, argsList, names, heldoutDir string
+	parallel, repeat                     int
+	jsonOut, force                       bool
+	cluster                              engineOptions
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -45,6 +49,8 @@ Every task's configuration and held-out tests are checked before the first task 
 A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
 are skipped; tasks finished there with other settings are refused unless --force, which
 runs them again. A task that fails is recorded with its error and the sweep goes on.
+With --factory module:callable instead of --tasks, the tasks come from a Python factory,
+one per --names entry or --args-list line (see docs/binding.md).
 
 With --engine temporal the sweep is submitted to a Temporal server (--temporal HOST:PORT,
 --namespace, --task-queue) as one workflow, and its tasks run on the workers started
@@ -65,10 +71,13 @@ stopped; 2 for bad input (nothing is created or submitted); 3 for an infrastruct
 failure (OUT cannot be written; with temporal, the server or the bank cannot be reached).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, f := range []string{"tasks", "out"} {
-				if err := requireFlag(cmd, f); err != nil {
+			if opts.factory == "" {
+				if err := requireFlag(cmd, "tasks"); err != nil {
 					return err
 				}
+			}
+			if err := requireFlag(cmd, "out"); err != nil {
+				return err
 			}
 			return runBenchRun(cmd.Context(), a, opts)
 		},
@@ -82,6 +91,10 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
 	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
+	f.StringVar(&opts.factory, "factory", "", "sweep the tasks of a Python factory, module:callable (instead of --tasks; see docs/binding.md)")
+	f.StringVar(&opts.argsList, "args-list", "", "with --factory: a file of task arguments, one JSON object per line")
+	f.StringVar(&opts.names, "names", "", "with --factory: task names, comma-separated (each passed as name=...)")
+	f.StringVar(&opts.heldoutDir, "heldout-dir", "", "with --factory: held-out tests as DIR/<task>.jsonl, for a module without heldout(**args)")
 	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank); with --engine temporal, the shared bank every machine records into")
 	addEngineFlags(f, &opts.cluster)
 	return cmd
@@ -105,6 +118,9 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	switch opts.cluster.engine {
 	case engineLocal:
 	case engineTemporal:
+		if opts.factory != "" {
+			return withCode(exitUsage, errors.New("--factory: a sweep over a Python factory runs on the local engine only (--engine local)"))
+		}
 		return runBenchCluster(ctx, a, opts, filter)
 	default:
 		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
@@ -112,7 +128,10 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
-		Bank: opts.bank, Force: opts.force,
+		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir,
+	}
+	if err := factoryArgs(opts, sw); err != nil {
+		return withCode(exitUsage, err)
 	}
 	sum, err := sw.Execute(ctx)
 	if errors.Is(err, benchmarks.ErrRefused) {
@@ -193,4 +212,45 @@ func (p *sweepProgress) Stop() {
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// factoryArgs fills the task arguments of a factory sweep from --names or
+// --args-list, and checks that the factory flags go together.
+func factoryArgs(opts *benchRunOptions, sw *benchmarks.Sweep) error {
+	switch {
+	case opts.factory == "" && (opts.argsList != "" || opts.names != "" || opts.heldoutDir != ""):
+		return errors.New("--args-list, --names and --heldout-dir go with --factory")
+	case opts.factory == "":
+		return nil
+	case opts.tasks != "":
+		return errors.New("give --tasks or --factory, not both")
+	case (opts.argsList == "") == (opts.names == ""):
+		return errors.New("--factory needs the tasks' arguments: --args-list FILE or --names a,b,c")
+	}
+	if opts.names != "" {
+		for _, n := range strings.Split(opts.names, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				sw.Args = append(sw.Args, map[string]any{"name": n})
+			}
+		}
+		return nil
+	}
+	data, err := os.ReadFile(opts.argsList)
+	if err != nil {
+		return fmt.Errorf("--args-list: %w", err)
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var args map[string]any
+		if err := json.Unmarshal([]byte(line), &args); err != nil || args == nil {
+			return fmt.Errorf("%s:%d: want a JSON object of keyword arguments", opts.argsList, n+1)
+		}
+		sw.Args = append(sw.Args, args)
+	}
+	if len(sw.Args) == 0 {
+		return fmt.Errorf("%s: no task arguments", opts.argsList)
+	}
+	return nil
 }

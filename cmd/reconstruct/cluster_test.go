@@ -43,6 +43,8 @@ func TestClusterUsageErrors(t *testing.T) {
 			exitUsage, "no Temporal server"},
 		{"no bank", nil, []string{"bench", "run", "--engine", "temporal", "--tasks", tasks, "--out", dir, "--temporal", "127.0.0.1:1"},
 			exitUsage, "no shared bank"},
+		{"factory sweep", nil, []string{"bench", "run", "--engine", "temporal", "--factory", "m:f", "--names", "a", "--out", dir, "--temporal", "127.0.0.1:1", "--bank", bankFile},
+			exitUsage, "local engine only"},
 		{"unknown engine", nil, []string{"bench", "run", "--engine", "slurm", "--tasks", tasks, "--out", dir},
 			exitUsage, `--engine "slurm"`},
 		{"local parallelism", nil, []string{"bench", "run", "--engine", "temporal", "--parallel", "4", "--tasks", tasks, "--out", dir},

@@ -19,6 +19,8 @@ import (
 
 type runOptions struct {
 	configFile string
+	factory    string
+	taskArgs   string
 	jsonOut    bool
 	runID      string
 	resume     string
@@ -51,7 +53,11 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 			switch {
 			case opts.resume != "" && (opts.fork != "" || cmd.Flags().Changed("config")):
 				return withCode(exitUsage, errors.New("--resume continues a run with its recorded configuration: give neither --config nor --fork"))
-			case opts.resume == "":
+			case opts.resume != "" && opts.factory != "":
+				return withCode(exitUsage, errors.New("--resume continues a run with its recorded task: give no --task"))
+			case opts.taskArgs != "" && opts.factory == "":
+				return withCode(exitUsage, errors.New("--task-args goes with --task"))
+			case opts.resume == "" && opts.factory == "":
 				if err := requireFlag(cmd, "config"); err != nil {
 					return err
 				}
@@ -71,6 +77,8 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "run configuration file (YAML)")
+	cmd.Flags().StringVar(&opts.factory, "task", "", "bind the task from Python: module:callable, found in the current directory (see docs/binding.md)")
+	cmd.Flags().StringVar(&opts.taskArgs, "task-args", "", "the factory's keyword arguments, a JSON object")
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the Result as JSON on stdout")
 	cmd.Flags().StringVar(&opts.runID, "run-id", "", "run id: letters, digits, '-' and '_' (default: generated)")
 	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the stopped, killed or failed run RUN from the bank")
@@ -78,6 +86,9 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	cmd.Flags().BoolVar(&opts.force, "force", false, "use a workspace that holds files reconstruct did not write")
 	cmd.Flags().StringVar(&opts.profile, "profile", "", "write a CPU and an allocation profile of the run (cpu.pprof, allocs.pprof) into DIR")
 	opts.flags = addConfigFlags(cmd.Flags())
+	// Set as flags, not overrides, so that a problem with them names them.
+	opts.flags["task.factory"] = cmd.Flags().Lookup("task")
+	opts.flags["task.args"] = cmd.Flags().Lookup("task-args")
 	return cmd
 }
 
@@ -93,7 +104,7 @@ func runRun(ctx context.Context, a *app, opts *runOptions) error {
 		}
 		res, err = runner.Resume(ctx, loc.Location, opts.resume, ropts)
 	} else {
-		c, lerr := loadConfig(a, opts.configFile, opts.flags)
+		c, lerr := loadRunConfig(a, opts)
 		if lerr != nil {
 			return lerr
 		}
@@ -175,4 +186,28 @@ func (a *app) resolveBank(flag string, c *config.Config) (config.BankLocation, e
 		a.logger().Warn(loc.Warning)
 	}
 	return loc, nil
+}
+
+// loadRunConfig loads --config, or the task --task names (with --config as
+// its settings when given too).
+func loadRunConfig(a *app, opts *runOptions) (*config.Config, error) {
+	if opts.factory == "" {
+		return loadConfig(a, opts.configFile, opts.flags)
+	}
+	if opts.taskArgs != "" {
+		var args map[string]any
+		if err := json.Unmarshal([]byte(opts.taskArgs), &args); err != nil || args == nil {
+			return nil, withCode(exitUsage, fmt.Errorf("--task-args: want a JSON object of keyword arguments, got %q", opts.taskArgs))
+		}
+	}
+	// --task and --task-args are in opts.flags.
+	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags}
+	if opts.configFile == "" {
+		lopts.Dir = "."
+	}
+	c, err := config.Load(lopts)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return c, nil
 }

@@ -1,0 +1,371 @@
+package binding
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/reconstruct/reconstruct/sandbox"
+)
+
+//go:embed python/shim.py
+var shim string
+
+// TaskModule is reconstruct_binding.py: the ReconstructionTask dataclass,
+// put on every binding's path.
+//
+//go:embed python/reconstruct_binding.py
+var TaskModule string
+
+// BankClient is reconstruct_bank.py: a client of `reconstruct bank serve
+// --stdio` for the user's own Python.
+//
+//go:embed python/reconstruct_bank.py
+var BankClient string
+
+// Modules are the pure-Python files `reconstruct binding modules` writes
+// for users to import from their own Python, by name.
+var Modules = map[string]string{"reconstruct_binding.py": TaskModule, "reconstruct_bank.py": BankClient}
+
+// The shim's entry points, as sandbox.Program functions.
+const (
+	EntryDescribe  = "reconstruct_describe"
+	EntryOracle    = "reconstruct_oracle"
+	EntryGenerate  = "reconstruct_generate"
+	EntryHeldout   = "reconstruct_heldout"
+	EntryOnExample = "reconstruct_on_example"
+	EntryEvaluate  = "reconstruct_evaluate"
+)
+
+// Bounds of what Load reads; modules beyond them are imported from the
+// sandbox's view of the directory instead.
+const (
+	maxFiles = 400
+	maxBytes = 8 << 20
+	maxDepth = 4
+)
+
+// MinTimeout is the least time a factory or heldout call is given.
+const MinTimeout = 30 * time.Second
+
+var factoryRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// CheckFactory reports whether s has the form module:callable.
+func CheckFactory(s string) error {
+	if !factoryRE.MatchString(s) {
+		return fmt.Errorf("%q is not module:callable (a dotted module name, a colon, a dotted attribute name)", s)
+	}
+	return nil
+}
+
+// Spec names a factory and where its modules are.
+type Spec struct {
+	// Factory is module:callable.
+	Factory string
+	// Args are the factory's keyword arguments.
+	Args map[string]any
+	// Root is the host directory the oracle's sandbox binds as its working
+	// directory; every Path entry lies under it.
+	Root string
+	// Path are the host directories put on the binding's sys.path, in order.
+	Path []string
+}
+
+// Error is a binding that cannot give a task; it names the factory.
+type Error struct {
+	Factory string
+	Msg     string
+}
+
+func (e *Error) Error() string { return "task.factory " + e.Factory + ": " + e.Msg }
+
+// Binding is a factory with its modules' sources read.
+type Binding struct {
+	spec Spec
+	// Digests maps every file read (relative to Root) to its SHA-256.
+	Digests map[string]string
+	source  string
+}
+
+type pyFile struct {
+	rel, src string
+	pkg      bool
+}
+
+// Load reads the binding's modules — the .py files directly in each
+// spec.Path directory and the factory's top-level package, regular files
+// only (a symbolic link could make this process read a file the sandbox
+// must not see) — and makes the shim's program. A run imports the sources
+// read here throughout; Digests identifies them.
+func Load(spec Spec) (*Binding, error) {
+	if err := CheckFactory(spec.Factory); err != nil {
+		return nil, &Error{Factory: spec.Factory, Msg: err.Error()}
+	}
+	if spec.Args == nil {
+		spec.Args = map[string]any{}
+	}
+	b := &Binding{spec: spec, Digests: map[string]string{}}
+	files := map[string]pyFile{}
+	total := 0
+	// Read: the .py files of each path directory and the factory's
+	// top-level package; other packages import from the directory itself.
+	topPackage, _, _ := strings.Cut(spec.Factory, ".")
+	topPackage, _, _ = strings.Cut(topPackage, ":")
+	for _, dir := range spec.Path {
+		base := filepath.Clean(dir)
+		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == base {
+					return err
+				}
+				return nil // an unreadable corner: the sandbox sees the same
+			}
+			rel, _ := filepath.Rel(base, p)
+			if d.IsDir() {
+				name := d.Name()
+				top := !strings.Contains(rel, string(filepath.Separator))
+				if p != base && (strings.HasPrefix(name, ".") || name == "__pycache__" || (top && name != topPackage) ||
+					strings.Count(rel, string(filepath.Separator)) >= maxDepth) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !strings.HasSuffix(p, ".py") {
+				return nil
+			}
+			mod, pkg := moduleName(rel)
+			if mod == "" || len(files) >= maxFiles {
+				return nil
+			}
+			if _, seen := files[mod]; seen {
+				return nil // an earlier path entry wins, as in Python
+			}
+			data, err := os.ReadFile(p)
+			if err != nil || total+len(data) > maxBytes {
+				return nil
+			}
+			total += len(data)
+			rootRel, err := filepath.Rel(spec.Root, p)
+			if err != nil || strings.HasPrefix(rootRel, "..") {
+				return fmt.Errorf("%s is outside %s", p, spec.Root)
+			}
+			files[mod] = pyFile{rel: filepath.ToSlash(rootRel), src: string(data), pkg: pkg}
+			sum := sha256.Sum256(data)
+			b.Digests[filepath.ToSlash(rootRel)] = hex.EncodeToString(sum[:])
+			return nil
+		})
+		if err != nil {
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's modules in %s: %v", dir, err)}
+		}
+	}
+	// Directories without __init__.py are namespace packages.
+	for mod, f := range files {
+		for i := strings.LastIndex(mod, "."); i > 0; i = strings.LastIndex(mod[:i], ".") {
+			parent := mod[:i]
+			if _, ok := files[parent]; !ok {
+				dir := f.rel
+				for range strings.Count(mod[i:], ".") + boolInt(f.pkg) {
+					dir = pathDir(dir)
+				}
+				files[parent] = pyFile{rel: dir + "/__init__.py", pkg: true}
+			}
+		}
+	}
+	if _, ok := files["reconstruct_binding"]; !ok {
+		files["reconstruct_binding"] = pyFile{rel: "reconstruct_binding.py", src: TaskModule}
+	}
+	shown := make([]string, len(spec.Path))
+	rels := make([]string, len(spec.Path))
+	for i, p := range spec.Path {
+		shown[i] = p
+		r, err := filepath.Rel(spec.Root, p)
+		if err != nil || strings.HasPrefix(r, "..") {
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("python_path %s is outside %s", p, spec.Root)}
+		}
+		rels[i] = filepath.ToSlash(r)
+	}
+	fileSpec := map[string][3]any{}
+	for mod, f := range files {
+		fileSpec[mod] = [3]any{f.rel, f.src, f.pkg}
+	}
+	data, err := json.Marshal(map[string]any{"factory": spec.Factory, "args": spec.Args, "path": rels, "shown_path": shown, "files": fileSpec})
+	if err != nil {
+		return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("task.args cannot be JSON: %v", err)}
+	}
+	quoted, _ := json.Marshal(string(data))
+	b.source = shim + "\nimport json as _json\n_SPEC = _json.loads(" + string(quoted) + ")\n"
+	return b, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func pathDir(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// moduleName is the module a .py file (relative to a path entry) defines:
+// a/b/c.py is a.b.c, a/__init__.py the package a.
+func moduleName(rel string) (string, bool) {
+	parts := strings.Split(filepath.ToSlash(strings.TrimSuffix(rel, ".py")), "/")
+	pkg := false
+	if parts[len(parts)-1] == "__init__" {
+		parts, pkg = parts[:len(parts)-1], true
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	for _, p := range parts {
+		if !isIdent(p) {
+			return "", false
+		}
+	}
+	return strings.Join(parts, "."), pkg
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func isIdent(s string) bool { return identRE.MatchString(s) }
+
+// Factory is module:callable.
+func (b *Binding) Factory() string { return b.spec.Factory }
+
+// Program is the shim's function entry, for a sandbox request.
+func (b *Binding) Program(entry string) sandbox.Program {
+	return sandbox.Program{Source: b.source, Function: entry}
+}
+
+// Changed lists the files whose digests differ between was and b (changed,
+// new or gone), sorted; nil when none.
+func (b *Binding) Changed(was map[string]string) []string {
+	var out []string
+	for f, d := range b.Digests {
+		switch old, ok := was[f]; {
+		case !ok:
+			out = append(out, f+" (new)")
+		case old != d:
+			out = append(out, f+" (changed)")
+		}
+	}
+	for f := range was {
+		if _, ok := b.Digests[f]; !ok {
+			out = append(out, f+" (gone)")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Caller is the part of a sandbox a binding needs.
+type Caller interface {
+	Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
+}
+
+// Description is what a factory's task says of itself: its plain fields,
+// and which optional callables it has.
+type Description struct {
+	Name             string   `json:"name,omitempty"`
+	Level            string   `json:"level,omitempty"`
+	Family           string   `json:"family,omitempty"`
+	InputType        string   `json:"input_type"`
+	InputConstraints string   `json:"input_constraints,omitempty"`
+	FunctionName     string   `json:"function_name,omitempty"`
+	Kind             string   `json:"kind"`
+	Lo               *float64 `json:"lo,omitempty"`
+	Hi               *float64 `json:"hi,omitempty"`
+	RandomInputs     bool     `json:"random_inputs,omitempty"`
+	OnExample        bool     `json:"on_example,omitempty"`
+	Evaluate         bool     `json:"evaluate,omitempty"`
+	Tools            []string `json:"tools,omitempty"`
+	// Heldout: the module has a heldout(**args) callable.
+	Heldout bool `json:"heldout,omitempty"`
+}
+
+// Describe calls the factory in box and returns the task it describes.
+func (b *Binding) Describe(ctx context.Context, box Caller, lim sandbox.Limits) (*Description, error) {
+	out, err := b.callOne(ctx, box, EntryDescribe, json.RawMessage("null"), lim, "the factory")
+	if err != nil {
+		return nil, err
+	}
+	var d Description
+	if err := json.Unmarshal(out, &d); err != nil {
+		return nil, &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("the task's description: %v", err)}
+	}
+	return &d, nil
+}
+
+// Heldout calls the module's heldout(**args) in box: its tests, each a
+// JSON object {"input": ..., "output": ...}.
+func (b *Binding) Heldout(ctx context.Context, box Caller, lim sandbox.Limits) ([]json.RawMessage, error) {
+	out, err := b.callOne(ctx, box, EntryHeldout, json.RawMessage("null"), lim, "heldout")
+	if err != nil {
+		return nil, err
+	}
+	var tests []json.RawMessage
+	if err := json.Unmarshal(out, &tests); err != nil {
+		return nil, &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("heldout's tests: %v", err)}
+	}
+	if len(tests) == 0 {
+		return nil, &Error{Factory: b.spec.Factory, Msg: "heldout returned no tests"}
+	}
+	return tests, nil
+}
+
+// callOne runs entry on one input; what names the call in errors.
+func (b *Binding) callOne(ctx context.Context, box Caller, entry string, in json.RawMessage, lim sandbox.Limits, what string) (json.RawMessage, error) {
+	lim.Timeout = max(lim.Timeout, MinTimeout)
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: b.Program(entry), Inputs: []json.RawMessage{in}, Limits: lim})
+	if err != nil {
+		return nil, fmt.Errorf("task.factory %s: %w", b.spec.Factory, err)
+	}
+	if len(outs) != 1 {
+		return nil, fmt.Errorf("task.factory %s: %d outcomes for one call", b.spec.Factory, len(outs))
+	}
+	return OutcomeValue(b.spec.Factory, what, outs[0], lim)
+}
+
+// ErrInfra marks a failure of the sandbox rather than of the binding.
+var ErrInfra = errors.New("the binding's sandbox failed")
+
+// OutcomeValue is the value of one shim call, or an *Error saying what
+// went wrong (what names the call: "the factory", "heldout", a hook).
+func OutcomeValue(factory, what string, o sandbox.Outcome, lim sandbox.Limits) (json.RawMessage, error) {
+	msg := strings.TrimPrefix(o.Error, "BindingError: ")
+	switch o.Status {
+	case sandbox.StatusOK:
+		return o.Output, nil
+	case sandbox.StatusError:
+		if msg == o.Error {
+			msg = what + " raised " + msg
+		}
+	case sandbox.StatusTimeout:
+		msg = fmt.Sprintf("%s did not return within %s", what, lim.WithDefaults().Timeout)
+	case sandbox.StatusMemory:
+		msg = fmt.Sprintf("%s ran out of memory (%d MiB, sandbox.memory_mb)", what, lim.WithDefaults().MemoryBytes>>20)
+	case sandbox.StatusBadOutput, sandbox.StatusOutputLimit:
+		msg = fmt.Sprintf("%s returned what cannot be passed on: %s", what, o.Error)
+	case sandbox.StatusLoad:
+		return nil, fmt.Errorf("%w: task.factory %s: the shim did not load: %s", ErrInfra, factory, o.Error)
+	default:
+		return nil, fmt.Errorf("%w: task.factory %s: %s %s: %s", ErrInfra, factory, what, o.Status, o.Error)
+	}
+	return nil, &Error{Factory: factory, Msg: msg}
+}

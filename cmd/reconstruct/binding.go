@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reconstruct/reconstruct/binding"
+	"github.com/reconstruct/reconstruct/internal/atomicfile"
+)
+
+func newBindingCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "binding",
+		Short: "Python modules for binding tasks and driving the bank (see docs/binding.md)",
+	}
+	modules := &cobra.Command{
+		Use:   "modules DIR",
+		Short: "Write reconstruct_binding.py and reconstruct_bank.py into DIR",
+		Long: `Write the pure-Python modules shipped with reconstruct into DIR (created if missing),
+to import them from your own Python: reconstruct_binding (the ReconstructionTask
+dataclass; a run puts it on the binding's path by itself) and reconstruct_bank (a
+client of 'reconstruct bank serve --stdio'). Existing files of those names are replaced.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := os.MkdirAll(args[0], 0o755); err != nil {
+				return withCode(exitUsage, err)
+			}
+			names := make([]string, 0, len(binding.Modules))
+			for n := range binding.Modules {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				p := filepath.Join(args[0], n)
+				if err := atomicfile.Write(p, []byte(binding.Modules[n]), 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, p)
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(modules)
+	return cmd
+}

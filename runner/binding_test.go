@@ -1,0 +1,264 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// factoryModule serves one task, "double", in the shapes a binding may
+// return it in, and the mistakes a binding can make.
+const factoryModule = `from reconstruct_binding import ReconstructionTask
+
+
+def _double(xs):
+    if not isinstance(xs, list):
+        raise TypeError("want a list")
+    return [2 * x for x in xs]
+
+
+def _gen(k, rng):
+    return [[rng.randint(-5, 5) for _ in range(3)] for _ in range(k)]
+
+
+def as_dataclass(name="double"):
+    return ReconstructionTask(input_type="a list of three integers", kind="list", oracle=_double,
+                              random_inputs=_gen, lo=-5, hi=5, name=name,
+                              on_example=lambda i, o, s: {"input": i, "source": s})
+
+
+class Plain:
+    input_type = "a list of three integers"
+    kind = "list"
+    function_name = "twice"
+
+    def __init__(self):
+        self.oracle = _double
+
+    def random_inputs(self, k, exclude, rng):
+        return _gen(k, rng)
+
+
+def as_plain():
+    return Plain()
+
+
+def as_dict():
+    return {"input_type": "a list of three integers", "kind": "list", "oracle": _double, "random_inputs": _gen}
+
+
+def missing_field():
+    return {"kind": "list", "oracle": _double}
+
+
+def wrong_type():
+    return {"input_type": "a list", "kind": "list", "oracle": _double, "lo": "zero", "hi": 5}
+
+
+def bad_kind():
+    return {"input_type": "a list", "kind": "tree", "oracle": _double}
+
+
+def raising(name):
+    raise KeyError("no task named " + name)
+
+
+not_callable = 3
+`
+
+// factoryTask writes the binding module (package bench, module tasks), a
+// replay agent that writes the right program, and a configuration naming
+// factory; it returns the configuration file.
+func writeFactoryTask(t *testing.T, factory, args string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"bench/__init__.py": "",
+		"bench/tasks.py":    factoryModule,
+		"twice.py":          "def twice(xs):\n    return [2 * x for x in xs]\n",
+		"solve.py":          "def solve(xs):\n    return [2 * x for x in xs]\n",
+		"replay.yaml":       "candidates:\n  - file: solve.py\n",
+		"replay_twice.yaml": "candidates:\n  - file: twice.py\n",
+		"task.yaml": "task:\n  factory: " + factory + "\n  args: " + args + "\n" +
+			"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
+			"sandbox: {kind: process, call_timeout: 60s}\n" +
+			"workflow: {max_iterations: 2, early_stop: 2}\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "task.yaml")
+}
+
+func loadFactoryTask(t *testing.T, file string, override map[string]any) *config.Config {
+	t.Helper()
+	if override == nil {
+		override = map[string]any{}
+	}
+	override["workspace"] = filepath.Join(t.TempDir(), "ws")
+	override["bank.path"] = filepath.Join(t.TempDir(), "bank.db")
+	c, err := config.Load(config.Options{File: file, Override: override})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A factory may return a dataclass, a plain object or a dict: each runs
+// to a program that passes, with its oracle and its random_inputs in the
+// oracle's sandbox, and its description recorded with the run.
+func TestFactoryShapes(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	for _, tc := range []struct {
+		factory, args, name, function string
+		domain, onExample             bool
+	}{
+		{"bench.tasks:as_dataclass", "{name: double}", "double", "solve", true, true},
+		{"bench.tasks:as_plain", "{}", "as_plain", "twice", false, false},
+		{"bench.tasks:as_dict", "{}", "as_dict", "solve", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			override := map[string]any{"workflow.random_share": 0.5}
+			if tc.function == "twice" {
+				override["agent.replay.script"] = filepath.Join(filepath.Dir(writeFactoryTask(t, tc.factory, tc.args)), "replay_twice.yaml")
+			}
+			file := writeFactoryTask(t, tc.factory, tc.args)
+			if s, ok := override["agent.replay.script"].(string); ok {
+				override["agent.replay.script"] = filepath.Join(filepath.Dir(file), filepath.Base(s))
+			}
+			c := loadFactoryTask(t, file, override)
+			res, err := Run(context.Background(), c, Options{})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if c.Task.Name != tc.name || c.Task.InputType != "a list of three integers" || c.Task.Kind != "list" ||
+				c.Task.FunctionName != tc.function || (c.Task.Domain != nil) != tc.domain || c.Task.Bound == nil {
+				t.Errorf("bound task = %+v", c.Task)
+			}
+			if res.FinalAccuracy != 1 || res.RandomInputs == 0 {
+				t.Errorf("final accuracy %v, %d random inputs of %d", res.FinalAccuracy, res.RandomInputs, res.KnownExamples)
+			}
+			log, err := os.ReadFile(filepath.Join(c.Workspace, BindingLog))
+			if got := err == nil && strings.Count(string(log), "\n") == res.KnownExamples; got != tc.onExample {
+				t.Errorf("binding log: %d lines for %d examples (%v), want on_example's %v", strings.Count(string(log), "\n"), res.KnownExamples, err, tc.onExample)
+			}
+			recorded, err := recordedRunConfig(t, c, res.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if recorded.Task.Bound == nil || task.MustCanonical(recorded.Task.Bound.Description) != task.MustCanonical(c.Task.Bound.Description) {
+				t.Errorf("the run recorded %+v, want the description %s", recorded.Task.Bound, c.Task.Bound.Description)
+			}
+		})
+	}
+}
+
+func recordedRunConfig(t *testing.T, c *config.Config, run string) (*config.Config, error) {
+	t.Helper()
+	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, ReadBank, BankOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer closeBank()
+	ws, err := FindRun(context.Background(), b, run)
+	if err != nil {
+		return nil, err
+	}
+	events, err := RunEvents(context.Background(), b, ws)
+	if err != nil {
+		return nil, err
+	}
+	return recordedConfig(events)
+}
+
+// Every mistake of a binding is a configuration error naming the factory
+// and what is wrong, and creates nothing.
+func TestFactoryMistakesCreateNothing(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	for _, tc := range []struct {
+		name, factory, args string
+		want                []string
+	}{
+		{"missing module", "nope.tasks:as_dict", "{}", []string{"task.factory nope.tasks:as_dict", "module nope.tasks not found (searched: "}},
+		{"missing callable", "bench.tasks:nothing", "{}", []string{"task.factory bench.tasks:nothing", "module bench.tasks has no callable nothing"}},
+		{"not callable", "bench.tasks:not_callable", "{}", []string{"not_callable in module bench.tasks is a int, not a callable"}},
+		{"factory raises", "bench.tasks:raising", "{name: foo}", []string{"task.factory bench.tasks:raising: the factory raised:", "KeyError: 'no task named foo'", "tasks.py"}},
+		{"wrong arguments", "bench.tasks:as_dict", "{name: foo}", []string{"the factory raised:", "unexpected keyword argument 'name'"}},
+		{"missing field", "bench.tasks:missing_field", "{}", []string{"task.factory bench.tasks:missing_field", "the returned dict has no field input_type"}},
+		{"wrong type", "bench.tasks:wrong_type", "{}", []string{"task.factory bench.tasks:wrong_type", "field lo is str ('zero'), want a number"}},
+		{"unknown kind", "bench.tasks:bad_kind", "{}", []string{"task.factory: bench.tasks:bad_kind returned a task whose kind: unknown value \"tree\""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := loadFactoryTask(t, writeFactoryTask(t, tc.factory, tc.args), nil)
+			_, err := Run(context.Background(), c, Options{})
+			if !errors.Is(err, ErrConfig) {
+				t.Fatalf("Run: %v, want a configuration error", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			for _, p := range []string{c.Workspace, c.Bank.Path} {
+				if p == "" {
+					continue
+				}
+				if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s was created (%v)", p, err)
+				}
+			}
+		})
+	}
+}
+
+// A factory task's run resumes with its recorded description; once the
+// binding's files changed, resuming is refused, naming the file.
+func TestResumeFactoryRun(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	file := writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: double}")
+	c := loadFactoryTask(t, file, map[string]any{"workflow.max_iterations": 4, "workflow.early_stop": 4})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first, err := Run(ctx, c, Options{RunID: "factory-resume", Recorders: []workflow.Recorder{&cancelAt{typ: workflow.EventCandidateArchived, n: 1, cancel: cancel}}})
+	if !errors.Is(err, context.Canceled) || first.StopReason != workflow.StopCancelled {
+		t.Fatalf("first run: %v, stop %s", err, first.StopReason)
+	}
+	module := filepath.Join(filepath.Dir(file), "bench", "tasks.py")
+	orig, _ := os.ReadFile(module)
+	if err := os.WriteFile(module, append(orig, []byte("\n# changed\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "bench/tasks.py (changed)") {
+		t.Fatalf("resume with a changed module: %v", err)
+	}
+	if err := os.WriteFile(module, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if res.FinalAccuracy != 1 || res.Iterations != 4 {
+		t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+	}
+}
