@@ -59,7 +59,7 @@ var (
 	// reasonResultRe is a count of what the input computes to rather than
 	// of the input: "the expression must leave exactly one value", "two
 	// values remain on the stack".
-	reasonResultRe = regexp.MustCompile(`(?i)\b(?:leaves?|leaving|left|remains?|remaining|on the stack)\b`)
+	reasonResultRe = regexp.MustCompile(`(?i)\b(?:leaves?|leaving|remains?|remaining|on the stack)\b`)
 	reasonOrderRe  = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
 )
 
