@@ -38,6 +38,10 @@ var (
 	charRangeRe = regexp.MustCompile(`\[?\b([a-zA-Z0-9])\s?-\s?([a-zA-Z0-9])\b\]?`)
 	// quotedCharRe is one quoted character: "+", '*'.
 	quotedCharRe = regexp.MustCompile(`["']([^"'\w\s])["']`)
+	// lowerWordsRe and upperWordsRe are words or text of one case
+	// ("lowercase words separated by single spaces"): letters of that case.
+	lowerWordsRe = regexp.MustCompile(`\blower[- ]?case\s+(?:words?|text|strings?|sentences?)\b`)
+	upperWordsRe = regexp.MustCompile(`\bupper[- ]?case\s+(?:words?|text|strings?|sentences?)\b`)
 )
 
 // printable is the printable ASCII characters, space included.
@@ -78,9 +82,11 @@ func alphabetFrom(text string) []rune {
 	switch {
 	case strings.Contains(low, "printable"):
 		add(printable())
-	case strings.Contains(low, "lowercase letter"), strings.Contains(low, "lower-case letter"), strings.Contains(low, "lower case letter"):
+	case strings.Contains(low, "lowercase letter"), strings.Contains(low, "lower-case letter"), strings.Contains(low, "lower case letter"),
+		lowerWordsRe.MatchString(low):
 		add(letters)
-	case strings.Contains(low, "uppercase letter"), strings.Contains(low, "upper-case letter"), strings.Contains(low, "upper case letter"):
+	case strings.Contains(low, "uppercase letter"), strings.Contains(low, "upper-case letter"), strings.Contains(low, "upper case letter"),
+		upperWordsRe.MatchString(low):
 		add(strings.ToUpper(letters))
 	case strings.Contains(low, "letter") && !ranged:
 		add(letters + strings.ToUpper(letters))

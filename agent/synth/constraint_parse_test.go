@@ -21,6 +21,8 @@ func TestAlphabetFrom(t *testing.T) {
 		{"0 to 12 characters from a-z", "a-z"},
 		{"s 0 to 24 letters and pattern 1 to 4 letters, both from a-c", "a-c"},
 		{"lowercase letters", "a-z"},
+		{"lowercase words separated by single spaces", " a-z"},
+		{"a sentence of uppercase words", "A-Z"},
 		{"0 to 15 letters, either case", "A-Za-z"},
 		{"each string 0 to 49 printable characters", ` !"#$%&'()*+,-./0-9:;<=>?@A-Z[\]^_` + "`" + `a-z{|}~`},
 		{"0 to 30 characters: lowercase letters, digits and underscores", "0-9_a-z"},

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -176,7 +177,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	local := map[string]bool{}
 	add := func(v any, from string) {
 		raw := encode(v)
-		if raw == nil || !tp.sameLengths(v) {
+		if raw == nil || !tp.sameLengths(v) || !tp.wellFormed(v) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -281,6 +282,66 @@ func (n *tnode) sameLengths(v any) bool {
 			return false
 		}
 		length = len(l)
+	}
+	return true
+}
+
+// wellFormed reports whether every postfix expression of an input, where
+// the template has one, leaves exactly one value and gives each operator
+// its operands: a mutant of an observed expression seldom does.
+func (n *tnode) wellFormed(v any) bool {
+	if n == nil {
+		return true
+	}
+	switch n.kind {
+	case tkRPN:
+		xs, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		depth := 0
+		for _, x := range xs {
+			arity := -1
+			for _, op := range n.elems[n.nOperands:] {
+				if op.kind == tkLit && fmt.Sprint(x) == fmt.Sprint(op.lit) {
+					arity = cmp.Or(op.arity, 2)
+					break
+				}
+			}
+			if arity < 0 {
+				depth++
+				continue
+			}
+			if depth < arity {
+				return false
+			}
+			depth += 1 - arity
+		}
+		return depth == 1
+	case tkTuple:
+		xs, ok := v.([]any)
+		if !ok || len(xs) != len(n.elems) {
+			return true
+		}
+		for i, e := range n.elems {
+			if !e.wellFormed(xs[i]) {
+				return false
+			}
+		}
+	case tkList:
+		xs, _ := v.([]any)
+		for _, x := range xs {
+			if !n.elems[0].wellFormed(x) {
+				return false
+			}
+		}
+	case tkObject:
+		m, _ := v.(map[string]any)
+		for i, k := range n.keys {
+			if x, ok := m[k]; ok && !n.elems[i].wellFormed(x) {
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -56,7 +56,11 @@ var (
 	reasonUnpackRe  = regexp.MustCompile(`(?i)(?:too many|not enough) values to unpack \(expected (\d+)`)
 	reasonTokenRe   = regexp.MustCompile(`(?i)^[\s:]*(?:error:\s*)?(?:\w+Error:\s*)?(?:unknown (?:token|record|operator|word)\s+)?['"]([^'"]+)['"]`)
 	reasonIndexRe   = regexp.MustCompile(`\bIndexError\b|index out of range`)
-	reasonOrderRe   = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
+	// reasonResultRe is a count of what the input computes to rather than
+	// of the input: "the expression must leave exactly one value", "two
+	// values remain on the stack".
+	reasonResultRe = regexp.MustCompile(`(?i)\b(?:leaves?|leaving|remains?|remaining|on the stack)\b`)
+	reasonOrderRe  = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
 )
 
 // rejectedInput finds which input of the previous proposal a rejection
@@ -100,6 +104,11 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 			nlo, nhi, hasLen := lengthsFrom(msg)
 			if m := atMostRe.FindStringSubmatch(msg); !hasLen && m != nil {
 				nlo, nhi, hasLen = 0, atoi(m[1]), true
+			}
+			if reasonResultRe.MatchString(msg) {
+				// "must leave exactly one value": the count is of what
+				// evaluating the input leaves, not of the input.
+				hasLen = false
 			}
 			ordered := reasonOrderRe.MatchString(msg)
 			if m := reasonTokenRe.FindStringSubmatch(msg); m != nil && strings.Contains(c, `"`+m[1]+`"`) {

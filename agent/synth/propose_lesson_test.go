@@ -44,6 +44,8 @@ func TestLessonLearn(t *testing.T) {
 			want: "ranges=map[] exclude=map[] lens=map[$.xs:[0 3]] sorted=map[] banned=map[] strikes=0"},
 		{name: "order", rejected: `{"n":3,"xs":[[3,4],[1,2]]}`, msg: "pairs must be in non-decreasing order", origin: opSwap,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[$.xs:true] banned=map[] strikes=0"},
+		{name: "a count of what the input leaves is not its length", rejected: `{"n":3,"xs":[[1,2],[3,4],[5,6]]}`, msg: "the expression must leave exactly one value", origin: opDup,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[dup:true] strikes=1"},
 		{name: "unexplained", rejected: `{"n":3,"xs":[[1,2],[3,3]]}`, msg: "pairs must differ", origin: opNum + "+" + opGraft,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[graft:true num:true] strikes=1"},
 	}

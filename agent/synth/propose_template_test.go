@@ -72,3 +72,44 @@ func TestInputTemplate(t *testing.T) {
 		})
 	}
 }
+
+// TestWellFormedPostfix checks the filter that keeps proposals of a
+// postfix template well-formed: one value left, every operator after its
+// operands, unary operators after one.
+func TestWellFormedPostfix(t *testing.T) {
+	codes := inputTemplate(task.Task{Kind: task.KindList, InputType: "a postfix expression coded as integers: 0-9 are operands and 10 means addition",
+		InputConstraints: "a well-formed expression of 1 to 15 tokens", Domain: &task.Domain{Lo: 0, Hi: 10}})
+	words := inputTemplate(task.Task{Kind: task.KindOther, InputType: `list of tokens in postfix order: integers from -9 to 9 (as JSON numbers) and the words "max", "min" (two operands) and "neg" (one operand)`,
+		InputConstraints: "a well-formed expression of 1 to 13 tokens"})
+	tests := []struct {
+		name string
+		tp   *tnode
+		in   string
+		want bool
+	}{
+		{"one operand", codes, `[7]`, true},
+		{"an addition", codes, `[1,5,10]`, true},
+		{"nested", codes, `[1,5,10,7,10]`, true},
+		{"two values left", codes, `[5,5]`, false},
+		{"three values left", codes, `[1,5,7]`, false},
+		{"operator first", codes, `[10,1,5]`, false},
+		{"empty", codes, `[]`, false},
+		{"unary after one", words, `[3,"neg"]`, true},
+		{"binary after one", words, `[3,"max"]`, false},
+		{"words nested", words, `[3,"neg",4,"min",2,"max"]`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.tp == nil {
+				t.Fatal("no template")
+			}
+			v, err := task.Decode([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tt.tp.wellFormed(v); got != tt.want {
+				t.Errorf("wellFormed(%s) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
