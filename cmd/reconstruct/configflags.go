@@ -12,24 +12,23 @@ import (
 // addConfigFlags registers a flag on fs for every configuration key that
 // has one (config.Table) and returns the key → flag map.
 func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
-	m := map[string]*pflag.Flag{}
+	var flags []configFlag
 	for _, k := range config.Table {
 		if k.Flag == "" {
 			continue
 		}
+		kind := "string"
 		switch k.Default.(type) {
 		case int, int64:
-			fs.Int(k.Flag, 0, k.Usage)
+			kind = "int"
 		case float64:
-			fs.Float64(k.Flag, 0, k.Usage)
+			kind = "float"
 		case bool:
-			fs.Bool(k.Flag, false, k.Usage)
-		default:
-			fs.String(k.Flag, "", k.Usage)
+			kind = "bool"
 		}
-		m[k.Name] = fs.Lookup(k.Flag)
+		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: k.Usage, kind: kind})
 	}
-	return m
+	return addFlags(fs, flags)
 }
 
 // configFlag binds a flag of a command other than run (worker, a cluster
