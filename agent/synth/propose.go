@@ -82,7 +82,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	var chosen []int
 	if len(req.Examples) > 0 && berr == nil {
-		chosen = a.distinguishing(ctx, req, pool, rng)
+		chosen = a.distinguishing(ctx, req, pool, distinguishingRoom(req), rng)
 	} else {
 		// No evidence yet: informative inputs, not tiny ones.
 		idx := rng.Perm(len(pool))
@@ -220,7 +220,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	}
 	var chosen []int
 	if bound && len(req.Examples) > 0 {
-		chosen = a.distinguishing(ctx, req, pool, rng)
+		chosen = a.distinguishing(ctx, req, pool, distinguishingRoom(req), rng)
 	}
 	if req.Task.Kind != task.KindOther {
 		// Kinds with coverage categories: cover the missing ones, then
@@ -373,6 +373,13 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 	for _, e := range g.edges() {
 		addIn(e)
 	}
+	// A witness of each category the workflow asks for, so that the
+	// batch can cover it even where random draws rarely do.
+	for _, c := range req.Missing {
+		if w, ok := g.witness(c); ok {
+			addIn(w)
+		}
+	}
 	want := 48 + 3*req.K
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {
 		addIn(g.draw())
@@ -383,7 +390,7 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 // distinguishing enumerates programs consistent with the examples, keeping
 // apart those that differ on the pool, and greedily picks pool inputs that
 // split the most pairs of surviving programs.
-func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, pool []any, rng *rand.Rand) []int {
+func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, pool []any, room int, rng *rand.Rand) []int {
 	p, err := newProblem(req.Task, req.Examples)
 	if err != nil {
 		return nil
@@ -416,7 +423,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	var chosen []int
 	used := map[int]bool{}
 	order := rng.Perm(len(extra))
-	for len(chosen) < req.K {
+	for len(chosen) < room {
 		best, bestScore := -1, 0
 		for _, j := range order {
 			if used[j] {
@@ -443,6 +450,16 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 		}
 	}
 	return chosen
+}
+
+// distinguishingRoom is how many of a batch's inputs may be chosen to split
+// rival programs: the rest is left to the categories the workflow reports
+// missing (see fill), or half the batch when they are more than that.
+func distinguishingRoom(req agent.ProposeRequest) int {
+	if r := req.K - len(req.Missing); r > 0 {
+		return r
+	}
+	return req.K / 2
 }
 
 // splitPairs counts pairs of survivors in one class that the key separates.

@@ -688,3 +688,63 @@ func (g *tgen) postfix(n *tnode) []any {
 	tree(max(size, 1))
 	return out
 }
+
+// witness draws an input of the category cat (see task.Categories) within
+// the generator's limits, for the shapes whose categories random draws
+// rarely reach (an empty list, a strictly descending one); ok is false when
+// the shape or the limits leave no such input to build.
+func (g *generator) witness(cat string) (any, bool) {
+	if g.shape != "list" {
+		return nil, false
+	}
+	lo, hi := int64(math.Ceil(g.lim.lo)), int64(math.Floor(g.lim.hi))
+	if g.lim.floats || hi < lo {
+		return nil, false
+	}
+	n := min(max(g.lim.minLen, 4), g.lim.maxLen)
+	switch cat {
+	case "empty":
+		return []any{}, true
+	case "single":
+		return []any{g.num()}, true
+	case "long":
+		if g.lim.maxLen < 8 {
+			return nil, false
+		}
+		return g.list(max(8, g.lim.minLen)), true
+	case "has_zero", "has_negative":
+		v := int64(0)
+		if cat == "has_negative" {
+			v = g.intIn(lo, min(hi, -1))
+		}
+		if v < lo || v > hi || n < 1 {
+			return nil, false
+		}
+		xs := g.list(n)
+		xs[g.rng.Intn(n)] = v
+		return xs, true
+	case "repeated_value", "all_equal":
+		v := g.num()
+		xs := make([]any, max(n, 2))
+		for i := range xs {
+			xs[i] = v
+		}
+		return xs, true
+	case "ascending", "descending":
+		n = max(n, 3)
+		if hi-lo+1 < int64(n) {
+			return nil, false
+		}
+		vals := g.rng.Perm(int(min(hi-lo+1, 1<<16)))[:n]
+		slices.Sort(vals)
+		if cat == "descending" {
+			slices.Reverse(vals)
+		}
+		xs := make([]any, n)
+		for i, v := range vals {
+			xs[i] = lo + int64(v)
+		}
+		return xs, true
+	}
+	return nil, false
+}

@@ -407,7 +407,7 @@ func TestPropose(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			exs := examplesFor(t, sorted, tc.examples)
-			a := New(Options{Seed: 7, TimeLimit: 5 * time.Second})
+			a := New(Options{Seed: 7, TimeLimit: 5 * time.Second, MaxPrograms: testPrograms})
 			res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: tc.k, Examples: exs, Missing: tc.missing, Domain: dom, Attempt: 1})
 			if err != nil {
 				t.Fatal(err)
