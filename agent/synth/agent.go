@@ -22,8 +22,10 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultTimeLimit   = 20 * time.Second
-	defaultMemoryBytes = 512 << 20
+	DefaultTimeLimit = 20 * time.Second
+	// DefaultMemoryBytes bounds the enumerator's bank of programs; it is
+	// the configuration's agent.synth.memory_mb default (1,024 MiB).
+	DefaultMemoryBytes = 1024 << 20
 	// minSessionTime is the least a session searches once the run's time
 	// is spent.
 	minSessionTime = time.Second
@@ -39,7 +41,8 @@ type Options struct {
 	// together (0: no bound); a session gets at most what is left, and at
 	// least minSessionTime.
 	RunTimeLimit time.Duration
-	// MemoryBytes bounds the enumerator's bank of programs (default 512 MiB).
+	// MemoryBytes bounds the enumerator's bank of programs (default
+	// DefaultMemoryBytes).
 	MemoryBytes int64
 	// MaxSize is the largest program size enumerated (default 14).
 	MaxSize int
@@ -91,7 +94,7 @@ func New(opts Options) *Agent {
 		opts.TimeLimit = DefaultTimeLimit
 	}
 	if opts.MemoryBytes <= 0 {
-		opts.MemoryBytes = defaultMemoryBytes
+		opts.MemoryBytes = DefaultMemoryBytes
 	}
 	if opts.MaxSize <= 0 {
 		opts.MaxSize = defaultMaxSize

@@ -32,7 +32,7 @@ func BenchmarkEnumerate(b *testing.B) {
 		// so that every iteration does the same work.
 		en := newEnumerator(enumConfig{
 			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
+			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 		})
 		en.grow(6, nil)
 		evaluated += en.evaluated
@@ -95,7 +95,7 @@ func TestEnumeratorResume(t *testing.T) {
 	fresh := func(budget int64) *enumerator {
 		return newEnumerator(enumConfig{
 			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-			lams: lams, maxEval: budget, memLimit: defaultMemoryBytes,
+			lams: lams, maxEval: budget, memLimit: DefaultMemoryBytes,
 		})
 	}
 	const total = 1 << 17
@@ -136,7 +136,7 @@ func TestEnumeratorCancelled(t *testing.T) {
 	close(done)
 	en := newEnumerator(enumConfig{
 		envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), done: done, memLimit: defaultMemoryBytes,
+		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), done: done, memLimit: DefaultMemoryBytes,
 	})
 	en.grow(defaultMaxSize, nil)
 	if !en.cancelled || en.timedOut {

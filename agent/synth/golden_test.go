@@ -299,7 +299,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		fresh := func() *enumerator {
 			return newEnumerator(enumConfig{
 				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-				lams: mustLambdas(p.mined), deadline: time.Now().Add(time.Hour), memLimit: defaultMemoryBytes,
+				lams: mustLambdas(p.mined), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 			})
 		}
 		fmt.Fprintf(w, "== %s: %s -> %s, constants %v\n", c.name, strings.Join(p.b.names, ", "), p.out, topConsts(p))
@@ -393,7 +393,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.c.name, err)
 		}
-		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 		fmt.Fprintf(w, "== %s: solved %v, passes %d of %d, labels %v\n", s.c.name, res.solved, res.passed, len(p.outs), p.labels)
 		if res.best == nil {
 			continue
@@ -410,7 +410,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(w, "== heading: relaxed labels %v", p.relaxLabels())
-	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize})
+	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 	fmt.Fprintf(w, ", solved %v: %s\n", res.solved, res.best)
 	// A collecting search keeps the programs still consistent, distinct on
 	// the extra inputs, up to one size beyond the first (sorted, of size
@@ -433,7 +433,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		}
 		extra = append(extra, env)
 	}
-	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: defaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
+	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
 	fmt.Fprintf(w, "== survivors of sorted on two examples: %d\n", len(res.survivors))
 	for _, e := range res.survivors {
 		fmt.Fprintf(w, "  %s\n", e.n)

@@ -171,5 +171,5 @@ const testPrograms = 1 << 26
 
 // testSpec bounds a test's search by testPrograms.
 func testSpec() searchSpec {
-	return searchSpec{maxPrograms: testPrograms, memLimit: defaultMemoryBytes, maxSize: defaultMaxSize}
+	return searchSpec{maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
 }

@@ -31,7 +31,7 @@ type sketchStrategy func(en *enumerator, p *problem, consider func(*node, []any)
 func strategyOnly(p *problem, run sketchStrategy) searchResult {
 	lams, _ := lambdasFor(p.mined, nil)
 	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-		lams: lams, deadline: time.Now().Add(time.Minute), memLimit: defaultMemoryBytes})
+		lams: lams, deadline: time.Now().Add(time.Minute), memLimit: DefaultMemoryBytes})
 	var res searchResult
 	run(en, p, func(n *node, vals []any) bool {
 		if p.allMatch(vals) {
