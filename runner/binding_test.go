@@ -3,10 +3,14 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
@@ -16,7 +20,9 @@ import (
 
 // factoryModule serves one task, "double", in the shapes a binding may
 // return it in, and the mistakes a binding can make.
-const factoryModule = `from reconstruct_binding import ReconstructionTask
+const factoryModule = `import os
+
+from reconstruct_binding import ReconstructionTask
 
 
 def _double(xs):
@@ -72,6 +78,43 @@ def raising(name):
 
 
 not_callable = 3
+
+
+def _candidate(path):
+    ns = {}
+    with open(path) as f:
+        exec(f.read(), ns)
+    return ns["solve"]
+
+
+def _evaluate_doubled(path, inputs):
+    # Run where candidates run: the binding's files are not there.
+    if os.path.exists(os.path.join("bench", "tasks.py")):
+        raise RuntimeError("evaluate runs beside the binding's files")
+    f = _candidate(path)
+    return [[2 * v for v in f(x)] for x in inputs]
+
+
+def with_evaluate():
+    t = as_dict()
+    t["evaluate"] = _evaluate_doubled
+    return t
+
+
+def _fail(*_):
+    raise ZeroDivisionError("the hook failed on purpose")
+
+
+def raising_evaluate():
+    t = as_dict()
+    t["evaluate"] = _fail
+    return t
+
+
+def raising_on_example():
+    t = as_dict()
+    t["on_example"] = _fail
+    return t
 `
 
 // factoryTask writes the binding module (package bench, module tasks), a
@@ -87,6 +130,8 @@ func writeFactoryTask(t *testing.T, factory, args string) string {
 		"solve.py":          "def solve(xs):\n    return [2 * x for x in xs]\n",
 		"replay.yaml":       "candidates:\n  - file: solve.py\n",
 		"replay_twice.yaml": "candidates:\n  - file: twice.py\n",
+		"same.py":           "def solve(xs):\n    return list(xs)\n",
+		"replay_same.yaml":  "candidates:\n  - file: same.py\n",
 		"task.yaml": "task:\n  factory: " + factory + "\n  args: " + args + "\n" +
 			"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
 			"sandbox: {kind: process, call_timeout: 60s}\n" +
@@ -260,5 +305,60 @@ func TestResumeFactoryRun(t *testing.T) {
 	}
 	if res.FinalAccuracy != 1 || res.Iterations != 4 {
 		t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+	}
+}
+
+// A task's evaluate(program_path, inputs) replaces the built-in evaluation
+// of candidates and runs in the evaluator's sandbox, away from the
+// binding's files; a hook that raises (evaluate or on_example) is reported
+// with its name and the run goes on to its end.
+func TestFactoryHooks(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	for _, tc := range []struct {
+		name, factory, replay string
+		// accuracy is the run's final accuracy.
+		accuracy float64
+		// warn is in a warning of the run's log ("" for none of a hook).
+		warn string
+	}{
+		// The candidate returns its input: only the hook's doubling of
+		// what it returns makes it pass.
+		{"evaluate replaces the built-in evaluation", "bench.tasks:with_evaluate", "replay_same.yaml", 1, ""},
+		{"without evaluate the same candidate fails", "bench.tasks:as_dict", "replay_same.yaml", 0, ""},
+		{"evaluate raises", "bench.tasks:raising_evaluate", "replay.yaml", 1,
+			"hook evaluate failed; the candidate is evaluated the built-in way: task.factory bench.tasks:raising_evaluate: evaluate raised ZeroDivisionError: the hook failed on purpose"},
+		{"on_example raises", "bench.tasks:raising_on_example", "replay.yaml", 1,
+			"hook on_example failed: task.factory bench.tasks:raising_on_example: on_example raised ZeroDivisionError: the hook failed on purpose"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			file := writeFactoryTask(t, tc.factory, "{}")
+			c := loadFactoryTask(t, file, map[string]any{"agent.replay.script": filepath.Join(filepath.Dir(file), tc.replay)})
+			core, logs := observer.New(zap.WarnLevel)
+			res, err := Run(context.Background(), c, Options{Log: zap.New(core)})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.FinalAccuracy != tc.accuracy {
+				t.Errorf("final accuracy %v, want %v", res.FinalAccuracy, tc.accuracy)
+			}
+			var hooks []string
+			for _, e := range logs.All() {
+				if strings.HasPrefix(e.Message, "hook ") {
+					msg := e.Message
+					if err, ok := e.ContextMap()["error"]; ok {
+						msg += ": " + fmt.Sprint(err)
+					}
+					hooks = append(hooks, msg)
+				}
+			}
+			switch {
+			case tc.warn == "" && len(hooks) > 0:
+				t.Errorf("hook warnings %q, want none", hooks)
+			case tc.warn != "" && (len(hooks) == 0 || !strings.HasPrefix(hooks[0], tc.warn)):
+				t.Errorf("hook warnings %q, want %q", hooks, tc.warn)
+			}
+		})
 	}
 }
