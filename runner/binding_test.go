@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -274,37 +277,69 @@ func TestFactoryMistakesCreateNothing(t *testing.T) {
 	}
 }
 
-// A factory task's run resumes with its recorded description; once the
-// binding's files changed, resuming is refused, naming the file.
+// A factory task's run resumes with its recorded description. Once the
+// binding's files changed, it resumes as a task directory's run does, with
+// the files as they are now, and says so, naming each changed file with its
+// digest when the task was bound and now.
 func TestResumeFactoryRun(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
-	file := writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: double}")
-	c := loadFactoryTask(t, file, map[string]any{"workflow.max_iterations": 4, "workflow.early_stop": 4})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	first, err := Run(ctx, c, Options{RunID: "factory-resume", Recorders: []workflow.Recorder{&cancelAt{typ: workflow.EventCandidateArchived, n: 1, cancel: cancel}}})
-	if !errors.Is(err, context.Canceled) || first.StopReason != workflow.StopCancelled {
-		t.Fatalf("first run: %v, stop %s", err, first.StopReason)
-	}
-	module := filepath.Join(filepath.Dir(file), "bench", "tasks.py")
-	orig, _ := os.ReadFile(module)
-	if err := os.WriteFile(module, append(orig, []byte("\n# changed\n")...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "bench/tasks.py (changed)") {
-		t.Fatalf("resume with a changed module: %v", err)
-	}
-	if err := os.WriteFile(module, orig, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
-	if err != nil {
-		t.Fatalf("resume: %v", err)
-	}
-	if res.FinalAccuracy != 1 || res.Iterations != 4 {
-		t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+	for _, tc := range []struct {
+		name   string
+		change bool
+	}{
+		{"unchanged", false},
+		{"changed", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			file := writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: double}")
+			c := loadFactoryTask(t, file, map[string]any{"workflow.max_iterations": 4, "workflow.early_stop": 4})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			first, err := Run(ctx, c, Options{RunID: "factory-resume", Recorders: []workflow.Recorder{&cancelAt{typ: workflow.EventCandidateArchived, n: 1, cancel: cancel}}})
+			if !errors.Is(err, context.Canceled) || first.StopReason != workflow.StopCancelled {
+				t.Fatalf("first run: %v, stop %s", err, first.StopReason)
+			}
+			module := filepath.Join(filepath.Dir(file), "bench", "tasks.py")
+			orig, err := os.ReadFile(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantNotice := ""
+			if tc.change {
+				// on_example's lines say which version of the module wrote them.
+				changed := strings.Replace(string(orig), `{"input": i, "source": s}`, `{"input": i, "source": s, "version": 2}`, 1)
+				if err := os.WriteFile(module, []byte(changed), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				was, now := sha256.Sum256(orig), sha256.Sum256([]byte(changed))
+				wantNotice = "warning: task.factory bench.tasks:as_dataclass: the binding's files in " + filepath.Dir(file) +
+					" changed since the task was bound: bench/tasks.py (sha256 " + hex.EncodeToString(was[:])[:12] +
+					" when bound, " + hex.EncodeToString(now[:])[:12] + " now); the run goes on with them as they are now"
+			}
+			var progress bytes.Buffer
+			res, err := Resume(context.Background(), c.Bank.Path, "factory-resume", Options{Progress: &progress})
+			if err != nil {
+				t.Fatalf("resume: %v", err)
+			}
+			if res.FinalAccuracy != 1 || res.Iterations != 4 {
+				t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+			}
+			switch got := progress.String(); {
+			case wantNotice == "" && strings.Contains(got, "task.factory"):
+				t.Errorf("resume of an unchanged binding said %q", got)
+			case !strings.Contains(got, wantNotice):
+				t.Errorf("resume said %q, want %q", got, wantNotice)
+			}
+			log, err := os.ReadFile(filepath.Join(c.Workspace, BindingLog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(log), `"version":2`); got != tc.change {
+				t.Errorf("binding log written by the changed module: %v, want %v:\n%s", got, tc.change, log)
+			}
+		})
 	}
 }
 
