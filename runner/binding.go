@@ -245,15 +245,23 @@ func (h *exampleHook) RecordExamples(ctx context.Context, _ string, examples []t
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	for i, o := range outs {
+	// One warning a batch, with the first failure: a hook that raises on
+	// every example would otherwise fill the log.
+	failed, first := 0, error(nil)
+	for _, o := range outs {
 		v, err := binding.OutcomeValue(h.b.Factory(), "on_example", o, h.lim)
 		if err != nil {
-			h.log.Warn("hook on_example failed", zap.Int("example", i+1), zap.Error(err))
+			if failed++; first == nil {
+				first = err
+			}
 			continue
 		}
 		if string(v) != "null" {
 			w.Write(append(v, '\n'))
 		}
+	}
+	if failed > 0 {
+		h.log.Warn("hook on_example failed", zap.Int("failed", failed), zap.Int("examples", len(outs)), zap.Error(first))
 	}
 	if err := w.Flush(); err != nil {
 		h.log.Warn("hook on_example: write the binding log", zap.Error(err))

@@ -379,6 +379,9 @@ func TestFactoryHooks(t *testing.T) {
 				t.Errorf("final accuracy %v, want %v", res.FinalAccuracy, tc.accuracy)
 			}
 			var hooks []string
+			if n := logs.FilterMessage("hook on_example failed").Len(); n > res.Iterations+1 {
+				t.Errorf("%d warnings of on_example in %d iterations, want one a batch at most", n, res.Iterations)
+			}
 			for _, e := range logs.All() {
 				if strings.HasPrefix(e.Message, "hook ") {
 					msg := e.Message
