@@ -128,10 +128,34 @@ func TestFactorySweep(t *testing.T) {
 	if sum.TasksDir != "bench.binding:make_task" {
 		t.Errorf("summary names %q", sum.TasksDir)
 	}
+	// A change of the module that leaves the tasks' descriptions as they
+	// were keeps the finished results, as a changed hidden program of a
+	// task directory does.
+	module := filepath.Join(filepath.Dir(base), "bench", "binding.py")
+	src, err := os.ReadFile(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(module, append(src, "\n# changed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ran = nil
 	again, err := (&Sweep{Factory: sw.Factory, Base: base, Out: out, Run: rightProgram(&ran), Args: sw.Args}).Execute(context.Background())
 	if err != nil || len(ran) != 0 || again.Solved != 3 {
 		t.Errorf("resumed sweep: %v, ran %v, solved %d", err, ran, again.Solved)
+	}
+	// A description that changed is other settings, as a changed task
+	// file is.
+	relevelled := strings.Replace(string(src), `level=t["Kind"]`, `level="other"`, 1)
+	if relevelled == string(src) {
+		t.Fatal("the module has no level to change")
+	}
+	if err := os.WriteFile(module, []byte(relevelled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&Sweep{Factory: sw.Factory, Base: base, Out: out, Run: rightProgram(&ran), Args: sw.Args}).Execute(context.Background())
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "holds the results of 3 tasks run with other settings") || len(ran) != 0 {
+		t.Errorf("sweep with changed descriptions: %v, ran %v", err, ran)
 	}
 }
 

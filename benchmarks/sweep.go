@@ -288,10 +288,15 @@ func (s *Sweep) plan(dirs []string) ([]job, error) {
 
 // SettingsHash identifies what a task ran with
 // (TaskResult.ConfigSHA256): its whole configuration but where the files
-// and the records go.
+// and the records go. A factory task's description counts, as a task
+// file's fields do; the digests of its module files do not, as the
+// contents of a task directory's hidden program do not.
 func SettingsHash(c *config.Config) string {
 	cc := *c
 	cc.Workspace, cc.Bank = "", config.Bank{}
+	if b := cc.Task.Bound; b != nil {
+		cc.Task.Bound = &config.Bound{Description: b.Description}
+	}
 	data, _ := json.Marshal(cc)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])

@@ -254,25 +254,29 @@ func (b *Binding) Program(entry string) sandbox.Program {
 }
 
 // Changed lists the files whose digests differ between was and b (changed,
-// new or gone), sorted; nil when none.
+// new or gone), sorted, each with its SHA-256 recorded in was and its
+// SHA-256 now (shortened); nil when none.
 func (b *Binding) Changed(was map[string]string) []string {
 	var out []string
 	for f, d := range b.Digests {
 		switch old, ok := was[f]; {
 		case !ok:
-			out = append(out, f+" (new)")
+			out = append(out, fmt.Sprintf("%s (new, sha256 %s)", f, short(d)))
 		case old != d:
-			out = append(out, f+" (changed)")
+			out = append(out, fmt.Sprintf("%s (sha256 %s when bound, %s now)", f, short(old), short(d)))
 		}
 	}
-	for f := range was {
+	for f, d := range was {
 		if _, ok := b.Digests[f]; !ok {
-			out = append(out, f+" (gone)")
+			out = append(out, fmt.Sprintf("%s (gone, was sha256 %s)", f, short(d)))
 		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// short is the first 12 hex digits of a digest, enough to tell two apart.
+func short(digest string) string { return digest[:min(len(digest), 12)] }
 
 // Caller is the part of a sandbox a binding needs.
 type Caller interface {

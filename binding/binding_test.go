@@ -88,11 +88,19 @@ func TestLoadReadsTheBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	was := map[string]string{"gone.py": "x"}
+	was := map[string]string{"gone.py": "0123456789abcdef"}
 	for k, v := range b.Digests {
 		was[k] = v
 	}
-	if got, want := b2.Changed(was), []string{"gone.py (gone)", "helpers.py (changed)", "new.py (new)"}; !reflect.DeepEqual(got, want) {
+	want = []string{
+		"gone.py (gone, was sha256 0123456789ab)",
+		"helpers.py (sha256 " + b.Digests["helpers.py"][:12] + " when bound, " + b2.Digests["helpers.py"][:12] + " now)",
+		"new.py (new, sha256 " + b2.Digests["new.py"][:12] + ")",
+	}
+	if b.Digests["helpers.py"] == b2.Digests["helpers.py"] {
+		t.Fatalf("helpers.py has the same digest after it changed")
+	}
+	if got := b2.Changed(was); !reflect.DeepEqual(got, want) {
 		t.Errorf("Changed = %v, want %v", got, want)
 	}
 }

@@ -65,7 +65,7 @@ type Task struct {
 
 // Bound is a factory's task as bound: the description it returned (JSON)
 // and the SHA-256 of every module file read, relative to the binding's
-// directory (a resumed run refuses a binding whose files changed).
+// directory (a resumed run names the files that changed since).
 type Bound struct {
 	Description json.RawMessage   `json:"description"`
 	Files       map[string]string `json:"files"`

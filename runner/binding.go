@@ -28,23 +28,34 @@ import (
 // run in the workspace moves it aside with the journals.
 const BindingLog = workflow.BindingLogFile
 
-// loadBinding reads a factory task's modules. A task bound earlier (a
-// resumed run) whose files changed since is refused: the run would query
-// another hidden program than the one its examples came from.
+// loadBinding reads a factory task's modules.
 func loadBinding(c *config.Config) (*binding.Binding, error) {
 	t := c.Task
 	b, err := binding.Load(binding.Spec{Factory: t.Factory, Args: t.Args, Root: t.BindingDir(), Path: t.PythonPath})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
 	}
-	if t.Bound != nil {
-		if changed := b.Changed(t.Bound.Files); len(changed) > 0 {
-			return nil, fmt.Errorf("%w: %s: task.factory %s: the binding's files in %s changed since the task was bound: %s; "+
-				"the run's examples came from the old ones, so it cannot go on with these: put the old files back, or start a new run",
-				ErrConfig, c.File, t.Factory, t.BindingDir(), strings.Join(changed, ", "))
-		}
-	}
 	return b, nil
+}
+
+// changedBindingNotice is what a run says when it starts if its factory
+// task was bound (a resumed run) from module files that have changed
+// since, naming each with its digest then and now ("" otherwise). The run
+// goes on with the files as they are, as the run of a task directory does
+// with its hidden program and generator: the examples observed so far came
+// from the old ones.
+func changedBindingNotice(c *config.Config, b *binding.Binding) string {
+	t := c.Task
+	if t.Bound == nil {
+		return ""
+	}
+	changed := b.Changed(t.Bound.Files)
+	if len(changed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: task.factory %s: the binding's files in %s changed since the task was bound: %s; "+
+		"the run goes on with them as they are now, and the examples it observed so far came from the old ones\n",
+		t.Factory, t.BindingDir(), strings.Join(changed, ", "))
 }
 
 // Bind calls a factory task's factory, in a sandbox set up as the oracle's,
@@ -234,15 +245,23 @@ func (h *exampleHook) RecordExamples(ctx context.Context, _ string, examples []t
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	for i, o := range outs {
+	// One warning a batch, with the first failure: a hook that raises on
+	// every example would otherwise fill the log.
+	failed, first := 0, error(nil)
+	for _, o := range outs {
 		v, err := binding.OutcomeValue(h.b.Factory(), "on_example", o, h.lim)
 		if err != nil {
-			h.log.Warn("hook on_example failed", zap.Int("example", i+1), zap.Error(err))
+			if failed++; first == nil {
+				first = err
+			}
 			continue
 		}
 		if string(v) != "null" {
 			w.Write(append(v, '\n'))
 		}
+	}
+	if failed > 0 {
+		h.log.Warn("hook on_example failed", zap.Int("failed", failed), zap.Int("examples", len(outs)), zap.Error(first))
 	}
 	if err := w.Flush(); err != nil {
 		h.log.Warn("hook on_example: write the binding log", zap.Error(err))

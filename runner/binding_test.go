@@ -1,12 +1,19 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
@@ -16,7 +23,9 @@ import (
 
 // factoryModule serves one task, "double", in the shapes a binding may
 // return it in, and the mistakes a binding can make.
-const factoryModule = `from reconstruct_binding import ReconstructionTask
+const factoryModule = `import os
+
+from reconstruct_binding import ReconstructionTask
 
 
 def _double(xs):
@@ -72,6 +81,43 @@ def raising(name):
 
 
 not_callable = 3
+
+
+def _candidate(path):
+    ns = {}
+    with open(path) as f:
+        exec(f.read(), ns)
+    return ns["solve"]
+
+
+def _evaluate_doubled(path, inputs):
+    # Run where candidates run: the binding's files are not there.
+    if os.path.exists(os.path.join("bench", "tasks.py")):
+        raise RuntimeError("evaluate runs beside the binding's files")
+    f = _candidate(path)
+    return [[2 * v for v in f(x)] for x in inputs]
+
+
+def with_evaluate():
+    t = as_dict()
+    t["evaluate"] = _evaluate_doubled
+    return t
+
+
+def _fail(*_):
+    raise ZeroDivisionError("the hook failed on purpose")
+
+
+def raising_evaluate():
+    t = as_dict()
+    t["evaluate"] = _fail
+    return t
+
+
+def raising_on_example():
+    t = as_dict()
+    t["on_example"] = _fail
+    return t
 `
 
 // factoryTask writes the binding module (package bench, module tasks), a
@@ -87,6 +133,8 @@ func writeFactoryTask(t *testing.T, factory, args string) string {
 		"solve.py":          "def solve(xs):\n    return [2 * x for x in xs]\n",
 		"replay.yaml":       "candidates:\n  - file: solve.py\n",
 		"replay_twice.yaml": "candidates:\n  - file: twice.py\n",
+		"same.py":           "def solve(xs):\n    return list(xs)\n",
+		"replay_same.yaml":  "candidates:\n  - file: same.py\n",
 		"task.yaml": "task:\n  factory: " + factory + "\n  args: " + args + "\n" +
 			"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
 			"sandbox: {kind: process, call_timeout: 60s}\n" +
@@ -229,36 +277,126 @@ func TestFactoryMistakesCreateNothing(t *testing.T) {
 	}
 }
 
-// A factory task's run resumes with its recorded description; once the
-// binding's files changed, resuming is refused, naming the file.
+// A factory task's run resumes with its recorded description. Once the
+// binding's files changed, it resumes as a task directory's run does, with
+// the files as they are now, and says so, naming each changed file with its
+// digest when the task was bound and now.
 func TestResumeFactoryRun(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
-	file := writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: double}")
-	c := loadFactoryTask(t, file, map[string]any{"workflow.max_iterations": 4, "workflow.early_stop": 4})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	first, err := Run(ctx, c, Options{RunID: "factory-resume", Recorders: []workflow.Recorder{&cancelAt{typ: workflow.EventCandidateArchived, n: 1, cancel: cancel}}})
-	if !errors.Is(err, context.Canceled) || first.StopReason != workflow.StopCancelled {
-		t.Fatalf("first run: %v, stop %s", err, first.StopReason)
+	for _, tc := range []struct {
+		name   string
+		change bool
+	}{
+		{"unchanged", false},
+		{"changed", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			file := writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: double}")
+			c := loadFactoryTask(t, file, map[string]any{"workflow.max_iterations": 4, "workflow.early_stop": 4})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			first, err := Run(ctx, c, Options{RunID: "factory-resume", Recorders: []workflow.Recorder{&cancelAt{typ: workflow.EventCandidateArchived, n: 1, cancel: cancel}}})
+			if !errors.Is(err, context.Canceled) || first.StopReason != workflow.StopCancelled {
+				t.Fatalf("first run: %v, stop %s", err, first.StopReason)
+			}
+			module := filepath.Join(filepath.Dir(file), "bench", "tasks.py")
+			orig, err := os.ReadFile(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantNotice := ""
+			if tc.change {
+				// on_example's lines say which version of the module wrote them.
+				changed := strings.Replace(string(orig), `{"input": i, "source": s}`, `{"input": i, "source": s, "version": 2}`, 1)
+				if err := os.WriteFile(module, []byte(changed), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				was, now := sha256.Sum256(orig), sha256.Sum256([]byte(changed))
+				wantNotice = "warning: task.factory bench.tasks:as_dataclass: the binding's files in " + filepath.Dir(file) +
+					" changed since the task was bound: bench/tasks.py (sha256 " + hex.EncodeToString(was[:])[:12] +
+					" when bound, " + hex.EncodeToString(now[:])[:12] + " now); the run goes on with them as they are now"
+			}
+			var progress bytes.Buffer
+			res, err := Resume(context.Background(), c.Bank.Path, "factory-resume", Options{Progress: &progress})
+			if err != nil {
+				t.Fatalf("resume: %v", err)
+			}
+			if res.FinalAccuracy != 1 || res.Iterations != 4 {
+				t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+			}
+			switch got := progress.String(); {
+			case wantNotice == "" && strings.Contains(got, "task.factory"):
+				t.Errorf("resume of an unchanged binding said %q", got)
+			case !strings.Contains(got, wantNotice):
+				t.Errorf("resume said %q, want %q", got, wantNotice)
+			}
+			log, err := os.ReadFile(filepath.Join(c.Workspace, BindingLog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(log), `"version":2`); got != tc.change {
+				t.Errorf("binding log written by the changed module: %v, want %v:\n%s", got, tc.change, log)
+			}
+		})
 	}
-	module := filepath.Join(filepath.Dir(file), "bench", "tasks.py")
-	orig, _ := os.ReadFile(module)
-	if err := os.WriteFile(module, append(orig, []byte("\n# changed\n")...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "bench/tasks.py (changed)") {
-		t.Fatalf("resume with a changed module: %v", err)
-	}
-	if err := os.WriteFile(module, orig, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Resume(context.Background(), c.Bank.Path, "factory-resume", Options{})
-	if err != nil {
-		t.Fatalf("resume: %v", err)
-	}
-	if res.FinalAccuracy != 1 || res.Iterations != 4 {
-		t.Errorf("resumed run: accuracy %v after %d iterations", res.FinalAccuracy, res.Iterations)
+}
+
+// A task's evaluate(program_path, inputs) replaces the built-in evaluation
+// of candidates and runs in the evaluator's sandbox, away from the
+// binding's files; a hook that raises (evaluate or on_example) is reported
+// with its name and the run goes on to its end.
+func TestFactoryHooks(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	for _, tc := range []struct {
+		name, factory, replay string
+		// accuracy is the run's final accuracy.
+		accuracy float64
+		// warn is in a warning of the run's log ("" for none of a hook).
+		warn string
+	}{
+		// The candidate returns its input: only the hook's doubling of
+		// what it returns makes it pass.
+		{"evaluate replaces the built-in evaluation", "bench.tasks:with_evaluate", "replay_same.yaml", 1, ""},
+		{"without evaluate the same candidate fails", "bench.tasks:as_dict", "replay_same.yaml", 0, ""},
+		{"evaluate raises", "bench.tasks:raising_evaluate", "replay.yaml", 1,
+			"hook evaluate failed; the candidate is evaluated the built-in way: task.factory bench.tasks:raising_evaluate: evaluate raised ZeroDivisionError: the hook failed on purpose"},
+		{"on_example raises", "bench.tasks:raising_on_example", "replay.yaml", 1,
+			"hook on_example failed: task.factory bench.tasks:raising_on_example: on_example raised ZeroDivisionError: the hook failed on purpose"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			file := writeFactoryTask(t, tc.factory, "{}")
+			c := loadFactoryTask(t, file, map[string]any{"agent.replay.script": filepath.Join(filepath.Dir(file), tc.replay)})
+			core, logs := observer.New(zap.WarnLevel)
+			res, err := Run(context.Background(), c, Options{Log: zap.New(core)})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.FinalAccuracy != tc.accuracy {
+				t.Errorf("final accuracy %v, want %v", res.FinalAccuracy, tc.accuracy)
+			}
+			var hooks []string
+			if n := logs.FilterMessage("hook on_example failed").Len(); n > res.Iterations+1 {
+				t.Errorf("%d warnings of on_example in %d iterations, want one a batch at most", n, res.Iterations)
+			}
+			for _, e := range logs.All() {
+				if strings.HasPrefix(e.Message, "hook ") {
+					msg := e.Message
+					if err, ok := e.ContextMap()["error"]; ok {
+						msg += ": " + fmt.Sprint(err)
+					}
+					hooks = append(hooks, msg)
+				}
+			}
+			switch {
+			case tc.warn == "" && len(hooks) > 0:
+				t.Errorf("hook warnings %q, want none", hooks)
+			case tc.warn != "" && (len(hooks) == 0 || !strings.HasPrefix(hooks[0], tc.warn)):
+				t.Errorf("hook warnings %q, want %q", hooks, tc.warn)
+			}
+		})
 	}
 }

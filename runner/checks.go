@@ -66,12 +66,22 @@ func within(dir, path string) bool {
 // task.oracle.function, say) is a configuration error found before
 // anything is created. The source is parsed first; only when that does not
 // show the function is the program loaded and called once (with null), so
-// a function defined in an unusual way is never refused.
-func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
+// a function defined in an unusual way is never refused. A factory task's
+// modules are read; notice is changedBindingNotice's.
+func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) (notice string, err error) {
 	if c.Task.Factory != "" {
-		_, err := loadBinding(c) // a binding changed since it was bound is refused
-		return err
+		b, err := loadBinding(c)
+		if err != nil {
+			return "", err
+		}
+		return changedBindingNotice(c, b), nil
 	}
+	return "", checkFiles(ctx, c, box)
+}
+
+// checkFiles is checkTask for the hidden program and generator of a task
+// directory.
+func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
 	lim := Limits(c)
 	lim.Timeout = c.Task.Oracle.Timeout
 	if o := c.Task.Oracle; o.Python != "" {

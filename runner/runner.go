@@ -368,7 +368,8 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		boxes.Close()
 		restoreOwner()
 	}()
-	if err := checkTask(ctx, c, boxes.Oracle); err != nil {
+	bindingNotice, err := checkTask(ctx, c, boxes.Oracle)
+	if err != nil {
 		return nil, err
 	}
 
@@ -399,10 +400,12 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if notice := HostOracleNotice(c); notice != "" {
-		if opts.Progress != nil {
+	for _, notice := range []string{HostOracleNotice(c), bindingNotice} {
+		switch {
+		case notice == "":
+		case opts.Progress != nil:
 			fmt.Fprint(opts.Progress, notice)
-		} else {
+		default:
 			log.Warn(strings.TrimSpace(notice))
 		}
 	}
