@@ -110,8 +110,8 @@ type Rescoring struct {
 // RescoringOf reads from a run's workspace journal the function name
 // (unless function is given) and the tolerance its run_started recorded;
 // a journal that cannot be read leaves the tolerance at task.DefaultAtol
-// and function as given (ErrNoFunction when empty). Examples are left to
-// the caller.
+// and function as given. The only error is ErrNoFunction, when no
+// function is known. Examples are left to the caller.
 func RescoringOf(workspace, run, function string) (Rescoring, error) {
 	r := Rescoring{Function: function, Atol: task.DefaultAtol}
 	if rs, err := runStarted(workspace, run); err == nil {

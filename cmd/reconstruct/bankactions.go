@@ -222,38 +222,27 @@ func runBankList(ctx context.Context, opts *bankOptions) error {
 // (log, events).
 type bankWorkspaceOptions struct {
 	*bankOptions
+	action    string
 	workspace string
 }
 
 func newBankLogCmd(o *bankOptions) *cobra.Command {
-	opts := &bankWorkspaceOptions{bankOptions: o}
-	cmd := &cobra.Command{
-		Use:   "log --workspace NAME",
-		Short: "List a workspace's revisions",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			opts.streams(c)
-			return runBankLog(c.Context(), opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.workspace, "workspace", "", "workspace name")
-	mustFlags(cmd, "workspace")
-	return cmd
-}
-
-func runBankLog(ctx context.Context, opts *bankWorkspaceOptions) error {
-	return opts.actMap(ctx, map[string]any{"action": "log", "workspace": opts.workspace})
+	return newBankWorkspaceCmd(o, "log", "List a workspace's revisions")
 }
 
 func newBankEventsCmd(o *bankOptions) *cobra.Command {
-	opts := &bankWorkspaceOptions{bankOptions: o}
+	return newBankWorkspaceCmd(o, "events", "Print a workspace's event journal")
+}
+
+func newBankWorkspaceCmd(o *bankOptions, action, short string) *cobra.Command {
+	opts := &bankWorkspaceOptions{bankOptions: o, action: action}
 	cmd := &cobra.Command{
-		Use:   "events --workspace NAME",
-		Short: "Print a workspace's event journal",
+		Use:   action + " --workspace NAME",
+		Short: short,
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.streams(c)
-			return runBankEvents(c.Context(), opts)
+			return runBankWorkspaceAction(c.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.workspace, "workspace", "", "workspace name")
@@ -261,6 +250,6 @@ func newBankEventsCmd(o *bankOptions) *cobra.Command {
 	return cmd
 }
 
-func runBankEvents(ctx context.Context, opts *bankWorkspaceOptions) error {
-	return opts.actMap(ctx, map[string]any{"action": "events", "workspace": opts.workspace})
+func runBankWorkspaceAction(ctx context.Context, opts *bankWorkspaceOptions) error {
+	return opts.actMap(ctx, map[string]any{"action": opts.action, "workspace": opts.workspace})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -97,12 +96,6 @@ func (o *candidatesOptions) runFromBank(ctx context.Context, run string) (string
 		fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
 	}
 	return dir, nil
-}
-
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 type candidatesListOptions struct {
@@ -278,8 +271,8 @@ func runCandidatesRescore(ctx context.Context, opts *candidatesRescoreOptions) e
 	}
 	workspace := filepath.Dir(sel.Archive.Path()) // the bank's copy when the run came from there
 	r, err := runner.RescoringOf(workspace, sel.Run, opts.fn)
-	if errors.Is(err, runner.ErrNoFunction) {
-		return withCode(exitUsage, fmt.Errorf("%s: cannot tell the function name; give --function", workspace))
+	if err != nil { // runner.ErrNoFunction
+		return withCode(exitUsage, fmt.Errorf("%s: %w; give --function", workspace, err))
 	}
 	source := filepath.Join(workspace, workflow.ExamplesFile)
 	if opts.tests != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -43,6 +44,13 @@ func (a *app) closeLog() {
 	if a.log != nil {
 		_ = a.log.Sync()
 	}
+}
+
+// printJSON prints v on stdout as indented JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal.
