@@ -89,8 +89,8 @@ in one sweep only are listed separately.`,
 	return cmd
 }
 
-// runBenchCompare reads two summaries; it does no other I/O to bound by
-// ctx.
+// runBenchCompare only reads two summary files, which ctx does not
+// bound.
 func runBenchCompare(_ context.Context, opts *benchCompareOptions) error {
 	a, dirA, dirB := opts.app, opts.dirA, opts.dirB
 	sa, err := benchmarks.ReadSummary(dirA)
