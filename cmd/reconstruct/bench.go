@@ -19,6 +19,7 @@ import (
 )
 
 type benchRunOptions struct {
+	app                            *app
 	tasks, base, out, filter, bank string
 	// A sweep over a Python factory (docs/binding.md).
 	factory, argsList, names, heldoutDir string
@@ -38,7 +39,7 @@ func newBenchCmd(a *app) *cobra.Command {
 }
 
 func newBenchRunCmd(a *app) *cobra.Command {
-	opts := &benchRunOptions{}
+	opts := &benchRunOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "run --tasks DIR --out DIR",
 		Short: "Run every task of a task set and score it on held-out tests",
@@ -79,7 +80,7 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 			if err := requireFlag(cmd, "out"); err != nil {
 				return err
 			}
-			return runBenchRun(cmd.Context(), a, opts)
+			return runBenchRun(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
@@ -100,7 +101,8 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 	return cmd
 }
 
-func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
+func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
+	a := opts.app
 	if opts.parallel < 1 || opts.repeat < 1 {
 		return withCode(exitUsage, errors.New("--parallel and --repeat must be at least 1"))
 	}
@@ -121,7 +123,7 @@ func runBenchRun(ctx context.Context, a *app, opts *benchRunOptions) error {
 		if opts.factory != "" {
 			return withCode(exitUsage, errors.New("--factory: a sweep over a Python factory runs on the local engine only (--engine local)"))
 		}
-		return runBenchCluster(ctx, a, opts, filter)
+		return runBenchCluster(ctx, opts, filter)
 	default:
 		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
 	}

@@ -52,7 +52,8 @@ func addEngineFlags(f *pflag.FlagSet, o *engineOptions) {
 
 // runBenchCluster submits the sweep to the Temporal server and, unless
 // detached, follows it and writes its summary like the local engine.
-func runBenchCluster(ctx context.Context, a *app, opts *benchRunOptions, filter *regexp.Regexp) error {
+func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.Regexp) error {
+	a := opts.app
 	if opts.parallel != 1 {
 		return withCode(exitUsage, errors.New("--parallel is the local engine's: with --engine temporal, each worker's --parallel decides"))
 	}
@@ -148,16 +149,21 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 
 // sweepCmdOptions are the flags of status, collect and cancel.
 type sweepCmdOptions struct {
+	app         *app
+	sweep       string // the sweep's id
 	config, out string
 	jsonOut     bool
 	flags       map[string]*pflag.Flag
 }
 
-func newSweepCmd(a *app, use, short, long string, run func(context.Context, *app, *sweepCmdOptions, string) error) (*cobra.Command, *sweepCmdOptions) {
-	opts := &sweepCmdOptions{}
+func newSweepCmd(a *app, use, short, long string, run func(context.Context, *sweepCmdOptions) error) (*cobra.Command, *sweepCmdOptions) {
+	opts := &sweepCmdOptions{app: a}
 	cmd := &cobra.Command{
 		Use: use, Short: short, Long: long, Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), a, opts, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.sweep = args[0]
+			return run(cmd.Context(), opts)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.config, "config", "c", "", "configuration file whose cluster: section and bank.path apply")
@@ -174,7 +180,8 @@ iteration at its last heartbeat, why its previous attempt failed).`, runBenchSta
 	return cmd
 }
 
-func runBenchStatus(ctx context.Context, a *app, opts *sweepCmdOptions, id string) error {
+func runBenchStatus(ctx context.Context, opts *sweepCmdOptions) error {
+	a, id := opts.app, opts.sweep
 	cc, err := connectCluster(ctx, a, opts.config, opts.flags, false)
 	if err != nil {
 		return err
@@ -226,7 +233,8 @@ attempts, where the time went). Ctrl-C stops following, not the sweep.`, runBenc
 	return cmd
 }
 
-func runBenchCollect(ctx context.Context, a *app, opts *sweepCmdOptions, id string) error {
+func runBenchCollect(ctx context.Context, opts *sweepCmdOptions) error {
+	a, id := opts.app, opts.sweep
 	if opts.out == "" {
 		return withCode(exitUsage, errors.New("--out is required"))
 	}
@@ -247,7 +255,8 @@ same "bench run" into the same output directory runs the others.`, runBenchCance
 	return cmd
 }
 
-func runBenchCancel(ctx context.Context, a *app, opts *sweepCmdOptions, id string) error {
+func runBenchCancel(ctx context.Context, opts *sweepCmdOptions) error {
+	a, id := opts.app, opts.sweep
 	cc, err := connectCluster(ctx, a, opts.config, opts.flags, false)
 	if err != nil {
 		return err

@@ -11,12 +11,14 @@ import (
 )
 
 type benchReportOptions struct {
+	app     *app
+	dir     string // the sweep's output directory
 	out     string
 	jsonOut bool
 }
 
 func newBenchReportCmd(a *app) *cobra.Command {
-	opts := &benchReportOptions{}
+	opts := &benchReportOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "report DIR",
 		Short: "Write an HTML report with plots for a sweep",
@@ -27,7 +29,8 @@ tokens against solved and wall time per task, plus an SVG and a PNG copy of ever
 The report goes to DIR/report unless --out says otherwise.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBenchReport(cmd.Context(), a, opts, args[0])
+			opts.dir = args[0]
+			return runBenchReport(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.out, "out", "", "report directory (default DIR/report)")
@@ -35,7 +38,8 @@ The report goes to DIR/report unless --out says otherwise.`,
 	return cmd
 }
 
-func runBenchReport(ctx context.Context, a *app, opts *benchReportOptions, dir string) error {
+func runBenchReport(ctx context.Context, opts *benchReportOptions) error {
+	a, dir := opts.app, opts.dir
 	s, err := benchmarks.ReadSummary(dir)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -61,11 +65,13 @@ func runBenchReport(ctx context.Context, a *app, opts *benchReportOptions, dir s
 }
 
 type benchCompareOptions struct {
-	jsonOut bool
+	app        *app
+	dirA, dirB string // the two sweeps' output directories
+	jsonOut    bool
 }
 
 func newBenchCompareCmd(a *app) *cobra.Command {
-	opts := &benchCompareOptions{}
+	opts := &benchCompareOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "compare A B",
 		Short: "Compare two sweeps per task and per level",
@@ -75,14 +81,18 @@ task ID) whether it was solved in A only, in B only, in both or in neither. Task
 in one sweep only are listed separately.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBenchCompare(a, opts, args[0], args[1])
+			opts.dirA, opts.dirB = args[0], args[1]
+			return runBenchCompare(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the comparison as JSON")
 	return cmd
 }
 
-func runBenchCompare(a *app, opts *benchCompareOptions, dirA, dirB string) error {
+// runBenchCompare only reads two summary files, which ctx does not
+// bound.
+func runBenchCompare(_ context.Context, opts *benchCompareOptions) error {
+	a, dirA, dirB := opts.app, opts.dirA, opts.dirB
 	sa, err := benchmarks.ReadSummary(dirA)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("sweep A: %w", err))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,19 +21,18 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
+// candidatesOptions are the flags every candidates command shares.
 type candidatesOptions struct {
+	app *app
 	// bank is where a run's workspace archive is read when the workspace
 	// is not on this machine.
 	bank    string
 	run     string
 	jsonOut bool
-	tests   string
-	box     string
-	fn      string
 }
 
 func newCandidatesCmd(a *app) *cobra.Command {
-	opts := &candidatesOptions{}
+	opts := &candidatesOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "candidates",
 		Short: "Inspect the archived candidates of a workspace",
@@ -46,93 +44,30 @@ workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// 
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
-	list := &cobra.Command{
-		Use: "list WORKSPACE", Short: "List archived candidates", Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runCandidatesList(c.Context(), a, opts, args[0]) },
-	}
-	show := &cobra.Command{
-		Use: "show WORKSPACE ITER", Short: "Show one candidate's program and record", Args: cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runCandidatesShow(c.Context(), a, opts, args[0], args[1])
-		},
-	}
-	diff := &cobra.Command{
-		Use: "diff WORKSPACE A B", Short: "Unified diff of two candidates (iterations, or RUN:ITER)", Args: cobra.ExactArgs(3),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runCandidatesDiff(c.Context(), a, opts, args[0], args[1], args[2])
-		},
-	}
-	rescore := &cobra.Command{
-		Use:   "rescore WORKSPACE [--tests heldout.jsonl]",
-		Short: "Re-score every candidate on the final examples or on held-out tests",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return runCandidatesRescore(c.Context(), a, opts, args[0])
-		},
-	}
-	rescore.Flags().StringVar(&opts.tests, "tests", "", "held-out tests (default: the workspace's examples.jsonl)")
-	rescore.Flags().StringVar(&opts.box, "sandbox", "", "sandbox: auto, process or docker (default: "+config.EnvName("sandbox.kind")+", else auto)")
-	rescore.Flags().StringVar(&opts.fn, "function", "", "function name (default: the run's task.function_name)")
-	cmd.AddCommand(list, show, diff, rescore)
+	cmd.AddCommand(newCandidatesListCmd(opts), newCandidatesShowCmd(opts), newCandidatesDiffCmd(opts), newCandidatesRescoreCmd(opts))
 	return cmd
 }
 
-// openRun opens a workspace's archive and picks the records of one run;
-// a run that is not in the local workspace is read from the bank.
-func openRun(ctx context.Context, a *app, opts *candidatesOptions, workspace, run string) (*candidates.Archive, []candidates.Record, string, error) {
-	arch, err := candidates.OpenExisting(workspace)
-	if run != "" && run != "all" && (err != nil || !hasRun(arch, run)) {
-		dir, berr := runFromBank(ctx, a, opts, run)
-		if berr != nil {
-			if err == nil {
-				err = fmt.Errorf("%s: no candidates from run %q", workspace, run)
-			}
-			return nil, nil, "", withCode(exitUsage, fmt.Errorf("%w; nor in the bank: %w", err, berr))
+// selectRun selects the run a command acts on (runner.SelectRun), reading
+// it from the bank when the workspace lacks it; a selection that finds no
+// candidates is a usage error.
+func (o *candidatesOptions) selectRun(ctx context.Context, workspace, run string) (runner.RunCandidates, error) {
+	sel, err := runner.SelectRun(ctx, workspace, run, o.runFromBank)
+	var none *runner.NoCandidatesError
+	if errors.As(err, &none) {
+		if none.NoArchive {
+			return sel, withCode(exitUsage, fmt.Errorf("%w (give --run RUN to read a run from the bank)", err))
 		}
-		workspace = dir
-		arch, err = candidates.OpenExisting(dir)
+		return sel, withCode(exitUsage, err)
 	}
-	if err != nil && run == "" {
-		return nil, nil, "", withCode(exitUsage, fmt.Errorf("%w (give --run RUN to read a run from the bank)", err))
-	}
-	if err != nil {
-		return nil, nil, "", withCode(exitUsage, err)
-	}
-	all, err := arch.List()
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if len(all) == 0 {
-		return nil, nil, "", withCode(exitUsage, fmt.Errorf("%s: the archive is empty", workspace))
-	}
-	if run == "all" {
-		return arch, all, run, nil
-	}
-	if run == "" {
-		run = all[len(all)-1].RunID
-	}
-	var recs []candidates.Record
-	for _, r := range all {
-		if r.RunID == run {
-			recs = append(recs, r)
-		}
-	}
-	if len(recs) == 0 {
-		return nil, nil, "", withCode(exitUsage, fmt.Errorf("%s: no candidates from run %q", workspace, run))
-	}
-	return arch, recs, run, nil
-}
-
-func hasRun(arch *candidates.Archive, run string) bool {
-	recs, err := arch.Run(run)
-	return err == nil && len(recs) > 0
+	return sel, err
 }
 
 // runFromBank unpacks the workspace archive a run stored in the bank into
-// the user's cache (once per archive: the directory is named by its hash)
-// and returns that directory.
-func runFromBank(ctx context.Context, a *app, opts *candidatesOptions, run string) (string, error) {
-	l, err := a.resolveBank(opts.bank, nil)
+// the user's cache (runner.UnpackRun) and returns that directory.
+func (o *candidatesOptions) runFromBank(ctx context.Context, run string) (string, error) {
+	a := o.app
+	l, err := a.resolveBank(o.bank, nil)
 	if err != nil {
 		return "", err
 	}
@@ -153,48 +88,52 @@ func runFromBank(ctx context.Context, a *app, opts *candidatesOptions, run strin
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(cache, "reconstruct", "runs", strings.TrimPrefix(hash, "sha256:"))
-	if _, err := os.Stat(dir); err == nil {
-		return dir, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+	dir, fresh, err := runner.UnpackRun(data, hash, filepath.Join(cache, "reconstruct", "runs"))
+	if err != nil {
 		return "", err
 	}
-	if err := candidates.Unpack(data, dir, candidates.DefaultBundleLimit); err != nil {
-		if _, serr := os.Stat(dir); serr == nil {
-			return dir, nil // another command unpacked it meanwhile
-		}
-		return "", err
+	if fresh {
+		fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
 	}
-	fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
 	return dir, nil
 }
 
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+type candidatesListOptions struct {
+	*candidatesOptions
+	workspace string
 }
 
-func runCandidatesList(ctx context.Context, a *app, opts *candidatesOptions, workspace string) error {
-	_, recs, _, err := openRun(ctx, a, opts, workspace, opts.run)
+func newCandidatesListCmd(o *candidatesOptions) *cobra.Command {
+	opts := &candidatesListOptions{candidatesOptions: o}
+	return &cobra.Command{
+		Use: "list WORKSPACE", Short: "List archived candidates", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.workspace = args[0]
+			return runCandidatesList(c.Context(), opts)
+		},
+	}
+}
+
+func runCandidatesList(ctx context.Context, opts *candidatesListOptions) error {
+	sel, err := opts.selectRun(ctx, opts.workspace, opts.run)
 	if err != nil {
 		return err
 	}
+	a := opts.app
 	if opts.jsonOut {
-		return a.printJSON(recs)
+		return a.printJSON(sel.Records)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ITER\tRUN\tPASSED\tKNOWN\tSCORE\tCOMPLEXITY\tHARDCODING\tFILE")
-	for _, r := range recs {
+	for _, r := range sel.Records {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%s\n", r.Iteration, r.RunID, r.Passed, r.Known, r.Score, r.Complexity, r.Hardcoding, r.File)
 	}
 	return tw.Flush()
 }
 
 // findCandidate resolves "ITER" or "RUN:ITER".
-func findCandidate(ctx context.Context, a *app, opts *candidatesOptions, workspace, ref string) (*candidates.Archive, candidates.Record, error) {
-	run := opts.run
+func (o *candidatesOptions) findCandidate(ctx context.Context, workspace, ref string) (*candidates.Archive, candidates.Record, error) {
+	run := o.run
 	if r, it, ok := strings.Cut(ref, ":"); ok {
 		run, ref = r, it
 	}
@@ -202,20 +141,36 @@ func findCandidate(ctx context.Context, a *app, opts *candidatesOptions, workspa
 	if err != nil {
 		return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("candidate %q: want an iteration number or RUN:ITER", ref))
 	}
-	arch, recs, run, err := openRun(ctx, a, opts, workspace, run)
+	sel, err := o.selectRun(ctx, workspace, run)
 	if err != nil {
 		return nil, candidates.Record{}, err
 	}
-	for _, r := range recs {
+	for _, r := range sel.Records {
 		if r.Iteration == iter {
-			return arch, r, nil
+			return sel.Archive, r, nil
 		}
 	}
-	return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("%s: run %s has no iteration %d", workspace, run, iter))
+	return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("%s: run %s has no iteration %d", workspace, sel.Run, iter))
 }
 
-func runCandidatesShow(ctx context.Context, a *app, opts *candidatesOptions, workspace, ref string) error {
-	arch, rec, err := findCandidate(ctx, a, opts, workspace, ref)
+type candidatesShowOptions struct {
+	*candidatesOptions
+	workspace, ref string
+}
+
+func newCandidatesShowCmd(o *candidatesOptions) *cobra.Command {
+	opts := &candidatesShowOptions{candidatesOptions: o}
+	return &cobra.Command{
+		Use: "show WORKSPACE ITER", Short: "Show one candidate's program and record", Args: cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.workspace, opts.ref = args[0], args[1]
+			return runCandidatesShow(c.Context(), opts)
+		},
+	}
+}
+
+func runCandidatesShow(ctx context.Context, opts *candidatesShowOptions) error {
+	arch, rec, err := opts.findCandidate(ctx, opts.workspace, opts.ref)
 	if err != nil {
 		return err
 	}
@@ -223,6 +178,7 @@ func runCandidatesShow(ctx context.Context, a *app, opts *candidatesOptions, wor
 	if err != nil {
 		return err
 	}
+	a := opts.app
 	if opts.jsonOut {
 		return a.printJSON(struct {
 			candidates.Record
@@ -240,12 +196,28 @@ func runCandidatesShow(ctx context.Context, a *app, opts *candidatesOptions, wor
 	return err
 }
 
-func runCandidatesDiff(ctx context.Context, a *app, opts *candidatesOptions, workspace, refA, refB string) error {
-	archA, recA, err := findCandidate(ctx, a, opts, workspace, refA)
+type candidatesDiffOptions struct {
+	*candidatesOptions
+	workspace, refA, refB string
+}
+
+func newCandidatesDiffCmd(o *candidatesOptions) *cobra.Command {
+	opts := &candidatesDiffOptions{candidatesOptions: o}
+	return &cobra.Command{
+		Use: "diff WORKSPACE A B", Short: "Unified diff of two candidates (iterations, or RUN:ITER)", Args: cobra.ExactArgs(3),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.workspace, opts.refA, opts.refB = args[0], args[1], args[2]
+			return runCandidatesDiff(c.Context(), opts)
+		},
+	}
+}
+
+func runCandidatesDiff(ctx context.Context, opts *candidatesDiffOptions) error {
+	archA, recA, err := opts.findCandidate(ctx, opts.workspace, opts.refA)
 	if err != nil {
 		return err
 	}
-	archB, recB, err := findCandidate(ctx, a, opts, workspace, refB)
+	archB, recB, err := opts.findCandidate(ctx, opts.workspace, opts.refB)
 	if err != nil {
 		return err
 	}
@@ -258,6 +230,7 @@ func runCandidatesDiff(ctx context.Context, a *app, opts *candidatesOptions, wor
 		return err
 	}
 	d := candidates.UnifiedDiff(recA.File, recB.File, string(srcA), string(srcB))
+	a := opts.app
 	if opts.jsonOut {
 		return a.printJSON(map[string]any{"a": recA, "b": recB, "diff": d, "equal": d == ""})
 	}
@@ -265,48 +238,42 @@ func runCandidatesDiff(ctx context.Context, a *app, opts *candidatesOptions, wor
 	return err
 }
 
-// runInfo is what rescore needs from a run's journal.
-type runInfo struct {
-	Task     task.Task         `json:"task"`
-	Settings workflow.Settings `json:"settings"`
+type candidatesRescoreOptions struct {
+	*candidatesOptions
+	workspace string
+	tests     string
+	box       string
+	fn        string
 }
 
-func readRunInfo(workspace, run string) (runInfo, error) {
-	evs, err := workflow.ReadEvents(workspace)
-	if err != nil {
-		return runInfo{}, err
+func newCandidatesRescoreCmd(o *candidatesOptions) *cobra.Command {
+	opts := &candidatesRescoreOptions{candidatesOptions: o}
+	cmd := &cobra.Command{
+		Use:   "rescore WORKSPACE [--tests heldout.jsonl]",
+		Short: "Re-score every candidate on the final examples or on held-out tests",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.workspace = args[0]
+			return runCandidatesRescore(c.Context(), opts)
+		},
 	}
-	for _, ev := range evs {
-		if ev.Type == workflow.EventRunStarted && (run == "" || run == "all" || ev.RunID == run) {
-			rs, err := workflow.DecodeRunStarted(ev)
-			if err != nil {
-				return runInfo{}, fmt.Errorf("%s: %w", workspace, err)
-			}
-			return runInfo{Task: rs.Task, Settings: rs.Settings}, nil
-		}
-	}
-	return runInfo{}, fmt.Errorf("%s: no run_started event for run %q in %s", workspace, run, workflow.EventsFile)
+	cmd.Flags().StringVar(&opts.tests, "tests", "", "held-out tests (default: the workspace's examples.jsonl)")
+	cmd.Flags().StringVar(&opts.box, "sandbox", "", "sandbox: auto, process or docker (default: "+config.EnvName("sandbox.kind")+", else auto)")
+	cmd.Flags().StringVar(&opts.fn, "function", "", "function name (default: the run's task.function_name)")
+	return cmd
 }
 
-func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, workspace string) error {
-	arch, recs, run, err := openRun(ctx, a, opts, workspace, opts.run)
+func runCandidatesRescore(ctx context.Context, opts *candidatesRescoreOptions) error {
+	a := opts.app
+	sel, err := opts.selectRun(ctx, opts.workspace, opts.run)
 	if err != nil {
 		return err
 	}
-	workspace = filepath.Dir(arch.Path()) // the bank's copy when the run came from there
-	fn, atol := opts.fn, task.DefaultAtol
-	if info, err := readRunInfo(workspace, run); err == nil {
-		if fn == "" {
-			fn = info.Task.FunctionName
-		}
-		if info.Settings.Atol > 0 {
-			atol = info.Settings.Atol
-		}
+	workspace := filepath.Dir(sel.Archive.Path()) // the bank's copy when the run came from there
+	r, err := runner.RescoringOf(workspace, sel.Run, opts.fn)
+	if err != nil { // runner.ErrNoFunction
+		return withCode(exitUsage, fmt.Errorf("%s: %w; give --function", workspace, err))
 	}
-	if fn == "" {
-		return withCode(exitUsage, fmt.Errorf("%s: cannot tell the function name; give --function", workspace))
-	}
-	var examples []task.Example
 	source := filepath.Join(workspace, workflow.ExamplesFile)
 	if opts.tests != "" {
 		tests, err := benchmarks.ReadTests(opts.tests)
@@ -314,10 +281,10 @@ func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, 
 			return withCode(exitUsage, err)
 		}
 		for _, t := range tests {
-			examples = append(examples, task.Example{Input: t.Input, Output: t.Output})
+			r.Examples = append(r.Examples, task.Example{Input: t.Input, Output: t.Output})
 		}
 		source = opts.tests
-	} else if examples, err = workflow.ReadExamples(workspace); err != nil {
+	} else if r.Examples, err = workflow.ReadExamples(workspace); err != nil {
 		return withCode(exitUsage, fmt.Errorf("read the final examples: %w", err))
 	}
 	getenv := a.getenv
@@ -337,23 +304,18 @@ func runCandidatesRescore(ctx context.Context, a *app, opts *candidatesOptions, 
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, a.logger())
-	if err != nil {
-		return withCode(exitInfra, err)
-	}
-	defer box.Close()
-	scored, err := candidates.Rescore(ctx, arch, recs, box, fn, examples, runner.Limits(c), atol)
+	scored, err := runner.Rescore(ctx, c, a.logger(), sel, r)
 	if err != nil {
 		return withCode(exitInfra, err)
 	}
 	if opts.jsonOut {
-		return a.printJSON(map[string]any{"examples": source, "total": len(examples), "candidates": scored})
+		return a.printJSON(map[string]any{"examples": source, "total": len(r.Examples), "candidates": scored})
 	}
-	fmt.Fprintf(a.stdout, "re-scored on %d examples from %s\n", len(examples), source)
+	fmt.Fprintf(a.stdout, "re-scored on %d examples from %s\n", len(r.Examples), source)
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ITER\tRUN\tPASSED\tACCURACY\tSCORE\tCOMPLEXITY\tHARDCODING")
-	for _, r := range scored {
-		fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%.3f\t%.3f\t%.3f\t%.3f\n", r.Record.Iteration, r.Record.RunID, r.Passed, r.Total, r.Accuracy, r.Score, r.Complexity, r.Hardcoding)
+	for _, s := range scored {
+		fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%.3f\t%.3f\t%.3f\t%.3f\n", s.Record.Iteration, s.Record.RunID, s.Passed, s.Total, s.Accuracy, s.Score, s.Complexity, s.Hardcoding)
 	}
 	return tw.Flush()
 }

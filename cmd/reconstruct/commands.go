@@ -2,7 +2,24 @@ package main
 
 import "github.com/spf13/cobra"
 
-// addCommands adds the command groups that live in their own files.
+// addCommands registers every top-level command of reconstruct: this is
+// the one place a command is added to the root. A command group (bank,
+// bench, candidates, runs, sandbox, binding) adds its own subcommands in
+// its constructor, as they share the group's flags.
+//
+// Each command is an options struct, a newXCmd that only parses flags into
+// it, and a runX(ctx, opts) that does the work and prints its output.
 func addCommands(root *cobra.Command, a *app) {
-	root.AddCommand(newCandidatesCmd(a), newSandboxCmd(a), newBenchCmd(a), newBankCmd(a), newRunsCmd(a), newWorkerCmd(a), newBindingCmd(a))
+	root.AddCommand(
+		newRunCmd(a),
+		newScoreCmd(a),
+		newRunsCmd(a),
+		newCandidatesCmd(a),
+		newBankCmd(a),
+		newBenchCmd(a),
+		newWorkerCmd(a),
+		newSandboxCmd(a),
+		newBindingCmd(a),
+		newVersionCmd(),
+	)
 }

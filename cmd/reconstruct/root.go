@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,10 +14,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
 )
-
-// version, when set at build time with -ldflags "-X main.version=…",
-// replaces the module version of the build information.
-var version = ""
 
 // app holds what every command shares: streams, environment and the logger.
 type app struct {
@@ -47,6 +44,13 @@ func (a *app) closeLog() {
 	if a.log != nil {
 		_ = a.log.Sync()
 	}
+}
+
+// printJSON prints v on stdout as indented JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal.
@@ -97,11 +101,6 @@ gates, archives every candidate and records every example and event.`,
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("reconstruct {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
-	root.AddCommand(
-		newRunCmd(a),
-		newScoreCmd(a),
-		newVersionCmd(a),
-	)
 	addCommands(root, a)
 	wrapUsageErrors(root)
 	return root
@@ -128,66 +127,4 @@ func envOr(getenv func(string) string, key, def string) string {
 // isUsageError recognises cobra's own usage errors.
 func isUsageError(err error) bool {
 	return err != nil && (strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag"))
-}
-
-func newVersionCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version: the module version and the VCS revision it was built from",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "reconstruct %s\n", versionString(debug.ReadBuildInfo()))
-			return err
-		},
-	}
-}
-
-// versionString describes the build: the module version (or the one set
-// with -ldflags), the VCS revision with "+dirty" for uncommitted changes,
-// the commit time and the Go version.
-func versionString(info *debug.BuildInfo, ok bool) string {
-	if !ok {
-		if version != "" {
-			return version
-		}
-		return "unknown (built without module information)"
-	}
-	v := version
-	if v == "" {
-		v = info.Main.Version
-	}
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	var rev, when string
-	dirty := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	var parts []string
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if dirty {
-			rev += "+dirty"
-		}
-		parts = append(parts, "revision "+rev)
-		if when != "" {
-			parts = append(parts, when)
-		}
-	} else {
-		parts = append(parts, "no VCS revision recorded")
-	}
-	if info.GoVersion != "" {
-		parts = append(parts, info.GoVersion)
-	}
-	return v + " (" + strings.Join(parts, ", ") + ")"
 }

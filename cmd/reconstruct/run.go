@@ -18,6 +18,7 @@ import (
 )
 
 type runOptions struct {
+	app        *app
 	configFile string
 	factory    string
 	taskArgs   string
@@ -31,7 +32,7 @@ type runOptions struct {
 }
 
 func newRunCmd(a *app) *cobra.Command {
-	opts := &runOptions{}
+	opts := &runOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "run --config FILE",
 		Short: "Run one reconstruction task",
@@ -63,13 +64,13 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 				}
 			}
 			if opts.profile == "" {
-				return runRun(cmd.Context(), a, opts)
+				return runRun(cmd.Context(), opts)
 			}
 			p, err := startProfile(opts.profile)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			err = runRun(cmd.Context(), a, opts)
+			err = runRun(cmd.Context(), opts)
 			if perr := p.stop(a.stderr); perr != nil && err == nil {
 				err = withCode(exitInfra, perr)
 			}
@@ -92,7 +93,8 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	return cmd
 }
 
-func runRun(ctx context.Context, a *app, opts *runOptions) error {
+func runRun(ctx context.Context, opts *runOptions) error {
+	a := opts.app
 	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID, Force: opts.force}
 	var res *workflow.Result
 	var err error
@@ -104,7 +106,7 @@ func runRun(ctx context.Context, a *app, opts *runOptions) error {
 		}
 		res, err = runner.Resume(ctx, loc.Location, opts.resume, ropts)
 	} else {
-		c, lerr := loadRunConfig(a, opts)
+		c, lerr := loadRunConfig(opts)
 		if lerr != nil {
 			return lerr
 		}
@@ -190,7 +192,8 @@ func (a *app) resolveBank(flag string, c *config.Config) (config.BankLocation, e
 
 // loadRunConfig loads --config, or the task --task names (with --config as
 // its settings when given too).
-func loadRunConfig(a *app, opts *runOptions) (*config.Config, error) {
+func loadRunConfig(opts *runOptions) (*config.Config, error) {
+	a := opts.app
 	if opts.factory == "" {
 		return loadConfig(a, opts.configFile, opts.flags)
 	}

@@ -14,14 +14,16 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 )
 
+// runsOptions are the flags every runs command shares.
 type runsOptions struct {
+	app        *app
 	bankPath   string
 	configFile string
 	jsonOut    bool
 }
 
 func newRunsCmd(a *app) *cobra.Command {
-	opts := &runsOptions{}
+	opts := &runsOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "Read runs back from the bank",
@@ -32,19 +34,14 @@ or ~/.local/share/reconstruct/bank.db). Reading never creates a bank.`,
 	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: see above)")
 	cmd.PersistentFlags().StringVarP(&opts.configFile, "config", "c", "", "read the bank of this run configuration")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	cmd.AddCommand(&cobra.Command{
-		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return runRunsList(c.Context(), a, opts) },
-	}, &cobra.Command{
-		Use: "show RUN", Short: "Show one run: task, settings, stop reason, examples, iterations, score, tokens", Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runRunsShow(c.Context(), a, opts, args[0]) },
-	})
+	cmd.AddCommand(newRunsListCmd(opts), newRunsShowCmd(opts))
 	return cmd
 }
 
 // open opens the bank the runs commands read, never creating it; ok is
 // false (and nothing is open) when there is no bank there.
-func (o *runsOptions) open(ctx context.Context, a *app) (b *bank.Bank, closeBank func() error, loc string, err error) {
+func (o *runsOptions) open(ctx context.Context) (b *bank.Bank, closeBank func() error, loc string, err error) {
+	a := o.app
 	var c *config.Config
 	if o.configFile != "" {
 		if c, err = loadConfig(a, o.configFile, nil); err != nil {
@@ -62,8 +59,16 @@ func (o *runsOptions) open(ctx context.Context, a *app) (b *bank.Bank, closeBank
 	return b, closeBank, l.Location, err
 }
 
-func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
-	b, closeBank, loc, err := opts.open(ctx, a)
+func newRunsListCmd(o *runsOptions) *cobra.Command {
+	return &cobra.Command{
+		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runRunsList(c.Context(), o) },
+	}
+}
+
+func runRunsList(ctx context.Context, opts *runsOptions) error {
+	a := opts.app
+	b, closeBank, loc, err := opts.open(ctx)
 	var runs []runner.RunInfo
 	switch {
 	case errors.Is(err, runner.ErrNoBank):
@@ -99,8 +104,25 @@ func runRunsList(ctx context.Context, a *app, opts *runsOptions) error {
 	return tw.Flush()
 }
 
-func runRunsShow(ctx context.Context, a *app, opts *runsOptions, run string) error {
-	b, closeBank, loc, err := opts.open(ctx, a)
+type runsShowOptions struct {
+	*runsOptions
+	run string
+}
+
+func newRunsShowCmd(o *runsOptions) *cobra.Command {
+	opts := &runsShowOptions{runsOptions: o}
+	return &cobra.Command{
+		Use: "show RUN", Short: "Show one run: task, settings, stop reason, examples, iterations, score, tokens", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.run = args[0]
+			return runRunsShow(c.Context(), opts)
+		},
+	}
+}
+
+func runRunsShow(ctx context.Context, opts *runsShowOptions) error {
+	a, run := opts.app, opts.run
+	b, closeBank, loc, err := opts.open(ctx)
 	if errors.Is(err, runner.ErrNoBank) {
 		return withCode(exitUsage, fmt.Errorf("no run %q: %w", run, err))
 	}

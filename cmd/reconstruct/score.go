@@ -15,13 +15,14 @@ import (
 )
 
 type scoreOptions struct {
+	app                        *app
 	configFile, program, tests string
 	jsonOut                    bool
 	flags                      map[string]*pflag.Flag
 }
 
 func newScoreCmd(a *app) *cobra.Command {
-	opts := &scoreOptions{}
+	opts := &scoreOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "score --config task.yaml --program FILE [--tests heldout.jsonl]",
 		Short: "Score a program on a task's held-out tests",
@@ -32,7 +33,7 @@ func newScoreCmd(a *app) *cobra.Command {
 					return err
 				}
 			}
-			return runScore(cmd.Context(), a, opts)
+			return runScore(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "task configuration (task.yaml)")
@@ -44,7 +45,8 @@ func newScoreCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func runScore(ctx context.Context, a *app, opts *scoreOptions) error {
+func runScore(ctx context.Context, opts *scoreOptions) error {
+	a := opts.app
 	c, err := loadConfig(a, opts.configFile, opts.flags)
 	if err != nil {
 		return err

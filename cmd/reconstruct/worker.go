@@ -105,13 +105,14 @@ func sweepExit(err error) error {
 }
 
 type workerOptions struct {
+	app      *app
 	config   string
 	identity string
 	flags    map[string]*pflag.Flag
 }
 
 func newWorkerCmd(a *app) *cobra.Command {
-	opts := &workerOptions{}
+	opts := &workerOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "worker --temporal HOST:PORT --bank URL",
 		Short: "Run the tasks of sweeps submitted to a Temporal server, until stopped",
@@ -144,7 +145,7 @@ reason (the Docker engine does not answer, say) is tried again, up to the sweep'
 Exit status: 0 when stopped by a signal, 2 for bad settings, 3 when the Temporal server
 or the bank cannot be reached as it starts (afterwards it keeps trying to reach them).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd.Context(), a, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd.Context(), opts) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.config, "config", "c", "", "configuration file whose cluster: section and bank.path apply")
@@ -153,7 +154,8 @@ or the bank cannot be reached as it starts (afterwards it keeps trying to reach 
 	return cmd
 }
 
-func runWorker(ctx context.Context, a *app, opts *workerOptions) error {
+func runWorker(ctx context.Context, opts *workerOptions) error {
+	a := opts.app
 	cc, err := connectCluster(ctx, a, opts.config, opts.flags, true)
 	if err != nil {
 		return err
