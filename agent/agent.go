@@ -4,19 +4,12 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/task"
 )
 
 // CandidateFile is the file every agent writes in its workspace.
 const CandidateFile = "candidate.py"
-
-// Failure is one observed example a candidate got wrong.
-type Failure struct {
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-	Actual   json.RawMessage `json:"actual,omitempty"`
-	Error    string          `json:"error,omitempty"`
-}
 
 // Feedback is what the workflow tells the agent about its previous candidate.
 type Feedback struct {
@@ -24,7 +17,7 @@ type Feedback struct {
 	Passed    int `json:"passed"`
 	Total     int `json:"total"`
 	// Failures holds at most the configured number of failures.
-	Failures []Failure `json:"failures,omitempty"`
+	Failures []judge.Failure `json:"failures,omitempty"`
 	// Messages are the workflow's requests: rewrite without embedded inputs,
 	// a simpler program, and similar.
 	Messages []string `json:"messages,omitempty"`

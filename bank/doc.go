@@ -36,7 +36,12 @@
 //   - Act(ctx, rawJSON) Response runs one protocol action (observe, propose,
 //     commit, fork, undo, compare, create, checkout, register, list, log,
 //     events) and never panics on bad input; the CLI and serve --stdio use
-//     it.
+//     it. The protocol (Act, Response, ActionError and its codes, the table
+//     of actions and their fields) is protocol.go; the operations are one
+//     file per group: action_observe.go, action_propose.go,
+//     action_commit.go, action_workspace.go (create, fork, undo, checkout),
+//     action_compare.go, action_register.go and action_list.go (list, log,
+//     events).
 //   - Typed equivalents: Observe, Propose, Commit, Fork, Undo, Compare,
 //     Checkout, Register, RegisterProgram, Workspaces, Log, Load, Registry.
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/chart"
 )
 
 // ReportDir is the default report directory inside a sweep directory.
@@ -69,27 +70,27 @@ func DefaultReportDir(sweep string) string {
 // atomically; report.html is written last, so its presence means the plots
 // beside it are complete.
 func WriteReport(ctx context.Context, s Summary, outDir string) (ReportFiles, error) {
-	f, err := newFonts()
+	f, err := chart.NewFonts()
 	if err != nil {
 		return ReportFiles{}, err
 	}
-	scenes := []*scene{
-		solveRateScene(s, f),
-		iterationsExamplesScene(s, f),
-		tokensScene(s, f),
-		timeScene(s, f),
+	charts := []*chart.Chart{
+		solveRateChart(s, f),
+		iterationsExamplesChart(s, f),
+		tokensChart(s, f),
+		timeChart(s, f),
 	}
 	files := ReportFiles{Dir: outDir, HTML: filepath.Join(outDir, ReportHTML)}
 	var plots []htmlPlot
-	for _, sc := range scenes {
+	for _, sc := range charts {
 		if err := ctx.Err(); err != nil {
 			return ReportFiles{}, fmt.Errorf("report: %w", err)
 		}
-		pf := PlotFiles{Name: sc.name, SVG: filepath.Join(outDir, sc.name+".svg"), PNG: filepath.Join(outDir, sc.name+".png")}
-		if err := atomicfile.Write(pf.SVG, sc.svgFile(), 0o644); err != nil {
+		pf := PlotFiles{Name: sc.Name, SVG: filepath.Join(outDir, sc.Name+".svg"), PNG: filepath.Join(outDir, sc.Name+".png")}
+		if err := atomicfile.Write(pf.SVG, sc.SVGFile(), 0o644); err != nil {
 			return ReportFiles{}, fmt.Errorf("report: %w", err)
 		}
-		img, err := sc.png(f)
+		img, err := sc.PNG(f)
 		if err != nil {
 			return ReportFiles{}, fmt.Errorf("report: %w", err)
 		}
@@ -97,9 +98,9 @@ func WriteReport(ctx context.Context, s Summary, outDir string) (ReportFiles, er
 			return ReportFiles{}, fmt.Errorf("report: %w", err)
 		}
 		files.Plots = append(files.Plots, pf)
-		// The page is built from trusted markup: scene.svg escapes every
+		// The page is built from trusted markup: Chart.SVG escapes every
 		// string that came from the summary.
-		plots = append(plots, htmlPlot{Name: sc.name, Title: sc.title, SVG: template.HTML(sc.svg())})
+		plots = append(plots, htmlPlot{Name: sc.Name, Title: sc.Title, SVG: template.HTML(sc.SVG())})
 	}
 	page, err := renderHTML(s, plots)
 	if err != nil {
@@ -231,9 +232,9 @@ figcaption a { color: inherit; }
 `
 
 var reportFuncs = template.FuncMap{
-	"percent": fmtPercent,
+	"percent": chart.FormatPercent,
 	"rate":    ratePct,
-	"seconds": fmtSeconds,
+	"seconds": chart.FormatSeconds,
 	"status":  taskStatus,
 	"acc": func(r TaskResult) string {
 		if r.HeldoutTotal == 0 {

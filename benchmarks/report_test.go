@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
+	"github.com/reconstruct/reconstruct/internal/chart"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -353,7 +354,7 @@ func TestReport(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", p.PNG, err)
 			}
-			if got, want := img.Bounds().Size(), (image.Point{int(math.Ceil(w * pngScale)), int(math.Ceil(h * pngScale))}); got != want {
+			if got, want := img.Bounds().Size(), (image.Point{int(math.Ceil(w * chart.PNGScale)), int(math.Ceil(h * chart.PNGScale))}); got != want {
 				t.Errorf("%s: size %v, want %v", p.PNG, got, want)
 			}
 			// The PNG is a drawing, not a blank canvas: it holds the plot's
@@ -364,12 +365,12 @@ func TestReport(t *testing.T) {
 			case PlotSolveRate:
 				wantCol = colBar
 			case PlotTokensSolved: // translucent points over white
-				wantCol = overWhite(withAlpha(colSolved, 0xc0))
+				wantCol = overWhite(chart.WithAlpha(colSolved, 0xc0))
 			}
 			if colours[wantCol] < 100 {
 				t.Errorf("%s: %d pixels of %v, want a plot drawn in it", p.PNG, colours[wantCol], wantCol)
 			}
-			if colours[colText] == 0 {
+			if colours[chart.TextColor] == 0 {
 				t.Errorf("%s: no text pixels", p.PNG)
 			}
 		}
@@ -572,27 +573,5 @@ func TestReportCancelled(t *testing.T) {
 	cancel()
 	if _, err := Report(ctx, dir, ""); err == nil || !strings.Contains(err.Error(), "context canceled") {
 		t.Errorf("got %v, want a cancellation error", err)
-	}
-}
-
-func TestNiceScale(t *testing.T) {
-	tests := []struct {
-		max       float64
-		integer   bool
-		top, step float64
-	}{
-		{0, true, 1, 1},
-		{0, false, 1, 0.2},
-		{7.9, false, 8, 2},
-		{40, true, 40, 10},
-		{3, true, 3, 1},
-		{7700, true, 8000, 2000},
-		{0.3, false, 0.3, 0.1},
-	}
-	for _, tt := range tests {
-		top, step := niceScale(tt.max, tt.integer)
-		if math.Abs(top-tt.top) > 1e-9 || math.Abs(step-tt.step) > 1e-9 {
-			t.Errorf("niceScale(%v, %v) = %v, %v; want %v, %v", tt.max, tt.integer, top, step, tt.top, tt.step)
-		}
 	}
 }

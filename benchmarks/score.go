@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -64,49 +65,30 @@ type Caller interface {
 	Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
 }
 
-// TestFailure is one failed held-out test.
-type TestFailure struct {
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-	Actual   json.RawMessage `json:"actual,omitempty"`
-	Error    string          `json:"error,omitempty"`
-}
-
 // Score is a program's result on held-out tests.
 type Score struct {
-	Accuracy float64       `json:"accuracy"`
-	Passed   int           `json:"passed"`
-	Total    int           `json:"total"`
-	Failures []TestFailure `json:"failures"`
+	Accuracy float64         `json:"accuracy"`
+	Passed   int             `json:"passed"`
+	Total    int             `json:"total"`
+	Failures []judge.Failure `json:"failures"`
 }
 
 // ScoreProgram runs source's function on every test in the sandbox.
 func ScoreProgram(ctx context.Context, box Caller, source, function string, tests []Test, limits sandbox.Limits, atol float64) (Score, error) {
 	inputs := make([]json.RawMessage, len(tests))
+	examples := make([]task.Example, len(tests))
 	for i, t := range tests {
 		inputs[i] = t.Input
+		examples[i] = task.Example{Input: t.Input, Output: t.Output}
 	}
 	outs, err := box.Call(ctx, sandbox.CallRequest{Program: sandbox.Program{Source: source, Function: function}, Inputs: inputs, Limits: limits})
 	if err != nil {
 		return Score{}, fmt.Errorf("run program on held-out tests: %w", err)
 	}
-	sc := Score{Total: len(tests), Failures: []TestFailure{}}
-	for i, t := range tests {
-		o := outs[i]
-		if o.OK() && task.Equal(o.Output, t.Output, atol) {
-			sc.Passed++
-			continue
-		}
-		f := TestFailure{Input: t.Input, Expected: t.Output}
-		if o.OK() {
-			f.Actual = o.Output
-		} else {
-			f.Error = string(o.Status)
-			if o.Error != "" {
-				f.Error += ": " + o.Error
-			}
-		}
-		sc.Failures = append(sc.Failures, f)
+	v := judge.Compare(examples, outs, atol)
+	sc := Score{Passed: v.Passed, Total: v.Total, Failures: v.Failures}
+	if sc.Failures == nil {
+		sc.Failures = []judge.Failure{} // "failures": [] in reports, never null
 	}
 	if sc.Total > 0 {
 		sc.Accuracy = float64(sc.Passed) / float64(sc.Total)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -56,11 +57,7 @@ func Rescore(ctx context.Context, a *Archive, recs []Record, ev Evaluator, funct
 			if err != nil {
 				return nil, fmt.Errorf("run %s: %w", rec.File, err)
 			}
-			for i, o := range outs {
-				if o.OK() && task.Equal(o.Output, outputs[i], atol) {
-					r.Passed++
-				}
-			}
+			r.Passed = judge.Compare(examples, outs, atol).Passed
 			r.Accuracy = float64(r.Passed) / float64(r.Total)
 		}
 		r.Score = task.StageScore(r.Accuracy, r.Complexity, r.Hardcoding)

@@ -5,5 +5,9 @@
 // and rlimits) and sandbox/docker (containers).
 //
 // A program's outcome (ok, raised, timed out, out of memory, output too
-// large) is data in Outcome; a Go error means the sandbox itself failed.
+// large) is data in Outcome; a Go error means the sandbox itself failed. A
+// call that kills the harness is data too: both backends run calls through
+// CallIsolating, which makes it that input's StatusCrashed outcome. What
+// else the backends share lives here as well: Limits.WithDefaultsFrom,
+// Program.Name and CappedOutput (the agent's shell output).
 package sandbox

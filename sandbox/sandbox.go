@@ -39,12 +39,36 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
+// WithDefaultsFrom fills zero fields from d (a sandbox's configured limits),
+// then from the Default constants: what a backend runs a request with.
+func (l Limits) WithDefaultsFrom(d Limits) Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = d.Timeout
+	}
+	if l.MemoryBytes <= 0 {
+		l.MemoryBytes = d.MemoryBytes
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = d.OutputBytes
+	}
+	return l.WithDefaults()
+}
+
 // Program names a Python function: inline module source, or a file that the
 // sandbox can read (its directory is put on sys.path).
 type Program struct {
 	Source   string `json:"source,omitempty"`
 	Path     string `json:"path,omitempty"`
 	Function string `json:"function"`
+}
+
+// Name names the program in errors and logs: path:function, or
+// <source>:function for inline source.
+func (p Program) Name() string {
+	if p.Path != "" {
+		return p.Path + ":" + p.Function
+	}
+	return "<source>:" + p.Function
 }
 
 // Status is the outcome of one call.

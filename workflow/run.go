@@ -19,6 +19,7 @@ import (
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -420,11 +421,8 @@ func (e *engine) noteCoverageBatch(blocking []string) {
 
 func (e *engine) feedback(it int, ev Evaluation, messages []string) *agent.Feedback {
 	fb := &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total, Messages: messages}
-	for i, f := range ev.Failures {
-		if i >= e.settings().MaxFailures {
-			break
-		}
-		fb.Failures = append(fb.Failures, agent.Failure{Input: f.Input, Expected: f.Expected, Actual: f.Actual, Error: f.Error})
+	if n := min(len(ev.Failures), max(0, e.settings().MaxFailures)); n > 0 {
+		fb.Failures = append([]judge.Failure(nil), ev.Failures[:n]...)
 	}
 	if !ev.Analysis.DefinesFunc && ev.Analysis.Parses {
 		fb.Messages = append(fb.Messages, fmt.Sprintf("candidate.py does not define %s(input_data)", e.spec.Task.FunctionName))
@@ -463,7 +461,8 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 	if err != nil {
 		return Evaluation{}, fmt.Errorf("run: %w", err)
 	}
-	ev.Passed, ev.Failures = judge(examples, outcomes, e.settings().Atol)
+	v := judge.Compare(examples, outcomes, e.settings().Atol)
+	ev.Passed, ev.Failures = v.Passed, v.Failures
 	return ev, nil
 }
 

@@ -1,8 +1,7 @@
 package workflow
 
 import (
-	"encoding/json"
-
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -24,17 +23,8 @@ const ComplexityGateThreshold = 0.8
 type Evaluation struct {
 	Passed   int
 	Total    int
-	Failures []Failure
+	Failures []judge.Failure
 	Analysis sandbox.Analysis
-}
-
-// Failure is one failed example with the reason.
-type Failure struct {
-	Index    int
-	Input    json.RawMessage
-	Expected json.RawMessage
-	Actual   json.RawMessage
-	Error    string
 }
 
 // Accuracy is Passed/Total (1 for an empty set).
@@ -52,32 +42,3 @@ func (e Evaluation) Score() float64 {
 
 // FullPass reports whether every example passed.
 func (e Evaluation) FullPass() bool { return e.Passed == e.Total }
-
-// judge compares outcomes with the expected outputs.
-func judge(examples []task.Example, outcomes []sandbox.Outcome, atol float64) (int, []Failure) {
-	passed := 0
-	var fails []Failure
-	for i, ex := range examples {
-		var o sandbox.Outcome
-		if i < len(outcomes) {
-			o = outcomes[i]
-		} else {
-			o = sandbox.Outcome{Status: sandbox.StatusCrashed, Error: "no outcome returned"}
-		}
-		if o.OK() && task.Equal(o.Output, ex.Output, atol) {
-			passed++
-			continue
-		}
-		f := Failure{Index: i, Input: ex.Input, Expected: ex.Output}
-		if o.OK() {
-			f.Actual = o.Output
-		} else {
-			f.Error = string(o.Status)
-			if o.Error != "" {
-				f.Error += ": " + o.Error
-			}
-		}
-		fails = append(fails, f)
-	}
-	return passed, fails
-}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -29,19 +30,15 @@ type checker struct {
 }
 
 // checkReport is the outcome of one check.
-type checkReport struct {
-	Passed, Total int
-	Failures      []agent.Failure
-}
+type checkReport struct{ judge.Verdict }
 
 func (c *checker) check(ctx context.Context, source string) (checkReport, error) {
 	inputs := make([]json.RawMessage, len(c.examples))
 	for i, e := range c.examples {
 		inputs[i] = e.Input
 	}
-	rep := checkReport{Total: len(c.examples)}
 	if len(inputs) == 0 {
-		return rep, nil
+		return checkReport{}, nil
 	}
 	outs, err := c.sb.Call(ctx, sandbox.CallRequest{
 		Program: sandbox.Program{Source: source, Function: c.fn},
@@ -49,29 +46,12 @@ func (c *checker) check(ctx context.Context, source string) (checkReport, error)
 		Limits:  c.limits.WithDefaults(),
 	})
 	if err != nil {
-		return rep, fmt.Errorf("check candidate: sandbox call: %w", err)
+		return checkReport{}, fmt.Errorf("check candidate: sandbox call: %w", err)
 	}
 	if len(outs) != len(inputs) {
-		return rep, fmt.Errorf("check candidate: sandbox returned %d outcomes for %d inputs", len(outs), len(inputs))
+		return checkReport{}, fmt.Errorf("check candidate: sandbox returned %d outcomes for %d inputs", len(outs), len(inputs))
 	}
-	for i, o := range outs {
-		e := c.examples[i]
-		if o.OK() && task.Equal(o.Output, e.Output, c.atol) {
-			rep.Passed++
-			continue
-		}
-		f := agent.Failure{Input: e.Input, Expected: e.Output}
-		if o.OK() {
-			f.Actual = o.Output
-		} else {
-			f.Error = string(o.Status)
-			if o.Error != "" {
-				f.Error += ": " + o.Error
-			}
-		}
-		rep.Failures = append(rep.Failures, f)
-	}
-	return rep, nil
+	return checkReport{judge.Compare(c.examples, outs, c.atol)}, nil
 }
 
 // String is the report as the model reads it.
@@ -95,7 +75,7 @@ func (r checkReport) String(shown int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func formatFailure(f agent.Failure) string {
+func formatFailure(f judge.Failure) string {
 	s := fmt.Sprintf("- input %s: expected %s", compact(f.Input), compact(f.Expected))
 	if f.Error != "" {
 		return s + ", but it failed with " + f.Error

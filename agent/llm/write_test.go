@@ -14,6 +14,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/llm/llmtest"
+	"github.com/reconstruct/reconstruct/judge"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -98,7 +99,7 @@ func TestWriteFeedbackReachesTheModel(t *testing.T) {
 	req.Iteration = 4
 	req.Feedback = &agent.Feedback{
 		Iteration: 3, Passed: 2, Total: 3,
-		Failures: []agent.Failure{{Input: []byte("[3,1,2]"), Expected: []byte("[3,3,3]"), Actual: []byte("[3,1,2]")}},
+		Failures: []judge.Failure{{Input: []byte("[3,1,2]"), Expected: []byte("[3,3,3]"), Actual: []byte("[3,1,2]")}},
 		Messages: []string{"rewrite the program without embedding observed inputs"},
 	}
 	if _, err := a.Write(context.Background(), req); err != nil {

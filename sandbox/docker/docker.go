@@ -469,72 +469,49 @@ func containerName(runID string, role Role) string {
 	return fmt.Sprintf("reconstruct-%s-%s-%s", clean, role, hex.EncodeToString(b[:]))
 }
 
+// attempt runs f once on the current container's harness. If the harness
+// is lost during the request (it died, missed its deadline, or another
+// request abandoned it), its container is removed, so that the next attempt
+// starts a fresh one, and the error is a *sandbox.LostError.
+func (s *Sandbox) attempt(ctx context.Context, what string, f func(*sandbox.Client) error) error {
+	inst, err := s.instance(ctx)
+	if err != nil {
+		return err
+	}
+	s.exclusive.RLock()
+	err = f(inst.h)
+	s.exclusive.RUnlock()
+	switch {
+	case err == nil:
+		return nil
+	case !inst.broken(err) || ctx.Err() != nil:
+		return fmt.Errorf("docker sandbox: %s: %w", what, err)
+	}
+	return fmt.Errorf("docker sandbox: %s: %w", what, &sandbox.LostError{Reason: s.retire(inst), Err: err})
+}
+
 // Call runs the program once per input in the container. Program.Path is a
-// host path under one of the mounts (or already a container path). If the
-// harness dies during the batch, the container is replaced and the inputs
-// are re-run one at a time, so that only the input that kills the harness
-// fails (StatusCrashed).
+// host path under one of the mounts (or already a container path). A call
+// that kills the harness is that input's StatusCrashed outcome, and the
+// other inputs are run again in a fresh container (sandbox.CallIsolating).
 func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
 	prog, err := s.translate(req.Program)
 	if err != nil {
 		return nil, err
 	}
 	req.Program = prog
-	req.Limits = s.limits(req.Limits)
-	return s.call(ctx, req)
-}
-
-func (s *Sandbox) call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	inst, err := s.instance(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.exclusive.RLock()
-	out, err := inst.h.Call(ctx, req)
-	s.exclusive.RUnlock()
-	if err == nil {
-		return out, nil
-	}
-	if !inst.broken(err) || ctx.Err() != nil {
-		return nil, fmt.Errorf("docker sandbox: call %s: %w", programName(req.Program), err)
-	}
-	reason := s.retire(inst)
-	if len(req.Inputs) <= 1 {
-		crashed := make([]sandbox.Outcome, len(req.Inputs))
-		for i := range crashed {
-			crashed[i] = sandbox.Outcome{Status: sandbox.StatusCrashed, Error: "the call killed the sandbox's harness (" + reason + "); the container was replaced"}
-		}
-		return crashed, nil
-	}
-	out = make([]sandbox.Outcome, 0, len(req.Inputs))
-	for _, in := range req.Inputs {
-		one := req
-		one.Inputs = []json.RawMessage{in}
-		o, err := s.call(ctx, one)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o...)
-	}
-	return out, nil
+	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
+	what := "call " + req.Program.Name()
+	return sandbox.CallIsolating(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, what, f)
+	})
 }
 
 // Analyse runs the static analysis in the container.
 func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
-	inst, err := s.instance(ctx)
-	if err != nil {
-		return sandbox.Analysis{}, err
-	}
-	s.exclusive.RLock()
-	a, err := inst.h.Analyse(ctx, req)
-	s.exclusive.RUnlock()
-	if err != nil {
-		if inst.broken(err) && ctx.Err() == nil {
-			return a, fmt.Errorf("docker sandbox: analyse: the harness died (%s)", s.retire(inst))
-		}
-		return a, fmt.Errorf("docker sandbox: analyse: %w", err)
-	}
-	return a, nil
+	return sandbox.AnalyseRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, "analyse", f)
+	})
 }
 
 // Generate runs a generator program in the container.
@@ -544,21 +521,11 @@ func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]
 		return nil, err
 	}
 	req.Program = prog
-	req.Limits = s.limits(req.Limits)
-	inst, err := s.instance(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.exclusive.RLock()
-	out, err := inst.h.Generate(ctx, req)
-	s.exclusive.RUnlock()
-	if err != nil {
-		if inst.broken(err) && ctx.Err() == nil {
-			return nil, fmt.Errorf("docker sandbox: generator %s killed the harness (%s)", programName(req.Program), s.retire(inst))
-		}
-		return nil, fmt.Errorf("docker sandbox: generate with %s: %w", programName(req.Program), err)
-	}
-	return out, nil
+	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
+	what := "generate with " + req.Program.Name()
+	return sandbox.GenerateRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, what, f)
+	})
 }
 
 // Close removes the container. It is safe to call more than once.
@@ -596,27 +563,6 @@ func (s *Sandbox) translate(p sandbox.Program) (sandbox.Program, error) {
 	}
 	p.Path = cp
 	return p, nil
-}
-
-func (s *Sandbox) limits(l sandbox.Limits) sandbox.Limits {
-	d := s.opts.Limits
-	if l.Timeout <= 0 {
-		l.Timeout = d.Timeout
-	}
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = d.MemoryBytes
-	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = d.OutputBytes
-	}
-	return l.WithDefaults()
-}
-
-func programName(p sandbox.Program) string {
-	if p.Path != "" {
-		return p.Path + ":" + p.Function
-	}
-	return "<source>:" + p.Function
 }
 
 // instance is one container and its attached harness.

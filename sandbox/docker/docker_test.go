@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 // newTestSandbox starts a sandbox labelled with the test's name as run id;
@@ -523,6 +524,24 @@ func TestHarnessDeathReplacesContainer(t *testing.T) {
 	if got[1] != `ok "slow"` && !(out[1].Status == sandbox.StatusCrashed && strings.Contains(out[1].Error, "harness")) {
 		t.Errorf("outcome of the interrupted input = %+v, want ok or crashed naming the harness", out[1])
 	}
+}
+
+// TestHarnessDeath: a call that kills the harness is that input's crashed
+// outcome, as in the process sandbox, and the container is replaced.
+func TestHarnessDeath(t *testing.T) {
+	api, ref := needImage(t)
+	s := newTestSandbox(t, ref, RoleAgent)
+	sandboxtest.HarnessDeath(t, s, func() error {
+		id := s.ContainerID()
+		if id == "" {
+			return nil
+		}
+		err := api.ContainerKill(context.Background(), id, "KILL")
+		if err != nil && (client.IsErrNotFound(err) || strings.Contains(err.Error(), "is not running")) {
+			return nil // already dead, or being replaced
+		}
+		return err
+	})
 }
 
 // TestReadOnlyMountPermissions: a hidden program only its group may read

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -65,7 +64,7 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	defer conn.Close()
 
 	start := time.Now()
-	out := &capWriter{max: req.OutputBytes}
+	out := sandbox.NewCappedOutput(req.OutputBytes)
 	copied := make(chan error, 1)
 	go func() {
 		_, err := stdcopy.StdCopy(out, out, conn.Reader)
@@ -86,7 +85,7 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	case <-ctx.Done():
 		return res, ctx.Err()
 	}
-	res.Output, res.Truncated = out.result()
+	res.Output, res.Truncated = out.Result()
 
 	info, err := s.api.ContainerExecInspect(ctx, created.ID)
 	if err != nil {
@@ -102,33 +101,4 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 		res.TimedOut = true
 	}
 	return res, nil
-}
-
-// capWriter keeps the first max bytes written and counts the rest.
-type capWriter struct {
-	mu        sync.Mutex
-	max       int64
-	buf       []byte
-	truncated bool
-}
-
-func (c *capWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	room := c.max - int64(len(c.buf))
-	if int64(len(p)) > room {
-		c.truncated = true
-		if room > 0 {
-			c.buf = append(c.buf, p[:room]...)
-		}
-		return len(p), nil
-	}
-	c.buf = append(c.buf, p...)
-	return len(p), nil
-}
-
-func (c *capWriter) result() (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return string(c.buf), c.truncated
 }

@@ -2,7 +2,6 @@ package process
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -432,57 +431,36 @@ func (h *harness) stop() {
 	<-h.exited
 }
 
-// do runs f against a healthy harness. If the harness died during the
-// request, it is restarted and the request retried once; if the request was
-// cancelled or overran its deadline, the harness is stopped (the next
-// request starts a fresh one).
-func (s *Sandbox) do(ctx context.Context, what string, f func(*sandbox.Client) error) error {
-	for attempt := 0; ; attempt++ {
-		s.mu.Lock()
-		h, err := s.ensure(ctx)
-		s.mu.Unlock()
+// attempt runs f once against a healthy harness. If the harness is lost
+// during the request (it died, missed its deadline, or another request
+// abandoned it), it is stopped, so that the next attempt starts a fresh one,
+// and the error is a *sandbox.LostError; if the request was cancelled, the
+// error is ctx's.
+func (s *Sandbox) attempt(ctx context.Context, what string, f func(*sandbox.Client) error) error {
+	s.mu.Lock()
+	h, err := s.ensure(ctx)
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	err = f(h.client)
+	if err == nil || h.client.Err() == nil {
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		err = f(h.client)
-		if err == nil || h.client.Err() == nil {
-			if err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-			return nil
-		}
-		s.mu.Lock()
-		if s.h == h {
-			s.h = nil
-		}
-		s.mu.Unlock()
-		h.stop()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		// The harness died, or another request abandoned it while this one
-		// waited: a fresh harness gets one more try. One that hung on this
-		// very request does not.
-		if attempt == 0 && !errors.Is(err, sandbox.ErrDeadline) {
-			s.log.Warn("harness lost during a request; restarting it and retrying", zap.String("request", what), zap.Error(err))
-			continue
-		}
-		return fmt.Errorf("%s: %w", what, err)
+		return nil
 	}
-}
-
-func (s *Sandbox) limits(l sandbox.Limits) sandbox.Limits {
-	d := s.opts.Limits
-	if l.Timeout <= 0 {
-		l.Timeout = d.Timeout
+	s.mu.Lock()
+	if s.h == h {
+		s.h = nil
 	}
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = d.MemoryBytes
+	s.mu.Unlock()
+	h.stop()
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = d.OutputBytes
-	}
-	return l.WithDefaults()
+	s.log.Warn("harness lost during a request; a fresh one replaces it", zap.String("request", what), zap.Error(err))
+	return fmt.Errorf("%s: %w", what, &sandbox.LostError{Reason: err.Error(), Err: err})
 }
 
 // absProgram makes a relative program path absolute from the caller's
@@ -499,54 +477,39 @@ func absProgram(p sandbox.Program) (sandbox.Program, error) {
 	return p, nil
 }
 
-func programName(p sandbox.Program) string {
-	if p.Path != "" {
-		return p.Path + ":" + p.Function
-	}
-	return "inline program:" + p.Function
-}
-
-// Call runs the program once per input; see sandbox.Sandbox.
+// Call runs the program once per input; see sandbox.Sandbox. A call that
+// kills the harness is that input's StatusCrashed outcome
+// (sandbox.CallIsolating).
 func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	req.Limits = s.limits(req.Limits)
+	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
 	var err error
 	if req.Program, err = absProgram(req.Program); err != nil {
 		return nil, fmt.Errorf("call: %w", err)
 	}
-	var out []sandbox.Outcome
-	err = s.do(ctx, "call "+programName(req.Program), func(c *sandbox.Client) error {
-		var err error
-		out, err = c.Call(ctx, req)
-		return err
+	what := "call " + req.Program.Name()
+	return sandbox.CallIsolating(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, what, f)
 	})
-	return out, err
 }
 
 // Analyse computes a candidate's static analysis; see sandbox.Sandbox.
 func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
-	var out sandbox.Analysis
-	err := s.do(ctx, "analyse "+req.FunctionName, func(c *sandbox.Client) error {
-		var err error
-		out, err = c.Analyse(ctx, req)
-		return err
+	return sandbox.AnalyseRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, "analyse "+req.FunctionName, f)
 	})
-	return out, err
 }
 
 // Generate asks a generator for fresh inputs; see sandbox.Sandbox.
 func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error) {
-	req.Limits = s.limits(req.Limits)
+	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
 	var err error
 	if req.Program, err = absProgram(req.Program); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	var out []json.RawMessage
-	err = s.do(ctx, "generate with "+programName(req.Program), func(c *sandbox.Client) error {
-		var err error
-		out, err = c.Generate(ctx, req)
-		return err
+	what := "generate with " + req.Program.Name()
+	return sandbox.GenerateRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
+		return s.attempt(ctx, what, f)
 	})
-	return out, err
 }
 
 // Close stops the harness and every process it started.
@@ -585,7 +548,7 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	if limit <= 0 {
 		limit = sandbox.DefaultOutputBytes
 	}
-	out := &capWriter{limit: limit}
+	out := sandbox.NewCappedOutput(limit)
 	cmd := exec.Command("/bin/sh", "-c", req.Command)
 	// ready is closed by the harness when the shell starts: the timeout is
 	// the command's, not the sandbox's set-up.
@@ -661,7 +624,7 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	// Background jobs of the command share its process group (and, in a
 	// PID namespace, died with the shell already).
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	res.Output, res.Truncated = out.result()
+	res.Output, res.Truncated = out.Result()
 	res.ExitCode = exitCode(cmd.ProcessState)
 	if waitErr != nil && cmd.ProcessState == nil {
 		return res, fmt.Errorf("exec %q: %w", req.Command, waitErr)
@@ -677,33 +640,4 @@ func exitCode(ps *os.ProcessState) int {
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
-}
-
-// capWriter keeps the first limit bytes written to it.
-type capWriter struct {
-	mu        sync.Mutex
-	limit     int64
-	buf       bytes.Buffer
-	truncated bool
-}
-
-func (w *capWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	room := w.limit - int64(w.buf.Len())
-	if int64(len(p)) > room {
-		w.truncated = true
-		if room > 0 {
-			w.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	w.buf.Write(p)
-	return len(p), nil
-}
-
-func (w *capWriter) result() (string, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String(), w.truncated
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/sandboxtest"
 )
 
 func newSandbox(t *testing.T, opts Options) *Sandbox {
@@ -303,6 +304,24 @@ func TestRestartsAfterTheHarnessDies(t *testing.T) {
 	if newPid == pid {
 		t.Errorf("harness pid unchanged (%d): not restarted", pid)
 	}
+}
+
+// TestHarnessDeath: a call that kills the harness is that input's crashed
+// outcome, as in the Docker sandbox, not an error of the request.
+func TestHarnessDeath(t *testing.T) {
+	s := newSandbox(t, Options{})
+	sandboxtest.HarnessDeath(t, s, func() error {
+		s.mu.Lock()
+		h := s.h
+		s.mu.Unlock()
+		if h == nil {
+			return nil
+		}
+		if err := syscall.Kill(h.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return err
+		}
+		return nil
+	})
 }
 
 func TestCancelledCall(t *testing.T) {

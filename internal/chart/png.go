@@ -1,4 +1,4 @@
-package benchmarks
+package chart
 
 import (
 	"bytes"
@@ -18,61 +18,62 @@ import (
 // a PNG an image viewer opens.
 const maxPNGSide = 8000
 
-// pngScale is the raster resolution per SVG pixel: 2 keeps text crisp on
+// PNGScale is the raster resolution per SVG pixel: 2 keeps text crisp on
 // high-density screens and in slides.
-const pngScale = 2
+const PNGScale = 2
 
 type pt struct{ x, y float64 }
 
-// rasterizer draws scene primitives onto an RGBA image with anti-aliasing.
+// rasterizer draws Chart primitives onto an RGBA image with anti-aliasing.
 type rasterizer struct {
 	dst   *image.RGBA
 	scale float64
-	fonts *fonts
+	fonts *Fonts
 	z     *vector.Rasterizer
 }
 
-// png renders the scene to PNG bytes.
-func (s *scene) png(f *fonts) ([]byte, error) {
-	scale := float64(pngScale)
-	for scale > 1 && math.Max(s.w, s.h)*scale > maxPNGSide {
+// PNG renders the Chart to PNG bytes at PNGScale, or at a lower scale for
+// a chart too large for maxPNGSide.
+func (s *Chart) PNG(f *Fonts) ([]byte, error) {
+	scale := float64(PNGScale)
+	for scale > 1 && math.Max(s.W, s.H)*scale > maxPNGSide {
 		scale--
 	}
-	w, h := int(math.Ceil(s.w*scale)), int(math.Ceil(s.h*scale))
-	if w <= 0 || h <= 0 || w > maxPNGSide*pngScale || h > maxPNGSide*pngScale {
-		return nil, fmt.Errorf("plot %s: raster size %dx%d out of range", s.name, w, h)
+	w, h := int(math.Ceil(s.W*scale)), int(math.Ceil(s.H*scale))
+	if w <= 0 || h <= 0 || w > maxPNGSide*PNGScale || h > maxPNGSide*PNGScale {
+		return nil, fmt.Errorf("plot %s: raster size %dx%d out of range", s.Name, w, h)
 	}
 	r := &rasterizer{dst: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, fonts: f, z: vector.NewRasterizer(1, 1)}
-	draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(colWhite), image.Point{}, draw.Src)
+	draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(White), image.Point{}, draw.Src)
 	for _, it := range s.items {
 		switch it := it.(type) {
-		case *rectItem:
-			r.fillRect(it.x, it.y, it.w, it.h, it.fill)
-			if it.stroke.A != 0 {
-				x0, y0, x1, y1 := it.x, it.y, it.x+it.w, it.y+it.h
+		case *Rect:
+			r.fillRect(it.X, it.Y, it.W, it.H, it.Fill)
+			if it.Stroke.A != 0 {
+				x0, y0, x1, y1 := it.X, it.Y, it.X+it.W, it.Y+it.H
 				for _, l := range [][4]float64{{x0, y0, x1, y0}, {x1, y0, x1, y1}, {x1, y1, x0, y1}, {x0, y1, x0, y0}} {
-					r.strokeLine(l[0], l[1], l[2], l[3], it.stroke, it.strokeW)
+					r.strokeLine(l[0], l[1], l[2], l[3], it.Stroke, it.StrokeW)
 				}
 			}
-		case *circleItem:
-			r.fillCircle(it.cx, it.cy, it.r, it.fill)
-			if it.stroke.A != 0 {
-				r.strokeCircle(it.cx, it.cy, it.r, it.stroke, 1)
+		case *Circle:
+			r.fillCircle(it.CX, it.CY, it.R, it.Fill)
+			if it.Stroke.A != 0 {
+				r.strokeCircle(it.CX, it.CY, it.R, it.Stroke, 1)
 			}
 		case *lineItem:
 			r.dashedLine(it)
-		case *textItem:
+		case *Text:
 			r.text(it)
 		}
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, r.dst); err != nil {
-		return nil, fmt.Errorf("encode %s.png: %w", s.name, err)
+		return nil, fmt.Errorf("encode %s.png: %w", s.Name, err)
 	}
 	return buf.Bytes(), nil
 }
 
-// fillPolygon fills a closed polygon given in scene units. The vector
+// fillPolygon fills a closed polygon given in Chart units. The vector
 // rasterizer works on the polygon's bounding box only, so many small shapes
 // on a large image stay cheap.
 func (r *rasterizer) fillPolygon(pts []pt, c color.NRGBA) {
@@ -140,33 +141,33 @@ func (r *rasterizer) strokeLine(x1, y1, x2, y2 float64, c color.NRGBA, w float64
 }
 
 func (r *rasterizer) dashedLine(l *lineItem) {
-	if l.dash <= 0 {
-		r.strokeLine(l.x1, l.y1, l.x2, l.y2, l.stroke, l.width)
+	if l.Dash <= 0 {
+		r.strokeLine(l.X1, l.Y1, l.X2, l.Y2, l.Stroke, l.Width)
 		return
 	}
-	dx, dy := l.x2-l.x1, l.y2-l.y1
+	dx, dy := l.X2-l.X1, l.Y2-l.Y1
 	length := math.Hypot(dx, dy)
-	for t := 0.0; t < length; t += 2 * l.dash {
-		e := math.Min(t+l.dash, length)
-		r.strokeLine(l.x1+dx*t/length, l.y1+dy*t/length, l.x1+dx*e/length, l.y1+dy*e/length, l.stroke, l.width)
+	for t := 0.0; t < length; t += 2 * l.Dash {
+		e := math.Min(t+l.Dash, length)
+		r.strokeLine(l.X1+dx*t/length, l.Y1+dy*t/length, l.X1+dx*e/length, l.Y1+dy*e/length, l.Stroke, l.Width)
 	}
 }
 
 // text draws a label; vertical labels are drawn into a mask and rotated.
-func (r *rasterizer) text(t *textItem) {
-	face := r.fonts.face(t.size*r.scale, t.bold)
-	adv := fixedToFloat(font.MeasureString(face, t.s))
-	x, y := t.x*r.scale, t.y*r.scale
-	src := image.NewUniform(t.color)
-	if !t.vertical {
-		switch t.anchor {
-		case anchorMiddle:
+func (r *rasterizer) text(t *Text) {
+	face := r.fonts.face(t.Size*r.scale, t.Bold)
+	adv := fixedToFloat(font.MeasureString(face, t.S))
+	x, y := t.X*r.scale, t.Y*r.scale
+	src := image.NewUniform(t.Color)
+	if !t.Vertical {
+		switch t.Anchor {
+		case AnchorMiddle:
 			x -= adv / 2
-		case anchorEnd:
+		case AnchorEnd:
 			x -= adv
 		}
 		d := &font.Drawer{Dst: r.dst, Src: src, Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
-		d.DrawString(t.s)
+		d.DrawString(t.S)
 		return
 	}
 	m := face.Metrics()
@@ -177,7 +178,7 @@ func (r *rasterizer) text(t *textItem) {
 	}
 	mask := image.NewAlpha(image.Rect(0, 0, mw, asc+desc))
 	d := &font.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.P(0, asc)}
-	d.DrawString(t.s)
+	d.DrawString(t.S)
 	// Rotate 90° counter-clockwise: (x, y) → (y, mw-1-x); the baseline row
 	// becomes column asc and the start of the text the bottom row.
 	rot := image.NewAlpha(image.Rect(0, 0, asc+desc, mw))
@@ -186,11 +187,11 @@ func (r *rasterizer) text(t *textItem) {
 			rot.Pix[(mw-1-xx)*rot.Stride+yy] = mask.Pix[yy*mask.Stride+xx]
 		}
 	}
-	top := y - adv // anchorStart: the text ends above the anchor point
-	switch t.anchor {
-	case anchorMiddle:
+	top := y - adv // AnchorStart: the text ends above the Anchor point
+	switch t.Anchor {
+	case AnchorMiddle:
 		top = y - adv/2
-	case anchorEnd:
+	case AnchorEnd:
 		top = y
 	}
 	min := image.Pt(int(math.Round(x))-asc, int(math.Round(top)))
