@@ -10,12 +10,13 @@ import (
 // an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
 // (strategy_template_stack.go), the state-machine search
-// (strategy_state.go), then the position-wise decomposition of
-// list transducers (strategy_window.go). It reports whether consider
+// (strategy_state.go), the position-wise decomposition of list
+// transducers (strategy_window.go), then the recurrences over a list's
+// elements (strategy_template_listdp.go). It reports whether consider
 // accepted a program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
-		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider)
+		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider)
 }
 
 var scalarOpsOnce = sync.OnceValue(func() []*operator {
