@@ -78,7 +78,9 @@ type searcher struct {
 // (strategy_loops.go), the staged sweep over the inputs
 // (strategy_sweep_inputs.go) and the sweep over derived arguments
 // (strategy_sweep_derived.go); after each size it tries conditionals that
-// combine two partial programs (strategy_conditional.go).
+// combine two partial programs (strategy_conditional.go). A search that
+// ends with nothing consistent tries the last resorts
+// (strategy_families.go).
 func search(p *problem, spec searchSpec) searchResult {
 	return newSearcher(p, spec).run()
 }
@@ -115,6 +117,9 @@ func (s *searcher) run() searchResult {
 	}
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
+	}
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && lastResort(s.en, s.p, s.consider) {
+		s.en.stopped = true
 	}
 	return s.result()
 }

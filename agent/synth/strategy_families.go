@@ -19,6 +19,15 @@ func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool
 		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider)
 }
 
+// lastResort runs the sketches that fit too easily to stand beside the
+// programs the levels enumerate, when a search ends with nothing
+// consistent: the character table (strategy_template_chartable.go). A
+// program that fits lets the run go on with more examples, where a partial
+// one would stall it. It reports whether consider accepted a program.
+func lastResort(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	return charTableSketch(en, p, consider)
+}
+
 var scalarOpsOnce = sync.OnceValue(func() []*operator {
 	var out []*operator
 	for _, op := range catalog.top {
