@@ -39,7 +39,7 @@ func TestIndexDecomposition(t *testing.T) {
 		{name: "indices_above_threshold",
 			task: task.Task{Name: "t", Kind: task.KindOther, FunctionName: "solve",
 				InputType: "[xs, t]: a list of integers and an integer"},
-			n: 6,
+			n:   6,
 			gen: func(r *rand.Rand) any { return []any{randInts(r, -9, 9, 0, 10), r.Intn(19) - 9} },
 			f: func(in any) any {
 				q := in.([]any)
