@@ -13,13 +13,14 @@ import (
 // (strategy_state.go), the position-wise decomposition of list
 // transducers (strategy_window.go), the recurrences over a list's
 // elements (strategy_template_listdp.go), the decomposition of a list of
-// indices (strategy_indices.go), then the word-wise decomposition of
-// strings (strategy_words.go). It reports whether consider accepted a
+// indices (strategy_indices.go), the first pair of indices for which a
+// condition holds (strategy_pairs.go), then the word-wise decomposition
+// of strings (strategy_words.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) ||
-		indexDecomposition(en, p, consider) || wordwise(en, p, consider)
+		indexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
 }
 
 // lastResort runs the sketches that fit too easily to stand beside the
