@@ -745,3 +745,32 @@ def run_lengths_by(xs, joins):
             runs.append(1)
     return runs
 `
+
+// listProgramOps are list operators of whole programs only: the cyclic
+// rotation to the right (collections.deque.rotate), k taken modulo the
+// length.
+func listProgramOps() []*operator {
+	I, LI := tInt, tListInt
+	return []*operator{
+		mkE("rotate_right", famList, ts(LI, I), LI, func(a []any) any {
+			xs, k := a[0].([]int64), a[1].(int64)
+			if len(xs) == 0 {
+				return []int64{}
+			}
+			m, _ := pyMod(k, int64(len(xs)))
+			cut := int64(len(xs)) - m
+			return concat(dropList(xs, cut), takeList(xs, cut))
+		}, func(e *emitter, a []code) code {
+			e.helper("rotate_right", pyRotateRight)
+			return call("rotate_right", a...)
+		}),
+	}
+}
+
+const pyRotateRight = `
+def rotate_right(xs, k):
+    if not xs:
+        return []
+    k %= len(xs)
+    return xs[len(xs) - k:] + xs[:len(xs) - k]
+`

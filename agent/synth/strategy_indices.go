@@ -19,7 +19,7 @@ import (
 // share of the time left it may take.
 const (
 	indicesMaxSize = 6
-	indicesShare   = 0.3
+	indicesShare   = 0.6
 )
 
 // indexSet says how a problem's inputs read as index features: which

@@ -33,7 +33,7 @@ var pairScans = []pairScan{{name: "by_second"}, {name: "by_first", byFirst: true
 const (
 	pairCondMax  = 5
 	pairPointMax = 300
-	pairShare    = 0.3
+	pairShare    = 0.6
 )
 
 // pairProblem is how a problem reads as a pair search: its list input

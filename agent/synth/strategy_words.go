@@ -24,7 +24,7 @@ var wordSeps = []string{" ", "_", "-", ","}
 const (
 	wordFuncMax = 5
 	wordCondMax = 5
-	wordsShare  = 0.3
+	wordsShare  = 0.6
 )
 
 // wordNames are the Python names of the hole's variables.
