@@ -14,7 +14,9 @@ import (
 // more". The enumerator searches that function as a hole; when no one
 // function gives every word, it searches one for the words that change
 // and then a condition telling them from the words left as they are. The
-// program splits, maps and joins again.
+// program splits, maps and joins again, with the separator or with
+// nothing ("snake_case" to "camelCase"): then the output is cut into the
+// words' lengths, so the function keeps a word's length.
 
 // wordSeps are the separators tried.
 var wordSeps = []string{" ", "_", "-", ","}
@@ -33,9 +35,9 @@ var wordNames = []string{"w", "i", "len(words)"}
 // wordProgram is a filling: the separator, the function and the optional
 // condition (words where it is false stay as they are).
 type wordProgram struct {
-	sep  string
-	fn   *node
-	cond *node
+	sep, join string
+	fn        *node
+	cond      *node
 }
 
 func (wp wordProgram) run(s string) any {
@@ -60,7 +62,7 @@ func (wp wordProgram) run(s string) any {
 		}
 		out[i] = v
 	}
-	return strings.Join(out, wp.sep)
+	return strings.Join(out, wp.join)
 }
 
 // wordwise tries every separator within its share of the time left; it
@@ -71,27 +73,30 @@ func wordwise(en *enumerator, p *problem, consider func(*node, []any) bool) bool
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * wordsShare))
 	for _, sep := range wordSeps {
-		if time.Now().After(until) {
-			return false
-		}
-		wp, good := searchWordProgram(p, sep, until, en)
-		if !good {
-			continue
-		}
-		vals := make([]any, len(en.envs))
-		for i, env := range en.envs {
-			vals[i] = wp.run(env[0].(string))
-		}
-		if consider(wordNode(p, wp), vals) {
-			return true
+		for _, join := range []string{sep, ""} {
+			if time.Now().After(until) {
+				return false
+			}
+			wp, good := searchWordProgram(p, sep, join, until, en)
+			if !good {
+				continue
+			}
+			vals := make([]any, len(en.envs))
+			for i, env := range en.envs {
+				vals[i] = wp.run(env[0].(string))
+			}
+			if consider(wordNode(p, wp), vals) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// searchWordProgram reads the examples as words split on sep and searches
-// the function (and the condition) that gives every output word.
-func searchWordProgram(p *problem, sep string, until time.Time, en *enumerator) (wordProgram, bool) {
+// searchWordProgram reads the examples as words split on sep (the
+// outputs' words joined by join) and searches the function (and the
+// condition) that gives every output word.
+func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumerator) (wordProgram, bool) {
 	type point struct {
 		env []any
 		out string
@@ -100,8 +105,8 @@ func searchWordProgram(p *problem, sep string, until time.Time, en *enumerator) 
 	several, changed := false, 0
 	for e, o := range p.outs {
 		in := strings.Split(p.envs[e][0].(string), sep)
-		out := strings.Split(o.(string), sep)
-		if len(in) != len(out) {
+		out, good := splitWords(o.(string), join, in)
+		if !good {
 			return wordProgram{}, false
 		}
 		several = several || len(in) > 1
@@ -129,7 +134,7 @@ func searchWordProgram(p *problem, sep string, until time.Time, en *enumerator) 
 		all.envs, all.outs = append(all.envs, pt.env), append(all.outs, pt.out)
 	}
 	if fn := holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false); fn != nil {
-		return wordProgram{sep: sep, fn: fn}, true
+		return wordProgram{sep: sep, join: join, fn: fn}, true
 	}
 	// The words that change, then the condition that tells them apart.
 	moved := sub(tStr)
@@ -160,11 +165,31 @@ func searchWordProgram(p *problem, sep string, until time.Time, en *enumerator) 
 	if c == nil {
 		return wordProgram{}, false
 	}
-	return wordProgram{sep: sep, fn: fn, cond: c}, true
+	return wordProgram{sep: sep, join: join, fn: fn, cond: c}, true
+}
+
+// splitWords cuts an output into the words of the input in: on join, or
+// into the input words' lengths when join is empty.
+func splitWords(out, join string, in []string) ([]string, bool) {
+	if join != "" {
+		words := strings.Split(out, join)
+		return words, len(words) == len(in)
+	}
+	rs := []rune(out)
+	words := make([]string, len(in))
+	at := 0
+	for i, w := range in {
+		n := len([]rune(w))
+		if at+n > len(rs) {
+			return nil, false
+		}
+		words[i], at = string(rs[at:at+n]), at+n
+	}
+	return words, at == len(rs)
 }
 
 func wordNode(p *problem, wp wordProgram) *node {
-	name := fmt.Sprintf("wordwise[%q: %s", wp.sep, wp.fn)
+	name := fmt.Sprintf("wordwise[%q to %q: %s", wp.sep, wp.join, wp.fn)
 	size := 3 + wp.fn.Size
 	if wp.cond != nil {
 		name += " if " + wp.cond.String()
@@ -181,9 +206,8 @@ func wordNode(p *problem, wp wordProgram) *node {
 			if wp.cond != nil {
 				expr = fmt.Sprintf("%s if %s else w", expr, e.node(wp.cond, vars).s)
 			}
-			sep := strconv.Quote(wp.sep)
 			body := fmt.Sprintf("    words = %s.split(%s)\n    return %s.join([%s for i, w in enumerate(words)])\n",
-				p.b.names[0], sep, sep, expr)
+				p.b.names[0], strconv.Quote(wp.sep), strconv.Quote(wp.join), expr)
 			return call(e.loopHelper("wordwise", p.b.names, body), a...)
 		}}
 	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: size}

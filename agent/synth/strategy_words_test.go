@@ -41,6 +41,15 @@ func TestWordwise(t *testing.T) {
 				}
 				return strings.Join(words, " ")
 			}},
+		{name: "snake_to_camel", task: strTask, n: 6,
+			gen: func(r *rand.Rand) any { return strings.ReplaceAll(sentence(r).(string), " ", "_") },
+			f: func(in any) any {
+				parts := strings.Split(in.(string), "_")
+				for i, w := range parts[1:] {
+					parts[i+1] = strings.ToUpper(w[:1]) + w[1:]
+				}
+				return strings.Join(parts, "")
+			}},
 		{name: "each_word_doubled", task: strTask, n: 4, gen: sentence,
 			f: func(in any) any {
 				words := strings.Split(in.(string), " ")
