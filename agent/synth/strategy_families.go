@@ -6,7 +6,7 @@ import (
 )
 
 // familySketches runs the strategies for programs the levels do not reach
-// (after size 4, right after the loop sweep): the recurrence sketch over
+// (after size 4, after the sweeps): the recurrence sketch over
 // an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
 // (strategy_template_stack.go), the state-machine search
