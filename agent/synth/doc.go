@@ -74,6 +74,9 @@
 //     s.split()) (after size 4, last).
 //   - strategy_conditional.go: "t if c else e" from two programs each right
 //     on part of the examples (after each size from 3).
+//   - strategy_modulus.go: "program % m" for the usual moduli m the
+//     constants do not reach, from the programs congruent to the outputs
+//     (after each size from 2).
 //   - strategy_families.go: the sketches for programs beyond the sizes
 //     reached, run after size 4 after the sweeps, in this order:
 //     strategy_template_dp.go (1-D recurrences over an integer),

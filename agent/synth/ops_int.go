@@ -12,6 +12,10 @@ import (
 // opAdd is integer addition (itertools.accumulate's default).
 var opAdd = iBin("add", "+", pAdd, addI)
 
+// opMod is Python's integer %, the learned modulus's operator
+// (strategy_modulus.go).
+var opMod = iBin("mod", "%", pMul, pyMod)
+
 // intOps are the basic operators of integers and truth values: arithmetic,
 // comparisons, predicates, logic.
 func intOps() []*operator {
@@ -21,7 +25,7 @@ func intOps() []*operator {
 		iBin("sub", "-", pAdd, subI),
 		iBin("mul", "*", pMul, mulI),
 		iBin("floordiv", "//", pMul, floorDiv),
-		iBin("mod", "%", pMul, pyMod),
+		opMod,
 		mk("neg", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			if x == math.MinInt64 {
