@@ -352,7 +352,13 @@ func iroot(n, k int64) (int64, bool) {
 		}
 		return true
 	}
-	r := int64(math.Round(math.Pow(float64(n), 1/float64(k))))
+	if k == 1 {
+		return n, true
+	}
+	// From the float root, clamped: for k >= 2 the root is at most
+	// sqrt(MaxInt64) < 3037000500 (a float conversion out of range
+	// would start the walk below anywhere).
+	r := int64(min(math.Round(math.Pow(float64(n), 1/float64(k))), 3037000499))
 	for r > 0 && !fits(r) {
 		r--
 	}

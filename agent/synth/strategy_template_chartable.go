@@ -158,7 +158,13 @@ func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
 		return rows, ys
 	}
 	try := func(rank []int) (charTable, bool, bool) {
-		sol, unique, good := solveIntegerSystem(system(rank))
+		rows, ys := system(rank)
+		sol, unique, good := solveIntegerSystem(rows, ys)
+		if !good && len(rows) < len(chars)+1 {
+			// Free unknowns taken as 0 may leave a fraction where the
+			// bias as the first pivot leaves none.
+			sol, unique, good = solveBiasFirst(rows, ys)
+		}
 		if !good {
 			return charTable{}, false, false
 		}
@@ -220,6 +226,20 @@ func permute(n int, f func(perm []int) bool) {
 		return false
 	}
 	rec(0)
+}
+
+// solveBiasFirst is solveIntegerSystem with the last unknown (the bias)
+// pivoted first.
+func solveBiasFirst(rows [][]int64, ys []int64) ([]int64, bool, bool) {
+	moved := make([][]int64, len(rows))
+	for i, row := range rows {
+		moved[i] = append([]int64{row[len(row)-1]}, row[:len(row)-1]...)
+	}
+	sol, unique, good := solveIntegerSystem(moved, ys)
+	if !good {
+		return nil, false, false
+	}
+	return append(sol[1:], sol[0]), unique, true
 }
 
 // solveIntegerSystem solves rows · x = ys exactly (Gauss-Jordan over the

@@ -70,16 +70,24 @@ func TestSolveIntegerSystem(t *testing.T) {
 		want   []int64
 		unique bool
 		good   bool
+		// biasFirst pivots the last unknown first.
+		biasFirst bool
 	}{
-		{"unique", [][]int64{{1, 1}, {1, -1}}, []int64{5, 1}, []int64{3, 2}, true, true},
-		{"free unknown is 0", [][]int64{{1, 1}}, []int64{4}, []int64{4, 0}, false, true},
-		{"inconsistent", [][]int64{{1, 1}, {2, 2}}, []int64{1, 3}, nil, false, false},
-		{"fractional", [][]int64{{2}}, []int64{3}, nil, false, false},
-		{"overdetermined", [][]int64{{1, 0}, {0, 1}, {1, 1}}, []int64{2, 3, 5}, []int64{2, 3}, true, true},
+		{"unique", [][]int64{{1, 1}, {1, -1}}, []int64{5, 1}, []int64{3, 2}, true, true, false},
+		{"free unknown is 0", [][]int64{{1, 1}}, []int64{4}, []int64{4, 0}, false, true, false},
+		{"inconsistent", [][]int64{{1, 1}, {2, 2}}, []int64{1, 3}, nil, false, false, false},
+		{"fractional", [][]int64{{2}}, []int64{3}, nil, false, false, false},
+		{"overdetermined", [][]int64{{1, 0}, {0, 1}, {1, 1}}, []int64{2, 3, 5}, []int64{2, 3}, true, true, false},
+		{"fractional with free unknowns as 0", [][]int64{{3, 1}}, []int64{10}, nil, false, false, false},
+		{"bias first", [][]int64{{3, 1}}, []int64{10}, []int64{0, 10}, false, true, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, unique, good := solveIntegerSystem(c.rows, c.ys)
+			solve := solveIntegerSystem
+			if c.biasFirst {
+				solve = solveBiasFirst
+			}
+			got, unique, good := solve(c.rows, c.ys)
 			if good != c.good || unique != c.unique || (good && !slicesEqual(got, c.want)) {
 				t.Errorf("got %v unique %v good %v, want %v %v %v", got, unique, good, c.want, c.unique, c.good)
 			}
