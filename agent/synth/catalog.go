@@ -11,8 +11,8 @@ type opCatalog struct {
 	scalars []*operator
 	// top are the operators of whole programs: the scalars without the
 	// conditionals and the operators of whole programs only (iroot,
-	// find, occurrences, codes, rotate_right), then the loops, then the
-	// list operators and the windows and scans.
+	// find, occurrences, codes), then the loops, then the list operators
+	// (rotate_right and find of a list last) and the windows and scans.
 	top []*operator
 	// loops are the loop operators (in top too).
 	loops []*operator

@@ -39,9 +39,9 @@
 //     conditional, and the generic helpers over lists.
 //   - ops_int.go, ops_float.go, ops_string.go, ops_list.go, ops_pair.go,
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
-//     on, each with its Python helpers; a few (iroot, find, occurrences,
-//     codes, rotate_right) are operators of whole programs only, kept out
-//     of the lambda bodies.
+//     on, each with its Python helpers; a few (iroot, find of a string or
+//     a list, occurrences, codes, rotate_right) are operators of whole
+//     programs only, kept out of the lambda bodies.
 //
 // The search:
 //   - problem.go: a Write request as the enumerator sees it: how inputs bind
