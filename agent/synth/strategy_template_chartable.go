@@ -61,6 +61,16 @@ func (c charTable) run(s string) any {
 	return total
 }
 
+// positive reports whether every value of the table is above 0.
+func (c charTable) positive() bool {
+	for _, v := range c.table {
+		if v <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // charTableSketch solves the table for every way of reading the
 // characters, the plain sum first, and hands consider the first filling
 // that fits, one with a unique solution before one with several.
@@ -182,22 +192,29 @@ func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
 	if !sub {
 		return try(nil)
 	}
-	var loose *charTable
+	// A unique table of values all positive first (a negative value
+	// fits only while no example shows it last).
+	var loose, signed *charTable
 	found := false
 	var best charTable
 	permute(len(chars), func(rank []int) bool {
 		c, unique, good := try(rank)
 		switch {
-		case good && unique:
+		case good && unique && c.positive():
 			best, found = c, true
 			return true
-		case good && loose == nil:
+		case good && unique && signed == nil:
+			signed = &c
+		case good && !unique && loose == nil:
 			loose = &c
 		}
 		return false
 	})
 	if found {
 		return best, true, true
+	}
+	if signed != nil {
+		return *signed, true, true
 	}
 	if loose != nil {
 		return *loose, false, true
@@ -256,22 +273,34 @@ func solveIntegerSystem(rows [][]int64, ys []int64) ([]int64, bool, bool) {
 		}
 		m[i][n] = new(big.Rat).SetInt64(ys[i])
 	}
-	pivots := make([]int, 0, n)
-	r := 0
-	for c := 0; c < n && r < len(m); c++ {
-		pr := -1
-		for i := r; i < len(m); i++ {
-			if m[i][c].Sign() != 0 {
-				pr = i
+	// Row by row, a pivot of ±1 preferred: the free unknowns taken as 0
+	// then leave fractions less often.
+	pivot := make([]int, len(m))
+	used := make([]bool, n)
+	rank := 0
+	for r := range m {
+		pivot[r] = -1
+		c := -1
+		for j := range n {
+			if used[j] || m[r][j].Sign() == 0 {
+				continue
+			}
+			if c < 0 {
+				c = j
+			}
+			if v := m[r][j]; v.IsInt() && v.Num().IsInt64() && (v.Num().Int64() == 1 || v.Num().Int64() == -1) {
+				c = j
 				break
 			}
 		}
-		if pr < 0 {
+		if c < 0 {
+			if m[r][n].Sign() != 0 {
+				return nil, false, false
+			}
 			continue
 		}
-		m[r], m[pr] = m[pr], m[r]
 		inv := new(big.Rat).Inv(m[r][c])
-		for j := c; j <= n; j++ {
+		for j := range n + 1 {
 			m[r][j].Mul(m[r][j], inv)
 		}
 		for i := range m {
@@ -279,27 +308,25 @@ func solveIntegerSystem(rows [][]int64, ys []int64) ([]int64, bool, bool) {
 				continue
 			}
 			f := new(big.Rat).Set(m[i][c])
-			for j := c; j <= n; j++ {
+			for j := range n + 1 {
 				m[i][j].Sub(m[i][j], new(big.Rat).Mul(f, m[r][j]))
 			}
 		}
-		pivots = append(pivots, c)
-		r++
-	}
-	for i := r; i < len(m); i++ {
-		if m[i][n].Sign() != 0 {
-			return nil, false, false
-		}
+		pivot[r], used[c] = c, true
+		rank++
 	}
 	sol := make([]int64, n)
-	for i, c := range pivots {
-		v := m[i][n]
+	for r, c := range pivot {
+		if c < 0 {
+			continue
+		}
+		v := m[r][n]
 		if !v.IsInt() || !v.Num().IsInt64() {
 			return nil, false, false
 		}
 		sol[c] = v.Num().Int64()
 	}
-	return sol, len(pivots) == n, true
+	return sol, rank == n, true
 }
 
 func charTableNode(p *problem, c charTable) *node {

@@ -78,8 +78,9 @@ func TestSolveIntegerSystem(t *testing.T) {
 		{"inconsistent", [][]int64{{1, 1}, {2, 2}}, []int64{1, 3}, nil, false, false, false},
 		{"fractional", [][]int64{{2}}, []int64{3}, nil, false, false, false},
 		{"overdetermined", [][]int64{{1, 0}, {0, 1}, {1, 1}}, []int64{2, 3, 5}, []int64{2, 3}, true, true, false},
-		{"fractional with free unknowns as 0", [][]int64{{3, 1}}, []int64{10}, nil, false, false, false},
-		{"bias first", [][]int64{{3, 1}}, []int64{10}, []int64{0, 10}, false, true, true},
+		{"a pivot of 1 preferred", [][]int64{{3, 1}}, []int64{10}, []int64{0, 10}, false, true, false},
+		{"fractional with free unknowns as 0", [][]int64{{2, 3}}, []int64{3}, nil, false, false, false},
+		{"bias first", [][]int64{{2, 3}}, []int64{3}, []int64{0, 1}, false, true, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
