@@ -10,8 +10,9 @@ type opCatalog struct {
 	// conditionals included, the rare ones last.
 	scalars []*operator
 	// top are the operators of whole programs: the scalars without the
-	// conditionals, then the loops, then the list operators and the
-	// windows and scans.
+	// conditionals and the operators of whole programs only (iroot,
+	// find, occurrences, codes), then the loops, then the list operators
+	// (rotate_right and find of a list last) and the windows and scans.
 	top []*operator
 	// loops are the loop operators (in top too).
 	loops []*operator
@@ -50,7 +51,7 @@ func newCatalog() opCatalog {
 			c.top = append(c.top, o)
 		}
 	}
-	c.top = slices.Concat(c.top, lists, c.loops)
+	c.top = slices.Concat(c.top, intProgramOps(), stringProgramOps(), lists, listProgramOps(), c.loops)
 	// Simplest family first; within one size, loops go right after the
 	// scalar operators: their few combinations are cheap to try while a
 	// whole level of list programs can take the rest of the time limit.

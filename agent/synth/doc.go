@@ -39,7 +39,9 @@
 //     conditional, and the generic helpers over lists.
 //   - ops_int.go, ops_float.go, ops_string.go, ops_list.go, ops_pair.go,
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
-//     on, each with its Python helpers.
+//     on, each with its Python helpers; a few (iroot, find of a string or
+//     a list, occurrences, codes, rotate_right) are operators of whole
+//     programs only, kept out of the lambda bodies.
 //
 // The search:
 //   - problem.go: a Write request as the enumerator sees it: how inputs bind
@@ -72,14 +74,30 @@
 //     s.split()) (after size 4, last).
 //   - strategy_conditional.go: "t if c else e" from two programs each right
 //     on part of the examples (after each size from 3).
+//   - strategy_modulus.go: "program % m" for the usual moduli m the
+//     constants do not reach, from the programs congruent to the outputs
+//     (after each size from 2).
 //   - strategy_families.go: the sketches for programs beyond the sizes
-//     reached, run after size 4 right after the loop sweep, in this order:
+//     reached, run after size 4 after the sweeps, in this order:
+//     strategy_template_dp.go (1-D recurrences over an integer),
 //     strategy_template_digits.go (digit lists in base b combined with a
 //     carry or borrow), strategy_template_stack.go (tokens run on a stack,
 //     operator codes' meanings learned), strategy_state.go (a small state
 //     updated by every element) and strategy_window.go (position-wise
 //     decomposition: each output position a data point of a scalar
-//     function of a window, searched by the enumerator as a hole).
+//     function of a window, searched by the enumerator as a hole), then
+//     strategy_template_listdp.go (recurrences over a list's elements:
+//     two back, or a pairwise table as for the longest increasing
+//     subsequence), strategy_indices.go (a list of indices as a truth
+//     function of each index's elements), strategy_pairs.go (the first
+//     pair of indices or slice for which a condition holds) and
+//     strategy_words.go (a string mapped word by word, with a condition
+//     picking the words that change).
+//   - lastResort (strategy_families.go): the sketches that fit too
+//     easily to stand beside the enumerated programs, tried when a search
+//     ends with nothing consistent: strategy_template_chartable.go (a
+//     value per character solved as a linear system, optionally with the
+//     subtractive rule of Roman numerals).
 //
 // Input proposal:
 //   - propose_template.go: the template of inputs read from the task's

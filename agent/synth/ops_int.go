@@ -12,6 +12,10 @@ import (
 // opAdd is integer addition (itertools.accumulate's default).
 var opAdd = iBin("add", "+", pAdd, addI)
 
+// opMod is Python's integer %, the learned modulus's operator
+// (strategy_modulus.go).
+var opMod = iBin("mod", "%", pMul, pyMod)
+
 // intOps are the basic operators of integers and truth values: arithmetic,
 // comparisons, predicates, logic.
 func intOps() []*operator {
@@ -21,7 +25,7 @@ func intOps() []*operator {
 		iBin("sub", "-", pAdd, subI),
 		iBin("mul", "*", pMul, mulI),
 		iBin("floordiv", "//", pMul, floorDiv),
-		iBin("mod", "%", pMul, pyMod),
+		opMod,
 		mk("neg", famScalar, ts(I), I, func(a []any) any {
 			x := a[0].(int64)
 			if x == math.MinInt64 {
@@ -311,4 +315,67 @@ def to_base(n, base):
         m, d = divmod(m, base)
         digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
     return "-" + digits if n < 0 else digits
+`
+
+// intProgramOps are integer operators of whole programs only, not of
+// lambda bodies (so that the lambda banks stay as they are): the integer
+// k-th root, math.isqrt's generalisation.
+func intProgramOps() []*operator {
+	I := tInt
+	return []*operator{
+		mkE("iroot", famScalar, ts(I, I), I, func(a []any) any {
+			r, good := iroot(a[0].(int64), a[1].(int64))
+			if !good {
+				return errV
+			}
+			return r
+		}, func(e *emitter, a []code) code {
+			e.helper("iroot", pyIroot)
+			return call("iroot", a...)
+		}),
+	}
+}
+
+// iroot is the largest r >= 0 with r ** k <= n, for n >= 0 and k >= 1.
+func iroot(n, k int64) (int64, bool) {
+	if n < 0 || k < 1 || k > 64 {
+		return 0, false
+	}
+	// fits reports whether r ** k <= n without overflowing.
+	fits := func(r int64) bool {
+		p := int64(1)
+		for range k {
+			var good bool
+			if p, good = mulI(p, r); !good || p > n {
+				return false
+			}
+		}
+		return true
+	}
+	if k == 1 {
+		return n, true
+	}
+	// From the float root, clamped: for k >= 2 the root is at most
+	// sqrt(MaxInt64) < 3037000500 (a float conversion out of range
+	// would start the walk below anywhere).
+	r := int64(min(math.Round(math.Pow(float64(n), 1/float64(k))), 3037000499))
+	for r > 0 && !fits(r) {
+		r--
+	}
+	for fits(r + 1) {
+		r++
+	}
+	return r, true
+}
+
+const pyIroot = `
+def iroot(n, k):
+    if n < 0 or k < 1 or k > 64:
+        raise ValueError("iroot needs n >= 0 and 1 <= k <= 64")
+    r = int(round(n ** (1 / k)))
+    while r > 0 and r ** k > n:
+        r -= 1
+    while (r + 1) ** k <= n:
+        r += 1
+    return r
 `

@@ -745,3 +745,38 @@ def run_lengths_by(xs, joins):
             runs.append(1)
     return runs
 `
+
+// listProgramOps are list operators of whole programs only: the cyclic
+// rotation to the right (collections.deque.rotate), k taken modulo the
+// length, and the first index of a value or -1 (str.find's analogue).
+func listProgramOps() []*operator {
+	I, LI := tInt, tListInt
+	return []*operator{
+		mk("find", famList, ts(LI, I), I, func(a []any) any {
+			xs, t := a[0].([]int64), a[1].(int64)
+			return int64(slices.Index(xs, t))
+		}, func(a []code) code {
+			return atom("(" + a[0].at(pAtom) + ".index(" + a[1].s + ") if " + a[1].at(pCmp+1) + " in " + a[0].at(pCmp+1) + " else -1)")
+		}),
+		mkE("rotate_right", famList, ts(LI, I), LI, func(a []any) any {
+			xs, k := a[0].([]int64), a[1].(int64)
+			if len(xs) == 0 {
+				return []int64{}
+			}
+			m, _ := pyMod(k, int64(len(xs)))
+			cut := int64(len(xs)) - m
+			return concat(dropList(xs, cut), takeList(xs, cut))
+		}, func(e *emitter, a []code) code {
+			e.helper("rotate_right", pyRotateRight)
+			return call("rotate_right", a...)
+		}),
+	}
+}
+
+const pyRotateRight = `
+def rotate_right(xs, k):
+    if not xs:
+        return []
+    k %= len(xs)
+    return xs[len(xs) - k:] + xs[:len(xs) - k]
+`

@@ -359,3 +359,49 @@ def shift_letters(s, k):
         out.append(c)
     return "".join(out)
 `
+
+// stringProgramOps are string operators of whole programs only, not of
+// lambda bodies: where a pattern occurs in a string, first (str.find) or
+// everywhere, overlaps included, and the character codes.
+func stringProgramOps() []*operator {
+	S, I, LI := tStr, tInt, tListInt
+	return []*operator{
+		mk("find", famScalar, ts(S, S), I, func(a []any) any {
+			occ := occurrences([]rune(a[0].(string)), []rune(a[1].(string)), true)
+			if len(occ) == 0 {
+				return int64(-1)
+			}
+			return occ[0]
+		}, func(a []code) code { return method(a[0], "find", a[1]) }),
+		// codes are a string's character codes: checksums and scores
+		// of characters are then sums and folds over a list.
+		mk("codes", famList, ts(S), LI, func(a []any) any {
+			out := []int64{}
+			for _, r := range a[0].(string) {
+				out = append(out, int64(r))
+			}
+			return out
+		}, func(a []code) code { return atom("[ord(c) for c in " + a[0].s + "]") }),
+		mk("occurrences", famList, ts(S, S), LI, func(a []any) any {
+			return occurrences([]rune(a[0].(string)), []rune(a[1].(string)), false)
+		}, func(a []code) code {
+			return atom("[i for i in range(len(" + a[0].s + ") - len(" + a[1].s + ") + 1) if " +
+				a[0].at(pAtom) + ".startswith(" + a[1].s + ", i)]")
+		}),
+	}
+}
+
+// occurrences lists the indices where p starts in s, overlaps included
+// (only the first when first is set).
+func occurrences(s, p []rune, first bool) []int64 {
+	out := []int64{}
+	for i := 0; i+len(p) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(p)], p) {
+			out = append(out, int64(i))
+			if first {
+				break
+			}
+		}
+	}
+	return out
+}

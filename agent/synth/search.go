@@ -78,7 +78,10 @@ type searcher struct {
 // (strategy_loops.go), the staged sweep over the inputs
 // (strategy_sweep_inputs.go) and the sweep over derived arguments
 // (strategy_sweep_derived.go); after each size it tries conditionals that
-// combine two partial programs (strategy_conditional.go).
+// combine two partial programs (strategy_conditional.go) and programs
+// reduced by a learned modulus (strategy_modulus.go). A search that
+// ends with nothing consistent tries the last resorts
+// (strategy_families.go).
 func search(p *problem, spec searchSpec) searchResult {
 	return newSearcher(p, spec).run()
 }
@@ -115,6 +118,9 @@ func (s *searcher) run() searchResult {
 	}
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
+	}
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && lastResort(s.en, s.p, s.consider) {
+		s.en.stopped = true
 	}
 	return s.result()
 }
@@ -207,6 +213,9 @@ func (s *searcher) afterLevel(size int) bool {
 	p, en, res, spec := s.p, s.en, &s.res, s.spec
 	// Proposals look a little beyond the first consistent program.
 	if spec.collect && res.solved && size >= res.best.Size+spec.beyond {
+		return true
+	}
+	if !res.solved && !spec.collect && size >= 2 && modulusSketch(en, p, size, s.consider) {
 		return true
 	}
 	if size == 4 && !res.solved && s.strategies() {

@@ -6,16 +6,30 @@ import (
 )
 
 // familySketches runs the strategies for programs the levels do not reach
-// (after size 4, right after the loop sweep): the recurrence sketch over
+// (after size 4, after the sweeps): the recurrence sketch over
 // an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
 // (strategy_template_stack.go), the state-machine search
-// (strategy_state.go), then the position-wise decomposition of
-// list transducers (strategy_window.go). It reports whether consider
-// accepted a program.
+// (strategy_state.go), the position-wise decomposition of list
+// transducers (strategy_window.go), the recurrences over a list's
+// elements (strategy_template_listdp.go), the decomposition of a list of
+// indices (strategy_indices.go), the first pair of indices for which a
+// condition holds (strategy_pairs.go), then the word-wise decomposition
+// of strings (strategy_words.go). It reports whether consider accepted a
+// program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
-		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider)
+		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) ||
+		indexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
+}
+
+// lastResort runs the sketches that fit too easily to stand beside the
+// programs the levels enumerate, when a search ends with nothing
+// consistent: the character table (strategy_template_chartable.go). A
+// program that fits lets the run go on with more examples, where a partial
+// one would stall it. It reports whether consider accepted a program.
+func lastResort(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	return charTableSketch(en, p, consider)
 }
 
 var scalarOpsOnce = sync.OnceValue(func() []*operator {

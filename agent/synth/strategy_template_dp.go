@@ -108,7 +108,7 @@ func dpRecurrences(mined []int64) []dpRecurrence {
 // dpSketch tries the recurrence sketch when the input is one integer and
 // the output an integer.
 func dpSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tInt || p.out != tInt || p.nullable || len(p.outs) < 3 {
+	if len(p.b.types) != 1 || p.b.types[0] != tInt || p.out != tInt || p.nullable || len(p.outs) < 2 {
 		return false
 	}
 	return fillSketch(en, p, dpRecurrences(p.mined), func(d dpRecurrence, env []any) any { return d.run(env[0].(int64)) },

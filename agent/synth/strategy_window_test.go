@@ -103,7 +103,7 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 			if c.check != nil {
 				c.check(t, res.best)
 			}
-			prog := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+			prog := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 			src := prog.Python("solve", "")
 			checkGolden(t, filepath.Join("testdata", "sketch", c.name+".py"), src)
 			probe, ins := mk(40)

@@ -1,0 +1,81 @@
+package synth
+
+// The learned modulus. A checksum or a count "modulo 10**9 + 7" is a
+// program reduced modulo a number the DSL's constants do not reach. After
+// each size, every integer program of that size whose values are congruent
+// to the outputs modulo one of the usual moduli (larger than every output,
+// and reducing at least one value) is tried as "program % m". With two
+// examples only the large moduli are tried: a chance congruence modulo m
+// has probability 1/m² per program.
+
+// usualModuli are the moduli tried from two examples; smallModuli need
+// three.
+var (
+	usualModuli = []int64{256, 1000, 10000, 65536, 100000, 1000000, 1000000007, 998244353, 1000000009}
+	smallModuli = []int64{97, 100, 101, 127, 251}
+)
+
+// modulusSketch tries the programs of one size; it reports whether
+// consider accepted one.
+func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []any) bool) bool {
+	if p.out != tInt || p.nullable || len(p.outs) < 2 || size >= len(en.bank[tInt]) {
+		return false
+	}
+	outs := make([]int64, len(p.outs))
+	var top int64
+	for i, o := range p.outs {
+		v, isInt := o.(int64)
+		if !isInt || v < 0 {
+			return false
+		}
+		outs[i], top = v, max(top, v)
+	}
+	var mods []int64
+	for _, m := range usualModuli {
+		if m > top {
+			mods = append(mods, m)
+		}
+	}
+	if len(outs) >= 3 {
+		for _, m := range smallModuli {
+			if m > top {
+				mods = append(mods, m)
+			}
+		}
+	}
+	for _, e := range en.bank[tInt][size] {
+		for _, m := range mods {
+			if !congruent(e.vals, outs, m) {
+				continue
+			}
+			n := &node{Op: opMod, Kids: []*node{e.n, {Var: -1, Const: m, Size: 1}}, Var: -1, Size: e.n.Size + 2}
+			vals := make([]any, len(e.vals))
+			for i, v := range e.vals {
+				vals[i] = errV
+				if x, isInt := v.(int64); isInt {
+					vals[i], _ = pyMod(x, m)
+				}
+			}
+			if consider(n, vals) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// congruent reports whether vals are outs modulo m, one at least reduced.
+func congruent(vals []any, outs []int64, m int64) bool {
+	reduced := false
+	for i, o := range outs {
+		v, isInt := vals[i].(int64)
+		if !isInt {
+			return false
+		}
+		if r, _ := pyMod(v, m); r != o {
+			return false
+		}
+		reduced = reduced || v != o
+	}
+	return reduced
+}

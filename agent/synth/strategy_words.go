@@ -1,0 +1,214 @@
+package synth
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Word-wise decomposition. When a string maps to a string with as many
+// words (split on one separator), every word of every example is a data
+// point of a string function of the word, its index and the number of
+// words: "capitalise every word", "reverse the words of five letters or
+// more". The enumerator searches that function as a hole; when no one
+// function gives every word, it searches one for the words that change
+// and then a condition telling them from the words left as they are. The
+// program splits, maps and joins again, with the separator or with
+// nothing ("snake_case" to "camelCase"): then the output is cut into the
+// words' lengths, so the function keeps a word's length.
+
+// wordSeps are the separators tried.
+var wordSeps = []string{" ", "_", "-", ","}
+
+// Bounds of the decomposition: the sizes of the word function and of the
+// condition, and the share of the time left it may take.
+const (
+	wordFuncMax = 5
+	wordCondMax = 5
+	wordsShare  = 0.6
+)
+
+// wordNames are the Python names of the hole's variables.
+var wordNames = []string{"w", "i", "len(words)"}
+
+// wordProgram is a filling: the separator, the function and the optional
+// condition (words where it is false stay as they are).
+type wordProgram struct {
+	sep, join string
+	fn        *node
+	cond      *node
+}
+
+func (wp wordProgram) run(s string) any {
+	words := strings.Split(s, wp.sep)
+	out := make([]string, len(words))
+	n := int64(len(words))
+	for i, w := range words {
+		env := []any{w, int64(i), n}
+		if wp.cond != nil {
+			b, isBool := evalSafe(wp.cond, env).(bool)
+			if !isBool {
+				return errV
+			}
+			if !b {
+				out[i] = w
+				continue
+			}
+		}
+		v, isStr := evalSafe(wp.fn, env).(string)
+		if !isStr {
+			return errV
+		}
+		out[i] = v
+	}
+	return strings.Join(out, wp.join)
+}
+
+// wordwise tries every separator within its share of the time left; it
+// reports whether consider accepted a program.
+func wordwise(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.out != tStr || p.nullable || len(p.outs) < 2 || en.stopped {
+		return false
+	}
+	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * wordsShare))
+	for _, sep := range wordSeps {
+		for _, join := range []string{sep, ""} {
+			if time.Now().After(until) {
+				return false
+			}
+			wp, good := searchWordProgram(p, sep, join, until, en)
+			if !good {
+				continue
+			}
+			vals := make([]any, len(en.envs))
+			for i, env := range en.envs {
+				vals[i] = wp.run(env[0].(string))
+			}
+			if consider(wordNode(p, wp), vals) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// searchWordProgram reads the examples as words split on sep (the
+// outputs' words joined by join) and searches the function (and the
+// condition) that gives every output word.
+func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumerator) (wordProgram, bool) {
+	type point struct {
+		env []any
+		out string
+	}
+	var points []point
+	several, changed := false, 0
+	for e, o := range p.outs {
+		in := strings.Split(p.envs[e][0].(string), sep)
+		out, good := splitWords(o.(string), join, in)
+		if !good {
+			return wordProgram{}, false
+		}
+		several = several || len(in) > 1
+		for i, w := range in {
+			if len(points) < maxPointsSearched {
+				points = append(points, point{[]any{w, int64(i), int64(len(in))}, out[i]})
+			}
+			if out[i] != w {
+				changed++
+			}
+		}
+	}
+	if !several || changed == 0 {
+		return wordProgram{}, false
+	}
+	sub := func(out valType) *problem {
+		return &problem{b: &binding{names: wordNames, types: []valType{tStr, tInt, tInt}}, round: -1, mined: p.mined,
+			out: out, ok: []valType{out}}
+	}
+	share := func(part float64) time.Time {
+		return time.Now().Add(time.Duration(float64(time.Until(until)) * part))
+	}
+	all := sub(tStr)
+	for _, pt := range points {
+		all.envs, all.outs = append(all.envs, pt.env), append(all.outs, pt.out)
+	}
+	if fn := holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false); fn != nil {
+		return wordProgram{sep: sep, join: join, fn: fn}, true
+	}
+	// The words that change, then the condition that tells them apart.
+	moved := sub(tStr)
+	for _, pt := range points {
+		if pt.out != pt.env[0].(string) {
+			moved.envs, moved.outs = append(moved.envs, pt.env), append(moved.outs, pt.out)
+		}
+	}
+	if len(moved.outs) < 2 || len(moved.outs) == len(points) {
+		return wordProgram{}, false
+	}
+	fn := holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false)
+	if fn == nil {
+		return wordProgram{}, false
+	}
+	cond := sub(tBool)
+	for _, pt := range points {
+		v, isStr := evalSafe(fn, pt.env).(string)
+		if isStr && v == pt.env[0].(string) {
+			continue // f leaves the word as it is: either branch fits
+		}
+		cond.envs, cond.outs = append(cond.envs, pt.env), append(cond.outs, pt.out != pt.env[0].(string))
+	}
+	if len(cond.outs) < 2 {
+		return wordProgram{}, false
+	}
+	c := holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false)
+	if c == nil {
+		return wordProgram{}, false
+	}
+	return wordProgram{sep: sep, join: join, fn: fn, cond: c}, true
+}
+
+// splitWords cuts an output into the words of the input in: on join, or
+// into the input words' lengths when join is empty.
+func splitWords(out, join string, in []string) ([]string, bool) {
+	if join != "" {
+		words := strings.Split(out, join)
+		return words, len(words) == len(in)
+	}
+	rs := []rune(out)
+	words := make([]string, len(in))
+	at := 0
+	for i, w := range in {
+		n := len([]rune(w))
+		if at+n > len(rs) {
+			return nil, false
+		}
+		words[i], at = string(rs[at:at+n]), at+n
+	}
+	return words, at == len(rs)
+}
+
+func wordNode(p *problem, wp wordProgram) *node {
+	name := fmt.Sprintf("wordwise[%q to %q: %s", wp.sep, wp.join, wp.fn)
+	size := 3 + wp.fn.Size
+	if wp.cond != nil {
+		name += " if " + wp.cond.String()
+		size += 1 + wp.cond.Size
+	}
+	op := &operator{Name: name + "]", Args: p.b.types, Ret: tStr, Fam: famList, Cost: 1,
+		Eval: func(_ *lambda, a []any) any { return wp.run(a[0].(string)) },
+		Py: func(e *emitter, _ *lambda, a []code) code {
+			vars := make([]code, len(wordNames))
+			for i, n := range wordNames {
+				vars[i] = atom(n)
+			}
+			expr := e.node(wp.fn, vars).s
+			if wp.cond != nil {
+				expr = fmt.Sprintf("%s if %s else w", expr, e.node(wp.cond, vars).s)
+			}
+			body := fmt.Sprintf("    words = %s.split(%s)\n    return %s.join([%s for i, w in enumerate(words)])\n",
+				p.b.names[0], strconv.Quote(wp.sep), strconv.Quote(wp.join), expr)
+			return call(e.loopHelper("wordwise", p.b.names, body), a...)
+		}}
+	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: size}
+}
