@@ -248,9 +248,14 @@ func isIdent(s string) bool { return identRE.MatchString(s) }
 // Factory is module:callable.
 func (b *Binding) Factory() string { return b.spec.Factory }
 
-// Program is the shim's function entry, for a sandbox request.
+// Program is the shim's function entry, for a sandbox request. Every entry
+// but evaluate is resident: the oracle's sandbox imports the binding once,
+// in one process that serves the oracle, random-input and hook requests.
+// evaluate runs candidates inside its own process, in the evaluator's
+// sandbox: each of its requests gets a fresh child, so that no candidate
+// can patch the hook, or anything else, for the candidates after it.
 func (b *Binding) Program(entry string) sandbox.Program {
-	return sandbox.Program{Source: b.source, Function: entry}
+	return sandbox.Program{Source: b.source, Function: entry, Resident: entry != EntryEvaluate}
 }
 
 // Changed lists the files whose digests differ between was and b (changed,

@@ -154,3 +154,31 @@ func TestOutcomeValue(t *testing.T) {
 		t.Errorf("ok outcome: %s %v", v, err)
 	}
 }
+
+// The binding's entries are resident (imported once in the oracle's
+// sandbox) but evaluate, which runs candidates in its own process: each
+// of its requests must get a fresh child.
+func TestProgramResident(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"tasks.py": "def make():\n    return {}\n"})
+	b, err := Load(Spec{Factory: "tasks:make", Root: dir, Path: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		entry    string
+		resident bool
+	}{
+		{EntryDescribe, true},
+		{EntryOracle, true},
+		{EntryGenerate, true},
+		{EntryHeldout, true},
+		{EntryOnExample, true},
+		{EntryEvaluate, false},
+	} {
+		p := b.Program(tc.entry)
+		if p.Resident != tc.resident || p.Function != tc.entry {
+			t.Errorf("Program(%s) = {Function: %s, Resident: %v}, want resident %v", tc.entry, p.Function, p.Resident, tc.resident)
+		}
+	}
+}

@@ -37,7 +37,9 @@ import (
 // the first request is read (or started afresh when one dies), so a child
 // never holds another request's data. A child sets no_new_privs, drops its
 // capabilities (and its uid, with --uid) and its rlimits before it runs
-// untrusted code.
+// untrusted code. The exception is a program marked "resident": its first
+// request's child loads it and stays, serving the next call and generate
+// requests of the same program and limits (see Program.Resident).
 //
 // # Wire protocol
 //
@@ -49,7 +51,7 @@ import (
 //
 //	{"id", "op": "ping"}
 //	  → {"id", "ok": true, "version": HarnessVersion}
-//	{"id", "op": "call", "program": {"source"|"path", "function"},
+//	{"id", "op": "call", "program": {"source"|"path", "function", "resident"},
 //	 "inputs": [...], "limits": {"timeout": s, "memory_bytes": n, "output_bytes": n}}
 //	  → {"id", "ok": true, "s": "oe…", "ns": [n, ...], "v": [value, ...]}
 //	{"id", "op": "analyse", "source", "function_name", "inputs", "outputs"}

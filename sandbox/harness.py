@@ -7,7 +7,10 @@ forked ahead of time while the server was idle, so the fork is not on the
 request path. The child applies rlimits, drops to an unprivileged uid when
 asked to (--uid/--gid), runs the inputs one after the other and streams results
 back over a pipe; the server enforces the per-input wall-clock timeout and
-SIGKILLs the child's process group when it expires.
+SIGKILLs the child's process group when it expires. A program marked
+"resident" (a task binding) is loaded once by a child that the server keeps
+and sends the next requests of that program to, until a timeout, a crash or
+a protocol violation kills it.
 
 Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
 [--uid N --gid N] [--harden <caller mnt ns>]`.
@@ -440,6 +443,8 @@ class _Child:
         self.texts = []
         self.buf_bytes = 0
         self.last_flush = time.monotonic()
+        # The program's module, once exec_program ran it.
+        self.module = None
 
     def mark(self, index):
         # Start time first, index second: the server never reads a start
@@ -526,6 +531,7 @@ class _Child:
             self.guard()
             return None, _exc_text(e)
         self.guard()
+        self.module = mod
         fn = getattr(mod, fname, None) if fname else None
         if not callable(fn):
             return None, "the program does not define a function named %r" % fname
@@ -634,6 +640,11 @@ def _run_generate(child, job):
     if fn is None:
         child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + err})
         return
+    _generate_with(child, fn, job, out_limit)
+
+
+def _generate_with(child, fn, job, out_limit):
+    """Run the loaded generator fn on job and send its one message."""
     k = int(job.get("k") or 0)
     child.mark(0)
     try:
@@ -663,6 +674,65 @@ def _run_generate(child, job):
             return
         texts.append(text)
     child.send({"t": "gen", "ok": True, "inputs": texts})
+
+
+def _run_resident(child, job, req_fd):
+    """Body of a resident child: load the program of its first job once,
+    then serve that job and every next one (call or generate, on any
+    function of the program) read from req_fd, until the server closes it
+    or kills the child. The server sends a resident child only jobs of
+    the program and limits it was started with, one at a time."""
+    limits = job.get("limits") or {}
+    out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+    capture = _Capture(out_limit)
+    child.mark(-1)
+    raw, meta = child.read_program(job["program"])
+    if raw is not None:
+        child.sandbox(limits)
+        sys.stdout = sys.__stdout__ = capture
+        sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
+        fn, err = child.exec_program(raw, meta)
+        raw = None
+    else:
+        err = meta
+    if child.module is None:
+        _resident_load_failed(child, job, err)
+        return
+    state = capture.state
+    pending = bytearray()
+    while True:
+        fname = (job.get("program") or {}).get("function") or ""
+        fn = getattr(child.module, fname, None) if fname else None
+        if not callable(fn):
+            _resident_load_failed(child, job, "the program does not define a function named %r" % fname)
+            return
+        state["n"] = 0
+        state["over"] = False
+        if job.get("op") == "call":
+            _call_inputs(child, fn, job["positions"], job["inputs"], out_limit, state)
+        else:
+            _generate_with(child, fn, job, out_limit)
+        child.guard()
+        child.flush()
+        job = None
+        while True:
+            nl = pending.find(b"\n")
+            if nl >= 0:
+                job = _loads(bytes(pending[:nl]))
+                del pending[: nl + 1]
+                break
+            data = os.read(req_fd, 1 << 20)
+            if not data:
+                os._exit(0)
+            pending += data
+
+
+def _resident_load_failed(child, job, err):
+    """Report a resident child's load failure; the server then kills it."""
+    if job.get("op") == "call":
+        child.send({"t": "load", "ok": False, "error": err})
+    else:
+        child.send({"t": "gen", "ok": False, "fatal": True, "error": "cannot load the generator: " + err})
 
 
 def _run_analyse(child, job):
@@ -754,10 +824,15 @@ def _child_main(req_fd, res_fd, progress, cfg, warm):
         chunks.append(data)
         if data.endswith(b"\n"):
             break
-    os.close(req_fd)
     job = _loads(b"".join(chunks))
     child = _Child(res_fd, progress, cfg)
     op = job.get("op")
+    if job.get("resident") and op in ("call", "generate"):
+        _run_resident(child, job, req_fd)
+        child.guard()
+        child.flush()
+        os._exit(0)
+    os.close(req_fd)
     if op == "call":
         _run_call(child, job)
     elif op == "generate":
@@ -951,15 +1026,19 @@ class _Worker:
         self.seen_idx = None
         self.seen_at = 0.0
 
-    def send(self, obj):
+    def send(self, obj, keep=False):
+        """Send a job; the job pipe stays open for the next one when keep
+        (a resident child), else it is closed."""
         try:
             _write_all(self.req_fd, (_dumps(obj, separators=(",", ":")) + "\n").encode())
             return True
         except OSError:
+            keep = False
             return False
         finally:
-            os.close(self.req_fd)
-            self.req_fd = -1
+            if not keep:
+                os.close(self.req_fd)
+                self.req_fd = -1
 
     def current(self):
         """(index being run, its start). The start is never later than when
@@ -1061,6 +1140,10 @@ class Server:
         self.pidns = os.getpid() == 1
         # Children signalled on the request path, reaped once it is answered.
         self.dead = []
+        # The resident child (a program marked "resident", loaded once and
+        # kept between requests) and the key of its program and limits.
+        self.resident = None
+        self.resident_key = None
         # Forked now, before the first request is read: clean.
         self.zygote = _Zygote(cfg)
         self.zygote.start(fresh=False)
@@ -1086,32 +1169,65 @@ class Server:
             raise RuntimeError("cannot start a child process")
         return _Worker(pid, req_w, res_r, progress)
 
-    def take(self, job):
-        """Hand job to the spare child (or a fresh one); returns the worker."""
+    def take(self, job, key=None):
+        """Hand job to the spare child (or a fresh one); returns the worker.
+        With a key (a resident program's), to the resident child of that
+        key if there is one, else to a new child that becomes the resident
+        one (replacing a resident child of another key)."""
+        if key is not None:
+            job["resident"] = True
+            w = self.resident
+            if w is not None and self.resident_key == key:
+                PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
+                w.seen_idx = None
+                if w.send(job, keep=True):
+                    return w
+            self.drop_resident()
         for _ in range(2):
             w = self.spare or self.fork()
             self.spare = None
             # The clock of the load starts now, not when the spare was forked.
             PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
             w.seen_idx = None
-            if w.send(job):
+            if w.send(job, keep=key is not None):
+                if key is not None:
+                    self.resident, self.resident_key = w, key
                 return w
             w.kill()
             w.release()
         raise RuntimeError("cannot start a child process")
 
-    def finish(self, w):
+    def drop_resident(self):
+        """Kill the resident child, if any (reaped after the response)."""
+        w, self.resident, self.resident_key = self.resident, None, None
+        if w is not None:
+            w.signal()
+            w.release()
+            self.dead.append(w)
+
+    def finish(self, w, ok=False):
         """Kill a worker and whatever the request left behind, without
-        waiting: the bodies are reaped after the response is written."""
+        waiting: the bodies are reaped after the response is written. The
+        resident child is spared when its request went well (ok); after a
+        timeout, a crash or a protocol violation it is killed too, and the
+        next request starts a fresh one."""
+        if w is self.resident:
+            # Anything the child sent beyond its answer would be read as
+            # the next request's.
+            if ok and not w.buf:
+                self.sweep()
+                return
+            self.resident, self.resident_key = None, None
         w.signal()
         w.release()
         self.dead.append(w)
         self.sweep(killed=(w.pid,))
 
     def sweep(self, killed=()):
-        """SIGKILL every process but the server, the zygote and the spare,
-        until none is left: in a PID namespace (the harness is PID 1) every
-        process in it, else the server's descendants. Processes forked while
+        """SIGKILL every process but the server, the zygote, the spare and
+        the resident child, until none is left: in a PID namespace (the
+        harness is PID 1) every process in it, else the server's
+        descendants (the resident child's among them). Processes forked while
         a pass runs are caught by the next: a process with a pending SIGKILL
         cannot fork, so once a pass finds no process that it has not killed
         already, none is left that can run. (Nothing is reaped meanwhile, so
@@ -1121,12 +1237,16 @@ class Server:
             keep.add(self.zygote.pid)
         if self.spare is not None:
             keep.add(self.spare.pid)
+        if self.resident is not None:
+            keep.add(self.resident.pid)
         killed = set(killed)
         for _ in range(1000):
             if self.pidns:
                 pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
             else:
                 pids = _descendants(os.getpid(), skip=keep)
+                if self.resident is not None:
+                    pids += _descendants(self.resident.pid)
             alive = [p for p in pids if p not in keep and p not in killed and not _zombie(p)]
             if not alive:
                 return
@@ -1153,6 +1273,10 @@ class Server:
                 self.spare.signal()
                 self.spare.release()
                 self.spare = None
+            elif self.resident is not None and pid == self.resident.pid:
+                self.resident.signal()
+                self.resident.release()
+                self.resident, self.resident_key = None, None
             elif pid == self.zygote.pid:
                 self.zygote.pid = None
                 self.zygote.stop()
@@ -1167,6 +1291,7 @@ class Server:
         limits = req.get("limits") or {}
         timeout = float(limits.get("timeout") or DEFAULT_TIMEOUT)
         out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+        key = _resident_key(program, limits)
         n = len(inputs)
         # The outcomes, as columns: status code, nanoseconds, and the output
         # value (status "o") or the error text.
@@ -1183,7 +1308,8 @@ class Server:
                     "positions": todo,
                     "inputs": [inputs[i] for i in todo] if len(todo) < n else inputs,
                     "limits": limits,
-                }
+                },
+                key,
             )
             got = 0  # results received from this child: todo[:got]
             failure = None  # (status code, error, index, or None for all left)
@@ -1226,7 +1352,7 @@ class Server:
                 idx, _ = w.current()
                 failure = ("c", "protocol violation: %s" % e, idx if idx >= 0 else None)
             nanos = int((time.monotonic() - w.current()[1]) * 1e9)
-            self.finish(w)
+            self.finish(w, ok=failure is None and not w.eof)
             if failure:
                 code, error, idx = failure
                 codes, ns, vals = res
@@ -1286,13 +1412,14 @@ class Server:
             resp["s"] = "".join(codes)
             return _encode(resp)
 
-    def single(self, job, timeout, kind):
+    def single(self, job, timeout, kind, key=None):
         """Run a one-shot job (analyse, generate); returns the child's message
-        or raises RuntimeError with the reason."""
-        w = self.take(job)
+        or raises RuntimeError with the reason. key: see take."""
+        w = self.take(job, key)
         # The deadline runs from the request, not from when the spare child
         # was forked (it may have waited idle for a long time).
         start = time.monotonic()
+        ok = False
         try:
             while True:
                 wait = start + timeout - time.monotonic()
@@ -1302,12 +1429,15 @@ class Server:
                     msgs = w.read_messages(min(wait, 1.0), RESPONSE_CAP)
                 except ValueError as e:
                     raise RuntimeError("%s: protocol violation: %s" % (kind, e))
+                if key is not None and (len(msgs) > 1 or (msgs and w.buf)):
+                    raise RuntimeError("%s: protocol violation: more than one message from the child" % kind)
                 for msg in msgs:
+                    ok = not msg.get("fatal") and not w.eof
                     return msg
                 if w.eof:
                     raise RuntimeError("%s: %s" % (kind, _describe_status(w.kill())))
         finally:
-            self.finish(w)
+            self.finish(w, ok)
 
     def analyse(self, req):
         inputs = req.get("inputs") or []
@@ -1333,7 +1463,7 @@ class Server:
         limits = req.get("limits") or {}
         timeout = float(limits.get("timeout") or DEFAULT_TIMEOUT)
         job = {"op": "generate", "program": program, "k": k, "exclude": req.get("exclude") or [], "seed": req.get("seed") or 0, "limits": limits}
-        msg = self.single(job, timeout, "generate")
+        msg = self.single(job, timeout, "generate", _resident_key(program, limits))
         if msg.get("t") != "gen":
             raise RuntimeError("generate: unexpected message from the child")
         if not msg.get("ok"):
@@ -1406,6 +1536,7 @@ class Server:
                 self.spare.kill()
                 self.spare.release()
                 self.spare = None
+            self.drop_resident()
             self.zygote.stop()
             self.sweep()
             self.reap()
@@ -1418,6 +1549,16 @@ class Server:
         except (OSError, RuntimeError) as e:
             _err("cannot fork a spare child: " + _exc_text(e))
             return None
+
+
+def _resident_key(program, limits):
+    """The key of the resident child that serves a program marked
+    "resident" (None for any other program): the program but its function,
+    and the limits the child sets once (its rlimits and output cap)."""
+    if program.get("resident") is not True:
+        return None
+    prog = {k: v for k, v in program.items() if k != "function"}
+    return _dumps([prog, limits.get("memory_bytes"), limits.get("output_bytes")], sort_keys=True)
 
 
 def _zombie(pid):

@@ -56,10 +56,19 @@ func (l Limits) WithDefaultsFrom(d Limits) Limits {
 
 // Program names a Python function: inline module source, or a file that the
 // sandbox can read (its directory is put on sys.path).
+//
+// A Resident program is loaded once into a child process that the harness
+// keeps between requests and that serves every call and generate request
+// of the same program (any of its functions) and memory and output limits;
+// a timeout, a crash or a protocol violation kills it and the next request
+// starts a fresh one. Only trusted programs that want their module state
+// kept (a task binding in the oracle's sandbox) are resident: a candidate
+// never is, each of its requests runs in a fresh child.
 type Program struct {
 	Source   string `json:"source,omitempty"`
 	Path     string `json:"path,omitempty"`
 	Function string `json:"function"`
+	Resident bool   `json:"resident,omitempty"`
 }
 
 // Name names the program in errors and logs: path:function, or

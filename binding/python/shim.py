@@ -1,6 +1,9 @@
 # The shim between reconstruct and a task binding (module:callable). It runs
 # in a child of the sandbox harness, never in reconstruct's own process; the
-# harness calls one of the reconstruct_* functions below on each input. The
+# harness calls one of the reconstruct_* functions below on each input. In
+# the oracle's sandbox that child is resident: it imports the binding and
+# calls the factory once, then serves every request (_STATE keeps them);
+# evaluate runs in a fresh child of the evaluator's sandbox per request. The
 # binding's modules come from _SPEC["files"] (read by reconstruct when the
 # run was bound, so that a run uses one version of them throughout); the
 # binding's directories are on sys.path for the rest (data files, modules

@@ -581,3 +581,11 @@ func TestReadOnlyMountPermissions(t *testing.T) {
 		t.Errorf("New with an owner-only program directory: err = %v, want one naming %s", err, task)
 	}
 }
+
+// TestResident: a resident program is imported once and served by one
+// process until a timeout or a crash, as in the process sandbox; set up
+// as the oracle's container.
+func TestResident(t *testing.T) {
+	_, ref := needImage(t)
+	sandboxtest.Resident(t, newTestSandbox(t, ref, RoleOracle, ProgramMount(t.TempDir())))
+}

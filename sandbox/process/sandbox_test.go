@@ -470,3 +470,9 @@ func TestScratchSandbox(t *testing.T) {
 		t.Errorf("Exec in a scratch sandbox: %+v", res)
 	}
 }
+
+// TestResident: a resident program is imported once and served by one
+// process until a timeout or a crash, as in the Docker sandbox.
+func TestResident(t *testing.T) {
+	sandboxtest.Resident(t, newSandbox(t, Options{}))
+}
