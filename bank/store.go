@@ -154,3 +154,36 @@ func ParseRevisionName(s string) (int, bool) {
 	}
 	return n, n > 0
 }
+
+// BlobRows are the rows of a store's `SELECT hash, data FROM blobs` query:
+// database/sql's and pgx's rows both fit.
+type BlobRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanBlobs reads every (hash, data) row into out. It leaves closing the
+// rows to the caller.
+func ScanBlobs(rows BlobRows, out map[string][]byte) error {
+	for rows.Next() {
+		var h string
+		var d []byte
+		if err := rows.Scan(&h, &d); err != nil {
+			return err
+		}
+		out[h] = d
+	}
+	return rows.Err()
+}
+
+// MissingBlob returns ErrNotFound naming the first of hashes that found
+// lacks, or nil: what Store.Blobs returns when a blob is missing.
+func MissingBlob(hashes []string, found map[string][]byte) error {
+	for _, h := range hashes {
+		if _, ok := found[h]; !ok {
+			return fmt.Errorf("blob %s: %w", h, ErrNotFound)
+		}
+	}
+	return nil
+}

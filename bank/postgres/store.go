@@ -72,22 +72,13 @@ func readBlobs(ctx context.Context, q querier, hashes []string) (map[string][]by
 	if err != nil {
 		return nil, fmt.Errorf("read blobs: %w", err)
 	}
-	for rows.Next() {
-		var h string
-		var d []byte
-		if err := rows.Scan(&h, &d); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read blobs: %w", err)
-		}
-		out[h] = d
-	}
-	if err := rows.Err(); err != nil {
+	err = bank.ScanBlobs(rows, out)
+	rows.Close()
+	if err != nil {
 		return nil, fmt.Errorf("read blobs: %w", err)
 	}
-	for _, h := range list {
-		if _, ok := out[h]; !ok {
-			return nil, fmt.Errorf("blob %s: %w", h, bank.ErrNotFound)
-		}
+	if err := bank.MissingBlob(list, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
