@@ -352,17 +352,6 @@ func TestMemorisationGate(t *testing.T) {
 	}
 }
 
-func TestMemorisationBelowThreshold(t *testing.T) {
-	h := newHarness(t, "double#embed:2")
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MemorisationGate = true }), task.KindInt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Iterations != 5 || res.Promotions != 5 {
-		t.Errorf("iterations %d promotions %d, want 5 and 5 (two embedded inputs are allowed)", res.Iterations, res.Promotions)
-	}
-}
-
 func TestComplexityGate(t *testing.T) {
 	h := newHarness(t, "double#complexity:0.9")
 	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
@@ -383,14 +372,28 @@ func TestComplexityGate(t *testing.T) {
 	}
 }
 
-func TestComplexityBelowThresholdIsPromoted(t *testing.T) {
-	h := newHarness(t, "double#complexity:0.79")
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
-	if err != nil {
-		t.Fatal(err)
+// TestGateBelowThreshold: a candidate under a gate's threshold is promoted
+// every time.
+func TestGateBelowThreshold(t *testing.T) {
+	tests := []struct {
+		name, agent string
+		gate        func(*Settings)
+	}{
+		// Two embedded inputs are allowed.
+		{"memorisation", "double#embed:2", func(s *Settings) { s.MemorisationGate = true }},
+		{"complexity", "double#complexity:0.79", func(s *Settings) { s.ComplexityGate = true }},
 	}
-	if res.Iterations != 5 {
-		t.Errorf("iterations = %d, want 5", res.Iterations)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.agent)
+			res, err := h.run(context.Background(), settings(tt.gate), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Iterations != 5 || res.Promotions != 5 {
+				t.Errorf("iterations %d promotions %d, want 5 and 5", res.Iterations, res.Promotions)
+			}
+		})
 	}
 }
 
