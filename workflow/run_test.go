@@ -168,23 +168,14 @@ func TestProposalRetriesCarryTheReason(t *testing.T) {
 				}
 				out := make([]json.RawMessage, req.K)
 				for i := range out {
-					out[i] = json.RawMessage(fmt.Sprint(calls*100 + i%40))
+					v := calls*100 + i%40
+					if tt.reject != 0 {
+						// Below the oracle's rejection threshold.
+						v = calls + len(h.agent.requests)*20 + i
+					}
+					out[i] = json.RawMessage(fmt.Sprint(v))
 				}
 				return out
-			}
-			h.oracle.reject = tt.reject
-			if tt.reject != 0 {
-				h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage {
-					calls++
-					if calls == 1 {
-						return tt.first
-					}
-					out := make([]json.RawMessage, req.K)
-					for i := range out {
-						out[i] = json.RawMessage(fmt.Sprint(calls + i*0 + len(h.agent.requests)*20 + i))
-					}
-					return out
-				}
 			}
 			res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 1; s.DomainCheck = tt.domain }), task.KindInt)
 			if err != nil {
