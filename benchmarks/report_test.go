@@ -93,6 +93,15 @@ func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	return out
 }
 
+// cellTexts returns the text of every td below n, in order.
+func cellTexts(n *html.Node) []string {
+	var cells []string
+	for _, td := range findAll(n, func(n *html.Node) bool { return n.Data == "td" }) {
+		cells = append(cells, textOf(td))
+	}
+	return cells
+}
+
 func textOf(n *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)
@@ -189,10 +198,7 @@ func TestReport(t *testing.T) {
 		got := map[string]string{}
 		for _, tr := range findAll(doc, hasAttr("tr", "data-level")) {
 			lvl, _ := attrOf(tr, "data-level")
-			var cells []string
-			for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-				cells = append(cells, textOf(td))
-			}
+			cells := cellTexts(tr)
 			got[lvl] = strings.Join(cells, " ")
 		}
 		want := map[string]string{
@@ -213,10 +219,7 @@ func TestReport(t *testing.T) {
 			id, _ := attrOf(tr, "data-task")
 			st, _ := attrOf(tr, "data-status")
 			order = append(order, id)
-			var cells []string
-			for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-				cells = append(cells, textOf(td))
-			}
+			cells := cellTexts(tr)
 			got[id] = st + ": " + strings.Join(cells[2:], " | ")
 		}
 		wantOrder := []string{"base_abs", "base_add", "base_max", "algorithm_crash", "algorithm_gcd", "hard_rev", "hard_sort"}

@@ -144,10 +144,7 @@ func TestReportFamilyTable(t *testing.T) {
 			var order, totals []string
 			for _, tr := range findAll(doc, hasAttr("tr", "data-family")) {
 				f, _ := attrOf(tr, "data-family")
-				var cells []string
-				for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-					cells = append(cells, textOf(td))
-				}
+				cells := cellTexts(tr)
 				got[f] = strings.Join(cells, " ")
 				order = append(order, f)
 				if c, _ := attrOf(tr, "class"); c == "total" {
