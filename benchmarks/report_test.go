@@ -47,6 +47,22 @@ func withTokens(rs []TaskResult) []TaskResult {
 }
 
 // writeSweep writes a sweep directory holding summary.json for results.
+// reportPage writes a sweep of results, renders its report and returns
+// the sweep's directory, the files written and the HTML page.
+func reportPage(t *testing.T, results []TaskResult) (string, ReportFiles, []byte) {
+	t.Helper()
+	dir, _ := writeSweep(t, results)
+	files, err := Report(context.Background(), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(files.HTML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, files, page
+}
+
 func writeSweep(t *testing.T, results []TaskResult) (string, Summary) {
 	t.Helper()
 	s := Summarize(results)
@@ -159,11 +175,7 @@ func dataRows(root *html.Node, tag, key string, fields ...string) map[string][]s
 }
 
 func TestReport(t *testing.T) {
-	dir, _ := writeSweep(t, testResults())
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, files, page := reportPage(t, testResults())
 	outDir := filepath.Join(dir, ReportDir)
 	want := []string{filepath.Join(outDir, ReportHTML)}
 	for _, p := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
@@ -171,10 +183,6 @@ func TestReport(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, files.All()); diff != "" {
 		t.Errorf("files written (-want +got):\n%s", diff)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
 	}
 	doc, svgs := plotSVGs(t, page)
 	if got := len(svgs); got != 4 {
@@ -479,15 +487,7 @@ func TestReportTokens(t *testing.T) {
 }
 
 func TestReportEmptySweep(t *testing.T) {
-	dir, _ := writeSweep(t, nil)
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files, page := reportPage(t, nil)
 	_, svgs := plotSVGs(t, page)
 	for _, name := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
 		svg, ok := svgs[name]
@@ -515,15 +515,7 @@ func TestReportEscapes(t *testing.T) {
 	rs := testResults()
 	rs[0].ID = `<script>alert("x")</script>&`
 	rs[0].Error = `<img src="http://example.invalid/x.png">`
-	dir, _ := writeSweep(t, rs)
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files, page := reportPage(t, rs)
 	doc, svgs := plotSVGs(t, page)
 	if n := findAll(doc, func(n *html.Node) bool { return n.Data == "script" || n.Data == "img" }); len(n) > 0 {
 		t.Errorf("markup from the summary became %d elements", len(n))

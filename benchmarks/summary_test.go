@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,15 +126,7 @@ func TestReportFamilyTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, _ := writeSweep(t, withFamilies(tt.families))
-			files, err := Report(context.Background(), dir, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			page, err := os.ReadFile(files.HTML)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, _, page := reportPage(t, withFamilies(tt.families))
 			doc, err := html.Parse(strings.NewReader(string(page)))
 			if err != nil {
 				t.Fatal(err)
