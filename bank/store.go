@@ -163,9 +163,46 @@ type BlobRows interface {
 	Err() error
 }
 
-// ScanBlobs reads every (hash, data) row into out. It leaves closing the
-// rows to the caller.
-func ScanBlobs(rows BlobRows, out map[string][]byte) error {
+// ReadBlobs is Store.Blobs for a SQL store: it reads the blobs with the
+// given hashes, each once, in batches of at most batch hashes (0: all at
+// once). query returns the rows of `SELECT hash, data FROM blobs` for one
+// batch and the function that closes them. A missing blob is ErrNotFound.
+func ReadBlobs(hashes []string, batch int, query func(part []string) (BlobRows, func() error, error)) (map[string][]byte, error) {
+	seen := make(map[string]bool, len(hashes))
+	list := make([]string, 0, len(hashes))
+	for _, h := range hashes {
+		if !seen[h] {
+			seen[h] = true
+			list = append(list, h)
+		}
+	}
+	if batch <= 0 {
+		batch = max(len(list), 1)
+	}
+	out := make(map[string][]byte, len(list))
+	for i := 0; i < len(list); i += batch {
+		rows, closeRows, err := query(list[i:min(i+batch, len(list))])
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+		err = scanBlobs(rows, out)
+		if cerr := closeRows(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+	}
+	for _, h := range list {
+		if _, ok := out[h]; !ok {
+			return nil, fmt.Errorf("blob %s: %w", h, ErrNotFound)
+		}
+	}
+	return out, nil
+}
+
+// scanBlobs reads every (hash, data) row into out.
+func scanBlobs(rows BlobRows, out map[string][]byte) error {
 	for rows.Next() {
 		var h string
 		var d []byte
@@ -175,15 +212,4 @@ func ScanBlobs(rows BlobRows, out map[string][]byte) error {
 		out[h] = d
 	}
 	return rows.Err()
-}
-
-// MissingBlob returns ErrNotFound naming the first of hashes that found
-// lacks, or nil: what Store.Blobs returns when a blob is missing.
-func MissingBlob(hashes []string, found map[string][]byte) error {
-	for _, h := range hashes {
-		if _, ok := found[h]; !ok {
-			return fmt.Errorf("blob %s: %w", h, ErrNotFound)
-		}
-	}
-	return nil
 }

@@ -66,21 +66,13 @@ func uniq(hashes []string) []string {
 }
 
 func readBlobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, error) {
-	list := uniq(hashes)
-	out := make(map[string][]byte, len(list))
-	rows, err := q.Query(ctx, `SELECT hash, data FROM blobs WHERE hash = ANY($1)`, list)
-	if err != nil {
-		return nil, fmt.Errorf("read blobs: %w", err)
-	}
-	err = bank.ScanBlobs(rows, out)
-	rows.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read blobs: %w", err)
-	}
-	if err := bank.MissingBlob(list, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return bank.ReadBlobs(hashes, 0, func(part []string) (bank.BlobRows, func() error, error) {
+		rows, err := q.Query(ctx, `SELECT hash, data FROM blobs WHERE hash = ANY($1)`, part)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rows, func() error { rows.Close(); return nil }, nil
+	})
 }
 
 // PutBlobs stores blobs that no revision refers to yet.

@@ -301,38 +301,19 @@ func (s *Store) Blobs(ctx context.Context, hashes []string) (map[string][]byte, 
 }
 
 func blobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(hashes))
-	uniq := map[string]bool{}
-	var list []string
-	for _, h := range hashes {
-		if !uniq[h] {
-			uniq[h] = true
-			list = append(list, h)
-		}
-	}
+	// SQLite bounds the parameters of a statement.
 	const batch = 500
-	for i := 0; i < len(list); i += batch {
-		part := list[i:min(i+batch, len(list))]
+	return bank.ReadBlobs(hashes, batch, func(part []string) (bank.BlobRows, func() error, error) {
 		args := make([]any, len(part))
 		for j, h := range part {
 			args[j] = h
 		}
 		rows, err := q.QueryContext(ctx, `SELECT hash, data FROM blobs WHERE hash IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read blobs: %w", err)
+			return nil, nil, err
 		}
-		err = bank.ScanBlobs(rows, out)
-		if cerr := rows.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read blobs: %w", err)
-		}
-	}
-	if err := bank.MissingBlob(list, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+		return rows, rows.Close, nil
+	})
 }
 
 // PutBlobs stores blobs that no revision refers to yet.
