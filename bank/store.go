@@ -213,3 +213,18 @@ func scanBlobs(rows BlobRows, out map[string][]byte) error {
 	}
 	return rows.Err()
 }
+
+// DecodeColumns fills r's Inputs and Trees from the JSON texts a SQL store
+// keeps them in (no trees: nil); r's Workspace and Name name it in errors.
+func (r *RevisionRecord) DecodeColumns(inputs, trees string) error {
+	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
+		return fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
+	}
+	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
+		return fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
+	}
+	if len(r.Trees) == 0 {
+		r.Trees = nil
+	}
+	return nil
+}

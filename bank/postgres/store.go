@@ -303,14 +303,8 @@ func scanRevision(row pgx.CollectableRow) (bank.RevisionRecord, error) {
 	}
 	r.Name = bank.RevisionName(int(seq))
 	r.Time = r.Time.UTC()
-	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
-		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
-	}
-	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
-		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
-	}
-	if len(r.Trees) == 0 {
-		r.Trees = nil
+	if err := r.DecodeColumns(inputs, trees); err != nil {
+		return r, err
 	}
 	return r, nil
 }

@@ -455,14 +455,8 @@ func scanRevision(row interface{ Scan(...any) error }) (bank.RevisionRecord, err
 		return r, err
 	}
 	r.Name = bank.RevisionName(seq)
-	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
-		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
-	}
-	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
-		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
-	}
-	if len(r.Trees) == 0 {
-		r.Trees = nil
+	if err := r.DecodeColumns(inputs, trees); err != nil {
+		return r, err
 	}
 	var err error
 	if r.Time, err = time.Parse(timeFormat, t); err != nil {
