@@ -385,32 +385,31 @@ func (b *Bank) Fork(ctx context.Context, source, name, expected string) (Revisio
 
 // Register validates and stores a user function under name.
 func (b *Bank) Register(ctx context.Context, name string, f *Function) (string, error) {
-	reg, err := b.Registry(ctx)
-	if err != nil {
-		return "", err
-	}
-	next, err := reg.WithFunction(name, f)
-	if err != nil {
-		return "", err
-	}
-	if err := b.store.AddFunction(ctx, FunctionRecord{Name: name, Kind: "function", Definition: f.canonical(), Time: b.now().UTC()}); err != nil {
-		return "", fmt.Errorf("register %s: %w", name, err)
-	}
-	return next.Identity(), nil
+	return b.register(ctx, name, "function",
+		func(reg *Registry) (*Registry, error) { return reg.WithFunction(name, f) }, f.canonical)
 }
 
 // RegisterProgram stores a reconstructed program as operation name
 // (item: json → json).
 func (b *Bank) RegisterProgram(ctx context.Context, name string, prog Value) (string, error) {
+	return b.register(ctx, name, "program",
+		func(reg *Registry) (*Registry, error) { return reg.WithProgram(name, prog) }, prog.Canonical)
+}
+
+// register adds operation name of the kind: with validates it against the
+// bank's registry and returns the registry that has it; definition, called
+// once it is valid, is what the store records. It returns the new
+// registry's identity.
+func (b *Bank) register(ctx context.Context, name, kind string, with func(*Registry) (*Registry, error), definition func() []byte) (string, error) {
 	reg, err := b.Registry(ctx)
 	if err != nil {
 		return "", err
 	}
-	next, err := reg.WithProgram(name, prog)
+	next, err := with(reg)
 	if err != nil {
 		return "", err
 	}
-	if err := b.store.AddFunction(ctx, FunctionRecord{Name: name, Kind: "program", Definition: prog.Canonical(), Time: b.now().UTC()}); err != nil {
+	if err := b.store.AddFunction(ctx, FunctionRecord{Name: name, Kind: kind, Definition: definition(), Time: b.now().UTC()}); err != nil {
 		return "", fmt.Errorf("register %s: %w", name, err)
 	}
 	return next.Identity(), nil

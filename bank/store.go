@@ -154,3 +154,77 @@ func ParseRevisionName(s string) (int, bool) {
 	}
 	return n, n > 0
 }
+
+// BlobRows are the rows of a store's `SELECT hash, data FROM blobs` query:
+// database/sql's and pgx's rows both fit.
+type BlobRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ReadBlobs is Store.Blobs for a SQL store: it reads the blobs with the
+// given hashes, each once, in batches of at most batch hashes (0: all at
+// once). query returns the rows of `SELECT hash, data FROM blobs` for one
+// batch and the function that closes them. A missing blob is ErrNotFound.
+func ReadBlobs(hashes []string, batch int, query func(part []string) (BlobRows, func() error, error)) (map[string][]byte, error) {
+	seen := make(map[string]bool, len(hashes))
+	list := make([]string, 0, len(hashes))
+	for _, h := range hashes {
+		if !seen[h] {
+			seen[h] = true
+			list = append(list, h)
+		}
+	}
+	if batch <= 0 {
+		batch = max(len(list), 1)
+	}
+	out := make(map[string][]byte, len(list))
+	for i := 0; i < len(list); i += batch {
+		rows, closeRows, err := query(list[i:min(i+batch, len(list))])
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+		err = scanBlobs(rows, out)
+		if cerr := closeRows(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read blobs: %w", err)
+		}
+	}
+	for _, h := range list {
+		if _, ok := out[h]; !ok {
+			return nil, fmt.Errorf("blob %s: %w", h, ErrNotFound)
+		}
+	}
+	return out, nil
+}
+
+// scanBlobs reads every (hash, data) row into out.
+func scanBlobs(rows BlobRows, out map[string][]byte) error {
+	for rows.Next() {
+		var h string
+		var d []byte
+		if err := rows.Scan(&h, &d); err != nil {
+			return err
+		}
+		out[h] = d
+	}
+	return rows.Err()
+}
+
+// DecodeColumns fills r's Inputs and Trees from the JSON texts a SQL store
+// keeps them in (no trees: nil); r's Workspace and Name name it in errors.
+func (r *RevisionRecord) DecodeColumns(inputs, trees string) error {
+	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
+		return fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
+	}
+	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
+		return fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
+	}
+	if len(r.Trees) == 0 {
+		r.Trees = nil
+	}
+	return nil
+}

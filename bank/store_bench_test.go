@@ -3,36 +3,14 @@ package bank_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/storetest"
 )
 
-// chainGraph is n number.add nodes, each adding one to the previous.
-func chainGraph(n int) *bank.Graph {
-	g := &bank.Graph{Inputs: map[string]bank.Value{"one": bank.Index(1)}, Outputs: map[string]string{}}
-	prev := "one"
-	for i := 0; i < n; i++ {
-		id := fmt.Sprintf("n%04d", i)
-		g.Nodes = append(g.Nodes, bank.Node{ID: id, Op: "number.add", Args: map[string]string{"a": prev, "b": "one"}})
-		prev = id
-	}
-	g.Outputs["last"] = prev
-	return g
-}
-
-// chainWorkspace creates workspace "chain": n number.add nodes.
-func chainWorkspace(tb testing.TB, b *bank.Bank, n int) {
-	tb.Helper()
-	if _, err := b.Create(context.Background(), "chain", chainGraph(n), ""); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 func BenchmarkGraph1000ValidateEvaluate(b *testing.B) {
-	g := chainGraph(1000)
+	g := storetest.ChainGraph(1000)
 	ev := &bank.Evaluator{Registry: bank.NewRegistry()}
 	b.ReportAllocs()
 	defer storetest.ReportCPU(b)()
@@ -88,41 +66,14 @@ func BenchmarkFold10000Objects(b *testing.B) {
 
 func BenchmarkObserve1000(b *testing.B) {
 	bk, _ := openBank(b, bank.Options{})
-	chainWorkspace(b, bk, 1000)
-	action := []byte(`{"action":"observe","workspace":"chain"}`)
-	b.ReportAllocs()
-	defer storetest.ReportCPU(b)()
-	for b.Loop() {
-		resp := bk.Act(context.Background(), action)
-		if !resp.OK {
-			b.Fatal(resp.Error)
-		}
-		if _, err := json.Marshal(resp); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.CreateChain(b, bk, 1000)
+	storetest.BenchObserve(b, bk)
 }
 
 func BenchmarkProposeCommit1000(b *testing.B) {
 	bk, _ := openBank(b, bank.Options{})
-	chainWorkspace(b, bk, 1000)
-	ctx := context.Background()
-	i := int64(1)
-	b.ReportAllocs()
-	defer storetest.ReportCPU(b)()
-	for b.Loop() {
-		i++
-		fb, err := bk.Propose(ctx, &bank.Proposal{Workspace: "chain", Updates: map[string]bank.Value{"one": bank.Index(i)}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(fb); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := bk.Commit(ctx, fb.Receipt, ""); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.CreateChain(b, bk, 1000)
+	storetest.BenchProposeCommit(b, bk, true)
 }
 
 // FuzzAct: any input gives a response that encodes, never a panic; only

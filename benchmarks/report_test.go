@@ -47,6 +47,22 @@ func withTokens(rs []TaskResult) []TaskResult {
 }
 
 // writeSweep writes a sweep directory holding summary.json for results.
+// reportPage writes a sweep of results, renders its report and returns
+// the sweep's directory, the files written and the HTML page.
+func reportPage(t *testing.T, results []TaskResult) (string, ReportFiles, []byte) {
+	t.Helper()
+	dir, _ := writeSweep(t, results)
+	files, err := Report(context.Background(), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(files.HTML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, files, page
+}
+
 func writeSweep(t *testing.T, results []TaskResult) (string, Summary) {
 	t.Helper()
 	s := Summarize(results)
@@ -91,6 +107,15 @@ func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	}
 	walk(n)
 	return out
+}
+
+// cellTexts returns the text of every td below n, in order.
+func cellTexts(n *html.Node) []string {
+	var cells []string
+	for _, td := range findAll(n, func(n *html.Node) bool { return n.Data == "td" }) {
+		cells = append(cells, textOf(td))
+	}
+	return cells
 }
 
 func textOf(n *html.Node) string {
@@ -150,11 +175,7 @@ func dataRows(root *html.Node, tag, key string, fields ...string) map[string][]s
 }
 
 func TestReport(t *testing.T) {
-	dir, _ := writeSweep(t, testResults())
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, files, page := reportPage(t, testResults())
 	outDir := filepath.Join(dir, ReportDir)
 	want := []string{filepath.Join(outDir, ReportHTML)}
 	for _, p := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
@@ -162,10 +183,6 @@ func TestReport(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, files.All()); diff != "" {
 		t.Errorf("files written (-want +got):\n%s", diff)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
 	}
 	doc, svgs := plotSVGs(t, page)
 	if got := len(svgs); got != 4 {
@@ -189,10 +206,7 @@ func TestReport(t *testing.T) {
 		got := map[string]string{}
 		for _, tr := range findAll(doc, hasAttr("tr", "data-level")) {
 			lvl, _ := attrOf(tr, "data-level")
-			var cells []string
-			for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-				cells = append(cells, textOf(td))
-			}
+			cells := cellTexts(tr)
 			got[lvl] = strings.Join(cells, " ")
 		}
 		want := map[string]string{
@@ -213,10 +227,7 @@ func TestReport(t *testing.T) {
 			id, _ := attrOf(tr, "data-task")
 			st, _ := attrOf(tr, "data-status")
 			order = append(order, id)
-			var cells []string
-			for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-				cells = append(cells, textOf(td))
-			}
+			cells := cellTexts(tr)
 			got[id] = st + ": " + strings.Join(cells[2:], " | ")
 		}
 		wantOrder := []string{"base_abs", "base_add", "base_max", "algorithm_crash", "algorithm_gcd", "hard_rev", "hard_sort"}
@@ -476,15 +487,7 @@ func TestReportTokens(t *testing.T) {
 }
 
 func TestReportEmptySweep(t *testing.T) {
-	dir, _ := writeSweep(t, nil)
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files, page := reportPage(t, nil)
 	_, svgs := plotSVGs(t, page)
 	for _, name := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
 		svg, ok := svgs[name]
@@ -512,15 +515,7 @@ func TestReportEscapes(t *testing.T) {
 	rs := testResults()
 	rs[0].ID = `<script>alert("x")</script>&`
 	rs[0].Error = `<img src="http://example.invalid/x.png">`
-	dir, _ := writeSweep(t, rs)
-	files, err := Report(context.Background(), dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(files.HTML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files, page := reportPage(t, rs)
 	doc, svgs := plotSVGs(t, page)
 	if n := findAll(doc, func(n *html.Node) bool { return n.Data == "script" || n.Data == "img" }); len(n) > 0 {
 		t.Errorf("markup from the summary became %d elements", len(n))

@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,15 +126,7 @@ func TestReportFamilyTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, _ := writeSweep(t, withFamilies(tt.families))
-			files, err := Report(context.Background(), dir, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			page, err := os.ReadFile(files.HTML)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, _, page := reportPage(t, withFamilies(tt.families))
 			doc, err := html.Parse(strings.NewReader(string(page)))
 			if err != nil {
 				t.Fatal(err)
@@ -144,10 +135,7 @@ func TestReportFamilyTable(t *testing.T) {
 			var order, totals []string
 			for _, tr := range findAll(doc, hasAttr("tr", "data-family")) {
 				f, _ := attrOf(tr, "data-family")
-				var cells []string
-				for _, td := range findAll(tr, func(n *html.Node) bool { return n.Data == "td" }) {
-					cells = append(cells, textOf(td))
-				}
+				cells := cellTexts(tr)
 				got[f] = strings.Join(cells, " ")
 				order = append(order, f)
 				if c, _ := attrOf(tr, "class"); c == "total" {

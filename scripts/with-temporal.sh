@@ -8,20 +8,5 @@
 #
 #   scripts/with-postgres.sh scripts/with-temporal.sh go test ./benchmarks/cluster/...
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-[ $# -gt 0 ] || { echo "usage: with-temporal.sh COMMAND [ARG...]" >&2; exit 2; }
-
-dir=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct-temporal.XXXXXX")
-cleanup() {
-	bash "$here/temporal.sh" stop "$dir" || true
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-RECONSTRUCT_TEST_TEMPORAL=$(bash "$here/temporal.sh" start "$dir")
-export RECONSTRUCT_TEST_TEMPORAL
-printf 'with-temporal.sh: Temporal at %s\n' "$RECONSTRUCT_TEST_TEMPORAL" >&2
-set +e
-"$@"
-status=$?
-set -e
-exit $status
+. "$(cd "$(dirname "$0")" && pwd)/with-service.sh"
+with_service temporal RECONSTRUCT_TEST_TEMPORAL Temporal with-temporal.sh "$@"

@@ -168,23 +168,14 @@ func TestProposalRetriesCarryTheReason(t *testing.T) {
 				}
 				out := make([]json.RawMessage, req.K)
 				for i := range out {
-					out[i] = json.RawMessage(fmt.Sprint(calls*100 + i%40))
+					v := calls*100 + i%40
+					if tt.reject != 0 {
+						// Below the oracle's rejection threshold.
+						v = calls + len(h.agent.requests)*20 + i
+					}
+					out[i] = json.RawMessage(fmt.Sprint(v))
 				}
 				return out
-			}
-			h.oracle.reject = tt.reject
-			if tt.reject != 0 {
-				h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage {
-					calls++
-					if calls == 1 {
-						return tt.first
-					}
-					out := make([]json.RawMessage, req.K)
-					for i := range out {
-						out[i] = json.RawMessage(fmt.Sprint(calls + i*0 + len(h.agent.requests)*20 + i))
-					}
-					return out
-				}
 			}
 			res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 1; s.DomainCheck = tt.domain }), task.KindInt)
 			if err != nil {
@@ -352,17 +343,6 @@ func TestMemorisationGate(t *testing.T) {
 	}
 }
 
-func TestMemorisationBelowThreshold(t *testing.T) {
-	h := newHarness(t, "double#embed:2")
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.MemorisationGate = true }), task.KindInt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Iterations != 5 || res.Promotions != 5 {
-		t.Errorf("iterations %d promotions %d, want 5 and 5 (two embedded inputs are allowed)", res.Iterations, res.Promotions)
-	}
-}
-
 func TestComplexityGate(t *testing.T) {
 	h := newHarness(t, "double#complexity:0.9")
 	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
@@ -383,14 +363,28 @@ func TestComplexityGate(t *testing.T) {
 	}
 }
 
-func TestComplexityBelowThresholdIsPromoted(t *testing.T) {
-	h := newHarness(t, "double#complexity:0.79")
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ComplexityGate = true }), task.KindInt)
-	if err != nil {
-		t.Fatal(err)
+// TestGateBelowThreshold: a candidate under a gate's threshold is promoted
+// every time.
+func TestGateBelowThreshold(t *testing.T) {
+	tests := []struct {
+		name, agent string
+		gate        func(*Settings)
+	}{
+		// Two embedded inputs are allowed.
+		{"memorisation", "double#embed:2", func(s *Settings) { s.MemorisationGate = true }},
+		{"complexity", "double#complexity:0.79", func(s *Settings) { s.ComplexityGate = true }},
 	}
-	if res.Iterations != 5 {
-		t.Errorf("iterations = %d, want 5", res.Iterations)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.agent)
+			res, err := h.run(context.Background(), settings(tt.gate), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Iterations != 5 || res.Promotions != 5 {
+				t.Errorf("iterations %d promotions %d, want 5 and 5", res.Iterations, res.Promotions)
+			}
+		})
 	}
 }
 

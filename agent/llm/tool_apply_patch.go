@@ -20,18 +20,17 @@ type applyPatchParams struct {
 }
 
 type applyPatchTool struct {
+	toolSpec[applyPatchParams]
 	ws *workspace
 }
 
-func newApplyPatchTool(ws *workspace) *applyPatchTool { return &applyPatchTool{ws: ws} }
-
-func (t *applyPatchTool) Name() string           { return applyPatchToolName }
-func (t *applyPatchTool) Description() string    { return applyPatchDescription }
-func (t *applyPatchTool) Schema() map[string]any { return schemaOf(applyPatchParams{}) }
+func newApplyPatchTool(ws *workspace) *applyPatchTool {
+	return &applyPatchTool{toolSpec: toolSpec[applyPatchParams]{applyPatchToolName, applyPatchDescription}, ws: ws}
+}
 
 func (t *applyPatchTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	var p applyPatchParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	p, err := t.decode(args)
+	if err != nil {
 		return "", err
 	}
 	files, err := parsePatch(p.Patch)

@@ -30,18 +30,17 @@ type bashParams struct {
 }
 
 type bashTool struct {
+	toolSpec[bashParams]
 	exec sandbox.Executor
 }
 
-func newBashTool(exec sandbox.Executor) *bashTool { return &bashTool{exec: exec} }
-
-func (t *bashTool) Name() string           { return bashToolName }
-func (t *bashTool) Description() string    { return bashDescription }
-func (t *bashTool) Schema() map[string]any { return schemaOf(bashParams{}) }
+func newBashTool(exec sandbox.Executor) *bashTool {
+	return &bashTool{toolSpec: toolSpec[bashParams]{bashToolName, bashDescription}, exec: exec}
+}
 
 func (t *bashTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
-	var p bashParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	p, err := t.decode(args)
+	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(p.Command) == "" {

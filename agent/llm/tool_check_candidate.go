@@ -92,21 +92,17 @@ func compact(raw json.RawMessage) string {
 }
 
 type checkCandidateTool struct {
+	toolSpec[checkCandidateParams]
 	ws *workspace
 	c  *checker
 }
 
 func newCheckCandidateTool(ws *workspace, c *checker) *checkCandidateTool {
-	return &checkCandidateTool{ws: ws, c: c}
+	return &checkCandidateTool{toolSpec: toolSpec[checkCandidateParams]{checkCandidateToolName, checkCandidateDescription}, ws: ws, c: c}
 }
 
-func (t *checkCandidateTool) Name() string           { return checkCandidateToolName }
-func (t *checkCandidateTool) Description() string    { return checkCandidateDescription }
-func (t *checkCandidateTool) Schema() map[string]any { return schemaOf(checkCandidateParams{}) }
-
 func (t *checkCandidateTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
-	var p checkCandidateParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	if _, err := t.decode(args); err != nil {
 		return "", err
 	}
 	src, err := t.ws.ReadFile(agent.CandidateFile)

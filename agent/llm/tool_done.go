@@ -18,21 +18,20 @@ type doneParams struct {
 }
 
 type doneTool struct {
+	toolSpec[doneParams]
 	ws *workspace
 	// summary is set when the tool accepted the call.
 	summary  string
 	finished bool
 }
 
-func newDoneTool(ws *workspace) *doneTool { return &doneTool{ws: ws} }
-
-func (t *doneTool) Name() string           { return doneToolName }
-func (t *doneTool) Description() string    { return doneDescription }
-func (t *doneTool) Schema() map[string]any { return schemaOf(doneParams{}) }
+func newDoneTool(ws *workspace) *doneTool {
+	return &doneTool{toolSpec: toolSpec[doneParams]{doneToolName, doneDescription}, ws: ws}
+}
 
 func (t *doneTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	var p doneParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	p, err := t.decode(args)
+	if err != nil {
 		return "", err
 	}
 	if !t.ws.Exists(agent.CandidateFile) {

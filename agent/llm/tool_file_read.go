@@ -23,18 +23,17 @@ type fileReadParams struct {
 }
 
 type fileReadTool struct {
+	toolSpec[fileReadParams]
 	ws *workspace
 }
 
-func newFileReadTool(ws *workspace) *fileReadTool { return &fileReadTool{ws: ws} }
-
-func (t *fileReadTool) Name() string           { return fileReadToolName }
-func (t *fileReadTool) Description() string    { return fileReadDescription }
-func (t *fileReadTool) Schema() map[string]any { return schemaOf(fileReadParams{}) }
+func newFileReadTool(ws *workspace) *fileReadTool {
+	return &fileReadTool{toolSpec: toolSpec[fileReadParams]{fileReadToolName, fileReadDescription}, ws: ws}
+}
 
 func (t *fileReadTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	var p fileReadParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	p, err := t.decode(args)
+	if err != nil {
 		return "", err
 	}
 	data, err := t.ws.ReadFile(p.Path)

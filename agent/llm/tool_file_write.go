@@ -21,18 +21,17 @@ type fileWriteParams struct {
 }
 
 type fileWriteTool struct {
+	toolSpec[fileWriteParams]
 	ws *workspace
 }
 
-func newFileWriteTool(ws *workspace) *fileWriteTool { return &fileWriteTool{ws: ws} }
-
-func (t *fileWriteTool) Name() string           { return fileWriteToolName }
-func (t *fileWriteTool) Description() string    { return fileWriteDescription }
-func (t *fileWriteTool) Schema() map[string]any { return schemaOf(fileWriteParams{}) }
+func newFileWriteTool(ws *workspace) *fileWriteTool {
+	return &fileWriteTool{toolSpec: toolSpec[fileWriteParams]{fileWriteToolName, fileWriteDescription}, ws: ws}
+}
 
 func (t *fileWriteTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	var p fileWriteParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	p, err := t.decode(args)
+	if err != nil {
 		return "", err
 	}
 	if len(p.Content) > MaxWriteBytes {

@@ -20,6 +20,7 @@ const synthesizeDescription = `Ask the built-in enumerative synthesizer for the 
 type synthesizeParams struct{}
 
 type synthesizeTool struct {
+	toolSpec[synthesizeParams]
 	synth   Synthesizer
 	req     agent.WriteRequest
 	scratch string
@@ -28,16 +29,11 @@ type synthesizeTool struct {
 // newSynthesizeTool offers synth on the session's request; the synthesizer
 // writes in a fresh directory under scratch, never in the workspace.
 func newSynthesizeTool(synth Synthesizer, req agent.WriteRequest, scratch string) *synthesizeTool {
-	return &synthesizeTool{synth: synth, req: req, scratch: scratch}
+	return &synthesizeTool{toolSpec: toolSpec[synthesizeParams]{synthesizeToolName, synthesizeDescription}, synth: synth, req: req, scratch: scratch}
 }
 
-func (t *synthesizeTool) Name() string           { return synthesizeToolName }
-func (t *synthesizeTool) Description() string    { return synthesizeDescription }
-func (t *synthesizeTool) Schema() map[string]any { return schemaOf(synthesizeParams{}) }
-
 func (t *synthesizeTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
-	var p synthesizeParams
-	if err := decodeArgs(args, &p, t.Schema()); err != nil {
+	if _, err := t.decode(args); err != nil {
 		return "", err
 	}
 	dir, err := os.MkdirTemp(t.scratch, "reconstruct-synth-")

@@ -144,3 +144,25 @@ func capText(s string, n int) string {
 	}
 	return s[:cut] + fmt.Sprintf("\n[... %d more bytes cut]", len(s)-cut)
 }
+
+// toolSpec is what every tool with fixed parameters P shares: its name and
+// description, the schema derived from P, and the decoding of a call's
+// arguments against that schema. Such tools embed it.
+type toolSpec[P any] struct {
+	name, description string
+}
+
+func (s toolSpec[P]) Name() string        { return s.name }
+func (s toolSpec[P]) Description() string { return s.description }
+
+func (s toolSpec[P]) Schema() map[string]any {
+	var p P
+	return schemaOf(p)
+}
+
+// decode decodes a call's arguments into P, checked against the schema.
+func (s toolSpec[P]) decode(args json.RawMessage) (P, error) {
+	var p P
+	err := decodeArgs(args, &p, s.Schema())
+	return p, err
+}

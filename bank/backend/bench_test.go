@@ -3,7 +3,6 @@ package backend
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -20,39 +19,12 @@ import (
 //
 //	scripts/with-postgres.sh go test -run '^$' -bench . ./bank/backend/
 
-// chain creates workspace "chain": n number.add nodes in a row.
-func chain(tb testing.TB, b *bank.Bank, n int) {
-	tb.Helper()
-	g := &bank.Graph{Inputs: map[string]bank.Value{"one": bank.Index(1)}, Outputs: map[string]string{}}
-	prev := "one"
-	for i := range n {
-		id := fmt.Sprintf("n%04d", i)
-		g.Nodes = append(g.Nodes, bank.Node{ID: id, Op: "number.add", Args: map[string]string{"a": prev, "b": "one"}})
-		prev = id
-	}
-	g.Outputs["last"] = prev
-	if _, err := b.Create(context.Background(), "chain", g, ""); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 func BenchmarkObserve1000(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {
 			bk := openBank(b, k.newBank(b))
-			chain(b, bk, 1000)
-			action := []byte(`{"action":"observe","workspace":"chain"}`)
-			b.ReportAllocs()
-			defer storetest.ReportCPU(b)()
-			for b.Loop() {
-				resp := bk.Act(context.Background(), action)
-				if !resp.OK {
-					b.Fatal(resp.Error)
-				}
-				if _, err := json.Marshal(resp); err != nil {
-					b.Fatal(err)
-				}
-			}
+			storetest.CreateChain(b, bk, 1000)
+			storetest.BenchObserve(b, bk)
 		})
 	}
 }
@@ -61,21 +33,8 @@ func BenchmarkProposeCommit1000(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {
 			bk := openBank(b, k.newBank(b))
-			chain(b, bk, 1000)
-			ctx := context.Background()
-			i := int64(1)
-			b.ReportAllocs()
-			defer storetest.ReportCPU(b)()
-			for b.Loop() {
-				i++
-				fb, err := bk.Propose(ctx, &bank.Proposal{Workspace: "chain", Updates: map[string]bank.Value{"one": bank.Index(i)}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := bk.Commit(ctx, fb.Receipt, ""); err != nil {
-					b.Fatal(err)
-				}
-			}
+			storetest.CreateChain(b, bk, 1000)
+			storetest.BenchProposeCommit(b, bk, false)
 		})
 	}
 }
@@ -85,7 +44,7 @@ func BenchmarkAppendEvent(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {
 			bk := openBank(b, k.newBank(b))
-			chain(b, bk, 1)
+			storetest.CreateChain(b, bk, 1)
 			ctx := context.Background()
 			data := []byte(`{"iteration":3,"passed":17,"known":20,"score":0.85,"file":".oc_candidates/iter_003.py"}`)
 			start := time.Now()
@@ -112,19 +71,9 @@ func BenchmarkListElementChange10000(b *testing.B) {
 			bk := openBank(b, loc)
 			ctx := context.Background()
 			const n = 10000
-			example := func(i int, output string) bank.Value {
-				if output == "" {
-					output = fmt.Sprintf(`{"sum":%d,"items":[%d,%d,%d]}`, i*3, i, i+1, i+2)
-				}
-				v, err := bank.NewExample([]byte(fmt.Sprintf(`{"items":[%d,%d,%d]}`, i, i+1, i+2)), []byte(output), "agent")
-				if err != nil {
-					b.Fatal(err)
-				}
-				return v
-			}
 			items := make([]bank.Value, n)
 			for i := range items {
-				items[i] = example(i, "")
+				items[i] = storetest.Example(b, i, "")
 			}
 			g := &bank.Graph{Inputs: map[string]bank.Value{"examples": bank.List(bank.KindExample, items)},
 				Nodes:   []bank.Node{{ID: "n", Op: "list.length", Args: map[string]string{"items": "examples"}}},
@@ -140,7 +89,7 @@ func BenchmarkListElementChange10000(b *testing.B) {
 				revs++
 				items = slices.Clone(items)
 				i := (revs * 7919) % n
-				items[i] = example(i, fmt.Sprintf(`{"changed":%d}`, revs))
+				items[i] = storetest.Example(b, i, fmt.Sprintf(`{"changed":%d}`, revs))
 				if rec, err = bk.Update(ctx, "w", rec.Name, map[string]bank.Value{"examples": bank.List(bank.KindExample, items)}, nil, ""); err != nil {
 					b.Fatal(err)
 				}

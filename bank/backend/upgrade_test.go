@@ -2,12 +2,10 @@ package backend
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/bank"
-	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
+	"github.com/reconstruct/reconstruct/bank/backend/schema1"
 )
 
 // testdata/schema1 holds banks of schema version 1, written by the code
@@ -46,39 +44,6 @@ type expectation struct {
 	Events map[string]int `json:"events"`
 }
 
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
-
-// schema1Bank restores the schema 1 bank of the kind and returns its
-// location.
-func schema1Bank(t *testing.T, kind string) string {
-	t.Helper()
-	dir := filepath.Join("testdata", "schema1", kind)
-	if kind == "sqlite" {
-		loc := filepath.Join(t.TempDir(), "bank.db")
-		if err := os.WriteFile(loc, gunzip(t, filepath.Join(dir, "bank.db.gz")), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return loc
-	}
-	return pgtest.DatabaseFrom(t, gunzip(t, filepath.Join(dir, "bank.sql.gz")))
-}
-
 // TestUpgradeFromSchema1: bank migrate upgrades a bank the previous schema's
 // code wrote; everything it held reads as it did (records, values, output
 // hashes, events, functions), a receipt that code signed still commits,
@@ -95,7 +60,7 @@ func TestUpgradeFromSchema1(t *testing.T) {
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
-			loc := schema1Bank(t, k.name)
+			loc := schema1.Bank(t, k.name)
 			if _, err := Open(ctx, loc, Options{}); !errors.Is(err, bank.ErrSchema) || !strings.Contains(err.Error(), "older") {
 				t.Fatalf("open before migrate: %v, want an older schema refused", err)
 			}

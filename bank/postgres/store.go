@@ -66,30 +66,13 @@ func uniq(hashes []string) []string {
 }
 
 func readBlobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, error) {
-	list := uniq(hashes)
-	out := make(map[string][]byte, len(list))
-	rows, err := q.Query(ctx, `SELECT hash, data FROM blobs WHERE hash = ANY($1)`, list)
-	if err != nil {
-		return nil, fmt.Errorf("read blobs: %w", err)
-	}
-	for rows.Next() {
-		var h string
-		var d []byte
-		if err := rows.Scan(&h, &d); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read blobs: %w", err)
+	return bank.ReadBlobs(hashes, 0, func(part []string) (bank.BlobRows, func() error, error) {
+		rows, err := q.Query(ctx, `SELECT hash, data FROM blobs WHERE hash = ANY($1)`, part)
+		if err != nil {
+			return nil, nil, err
 		}
-		out[h] = d
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read blobs: %w", err)
-	}
-	for _, h := range list {
-		if _, ok := out[h]; !ok {
-			return nil, fmt.Errorf("blob %s: %w", h, bank.ErrNotFound)
-		}
-	}
-	return out, nil
+		return rows, func() error { rows.Close(); return nil }, nil
+	})
 }
 
 // PutBlobs stores blobs that no revision refers to yet.
@@ -320,14 +303,8 @@ func scanRevision(row pgx.CollectableRow) (bank.RevisionRecord, error) {
 	}
 	r.Name = bank.RevisionName(int(seq))
 	r.Time = r.Time.UTC()
-	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
-		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
-	}
-	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
-		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
-	}
-	if len(r.Trees) == 0 {
-		r.Trees = nil
+	if err := r.DecodeColumns(inputs, trees); err != nil {
+		return r, err
 	}
 	return r, nil
 }

@@ -10,19 +10,6 @@ import (
 	"github.com/reconstruct/reconstruct/bank/storetest"
 )
 
-// example is the i-th example of a list, or a changed one.
-func example(tb testing.TB, i int, output string) bank.Value {
-	tb.Helper()
-	if output == "" {
-		output = fmt.Sprintf(`{"sum":%d,"items":[%d,%d,%d]}`, i*3, i, i+1, i+2)
-	}
-	v, err := bank.NewExample([]byte(fmt.Sprintf(`{"items":[%d,%d,%d]}`, i, i+1, i+2)), []byte(output), "agent")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return v
-}
-
 // BenchmarkListElementChange10000: each revision changes one element of a
 // 10,000-element list[example] input (about 1 MB), as a workflow records a
 // corrected example; reports the bytes the bank file and its blobs grow by
@@ -34,7 +21,7 @@ func BenchmarkListElementChange10000(b *testing.B) {
 	const n = 10000
 	items := make([]bank.Value, n)
 	for i := range items {
-		items[i] = example(b, i, "")
+		items[i] = storetest.Example(b, i, "")
 	}
 	list := bank.List(bank.KindExample, items)
 	g := &bank.Graph{Inputs: map[string]bank.Value{"examples": list},
@@ -51,7 +38,7 @@ func BenchmarkListElementChange10000(b *testing.B) {
 		revs++
 		items = slices.Clone(items)
 		k := (revs * 7919) % n
-		items[k] = example(b, k, fmt.Sprintf(`{"changed":%d}`, revs))
+		items[k] = storetest.Example(b, k, fmt.Sprintf(`{"changed":%d}`, revs))
 		if rec, err = bk.Update(ctx, "w", rec.Name, map[string]bank.Value{"examples": bank.List(bank.KindExample, items)}, nil, ""); err != nil {
 			b.Fatal(err)
 		}

@@ -301,45 +301,19 @@ func (s *Store) Blobs(ctx context.Context, hashes []string) (map[string][]byte, 
 }
 
 func blobs(ctx context.Context, q querier, hashes []string) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(hashes))
-	uniq := map[string]bool{}
-	var list []string
-	for _, h := range hashes {
-		if !uniq[h] {
-			uniq[h] = true
-			list = append(list, h)
-		}
-	}
+	// SQLite bounds the parameters of a statement.
 	const batch = 500
-	for i := 0; i < len(list); i += batch {
-		part := list[i:min(i+batch, len(list))]
+	return bank.ReadBlobs(hashes, batch, func(part []string) (bank.BlobRows, func() error, error) {
 		args := make([]any, len(part))
 		for j, h := range part {
 			args[j] = h
 		}
 		rows, err := q.QueryContext(ctx, `SELECT hash, data FROM blobs WHERE hash IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read blobs: %w", err)
+			return nil, nil, err
 		}
-		for rows.Next() {
-			var h string
-			var d []byte
-			if err := rows.Scan(&h, &d); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("read blobs: %w", err)
-			}
-			out[h] = d
-		}
-		if err := rows.Close(); err != nil {
-			return nil, fmt.Errorf("read blobs: %w", err)
-		}
-	}
-	for _, h := range list {
-		if _, ok := out[h]; !ok {
-			return nil, fmt.Errorf("blob %s: %w", h, bank.ErrNotFound)
-		}
-	}
-	return out, nil
+		return rows, rows.Close, nil
+	})
 }
 
 // PutBlobs stores blobs that no revision refers to yet.
@@ -481,14 +455,8 @@ func scanRevision(row interface{ Scan(...any) error }) (bank.RevisionRecord, err
 		return r, err
 	}
 	r.Name = bank.RevisionName(seq)
-	if err := json.Unmarshal([]byte(inputs), &r.Inputs); err != nil {
-		return r, fmt.Errorf("revision %s@%s inputs: %w", r.Workspace, r.Name, err)
-	}
-	if err := json.Unmarshal([]byte(trees), &r.Trees); err != nil {
-		return r, fmt.Errorf("revision %s@%s trees: %w", r.Workspace, r.Name, err)
-	}
-	if len(r.Trees) == 0 {
-		r.Trees = nil
+	if err := r.DecodeColumns(inputs, trees); err != nil {
+		return r, err
 	}
 	var err error
 	if r.Time, err = time.Parse(timeFormat, t); err != nil {

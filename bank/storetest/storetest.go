@@ -146,13 +146,21 @@ func testRevisions(t *testing.T, h Harness) {
 	}
 }
 
+// createEmpty creates workspace ws with an empty graph and returns the
+// graph's hash.
+func createEmpty(t *testing.T, s bank.Store, ws string) string {
+	t.Helper()
+	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
+	if _, err := s.Append(context.Background(), "", nil, rev(ws, gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
+		t.Fatal(err)
+	}
+	return gh
+}
+
 func testFork(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s, _ := h.New(t)
-	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
-	if _, err := s.Append(ctx, "", nil, rev("src", gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
-		t.Fatal(err)
-	}
+	gh := createEmpty(t, s, "src")
 	history := []bank.RevisionRecord{rev("", gh, nil, "create"), rev("", gh, nil, "commit")}
 	last := rev("copy", gh, nil, "fork")
 	last.ForkedFrom, last.Parent = "src@r000001", "r000002"
@@ -296,10 +304,7 @@ func testFunctions(t *testing.T, h Harness) {
 func testEvents(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s, _ := h.New(t)
-	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
-	if _, err := s.Append(ctx, "", nil, rev("w", gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
-		t.Fatal(err)
-	}
+	createEmpty(t, s, "w")
 	if got, err := s.Events(ctx, "w"); err != nil || len(got) != 0 {
 		t.Errorf("events of a new workspace = %v, %v", got, err)
 	}
@@ -356,10 +361,7 @@ func testKey(t *testing.T, h Harness) {
 func testAppendOnly(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s, _ := h.New(t)
-	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
-	if _, err := s.Append(ctx, "", nil, rev("w", gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
-		t.Fatal(err)
-	}
+	createEmpty(t, s, "w")
 	if err := s.AppendEvents(ctx, "w", []bank.Event{{Time: at, Type: "start", Data: []byte("{}")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -411,10 +413,7 @@ const writers = 8
 func testConcurrentCommits(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s, reopen := h.New(t)
-	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
-	if _, err := s.Append(ctx, "", nil, rev("w", gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
-		t.Fatal(err)
-	}
+	gh := createEmpty(t, s, "w")
 	stores := []bank.Store{s}
 	for len(stores) < writers {
 		stores = append(stores, reopen(t))
@@ -467,10 +466,7 @@ func testConcurrentCommits(t *testing.T, h Harness) {
 func testConcurrentEvents(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s, reopen := h.New(t)
-	gh, gd := Blob(`{"nodes":[],"outputs":{}}`)
-	if _, err := s.Append(ctx, "", nil, rev("w", gh, nil, "create"), map[string][]byte{gh: gd}); err != nil {
-		t.Fatal(err)
-	}
+	createEmpty(t, s, "w")
 	const each = 25
 	var wg sync.WaitGroup
 	for i := range writers {

@@ -2,53 +2,15 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/reconstruct/reconstruct/bank/postgres/pgtest"
+	"github.com/reconstruct/reconstruct/bank/backend/schema1"
 	"github.com/reconstruct/reconstruct/bank/sqlite"
 )
-
-// schema1Dir holds banks of schema version 1 written by that version's
-// code, one per backend, with what that code read back (expect.json) and a
-// proposal it made and did not commit (see bank/backend/upgrade_test.go).
-const schema1Dir = "../../bank/backend/testdata/schema1"
-
-// schema1Bank restores the schema 1 bank of the backend and returns its
-// location.
-func schema1Bank(t *testing.T, backend string) string {
-	t.Helper()
-	name := "bank.db.gz"
-	if backend == "postgres" {
-		name = "bank.sql.gz"
-	}
-	f, err := os.Open(filepath.Join(schema1Dir, backend, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if backend == "postgres" {
-		return pgtest.DatabaseFrom(t, raw)
-	}
-	loc := filepath.Join(t.TempDir(), "bank.db")
-	if err := os.WriteFile(loc, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
 
 // A bank of schema 1 is refused by every command but migrate, which
 // upgrades it; its history then reads as before and a receipt signed
@@ -62,7 +24,7 @@ func TestBankMigrateSchema1(t *testing.T) {
 			Graph    string            `json:"graph"`
 		} `json:"workspaces"`
 	}
-	raw, err := os.ReadFile(filepath.Join(schema1Dir, "expect.json"))
+	raw, err := os.ReadFile(filepath.Join(schema1.Dir(t), "expect.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +33,8 @@ func TestBankMigrateSchema1(t *testing.T) {
 	}
 	eachBackend(t, func(t *testing.T, be bankBackend) {
 		t.Setenv("RECONSTRUCT_BANK_KEY", "")
-		db := schema1Bank(t, be.name)
-		for _, args := range [][]string{{"list"}, {"log", "--workspace", "objects"}, {"act", "--commit", filepath.Join(schema1Dir, be.name, "proposal.json")}} {
+		db := schema1.Bank(t, be.name)
+		for _, args := range [][]string{{"list"}, {"log", "--workspace", "objects"}, {"act", "--commit", filepath.Join(schema1.Dir(t), be.name, "proposal.json")}} {
 			// A sound bank of an older schema is not called a broken file.
 			if out, code, msg := runBankEnv(t, nil, db, "", args...); code != 2 || !strings.Contains(msg, "bank migrate") || strings.Contains(msg, sqlite.ErrNotABank.Error()) {
 				t.Errorf("bank %v before migrate: exit %d, %q, %s; want 2 saying to run bank migrate", args, code, msg, out)
@@ -103,7 +65,7 @@ func TestBankMigrateSchema1(t *testing.T) {
 				}
 			}
 		}
-		commit := mustRun(t, db, "", "act", "--commit", filepath.Join(schema1Dir, be.name, "proposal.json"))
+		commit := mustRun(t, db, "", "act", "--commit", filepath.Join(schema1.Dir(t), be.name, "proposal.json"))
 		if rev, _ := commit["revision"].(map[string]any); rev == nil || rev["revision"] != "r000003" {
 			t.Errorf("commit of a proposal made before the upgrade = %v, want r000003", commit)
 		}

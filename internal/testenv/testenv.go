@@ -49,11 +49,7 @@ const PostgresEnv = "RECONSTRUCT_TEST_POSTGRES"
 // NeedPostgres returns the test server's URL, or skips.
 func NeedPostgres(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv(PostgresEnv)
-	if u == "" {
-		Skip(t, PostgresEnv+" is not set (run the tests under scripts/with-postgres.sh)")
-	}
-	return u
+	return needEnv(t, PostgresEnv, "scripts/with-postgres.sh")
 }
 
 // TemporalEnv names the variable holding the HOST:PORT of a Temporal
@@ -63,9 +59,16 @@ const TemporalEnv = "RECONSTRUCT_TEST_TEMPORAL"
 // NeedTemporal returns the test server's address, or skips.
 func NeedTemporal(t testing.TB) string {
 	t.Helper()
-	addr := os.Getenv(TemporalEnv)
-	if addr == "" {
-		Skip(t, TemporalEnv+" is not set (run the tests under scripts/with-temporal.sh)")
+	return needEnv(t, TemporalEnv, "scripts/with-temporal.sh")
+}
+
+// needEnv returns the value of the variable name, or skips naming the
+// script that sets it.
+func needEnv(t testing.TB, name, script string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		Skip(t, name+" is not set (run the tests under "+script+")")
 	}
-	return addr
+	return v
 }
