@@ -10,7 +10,6 @@ import (
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
-	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -56,12 +55,7 @@ func TestCandidatesCannotReadOutputsFromTheHarness(t *testing.T) {
 	testenv.NeedPython(t)
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, kind)
 			dir := t.TempDir()
 			script := filepath.Join(dir, "cheat.yaml")
 			if err := os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\n"), 0o644); err != nil {
@@ -127,12 +121,7 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", secret)
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, kind)
 			secretPath := filepath.Join(t.TempDir(), "secret.txt")
 			if err := os.WriteFile(secretPath, []byte(secret), 0o644); err != nil {
 				t.Fatal(err)
@@ -183,12 +172,7 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 	testenv.NeedPython(t)
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, kind)
 			dir := t.TempDir()
 			module := filepath.Join(dir, "quine.py")
 			files := map[string]string{

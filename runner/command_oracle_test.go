@@ -10,7 +10,6 @@ import (
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
-	"github.com/reconstruct/reconstruct/sandbox/docker"
 )
 
 // commandTask writes a task whose hidden program is a shell script that
@@ -55,12 +54,7 @@ func TestCommandOracleRuns(t *testing.T) {
 			name += "/on_host"
 		}
 		t.Run(name, func(t *testing.T) {
-			if tc.kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, tc.kind)
 			c, err := config.Load(config.Options{File: commandTask(t, tc.onHost), Override: map[string]any{
 				"workspace": t.TempDir(), "bank.path": filepath.Join(t.TempDir(), "bank.db"), "sandbox.kind": tc.kind,
 			}})

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
-	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -24,12 +23,7 @@ func TestCandidatesCannotReadTheJournals(t *testing.T) {
 	}
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, kind)
 			ws := t.TempDir()
 			cheat := fmt.Sprintf(`import json, os
 

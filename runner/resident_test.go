@@ -12,7 +12,6 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
-	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -69,12 +68,7 @@ func TestFactoryBindingIsResident(t *testing.T) {
 	testenv.NeedPython(t)
 	for _, kind := range []string{"process", "docker"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind == "docker" {
-				testenv.NeedDocker(t)
-				if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
-					testenv.Skip(t, reason)
-				}
-			}
+			needSandbox(t, kind)
 			ctx := context.Background()
 			dir := t.TempDir()
 			for name, src := range map[string]string{

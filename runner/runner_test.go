@@ -10,6 +10,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -85,3 +86,16 @@ func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
 }
 
 func nopLog() *zap.Logger { return zap.NewNop() }
+
+// needSandbox skips a test of the sandbox kind ("process" or "docker") when
+// the machine cannot run it: Docker needs an engine and the runner image.
+func needSandbox(t *testing.T, kind string) {
+	t.Helper()
+	if kind != "docker" {
+		return
+	}
+	testenv.NeedDocker(t)
+	if ok, reason := docker.Available(context.Background(), docker.DefaultImage()); !ok {
+		testenv.Skip(t, reason)
+	}
+}

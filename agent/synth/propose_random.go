@@ -715,6 +715,9 @@ func (g *generator) witness(cat string) (any, bool) {
 	case "has_zero", "has_negative":
 		v := int64(0)
 		if cat == "has_negative" {
+			if lo > -1 {
+				return nil, false
+			}
 			v = g.intIn(lo, min(hi, -1))
 		}
 		if v < lo || v > hi || n < 1 {
