@@ -43,7 +43,7 @@ func decodeProposal(m map[string]any) (*Proposal, error) {
 	return p, nil
 }
 
-// Feedback is the result of a proposal (PROTOCOL.md "Propose").
+// Feedback is the result of a proposal (docs/bank.md "Propose").
 type Feedback struct {
 	Workspace    string                  `json:"workspace"`
 	BaseRevision string                  `json:"base_revision"`

@@ -1,10 +1,10 @@
 // Package bank is the versioned store of typed computations that the
 // reconstruct workflow and controllers observe, edit and commit
-// (shared/spec/PROTOCOL.md and BANK.md; decisions in docs/bank.md).
+// (docs/bank.md).
 //
 // # Core (in memory)
 //
-//   - Value: every kind of BANK.md with strict decoding (DecodeValue; errors
+//   - Value: every kind of docs/bank.md with strict decoding (DecodeValue; errors
 //     name the path of the bad field, e.g. "inputs.grid.data[3]: row length
 //     4, want 5"), canonical JSON (Value.Canonical) and content hashes
 //     (Value.Hash, "sha256:" + hex). Constructors: Scalar, Index, Color,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-// Edit is one graph edit of a proposal (PROTOCOL.md "Edit graph
+// Edit is one graph edit of a proposal (docs/bank.md "Edit graph
 // structure"). Kind is rebind, replace_node, add_node, remove_node or
 // set_output.
 type Edit struct {

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Limits of graphs (BANK.md "Graphs").
+// Limits of graphs (docs/bank.md "Graphs").
 const (
 	MaxNodes = 10000
 	MaxEdits = 64

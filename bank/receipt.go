@@ -15,7 +15,7 @@ import (
 const ReceiptFormat = 1
 
 // Receipt is a signed, portable proposal: the exact candidate, its
-// predicted outputs, constraints and source identities (BANK.md
+// predicted outputs, constraints and source identities (docs/bank.md
 // "Receipts").
 type Receipt struct {
 	// ProposalID is the SHA-256 of the canonical payload.

@@ -133,7 +133,7 @@ func (o *Operation) Kind() string {
 }
 
 // Function is a user function: a named sub-graph with typed parameters and
-// one output (BANK.md "Registry").
+// one output (docs/bank.md "Registry").
 type Function struct {
 	Params map[string]Kind `json:"params"`
 	Nodes  []Node          `json:"nodes"`

@@ -10,7 +10,7 @@ import (
 // collection "list[K]" of a base kind K.
 type Kind string
 
-// Base kinds (BANK.md, "Values").
+// Base kinds (docs/bank.md, "Values").
 const (
 	KindScalar  Kind = "scalar"
 	KindIndex   Kind = "index"
@@ -99,7 +99,7 @@ type Object struct {
 	Pixels []Pixel  // sorted row-major, no duplicate coordinates
 }
 
-// Program is a Python function as source text (BANK.md "program").
+// Program is a Python function as source text (docs/bank.md "program").
 type Program struct {
 	Language string `json:"language"`
 	Function string `json:"function"`

@@ -133,7 +133,7 @@ type AnalyseRequest struct {
 	Outputs []json.RawMessage
 }
 
-// Analysis is the static analysis of a candidate (RECONSTRUCT.md, stage
+// Analysis is the static analysis of a candidate (docs/workflow.md, stage
 // score and memorisation).
 type Analysis struct {
 	Parses      bool    `json:"parses"`

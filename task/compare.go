@@ -27,7 +27,7 @@ func Decode(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
-// Equal compares two JSON values as RECONSTRUCT.md says: integers, strings,
+// Equal compares two JSON values as docs/workflow.md says: integers, strings,
 // booleans and null exactly; floats within atol; lists by length then
 // element-wise; objects key-wise. Invalid JSON is never equal.
 func Equal(a, b json.RawMessage, atol float64) bool {

@@ -8,7 +8,7 @@ import (
 // Kind is the structural kind of a task's input.
 type Kind string
 
-// The input kinds of RECONSTRUCT.md.
+// The input kinds of docs/workflow.md.
 const (
 	KindList     Kind = "list"
 	KindTwoLists Kind = "two_lists"

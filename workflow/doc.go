@@ -1,4 +1,4 @@
-// Package workflow runs the reconstruction loop of RECONSTRUCT.md: batches
+// Package workflow runs the reconstruction loop of docs/workflow.md: batches
 // of observed examples, one agent session per iteration, evaluation of each
 // candidate in a sandbox, promotion, the five disciplines (random share and
 // the coverage, memorisation, complexity and domain gates), the stage

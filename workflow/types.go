@@ -13,7 +13,7 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 )
 
-// Stop reasons of RECONSTRUCT.md, plus the two ways a run ends abnormally.
+// Stop reasons of docs/workflow.md, plus the two ways a run ends abnormally.
 const (
 	StopEarly          = "early_stop"
 	StopMaxIterations  = "max_iterations"
@@ -44,7 +44,7 @@ const (
 	FallbackStop = "stop"
 )
 
-// Defaults of the workflow section (RECONSTRUCT.md's, all disciplines off,
+// Defaults of the workflow section (docs/workflow.md's, all disciplines off,
 // with this implementation's extensions at theirs). The configuration's
 // key table takes its defaults from here.
 const (
@@ -188,7 +188,7 @@ type IterationRecord struct {
 	Repeats int `json:"repeats,omitempty"`
 }
 
-// Result is what a run produced (RECONSTRUCT.md, Result).
+// Result is what a run produced (docs/workflow.md, Result).
 type Result struct {
 	// Stamp names result.json's format (Format) and the reconstruct that
 	// wrote it.

@@ -37,14 +37,10 @@ type bankOptions struct {
 }
 
 // newBankCmd returns `reconstruct bank`, the command-line surface of
-// BANK.md: create, act, register, checkout, list, log, events, serve,
+// docs/bank.md: create, act, register, checkout, list, log, events, serve,
 // check, migrate. The actions are in bankactions.go, check and migrate
 // in bankadmin.go, serve in bankserve.go.
-func newBankCmd(a *app) *cobra.Command {
-	return newBankCmdWith(&bankOptions{getenv: a.getenv, app: a})
-}
-
-func newBankCmdWith(o *bankOptions) *cobra.Command {
+func newBankCmd(o *bankOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bank",
 		Short: "Versioned store of typed computations (observe, propose, commit, fork, undo, compare)",
@@ -59,8 +55,6 @@ request or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 
 could not be opened or reached (or fails its checks).`,
 	}
 	cmd.PersistentFlags().StringVar(&o.path, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
-	cmd.AddCommand(newBankCreateCmd(o), newBankActCmd(o), newBankRegisterCmd(o), newBankCheckoutCmd(o),
-		newBankListCmd(o), newBankLogCmd(o), newBankEventsCmd(o), newBankServeCmd(o), newBankCheckCmd(o), newBankMigrateCmd(o))
 	return cmd
 }
 

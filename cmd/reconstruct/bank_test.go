@@ -43,7 +43,7 @@ func runBank(t *testing.T, db, stdin string, args ...string) (string, int) {
 func runBankEnv(t *testing.T, env map[string]string, db, stdin string, args ...string) (string, int, string) {
 	t.Helper()
 	root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
-	root.AddCommand(newBankCmdWith(&bankOptions{getenv: func(k string) string { return env[k] }}))
+	root.AddCommand(bankCommands(&bankOptions{getenv: func(k string) string { return env[k] }}))
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&bytes.Buffer{})
@@ -236,7 +236,7 @@ func runBankResolving(t *testing.T, env map[string]string, args ...string) (stri
 	if err := a.setupLog(); err != nil {
 		t.Fatal(err)
 	}
-	root.AddCommand(newBankCmdWith(&bankOptions{getenv: a.getenv, log: a.logger()}))
+	root.AddCommand(bankCommands(&bankOptions{getenv: a.getenv, log: a.logger()}))
 	root.SetOut(&out)
 	root.SetErr(&errb)
 	root.SetArgs(append([]string{"bank"}, args...))
@@ -455,7 +455,7 @@ func TestBankHelperProcess(t *testing.T) {
 	switch mode {
 	case "cli":
 		root := &cobra.Command{Use: "reconstruct", SilenceErrors: true, SilenceUsage: true}
-		root.AddCommand(newBankCmdWith(&bankOptions{getenv: os.Getenv}))
+		root.AddCommand(bankCommands(&bankOptions{getenv: os.Getenv}))
 		root.SetArgs(args)
 		os.Exit(exitCode(root.ExecuteContext(context.Background())))
 	case "commit-loop":

@@ -12,7 +12,7 @@ import (
 	"github.com/reconstruct/reconstruct/runner"
 )
 
-// The bank commands that run one protocol action each (BANK.md).
+// The bank commands that run one protocol action each (docs/bank.md).
 
 type bankCreateOptions struct {
 	*bankOptions

@@ -28,13 +28,11 @@ type benchRunOptions struct {
 	cluster                              engineOptions
 }
 
-func newBenchCmd(a *app) *cobra.Command {
+func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Sweep task sets, report and compare sweeps",
 	}
-	cmd.AddCommand(newBenchRunCmd(a), newBenchReportCmd(a), newBenchCompareCmd(a),
-		newBenchStatusCmd(a), newBenchCollectCmd(a), newBenchCancelCmd(a))
 	return cmd
 }
 

@@ -13,12 +13,11 @@ import (
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 )
 
-func newBindingCmd(a *app) *cobra.Command {
+func newBindingCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "binding",
 		Short: "Python modules for binding tasks and driving the bank (see docs/binding.md)",
 	}
-	cmd.AddCommand(newBindingModulesCmd(a))
 	return cmd
 }
 

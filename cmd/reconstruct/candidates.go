@@ -31,8 +31,7 @@ type candidatesOptions struct {
 	jsonOut bool
 }
 
-func newCandidatesCmd(a *app) *cobra.Command {
-	opts := &candidatesOptions{app: a}
+func newCandidatesCmd(opts *candidatesOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "candidates",
 		Short: "Inspect the archived candidates of a workspace",
@@ -44,7 +43,6 @@ workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// 
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
-	cmd.AddCommand(newCandidatesListCmd(opts), newCandidatesShowCmd(opts), newCandidatesDiffCmd(opts), newCandidatesRescoreCmd(opts))
 	return cmd
 }
 

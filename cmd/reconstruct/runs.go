@@ -22,8 +22,7 @@ type runsOptions struct {
 	jsonOut    bool
 }
 
-func newRunsCmd(a *app) *cobra.Command {
-	opts := &runsOptions{app: a}
+func newRunsCmd(opts *runsOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "Read runs back from the bank",
@@ -34,7 +33,6 @@ or ~/.local/share/reconstruct/bank.db). Reading never creates a bank.`,
 	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: see above)")
 	cmd.PersistentFlags().StringVarP(&opts.configFile, "config", "c", "", "read the bank of this run configuration")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	cmd.AddCommand(newRunsListCmd(opts), newRunsShowCmd(opts))
 	return cmd
 }
 

@@ -18,13 +18,12 @@ import (
 
 // newSandboxCmd is `reconstruct sandbox`: the Docker sandbox's image and
 // clean-up.
-func newSandboxCmd(a *app) *cobra.Command {
+func newSandboxCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Manage the Docker sandbox: build its image, remove left-over containers",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newBuildImageCmd(a, nil), newPruneCmd(a, nil))
 	return cmd
 }
 

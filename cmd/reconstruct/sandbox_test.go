@@ -42,9 +42,7 @@ func TestSandboxCmdFlags(t *testing.T) {
 			var gotBuild *buildImageOptions
 			var gotPrune *pruneOptions
 			a := &app{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
-			cmd := newSandboxCmd(a)
-			cmd.RemoveCommand(cmd.Commands()...)
-			cmd.AddCommand(
+			cmd := group(newSandboxCmd(),
 				newBuildImageCmd(a, func(_ context.Context, o buildImageOptions) error { gotBuild = &o; return nil }),
 				newPruneCmd(a, func(_ context.Context, o pruneOptions) error { gotPrune = &o; return nil }),
 			)

@@ -50,7 +50,7 @@ func ScratchMount(size int64) Mount {
 	return Mount{Target: WorkspaceDir, Scratch: size}
 }
 
-// HeldoutFile is the task directory's held-out tests (RECONSTRUCT.md, task
+// HeldoutFile is the task directory's held-out tests (docs/workflow.md, task
 // directory format); ProgramMount hides it.
 const HeldoutFile = "heldout.jsonl"
 
