@@ -441,17 +441,8 @@ func TestNewFailureLeavesNoContainer(t *testing.T) {
 func TestPrune(t *testing.T) {
 	api, ref := needImage(t)
 	runID := testRunID(t)
-	ws := t.TempDir()
 	// Two sandboxes of this run, as a crashed process would leave them.
-	var ids []string
-	for _, role := range []Role{RoleAgent, RoleOracle} {
-		s, err := New(context.Background(), Options{Image: ref, RunID: runID, Role: role, Mounts: []Mount{WorkspaceMount(ws)}})
-		if err != nil {
-			t.Fatalf("New: %v", err)
-		}
-		defer s.Close()
-		ids = append(ids, s.ContainerID())
-	}
+	ids := runSandboxes(t, ref, runID)
 	removed, err := Prune(context.Background(), api, runID)
 	if err != nil {
 		t.Fatalf("Prune: %v", err)

@@ -13,16 +13,7 @@ import (
 func TestPruneExited(t *testing.T) {
 	api, ref := needImage(t)
 	runID := testRunID(t)
-	ws := t.TempDir()
-	var ids []string
-	for _, role := range []Role{RoleAgent, RoleOracle} {
-		s, err := New(context.Background(), Options{Image: ref, RunID: runID, Role: role, Mounts: []Mount{WorkspaceMount(ws)}})
-		if err != nil {
-			t.Fatalf("New: %v", err)
-		}
-		defer s.Close()
-		ids = append(ids, s.ContainerID())
-	}
+	ids := runSandboxes(t, ref, runID)
 	// The first one's harness is gone, as when its reconstruct was killed.
 	stop := 0
 	if err := api.ContainerStop(context.Background(), ids[0], container.StopOptions{Timeout: &stop}); err != nil {
@@ -41,4 +32,21 @@ func TestPruneExited(t *testing.T) {
 	if gone(t, api, ids[1]) {
 		t.Errorf("the running container %s was removed", shortID(ids[1]))
 	}
+}
+
+// runSandboxes starts an agent and an oracle sandbox of the run runID on one
+// workspace, closed when the test ends, and returns their container ids.
+func runSandboxes(t *testing.T, ref, runID string) []string {
+	t.Helper()
+	ws := t.TempDir()
+	var ids []string
+	for _, role := range []Role{RoleAgent, RoleOracle} {
+		s, err := New(context.Background(), Options{Image: ref, RunID: runID, Role: role, Mounts: []Mount{WorkspaceMount(ws)}})
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		t.Cleanup(func() { s.Close() })
+		ids = append(ids, s.ContainerID())
+	}
+	return ids
 }
