@@ -77,21 +77,17 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
 	}
-	// SQLite gives the -wal and -shm files the database file's mode: create
-	// it owner-only, and tighten an existing bank's files.
-	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-		f.Close()
-	} else if !errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if err := create(ctx, path); err != nil {
+			return nil, fmt.Errorf("open bank %s: %w", path, err)
+		}
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := ownerOnly(p); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
 	}
-	dsn := path + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
@@ -105,6 +101,54 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// dsn is the driver's name of the database at path, with the bank's
+// settings.
+func dsn(path string) string {
+	return path + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
+}
+
+// create makes a new bank at path with the current schema. It is made
+// whole under a temporary name beside path and linked into place, so that
+// no other process ever opens it while it is empty (OpenChecked refuses an
+// empty file), and of two processes creating one bank at once both open
+// the one linked first. SQLite gives the -wal and -shm files the database
+// file's mode: the file is created owner-only.
+func create(ctx context.Context, path string) error {
+	var tag [6]byte
+	if _, err := rand.Read(tag[:]); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.new-%x", path, tag)
+	defer func() {
+		for _, p := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"} {
+			os.Remove(p)
+		}
+	}()
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	db, err := sql.Open("sqlite", dsn(tmp))
+	if err != nil {
+		return err
+	}
+	s := &Store{db: db, path: tmp}
+	err = s.migrate(ctx, false)
+	// Closing the last connection checkpoints the WAL into the file.
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("create: %w", err)
+	}
+	return nil
 }
 
 // ownerOnly makes an existing file mode 0600.

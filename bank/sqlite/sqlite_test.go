@@ -217,3 +217,46 @@ func BenchmarkStorageGrowth100(b *testing.B) {
 		b.ReportMetric(float64(content), "workspace-bytes")
 	}
 }
+
+// Processes that open one new bank at once (a sweep's tasks in parallel)
+// all open the same sound bank: none sees the file empty, and all hold one
+// receipt key. A new bank appears at its path whole or not at all.
+func TestConcurrentCreate(t *testing.T) {
+	ctx := context.Background()
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("r%d", round), "bank.db")
+		const n = 6
+		stores := make([]*Store, n)
+		errs := make([]error, n)
+		start := make(chan struct{})
+		done := make(chan int)
+		for i := range n {
+			go func() {
+				<-start
+				stores[i], errs[i] = OpenChecked(ctx, path)
+				done <- i
+			}()
+		}
+		close(start)
+		for range n {
+			<-done
+		}
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("round %d: open %d: %v", round, i, errs[i])
+			}
+			defer stores[i].Close()
+			if string(stores[i].key) != string(stores[0].key) {
+				t.Errorf("round %d: store %d holds another receipt key", round, i)
+			}
+		}
+		left, err := filepath.Glob(path + ".new-*")
+		if err != nil || len(left) > 0 {
+			t.Errorf("round %d: temporary files left: %v %v", round, left, err)
+		}
+		var version int
+		if err := stores[0].db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version); err != nil || version != SchemaVersion() {
+			t.Errorf("round %d: schema version %d, %v; want %d", round, version, err, SchemaVersion())
+		}
+	}
+}
