@@ -58,7 +58,39 @@ type taskFile struct {
 			Python   string `yaml:"python"`
 			Function string `yaml:"function"`
 		} `yaml:"oracle"`
+		RandomInputs struct {
+			Python   string `yaml:"python"`
+			Function string `yaml:"function"`
+		} `yaml:"random_inputs"`
 	} `yaml:"task"`
+}
+
+// generatorRunner draws inputs from a task's generator, as the workflow's
+// proposal fallback does when every proposal attempt failed.
+const generatorRunner = `
+import importlib.util, json, random, sys, os
+path, fn, k, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+spec = importlib.util.spec_from_file_location("g", path)
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+print(json.dumps(getattr(m, fn)(k, json.load(sys.stdin), random.Random(seed))))
+`
+
+// generate draws k inputs from the generator at path, none of exclude.
+func generate(ctx context.Context, path, fn string, k, seed int, exclude []json.RawMessage) ([]json.RawMessage, error) {
+	in, _ := json.Marshal(exclude)
+	cmd := exec.CommandContext(ctx, "python3", "-c", generatorRunner, path, fn, fmt.Sprint(k), fmt.Sprint(seed))
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("generate %s: %w", path, err)
+	}
+	var xs []json.RawMessage
+	if err := json.Unmarshal(out, &xs); err != nil {
+		return nil, fmt.Errorf("generate %s: %w", path, err)
+	}
+	return xs, nil
 }
 
 type answer struct {
@@ -100,6 +132,7 @@ func main() {
 	filter := flag.String("run", "", "regexp selecting task names")
 	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session")
 	verbose := flag.Bool("v", false, "print each task's final program")
+	stall := flag.Int("stall", 5, "stop a task after this many consecutive sessions that write the same candidate (as the workflow's stall_limit)")
 	flag.Parse()
 	re := regexp.MustCompile(*filter)
 	entries, err := os.ReadDir(*dir)
@@ -112,7 +145,7 @@ func main() {
 		if !e.IsDir() || !re.MatchString(e.Name()) {
 			continue
 		}
-		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *verbose)
+		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *verbose, *stall)
 		results = append(results, o)
 		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
 	}
@@ -143,7 +176,7 @@ func main() {
 	}
 }
 
-func checkTask(dir string, limit time.Duration, verbose bool) outcome {
+func checkTask(dir string, limit time.Duration, verbose bool, stall int) outcome {
 	start := time.Now()
 	o := outcome{name: filepath.Base(dir)}
 	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
@@ -199,7 +232,30 @@ func checkTask(dir string, limit time.Duration, verbose bool) outcome {
 			}
 			return true
 		}
-		o.note = "proposer failed: " + rejection
+		if tf.Task.RandomInputs.Python == "" {
+			o.note = "proposer failed: " + rejection
+			return false
+		}
+		// As the workflow's proposal_fallback: random.
+		ins, err := generate(ctx, filepath.Join(dir, tf.Task.RandomInputs.Python), tf.Task.RandomInputs.Function, k, batch, inputsOf(exs))
+		if err == nil {
+			var ans []answer
+			if ans, err = run(ctx, hidden, tf.Task.Oracle.Function, ins); err == nil {
+				for i, a := range ans {
+					if a.Error != "" {
+						err = fmt.Errorf("generated input %s rejected: %s", ins[i], a.Error)
+						break
+					}
+				}
+				if err == nil {
+					for i, a := range ans {
+						exs = append(exs, task.Example{Input: ins[i], Output: a.Output, Source: task.SourceRandom})
+					}
+					return true
+				}
+			}
+		}
+		o.note = "proposer failed: " + rejection + "; generator: " + err.Error()
 		return false
 	}
 	if !query(2, 2) {
@@ -207,6 +263,7 @@ func checkTask(dir string, limit time.Duration, verbose bool) outcome {
 	}
 	batch, streak := 2, 0
 	lastNotes := ""
+	lastSrc, same := "", 0
 	var fb *agent.Feedback
 	for it := 1; it <= 50; it++ {
 		o.iters = it
@@ -227,6 +284,16 @@ func checkTask(dir string, limit time.Duration, verbose bool) outcome {
 				passed++
 			}
 		}
+		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
+		if string(src) == lastSrc && passed < len(exs) {
+			if same++; stall > 0 && same >= stall {
+				o.note = "stalled"
+				break
+			}
+		} else {
+			same = 0
+		}
+		lastSrc = string(src)
 		if passed < len(exs) {
 			streak = 0
 			fb = &agent.Feedback{Iteration: it, Passed: passed, Total: len(exs)}
