@@ -274,7 +274,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			a.stuck, a.stuckKey = sr, key
 		}
 		a.mu.Unlock()
-		s.prog = program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
+		s.prog = program{Root: res.best, Binding: p.b.line, BindingHelper: p.b.helper, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 		s.types = p.b.types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()

@@ -18,6 +18,9 @@ type binding struct {
 	floats bool
 	// shape is the structural shape used by proposals ("pairs", "list", ...).
 	shape string
+	// helper is Python source the binding line needs (tokens: the
+	// conversion of one token), emitted before the function.
+	helper string
 }
 
 var errUnsupported = errors.New("input shape not supported by the DSL")
@@ -77,10 +80,18 @@ func hasFloatLiteral(v any) bool {
 
 // otherBinding infers the shape of an "other" input from the observed
 // inputs, or from input_type when there are none.
-func otherBinding(t task.Task, inputs []any, b *binding) (*binding, error) {
+func otherBinding(t task.Task, inputs []any, b *binding) (out *binding, err error) {
 	if args := argsBinding(t, inputs, b); args != nil {
 		return args, nil
 	}
+	defer func() {
+		// Inputs of no other shape may still be a list of tokens.
+		if err != nil {
+			if tb := tokensBinding(inputs); tb != nil {
+				out, err = tb, nil
+			}
+		}
+	}()
 	it := strings.ToLower(t.InputType)
 	if len(inputs) == 0 {
 		if strings.Contains(it, "pair") || strings.Contains(it, "point") {
@@ -145,6 +156,13 @@ func shortJSON(v any) string {
 
 // env converts one decoded input to the variables' values.
 func (b *binding) env(in any) ([]any, error) {
+	if b.shape == "tokens" {
+		toks, ok := tokenList(in)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s is not a list of tokens", errUnsupported, shortJSON(in))
+		}
+		return []any{toks}, nil
+	}
 	vals := []any{in}
 	if len(b.names) > 1 {
 		list, good := in.([]any)
@@ -211,6 +229,9 @@ type problem struct {
 	round int
 	// mined are the integers written in the task's text (minedConsts).
 	mined []int64
+	// consts are further constants of programs (a sketch's hole: the
+	// few strings its outputs take).
+	consts []any
 	// nullable says some outputs are null: a program matches them by
 	// failing (Python raising), and the emitted function returns None
 	// where it raises.

@@ -48,6 +48,11 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	switch {
 	case structuredInputs(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
+	case berr == nil && b.shape == "tokens":
+		// Token lists have no generator of their kind: the description's
+		// template and mutations of the observed inputs, told apart by the
+		// programs still consistent.
+		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, true)
 	case req.Task.Kind == task.KindOther && berr != nil && len(observed) > 0:
 		// Inputs the DSL cannot bind and the description does not
 		// structure: the observed inputs are the only model of validity.
@@ -70,7 +75,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		lim.minLen, lim.maxLen = a, c
 	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
-	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
+	pool := a.pool(g, req, seen, observed, observe(observed, tp, l).admissible)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
@@ -355,7 +360,7 @@ func kindShape(k task.Kind) string {
 }
 
 // pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
+func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, observed []any, admissible func(any) bool) []any {
 	var out []any
 	local := map[string]bool{}
 	addIn := func(v any) {
@@ -379,6 +384,11 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 		if w, ok := g.witness(c); ok {
 			addIn(w)
 		}
+	}
+	// Near misses of the observed strings: programs that agree on every
+	// observed input often part on one character changed.
+	for _, v := range g.nearMisses(observed) {
+		addIn(v)
 	}
 	want := 48 + 3*req.K
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {

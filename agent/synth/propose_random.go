@@ -751,3 +751,90 @@ func (g *generator) witness(cat string) (any, bool) {
 	}
 	return nil, false
 }
+
+// Bounds of nearMisses: the observed strings mutated (the latest), and
+// the variants of each.
+const (
+	maxNearMissSources = 6
+	nearMissesEach     = 4
+)
+
+// nearMisses returns strings one step from the latest observed ones: a
+// character inserted, one character or a character and its mirror image
+// replaced by another of a different class (a letter by a digit, a space, a sign), one
+// character's case changed. Such a change keeps most of what the input
+// was (a palindrome stays one when both mirrored places change) and
+// tells apart programs that read the classes differently (isalpha and
+// isalnum).
+func (g *generator) nearMisses(observed []any) []any {
+	if g.shape != "string" {
+		return nil
+	}
+	var strs []string
+	for i := len(observed) - 1; i >= 0 && len(strs) < maxNearMissSources; i-- {
+		if s, ok := observed[i].(string); ok && s != "" {
+			strs = append(strs, s)
+		}
+	}
+	others := func(r rune) []rune {
+		var out []rune
+		for _, c := range []rune("7 a.Z-0") {
+			if charClass(c) != charClass(r) && (len(g.lim.alphabet) == 0 || slices.Contains(g.lim.alphabet, c)) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	var out []any
+	for _, s := range strs {
+		rs := []rune(s)
+		for range nearMissesEach {
+			v := slices.Clone(rs)
+			i := g.rng.Intn(len(v))
+			switch g.rng.Intn(4) {
+			case 0:
+				// An insertion: a program that drops the class sees the
+				// input unchanged, one that keeps it does not.
+				cs := others(v[i])
+				if len(cs) == 0 || len(v)+1 > g.lim.maxLen {
+					continue
+				}
+				v = slices.Insert(v, i, cs[g.rng.Intn(len(cs))])
+			case 1, 2:
+				cs := others(v[i])
+				if len(cs) == 0 {
+					continue
+				}
+				c := cs[g.rng.Intn(len(cs))]
+				v[i] = c
+				if g.rng.Intn(2) == 0 {
+					v[len(v)-1-i] = c
+				}
+			default:
+				switch {
+				case unicode.IsLower(v[i]):
+					v[i] = unicode.ToUpper(v[i])
+				case unicode.IsUpper(v[i]):
+					v[i] = unicode.ToLower(v[i])
+				default:
+					continue
+				}
+			}
+			out = append(out, string(v))
+		}
+	}
+	return out
+}
+
+// charClass is a character's class: letter, digit, space or other.
+func charClass(r rune) int {
+	switch {
+	case unicode.IsLetter(r):
+		return 0
+	case unicode.IsDigit(r):
+		return 1
+	case unicode.IsSpace(r):
+		return 2
+	}
+	return 3
+}

@@ -304,3 +304,66 @@ func TestTemplateDraws(t *testing.T) {
 		})
 	}
 }
+
+// Near misses of an observed string are one edit away from it: an
+// insertion, a replacement (or a mirrored pair of them) by a character of
+// another class, or a change of case, within the task's alphabet.
+func TestNearMisses(t *testing.T) {
+	g := &generator{rng: rand.New(rand.NewSource(3)), shape: "string", lim: shapeLimits{maxLen: 12, alphabet: []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .")}}
+	observed := []any{"Abcba", "noon"}
+	got := g.nearMisses(observed)
+	if len(got) == 0 {
+		t.Fatal("no near misses")
+	}
+	inserted := false
+	for _, v := range got {
+		s := v.(string)
+		if len([]rune(s)) > 12 {
+			t.Errorf("%q is longer than the limit", s)
+		}
+		for _, r := range s {
+			if !slices.Contains(g.lim.alphabet, r) {
+				t.Errorf("%q has %q, outside the alphabet", s, r)
+			}
+		}
+		near := false
+		for _, o := range observed {
+			d := editsFrom(o.(string), s)
+			near = near || (d >= 1 && d <= 2)
+			inserted = inserted || len(s) == len(o.(string))+1
+		}
+		if !near {
+			t.Errorf("%q is not one edit (or a mirrored pair) from an observed string", s)
+		}
+	}
+	if !inserted {
+		t.Errorf("no insertion among %q", got)
+	}
+	if g := (&generator{rng: rand.New(rand.NewSource(1)), shape: "list"}); g.nearMisses([]any{"abc"}) != nil {
+		t.Error("near misses for a list shape")
+	}
+}
+
+// editsFrom counts the positions where a and b differ (b one longer: an
+// insertion counts one).
+func editsFrom(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(rb) == len(ra)+1 {
+		for i := range rb {
+			if string(append(append([]rune{}, rb[:i]...), rb[i+1:]...)) == a {
+				return 1
+			}
+		}
+		return 99
+	}
+	if len(ra) != len(rb) {
+		return 99
+	}
+	d := 0
+	for i := range ra {
+		if ra[i] != rb[i] {
+			d++
+		}
+	}
+	return d
+}

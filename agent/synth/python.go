@@ -150,9 +150,11 @@ func constCode(v any) code {
 // program is a synthesized program with what is needed to print it.
 type program struct {
 	Root *node
-	// Binding renders the unpacking of input_data into the variables.
-	Binding string
-	Vars    []string
+	// Binding renders the unpacking of input_data into the variables;
+	// BindingHelper is Python source it calls (a function definition).
+	Binding       string
+	BindingHelper string
+	Vars          []string
 	// Round is the number of decimals float results are rounded to (-1: none).
 	Round int
 	// Nullable programs return None where the expression raises.
@@ -198,6 +200,9 @@ func (p program) Python(fname, comment string) string {
 	sort.Strings(names)
 	for _, n := range names {
 		sb.WriteString("\n" + strings.TrimSpace(e.helpers[n]) + "\n\n")
+	}
+	if p.BindingHelper != "" {
+		sb.WriteString("\n" + strings.TrimSpace(p.BindingHelper) + "\n\n")
 	}
 	fmt.Fprintf(&sb, "\ndef %s(input_data):\n", fname)
 	if p.Binding != "" {

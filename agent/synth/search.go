@@ -265,5 +265,10 @@ func topConsts(p *problem) []any {
 	if p.out == tStr || p.out == tListStr {
 		cs = append(cs, "", " ")
 	}
+	for _, c := range p.consts {
+		if indexOf(cs, c) < 0 {
+			cs = append(cs, c)
+		}
+	}
 	return cs
 }

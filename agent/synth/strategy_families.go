@@ -18,7 +18,7 @@ import (
 // of strings (strategy_words.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || stackSketch(en, p, consider) ||
+	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) ||
 		indexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
 }
@@ -51,8 +51,11 @@ func scalarOps() []*operator { return scalarOpsOnce() }
 // sub-problem's variables level by level up to maxSize and returns the
 // first consistent with every data point, or nil. Unlike a whole search it
 // runs no strategies, only a short staged sweep after size 4 when sweep is
-// set (a count or sum over a window with a lambda).
-func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep bool) *node {
+// set (a count or sum over a window with a lambda), and, when conds is
+// set, after each size from 3 the conditional "t if c else e" of two small programs each right
+// on part of the data points (strategy_conditional.go): a state that
+// changes only on some inputs, a value that depends on the index's parity.
+func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *node {
 	var found *node
 	lams, ok := lambdasFor(p.mined, done)
 	if !ok {
@@ -60,10 +63,25 @@ func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize in
 	}
 	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
 		lams: lams, deadline: deadline, done: done, memLimit: mem})
+	masks := map[string]*entry{}
+	var order []string
 	en.onNew = func(t valType, e *entry) bool {
-		if p.okType(t) && p.allMatch(e.vals) {
+		if !p.okType(t) {
+			return false
+		}
+		if p.allMatch(e.vals) {
 			found = e.n
 			return true
+		}
+		// The branches of a conditional are small programs right on part
+		// of the points, the smallest of each set of points kept.
+		if conds && len(p.outs) >= 3 && e.n.Size <= maxBranchSize && len(order) < maxHoleMasks {
+			if bits, n := p.matches(e.vals); n > 0 {
+				if k := maskKey(bits); masks[k] == nil {
+					masks[k] = e
+					order = append(order, k)
+				}
+			}
 		}
 		return false
 	}
@@ -76,14 +94,32 @@ func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize in
 			}
 		}
 	}
+	// A conditional is kept until the sizes below its own are
+	// enumerated: a plain program found there is preferred.
+	var cond *node
 	en.grow(maxSize, func(size int) bool {
 		if size == 4 && sweep {
 			sweepStaged(en, 0.3, p.ok)
 		}
-		return found != nil
+		if conds && found == nil && size >= 3 && len(order) > 1 {
+			if n, _ := splitConditional(p, en, masks, order, 2*size+1); n != nil && (cond == nil || n.Size < cond.Size) {
+				cond = n
+			}
+		}
+		return found != nil || (cond != nil && size+1 >= cond.Size)
 	})
+	if found == nil && !en.cancelled {
+		found = cond
+	}
 	return found
 }
+
+// Bounds of a hole's conditionals: the size of a branch, and how many
+// sets of points the branches are drawn from.
+const (
+	maxBranchSize = 5
+	maxHoleMasks  = 512
+)
 
 // fillSketch checks the fillings of a sketch on the examples in order and
 // hands the first that fits every example to consider, with its values on

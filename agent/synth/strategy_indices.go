@@ -144,7 +144,7 @@ func indexDecomposition(en *enumerator, p *problem, consider func(*node, []any) 
 		return false
 	}
 	deadline := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * indicesShare))
-	fn := holeSearch(sub, deadline, en.done, indicesMaxSize, en.memLimit/4, false)
+	fn := holeSearch(sub, deadline, en.done, indicesMaxSize, en.memLimit/4, false, false)
 	if fn == nil {
 		return false
 	}

@@ -212,7 +212,7 @@ func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *enumerat
 		}
 		sub.envs, sub.outs = append(sub.envs, f), append(sub.outs, false)
 	}
-	return holeSearch(sub, deadline, en.done, pairCondMax, en.memLimit/4, false)
+	return holeSearch(sub, deadline, en.done, pairCondMax, en.memLimit/4, false, false)
 }
 
 func pairNode(p *problem, pp pairProblem, cond *node) *node {

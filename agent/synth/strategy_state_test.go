@@ -46,3 +46,52 @@ func TestStateMachine(t *testing.T) {
 		return stateMachine(en, p, 1, consider)
 	})
 }
+
+// With a hidden state the output is a function of the state and the
+// element: a switch flipped by every zero masks the elements, a parity of
+// the negatives so far picks each element's sign.
+func TestHiddenStateMachine(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	cases := []sketchCase{
+		{name: "mask_switch_flipped_by_zero", task: list("mask_switch"), n: 10,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 5, 4, 14) },
+			f: func(in any) any {
+				out, on := []int{}, 1
+				for _, x := range asInts(in) {
+					if x == 0 {
+						on = 1 - on
+					}
+					out = append(out, x*on)
+				}
+				return out
+			}},
+		{name: "sign_by_negatives_parity", task: list("sign_parity"), n: 10,
+			gen: func(r *rand.Rand) any { return randInts(r, -6, 6, 4, 12) },
+			f: func(in any) any {
+				out, odd := []int{}, 0
+				for _, x := range asInts(in) {
+					if x < 0 {
+						odd = 1 - odd
+					}
+					if odd == 1 {
+						out = append(out, -x)
+					} else {
+						out = append(out, x)
+					}
+				}
+				return out
+			}},
+	}
+	for i := range cases {
+		cases[i].check = func(t *testing.T, n *node) {
+			if n.Op == nil || !strings.Contains(n.Op.Name, "; out ") {
+				t.Errorf("found %v, want a state machine with an output function", n)
+			}
+		}
+	}
+	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return stateMachine(en, p, 1, consider)
+	})
+}

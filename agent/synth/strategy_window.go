@@ -2,6 +2,8 @@ package synth
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -38,6 +40,12 @@ type streams struct {
 	// bits says the outputs are all 0 or 1: the scalar function may be a
 	// truth value, converted with int().
 	bits bool
+	// zip says two lists of different lengths are read up to the shorter
+	// one's length, the outputs' length.
+	zip bool
+	// labels are the distinct outputs when they are a few strings, the
+	// constants of the scalar function.
+	labels []any
 }
 
 // elemType is the element type of a list type, or false.
@@ -101,31 +109,50 @@ func newStreams(p *problem, envs [][]any) *streams {
 		var ls [][]any
 		for _, v := range env {
 			l, _ := listElems(v)
-			if len(ls) > 0 && len(l) != len(ls[0]) {
-				l = nil
-			}
 			ls = append(ls, l)
+		}
+		n := len(ls[0])
+		if len(ls) > 1 && len(ls[1]) != n {
+			n = min(n, len(ls[1]))
 		}
 		s.lists = append(s.lists, ls)
 		if i >= len(p.outs) {
 			continue
 		}
 		out, good := listElems(p.outs[i])
-		if !good || len(ls[0]) != len(out) || (len(ls) > 1 && ls[1] == nil) {
+		if !good || len(out) != n {
 			return nil
+		}
+		if len(ls) > 1 && len(ls[1]) != len(ls[0]) {
+			s.zip = true
 		}
 		for _, o := range out {
 			if b, isInt := o.(int64); !isInt || (b != 0 && b != 1) {
 				s.bits = false
 			}
+			if str, isStr := o.(string); isStr && indexOf(s.labels, str) < 0 && len(s.labels) <= maxLabels {
+				s.labels = append(s.labels, str)
+			}
 		}
 		s.outs = append(s.outs, out)
 		points += len(out)
+	}
+	if len(s.labels) > maxLabels {
+		s.labels = nil
 	}
 	if points < 4 {
 		return nil
 	}
 	return s
+}
+
+// length is the number of positions of the lists of one environment.
+func (s *streams) length(ls [][]any) int {
+	n := len(ls[0])
+	if len(ls) > 1 {
+		n = min(n, len(ls[1]))
+	}
+	return n
 }
 
 // windowSpec is one choice of features: look-back k (0: the prefix is the
@@ -135,19 +162,32 @@ type windowSpec struct {
 	k       int
 	warm    int
 	streams int
+	// prev adds the previous output (prevFill before the start) as a
+	// feature: the output is then a state the function updates.
+	prev bool
+	// diff adds, for two integer lists, the differences of the elements
+	// and of the elements k back (d = x - y, d_back): which list leads.
+	diff bool
 }
 
 // featureNames are the Python names of the features, in variable order.
 func (w windowSpec) featureNames() []string {
+	names := []string{"x", "y", "x_back", "y_back", "win_x", "win_y", "i"}
 	if w.streams == 1 {
-		return []string{"x", "back", "window", "i"}
+		names = []string{"x", "back", "window", "i"}
 	}
-	return []string{"x", "y", "x_back", "y_back", "win_x", "win_y", "i"}
+	if w.diff {
+		names = append(names, "d", "d_back")
+	}
+	if w.prev {
+		names = append(names, "prev")
+	}
+	return names
 }
 
 // features returns the feature values at position i of the lists, in the
-// order of featureNames.
-func (w windowSpec) features(ls [][]any, elem []valType, i int) []any {
+// order of featureNames; prev is the previous output (when w.prev).
+func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any {
 	var cur, back, win []any
 	for s := range w.streams {
 		l := ls[s]
@@ -164,10 +204,19 @@ func (w windowSpec) features(ls [][]any, elem []valType, i int) []any {
 		win = append(win, typedList(l[lo:i+1], elem[s]))
 	}
 	out := append(append(cur, back...), win...)
-	return append(out, int64(i))
+	out = append(out, int64(i))
+	if w.diff {
+		d, _ := subI(cur[0].(int64), cur[1].(int64))
+		db, _ := subI(back[0].(int64), back[1].(int64))
+		out = append(out, d, db)
+	}
+	if w.prev {
+		out = append(out, prev)
+	}
+	return out
 }
 
-func (w windowSpec) featureTypes(elem []valType) []valType {
+func (w windowSpec) featureTypes(elem []valType, prev valType) []valType {
 	var cur, win []valType
 	for s := range w.streams {
 		cur = append(cur, elem[s])
@@ -181,7 +230,14 @@ func (w windowSpec) featureTypes(elem []valType) []valType {
 		win = append(win, lt)
 	}
 	out := append(append(append([]valType{}, cur...), cur...), win...)
-	return append(out, tInt)
+	out = append(out, tInt)
+	if w.diff {
+		out = append(out, tInt, tInt)
+	}
+	if w.prev {
+		out = append(out, prev)
+	}
+	return out
 }
 
 func zeroOf(t valType) any {
@@ -220,16 +276,26 @@ func typedList(xs []any, t valType) any {
 // windowSpecs lists the feature choices in the order they are tried: one
 // place back, then longer windows, then the prefix; each without a
 // warm-up, then with one.
-func windowSpecs(streams int) []windowSpec {
+func windowSpecs(streams int, ints bool) []windowSpec {
 	var out []windowSpec
 	for k := 1; k <= maxWindowBack; k++ {
 		out = append(out, windowSpec{k: k, streams: streams}, windowSpec{k: k, warm: k, streams: streams})
 		if k == 1 {
-			out = append(out, windowSpec{k: 0, streams: streams})
+			out = append(out, windowSpec{k: 0, streams: streams}, windowSpec{k: 1, streams: streams, prev: true})
+		}
+		if k == 2 {
+			out = append(out, windowSpec{k: 2, streams: streams, prev: true})
+		}
+		if k == 1 && streams == 2 && ints {
+			out = append(out, windowSpec{k: 1, streams: 2, diff: true}, windowSpec{k: 1, warm: 1, streams: 2, diff: true})
 		}
 	}
 	return out
 }
+
+// maxTrusted is the size of a position function taken as soon as it is
+// found.
+const maxTrusted = 9
 
 // positionwise tries every window choice in turn within share of the time
 // left; it reports whether consider accepted a program.
@@ -239,13 +305,29 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
-	specs := windowSpecs(len(st.elem))
-	// Small functions of every choice first, then larger ones.
+	specs := windowSpecs(len(st.elem), !slices.ContainsFunc(st.elem, func(t valType) bool { return t != tInt }))
+	try := func(w windowSpec, fn *node, warmVal any) bool {
+		n := positionNode(p, st, w, fn, warmVal)
+		vals := make([]any, len(en.envs))
+		for i, env := range en.envs {
+			vals[i] = evalSafe(n, env)
+		}
+		return consider(n, vals)
+	}
+	// Small functions of every choice first, then larger ones. A large
+	// conditional fits a choice easily, and may be the wrong choice's:
+	// those are kept, and the smallest of all is taken at the end.
+	type found struct {
+		w       windowSpec
+		fn      *node
+		warmVal any
+	}
+	var larger []found
 	for pass, maxSize := range []int{4, 6} {
 		for j, w := range specs {
 			left := time.Until(until)
-			if left <= 0 {
-				return false
+			if left <= 0 || en.interrupted() {
+				break
 			}
 			// Each choice gets an equal part of what is left (of the
 			// first third in the first pass).
@@ -257,14 +339,19 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 			if !good {
 				continue
 			}
-			n := positionNode(p, st, w, fn, warmVal)
-			vals := make([]any, len(en.envs))
-			for i, env := range en.envs {
-				vals[i] = evalSafe(n, env)
+			if fn.Size > maxTrusted {
+				larger = append(larger, found{w, fn, warmVal})
+				continue
 			}
-			if consider(n, vals) {
+			if try(w, fn, warmVal) {
 				return true
 			}
+		}
+	}
+	sort.SliceStable(larger, func(i, j int) bool { return larger[i].fn.Size < larger[j].fn.Size })
+	for _, f := range larger {
+		if try(f.w, f.fn, f.warmVal) {
+			return true
 		}
 	}
 	return false
@@ -273,7 +360,9 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 // searchPositionFunc searches the scalar function of the features of w
 // that gives every output position (after the warm-up).
 func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, done <-chan struct{}, maxSize int, mem int64) (*node, any, bool) {
-	sub := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem)}, round: -1, mined: p.mined}
+	pt := st.prevType()
+	sub := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
+		consts: st.labels}
 	var warmVal any
 	for e, out := range st.outs {
 		for i := range out {
@@ -288,12 +377,12 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 			if len(sub.envs) >= maxPointsSearched {
 				continue
 			}
-			sub.envs = append(sub.envs, w.features(st.lists[e], st.elem, i))
-			o := out[i]
-			if st.bits {
-				o = o.(int64) == 1
+			prev := zeroOf(pt)
+			if i > 0 {
+				prev = st.asPrev(out[i-1])
 			}
-			sub.outs = append(sub.outs, o)
+			sub.envs = append(sub.envs, w.features(st.lists[e], st.elem, i, prev))
+			sub.outs = append(sub.outs, st.asPrev(out[i]))
 		}
 	}
 	if w.warm > 0 && warmVal == nil || len(sub.outs) < 3 {
@@ -304,8 +393,25 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 		sub.out = tBool
 	}
 	sub.ok = []valType{sub.out}
-	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5)
+	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5)
 	return fn, warmVal, fn != nil
+}
+
+// prevType is the type of the scalar function's value and of the
+// previous output as its feature: a truth value for 0/1 outputs.
+func (s *streams) prevType() valType {
+	if s.bits {
+		return tBool
+	}
+	return s.outElem
+}
+
+// asPrev converts an output element to the scalar function's value.
+func (s *streams) asPrev(o any) any {
+	if s.bits {
+		return o.(int64) == 1
+	}
+	return o
 }
 
 // evalSafe evaluates a program, an operator panicking counting as failing.
@@ -322,25 +428,35 @@ func evalSafe(n *node, env []any) (v any) {
 // fn to the features of w.
 func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) *node {
 	name := fmt.Sprintf("positionwise[k=%d,warm=%d:%s]", w.k, w.warm, fn)
-	bits := st.bits
+	if w.prev {
+		name = fmt.Sprintf("positionwise[k=%d,warm=%d,prev:%s]", w.k, w.warm, fn)
+	}
+	bits, zip := st.bits, st.zip
 	elem, outElem := st.elem, st.outElem
+	prevFill := zeroOf(st.prevType())
 	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famScan, Cost: 1,
 		Eval: func(_ *lambda, a []any) any {
 			var ls [][]any
 			for _, v := range a {
 				l, _ := listElems(v)
-				if len(ls) > 0 && len(l) != len(ls[0]) {
+				if len(ls) > 0 && len(l) != len(ls[0]) && !zip {
 					return errV
 				}
 				ls = append(ls, l)
 			}
-			out := make([]any, len(ls[0]))
+			n := len(ls[0])
+			if len(ls) > 1 {
+				n = min(n, len(ls[1]))
+			}
+			out := make([]any, n)
+			prev := prevFill
 			for i := range out {
 				if i < w.warm {
 					out[i] = warmVal
 					continue
 				}
-				v := evalSafe(fn, w.features(ls, elem, i))
+				v := evalSafe(fn, w.features(ls, elem, i, prev))
+				prev = v
 				if isErr(v) {
 					return errV
 				}
@@ -362,7 +478,7 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 			return errV
 		},
 		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("positionwise", p.b.names, positionLoop(e, w, fn, warmVal, bits, p.b.names, elem)), a...)
+			return call(e.loopHelper("positionwise", p.b.names, positionLoop(e, w, fn, warmVal, prevFill, bits, zip, p.b.names, elem)), a...)
 		}}
 	n := &node{Op: op, Var: -1, Size: 2 + fn.Size + min(w.k, 2)}
 	for i := range p.b.types {
@@ -397,7 +513,7 @@ func (e *emitter) loopHelper(base string, params []string, body string) string {
 
 // positionLoop renders the body of the position-wise helper: the features
 // fn uses, then the output at each position.
-func positionLoop(e *emitter, w windowSpec, fn *node, warmVal any, bits bool, lists []string, elem []valType) string {
+func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bits, zip bool, lists []string, elem []valType) string {
 	names := w.featureNames()
 	used := make([]bool, len(names))
 	markVars(fn, used)
@@ -414,8 +530,17 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal any, bits bool, li
 	}
 	var sb strings.Builder
 	sb.WriteString("    out = []\n")
-	fmt.Fprintf(&sb, "    for i in range(len(%s)):\n", lists[0])
+	if zip {
+		fmt.Fprintf(&sb, "    for i in range(min(len(%s), len(%s))):\n", lists[0], lists[1])
+	} else {
+		fmt.Fprintf(&sb, "    for i in range(len(%s)):\n", lists[0])
+	}
 	ns := w.streams
+	if w.diff {
+		// d and d_back are written from the elements.
+		used[0], used[1] = used[0] || used[3*ns+1], used[1] || used[3*ns+1]
+		used[ns], used[ns+1] = used[ns] || used[3*ns+2], used[ns+1] || used[3*ns+2]
+	}
 	for s := range ns {
 		if used[s] {
 			fmt.Fprintf(&sb, "        %s = %s[i]\n", names[s], lists[s])
@@ -433,6 +558,20 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal any, bits bool, li
 			} else {
 				fmt.Fprintf(&sb, "        %s = %s[max(0, i - %d):i + 1]\n", names[2*ns+s], lists[s], w.k)
 			}
+		}
+	}
+	if w.diff && used[3*ns+1] {
+		sb.WriteString("        d = x - y\n")
+	}
+	if w.diff && used[3*ns+2] {
+		sb.WriteString("        d_back = x_back - y_back\n")
+	}
+	if w.prev && used[len(names)-1] {
+		fill := constCode(prevFill).s
+		if bits {
+			sb.WriteString("        prev = out[-1] == 1 if out else False\n")
+		} else {
+			fmt.Fprintf(&sb, "        prev = out[-1] if out else %s\n", fill)
 		}
 	}
 	fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)

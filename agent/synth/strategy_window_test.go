@@ -103,7 +103,7 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 			if c.check != nil {
 				c.check(t, res.best)
 			}
-			prog := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
+			prog := program{Root: res.best, Binding: p.b.line, BindingHelper: p.b.helper, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
 			src := prog.Python("solve", "")
 			checkGolden(t, filepath.Join("testdata", "sketch", c.name+".py"), src)
 			probe, ins := mk(40)
@@ -242,4 +242,115 @@ func slicesMax(xs []int) int {
 		m = max(m, x)
 	}
 	return m
+}
+
+// With the previous output as a feature, the decomposition finds outputs
+// that are a state: a run length, a switch with hysteresis, a latch that
+// takes a reading seen twice in a row, a value held until the next
+// trigger; and, over two lists of different lengths, a function of the
+// index's parity up to the shorter one's length.
+func TestPositionwiseState(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	two := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindTwoLists, InputType: "two integer lists", FunctionName: "solve"}
+	}
+	cases := []sketchCase{
+		{name: "positive_run_length", task: list("positive_run"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -3, 3, 4, 12) },
+			f: func(in any) any {
+				out, run := []int{}, 0
+				for _, x := range asInts(in) {
+					if x > 0 {
+						run++
+					} else {
+						run = 0
+					}
+					out = append(out, run)
+				}
+				return out
+			}},
+		{name: "hysteresis_switch", task: list("hysteresis"), n: 8,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 12, 4, 14) },
+			f: func(in any) any {
+				out, on := []int{}, 0
+				for _, x := range asInts(in) {
+					switch {
+					case x < 4:
+						on = 1
+					case x > 8:
+						on = 0
+					}
+					out = append(out, on)
+				}
+				return out
+			}},
+		{name: "latch_twice_seen", task: list("latch"), n: 8,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 1, 4, 14) },
+			f: func(in any) any {
+				xs := asInts(in)
+				out, state := []int{}, 0
+				for i, x := range xs {
+					if i > 0 && xs[i-1] == x {
+						state = x
+					}
+					out = append(out, state)
+				}
+				return out
+			}},
+		{name: "hold_until_trigger", task: two("hold"), n: 6,
+			gen: func(r *rand.Rand) any {
+				v := randInts(r, -9, 9, 3, 10)
+				return []any{v, randInts(r, 0, 1, len(v), len(v))}
+			},
+			f: func(in any) any {
+				l := in.([]any)
+				v, tr := asInts(l[0]), asInts(l[1])
+				out, held := []int{}, 0
+				for i := range v {
+					if tr[i] == 1 {
+						held = v[i]
+					}
+					out = append(out, held)
+				}
+				return out
+			}},
+		{name: "leader_changes", task: two("leader_changes"), n: 8,
+			gen: func(r *rand.Rand) any {
+				a := randInts(r, 0, 6, 3, 12)
+				return []any{a, randInts(r, 0, 6, len(a), len(a))}
+			},
+			f: func(in any) any {
+				l := in.([]any)
+				a, b := asInts(l[0]), asInts(l[1])
+				sign := func(v int) int { return b2i(v > 0) - b2i(v < 0) }
+				out := []int{}
+				for i := range a {
+					out = append(out, b2i(i > 0 && sign(a[i]-b[i]) != sign(a[i-1]-b[i-1])))
+				}
+				return out
+			}},
+		{name: "parity_zip_shorter", task: two("parity_zip"), n: 6,
+			gen: func(r *rand.Rand) any { return []any{randInts(r, -9, 9, 2, 9), randInts(r, -9, 9, 2, 9)} },
+			f: func(in any) any {
+				l := in.([]any)
+				a, b := asInts(l[0]), asInts(l[1])
+				out := []int{}
+				for i := range min(len(a), len(b)) {
+					if i%2 == 0 {
+						out = append(out, a[i]*b[i])
+					} else {
+						out = append(out, a[i]-b[i])
+					}
+				}
+				return out
+			}},
+	}
+	for i := range cases {
+		cases[i].check = isPositionwise
+	}
+	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return positionwise(en, p, 1, consider)
+	})
 }

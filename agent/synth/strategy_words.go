@@ -133,7 +133,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	for _, pt := range points {
 		all.envs, all.outs = append(all.envs, pt.env), append(all.outs, pt.out)
 	}
-	if fn := holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false); fn != nil {
+	if fn := holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false, false); fn != nil {
 		return wordProgram{sep: sep, join: join, fn: fn}, true
 	}
 	// The words that change, then the condition that tells them apart.
@@ -146,7 +146,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	if len(moved.outs) < 2 || len(moved.outs) == len(points) {
 		return wordProgram{}, false
 	}
-	fn := holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false)
+	fn := holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false, false)
 	if fn == nil {
 		return wordProgram{}, false
 	}
@@ -161,7 +161,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	if len(cond.outs) < 2 {
 		return wordProgram{}, false
 	}
-	c := holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false)
+	c := holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false, false)
 	if c == nil {
 		return wordProgram{}, false
 	}

@@ -1,0 +1,344 @@
+package synth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The digit-value lift: numbers written as lists of digits are read as
+// the numbers they are, in base b and either digit order, and the task
+// becomes one over those numbers (and the other inputs, such as the base
+// itself): a comparison, a sum, a difference. The scalar function is
+// searched by the enumerator as a hole on the numbers; a list output is
+// read back as a number the same way, and written out with the length
+// rule the examples show (no leading zeros, at least as many digits as
+// the inputs, or always one more). Where the digit-loop sketch
+// (strategy_template_digits.go) follows the carry digit by digit, this
+// one changes representation, so that any operation the DSL knows on
+// numbers is in reach.
+
+// digitValue is one reading of the digit lists: base (a constant, or the
+// integer variable baseVar when >= 0) and order.
+type digitValue struct {
+	msbFirst bool
+	base     int64
+	baseVar  int
+}
+
+// baseOf returns the base in an environment.
+func (d digitValue) baseOf(env []any) int64 {
+	if d.baseVar >= 0 {
+		return env[d.baseVar].(int64)
+	}
+	return d.base
+}
+
+// value reads a digit list as the number sum(d * base**i), i counted from
+// the least significant digit (0 for an empty list), or fails on an
+// overflow.
+func (d digitValue) value(ds []int64, base int64) (int64, bool) {
+	if base < 2 || len(ds) > 62 {
+		return 0, false
+	}
+	v := int64(0)
+	for i := range ds {
+		x := ds[i]
+		if !d.msbFirst {
+			x = ds[len(ds)-1-i]
+		}
+		var ok bool
+		if v, ok = mulI(v, base); !ok {
+			return 0, false
+		}
+		if v, ok = addI(v, x); !ok {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// digitsLen rules for a list output.
+const (
+	digitsNatural = iota // no leading zeros (one digit for 0)
+	digitsPadN           // at least as many digits as the longest input
+	digitsPadN1          // at least one more than the longest input
+	numDigitsLens
+)
+
+var digitsLenNames = []string{"natural", "pad_n", "pad_n+1"}
+
+// digits writes v in base, least significant first, with at least
+// minLen digits.
+func digitsIn(v, base int64, minLen int) []int64 {
+	var out []int64
+	for v > 0 || len(out) < max(minLen, 1) {
+		out = append(out, v%base)
+		v /= base
+	}
+	return out
+}
+
+// digitVars describes the problem's variables for the lift: the digit
+// lists (indexes) and the others.
+type digitVars struct {
+	lists, others []int
+}
+
+func newDigitVars(p *problem) (digitVars, bool) {
+	var dv digitVars
+	for i, t := range p.b.types {
+		switch t {
+		case tListInt:
+			dv.lists = append(dv.lists, i)
+		case tInt:
+			dv.others = append(dv.others, i)
+		default:
+			return dv, false
+		}
+	}
+	return dv, len(dv.lists) >= 1 && len(dv.lists) <= 2 && len(dv.others) <= 1
+}
+
+// digitValueSketch tries the lift on problems whose inputs are one or two
+// lists of digits (and at most one integer) and whose output is a number,
+// a truth value or a list of digits.
+func digitValueSketch(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+	if p.nullable || len(p.outs) < 2 || (p.out != tInt && p.out != tBool && p.out != tListInt) || en.stopped {
+		return false
+	}
+	dv, ok := newDigitVars(p)
+	if !ok {
+		return false
+	}
+	top := int64(0)
+	for _, env := range en.envs {
+		for _, i := range dv.lists {
+			for _, x := range env[i].([]int64) {
+				if x < 0 {
+					return false
+				}
+				top = max(top, x)
+			}
+		}
+	}
+	var readings []digitValue
+	for _, msb := range []bool{false, true} {
+		for _, v := range dv.others {
+			readings = append(readings, digitValue{msbFirst: msb, baseVar: v})
+		}
+		for b := max(top+1, 2); b <= 10; b++ {
+			readings = append(readings, digitValue{msbFirst: msb, base: b, baseVar: -1})
+		}
+	}
+	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	for j, d := range readings {
+		left := time.Until(until)
+		if left <= 0 || en.interrupted() {
+			return false
+		}
+		sub, lens, good := digitSubproblem(p, dv, d)
+		if !good {
+			continue
+		}
+		fn := holeSearch(sub, time.Now().Add(left/time.Duration(len(readings)-j)), en.done, 6, en.memLimit/4, false, false)
+		if fn == nil {
+			continue
+		}
+		for _, l := range lens {
+			n := digitValueNode(p, dv, d, fn, l)
+			vals := make([]any, len(en.envs))
+			for i, env := range en.envs {
+				vals[i] = evalSafe(n, env)
+			}
+			if consider(n, vals) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// digitSubproblem is the problem over the numbers the lists stand for,
+// with the length rules a list output allows.
+func digitSubproblem(p *problem, dv digitVars, d digitValue) (*problem, []int, bool) {
+	sub := &problem{b: &binding{}, round: -1, mined: p.mined}
+	for k := range dv.lists {
+		sub.b.names = append(sub.b.names, []string{"a", "b"}[k])
+		sub.b.types = append(sub.b.types, tInt)
+	}
+	for _, i := range dv.others {
+		sub.b.names = append(sub.b.names, p.b.names[i])
+		sub.b.types = append(sub.b.types, tInt)
+	}
+	// The inputs' width first: digit arithmetic mostly keeps it.
+	lens := []int{digitsPadN, digitsPadN1, digitsNatural}
+	for e, env := range p.envs {
+		base := d.baseOf(env)
+		if base < 2 || base > 36 {
+			return nil, nil, false
+		}
+		var senv []any
+		n := 0
+		for _, i := range dv.lists {
+			ds := env[i].([]int64)
+			v, ok := d.value(ds, base)
+			if !ok {
+				return nil, nil, false
+			}
+			n = max(n, len(ds))
+			senv = append(senv, v)
+		}
+		for _, i := range dv.others {
+			senv = append(senv, env[i])
+		}
+		sub.envs = append(sub.envs, senv)
+		out := p.outs[e]
+		if p.out == tListInt {
+			ds := out.([]int64)
+			v, ok := d.value(ds, base)
+			if !ok {
+				return nil, nil, false
+			}
+			var keep []int
+			for _, l := range lens {
+				if slices.Equal(d.write(v, base, l, n), ds) {
+					keep = append(keep, l)
+				}
+			}
+			if lens = keep; len(lens) == 0 {
+				return nil, nil, false
+			}
+			out = v
+		}
+		sub.outs = append(sub.outs, out)
+	}
+	sub.out = p.out
+	if p.out == tListInt {
+		sub.out = tInt
+	}
+	sub.ok = []valType{sub.out}
+	if p.out != tListInt {
+		lens = []int{digitsNatural}
+	}
+	return sub, lens, true
+}
+
+// write renders v as a digit list of the reading's order under length
+// rule l, n being the longest input's length.
+func (d digitValue) write(v, base int64, l, n int) []int64 {
+	minLen := 1
+	switch l {
+	case digitsPadN:
+		minLen = n
+	case digitsPadN1:
+		minLen = n + 1
+	}
+	out := digitsIn(v, base, minLen)
+	if d.msbFirst {
+		out = reversed(out)
+	}
+	return out
+}
+
+// digitValueNode is the whole program: read the numbers, apply fn, and
+// for a list output write the result back as digits.
+func digitValueNode(p *problem, dv digitVars, d digitValue, fn *node, l int) *node {
+	name := fmt.Sprintf("digit_value[%+v,%s:%s]", d, digitsLenNames[l], fn)
+	listOut := p.out == tListInt
+	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famLoop, Cost: 1,
+		Eval: func(_ *lambda, a []any) any {
+			base := d.baseOf(a)
+			if base < 2 || base > 36 {
+				return errV
+			}
+			var env []any
+			n := 0
+			for _, i := range dv.lists {
+				ds := a[i].([]int64)
+				v, ok := d.value(ds, base)
+				if !ok {
+					return errV
+				}
+				n = max(n, len(ds))
+				env = append(env, v)
+			}
+			for _, i := range dv.others {
+				env = append(env, a[i])
+			}
+			v := evalSafe(fn, env)
+			if !listOut || isErr(v) {
+				return v
+			}
+			x, ok := v.(int64)
+			if !ok || x < 0 {
+				return errV
+			}
+			return d.write(x, base, l, n)
+		},
+		Py: func(e *emitter, _ *lambda, a []code) code {
+			return call(e.loopHelper("digit_value", p.b.names, d.python(e, p, dv, fn, l)), a...)
+		}}
+	n := &node{Op: op, Var: -1, Size: 4 + fn.Size}
+	for i := range p.b.types {
+		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
+	}
+	return n
+}
+
+// python renders the helper's body: the numbers, the function, the
+// digits written back.
+func (d digitValue) python(e *emitter, p *problem, dv digitVars, fn *node, l int) string {
+	var sb strings.Builder
+	base := fmt.Sprint(d.base)
+	if d.baseVar >= 0 {
+		base = p.b.names[d.baseVar]
+	}
+	var vars []code
+	for k, i := range dv.lists {
+		name := []string{"a", "b"}[k]
+		list := p.b.names[i]
+		digits := list
+		if d.msbFirst {
+			digits = "reversed(" + list + ")"
+		}
+		fmt.Fprintf(&sb, "    %s_ = sum(dig * %s ** pos for pos, dig in enumerate(%s))\n", name, base, digits)
+		vars = append(vars, atom(name+"_"))
+	}
+	for _, i := range dv.others {
+		vars = append(vars, atom(p.b.names[i]))
+	}
+	expr := e.node(fn, vars)
+	if p.out != tListInt {
+		fmt.Fprintf(&sb, "    return %s\n", expr.s)
+		return sb.String()
+	}
+	fmt.Fprintf(&sb, "    t = %s\n", expr.s)
+	switch l {
+	case digitsNatural:
+		sb.WriteString("    width = 1\n")
+	case digitsPadN, digitsPadN1:
+		var lens []string
+		for _, i := range dv.lists {
+			lens = append(lens, "len("+p.b.names[i]+")")
+		}
+		w := lens[0]
+		if len(lens) > 1 {
+			w = "max(" + strings.Join(lens, ", ") + ")"
+		}
+		if l == digitsPadN1 {
+			w += " + 1"
+		}
+		fmt.Fprintf(&sb, "    width = %s\n", w)
+	}
+	sb.WriteString("    if t < 0:\n        raise ValueError(\"negative result\")\n")
+	sb.WriteString("    out = []\n")
+	fmt.Fprintf(&sb, "    while t > 0 or len(out) < width:\n        out.append(t %% %s)\n        t //= %s\n", base, base)
+	if d.msbFirst {
+		sb.WriteString("    return out[::-1]\n")
+	} else {
+		sb.WriteString("    return out\n")
+	}
+	return sb.String()
+}

@@ -1,0 +1,12 @@
+def positionwise(xs):
+    out = []
+    for i in range(len(xs)):
+        x = xs[i]
+        prev = out[-1] == 1 if out else False
+        out.append(int(x < 3 ** 2 if prev else x <= 3))
+    return out
+
+
+def solve(input_data):
+    xs = input_data
+    return positionwise(xs)

@@ -1,0 +1,11 @@
+def state_machine(xs):
+    state, out = 0, []
+    for x in xs:
+        state = state + 0 ** x
+        out.append(x * int(state % 2 == 0))
+    return out
+
+
+def solve(input_data):
+    xs = input_data
+    return state_machine(xs)
