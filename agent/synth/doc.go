@@ -45,7 +45,10 @@
 //
 // The search:
 //   - problem.go: a Write request as the enumerator sees it: how inputs bind
-//     to variables, the examples' environments and outputs.
+//     to variables, the examples' environments and outputs;
+//     binding_args.go the several arguments of one input, binding_tokens.go
+//     a list of tokens (integers beside words, records) bound as their
+//     texts.
 //   - consts.go: constants mined from the task's text.
 //   - lambdas.go: the lambda banks (enumerated once per process, per mined
 //     constants, bounded by counts and never by the clock) and the lambdas added by hand: conditional, keyed,
@@ -81,16 +84,23 @@
 //     reached, run after size 4 after the sweeps, in this order:
 //     strategy_template_dp.go (1-D recurrences over an integer),
 //     strategy_template_digits.go (digit lists in base b combined with a
-//     carry or borrow), strategy_template_stack.go (tokens run on a stack,
-//     operator codes' meanings learned), strategy_state.go (a small state
-//     updated by every element) and strategy_window.go (position-wise
-//     decomposition: each output position a data point of a scalar
-//     function of a window, searched by the enumerator as a hole), then
-//     strategy_template_listdp.go (recurrences over a list's elements:
-//     two back, or a pairwise table as for the longest increasing
-//     subsequence), strategy_indices.go (a list of indices as a truth
-//     function of each index's elements), strategy_pairs.go (the first
-//     pair of indices or slice for which a condition holds) and
+//     carry or borrow), strategy_template_digitvalue.go (digit lists read
+//     as numbers, a function of the numbers searched as a hole, digits
+//     written back), strategy_template_stack.go (tokens run on a stack,
+//     operator codes' meanings learned), strategy_template_interp.go
+//     (token lists run on a stack, each word's stack effect learned by
+//     backtracking over the examples), strategy_state.go (a small state
+//     updated by every element, the output the state or a function of
+//     it) and strategy_window.go (position-wise decomposition: each
+//     output position a data point of a scalar function of a window, the
+//     previous output, the other list, searched by the enumerator as a
+//     hole), then strategy_template_listdp.go (recurrences over a list's
+//     elements: two back, or a pairwise table as for the longest
+//     increasing subsequence), strategy_indices.go (a list of indices as
+//     a truth function of each index's elements), strategy_first.go (the
+//     first position at which a function of the element, the prefix and
+//     the rest holds), strategy_pairs.go (the first pair of indices or
+//     slice for which a condition holds) and
 //     strategy_words.go (a string mapped word by word, with a condition
 //     picking the words that change).
 //   - lastResort (strategy_families.go): the sketches that fit too

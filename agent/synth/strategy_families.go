@@ -19,8 +19,8 @@ import (
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
-		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) ||
-		indexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
+		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
+		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
 }
 
 // lastResort runs the sketches that fit too easily to stand beside the

@@ -46,6 +46,54 @@ type streams struct {
 	// labels are the distinct outputs when they are a few strings, the
 	// constants of the scalar function.
 	labels []any
+	// derive, when set, makes the two integer lists one, element by
+	// element (their products, sums or differences): a window of those.
+	derive *derivation
+}
+
+// derivation combines two integer lists into one element by element.
+type derivation struct {
+	name, py string
+	f        func(a, b int64) (int64, bool)
+}
+
+var derivations = []derivation{
+	{"products", "x * y", mulI},
+	{"sums", "x + y", addI},
+	{"differences", "x - y", subI},
+}
+
+// derived is the one-list reading of two integer lists of one length.
+func (s *streams) derived(d derivation) *streams {
+	if len(s.elem) != 2 || s.elem[0] != tInt || s.elem[1] != tInt || s.zip {
+		return nil
+	}
+	out := *s
+	out.elem, out.derive, out.lists = []valType{tInt}, &d, nil
+	for i, ls := range s.lists {
+		z, ok := d.combine(ls)
+		if !ok && i < len(s.outs) {
+			return nil
+		}
+		out.lists = append(out.lists, [][]any{z})
+	}
+	return &out
+}
+
+// combine makes the derived list of two lists of one length.
+func (d derivation) combine(ls [][]any) ([]any, bool) {
+	if len(ls) != 2 || len(ls[0]) != len(ls[1]) {
+		return nil, false
+	}
+	z := make([]any, len(ls[0]))
+	for i := range z {
+		v, ok := d.f(ls[0][i].(int64), ls[1][i].(int64))
+		if !ok {
+			return nil, false
+		}
+		z[i] = v
+	}
+	return z, true
 }
 
 // elemType is the element type of a list type, or false.
@@ -323,7 +371,42 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 		warmVal any
 	}
 	var larger []found
+	// Two integer lists read as one: a window over their products, sums
+	// or differences (a sliding dot product), with small functions, after
+	// the small functions of the lists as they are.
+	derivedLists := func() bool {
+		for _, d := range derivations {
+			dst := st.derived(d)
+			if dst == nil {
+				break
+			}
+			for _, w := range windowSpecs(1, true) {
+				left := time.Until(until)
+				if left <= 0 || en.interrupted() {
+					break
+				}
+				if w.prev {
+					continue
+				}
+				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), en.done, 4, en.memLimit/4)
+				if good && fn.Size <= maxTrusted {
+					n := positionNode(p, dst, w, fn, warmVal)
+					vals := make([]any, len(en.envs))
+					for i, env := range en.envs {
+						vals[i] = evalSafe(n, env)
+					}
+					if consider(n, vals) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	for pass, maxSize := range []int{4, 6} {
+		if pass == 1 && derivedLists() {
+			return true
+		}
 		for j, w := range specs {
 			left := time.Until(until)
 			if left <= 0 || en.interrupted() {
@@ -388,6 +471,9 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 	if w.warm > 0 && warmVal == nil || len(sub.outs) < 3 {
 		return nil, nil, false
 	}
+	if w.prev {
+		sub.consts = append(slices.Clone(sub.consts), switchPoints(sub, len(w.featureNames())-1)...)
+	}
 	sub.out = st.outElem
 	if st.bits {
 		sub.out = tBool
@@ -395,6 +481,42 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 	sub.ok = []valType{sub.out}
 	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5)
 	return fn, warmVal, fn != nil
+}
+
+// switchPoints are the thresholds a state changes at, constants of the
+// scalar function: for each value the output switches to, the least and
+// the greatest element where it does (a heater that turns on below 18 and
+// off above 22 switches on at elements up to 17 and off from 23). The
+// task's text seldom states them.
+func switchPoints(sub *problem, prevVar int) []any {
+	type bounds struct{ lo, hi int64 }
+	by := map[any]*bounds{}
+	var order []any
+	for i, env := range sub.envs {
+		x, isInt := env[0].(int64)
+		if !isInt || equalTo(sub.outs[i], env[prevVar], 0) {
+			continue
+		}
+		b := by[sub.outs[i]]
+		if b == nil {
+			if len(order) == maxLabels {
+				continue
+			}
+			b = &bounds{x, x}
+			by[sub.outs[i]] = b
+			order = append(order, sub.outs[i])
+		}
+		b.lo, b.hi = min(b.lo, x), max(b.hi, x)
+	}
+	var out []any
+	for _, o := range order {
+		for _, c := range []int64{by[o].lo, by[o].hi} {
+			if indexOf(out, c) < 0 && (c < -1 || c > 3) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // prevType is the type of the scalar function's value and of the
@@ -431,7 +553,10 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 	if w.prev {
 		name = fmt.Sprintf("positionwise[k=%d,warm=%d,prev:%s]", w.k, w.warm, fn)
 	}
-	bits, zip := st.bits, st.zip
+	bits, zip, derive := st.bits, st.zip, st.derive
+	if derive != nil {
+		name = fmt.Sprintf("positionwise[%s,k=%d,warm=%d:%s]", derive.name, w.k, w.warm, fn)
+	}
 	elem, outElem := st.elem, st.outElem
 	prevFill := zeroOf(st.prevType())
 	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famScan, Cost: 1,
@@ -443,6 +568,13 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 					return errV
 				}
 				ls = append(ls, l)
+			}
+			if derive != nil {
+				z, ok := derive.combine(ls)
+				if !ok {
+					return errV
+				}
+				ls = [][]any{z}
 			}
 			n := len(ls[0])
 			if len(ls) > 1 {
@@ -478,7 +610,12 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 			return errV
 		},
 		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("positionwise", p.b.names, positionLoop(e, w, fn, warmVal, prevFill, bits, zip, p.b.names, elem)), a...)
+			lists, head := p.b.names, ""
+			if derive != nil {
+				lists = []string{"zs"}
+				head = fmt.Sprintf("    zs = [%s for x, y in zip(%s, %s)]\n", derive.py, p.b.names[0], p.b.names[1])
+			}
+			return call(e.loopHelper("positionwise", p.b.names, head+positionLoop(e, w, fn, warmVal, prevFill, bits, zip, lists, elem)), a...)
 		}}
 	n := &node{Op: op, Var: -1, Size: 2 + fn.Size + min(w.k, 2)}
 	for i := range p.b.types {

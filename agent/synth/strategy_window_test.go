@@ -286,6 +286,21 @@ func TestPositionwiseState(t *testing.T) {
 				}
 				return out
 			}},
+		{name: "switch_thresholds_from_data", task: list("heater"), n: 14,
+			gen: func(r *rand.Rand) any { return randInts(r, 5, 35, 4, 14) },
+			f: func(in any) any {
+				out, on := []int{}, 0
+				for _, x := range asInts(in) {
+					switch {
+					case x <= 13:
+						on = 1
+					case x >= 27:
+						on = 0
+					}
+					out = append(out, on)
+				}
+				return out
+			}},
 		{name: "latch_twice_seen", task: list("latch"), n: 8,
 			gen: func(r *rand.Rand) any { return randInts(r, 0, 1, 4, 14) },
 			f: func(in any) any {
@@ -328,6 +343,24 @@ func TestPositionwiseState(t *testing.T) {
 				out := []int{}
 				for i := range a {
 					out = append(out, b2i(i > 0 && sign(a[i]-b[i]) != sign(a[i-1]-b[i-1])))
+				}
+				return out
+			}},
+		{name: "sliding_dot_product4", task: two("sliding_dot"), n: 6,
+			gen: func(r *rand.Rand) any {
+				a := randInts(r, -4, 4, 2, 10)
+				return []any{a, randInts(r, -4, 4, len(a), len(a))}
+			},
+			f: func(in any) any {
+				l := in.([]any)
+				a, b := asInts(l[0]), asInts(l[1])
+				out := []int{}
+				for i := range a {
+					s := 0
+					for j := max(0, i-3); j <= i; j++ {
+						s += a[j] * b[j]
+					}
+					out = append(out, s)
 				}
 				return out
 			}},

@@ -3,7 +3,7 @@ def positionwise(xs):
     for i in range(len(xs)):
         x = xs[i]
         prev = out[-1] == 1 if out else False
-        out.append(int(x < 3 ** 2 if prev else x <= 3))
+        out.append(int(x < 9 if prev else x <= 3))
     return out
 
 

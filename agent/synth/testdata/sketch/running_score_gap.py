@@ -1,9 +1,9 @@
 def positionwise(xs, ys):
+    zs = [x - y for x, y in zip(xs, ys)]
     out = []
-    for i in range(len(xs)):
-        win_x = xs[:i + 1]
-        win_y = ys[:i + 1]
-        out.append(sum(win_x) - sum(win_y))
+    for i in range(len(zs)):
+        window = zs[:i + 1]
+        out.append(sum(window))
     return out
 
 
