@@ -19,10 +19,10 @@ import (
 type alignOther uint8
 
 const (
-	alignMax       alignOther = iota // max(up, left)
-	alignMinIndel                    // 1 + min(up, left)
-	alignMinEdit                     // 1 + min(up, left, diag)
-	alignZero                        // 0
+	alignMax      alignOther = iota // max(up, left)
+	alignMinIndel                   // 1 + min(up, left)
+	alignMinEdit                    // 1 + min(up, left, diag)
+	alignZero                       // 0
 	numAlignOthers
 )
 
