@@ -121,6 +121,16 @@ const (
 	maxHoleMasks  = 512
 )
 
+// offer hands a sketch's program to consider with its values on every
+// environment (examples and proposal candidates).
+func offer(en *enumerator, n *node, consider func(*node, []any) bool) bool {
+	vals := make([]any, len(en.envs))
+	for i, env := range en.envs {
+		vals[i] = evalSafe(n, env)
+	}
+	return consider(n, vals)
+}
+
 // fillSketch checks the fillings of a sketch on the examples in order and
 // hands the first that fits every example to consider, with its values on
 // every environment; it reports whether consider accepted one.

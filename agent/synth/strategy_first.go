@@ -156,12 +156,7 @@ func firstIndexDecomposition(en *enumerator, p *problem, consider func(*node, []
 	if fn == nil {
 		return false
 	}
-	n := firstIndexNode(p, f, fn)
-	vals := make([]any, len(en.envs))
-	for i, env := range en.envs {
-		vals[i] = evalSafe(n, env)
-	}
-	return consider(n, vals)
+	return offer(en, firstIndexNode(p, f, fn), consider)
 }
 
 // firstIndexNode is the program: the loop over the positions.

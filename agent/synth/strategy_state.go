@@ -102,12 +102,7 @@ func stateMachine(en *enumerator, p *problem, share float64, consider func(*node
 			continue
 		}
 		m.g = g
-		n := mealyNode(p, m)
-		vals := make([]any, len(en.envs))
-		for i, env := range en.envs {
-			vals[i] = evalSafe(n, env)
-		}
-		if consider(n, vals) {
+		if offer(en, mealyNode(p, m), consider) {
 			return true
 		}
 	}

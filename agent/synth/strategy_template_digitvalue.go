@@ -147,17 +147,34 @@ func digitValueSketch(en *enumerator, p *problem, share float64, consider func(*
 			continue
 		}
 		for _, l := range lens {
-			n := digitValueNode(p, dv, d, fn, l)
-			vals := make([]any, len(en.envs))
-			for i, env := range en.envs {
-				vals[i] = evalSafe(n, env)
-			}
-			if consider(n, vals) {
+			if offer(en, digitValueNode(p, dv, d, fn, l), consider) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// numbers reads an environment as the hole's: the numbers the digit
+// lists stand for, then the other integers; with the base and the
+// longest list's length.
+func (d digitValue) numbers(dv digitVars, env []any) (vals []any, base int64, n int, ok bool) {
+	if base = d.baseOf(env); base < 2 || base > 36 {
+		return nil, 0, 0, false
+	}
+	for _, i := range dv.lists {
+		ds := env[i].([]int64)
+		v, good := d.value(ds, base)
+		if !good {
+			return nil, 0, 0, false
+		}
+		n = max(n, len(ds))
+		vals = append(vals, v)
+	}
+	for _, i := range dv.others {
+		vals = append(vals, env[i])
+	}
+	return vals, base, n, true
 }
 
 // digitSubproblem is the problem over the numbers the lists stand for,
@@ -175,23 +192,9 @@ func digitSubproblem(p *problem, dv digitVars, d digitValue) (*problem, []int, b
 	// The inputs' width first: digit arithmetic mostly keeps it.
 	lens := []int{digitsPadN, digitsPadN1, digitsNatural}
 	for e, env := range p.envs {
-		base := d.baseOf(env)
-		if base < 2 || base > 36 {
+		senv, base, n, ok := d.numbers(dv, env)
+		if !ok {
 			return nil, nil, false
-		}
-		var senv []any
-		n := 0
-		for _, i := range dv.lists {
-			ds := env[i].([]int64)
-			v, ok := d.value(ds, base)
-			if !ok {
-				return nil, nil, false
-			}
-			n = max(n, len(ds))
-			senv = append(senv, v)
-		}
-		for _, i := range dv.others {
-			senv = append(senv, env[i])
 		}
 		sub.envs = append(sub.envs, senv)
 		out := p.outs[e]
@@ -249,23 +252,9 @@ func digitValueNode(p *problem, dv digitVars, d digitValue, fn *node, l int) *no
 	listOut := p.out == tListInt
 	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famLoop, Cost: 1,
 		Eval: func(_ *lambda, a []any) any {
-			base := d.baseOf(a)
-			if base < 2 || base > 36 {
+			env, base, n, ok := d.numbers(dv, a)
+			if !ok {
 				return errV
-			}
-			var env []any
-			n := 0
-			for _, i := range dv.lists {
-				ds := a[i].([]int64)
-				v, ok := d.value(ds, base)
-				if !ok {
-					return errV
-				}
-				n = max(n, len(ds))
-				env = append(env, v)
-			}
-			for _, i := range dv.others {
-				env = append(env, a[i])
 			}
 			v := evalSafe(fn, env)
 			if !listOut || isErr(v) {

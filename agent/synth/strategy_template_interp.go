@@ -436,16 +436,15 @@ func interpTry(en *enumerator, p *problem, outs []interpOut, letters bool, consi
 						ip.masks[i] |= 1 << e
 					}
 				}
+				if ip.masks[i] == 0 {
+					// A record of several arguments has no meaning here.
+					return false
+				}
 			}
 			if !ip.learn(p, toks, order) {
 				continue
 			}
-			n := interpNode(p, ip)
-			vals := make([]any, len(en.envs))
-			for i, env := range en.envs {
-				vals[i] = evalSafe(n, env)
-			}
-			if consider(n, vals) {
+			if offer(en, interpNode(p, ip), consider) {
 				return true
 			}
 		}

@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strconv"
 	"testing"
@@ -183,4 +185,33 @@ func TestInterpSketch(t *testing.T) {
 			}},
 	}
 	runSketchCases(t, cases, interpSketch)
+}
+
+// Tokens the interpreter cannot read leave it out: records of several
+// arguments, words that are all there is (no operand), too many words.
+func TestInterpSketchDeclines(t *testing.T) {
+	cases := []struct {
+		name   string
+		inputs []string
+		out    func(i int) string
+	}{
+		{"records_of_two_arguments", []string{`[["move", 1, 2], ["move", 3, 4]]`, `[["move", 0, 0]]`, `[]`}, func(i int) string { return fmt.Sprint(i) }},
+		{"words_only", []string{`["coin", "push"]`, `["push"]`, `["coin", "coin"]`}, func(i int) string { return fmt.Sprint(i) }},
+		{"too_many_words", []string{`[1, "a1", "a2", "a3", "a4", "a5"]`, `[2, "a6", "a7", "a8", "a9"]`, `[3]`}, func(i int) string { return fmt.Sprint(i) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var exs []task.Example
+			for i, in := range c.inputs {
+				exs = append(exs, task.Example{Input: json.RawMessage(in), Output: json.RawMessage(c.out(i))})
+			}
+			p, err := newProblem(task.Task{Name: c.name, Kind: task.KindOther, InputType: "tokens", FunctionName: "solve"}, exs)
+			if err != nil {
+				t.Fatalf("problem: %v", err)
+			}
+			if res := strategyOnly(p, interpSketch); res.solved {
+				t.Errorf("found %v, want none", res.best)
+			}
+		})
+	}
 }

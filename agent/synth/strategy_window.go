@@ -355,12 +355,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
 	specs := windowSpecs(len(st.elem), !slices.ContainsFunc(st.elem, func(t valType) bool { return t != tInt }))
 	try := func(w windowSpec, fn *node, warmVal any) bool {
-		n := positionNode(p, st, w, fn, warmVal)
-		vals := make([]any, len(en.envs))
-		for i, env := range en.envs {
-			vals[i] = evalSafe(n, env)
-		}
-		return consider(n, vals)
+		return offer(en, positionNode(p, st, w, fn, warmVal), consider)
 	}
 	// Small functions of every choice first, then larger ones. A large
 	// conditional fits a choice easily, and may be the wrong choice's:
@@ -389,15 +384,8 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 					continue
 				}
 				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), en.done, 4, en.memLimit/4)
-				if good && fn.Size <= maxTrusted {
-					n := positionNode(p, dst, w, fn, warmVal)
-					vals := make([]any, len(en.envs))
-					for i, env := range en.envs {
-						vals[i] = evalSafe(n, env)
-					}
-					if consider(n, vals) {
-						return true
-					}
+				if good && fn.Size <= maxTrusted && offer(en, positionNode(p, dst, w, fn, warmVal), consider) {
+					return true
 				}
 			}
 		}
