@@ -75,7 +75,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		lim.minLen, lim.maxLen = a, c
 	}
 	g := &generator{rng: rng, shape: shape, lim: lim}
-	pool := a.pool(g, req, seen, observed, observe(observed, tp, l).admissible)
+	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
@@ -182,7 +182,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	local := map[string]bool{}
 	add := func(v any, from string) {
 		raw := encode(v)
-		if raw == nil || !tp.sameLengths(v) || !tp.wellFormed(v) {
+		if raw == nil || !tp.sameLengths(v) || !tp.wellFormed(v) || !l.tokensPlaced(roundTrip(v)) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -360,7 +360,7 @@ func kindShape(k task.Kind) string {
 }
 
 // pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, observed []any, admissible func(any) bool) []any {
+func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
 	var out []any
 	local := map[string]bool{}
 	addIn := func(v any) {
@@ -387,12 +387,44 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 	}
 	// Near misses of the observed strings: programs that agree on every
 	// observed input often part on one character changed.
-	for _, v := range g.nearMisses(observed) {
+	for _, v := range g.nearMisses(nearMissSources(req.Examples)) {
 		addIn(v)
 	}
 	want := 48 + 3*req.K
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {
 		addIn(g.draw())
+	}
+	return out
+}
+
+// nearMissSources picks the observed inputs whose near misses the pool
+// holds: the latest of each output in turn, so that the inputs of a rare
+// output (the palindromes among random strings) are mutated too.
+func nearMissSources(exs []task.Example) []any {
+	var outs []string
+	byOut := map[string][]any{}
+	for i := len(exs) - 1; i >= 0; i-- {
+		v, ok := decodeRaw(exs[i].Input)
+		if !ok {
+			continue
+		}
+		o := task.MustCanonical(exs[i].Output)
+		if byOut[o] == nil {
+			outs = append(outs, o)
+		}
+		byOut[o] = append(byOut[o], v)
+	}
+	var out []any
+	for k := 0; len(out) < maxNearMissSources; k++ {
+		added := false
+		for _, o := range outs {
+			if k < len(byOut[o]) && len(out) < maxNearMissSources {
+				out, added = append(out, byOut[o][k]), true
+			}
+		}
+		if !added {
+			break
+		}
 	}
 	return out
 }

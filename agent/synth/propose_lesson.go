@@ -28,6 +28,10 @@ type lesson struct {
 	// needs two kept scores", "unknown token 'x'"): proposals leave them
 	// out while another choice remains.
 	badTokens []string
+	// tokenFrom are tokens refused where they stood ("'+' needs two kept
+	// scores", "neg lacks its operand"): each is left out of the first
+	// positions of a list, up to the latest where it was refused.
+	tokenFrom map[string]int
 	lens      map[string][2]int
 	sorted    map[string]bool
 	banned    map[string]bool
@@ -39,7 +43,8 @@ type lesson struct {
 }
 
 func newLesson() *lesson {
-	return &lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{}}
+	return &lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{},
+		tokenFrom: map[string]int{}}
 }
 
 var (
@@ -61,6 +66,9 @@ var (
 	// values remain on the stack".
 	reasonResultRe = regexp.MustCompile(`(?i)\b(?:leaves?|leaving|remains?|remaining|on the stack)\b`)
 	reasonOrderRe  = regexp.MustCompile(`(?i)non-decreasing|nondecreasing|ascending|increasing|sorted|\border\b`)
+	// reasonContextRe says a token is refused for what comes before it,
+	// not for itself.
+	reasonContextRe = regexp.MustCompile(`(?i)\b(?:needs?|lacks?|requires?|missing|operands?|before|after|too few|empty stack|nothing to)\b`)
 )
 
 // rejectedInput finds which input of the previous proposal a rejection
@@ -112,8 +120,12 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 			}
 			ordered := reasonOrderRe.MatchString(msg)
 			if m := reasonTokenRe.FindStringSubmatch(msg); m != nil && strings.Contains(c, `"`+m[1]+`"`) {
-				// A token the program refuses, or refuses where it stands.
-				if !slices.Contains(l.badTokens, m[1]) {
+				// A token the program refuses where it stands is kept out
+				// of the positions up to there; one it refuses outright,
+				// out of every proposal while another choice remains.
+				if at := tokenIndex(v, m[1]); at >= 0 && reasonContextRe.MatchString(msg) {
+					l.tokenFrom[m[1]] = max(l.tokenFrom[m[1]], at+1)
+				} else if !slices.Contains(l.badTokens, m[1]) {
 					l.badTokens = append(l.badTokens, m[1])
 				}
 				learned, hasLen = true, false
@@ -278,6 +290,35 @@ func (l *lesson) applyTo(tp *tnode) {
 			}
 		}
 	}
+}
+
+// tokenIndex is the first position of a list input holding tok (as a
+// string, or as the word a record starts with), or -1.
+func tokenIndex(v any, tok string) int {
+	xs, ok := v.([]any)
+	if !ok {
+		return -1
+	}
+	for i, x := range xs {
+		if rec, ok := x.([]any); ok && len(rec) > 0 {
+			x = rec[0]
+		}
+		if s, ok := x.(string); ok && s == tok {
+			return i
+		}
+	}
+	return -1
+}
+
+// tokensPlaced reports whether no token of a list input stands before the
+// position the lesson keeps it from.
+func (l *lesson) tokensPlaced(v any) bool {
+	for tok, from := range l.tokenFrom {
+		if at := tokenIndex(v, tok); at >= 0 && at < from {
+			return false
+		}
+	}
+	return true
 }
 
 // badLiteral reports whether a template part is a literal token the

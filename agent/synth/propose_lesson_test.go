@@ -29,6 +29,10 @@ func TestLessonLearn(t *testing.T) {
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 bad=\"z\""},
 		{name: "token that needs a precondition", rejected: `{"n":1,"xs":[],"r":["+","5"]}`, msg: "'+' needs two kept scores", origin: originTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[+]"},
+		{name: "token refused where it stands", rejected: `["5","+","5"]`, msg: "'+' needs two kept scores", origin: originTemplate,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 from=map[+:2]"},
+		{name: "record refused where it stands", rejected: `[["pop"],["push",1]]`, msg: "'pop' needs a value on the stack", origin: originTemplate,
+			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 from=map[pop:1]"},
 		{name: "unknown token", rejected: `{"n":1,"xs":[],"r":["pop","x"]}`, msg: "unknown token 'x'", origin: originTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[x]"},
 		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
@@ -67,9 +71,35 @@ func TestLessonLearn(t *testing.T) {
 			if len(l.badTokens) > 0 {
 				got += fmt.Sprintf(" tokens=%v", l.badTokens)
 			}
+			if len(l.tokenFrom) > 0 {
+				got += fmt.Sprintf(" from=%v", l.tokenFrom)
+			}
 			if got != tt.want {
 				t.Errorf("lesson\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// A token refused where it stood keeps out of the positions up to there,
+// and stays allowed after them.
+func TestLessonTokensPlaced(t *testing.T) {
+	l := newLesson()
+	l.tokenFrom["+"] = 2
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{`["5", "3", "+"]`, true},
+		{`["5", "+"]`, false},
+		{`["+"]`, false},
+		{`[["+"], ["5"]]`, false},
+		{`["5", "3", "D"]`, true},
+		{`"+"`, true},
+	} {
+		v := decodeAll(t, c.in)[0]
+		if got := l.tokensPlaced(v); got != c.want {
+			t.Errorf("tokensPlaced(%s) = %v, want %v", c.in, got, c.want)
+		}
 	}
 }

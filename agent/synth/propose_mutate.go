@@ -611,6 +611,9 @@ func (o *observation) excluded(sig string, f float64) bool {
 // excluded values); it leaves the generator's own ranges alone.
 func (o *observation) admissible(v any) bool {
 	d := roundTrip(v)
+	if o.lesson != nil && !o.lesson.tokensPlaced(d) {
+		return false
+	}
 	for _, s := range o.slots(&d) {
 		if str, ok := s.get().(string); ok && o.lesson != nil && strings.ContainsAny(str, string(o.lesson.badChars)) {
 			return false

@@ -752,27 +752,27 @@ func (g *generator) witness(cat string) (any, bool) {
 	return nil, false
 }
 
-// Bounds of nearMisses: the observed strings mutated (the latest), and
-// the variants of each.
+// Bounds of nearMisses: the observed strings mutated (nearMissSources),
+// and the variants of each.
 const (
 	maxNearMissSources = 6
 	nearMissesEach     = 4
 )
 
-// nearMisses returns strings one step from the latest observed ones: a
+// nearMisses returns strings one step from the observed ones given: a
 // character inserted, one character or a character and its mirror image
 // replaced by another of a different class (a letter by a digit, a space, a sign), one
 // character's case changed. Such a change keeps most of what the input
 // was (a palindrome stays one when both mirrored places change) and
 // tells apart programs that read the classes differently (isalpha and
 // isalnum).
-func (g *generator) nearMisses(observed []any) []any {
+func (g *generator) nearMisses(sources []any) []any {
 	if g.shape != "string" {
 		return nil
 	}
 	var strs []string
-	for i := len(observed) - 1; i >= 0 && len(strs) < maxNearMissSources; i-- {
-		if s, ok := observed[i].(string); ok && s != "" {
+	for _, v := range sources {
+		if s, ok := v.(string); ok && s != "" {
 			strs = append(strs, s)
 		}
 	}

@@ -486,3 +486,21 @@ func TestProposeDistinguishes(t *testing.T) {
 		t.Errorf("no proposal separates sorted from sorted-set: %s", res.Inputs)
 	}
 }
+
+// The near misses' sources are the latest input of each output in turn:
+// the few palindromes among many random strings are among them.
+func TestNearMissSources(t *testing.T) {
+	var exs []task.Example
+	for i, in := range []string{`"abba"`, `"xy"`, `"pq"`, `"racecar"`, `"mn"`, `"kl"`, `"gh"`, `"ef"`} {
+		out := "false"
+		if i == 0 || i == 3 {
+			out = "true"
+		}
+		exs = append(exs, task.Example{Input: json.RawMessage(in), Output: json.RawMessage(out)})
+	}
+	got := nearMissSources(exs)
+	want := []any{"ef", "racecar", "gh", "abba", "kl", "mn"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}

@@ -18,7 +18,7 @@ import (
 // of strings (strategy_words.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return dpSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
+	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
 		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
 }

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -49,8 +50,10 @@ func stateMachine(en *enumerator, p *problem, share float64, consider func(*node
 				return true
 			}
 			if !stateFits(p, tr, s0, xs) {
-				if len(hidden) < maxHiddenStates && st.outElem == tInt && outputsOfState(p, tr, s0, xs) {
-					hidden = append(hidden, mealy{tr: tr, s0: s0})
+				if len(hidden) < maxHiddenStates && st.outElem == tInt {
+					if states := outputsOfState(p, tr, s0, xs); states > 0 {
+						hidden = append(hidden, mealy{tr: tr, s0: s0, states: states})
+					}
 				}
 				continue
 			}
@@ -90,7 +93,10 @@ func stateMachine(en *enumerator, p *problem, share float64, consider func(*node
 	if search() && !expired {
 		return found
 	}
-	// Hidden states, in the order their transitions were found.
+	// Hidden states, those taking fewer values first (a switch before a
+	// counter whose parity would do), then in the order their
+	// transitions were found.
+	sort.SliceStable(hidden, func(i, j int) bool { return hidden[i].states < hidden[j].states })
 	until = time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
 	for j, m := range hidden {
 		left := time.Until(until)
@@ -122,16 +128,19 @@ type mealy struct {
 	tr transition
 	s0 int64
 	g  *node
+	// states is how many values the state took on the examples.
+	states int
 }
 
-// outputsOfState reports whether the outputs are a function of (state
-// after the element, element) on every position of every example, the
-// state taking at most maxStateValues values and more than one, and the
-// outputs not a function of the element alone.
-func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (ok bool) {
+// outputsOfState returns how many values the state takes when the
+// outputs are a function of (state after the element, element) on every
+// position of every example, the state taking at most maxStateValues
+// values and more than one, and the outputs not a function of the element
+// alone; else 0.
+func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (n int) {
 	defer func() {
 		if recover() != nil {
-			ok = false
+			n = 0
 		}
 	}()
 	type key struct{ s, x int64 }
@@ -145,15 +154,15 @@ func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (ok bool)
 		for j, x := range xs[i] {
 			next, good := tr.step(s, x)
 			if !good {
-				return false
+				return 0
 			}
 			s = next
 			if states[s] = true; len(states) > maxStateValues {
-				return false
+				return 0
 			}
 			k := key{s, x}
 			if v, seen := byKey[k]; seen && v != want[j] {
-				return false
+				return 0
 			}
 			byKey[k] = want[j]
 			if v, seen := byX[x]; seen && v != want[j] {
@@ -162,7 +171,10 @@ func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (ok bool)
 			byX[x] = want[j]
 		}
 	}
-	return len(states) > 1 && !ofX
+	if len(states) < 2 || ofX {
+		return 0
+	}
+	return len(states)
 }
 
 // mealyOutput searches g(state, x) on every position.

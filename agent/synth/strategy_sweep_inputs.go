@@ -10,9 +10,10 @@ import (
 // what each lambda size produced is reduced right away by the one-argument
 // operators whose result has a wanted type (sum, len, max...), so that a
 // budget cutting the large lambdas still leaves "the sum of a map with a
-// small lambda" tried. The rest of the share goes to one more transform of
-// the small lambdas' results (then reduced), and, when the sweep was not
-// cut, to the enumerator's own reductions of every sweep result.
+// small lambda" tried. Once the lambdas of size 3 are swept, the small
+// lambdas' results are transformed once more (then reduced), before the
+// larger lambdas; the rest of the share goes, when the sweep was not cut,
+// to the enumerator's own reductions of every sweep result.
 func sweepStaged(en *enumerator, share float64, want []valType) {
 	if en.stopped {
 		return
@@ -67,6 +68,7 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 		}
 	}
 	applyUnary(en, small, reducers)
+	transformed := false
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
 		for i, j := range jobs {
@@ -87,6 +89,13 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 		if size <= maxTransformedLam || scalarWanted {
 			applyUnary(en, recent, reducers)
 		}
+		if size == maxTransformedLam && !en.stopped {
+			// The small lambdas' results transformed and reduced before
+			// the larger lambdas: is_palindrome(upper(filter(...))) with
+			// a lambda of 2 before a map with a lambda of 5.
+			transformSmall(en, small, transforms, reducers)
+			transformed = !en.stopped
+		}
 	}
 	complete := !en.stopped
 	if en.stopped && !en.sweepCut {
@@ -95,18 +104,26 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 	}
 	en.stopped, en.sweepCut = false, false
 	// The rest of the share transforms the smallest lambdas' results once
-	// more and reduces those: the length of the set of a map, the maximum
-	// of the sorted filter...
+	// more (when the sweep stopped before) and reduces the sweep's results.
 	en.sweepUntil = end
+	if !transformed {
+		transformSmall(en, small, transforms, reducers)
+	}
+	if complete && !en.stopped {
+		en.recent = all
+		en.reduceRecent()
+	}
+}
+
+// transformSmall transforms the small lambdas' results once more and
+// reduces those: the length of the set of a map, the maximum of the
+// sorted filter...
+func transformSmall(en *enumerator, small []*entry, transforms, reducers []*operator) {
 	en.recording, en.recent = true, nil
 	applyUnary(en, small, transforms)
 	transformed := en.recent
 	en.recording, en.recent = false, nil
 	applyUnary(en, transformed, reducers)
-	if complete && !en.stopped {
-		en.recent = all
-		en.reduceRecent()
-	}
 }
 
 // maxTransformedLam is the largest lambda whose sweep results sweepStaged

@@ -467,7 +467,9 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 		sub.out = tBool
 	}
 	sub.ok = []valType{sub.out}
-	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5)
+	// A state changes only on some inputs: conditionals from the first
+	// round on.
+	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev)
 	return fn, warmVal, fn != nil
 }
 

@@ -131,6 +131,7 @@ func main() {
 	dir := flag.String("tasks", "benchmarks/tasks/io2code-style", "task set directory")
 	filter := flag.String("run", "", "regexp selecting task names")
 	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session")
+	runLimit := flag.Duration("run-time", 45*time.Second, "synthesizer time limit of all a task's sessions (the configuration's agent.synth.run_time_limit; 0: none)")
 	verbose := flag.Bool("v", false, "print each task's final program")
 	stall := flag.Int("stall", 5, "stop a task after this many consecutive sessions that write the same candidate (as the workflow's stall_limit)")
 	flag.Parse()
@@ -145,7 +146,7 @@ func main() {
 		if !e.IsDir() || !re.MatchString(e.Name()) {
 			continue
 		}
-		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *verbose, *stall)
+		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *runLimit, *verbose, *stall)
 		results = append(results, o)
 		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
 	}
@@ -176,7 +177,7 @@ func main() {
 	}
 }
 
-func checkTask(dir string, limit time.Duration, verbose bool, stall int) outcome {
+func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall int) outcome {
 	start := time.Now()
 	o := outcome{name: filepath.Base(dir)}
 	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
@@ -198,7 +199,7 @@ func checkTask(dir string, limit time.Duration, verbose bool, stall int) outcome
 	}
 	hidden := filepath.Join(dir, tf.Task.Oracle.Python)
 	ctx := context.Background()
-	ag := synth.New(synth.Options{Seed: 1, TimeLimit: limit})
+	ag := synth.New(synth.Options{Seed: 1, TimeLimit: limit, RunTimeLimit: runLimit})
 	ws, _ := os.MkdirTemp("", "selfcheck-")
 	defer os.RemoveAll(ws)
 	var exs []task.Example

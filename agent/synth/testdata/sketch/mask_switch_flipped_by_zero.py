@@ -1,8 +1,8 @@
 def state_machine(xs):
     state, out = 0, []
     for x in xs:
-        state = state + 0 ** x
-        out.append(x * int(state % 2 == 0))
+        state = state ^ 0 ** x
+        out.append(x - state * x)
     return out
 
 
