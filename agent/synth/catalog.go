@@ -16,6 +16,9 @@ type opCatalog struct {
 	top []*operator
 	// loops are the loop operators (in top too).
 	loops []*operator
+	// holes are the operators of sketches' holes only (scalarOps), after
+	// top's.
+	holes []*operator
 	// conds are "t if c else e" for every type t: what splitConditional
 	// and the conditional lambdas build.
 	conds [numTypes]*operator
@@ -65,6 +68,7 @@ func newCatalog() opCatalog {
 	for t := range c.conds {
 		c.conds[t] = conditional("if", valType(t))
 	}
+	c.holes = listHoleOps()
 	return c
 }
 

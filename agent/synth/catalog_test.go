@@ -11,7 +11,7 @@ import (
 // on, and the operators the code refers to present.
 func TestCatalog(t *testing.T) {
 	seen := map[string]*operator{}
-	all := slices.Concat(catalog.scalars, catalog.top, catalog.conds[:])
+	all := slices.Concat(catalog.scalars, catalog.top, catalog.conds[:], catalog.holes)
 	for _, o := range all {
 		key := opSig(o)
 		if prev := seen[key]; prev != nil && prev != o {

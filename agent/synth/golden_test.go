@@ -109,7 +109,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	lists := []struct {
 		name string
 		ops  []*operator
-	}{{"top", catalog.top}, {"lambda bodies", catalog.scalars}, {"loops", catalog.loops}, {"conditionals", catalog.conds[:]}}
+	}{{"top", catalog.top}, {"lambda bodies", catalog.scalars}, {"loops", catalog.loops}, {"conditionals", catalog.conds[:]}, {"holes", catalog.holes}}
 	for _, l := range lists {
 		fmt.Fprintf(w, "== %s operators (%d)\n", l.name, len(l.ops))
 		for i, o := range l.ops {

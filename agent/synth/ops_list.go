@@ -307,7 +307,7 @@ func listOps() []*operator {
 // common element, dense ranks, sums of all slices, runs under a test,
 // chunked reductions, sorting with a tie-break.
 func listLibraryOps() []*operator {
-	I, B, LI := tInt, tBool, tListInt
+	I, LI := tInt, tListInt
 	return []*operator{
 		costs(2, mk("divmod", famList, ts(I, I), LI, func(a []any) any {
 			q, good := floorDiv(a[0].(int64), a[1].(int64))
@@ -330,20 +330,6 @@ func listLibraryOps() []*operator {
 			return out
 		}, func(a []code) code {
 			return comp(atom("y - x"), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
-		}),
-		// alternates: every step changes direction and none is flat (a
-		// zigzag); lists of fewer than two elements do.
-		mkE("alternates", famScan, ts(LI), B, func(a []any) any {
-			xs := a[0].([]int64)
-			for i := 1; i < len(xs); i++ {
-				if xs[i] == xs[i-1] || (i >= 2 && (xs[i] > xs[i-1]) == (xs[i-1] > xs[i-2])) {
-					return false
-				}
-			}
-			return true
-		}, func(e *emitter, a []code) code {
-			e.helper("alternates", pyAlternates)
-			return call("alternates", a[0])
 		}),
 		mk("mode", famList, ts(LI), I, func(a []any) any {
 			xs := a[0].([]int64)
@@ -801,3 +787,25 @@ def alternates(xs):
     steps = [y - x for x, y in zip(xs, xs[1:])]
     return all(steps) and all(a * b < 0 for a, b in zip(steps, steps[1:]))
 `
+
+// listHoleOps are operators of sketches' holes only (the function of a
+// window): in whole programs they are a shortcut to a wrong program on
+// few examples. alternates: every step changes direction and none is flat
+// (a zigzag); lists of fewer than two elements do.
+func listHoleOps() []*operator {
+	B, LI := tBool, tListInt
+	return []*operator{
+		mkE("alternates", famScan, ts(LI), B, func(a []any) any {
+			xs := a[0].([]int64)
+			for i := 1; i < len(xs); i++ {
+				if xs[i] == xs[i-1] || (i >= 2 && (xs[i] > xs[i-1]) == (xs[i-1] > xs[i-2])) {
+					return false
+				}
+			}
+			return true
+		}, func(e *emitter, a []code) code {
+			e.helper("alternates", pyAlternates)
+			return call("alternates", a[0])
+		}),
+	}
+}

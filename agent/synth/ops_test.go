@@ -16,7 +16,7 @@ import (
 // findOp returns the catalogue operator with a name and argument types.
 func findOp(t *testing.T, name string, args ...valType) *operator {
 	t.Helper()
-	for _, ops := range [][]*operator{catalog.scalars, catalog.top} {
+	for _, ops := range [][]*operator{catalog.scalars, catalog.top, catalog.holes} {
 		for _, o := range ops {
 			if o.Name == name && len(o.Args) == len(args) {
 				same := true

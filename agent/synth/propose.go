@@ -128,6 +128,11 @@ func (a *Agent) lessonFor(req agent.ProposeRequest, tp *tnode, observed []any) *
 		l = newLesson()
 		a.lessons[key] = l
 	}
+	if req.Attempt <= 1 {
+		// A new batch: the tokens refused where they stood come back,
+		// away from the first positions.
+		l.waiting = nil
+	}
 	if req.Attempt > 1 && req.Rejection != "" {
 		l.learn(req.Rejection, tp, observed)
 	}

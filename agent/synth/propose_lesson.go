@@ -29,9 +29,11 @@ type lesson struct {
 	// out while another choice remains.
 	badTokens []string
 	// tokenFrom are tokens refused where they stood ("'+' needs two kept
-	// scores", "neg lacks its operand"): each is left out of the first
-	// positions of a list, up to the latest where it was refused.
+	// scores"): each is left out of the first positions of a list, up to
+	// the latest where it was refused; and out of every proposal for the
+	// rest of the batch (waiting, the tokens it needs before it).
 	tokenFrom map[string]int
+	waiting   []string
 	lens      map[string][2]int
 	sorted    map[string]bool
 	banned    map[string]bool
@@ -125,6 +127,9 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 				// out of every proposal while another choice remains.
 				if at := tokenIndex(v, m[1]); at >= 0 && reasonContextRe.MatchString(msg) {
 					l.tokenFrom[m[1]] = max(l.tokenFrom[m[1]], at+1)
+					if !slices.Contains(l.waiting, m[1]) {
+						l.waiting = append(l.waiting, m[1])
+					}
 				} else if !slices.Contains(l.badTokens, m[1]) {
 					l.badTokens = append(l.badTokens, m[1])
 				}
@@ -254,7 +259,7 @@ func (l *lesson) applyTo(tp *tnode) {
 				n.elems = kept
 			}
 		case n.kind == tkStr && len(n.choices) > 0:
-			if kept := slices.DeleteFunc(slices.Clone(n.choices), func(c string) bool { return slices.Contains(l.badTokens, c) }); len(kept) > 0 {
+			if kept := slices.DeleteFunc(slices.Clone(n.choices), l.refused); len(kept) > 0 {
 				n.choices = kept
 			}
 		}
@@ -292,6 +297,12 @@ func (l *lesson) applyTo(tp *tnode) {
 	}
 }
 
+// refused reports whether proposals leave a token out: refused outright,
+// or refused where it stood during this batch.
+func (l *lesson) refused(tok string) bool {
+	return slices.Contains(l.badTokens, tok) || slices.Contains(l.waiting, tok)
+}
+
 // tokenIndex is the first position of a list input holding tok (as a
 // string, or as the word a record starts with), or -1.
 func tokenIndex(v any, tok string) int {
@@ -327,7 +338,7 @@ func (l *lesson) badLiteral(n *tnode) bool {
 	switch n.kind {
 	case tkLit:
 		str, ok := n.lit.(string)
-		return ok && slices.Contains(l.badTokens, str)
+		return ok && l.refused(str)
 	case tkTuple:
 		return len(n.elems) > 0 && l.badLiteral(n.elems[0])
 	}

@@ -39,7 +39,7 @@ var scalarOpsOnce = sync.OnceValue(func() []*operator {
 			out = append(out, op)
 		}
 	}
-	return out
+	return append(out, catalog.holes...)
 })
 
 // scalarOps are the operators of a sketch's holes: those returning a
