@@ -474,12 +474,21 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 }
 
 // switchPoints are the thresholds a state changes at, constants of the
-// scalar function: for each value the output switches to, the least and
-// the greatest element where it does (a heater that turns on below 18 and
-// off above 22 switches on at elements up to 17 and off from 23). The
-// task's text seldom states them.
+// scalar function (the task's text seldom states them). For each value o
+// the output switches to, the elements where it does (the output was
+// not o before and is o now) and the elements where it could have but
+// did not (not o before, not o now) are apart when all of one lie below
+// all of the other; the threshold is then the one midway between the
+// nearest of each, the widest margin: a heater seen turning on at 16 and
+// staying off at 18 gets x <= 17. Elsewhere the least and the greatest
+// switching element are the constants.
 func switchPoints(sub *problem, prevVar int) []any {
-	type bounds struct{ lo, hi int64 }
+	type bounds struct {
+		lo, hi     int64
+		stayLo     int64
+		stayHi     int64
+		stayed, ok bool
+	}
 	by := map[any]*bounds{}
 	var order []any
 	for i, env := range sub.envs {
@@ -492,18 +501,45 @@ func switchPoints(sub *problem, prevVar int) []any {
 			if len(order) == maxLabels {
 				continue
 			}
-			b = &bounds{x, x}
+			b = &bounds{lo: x, hi: x, ok: true}
 			by[sub.outs[i]] = b
 			order = append(order, sub.outs[i])
 		}
 		b.lo, b.hi = min(b.lo, x), max(b.hi, x)
 	}
-	var out []any
-	for _, o := range order {
-		for _, c := range []int64{by[o].lo, by[o].hi} {
-			if indexOf(out, c) < 0 && (c < -1 || c > 3) {
-				out = append(out, c)
+	for i, env := range sub.envs {
+		x, isInt := env[0].(int64)
+		if !isInt || !equalTo(sub.outs[i], env[prevVar], 0) {
+			continue
+		}
+		// The output stayed: it did not switch to any other value.
+		for _, o := range order {
+			if equalTo(o, sub.outs[i], 0) {
+				continue
 			}
+			b := by[o]
+			if !b.stayed {
+				b.stayLo, b.stayHi, b.stayed = x, x, true
+			}
+			b.stayLo, b.stayHi = min(b.stayLo, x), max(b.stayHi, x)
+		}
+	}
+	var out []any
+	add := func(c int64) {
+		if indexOf(out, c) < 0 && (c < -1 || c > 3) {
+			out = append(out, c)
+		}
+	}
+	for _, o := range order {
+		b := by[o]
+		switch {
+		case b.stayed && b.hi < b.stayLo:
+			add(b.hi + (b.stayLo-b.hi)/2)
+		case b.stayed && b.lo > b.stayHi:
+			add(b.lo - (b.lo-b.stayHi)/2)
+		default:
+			add(b.lo)
+			add(b.hi)
 		}
 	}
 	return out
