@@ -77,8 +77,10 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
 	}
+	created := false
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		if err := create(ctx, path); err != nil {
+		var err error
+		if created, err = create(ctx, path); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
 	}
@@ -95,6 +97,10 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 	if err := s.migrate(ctx, upgrade); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
+	if created {
+		// The schema was written by create, under the temporary name.
+		s.foundVersion = 0
 	}
 	if err := s.loadKey(ctx); err != nil {
 		db.Close()
@@ -115,11 +121,13 @@ func dsn(path string) string {
 // no other process ever opens it while it is empty (OpenChecked refuses an
 // empty file), and of two processes creating one bank at once both open
 // the one linked first. SQLite gives the -wal and -shm files the database
-// file's mode: the file is created owner-only.
-func create(ctx context.Context, path string) error {
+// file's mode: the file is created owner-only. It reports whether the
+// bank it linked is the one at path (false when another process's was
+// linked first).
+func create(ctx context.Context, path string) (bool, error) {
 	var tag [6]byte
 	if _, err := rand.Read(tag[:]); err != nil {
-		return err
+		return false, err
 	}
 	tmp := fmt.Sprintf("%s.new-%x", path, tag)
 	defer func() {
@@ -129,12 +137,12 @@ func create(ctx context.Context, path string) error {
 	}()
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return err
+		return false, err
 	}
 	f.Close()
 	db, err := sql.Open("sqlite", dsn(tmp))
 	if err != nil {
-		return err
+		return false, err
 	}
 	s := &Store{db: db, path: tmp}
 	err = s.migrate(ctx, false)
@@ -143,12 +151,15 @@ func create(ctx context.Context, path string) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("create: %w", err)
+		return false, fmt.Errorf("create: %w", err)
 	}
-	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("create: %w", err)
+	switch err := os.Link(tmp, path); {
+	case errors.Is(err, os.ErrExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("create: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 // ownerOnly makes an existing file mode 0600.

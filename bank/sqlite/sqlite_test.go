@@ -241,6 +241,7 @@ func TestConcurrentCreate(t *testing.T) {
 		for range n {
 			<-done
 		}
+		creators := 0
 		for i := range n {
 			if errs[i] != nil {
 				t.Fatalf("round %d: open %d: %v", round, i, errs[i])
@@ -249,6 +250,12 @@ func TestConcurrentCreate(t *testing.T) {
 			if string(stores[i].key) != string(stores[0].key) {
 				t.Errorf("round %d: store %d holds another receipt key", round, i)
 			}
+			if stores[i].foundVersion == 0 {
+				creators++
+			}
+		}
+		if creators != 1 {
+			t.Errorf("round %d: %d opens report creating the bank, want 1", round, creators)
 		}
 		left, err := filepath.Glob(path + ".new-*")
 		if err != nil || len(left) > 0 {
