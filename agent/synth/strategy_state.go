@@ -118,7 +118,7 @@ func stateMachine(en *enumerator, p *problem, share float64, consider func(*node
 // maxHiddenStates bounds the transitions whose output function is
 // searched; maxStateValues the values a hidden state may take.
 const (
-	maxHiddenStates = 16
+	maxHiddenStates = 48
 	maxStateValues  = 6
 )
 

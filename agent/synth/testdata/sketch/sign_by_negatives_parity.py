@@ -1,8 +1,8 @@
 def state_machine(xs):
     state, out = 0, []
     for x in xs:
-        state = (state ^ x > 0) - (state ^ x < 0)
-        out.append(x * (state | 1))
+        state = state ^ x // 7
+        out.append((state ^ x) - state)
     return out
 
 
