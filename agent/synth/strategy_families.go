@@ -121,6 +121,16 @@ const (
 	maxHoleMasks  = 512
 )
 
+// overVars is the program applying a sketch's operator to the problem's
+// variables in order, of the size given.
+func overVars(p *problem, op *operator, size int) *node {
+	n := &node{Op: op, Var: -1, Size: size}
+	for i := range p.b.types {
+		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
+	}
+	return n
+}
+
 // offer hands a sketch's program to consider with its values on every
 // environment (examples and proposal candidates).
 func offer(en *enumerator, n *node, consider func(*node, []any) bool) bool {

@@ -166,11 +166,7 @@ func firstIndexNode(p *problem, f firstIndex, fn *node) *node {
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("first_index", p.b.names, f.python(e, p, fn)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 3 + fn.Size}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 3+fn.Size)
 }
 
 // python renders the helper's body.

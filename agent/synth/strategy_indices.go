@@ -177,9 +177,5 @@ func indicesNode(p *problem, ix indexSet, names []string, fn *node) *node {
 			body += fmt.Sprintf("    return [i for i in range(len(%s)) if %s]\n", first, cond)
 			return call(e.loopHelper("indices_where", p.b.names, body), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 2 + fn.Size}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 2+fn.Size)
 }

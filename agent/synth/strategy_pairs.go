@@ -244,9 +244,5 @@ func pairNode(p *problem, pp pairProblem, cond *node) *node {
 			}
 			return call(e.loopHelper("first_pair", p.b.names, sb.String()), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 4 + cond.Size}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 4+cond.Size)
 }

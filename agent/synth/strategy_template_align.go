@@ -151,11 +151,7 @@ func alignNode(p *problem, d alignDP, run func(alignDP, []any) any) *node {
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("align", p.b.names, d.python(p.b.names)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 9}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 9)
 }
 
 // python renders the table's loops over the sequences named names.

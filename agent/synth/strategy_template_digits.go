@@ -169,11 +169,7 @@ func digitNode(p *problem, d digitLoop) *node {
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("digit_loop", p.b.names, d.python(p.b.names)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 8}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 8)
 }
 
 // python renders the body of the loop over the digit lists named lists.

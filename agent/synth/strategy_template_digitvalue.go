@@ -269,11 +269,7 @@ func digitValueNode(p *problem, dv digitVars, d digitValue, fn *node, l int) *no
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("digit_value", p.b.names, d.python(e, p, dv, fn, l)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 4 + fn.Size}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 4+fn.Size)
 }
 
 // python renders the helper's body: the numbers, the function, the

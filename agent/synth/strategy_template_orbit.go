@@ -136,11 +136,7 @@ func orbitNode(p *problem, o orbitMap) *node {
 		Py: func(e *emitter, _ *lambda, a []code) code {
 			return call(e.loopHelper("parity_orbit", p.b.names, o.python(p.b.names)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 10}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 10)
 }
 
 // stepPy is the map in Python, of m.

@@ -643,11 +643,7 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 			}
 			return call(e.loopHelper("positionwise", p.b.names, head+positionLoop(e, w, fn, warmVal, prevFill, bits, zip, lists, elem)), a...)
 		}}
-	n := &node{Op: op, Var: -1, Size: 2 + fn.Size + min(w.k, 2)}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
-	}
-	return n
+	return overVars(p, op, 2+fn.Size+min(w.k, 2))
 }
 
 // typeOfElems converts elements to a list of type elem (checking them).
