@@ -484,10 +484,8 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 // switching element are the constants.
 func switchPoints(sub *problem, prevVar int) []any {
 	type bounds struct {
-		lo, hi     int64
-		stayLo     int64
-		stayHi     int64
-		stayed, ok bool
+		lo, hi, stayLo, stayHi int64
+		stayed                 bool
 	}
 	by := map[any]*bounds{}
 	var order []any
@@ -501,7 +499,7 @@ func switchPoints(sub *problem, prevVar int) []any {
 			if len(order) == maxLabels {
 				continue
 			}
-			b = &bounds{lo: x, hi: x, ok: true}
+			b = &bounds{lo: x, hi: x}
 			by[sub.outs[i]] = b
 			order = append(order, sub.outs[i])
 		}

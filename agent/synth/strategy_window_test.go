@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"encoding/json"
 	"math/rand"
 	"os/exec"
@@ -108,11 +109,7 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 			if err != nil {
 				t.Fatalf("problem: %v", err)
 			}
-			budget := c.budget
-			if budget == 0 {
-				budget = strategyBudget
-			}
-			res := strategyWithin(p, run, budget)
+			res := strategyWithin(p, run, cmp.Or(c.budget, strategyBudget))
 			if !res.solved {
 				t.Fatalf("no consistent program")
 			}
