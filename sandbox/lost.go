@@ -36,7 +36,8 @@ func lost(ctx context.Context, err error) *LostError {
 // Attempt is one try of a request on a backend's current harness: it runs
 // f with the harness's client and reports a harness lost during f as a
 // *LostError, having put it aside so that the next try gets a fresh one.
-type Attempt func(ctx context.Context, f func(*Client) error) error
+// what names the request in its errors ("call hidden.py:solve").
+type Attempt func(ctx context.Context, what string, f func(*Client) error) error
 
 // retryLost runs attempt, and once more when it lost its harness: a harness
 // that died between requests, or was abandoned by another request, is no
@@ -54,26 +55,28 @@ func retryLost(ctx context.Context, attempt func() error) error {
 // harness once more if the first was lost. An analysis has no input to
 // blame: a harness lost twice is an error.
 func AnalyseRetrying(ctx context.Context, req AnalyseRequest, attempt Attempt) (Analysis, error) {
-	var out Analysis
-	err := retryLost(ctx, func() error {
-		return attempt(ctx, func(c *Client) error {
-			var err error
-			out, err = c.Analyse(ctx, req)
-			return err
-		})
+	return retrying(ctx, attempt, "analyse "+req.FunctionName, func(c *Client) (Analysis, error) {
+		return c.Analyse(ctx, req)
 	})
-	return out, err
 }
 
 // GenerateRetrying runs a generate request through attempt, on a fresh
 // harness once more if the first was lost; a generator that loses it twice
 // is an error.
 func GenerateRetrying(ctx context.Context, req GenerateRequest, attempt Attempt) ([]json.RawMessage, error) {
-	var out []json.RawMessage
+	return retrying(ctx, attempt, "generate with "+req.Program.Name(), func(c *Client) ([]json.RawMessage, error) {
+		return c.Generate(ctx, req)
+	})
+}
+
+// retrying runs request through attempt, once more if the first attempt
+// lost its harness, and returns what the last attempt's request returned.
+func retrying[T any](ctx context.Context, attempt Attempt, what string, request func(*Client) (T, error)) (T, error) {
+	var out T
 	err := retryLost(ctx, func() error {
-		return attempt(ctx, func(c *Client) error {
+		return attempt(ctx, what, func(c *Client) error {
 			var err error
-			out, err = c.Generate(ctx, req)
+			out, err = request(c)
 			return err
 		})
 	})
@@ -93,9 +96,10 @@ func crashedByHarness(reason string) string {
 // keeps its own outcome. Errors other than a lost harness, and
 // cancellation, are returned as they are.
 func CallIsolating(ctx context.Context, req CallRequest, attempt Attempt) ([]Outcome, error) {
+	what := "call " + req.Program.Name()
 	return callIsolating(ctx, req, func(ctx context.Context, req CallRequest) ([]Outcome, error) {
 		var out []Outcome
-		err := attempt(ctx, func(c *Client) error {
+		err := attempt(ctx, what, func(c *Client) error {
 			var err error
 			out, err = c.Call(ctx, req)
 			return err

@@ -501,17 +501,12 @@ func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.
 	}
 	req.Program = prog
 	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
-	what := "call " + req.Program.Name()
-	return sandbox.CallIsolating(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, what, f)
-	})
+	return sandbox.CallIsolating(ctx, req, s.attempt)
 }
 
 // Analyse runs the static analysis in the container.
 func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
-	return sandbox.AnalyseRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, "analyse", f)
-	})
+	return sandbox.AnalyseRetrying(ctx, req, s.attempt)
 }
 
 // Generate runs a generator program in the container.
@@ -522,10 +517,7 @@ func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]
 	}
 	req.Program = prog
 	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
-	what := "generate with " + req.Program.Name()
-	return sandbox.GenerateRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, what, f)
-	})
+	return sandbox.GenerateRetrying(ctx, req, s.attempt)
 }
 
 // Close removes the container. It is safe to call more than once.

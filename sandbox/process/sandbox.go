@@ -486,17 +486,12 @@ func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.
 	if req.Program, err = absProgram(req.Program); err != nil {
 		return nil, fmt.Errorf("call: %w", err)
 	}
-	what := "call " + req.Program.Name()
-	return sandbox.CallIsolating(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, what, f)
-	})
+	return sandbox.CallIsolating(ctx, req, s.attempt)
 }
 
 // Analyse computes a candidate's static analysis; see sandbox.Sandbox.
 func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error) {
-	return sandbox.AnalyseRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, "analyse "+req.FunctionName, f)
-	})
+	return sandbox.AnalyseRetrying(ctx, req, s.attempt)
 }
 
 // Generate asks a generator for fresh inputs; see sandbox.Sandbox.
@@ -506,10 +501,7 @@ func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]
 	if req.Program, err = absProgram(req.Program); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	what := "generate with " + req.Program.Name()
-	return sandbox.GenerateRetrying(ctx, req, func(ctx context.Context, f func(*sandbox.Client) error) error {
-		return s.attempt(ctx, what, f)
-	})
+	return sandbox.GenerateRetrying(ctx, req, s.attempt)
 }
 
 // Close stops the harness and every process it started.
