@@ -79,16 +79,12 @@ func Limits(c *config.Config) sandbox.Limits {
 // program's and the generator's functions — is checked before anything is
 // created; a failure there wraps ErrConfig.
 func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result, error) {
-	runID, err := runIDOf(opts)
+	l, err := newLaunch(ctx, c, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := Bind(ctx, c, opts.Log); err != nil {
-		return nil, err
-	}
-	l := &launch{c: c, opts: opts, runID: runID}
 	if c.Bank.Enabled {
-		ws := RunWorkspaceName(c.Task.Name, runID)
+		ws := RunWorkspaceName(c.Task.Name, l.runID)
 		l.started.BankWorkspace = ws
 		l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 			b, closeBank, err := l.openBank(ctx, c.Bank.Path, WriteBank)
@@ -187,25 +183,28 @@ func continueRecording(ctx context.Context, b *bank.Bank, ws string, c *config.C
 	return rec, func() error { return nil }, nil
 }
 
-// runIDOf is the run id of opts, checked, or a new one.
-func runIDOf(opts Options) (string, error) {
-	if opts.RunID == "" {
-		return NewRunID(), nil
-	}
-	return opts.RunID, CheckRunID(opts.RunID)
-}
-
-// Fork starts a new run, with the settings of c, from an earlier run's
-// examples and candidates, recorded as a fork of its bank workspace.
-func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
-	runID, err := runIDOf(opts)
-	if err != nil {
+// newLaunch is the launch of a new run (Run and Fork) with the settings of
+// c: the run id of opts, checked, or a new one, and c's task factory bound.
+func newLaunch(ctx context.Context, c *config.Config, opts Options) (*launch, error) {
+	runID := opts.RunID
+	if runID == "" {
+		runID = NewRunID()
+	} else if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
 	if err := Bind(ctx, c, opts.Log); err != nil {
 		return nil, err
 	}
-	l := &launch{c: c, opts: opts, runID: runID}
+	return &launch{c: c, opts: opts, runID: runID}, nil
+}
+
+// Fork starts a new run, with the settings of c, from an earlier run's
+// examples and candidates, recorded as a fork of its bank workspace.
+func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (*workflow.Result, error) {
+	l, err := newLaunch(ctx, c, opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := l.recorded(ctx, c.Bank.Path, fromRun, "--fork: ")
 	if err != nil {
 		return nil, err
@@ -219,11 +218,11 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: fork run %s: %w", ErrConfig, fromRun, err)
 	}
-	ws := RunWorkspaceName(c.Task.Name, runID)
+	ws := RunWorkspaceName(c.Task.Name, l.runID)
 	l.state, l.fork = st, true
 	l.started = workflow.RunStarted{BankWorkspace: ws, ForkedFrom: events[0].RunID}
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
-		if err := copyCandidates(parent.Workspace, c.Workspace, runID, st); err != nil {
+		if err := copyCandidates(parent.Workspace, c.Workspace, l.runID, st); err != nil {
 			return nil, nil, err
 		}
 		head, err := b.Load(ctx, src, "")
