@@ -10,21 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/sandbox"
 )
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // spec is the shim's _SPEC of b, decoded.
 func spec(t *testing.T, b *Binding) map[string]any {
@@ -47,7 +35,7 @@ func spec(t *testing.T, b *Binding) map[string]any {
 func TestLoadReadsTheBinding(t *testing.T) {
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.py")
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"helpers.py":               "X = 1\n",
 		"bench/tasks/__init__.py":  "",
 		"bench/tasks/registry.py":  "def make(): pass\n",
@@ -56,7 +44,7 @@ func TestLoadReadsTheBinding(t *testing.T) {
 		"runs/t1/candidate.py":     "def solve(x): return x\n",
 		"bench/.hidden/skipped.py": "",
 	})
-	writeFiles(t, filepath.Dir(outside), map[string]string{"secret.py": "TOKEN = 'secret'\n"})
+	testenv.WriteFiles(t, filepath.Dir(outside), map[string]string{"secret.py": "TOKEN = 'secret'\n"})
 	if err := os.Symlink(outside, filepath.Join(dir, "bench", "link.py")); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +71,7 @@ func TestLoadReadsTheBinding(t *testing.T) {
 	if got := b.Changed(b.Digests); got != nil {
 		t.Errorf("unchanged binding: %v", got)
 	}
-	writeFiles(t, dir, map[string]string{"helpers.py": "X = 2\n", "new.py": ""})
+	testenv.WriteFiles(t, dir, map[string]string{"helpers.py": "X = 2\n", "new.py": ""})
 	b2, err := Load(Spec{Factory: "bench.tasks.registry:make", Root: dir, Path: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +148,7 @@ func TestOutcomeValue(t *testing.T) {
 // of its requests must get a fresh child.
 func TestProgramResident(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"tasks.py": "def make():\n    return {}\n"})
+	testenv.WriteFiles(t, dir, map[string]string{"tasks.py": "def make():\n    return {}\n"})
 	b, err := Load(Spec{Factory: "tasks:make", Root: dir, Path: []string{dir}})
 	if err != nil {
 		t.Fatal(err)

@@ -53,32 +53,29 @@ def solve(input_data):
 // must not pass a single example, in either sandbox.
 func TestCandidatesCannotReadOutputsFromTheHarness(t *testing.T) {
 	testenv.NeedPython(t)
-	for _, kind := range []string{"process", "docker"} {
-		t.Run(kind, func(t *testing.T) {
-			needSandbox(t, kind)
-			dir := t.TempDir()
-			script := filepath.Join(dir, "cheat.yaml")
-			if err := os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\n"), 0o644); err != nil {
-				t.Fatal(err)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := t.TempDir()
+		script := filepath.Join(dir, "cheat.yaml")
+		if err := os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "cheat.py"), []byte(memoryCheat), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := quickstart(t, map[string]any{"agent.replay.script": script, "workflow.max_iterations": 3, "workflow.memorisation_gate": true, "workflow.random_share": 1.0})
+		c.Sandbox.Kind = kind // quickstart pins the process sandbox
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Events {
+			t.Logf("iteration %d: %d/%d", r.Iteration, r.Passed, r.Known)
+			if r.Passed > 0 {
+				t.Errorf("iteration %d: the candidate reading the harness's memory passed %d/%d examples", r.Iteration, r.Passed, r.Known)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "cheat.py"), []byte(memoryCheat), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			c := quickstart(t, map[string]any{"agent.replay.script": script, "workflow.max_iterations": 3, "workflow.memorisation_gate": true, "workflow.random_share": 1.0})
-			c.Sandbox.Kind = kind // quickstart pins the process sandbox
-			res, err := Run(context.Background(), c, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range res.Events {
-				t.Logf("iteration %d: %d/%d", r.Iteration, r.Passed, r.Known)
-				if r.Passed > 0 {
-					t.Errorf("iteration %d: the candidate reading the harness's memory passed %d/%d examples", r.Iteration, r.Passed, r.Known)
-				}
-			}
-			t.Logf("stop %s, %d promotions", res.StopReason, res.Promotions)
-		})
-	}
+		}
+		t.Logf("stop %s, %d promotions", res.StopReason, res.Promotions)
+	})
 }
 
 // hostileBinding looks for the orchestrator's secrets from inside its
@@ -119,50 +116,47 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 	const secret = "s3cret-value-of-the-orchestrator"
 	t.Setenv("RECONSTRUCT_TEST_SECRET", secret)
 	t.Setenv("OPENAI_API_KEY", secret)
-	for _, kind := range []string{"process", "docker"} {
-		t.Run(kind, func(t *testing.T) {
-			needSandbox(t, kind)
-			secretPath := filepath.Join(t.TempDir(), "secret.txt")
-			if err := os.WriteFile(secretPath, []byte(secret), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "hostile.py"), []byte(hostileBinding), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "task.yaml"), []byte("task:\n  factory: hostile:make\n  args: {secret_path: "+secretPath+"}\n"+
-				"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-				"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-				"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Run(context.Background(), c, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			exs, err := workflow.ReadExamples(c.Workspace)
-			if err != nil || len(exs) == 0 {
-				t.Fatalf("examples: %v %v", exs, err)
-			}
-			seen := c.Task.InputType
-			for _, ex := range exs {
-				seen += string(ex.Output)
-			}
-			t.Logf("what the binding found: %.600s", seen)
-			if strings.Contains(seen, secret) {
-				t.Errorf("the binding read a secret of the orchestrator")
-			}
-			if strings.Contains(seen, filepath.Base(filepath.Dir(secretPath))+"'") || !strings.Contains(seen, "secret.txt: FileNotFoundError") {
-				t.Errorf("the binding saw the directory of the secret file")
-			}
-		})
-	}
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		secretPath := filepath.Join(t.TempDir(), "secret.txt")
+		if err := os.WriteFile(secretPath, []byte(secret), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "hostile.py"), []byte(hostileBinding), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "task.yaml"), []byte("task:\n  factory: hostile:make\n  args: {secret_path: "+secretPath+"}\n"+
+			"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(context.Background(), c, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		exs, err := workflow.ReadExamples(c.Workspace)
+		if err != nil || len(exs) == 0 {
+			t.Fatalf("examples: %v %v", exs, err)
+		}
+		seen := c.Task.InputType
+		for _, ex := range exs {
+			seen += string(ex.Output)
+		}
+		t.Logf("what the binding found: %.600s", seen)
+		if strings.Contains(seen, secret) {
+			t.Errorf("the binding read a secret of the orchestrator")
+		}
+		if strings.Contains(seen, filepath.Base(filepath.Dir(secretPath))+"'") || !strings.Contains(seen, "secret.txt: FileNotFoundError") {
+			t.Errorf("the binding saw the directory of the secret file")
+		}
+	})
 }
 
 // A candidate cannot read the binding's module: its hidden program answers
@@ -170,44 +164,36 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 // file would pass.
 func TestCandidatesCannotReadTheBinding(t *testing.T) {
 	testenv.NeedPython(t)
-	for _, kind := range []string{"process", "docker"} {
-		t.Run(kind, func(t *testing.T) {
-			needSandbox(t, kind)
-			dir := t.TempDir()
-			module := filepath.Join(dir, "quine.py")
-			files := map[string]string{
-				"quine.py": "def _source(x):\n    with open(__file__) as f:\n        return f.read()\n\n\n" +
-					"def make():\n    return {\"input_type\": \"an integer\", \"kind\": \"int\", \"oracle\": _source,\n" +
-					"            \"random_inputs\": lambda k: list(range(k))}\n",
-				"cheat.py": "def solve(x):\n    for p in [" + strconv.Quote(module) + ", \"/oracle/quine.py\", \"quine.py\", \"/workspace/quine.py\"]:\n" +
-					"        try:\n            with open(p) as f:\n                return f.read()\n        except OSError:\n            pass\n    return None\n",
-				"replay.yaml": "candidates:\n  - file: cheat.py\n",
-				"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\n",
-			}
-			for name, src := range files {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-				"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-				"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(context.Background(), c, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			exs, err := workflow.ReadExamples(c.Workspace)
-			if err != nil || len(exs) == 0 || !strings.Contains(string(exs[0].Output), "def make") {
-				t.Fatalf("the hidden program did not answer with its source: %v %+v", err, exs)
-			}
-			for _, r := range res.Events {
-				if r.Passed > 0 {
-					t.Errorf("iteration %d: a candidate read the binding's module and passed %d/%d", r.Iteration, r.Passed, r.Known)
-				}
-			}
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := t.TempDir()
+		module := filepath.Join(dir, "quine.py")
+		testenv.WriteFiles(t, dir, map[string]string{
+			"quine.py": "def _source(x):\n    with open(__file__) as f:\n        return f.read()\n\n\n" +
+				"def make():\n    return {\"input_type\": \"an integer\", \"kind\": \"int\", \"oracle\": _source,\n" +
+				"            \"random_inputs\": lambda k: list(range(k))}\n",
+			"cheat.py": "def solve(x):\n    for p in [" + strconv.Quote(module) + ", \"/oracle/quine.py\", \"quine.py\", \"/workspace/quine.py\"]:\n" +
+				"        try:\n            with open(p) as f:\n                return f.read()\n        except OSError:\n            pass\n    return None\n",
+			"replay.yaml": "candidates:\n  - file: cheat.py\n",
+			"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\n",
 		})
-	}
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs, err := workflow.ReadExamples(c.Workspace)
+		if err != nil || len(exs) == 0 || !strings.Contains(string(exs[0].Output), "def make") {
+			t.Fatalf("the hidden program did not answer with its source: %v %+v", err, exs)
+		}
+		for _, r := range res.Events {
+			if r.Passed > 0 {
+				t.Errorf("iteration %d: a candidate read the binding's module and passed %d/%d", r.Iteration, r.Passed, r.Known)
+			}
+		}
+	})
 }

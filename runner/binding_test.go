@@ -140,15 +140,7 @@ func writeFactoryTask(t *testing.T, factory, args string) string {
 			"sandbox: {kind: process, call_timeout: 60s}\n" +
 			"workflow: {max_iterations: 2, early_stop: 2}\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	return filepath.Join(dir, "task.yaml")
 }
 

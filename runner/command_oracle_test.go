@@ -32,10 +32,9 @@ func commandTask(t *testing.T, onHost bool) string {
 	}
 	task += "  random_inputs:\n    python: gen.py\nagent:\n  kind: replay\n  replay:\n    script: replay.yaml\nworkflow:\n  random_share: 1.0\n  max_iterations: 2\n  early_stop: 2\n"
 	files["task.yaml"] = task
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	testenv.WriteFiles(t, dir, files)
+	if err := os.Chmod(filepath.Join(dir, "hidden.sh"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return filepath.Join(dir, "task.yaml")
 }

@@ -21,11 +21,9 @@ func TestCandidatesCannotReadTheJournals(t *testing.T) {
 	if os.Geteuid() != 0 {
 		testenv.Skip(t, "the process sandbox runs candidates as another user only when run as root")
 	}
-	for _, kind := range []string{"process", "docker"} {
-		t.Run(kind, func(t *testing.T) {
-			needSandbox(t, kind)
-			ws := t.TempDir()
-			cheat := fmt.Sprintf(`import json, os
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		ws := t.TempDir()
+		cheat := fmt.Sprintf(`import json, os
 
 
 def solve(input_data):
@@ -38,21 +36,20 @@ def solve(input_data):
             pass
     return "no answers found"
 `, filepath.Join(ws, workflow.ExamplesFile))
-			script := filepath.Join(t.TempDir(), "cheat.yaml")
-			os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [[1, 2], [3]]\n"), 0o644)
-			os.WriteFile(filepath.Join(filepath.Dir(script), "cheat.py"), []byte(cheat), 0o644)
-			c := quickstart(t, map[string]any{"agent.replay.script": script, "workflow.max_iterations": 2})
-			c.Sandbox.Kind = kind // quickstart pins the process sandbox
-			c.Workspace = ws
-			res, err := Run(context.Background(), c, Options{})
-			if err != nil {
-				t.Fatal(err)
+		script := filepath.Join(t.TempDir(), "cheat.yaml")
+		os.WriteFile(script, []byte("candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [[1, 2], [3]]\n"), 0o644)
+		os.WriteFile(filepath.Join(filepath.Dir(script), "cheat.py"), []byte(cheat), 0o644)
+		c := quickstart(t, map[string]any{"agent.replay.script": script, "workflow.max_iterations": 2})
+		c.Sandbox.Kind = kind // quickstart pins the process sandbox
+		c.Workspace = ws
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Events {
+			if r.Passed > 0 {
+				t.Errorf("iteration %d: the cheating candidate passed %d examples", r.Iteration, r.Passed)
 			}
-			for _, r := range res.Events {
-				if r.Passed > 0 {
-					t.Errorf("iteration %d: the cheating candidate passed %d examples", r.Iteration, r.Passed)
-				}
-			}
-		})
-	}
+		}
+	})
 }

@@ -66,92 +66,81 @@ def solve(x):
 // process's memory.
 func TestFactoryBindingIsResident(t *testing.T) {
 	testenv.NeedPython(t)
-	for _, kind := range []string{"process", "docker"} {
-		t.Run(kind, func(t *testing.T) {
-			needSandbox(t, kind)
-			ctx := context.Background()
-			dir := t.TempDir()
-			for name, src := range map[string]string{
-				"bench/__init__.py": "",
-				"bench/resident.py": residentModule,
-				"replay.yaml":       "candidates: []\n",
-				"task.yaml": "task:\n  factory: bench.resident:make_task\n" +
-					"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
-					"sandbox: {kind: " + kind + ", call_timeout: 30s}\n",
-			} {
-				p := filepath.Join(dir, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c := loadFactoryTask(t, filepath.Join(dir, "task.yaml"), nil)
-			log := zaptest.NewLogger(t)
-			if err := Bind(ctx, c, log); err != nil {
-				t.Fatalf("Bind: %v", err)
-			}
-			boxes, err := OpenSandboxes(ctx, c, NewRunID(), log)
-			if err != nil {
-				t.Fatalf("OpenSandboxes: %v", err)
-			}
-			defer boxes.Close()
-			o, err := NewOracle(c, boxes.Oracle)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws := t.TempDir()
-			parts, err := factoryTask(c, boxes, ws, log)
-			if err != nil {
-				t.Fatal(err)
-			}
-
-			var served []string
-			for i := 0; i < 5; i++ {
-				answers, err := o.Query(ctx, []json.RawMessage{json.RawMessage("1"), json.RawMessage("2")})
-				if err != nil {
-					t.Fatalf("Query: %v", err)
-				}
-				for _, a := range answers {
-					served = append(served, "oracle "+string(a.Output)+a.Invalid)
-				}
-				ins, err := parts.random.Generate(ctx, 2, nil, int64(i))
-				if err != nil {
-					t.Fatalf("random inputs: %v", err)
-				}
-				for _, in := range ins {
-					served = append(served, "random_inputs "+string(in))
-				}
-				if err := parts.recorder.RecordExamples(ctx, "run", []task.Example{{Input: json.RawMessage("1"), Output: json.RawMessage("2"), Source: "query"}}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			hooked, err := os.ReadFile(filepath.Join(ws, BindingLog))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, line := range strings.Fields(string(hooked)) {
-				served = append(served, "on_example "+line)
-			}
-			if len(served) != 5*(2+2+1) {
-				t.Fatalf("%d answers, want %d: %q", len(served), 5*(2+2+1), served)
-			}
-			_, first, _ := strings.Cut(served[0], " ")
-			for _, s := range served {
-				if _, imp, _ := strings.Cut(s, " "); imp != first {
-					t.Errorf("%s: served by another import than %s", s, first)
-				}
-			}
-
-			outs, err := boxes.Eval.Call(ctx, sandbox.CallRequest{Program: sandbox.Program{Source: huntSecret, Function: "solve"},
-				Inputs: []json.RawMessage{json.RawMessage("1")}, Limits: Limits(c)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !outs[0].OK() || !strings.HasPrefix(string(outs[0].Output), `"not found`) {
-				t.Errorf("the candidate hunting the binding's memory: %s %s %s", outs[0].Status, outs[0].Output, outs[0].Error)
-			}
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		ctx := context.Background()
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{
+			"bench/__init__.py": "",
+			"bench/resident.py": residentModule,
+			"replay.yaml":       "candidates: []\n",
+			"task.yaml": "task:\n  factory: bench.resident:make_task\n" +
+				"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
+				"sandbox: {kind: " + kind + ", call_timeout: 30s}\n",
 		})
-	}
+		c := loadFactoryTask(t, filepath.Join(dir, "task.yaml"), nil)
+		log := zaptest.NewLogger(t)
+		if err := Bind(ctx, c, log); err != nil {
+			t.Fatalf("Bind: %v", err)
+		}
+		boxes, err := OpenSandboxes(ctx, c, NewRunID(), log)
+		if err != nil {
+			t.Fatalf("OpenSandboxes: %v", err)
+		}
+		defer boxes.Close()
+		o, err := NewOracle(c, boxes.Oracle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := t.TempDir()
+		parts, err := factoryTask(c, boxes, ws, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		var served []string
+		for i := 0; i < 5; i++ {
+			answers, err := o.Query(ctx, []json.RawMessage{json.RawMessage("1"), json.RawMessage("2")})
+			if err != nil {
+				t.Fatalf("Query: %v", err)
+			}
+			for _, a := range answers {
+				served = append(served, "oracle "+string(a.Output)+a.Invalid)
+			}
+			ins, err := parts.random.Generate(ctx, 2, nil, int64(i))
+			if err != nil {
+				t.Fatalf("random inputs: %v", err)
+			}
+			for _, in := range ins {
+				served = append(served, "random_inputs "+string(in))
+			}
+			if err := parts.recorder.RecordExamples(ctx, "run", []task.Example{{Input: json.RawMessage("1"), Output: json.RawMessage("2"), Source: "query"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hooked, err := os.ReadFile(filepath.Join(ws, BindingLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Fields(string(hooked)) {
+			served = append(served, "on_example "+line)
+		}
+		if len(served) != 5*(2+2+1) {
+			t.Fatalf("%d answers, want %d: %q", len(served), 5*(2+2+1), served)
+		}
+		_, first, _ := strings.Cut(served[0], " ")
+		for _, s := range served {
+			if _, imp, _ := strings.Cut(s, " "); imp != first {
+				t.Errorf("%s: served by another import than %s", s, first)
+			}
+		}
+
+		outs, err := boxes.Eval.Call(ctx, sandbox.CallRequest{Program: sandbox.Program{Source: huntSecret, Function: "solve"},
+			Inputs: []json.RawMessage{json.RawMessage("1")}, Limits: Limits(c)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !outs[0].OK() || !strings.HasPrefix(string(outs[0].Output), `"not found`) {
+			t.Errorf("the candidate hunting the binding's memory: %s %s %s", outs[0].Status, outs[0].Output, outs[0].Error)
+		}
+	})
 }

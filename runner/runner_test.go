@@ -87,6 +87,18 @@ func TestRandomShareUsesGeneratorInSandbox(t *testing.T) {
 
 func nopLog() *zap.Logger { return zap.NewNop() }
 
+// inEachSandbox runs test as a subtest in the process sandbox and in
+// Docker (needSandbox).
+func inEachSandbox(t *testing.T, test func(t *testing.T, kind string)) {
+	t.Helper()
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) {
+			needSandbox(t, kind)
+			test(t, kind)
+		})
+	}
+}
+
 // needSandbox skips a test of the sandbox kind ("process" or "docker") when
 // the machine cannot run it: Docker needs an engine and the runner image.
 func needSandbox(t *testing.T, kind string) {
