@@ -138,6 +138,30 @@ func newTestAgent(t *testing.T, srv *llmtest.Server, sb Sandbox, edit func(*Opti
 	return ta
 }
 
+// write runs a.Write on req and fails the test on an error.
+func (a *testAgent) write(t *testing.T, req agent.WriteRequest) agent.WriteResult {
+	t.Helper()
+	res, err := a.Write(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return res
+}
+
+// wantToolResults checks the session's tool results one for one against
+// wants, each with match (strings.HasPrefix or strings.Contains).
+func wantToolResults(t *testing.T, got, wants []string, match func(got, want string) bool) {
+	t.Helper()
+	if len(got) != len(wants) {
+		t.Fatalf("tool results = %q, want %d", got, len(wants))
+	}
+	for i, w := range wants {
+		if !match(got[i], w) {
+			t.Errorf("tool result %d = %q, want %q", i, got[i], w)
+		}
+	}
+}
+
 func writeReq(t *testing.T, ex []task.Example) agent.WriteRequest {
 	t.Helper()
 	return agent.WriteRequest{Task: runningMaxTask, Iteration: 1, Examples: ex, Workspace: t.TempDir()}

@@ -52,12 +52,5 @@ func TestToolsWithProcessSandbox(t *testing.T) {
 		"passed 3/3 observed examples.",
 		"session finished",
 	}
-	if len(got) != len(wants) {
-		t.Fatalf("tool results = %q", got)
-	}
-	for i, w := range wants {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("tool result %d = %q, want prefix %q", i, got[i], w)
-		}
-	}
+	wantToolResults(t, got, wants, strings.HasPrefix)
 }

@@ -30,10 +30,7 @@ func TestSolverDrivesSessions(t *testing.T) {
 			srv := llmtest.NewServerFunc(t, solver.Handle)
 			a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.ToolMode = mode })
 			req := writeReq(t, threeExamples)
-			res, err := a.Write(context.Background(), req)
-			if err != nil {
-				t.Fatalf("Write: %v", err)
-			}
+			res := a.write(t, req)
 			if got := readCandidate(t, req.Workspace); strings.TrimSpace(got) != strings.TrimSpace(runningMaxSrc) {
 				t.Errorf("candidate.py = %q", got)
 			}

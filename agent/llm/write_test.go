@@ -30,10 +30,7 @@ func TestWriteSolvesOverSeveralTurns(t *testing.T) {
 	sb := newFakeSandbox()
 	a := newTestAgent(t, srv, sb, nil)
 	req := writeReq(t, threeExamples)
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
 		t.Errorf("candidate.py:\n%s\nwant:\n%s", got, want)
 	}
@@ -102,9 +99,7 @@ func TestWriteFeedbackReachesTheModel(t *testing.T) {
 		Failures: []judge.Failure{{Input: []byte("[3,1,2]"), Expected: []byte("[3,3,3]"), Actual: []byte("[3,1,2]")}},
 		Messages: []string{"rewrite the program without embedding observed inputs"},
 	}
-	if _, err := a.Write(context.Background(), req); err != nil {
-		t.Fatal(err)
-	}
+	a.write(t, req)
 	user := srv.ChatRequests()[0].Messages[1].Content
 	for _, want := range []string{
 		"passed 2 of 3",
@@ -129,10 +124,7 @@ func TestWriteBrokenToolArguments(t *testing.T) {
 	)
 	a := newTestAgent(t, srv, newFakeSandbox(), nil)
 	req := writeReq(t, threeExamples)
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	got := toolResults(t, res.Transcript)
 	wants := []string{
 		"error: arguments are not a JSON object",
@@ -142,14 +134,7 @@ func TestWriteBrokenToolArguments(t *testing.T) {
 		"wrote candidate.py",
 		"session finished",
 	}
-	if len(got) != len(wants) {
-		t.Fatalf("tool results = %q, want %d", got, len(wants))
-	}
-	for i, w := range wants {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("tool result %d = %q, want prefix %q", i, got[i], w)
-		}
-	}
+	wantToolResults(t, got, wants, strings.HasPrefix)
 	if readCandidate(t, req.Workspace) != runningMaxSrc {
 		t.Errorf("candidate.py not written")
 	}
@@ -166,10 +151,7 @@ func TestWriteRetriesRateLimitHonouringRetryAfter(t *testing.T) {
 		llmtest.Call("done", `{}`, 40, 4),
 	)
 	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.Backoff = 100 * time.Millisecond })
-	res, err := a.Write(context.Background(), writeReq(t, threeExamples))
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, writeReq(t, threeExamples))
 	if len(a.sleeps) != 2 {
 		t.Fatalf("sleeps = %v, want 2", a.sleeps)
 	}
@@ -226,9 +208,7 @@ func TestWriteRequestTimeoutIsRetried(t *testing.T) {
 	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.Backoff = time.Millisecond })
 	a.opts.RequestTimeout = 50 * time.Millisecond
 	req := writeReq(t, threeExamples)
-	if _, err := a.Write(context.Background(), req); err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	a.write(t, req)
 	if got, want := len(a.sleeps), 1; got != want {
 		t.Errorf("retries = %d, want %d", got, want)
 	}
@@ -283,10 +263,7 @@ func TestWriteContextLengthTrimsAndRetriesOnce(t *testing.T) {
 	sb := newFakeSandbox()
 	sb.execOut.Output = strings.Repeat("listing ", 20)
 	a := newTestAgent(t, srv, sb, nil)
-	res, err := a.Write(context.Background(), writeReq(t, many))
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, writeReq(t, many))
 	reqs := srv.ChatRequests()
 	before, after := reqs[3].Messages, reqs[4].Messages
 	if got, want := strings.Count(before[1].Content, "input: "), 8; got != want {
@@ -328,10 +305,7 @@ func TestWriteContextLengthTwice(t *testing.T) {
 			llmtest.ContextLength(), llmtest.ContextLength())
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
-		res, err := a.Write(context.Background(), req)
-		if err != nil {
-			t.Fatalf("Write: %v", err)
-		}
+		res := a.write(t, req)
 		if got, want := decodeTranscript(t, res.Transcript).StopReason, StopContextLength; got != want {
 			t.Errorf("stop = %q, want %q", got, want)
 		}
@@ -349,10 +323,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		)
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
-		res, err := a.Write(context.Background(), req)
-		if err != nil {
-			t.Fatalf("Write: %v", err)
-		}
+		res := a.write(t, req)
 		if got := readCandidate(t, req.Workspace); got != "" {
 			t.Errorf("candidate.py = %q, want none", got)
 		}
@@ -371,9 +342,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		srv := llmtest.NewServer(t, llmtest.Text("Here:\n```python\n"+runningMaxSrc+"```\n", 10, 5))
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
-		if _, err := a.Write(context.Background(), req); err != nil {
-			t.Fatalf("Write: %v", err)
-		}
+		a.write(t, req)
 		if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
 			t.Errorf("candidate.py = %q, want %q", got, want)
 		}
@@ -386,10 +355,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		)
 		a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.ToolMode = ToolModeText })
 		req := writeReq(t, threeExamples)
-		res, err := a.Write(context.Background(), req)
-		if err != nil {
-			t.Fatalf("Write: %v", err)
-		}
+		res := a.write(t, req)
 		if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
 			t.Errorf("candidate.py = %q, want %q", got, want)
 		}
@@ -424,10 +390,7 @@ func TestWriteStopsOnRepeatedCall(t *testing.T) {
 	)
 	a := newTestAgent(t, srv, newFakeSandbox(), nil)
 	req := writeReq(t, threeExamples)
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	if got, want := decodeTranscript(t, res.Transcript).StopReason, StopRepeated; got != want {
 		t.Errorf("stop = %q, want %q", got, want)
 	}
@@ -446,10 +409,7 @@ func TestWriteMaxTurnsKeepsCandidate(t *testing.T) {
 	sb.execOut.Output = "1\n"
 	a := newTestAgent(t, srv, sb, func(o *Options) { o.MaxTurns = 3 })
 	req := writeReq(t, threeExamples)
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	if got, want := decodeTranscript(t, res.Transcript).StopReason, StopMaxTurns; got != want {
 		t.Errorf("stop = %q, want %q", got, want)
 	}
@@ -503,10 +463,7 @@ func TestWritePathEscapesAreRefused(t *testing.T) {
 		llmtest.Call("done", `{}`, 1, 1),
 	)
 	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.MaxTurns = 20 })
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	got := toolResults(t, res.Transcript)
 	wants := []string{
 		"leaves the workspace",
@@ -521,15 +478,10 @@ func TestWritePathEscapesAreRefused(t *testing.T) {
 		"wrote candidate.py",
 		"session finished",
 	}
-	if len(got) != len(wants) {
-		t.Fatalf("tool results = %q", got)
-	}
-	for i, w := range wants {
-		if !strings.Contains(got[i], w) {
-			t.Errorf("tool result %d = %q, want it to contain %q", i, got[i], w)
-		}
-		if strings.Contains(got[i], "hidden program") {
-			t.Errorf("tool result %d leaked a file outside the workspace: %q", i, got[i])
+	wantToolResults(t, got, wants, strings.Contains)
+	for i, r := range got {
+		if strings.Contains(r, "hidden program") {
+			t.Errorf("tool result %d leaked a file outside the workspace: %q", i, r)
 		}
 	}
 	entries, err := os.ReadDir(outside)
@@ -553,10 +505,7 @@ func TestWriteSynthesizeTool(t *testing.T) {
 	syn := &fakeSynth{program: runningMaxSrc}
 	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.Synth = syn; o.ScratchDir = t.TempDir() })
 	req := writeReq(t, threeExamples)
-	res, err := a.Write(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	res := a.write(t, req)
 	got := toolResults(t, res.Transcript)[0]
 	if !strings.Contains(got, "the synthesizer proposes:\n```python\n"+strings.TrimRight(runningMaxSrc, "\n")) || !strings.Contains(got, "notes: enumerated 12 programs") {
 		t.Errorf("synthesize result = %q", got)
@@ -613,9 +562,7 @@ func TestWriteOffersTheNamedTools(t *testing.T) {
 		llmtest.Call("done", `{}`, 1, 1),
 	)
 	a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.Tools = []string{"file_write", "check_candidate"} })
-	if _, err := a.Write(context.Background(), writeReq(t, threeExamples)); err != nil {
-		t.Fatalf("Write: %v", err)
-	}
+	a.write(t, writeReq(t, threeExamples))
 	var names []string
 	for _, tl := range srv.ChatRequests()[0].Tools {
 		names = append(names, tl.Function.Name)
