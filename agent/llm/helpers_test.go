@@ -148,6 +148,14 @@ func (a *testAgent) write(t *testing.T, req agent.WriteRequest) agent.WriteResul
 	return res
 }
 
+// wantStop checks why the session of res stopped.
+func wantStop(t *testing.T, res agent.WriteResult, want string) {
+	t.Helper()
+	if got := decodeTranscript(t, res.Transcript).StopReason; got != want {
+		t.Errorf("stop = %q, want %q", got, want)
+	}
+}
+
 // wantToolResults checks the session's tool results one for one against
 // wants, each with match (strings.HasPrefix or strings.Contains).
 func wantToolResults(t *testing.T, got, wants []string, match func(got, want string) bool) {

@@ -138,9 +138,7 @@ func TestWriteBrokenToolArguments(t *testing.T) {
 	if readCandidate(t, req.Workspace) != runningMaxSrc {
 		t.Errorf("candidate.py not written")
 	}
-	if got, want := decodeTranscript(t, res.Transcript).StopReason, StopDone; got != want {
-		t.Errorf("stop = %q, want %q", got, want)
-	}
+	wantStop(t, res, StopDone)
 }
 
 func TestWriteRetriesRateLimitHonouringRetryAfter(t *testing.T) {
@@ -306,9 +304,7 @@ func TestWriteContextLengthTwice(t *testing.T) {
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
 		res := a.write(t, req)
-		if got, want := decodeTranscript(t, res.Transcript).StopReason, StopContextLength; got != want {
-			t.Errorf("stop = %q, want %q", got, want)
-		}
+		wantStop(t, res, StopContextLength)
 		if readCandidate(t, req.Workspace) != runningMaxSrc {
 			t.Errorf("candidate.py lost")
 		}
@@ -331,9 +327,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "user" || !strings.Contains(last.Content, "file_write") {
 			t.Errorf("no reminder to use the tools: %+v", last)
 		}
-		if got, want := decodeTranscript(t, res.Transcript).StopReason, StopModelStopped; got != want {
-			t.Errorf("stop = %q, want %q", got, want)
-		}
+		wantStop(t, res, StopModelStopped)
 		if !strings.Contains(res.Notes, "no candidate.py") {
 			t.Errorf("notes %q do not say nothing was written", res.Notes)
 		}
@@ -391,9 +385,7 @@ func TestWriteStopsOnRepeatedCall(t *testing.T) {
 	a := newTestAgent(t, srv, newFakeSandbox(), nil)
 	req := writeReq(t, threeExamples)
 	res := a.write(t, req)
-	if got, want := decodeTranscript(t, res.Transcript).StopReason, StopRepeated; got != want {
-		t.Errorf("stop = %q, want %q", got, want)
-	}
+	wantStop(t, res, StopRepeated)
 	if readCandidate(t, req.Workspace) != identitySrc {
 		t.Errorf("candidate.py lost")
 	}
@@ -410,9 +402,7 @@ func TestWriteMaxTurnsKeepsCandidate(t *testing.T) {
 	a := newTestAgent(t, srv, sb, func(o *Options) { o.MaxTurns = 3 })
 	req := writeReq(t, threeExamples)
 	res := a.write(t, req)
-	if got, want := decodeTranscript(t, res.Transcript).StopReason, StopMaxTurns; got != want {
-		t.Errorf("stop = %q, want %q", got, want)
-	}
+	wantStop(t, res, StopMaxTurns)
 	if readCandidate(t, req.Workspace) != identitySrc {
 		t.Errorf("candidate.py lost")
 	}
