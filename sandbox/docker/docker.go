@@ -490,17 +490,25 @@ func (s *Sandbox) attempt(ctx context.Context, what string, f func(*sandbox.Clie
 	return fmt.Errorf("docker sandbox: %s: %w", what, &sandbox.LostError{Reason: s.retire(inst), Err: err})
 }
 
+// prepare gives a request's program its path in the container and fills
+// its limits from the sandbox's.
+func (s *Sandbox) prepare(p *sandbox.Program, l *sandbox.Limits) error {
+	prog, err := s.translate(*p)
+	if err != nil {
+		return err
+	}
+	*p, *l = prog, l.WithDefaultsFrom(s.opts.Limits)
+	return nil
+}
+
 // Call runs the program once per input in the container. Program.Path is a
 // host path under one of the mounts (or already a container path). A call
 // that kills the harness is that input's StatusCrashed outcome, and the
 // other inputs are run again in a fresh container (sandbox.CallIsolating).
 func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	prog, err := s.translate(req.Program)
-	if err != nil {
+	if err := s.prepare(&req.Program, &req.Limits); err != nil {
 		return nil, err
 	}
-	req.Program = prog
-	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
 	return sandbox.CallIsolating(ctx, req, s.attempt)
 }
 
@@ -511,12 +519,9 @@ func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sand
 
 // Generate runs a generator program in the container.
 func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error) {
-	prog, err := s.translate(req.Program)
-	if err != nil {
+	if err := s.prepare(&req.Program, &req.Limits); err != nil {
 		return nil, err
 	}
-	req.Program = prog
-	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
 	return sandbox.GenerateRetrying(ctx, req, s.attempt)
 }
 

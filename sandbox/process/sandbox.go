@@ -463,27 +463,27 @@ func (s *Sandbox) attempt(ctx context.Context, what string, f func(*sandbox.Clie
 	return fmt.Errorf("%s: %w", what, &sandbox.LostError{Reason: err.Error(), Err: err})
 }
 
-// absProgram makes a relative program path absolute from the caller's
-// working directory (the harness runs in Dir, not there).
-func absProgram(p sandbox.Program) (sandbox.Program, error) {
+// prepare fills a request's limits from the sandbox's and makes its
+// program's relative path absolute from the caller's working directory
+// (the harness runs in Dir, not there).
+func (s *Sandbox) prepare(p *sandbox.Program, l *sandbox.Limits) error {
+	*l = l.WithDefaultsFrom(s.opts.Limits)
 	if p.Path == "" || filepath.IsAbs(p.Path) {
-		return p, nil
+		return nil
 	}
 	abs, err := filepath.Abs(p.Path)
 	if err != nil {
-		return p, fmt.Errorf("program path %q: %w", p.Path, err)
+		return fmt.Errorf("program path %q: %w", p.Path, err)
 	}
 	p.Path = abs
-	return p, nil
+	return nil
 }
 
 // Call runs the program once per input; see sandbox.Sandbox. A call that
 // kills the harness is that input's StatusCrashed outcome
 // (sandbox.CallIsolating).
 func (s *Sandbox) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
-	var err error
-	if req.Program, err = absProgram(req.Program); err != nil {
+	if err := s.prepare(&req.Program, &req.Limits); err != nil {
 		return nil, fmt.Errorf("call: %w", err)
 	}
 	return sandbox.CallIsolating(ctx, req, s.attempt)
@@ -496,9 +496,7 @@ func (s *Sandbox) Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sand
 
 // Generate asks a generator for fresh inputs; see sandbox.Sandbox.
 func (s *Sandbox) Generate(ctx context.Context, req sandbox.GenerateRequest) ([]json.RawMessage, error) {
-	req.Limits = req.Limits.WithDefaultsFrom(s.opts.Limits)
-	var err error
-	if req.Program, err = absProgram(req.Program); err != nil {
+	if err := s.prepare(&req.Program, &req.Limits); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	return sandbox.GenerateRetrying(ctx, req, s.attempt)
