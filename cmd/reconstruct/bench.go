@@ -29,11 +29,10 @@ type benchRunOptions struct {
 }
 
 func newBenchCmd() *cobra.Command {
-	cmd := &cobra.Command{
+	return &cobra.Command{
 		Use:   "bench",
 		Short: "Sweep task sets, report and compare sweeps",
 	}
-	return cmd
 }
 
 func newBenchRunCmd(a *app) *cobra.Command {

@@ -14,11 +14,10 @@ import (
 )
 
 func newBindingCmd() *cobra.Command {
-	cmd := &cobra.Command{
+	return &cobra.Command{
 		Use:   "binding",
 		Short: "Python modules for binding tasks and driving the bank (see docs/binding.md)",
 	}
-	return cmd
 }
 
 type bindingModulesOptions struct {

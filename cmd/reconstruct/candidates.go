@@ -129,26 +129,28 @@ func runCandidatesList(ctx context.Context, opts *candidatesListOptions) error {
 	return tw.Flush()
 }
 
-// findCandidate resolves "ITER" or "RUN:ITER".
-func (o *candidatesOptions) findCandidate(ctx context.Context, workspace, ref string) (*candidates.Archive, candidates.Record, error) {
+// findCandidate resolves "ITER" or "RUN:ITER" to the candidate's record and
+// its program.
+func (o *candidatesOptions) findCandidate(ctx context.Context, workspace, ref string) (candidates.Record, []byte, error) {
 	run := o.run
 	if r, it, ok := strings.Cut(ref, ":"); ok {
 		run, ref = r, it
 	}
 	iter, err := strconv.Atoi(ref)
 	if err != nil {
-		return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("candidate %q: want an iteration number or RUN:ITER", ref))
+		return candidates.Record{}, nil, withCode(exitUsage, fmt.Errorf("candidate %q: want an iteration number or RUN:ITER", ref))
 	}
 	sel, err := o.selectRun(ctx, workspace, run)
 	if err != nil {
-		return nil, candidates.Record{}, err
+		return candidates.Record{}, nil, err
 	}
 	for _, r := range sel.Records {
 		if r.Iteration == iter {
-			return sel.Archive, r, nil
+			src, err := sel.Archive.Source(r)
+			return r, src, err
 		}
 	}
-	return nil, candidates.Record{}, withCode(exitUsage, fmt.Errorf("%s: run %s has no iteration %d", workspace, sel.Run, iter))
+	return candidates.Record{}, nil, withCode(exitUsage, fmt.Errorf("%s: run %s has no iteration %d", workspace, sel.Run, iter))
 }
 
 type candidatesShowOptions struct {
@@ -168,11 +170,7 @@ func newCandidatesShowCmd(o *candidatesOptions) *cobra.Command {
 }
 
 func runCandidatesShow(ctx context.Context, opts *candidatesShowOptions) error {
-	arch, rec, err := opts.findCandidate(ctx, opts.workspace, opts.ref)
-	if err != nil {
-		return err
-	}
-	src, err := arch.Source(rec)
+	rec, src, err := opts.findCandidate(ctx, opts.workspace, opts.ref)
 	if err != nil {
 		return err
 	}
@@ -211,19 +209,11 @@ func newCandidatesDiffCmd(o *candidatesOptions) *cobra.Command {
 }
 
 func runCandidatesDiff(ctx context.Context, opts *candidatesDiffOptions) error {
-	archA, recA, err := opts.findCandidate(ctx, opts.workspace, opts.refA)
+	recA, srcA, err := opts.findCandidate(ctx, opts.workspace, opts.refA)
 	if err != nil {
 		return err
 	}
-	archB, recB, err := opts.findCandidate(ctx, opts.workspace, opts.refB)
-	if err != nil {
-		return err
-	}
-	srcA, err := archA.Source(recA)
-	if err != nil {
-		return err
-	}
-	srcB, err := archB.Source(recB)
+	recB, srcB, err := opts.findCandidate(ctx, opts.workspace, opts.refB)
 	if err != nil {
 		return err
 	}

@@ -19,12 +19,11 @@ import (
 // newSandboxCmd is `reconstruct sandbox`: the Docker sandbox's image and
 // clean-up.
 func newSandboxCmd() *cobra.Command {
-	cmd := &cobra.Command{
+	return &cobra.Command{
 		Use:   "sandbox",
 		Short: "Manage the Docker sandbox: build its image, remove left-over containers",
 		Args:  cobra.NoArgs,
 	}
-	return cmd
 }
 
 // buildImageOptions are the flags of `sandbox build-image` plus the engine
