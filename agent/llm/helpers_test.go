@@ -148,6 +148,14 @@ func (a *testAgent) write(t *testing.T, req agent.WriteRequest) agent.WriteResul
 	return res
 }
 
+// wantCandidate checks the workspace's candidate.py ("" for none).
+func wantCandidate(t *testing.T, workspace, want string) {
+	t.Helper()
+	if got := readCandidate(t, workspace); got != want {
+		t.Errorf("candidate.py = %q, want %q", got, want)
+	}
+}
+
 // wantStop checks why the session of res stopped.
 func wantStop(t *testing.T, res agent.WriteResult, want string) {
 	t.Helper()

@@ -31,9 +31,7 @@ func TestWriteSolvesOverSeveralTurns(t *testing.T) {
 	a := newTestAgent(t, srv, sb, nil)
 	req := writeReq(t, threeExamples)
 	res := a.write(t, req)
-	if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
-		t.Errorf("candidate.py:\n%s\nwant:\n%s", got, want)
-	}
+	wantCandidate(t, req.Workspace, runningMaxSrc)
 	if got, want := res.Usage, (task.Usage{PromptTokens: 720, CompletionTokens: 68}); got != want {
 		t.Errorf("usage = %+v, want %+v", got, want)
 	}
@@ -135,9 +133,7 @@ func TestWriteBrokenToolArguments(t *testing.T) {
 		"session finished",
 	}
 	wantToolResults(t, got, wants, strings.HasPrefix)
-	if readCandidate(t, req.Workspace) != runningMaxSrc {
-		t.Errorf("candidate.py not written")
-	}
+	wantCandidate(t, req.Workspace, runningMaxSrc)
 	wantStop(t, res, StopDone)
 }
 
@@ -210,9 +206,7 @@ func TestWriteRequestTimeoutIsRetried(t *testing.T) {
 	if got, want := len(a.sleeps), 1; got != want {
 		t.Errorf("retries = %d, want %d", got, want)
 	}
-	if readCandidate(t, req.Workspace) != runningMaxSrc {
-		t.Errorf("candidate.py not written after the retry")
-	}
+	wantCandidate(t, req.Workspace, runningMaxSrc)
 }
 
 func TestWriteNonRetryableRefusalIsConfigError(t *testing.T) {
@@ -305,9 +299,7 @@ func TestWriteContextLengthTwice(t *testing.T) {
 		req := writeReq(t, threeExamples)
 		res := a.write(t, req)
 		wantStop(t, res, StopContextLength)
-		if readCandidate(t, req.Workspace) != runningMaxSrc {
-			t.Errorf("candidate.py lost")
-		}
+		wantCandidate(t, req.Workspace, runningMaxSrc)
 	})
 }
 
@@ -320,9 +312,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
 		res := a.write(t, req)
-		if got := readCandidate(t, req.Workspace); got != "" {
-			t.Errorf("candidate.py = %q, want none", got)
-		}
+		wantCandidate(t, req.Workspace, "")
 		reqs := srv.ChatRequests()
 		if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "user" || !strings.Contains(last.Content, "file_write") {
 			t.Errorf("no reminder to use the tools: %+v", last)
@@ -337,9 +327,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		a := newTestAgent(t, srv, newFakeSandbox(), nil)
 		req := writeReq(t, threeExamples)
 		a.write(t, req)
-		if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
-			t.Errorf("candidate.py = %q, want %q", got, want)
-		}
+		wantCandidate(t, req.Workspace, runningMaxSrc)
 	})
 	t.Run("text mode", func(t *testing.T) {
 		srv := llmtest.NewServer(t,
@@ -350,9 +338,7 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 		a := newTestAgent(t, srv, newFakeSandbox(), func(o *Options) { o.ToolMode = ToolModeText })
 		req := writeReq(t, threeExamples)
 		res := a.write(t, req)
-		if got, want := readCandidate(t, req.Workspace), runningMaxSrc; got != want {
-			t.Errorf("candidate.py = %q, want %q", got, want)
-		}
+		wantCandidate(t, req.Workspace, runningMaxSrc)
 		reqs := srv.ChatRequests()
 		for _, r := range reqs {
 			if len(r.Tools) != 0 {
@@ -386,9 +372,7 @@ func TestWriteStopsOnRepeatedCall(t *testing.T) {
 	req := writeReq(t, threeExamples)
 	res := a.write(t, req)
 	wantStop(t, res, StopRepeated)
-	if readCandidate(t, req.Workspace) != identitySrc {
-		t.Errorf("candidate.py lost")
-	}
+	wantCandidate(t, req.Workspace, identitySrc)
 }
 
 func TestWriteMaxTurnsKeepsCandidate(t *testing.T) {
@@ -403,9 +387,7 @@ func TestWriteMaxTurnsKeepsCandidate(t *testing.T) {
 	req := writeReq(t, threeExamples)
 	res := a.write(t, req)
 	wantStop(t, res, StopMaxTurns)
-	if readCandidate(t, req.Workspace) != identitySrc {
-		t.Errorf("candidate.py lost")
-	}
+	wantCandidate(t, req.Workspace, identitySrc)
 	if diff := cmp.Diff([]string{"python3 -c 'print(1)'"}, sb.commands); diff != "" {
 		t.Errorf("bash commands (-want +got):\n%s", diff)
 	}
