@@ -214,7 +214,8 @@ func TestLimitsWithDefaultsFrom(t *testing.T) {
 		{"request wins", Limits{Timeout: 1e9, MemoryBytes: 1 << 20, OutputBytes: 10}, configured, Limits{Timeout: 1e9, MemoryBytes: 1 << 20, OutputBytes: 10}},
 		{"configured fills the request's zeros", Limits{OutputBytes: 10}, configured, Limits{Timeout: 5e9, MemoryBytes: 1 << 30, OutputBytes: 10}},
 		{"defaults fill the rest", Limits{}, configured, Limits{Timeout: 5e9, MemoryBytes: 1 << 30, OutputBytes: DefaultOutputBytes}},
-		{"nothing configured", Limits{}, Limits{}, Limits{}.WithDefaults()},
+		{"nothing configured", Limits{}, Limits{}, Limits{Timeout: DefaultCallTimeout, MemoryBytes: DefaultMemoryBytes, OutputBytes: DefaultOutputBytes}},
+		{"negative is unset", Limits{Timeout: -1, MemoryBytes: -1, OutputBytes: -1}, configured, Limits{Timeout: 5e9, MemoryBytes: 1 << 30, OutputBytes: DefaultOutputBytes}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,21 +27,17 @@ type Limits struct {
 
 // WithDefaults fills zero fields from the Default constants.
 func (l Limits) WithDefaults() Limits {
-	if l.Timeout <= 0 {
-		l.Timeout = DefaultCallTimeout
-	}
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = DefaultMemoryBytes
-	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = DefaultOutputBytes
-	}
-	return l
+	return l.filledFrom(Limits{Timeout: DefaultCallTimeout, MemoryBytes: DefaultMemoryBytes, OutputBytes: DefaultOutputBytes})
 }
 
 // WithDefaultsFrom fills zero fields from d (a sandbox's configured limits),
 // then from the Default constants: what a backend runs a request with.
 func (l Limits) WithDefaultsFrom(d Limits) Limits {
+	return l.filledFrom(d).WithDefaults()
+}
+
+// filledFrom is l with its zero (or negative) fields taken from d.
+func (l Limits) filledFrom(d Limits) Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = d.Timeout
 	}
@@ -51,7 +47,7 @@ func (l Limits) WithDefaultsFrom(d Limits) Limits {
 	if l.OutputBytes <= 0 {
 		l.OutputBytes = d.OutputBytes
 	}
-	return l.WithDefaults()
+	return l
 }
 
 // Program names a Python function: inline module source, or a file that the
