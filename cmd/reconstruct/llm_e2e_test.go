@@ -37,6 +37,29 @@ func freshInputs(k, n int) []any {
 	return out
 }
 
+// writeLLMConfig writes llm.yaml in dir, the quickstart's running_max task
+// run by the llm agent with the settings llm (a YAML flow mapping) and the
+// rest of the configuration, and returns its path.
+func writeLLMConfig(t *testing.T, dir, llm, rest string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "llm.yaml")
+	yaml := fmt.Sprintf(`task:
+  name: running_max
+  input_type: "list of integers"
+  input_constraints: "0 to 12 integers"
+  kind: list
+  oracle: {python: %s, function: running_max}
+  allow_outside_paths: true
+agent:
+  kind: llm
+  llm: %s
+`, repoPath(t, "configs", "examples", "quickstart", "hidden.py"), llm)
+	if err := os.WriteFile(cfg, []byte(yaml+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 func TestLLMAgentEndToEndInDocker(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
@@ -49,21 +72,8 @@ func TestLLMAgentEndToEndInDocker(t *testing.T) {
 			solver := &llmtest.Solver{Program: runningMax, Inputs: freshInputs, PromptTokens: 120, CompletionTokens: 30}
 			srv := llmtest.NewServerFunc(t, solver.Handle)
 			dir := t.TempDir()
-			qs := filepath.Dir(quickstartPath(t))
-			cfg := filepath.Join(dir, "llm.yaml")
-			os.WriteFile(cfg, []byte(fmt.Sprintf(`task:
-  name: running_max
-  input_type: "list of integers"
-  input_constraints: "0 to 12 integers"
-  kind: list
-  oracle: {python: %s, function: running_max}
-  allow_outside_paths: true
-agent:
-  kind: llm
-  llm: {base_url: %q, model: %s, api_key_env: "", tool_mode: %s, retries: 1}
-sandbox: {kind: docker}
-workspace: ws
-`, filepath.Join(qs, "quickstart", "hidden.py"), srv.URL, llmtest.DefaultModel, mode)), 0o644)
+			cfg := writeLLMConfig(t, dir, fmt.Sprintf(`{base_url: %q, model: %s, api_key_env: "", tool_mode: %s, retries: 1}`, srv.URL, llmtest.DefaultModel, mode),
+				"sandbox: {kind: docker}\nworkspace: ws\n")
 			r := cli(t, dir, nil, "run", "--config", cfg, "--json")
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -103,19 +113,8 @@ workspace: ws
 func TestLLMEndpointDownExits3(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	qs := filepath.Dir(quickstartPath(t))
-	cfg := filepath.Join(dir, "llm.yaml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`task:
-  name: running_max
-  input_type: "list of integers"
-  kind: list
-  oracle: {python: %s, function: running_max}
-  allow_outside_paths: true
-agent:
-  kind: llm
-  llm: {base_url: "http://127.0.0.1:1/v1", model: m, api_key_env: "", retries: 0, request_timeout: 2s}
-sandbox: {kind: process}
-`, filepath.Join(qs, "quickstart", "hidden.py"))), 0o644)
+	cfg := writeLLMConfig(t, dir, `{base_url: "http://127.0.0.1:1/v1", model: m, api_key_env: "", retries: 0, request_timeout: 2s}`,
+		"sandbox: {kind: process}\n")
 	r := cli(t, dir, nil, "run", "--config", cfg)
 	if r.code != 3 || !strings.Contains(r.stderr, "agent.llm.base_url") {
 		t.Errorf("unreachable endpoint: exit %d, stderr %s", r.code, r.stderr)
