@@ -8,15 +8,14 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/internal/testenv"
 )
 
 func writeScript(t *testing.T, text string) string {
 	t.Helper()
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "cand.py"), []byte("def solve(x):\n    return x\n"), 0o644)
-	p := filepath.Join(dir, "script.yaml")
-	os.WriteFile(p, []byte(text), 0o644)
-	return p
+	testenv.WriteFiles(t, dir, map[string]string{"cand.py": "def solve(x):\n    return x\n", "script.yaml": text})
+	return filepath.Join(dir, "script.yaml")
 }
 
 func TestReplayPlaysInOrder(t *testing.T) {

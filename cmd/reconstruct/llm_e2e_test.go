@@ -133,12 +133,3 @@ func TestLLMEndpointDownExits3(t *testing.T) {
 		t.Errorf("a run refused for its configuration left %v", entries)
 	}
 }
-
-func mustRead(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}

@@ -62,6 +62,16 @@ func quickstartPath(t *testing.T) string {
 	return repoPath(t, "configs", "examples", "quickstart.yaml")
 }
 
+// mustRead is the content of the file at p.
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // repoPath is the absolute path of a file of the repository.
 func repoPath(t *testing.T, elem ...string) string {
 	t.Helper()
@@ -286,19 +296,18 @@ func interruptRun(t *testing.T, kind string) {
 	// A hidden program that takes a while per input keeps the run going
 	// long enough to be interrupted after its first iterations.
 	qs := filepath.Dir(quickstartPath(t))
-	hidden, _ := os.ReadFile(filepath.Join(qs, "quickstart", "hidden.py"))
-	slow := strings.Replace(string(hidden), "def running_max(xs):\n", "def running_max(xs):\n    import time\n    time.sleep(0.3)\n", 1)
-	os.WriteFile(filepath.Join(dir, "hidden.py"), []byte(slow), 0o644)
-	cfg := filepath.Join(dir, "slow.yaml")
-	os.WriteFile(cfg, []byte(`task:
+	hidden := mustRead(t, filepath.Join(qs, "quickstart", "hidden.py"))
+	slow := strings.Replace(hidden, "def running_max(xs):\n", "def running_max(xs):\n    import time\n    time.sleep(0.3)\n", 1)
+	testenv.WriteFiles(t, dir, map[string]string{"hidden.py": slow, "slow.yaml": `task:
   name: running_max
   input_type: "list of integers"
   kind: list
   oracle: {python: hidden.py, function: running_max}
-agent: {kind: replay, replay: {script: `+filepath.Join(qs, "quickstart", "replay.yaml")+`}}
-sandbox: {kind: `+kind+`, call_timeout: 60s}
+agent: {kind: replay, replay: {script: ` + filepath.Join(qs, "quickstart", "replay.yaml") + `}}
+sandbox: {kind: ` + kind + `, call_timeout: 60s}
 workspace: ws
-`), 0o644)
+`})
+	cfg := filepath.Join(dir, "slow.yaml")
 	cmd := exec.Command(os.Args[0], "run", "--config", cfg)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data"))

@@ -24,16 +24,13 @@ import (
 // task section and the extra YAML) and returns the config's path.
 func writeTask(t *testing.T, dir, hidden, extra string) string {
 	t.Helper()
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "hidden.py"), []byte(hidden), 0o644)
-	cfg := filepath.Join(dir, "task.yaml")
-	os.WriteFile(cfg, []byte(`task:
+	testenv.WriteFiles(t, dir, map[string]string{"hidden.py": hidden, "task.yaml": `task:
   name: t
   input_type: "an integer"
   kind: int
   oracle: {python: hidden.py, function: f, timeout: 1s}
-`+extra), 0o644)
-	return cfg
+` + extra})
+	return filepath.Join(dir, "task.yaml")
 }
 
 // Ctrl-C in the middle of a synthesizer session stops the run at once,
