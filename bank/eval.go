@@ -273,9 +273,17 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 	var owned *Grid
 	// One argument map serves every item: a call keeps no reference to it.
 	args := bound
+	// The items' paths are built in one buffer, and a fold's trace entries
+	// point into one array of step numbers: a long collection would
+	// otherwise cost allocations per item for them.
+	pbuf := append(append(make([]byte, 0, len(path)+24), path...), "/item_"...)
+	var steps []int
+	if n.Fold != nil && !r.ev.untraced {
+		steps = make([]int, len(items))
+	}
 	for i, item := range items {
 		args["item"] = item
-		ipath := path + "/item_" + strconv.Itoa(i)
+		ipath := string(strconv.AppendInt(pbuf, int64(i), 10))
 		switch {
 		case n.Map != nil:
 			v, err := r.call(ipath, op, args, nil)
@@ -296,9 +304,13 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 			}
 		default:
 			args["state"] = state
-			step := i
+			var step *int
+			if steps != nil {
+				steps[i] = i
+				step = &steps[i]
+			}
 			r.owned, r.fresh = owned, nil
-			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = &step })
+			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = step })
 			fresh := r.fresh
 			r.owned, r.fresh = nil, nil
 			if err != nil {
@@ -307,11 +319,19 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 			state = v
 			// The new state is the fold's own if a built-in made it and
 			// the trace kept only its hash.
-			owned = nil
+			var next *Grid
 			if g, ok := v.Grid(); ok && g == fresh && op.builtin != nil && (r.ev.untraced || !inlined(v)) {
-				owned = g
+				next = g
 			}
+			if owned != nil && owned != next {
+				owned.release()
+			}
+			owned = next
 		}
+	}
+	if owned != nil {
+		// The state is shared from here on, and no longer changed.
+		owned.release()
 	}
 	if n.Fold != nil {
 		return state, nil
