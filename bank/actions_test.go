@@ -27,16 +27,32 @@ func openBank(t testing.TB, opts bank.Options) (*bank.Bank, *sqlite.Store) {
 // act runs one action and returns the response re-decoded as generic JSON.
 func act(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {
 	t.Helper()
-	resp := b.Act(context.Background(), []byte(action))
-	raw, err := json.Marshal(resp)
-	if err != nil {
-		t.Fatalf("encode response: %v", err)
-	}
+	raw := encodeResponse(t, b.Act(context.Background(), []byte(action)))
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
 	return m, raw
+}
+
+// encodeResponse encodes resp with AppendJSON, and fails unless that is
+// what encoding/json writes, as the command line wrote responses before.
+func encodeResponse(t testing.TB, resp bank.Response) []byte {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		t.Fatalf("encoding/json: encode response: %v", err)
+	}
+	got, err := resp.AppendJSON(nil)
+	if err != nil {
+		t.Fatalf("encode response: %v", err)
+	}
+	if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(got, w) {
+		t.Fatalf("AppendJSON differs from encoding/json:\n got %s\nwant %s", got, w)
+	}
+	return got
 }
 
 func mustOK(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {

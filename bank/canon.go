@@ -452,24 +452,7 @@ func formatFloat(f float64) (string, error) {
 }
 
 func writeString(buf *bytes.Buffer, s string) {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		buf.WriteByte('"')
-		buf.WriteString(s)
-		buf.WriteByte('"')
-		return
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	buf.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	buf.Write(appendString(buf.AvailableBuffer(), s))
 }
 
 // HashBytes returns the bank identifier of canonical bytes: "sha256:" and
