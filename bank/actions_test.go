@@ -411,3 +411,73 @@ func TestCommitReformattedReceipt(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitCachedOrNot: a receipt commits the same revision, its
+// candidate exactly, whether the committing Bank has the candidate's
+// structure cached (the Bank that proposed an update of inputs: its nodes
+// are not decoded again) or not (a proposal that edits the graph, or
+// another Bank over the same store), through the protocol or the API.
+func TestCommitCachedOrNot(t *testing.T) {
+	ctx := context.Background()
+	edit := `{"action":"propose","workspace":"objects","graph_edits":[{"kind":"add_node","value":{"id":"t","op":"number.add","args":{"a":"minimum","b":"minimum"}}},{"kind":"set_output","output":"t","ref":"t"}]}`
+	for _, tt := range []struct {
+		name     string
+		propose  string
+		sameBank bool
+		viaAct   bool
+		cached   bool
+	}{
+		{"updates, same bank, act", proposeOffset, true, true, true},
+		{"updates, same bank, api", proposeOffset, true, false, true},
+		{"updates, other bank, act", proposeOffset, false, true, false},
+		{"updates, other bank, api", proposeOffset, false, false, false},
+		{"edits, same bank, act", edit, true, true, false},
+		{"edits, other bank, api", edit, false, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, st := openBank(t, bank.Options{})
+			setupObjects(t, b)
+			res, _ := mustOK(t, b, tt.propose)
+			rawReceipt, err := json.Marshal(res["receipt"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := bank.DecodeReceipt(rawReceipt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			committer := b
+			if !tt.sameBank {
+				committer = bank.New(st, bank.Options{})
+			}
+			if got := bank.CachedCandidate(committer, r); got != tt.cached {
+				t.Errorf("candidate structure cached: %v, want %v", got, tt.cached)
+			}
+			if tt.viaAct {
+				mustOK(t, committer, `{"action":"commit","receipt":`+string(rawReceipt)+`}`)
+			} else if _, err := committer.Commit(ctx, r, ""); err != nil {
+				t.Fatalf("commit: %v", err)
+			}
+			var payload struct{ Candidate json.RawMessage }
+			if err := json.Unmarshal(r.Payload, &payload); err != nil {
+				t.Fatal(err)
+			}
+			want, err := bank.DecodeGraph("candidate", payload.Candidate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A fresh Bank reads the revision back from the store.
+			head, err := bank.New(st, bank.Options{}).Load(ctx, "objects", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if head.Name != "r000002" {
+				t.Fatalf("head %s, want r000002", head.Name)
+			}
+			got, _ := head.Graph.MarshalJSON()
+			if w, _ := want.MarshalJSON(); !bytes.Equal(got, w) {
+				t.Fatalf("committed graph\n%s\nwant the candidate\n%s", got, w)
+			}
+		})
+	}
+}

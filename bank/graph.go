@@ -390,10 +390,12 @@ func DecodeGraph(path string, raw []byte) (*Graph, error) {
 	if err != nil {
 		return nil, pathErr(path, "invalid JSON: %v", err)
 	}
-	return decodeGraphTree(path, tree)
+	return decodeGraphTree(path, tree, nil)
 }
 
-func decodeGraphTree(path string, tree any) (*Graph, error) {
+// decodeGraphTree decodes a parsed graph; with known, the graph's
+// structure, its nodes and outputs are known's (read only), not decoded.
+func decodeGraphTree(path string, tree any, known *cachedStructure) (*Graph, error) {
 	m, ok := tree.(map[string]any)
 	if !ok {
 		return nil, pathErr(path, "want an object {inputs, nodes, outputs}, got %s", jsonType(tree))
@@ -413,6 +415,10 @@ func decodeGraphTree(path string, tree any) (*Graph, error) {
 			return nil, err
 		}
 		g.Inputs[name] = v
+	}
+	if known != nil {
+		g.Nodes, g.Outputs = known.nodes, known.outputs
+		return g, nil
 	}
 	var err error
 	if g.Nodes, err = decodeNodes(joinPath(path, "nodes"), m["nodes"]); err != nil {
