@@ -481,3 +481,37 @@ func TestCommitCachedOrNot(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferences: a proposal's differences list, by name in order, the
+// intermediate values that changed, that only the base had (a removed
+// node) and that only the candidate has (an added node), and not those
+// that stayed the same (output g now names another node with the same
+// value).
+func TestDifferences(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	mustOK(t, b, `{"action":"create","workspace":"w","spec":{"inputs":{"a":{"kind":"index","data":1},"b":{"kind":"index","data":2}},
+	  "nodes":[{"id":"s","op":"number.add","args":{"a":"a","b":"b"}},{"id":"t","op":"number.add","args":{"a":"s","b":"a"}},
+	           {"id":"u","op":"number.add","args":{"a":"b","b":"b"}},{"id":"gone","op":"number.add","args":{"a":"b","b":"b"}}],
+	  "outputs":{"t":"t","u":"u","g":"gone"}}}`)
+	res, _ := mustOK(t, b, `{"action":"propose","workspace":"w","updates":{"a":{"kind":"index","data":5}},"graph_edits":[
+	  {"kind":"set_output","output":"g","ref":"u"},{"kind":"remove_node","node":"gone"},
+	  {"kind":"add_node","value":{"id":"new","op":"number.add","args":{"a":"a","b":"a"}}},{"kind":"set_output","output":"n","ref":"new"}]}`)
+	h := func(n int64) string { return bank.Index(n).Hash() }
+	want := []any{
+		map[string]any{"name": "gone", "before": h(4)},
+		map[string]any{"name": "new", "after": h(10), "kind": "index"},
+		map[string]any{"name": "s", "before": h(3), "after": h(7), "kind": "index"},
+		map[string]any{"name": "t", "before": h(4), "after": h(12), "kind": "index"},
+	}
+	got := res["differences"].(map[string]any)["intermediates"]
+	if !jsonEqual(got, want) {
+		t.Errorf("intermediates = %v, want %v", got, want)
+	}
+	wantOut := []any{
+		map[string]any{"name": "n", "after": h(10), "kind": "index"},
+		map[string]any{"name": "t", "before": h(4), "after": h(12), "kind": "index"},
+	}
+	if got := res["differences"].(map[string]any)["outputs"]; !jsonEqual(got, wantOut) {
+		t.Errorf("outputs = %v, want %v", got, wantOut)
+	}
+}

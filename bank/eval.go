@@ -57,6 +57,8 @@ type Result struct {
 	Dependencies map[string][]string
 	// hashes holds the hashes of values the trace has, by node id.
 	hashes map[string]string
+	// ids are the graph's node ids, sorted (read only).
+	ids []string
 }
 
 // hash returns the hash of the value of node id.
@@ -129,8 +131,8 @@ func (e *Evaluator) run(ctx context.Context, g *Graph, chk *Checked) (*Result, e
 		budget = DefaultBudget
 	}
 	r := &run{ctx: ctx, ev: e, budget: budget, hashes: map[string]string{}}
-	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
-	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes}
+	f := &frame{path: rootPath, env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
+	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes, ids: chk.sortedIDs()}
 	if !e.untraced {
 		// Handed out: copies (chk may be a cached validation).
 		res.Kinds, res.Dependencies = chk.results()
@@ -196,8 +198,15 @@ func (r *run) refs(f *frame, names []string, m map[string]string, into map[strin
 	return nil
 }
 
+// rootPath is the trace path of a graph's evaluation; its nodes' paths
+// are worked out when it is validated (checkedNode.path).
+const rootPath = "root"
+
 func (r *run) node(f *frame, n *checkedNode) (Value, error) {
-	path := f.path + "/" + n.ID
+	path := n.path
+	if f.path != rootPath {
+		path = f.path + "/" + n.ID
+	}
 	reg := r.ev.Registry
 	switch n.Form() {
 	case "op":
@@ -219,7 +228,7 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 		}
 		v, err := r.call(path, op, args, nil)
 		r.free = append(r.free, args)
-		if err == nil && f.path == "root" && !r.ev.untraced {
+		if err == nil && f.path == rootPath && !r.ev.untraced {
 			// The call's trace entry has the value's hash.
 			r.hashes[n.ID] = r.trace[len(r.trace)-1].Result
 		}

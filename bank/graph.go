@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Limits of graphs (docs/bank.md "Graphs").
@@ -492,15 +493,27 @@ type Checked struct {
 	Kinds        map[string]Kind
 	Dependencies map[string][]string
 	nodes        map[string]*checkedNode
+
+	idsOnce sync.Once
+	ids     []string
+}
+
+// sortedIDs returns the node ids, sorted (read only). A validation is
+// cached and used again and again: they are sorted once.
+func (chk *Checked) sortedIDs() []string {
+	chk.idsOnce.Do(func() { chk.ids = sortedKeys(chk.nodes) })
+	return chk.ids
 }
 
 // checkedNode is a validated node with what validation and evaluation
-// need of it worked out once: its references, and the names of its
-// arguments (or bindings) in the order they are evaluated.
+// need of it worked out once: its references, the names of its arguments
+// (or bindings) in the order they are evaluated, and, in a graph (not a
+// function's body), its trace path.
 type checkedNode struct {
 	*Node
 	refs []string
 	args []string
+	path string
 }
 
 // Validate checks the graph against the registry before anything runs:
@@ -540,6 +553,9 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 		}
 		c := &all[i]
 		c.Node, c.refs = n, n.Refs()
+		if prefix == "" {
+			c.path = rootPath + "/" + n.ID
+		}
 		if n.Form() == "op" {
 			c.args = sortedKeys(n.Args)
 		} else if n.Form() != "choice" {
