@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -107,12 +108,19 @@ type run struct {
 	// place instead of copying it (the fold's steps would otherwise copy
 	// the whole grid each). fresh is the grid such an operation returned.
 	owned, fresh *Grid
+	call0        call
 }
 
-// call is what a built-in implementation may use of the running evaluation.
+// call is what a built-in implementation may use of the running
+// evaluation. A run has one (run.self), handed to every built-in it
+// calls: none keeps it.
 type call struct {
-	r    *run
-	path string
+	r *run
+}
+
+func (r *run) self() *call {
+	r.call0.r = r
+	return &r.call0
 }
 
 // Evaluate validates g and runs it, evaluating only what the outputs need.
@@ -287,8 +295,12 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 	// otherwise cost allocations per item for them.
 	pbuf := append(append(make([]byte, 0, len(path)+24), path...), "/item_"...)
 	var steps []int
-	if n.Fold != nil && !r.ev.untraced {
-		steps = make([]int, len(items))
+	if !r.ev.untraced {
+		// A trace entry per item, at least.
+		r.trace = slices.Grow(r.trace, len(items))
+		if n.Fold != nil {
+			steps = make([]int, len(items))
+		}
 	}
 	for i, item := range items {
 		args["item"] = item
@@ -367,7 +379,9 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 	if r.ev.untraced {
 		return
 	}
-	e := TraceEntry{Path: path, Op: op.Name}
+	// The entry is filled in place: annotate gets a pointer to it.
+	r.trace = append(r.trace, TraceEntry{Path: path, Op: op.Name})
+	e := &r.trace[len(r.trace)-1]
 	if err != nil {
 		e.Error = err.Error()
 	} else {
@@ -386,10 +400,9 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 			}
 		}
 		if annotate != nil {
-			annotate(&e, v)
+			annotate(e, v)
 		}
 	}
-	r.trace = append(r.trace, e)
 }
 
 // inlined reports whether a trace entry may hold the value itself: not a
@@ -409,7 +422,7 @@ func (r *run) call(path string, op *Operation, args map[string]Value, annotate f
 	var err error
 	switch {
 	case op.builtin != nil:
-		v, err = op.builtin(&call{r: r, path: path}, args)
+		v, err = op.builtin(r.self(), args)
 	case op.function != nil:
 		fn := op.function
 		sub := &frame{path: path, env: args, nodes: fn.nodes, kinds: fn.kinds, values: make(map[string]Value, len(fn.nodes))}
@@ -417,7 +430,7 @@ func (r *run) call(path string, op *Operation, args map[string]Value, annotate f
 	case op.program != nil:
 		in, _ := args["item"].JSON()
 		var outs []Value
-		outs, err = (&call{r: r, path: path}).runPrograms(op.program, []json.RawMessage{in})
+		outs, err = r.self().runPrograms(op.program, []json.RawMessage{in})
 		if err == nil {
 			v = outs[0]
 		}
@@ -442,7 +455,7 @@ func (r *run) mapProgram(path string, op *Operation, items []Value) (Value, erro
 	for i, it := range items {
 		ins[i], _ = it.JSON()
 	}
-	outs, err := (&call{r: r, path: path}).runPrograms(op.program, ins)
+	outs, err := r.self().runPrograms(op.program, ins)
 	if err != nil {
 		r.record(path, op, Value{}, err, nil)
 		return Value{}, &EvalError{Path: path, Op: op.Name, Err: err}

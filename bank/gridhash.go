@@ -33,10 +33,10 @@ const hashBand = 8
 // one digit, row r is the separator before it ('[' or ','), then "[",
 // then a digit and a comma per cell with the last comma replaced by "]":
 // 2·Cols+2 bytes from gridDataStart + r·(2·Cols+2).
-const gridDataStart = len(`{"data":`)
+const gridDataStart = len(`{"data":`) // len(gridPrefix)
 
-// gridSuffix closes a grid's canonical encoding after its last row.
-const gridSuffix = `],"kind":"grid"}`
+// gridPrefix and gridSuffix open and close a grid's canonical encoding.
+var gridPrefix, gridSuffix = []byte(`{"data":`), []byte(`],"kind":"grid"}`)
 
 // stateSize is the length of a saved SHA-256 state.
 var stateSize = len(must(sha256.New().(encoding.BinaryAppender).AppendBinary(nil)))
@@ -156,7 +156,7 @@ func (g *Grid) hash() string {
 		h.states = append(make([]byte, 0, bands*stateSize), h.states...)
 	}
 	if !resumed {
-		d.Write([]byte(`{"data":`))
+		d.Write(gridPrefix)
 	}
 	for b := start; b < bands; b++ {
 		if len(h.states) <= b*stateSize {
@@ -164,7 +164,7 @@ func (g *Grid) hash() string {
 		}
 		d.Write(g.band(b, d.scratch[:0]))
 	}
-	d.Write([]byte(gridSuffix))
+	d.Write(gridSuffix)
 	d.Sum(d.sum[:0])
 	h.sum = hashName(d.sum)
 	if !g.cache.hashed.CompareAndSwap(nil, h) {
