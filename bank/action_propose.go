@@ -254,6 +254,10 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	}
 	payload := &ReceiptPayload{Format: ReceiptFormat, Workspace: p.Workspace, BaseRevision: head.Name, Registry: reg.Identity(),
 		Candidate: cand, PredictedOutputs: after.Outputs, Constraints: p.Constraints, Sources: sourcesOf(&head.Revision, cand, len(p.Edits) > 0, p.Updates, after.Outputs)}
+	if sameShape(head.Graph, p) {
+		// The head's structure, encoded when it was cached.
+		payload.structure = head.cached.canonical
+	}
 	if fb.Receipt, err = signPayload(key, payload); err != nil {
 		return nil, err
 	}

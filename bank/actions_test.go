@@ -466,6 +466,9 @@ func TestCommitCachedOrNot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if w, _ := want.MarshalJSON(); !bytes.Equal(payload.Candidate, w) {
+				t.Fatalf("the payload's candidate\n%s\nis not the canonical encoding of the graph\n%s", payload.Candidate, w)
+			}
 			// A fresh Bank reads the revision back from the store.
 			head, err := bank.New(st, bank.Options{}).Load(ctx, "objects", "")
 			if err != nil {

@@ -225,8 +225,8 @@ func referenceGraphJSON(t testing.TB, g *Graph, inputs bool) []byte {
 	return b
 }
 
-// checkGraphEncoding: Structure, MarshalJSON and node encodings equal the
-// reference encodings.
+// checkGraphEncoding: Structure, MarshalJSON (and marshalWith, from the
+// structure) and node encodings equal the reference encodings.
 func checkGraphEncoding(t testing.TB, g *Graph) {
 	t.Helper()
 	if got, want := g.Structure(), referenceGraphJSON(t, g, false); !bytes.Equal(got, want) {
@@ -236,8 +236,12 @@ func checkGraphEncoding(t testing.TB, g *Graph) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := referenceGraphJSON(t, g, true); !bytes.Equal(got, want) {
+	want := referenceGraphJSON(t, g, true)
+	if !bytes.Equal(got, want) {
 		t.Fatalf("MarshalJSON:\n got %s\nwant %s", got, want)
+	}
+	if got := g.marshalWith(g.Structure()); !bytes.Equal(got, want) {
+		t.Fatalf("marshalWith:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -445,18 +445,7 @@ func (g *Graph) Structure() []byte {
 func (g *Graph) writeStructure(buf *bytes.Buffer, inputs bool) {
 	buf.WriteByte('{')
 	if inputs {
-		buf.WriteString(`"inputs":{`)
-		for i, k := range sortedKeys(g.Inputs) {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, k)
-			buf.WriteByte(':')
-			if err := g.Inputs[k].encode(buf); err != nil {
-				panic(err) // values built by this package always encode
-			}
-		}
-		buf.WriteString(`},`)
+		g.writeInputs(buf)
 	}
 	buf.WriteString(`"nodes":`)
 	writeNodes(buf, g.Nodes)
@@ -465,11 +454,39 @@ func (g *Graph) writeStructure(buf *bytes.Buffer, inputs bool) {
 	buf.WriteByte('}')
 }
 
+// writeInputs writes `"inputs":{…},`.
+func (g *Graph) writeInputs(buf *bytes.Buffer) {
+	buf.WriteString(`"inputs":{`)
+	for i, k := range sortedKeys(g.Inputs) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(buf, k)
+		buf.WriteByte(':')
+		if err := g.Inputs[k].encode(buf); err != nil {
+			panic(err) // values built by this package always encode
+		}
+	}
+	buf.WriteString(`},`)
+}
+
 // MarshalJSON encodes {"inputs", "nodes", "outputs"} canonically.
 func (g *Graph) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	g.writeStructure(&buf, true)
 	return buf.Bytes(), nil
+}
+
+// marshalWith is MarshalJSON for a graph whose structure is encoded
+// already (structure is g.Structure(), a cached structure's, say): only
+// the inputs are encoded.
+func (g *Graph) marshalWith(structure []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(structure) + 64*(len(g.Inputs)+1))
+	buf.WriteByte('{')
+	g.writeInputs(&buf)
+	buf.Write(structure[1:]) // after its '{'
+	return buf.Bytes()
 }
 
 // UnmarshalJSON decodes strictly.

@@ -38,6 +38,9 @@ type ReceiptPayload struct {
 	PredictedOutputs map[string]Value `json:"predicted_outputs"`
 	Constraints      Constraints      `json:"constraints"`
 	Sources          ReceiptSources   `json:"sources"`
+	// structure is the candidate's Structure() if it is known already
+	// (a proposal that changes inputs only), or nil.
+	structure []byte
 }
 
 // Constraints are the checks a commit repeats.
@@ -70,9 +73,11 @@ func signPayload(key []byte, p *ReceiptPayload) (Receipt, error) {
 // canonical encodes the payload canonically. The candidate and the values
 // are already canonical and are copied in as they are, not re-parsed.
 func (p *ReceiptPayload) canonical() ([]byte, error) {
-	graph, err := p.Candidate.MarshalJSON()
-	if err != nil {
-		return nil, err
+	var graph []byte
+	if p.structure != nil {
+		graph = p.Candidate.marshalWith(p.structure)
+	} else {
+		graph, _ = p.Candidate.MarshalJSON()
 	}
 	atol, err := json.Marshal(p.Constraints.Atol)
 	if err != nil {
@@ -147,7 +152,8 @@ var errUndecodable = errors.New("signed payload does not decode")
 // the same canonical bytes decode to. open returns that structure, or nil.
 func (r Receipt) open(key []byte, tree any, structures *structureCache) (*ReceiptPayload, *cachedStructure, error) {
 	c := []byte(r.Payload)
-	if tree == nil && HashBytes(c) != r.ProposalID {
+	id := HashBytes(c)
+	if tree == nil && id != r.ProposalID {
 		// A payload as signed is canonical already; one re-formatted in
 		// transit is checked in canonical form.
 		var err error
@@ -157,8 +163,9 @@ func (r Receipt) open(key []byte, tree any, structures *structureCache) (*Receip
 		if c, err = canonicalJSON(tree); err != nil {
 			return nil, nil, fmt.Errorf("payload is not valid JSON: %w", err)
 		}
+		id = HashBytes(c)
 	}
-	if HashBytes(c) != r.ProposalID {
+	if id != r.ProposalID {
 		return nil, nil, fmt.Errorf("proposal_id does not match the payload")
 	}
 	if !hmac.Equal([]byte(macOf(key, c)), []byte(r.Signature)) {
