@@ -99,7 +99,7 @@ func (b *Bank) commit(ctx context.Context, r Receipt, tree any, message string) 
 	if err != nil {
 		return nil, fmt.Errorf("commit: receipt key: %w", err)
 	}
-	p, err := r.open(key, tree)
+	p, cached, err := r.open(key, tree, &b.cache)
 	if err != nil {
 		return nil, reject(CodeReceiptTampered, "receipt %s: %v", r.ProposalID, err)
 	}
@@ -125,11 +125,9 @@ func (b *Bank) commit(ctx context.Context, r Receipt, tree any, message string) 
 	}
 	// Only the outputs are compared: no trace.
 	ev := &Evaluator{Registry: reg, Runner: b.runner, Budget: b.budget, untraced: true}
-	canonical := p.Candidate.Structure()
-	structure := HashBytes(canonical)
-	cached := b.cache.get(structure)
 	if cached == nil {
-		cached = b.cache.put(structure, canonical, p.Candidate.Nodes, p.Candidate.Outputs)
+		canonical := p.Candidate.Structure()
+		cached = b.cache.put(HashBytes(canonical), canonical, p.Candidate.Nodes, p.Candidate.Outputs)
 	}
 	chk, err := cached.check(reg, p.Candidate.Inputs)
 	if err != nil {
@@ -193,7 +191,7 @@ func (b *Bank) commit(ctx context.Context, r Receipt, tree any, message string) 
 	if message == "" {
 		message = "commit " + r.ProposalID
 	}
-	rec, err := b.appendChecked(ctx, head, p.Candidate, reg, "commit", head.Name, message)
+	rec, err := b.appendChecked(ctx, head, p.Candidate, cached, reg, "commit", head.Name, message)
 	if err != nil {
 		if errors.Is(err, ErrStale) {
 			return nil, reject(CodeStale, "workspace %s moved past %s during the commit", p.Workspace, head.Name)

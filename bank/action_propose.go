@@ -254,6 +254,10 @@ func (b *Bank) Propose(ctx context.Context, p *Proposal) (*Feedback, error) {
 	}
 	payload := &ReceiptPayload{Format: ReceiptFormat, Workspace: p.Workspace, BaseRevision: head.Name, Registry: reg.Identity(),
 		Candidate: cand, PredictedOutputs: after.Outputs, Constraints: p.Constraints, Sources: sourcesOf(&head.Revision, cand, len(p.Edits) > 0, p.Updates, after.Outputs)}
+	if sameShape(head.Graph, p) {
+		// The head's structure, encoded when it was cached.
+		payload.structure = head.cached.canonical
+	}
 	if fb.Receipt, err = signPayload(key, payload); err != nil {
 		return nil, err
 	}
@@ -341,29 +345,49 @@ func checkConstraints(c Constraints, before, after map[string]Value) ([]Protecte
 }
 
 func differences(before, after *Result) Differences {
-	diff := func(bm, am map[string]Value, afterHash func(name string, v Value) string) []ValueDiff {
-		out := []ValueDiff{}
-		for _, n := range sortedKeys(unionKeys(bm, am)) {
-			bv, bok := bm[n]
-			av, aok := am[n]
-			if bok && aok && sameValue(bv, av) {
-				continue
-			}
-			vd := ValueDiff{Name: n}
-			if bok {
-				vd.Before = bv.Hash()
-			}
-			if aok {
-				vd.After, vd.Kind = afterHash(n, av), av.Kind()
-			}
-			if vd.Before != vd.After {
-				out = append(out, vd)
-			}
-		}
-		return out
-	}
 	return Differences{
-		Outputs:       diff(before.Outputs, after.Outputs, func(_ string, v Value) string { return v.Hash() }),
-		Intermediates: diff(before.Values, after.Values, after.hash),
+		Outputs:       diffValues(sortedKeys(unionKeys(before.Outputs, after.Outputs)), before.Outputs, after.Outputs, func(_ string, v Value) string { return v.Hash() }),
+		Intermediates: diffValues(mergeSorted(before.ids, after.ids), before.Values, after.Values, after.hash),
 	}
+}
+
+// diffValues lists the values of names (sorted) that differ between bm
+// and am, or are in one only.
+func diffValues(names []string, bm, am map[string]Value, afterHash func(name string, v Value) string) []ValueDiff {
+	out := []ValueDiff{}
+	for _, n := range names {
+		bv, bok := bm[n]
+		av, aok := am[n]
+		if bok && aok && sameValue(bv, av) || !bok && !aok {
+			continue
+		}
+		vd := ValueDiff{Name: n}
+		if bok {
+			vd.Before = bv.Hash()
+		}
+		if aok {
+			vd.After, vd.Kind = afterHash(n, av), av.Kind()
+		}
+		if vd.Before != vd.After {
+			out = append(out, vd)
+		}
+	}
+	return out
+}
+
+// mergeSorted returns the sorted union of two sorted lists without
+// duplicates.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, max(len(a), len(b)))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
 }

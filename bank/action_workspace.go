@@ -45,7 +45,7 @@ func (b *Bank) actCreate(ctx context.Context, m map[string]any) (any, error) {
 	if !validName(ws) {
 		return nil, reject(CodeInvalidName, "invalid workspace name %q", ws)
 	}
-	g, err := decodeGraphTree("spec", m["spec"])
+	g, err := decodeGraphTree("spec", m["spec"], nil)
 	if err != nil {
 		return nil, malformed(err)
 	}

@@ -27,16 +27,32 @@ func openBank(t testing.TB, opts bank.Options) (*bank.Bank, *sqlite.Store) {
 // act runs one action and returns the response re-decoded as generic JSON.
 func act(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {
 	t.Helper()
-	resp := b.Act(context.Background(), []byte(action))
-	raw, err := json.Marshal(resp)
-	if err != nil {
-		t.Fatalf("encode response: %v", err)
-	}
+	raw := encodeResponse(t, b.Act(context.Background(), []byte(action)))
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
 	return m, raw
+}
+
+// encodeResponse encodes resp with AppendJSON, and fails unless that is
+// what encoding/json writes, as the command line wrote responses before.
+func encodeResponse(t testing.TB, resp bank.Response) []byte {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		t.Fatalf("encoding/json: encode response: %v", err)
+	}
+	got, err := resp.AppendJSON(nil)
+	if err != nil {
+		t.Fatalf("encode response: %v", err)
+	}
+	if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(got, w) {
+		t.Fatalf("AppendJSON differs from encoding/json:\n got %s\nwant %s", got, w)
+	}
+	return got
 }
 
 func mustOK(t testing.TB, b *bank.Bank, action string) (map[string]any, []byte) {
@@ -393,5 +409,112 @@ func TestCommitReformattedReceipt(t *testing.T) {
 				t.Fatalf("commit: %v, want %s", err, tt.code)
 			}
 		})
+	}
+}
+
+// TestCommitCachedOrNot: a receipt commits the same revision, its
+// candidate exactly, whether the committing Bank has the candidate's
+// structure cached (the Bank that proposed an update of inputs: its nodes
+// are not decoded again) or not (a proposal that edits the graph, or
+// another Bank over the same store), through the protocol or the API.
+func TestCommitCachedOrNot(t *testing.T) {
+	ctx := context.Background()
+	edit := `{"action":"propose","workspace":"objects","graph_edits":[{"kind":"add_node","value":{"id":"t","op":"number.add","args":{"a":"minimum","b":"minimum"}}},{"kind":"set_output","output":"t","ref":"t"}]}`
+	for _, tt := range []struct {
+		name     string
+		propose  string
+		sameBank bool
+		viaAct   bool
+		cached   bool
+	}{
+		{"updates, same bank, act", proposeOffset, true, true, true},
+		{"updates, same bank, api", proposeOffset, true, false, true},
+		{"updates, other bank, act", proposeOffset, false, true, false},
+		{"updates, other bank, api", proposeOffset, false, false, false},
+		{"edits, same bank, act", edit, true, true, false},
+		{"edits, other bank, api", edit, false, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, st := openBank(t, bank.Options{})
+			setupObjects(t, b)
+			res, _ := mustOK(t, b, tt.propose)
+			rawReceipt, err := json.Marshal(res["receipt"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := bank.DecodeReceipt(rawReceipt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			committer := b
+			if !tt.sameBank {
+				committer = bank.New(st, bank.Options{})
+			}
+			if got := bank.CachedCandidate(committer, r); got != tt.cached {
+				t.Errorf("candidate structure cached: %v, want %v", got, tt.cached)
+			}
+			if tt.viaAct {
+				mustOK(t, committer, `{"action":"commit","receipt":`+string(rawReceipt)+`}`)
+			} else if _, err := committer.Commit(ctx, r, ""); err != nil {
+				t.Fatalf("commit: %v", err)
+			}
+			var payload struct{ Candidate json.RawMessage }
+			if err := json.Unmarshal(r.Payload, &payload); err != nil {
+				t.Fatal(err)
+			}
+			want, err := bank.DecodeGraph("candidate", payload.Candidate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, _ := want.MarshalJSON(); !bytes.Equal(payload.Candidate, w) {
+				t.Fatalf("the payload's candidate\n%s\nis not the canonical encoding of the graph\n%s", payload.Candidate, w)
+			}
+			// A fresh Bank reads the revision back from the store.
+			head, err := bank.New(st, bank.Options{}).Load(ctx, "objects", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if head.Name != "r000002" {
+				t.Fatalf("head %s, want r000002", head.Name)
+			}
+			got, _ := head.Graph.MarshalJSON()
+			if w, _ := want.MarshalJSON(); !bytes.Equal(got, w) {
+				t.Fatalf("committed graph\n%s\nwant the candidate\n%s", got, w)
+			}
+		})
+	}
+}
+
+// TestDifferences: a proposal's differences list, by name in order, the
+// intermediate values that changed, that only the base had (a removed
+// node) and that only the candidate has (an added node), and not those
+// that stayed the same (output g now names another node with the same
+// value).
+func TestDifferences(t *testing.T) {
+	b, _ := openBank(t, bank.Options{})
+	mustOK(t, b, `{"action":"create","workspace":"w","spec":{"inputs":{"a":{"kind":"index","data":1},"b":{"kind":"index","data":2}},
+	  "nodes":[{"id":"s","op":"number.add","args":{"a":"a","b":"b"}},{"id":"t","op":"number.add","args":{"a":"s","b":"a"}},
+	           {"id":"u","op":"number.add","args":{"a":"b","b":"b"}},{"id":"gone","op":"number.add","args":{"a":"b","b":"b"}}],
+	  "outputs":{"t":"t","u":"u","g":"gone"}}}`)
+	res, _ := mustOK(t, b, `{"action":"propose","workspace":"w","updates":{"a":{"kind":"index","data":5}},"graph_edits":[
+	  {"kind":"set_output","output":"g","ref":"u"},{"kind":"remove_node","node":"gone"},
+	  {"kind":"add_node","value":{"id":"new","op":"number.add","args":{"a":"a","b":"a"}}},{"kind":"set_output","output":"n","ref":"new"}]}`)
+	h := func(n int64) string { return bank.Index(n).Hash() }
+	want := []any{
+		map[string]any{"name": "gone", "before": h(4)},
+		map[string]any{"name": "new", "after": h(10), "kind": "index"},
+		map[string]any{"name": "s", "before": h(3), "after": h(7), "kind": "index"},
+		map[string]any{"name": "t", "before": h(4), "after": h(12), "kind": "index"},
+	}
+	got := res["differences"].(map[string]any)["intermediates"]
+	if !jsonEqual(got, want) {
+		t.Errorf("intermediates = %v, want %v", got, want)
+	}
+	wantOut := []any{
+		map[string]any{"name": "n", "after": h(10), "kind": "index"},
+		map[string]any{"name": "t", "before": h(4), "after": h(12), "kind": "index"},
+	}
+	if got := res["differences"].(map[string]any)["outputs"]; !jsonEqual(got, wantOut) {
+		t.Errorf("outputs = %v, want %v", got, wantOut)
 	}
 }

@@ -181,8 +181,9 @@ func decodeStructure(raw []byte) ([]Node, map[string]string, error) {
 // (already stored) refers to is not stored again: the record points at
 // the same blob or tree. Input values larger than ChunkThreshold become
 // trees; the graph structure stays one blob, as the stores' schema has
-// the revision's graph refer to a blob.
-func blobsOf(g *Graph, rec *RevisionRecord, known ...RevisionRecord) map[string][]byte {
+// the revision's graph refer to a blob. structure is g's structure
+// encoded and hashed already, or nil.
+func blobsOf(g *Graph, structure *cachedStructure, rec *RevisionRecord, known ...RevisionRecord) map[string][]byte {
 	blobs := map[string][]byte{}
 	rec.Inputs = make(map[string]string, len(g.Inputs))
 	rec.Trees = nil
@@ -208,9 +209,14 @@ func blobsOf(g *Graph, rec *RevisionRecord, known ...RevisionRecord) map[string]
 		rec.Inputs[name] = h
 		stage(h, c, true)
 	}
-	s := g.Structure()
-	rec.Graph = HashBytes(s)
-	stage(rec.Graph, s, false)
+	if structure != nil {
+		rec.Graph = structure.hash
+		stage(rec.Graph, structure.canonical, false)
+	} else {
+		s := g.Structure()
+		rec.Graph = HashBytes(s)
+		stage(rec.Graph, s, false)
+	}
 	return blobs
 }
 
@@ -235,7 +241,7 @@ func (b *Bank) Create(ctx context.Context, workspace string, g *Graph, message s
 		return RevisionRecord{}, err
 	}
 	rec := RevisionRecord{Workspace: workspace, Registry: reg.Identity(), Time: b.now().UTC(), Action: "create", Message: message}
-	blobs := blobsOf(g, &rec)
+	blobs := blobsOf(g, nil, &rec)
 	out, err := b.store.Append(ctx, "", nil, rec, blobs)
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("create workspace %s: %w", workspace, err)
@@ -274,13 +280,14 @@ func (b *Bank) appendGraph(ctx context.Context, head RevisionRecord, g *Graph, a
 	if _, err := Validate(reg, g); err != nil {
 		return RevisionRecord{}, err
 	}
-	return b.appendChecked(ctx, head, g, reg, action, parent, message, known...)
+	return b.appendChecked(ctx, head, g, nil, reg, action, parent, message, known...)
 }
 
-// appendChecked appends g, already validated against reg, after head.
-func (b *Bank) appendChecked(ctx context.Context, head RevisionRecord, g *Graph, reg *Registry, action, parent, message string, known ...RevisionRecord) (RevisionRecord, error) {
+// appendChecked appends g, already validated against reg, after head;
+// structure is g's structure (see blobsOf), or nil.
+func (b *Bank) appendChecked(ctx context.Context, head RevisionRecord, g *Graph, structure *cachedStructure, reg *Registry, action, parent, message string, known ...RevisionRecord) (RevisionRecord, error) {
 	rec := RevisionRecord{Workspace: head.Workspace, Parent: parent, Registry: reg.Identity(), Time: b.now().UTC(), Action: action, Message: message}
-	blobs := blobsOf(g, &rec, append(known, head)...)
+	blobs := blobsOf(g, structure, &rec, append(known, head)...)
 	out, err := b.store.Append(ctx, head.Name, nil, rec, blobs)
 	if err != nil {
 		return RevisionRecord{}, fmt.Errorf("%s %s: %w", action, head.Workspace, err)

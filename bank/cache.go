@@ -23,6 +23,7 @@ type structureCache struct {
 }
 
 type cachedStructure struct {
+	hash      string // HashBytes(canonical)
 	canonical []byte // the structure's canonical encoding
 	nodes     []Node
 	outputs   map[string]string
@@ -54,7 +55,7 @@ func (c *structureCache) put(hash string, canonical []byte, nodes []Node, output
 		delete(c.entries, c.order[0])
 		c.order = c.order[1:]
 	}
-	s := &cachedStructure{canonical: canonical, nodes: nodes, outputs: outputs, checks: map[string]*Checked{}}
+	s := &cachedStructure{hash: hash, canonical: canonical, nodes: nodes, outputs: outputs, checks: map[string]*Checked{}}
 	c.entries[hash] = s
 	c.order = append(c.order, hash)
 	return s

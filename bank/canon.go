@@ -452,24 +452,7 @@ func formatFloat(f float64) (string, error) {
 }
 
 func writeString(buf *bytes.Buffer, s string) {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		buf.WriteByte('"')
-		buf.WriteString(s)
-		buf.WriteByte('"')
-		return
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	buf.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	buf.Write(appendString(buf.AvailableBuffer(), s))
 }
 
 // HashBytes returns the bank identifier of canonical bytes: "sha256:" and
@@ -495,4 +478,83 @@ func validID(s string) bool {
 		}
 	}
 	return true
+}
+
+// jsonField returns the bounds [start, end) of the value of key in the
+// object that starts at s[i], for canonical JSON (no space between tokens,
+// strings escaped as writeString escapes them); ok is false if the object
+// has no such key or s is not such JSON there. It reads past the other
+// values without decoding them.
+func jsonField(s []byte, i int, key string) (start, end int, ok bool) {
+	if i >= len(s) || s[i] != '{' {
+		return 0, 0, false
+	}
+	quoted := appendString(nil, key)
+	i++
+	for i < len(s) && s[i] != '}' {
+		k := i
+		if i = skipJSON(s, i); i < 0 || s[k] != '"' || i >= len(s) || s[i] != ':' {
+			return 0, 0, false
+		}
+		name := s[k:i]
+		start = i + 1
+		if end = skipJSON(s, start); end < 0 {
+			return 0, 0, false
+		}
+		if bytes.Equal(name, quoted) {
+			return start, end, true
+		}
+		if i = end; i < len(s) && s[i] == ',' {
+			i++
+		}
+	}
+	return 0, 0, false
+}
+
+// skipJSON returns the end of the JSON value (without space between
+// tokens) that starts at s[i], or -1 if there is none.
+func skipJSON(s []byte, i int) int {
+	if i >= len(s) {
+		return -1
+	}
+	switch s[i] {
+	case '"':
+		for i++; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				if i = skipJSON(s, i); i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	}
+	// A number or a literal.
+	j := i
+	for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ':' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
 }

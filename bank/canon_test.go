@@ -87,6 +87,7 @@ var parseSeeds = []string{
 	`{"kind":"grid","data":[[0,1],[2,3]]}`,
 	` [1, -0, 0.5e-3, 1E+2, -12.25e7] `,
 	`{"a":{"b":[true,false,null,"x"]},"c":""}`,
+	`{"a\nb":1,"\u2028\"":{"":[]},"c":"}\\\"]","d":[{"e":"{"}]}`,
 	`"\u00e9\ud83d\ude00\ud800\udc00\ud800x\udc00\u0041\"\\\/\b\f\n\r\t"`,
 	"\"caf\xc3\xa9 \xff\xfe bad\"",
 	`{"a":1,"a":2}`,
@@ -139,6 +140,32 @@ func checkParse(t *testing.T, data []byte) {
 	}
 	if gerr == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: parseJSON = %#v, reference = %#v", data, got, want)
+	}
+	checkField(t, data, got)
+}
+
+// checkField: jsonField finds, in the canonical encoding of an object,
+// each field's value as canonicalJSON encodes it and no other key; on any
+// other input it may fail, but not panic.
+func checkField(t *testing.T, data []byte, tree any) {
+	jsonField(data, 0, "a")
+	m, ok := tree.(map[string]any)
+	if !ok {
+		return
+	}
+	c, err := canonicalJSON(m)
+	if err != nil {
+		return // not finite, say
+	}
+	for k, v := range m {
+		want, _ := canonicalJSON(v)
+		s, e, ok := jsonField(c, 0, k)
+		if !ok || !bytes.Equal(c[s:e], want) {
+			t.Fatalf("%s: field %q: %v %q, want %q", c, k, ok, c[s:min(max(s, e), len(c))], want)
+		}
+	}
+	if _, _, ok := jsonField(c, 0, "no such key\x00"); ok {
+		t.Fatalf("%s: found a key it does not have", c)
 	}
 }
 
@@ -198,8 +225,8 @@ func referenceGraphJSON(t testing.TB, g *Graph, inputs bool) []byte {
 	return b
 }
 
-// checkGraphEncoding: Structure, MarshalJSON and node encodings equal the
-// reference encodings.
+// checkGraphEncoding: Structure, MarshalJSON (and marshalWith, from the
+// structure) and node encodings equal the reference encodings.
 func checkGraphEncoding(t testing.TB, g *Graph) {
 	t.Helper()
 	if got, want := g.Structure(), referenceGraphJSON(t, g, false); !bytes.Equal(got, want) {
@@ -209,8 +236,12 @@ func checkGraphEncoding(t testing.TB, g *Graph) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := referenceGraphJSON(t, g, true); !bytes.Equal(got, want) {
+	want := referenceGraphJSON(t, g, true)
+	if !bytes.Equal(got, want) {
 		t.Fatalf("MarshalJSON:\n got %s\nwant %s", got, want)
+	}
+	if got := g.marshalWith(g.Structure()); !bytes.Equal(got, want) {
+		t.Fatalf("marshalWith:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -149,15 +149,17 @@ func encodeData(buf *bytes.Buffer, v Value) error {
 		}
 		buf.WriteString(s)
 	case int64:
-		buf.WriteString(strconv.FormatInt(d, 10))
+		writeInt(buf, d)
 	case bool:
 		buf.WriteString(strconv.FormatBool(d))
 	case Point:
-		fmt.Fprintf(buf, "[%d,%d]", d.Row, d.Col)
+		writeInts(buf, d.Row, d.Col)
 	case *Grid:
 		buf.Write(appendGrid(make([]byte, 0, 2+d.Rows*(2*d.Cols+2)), d))
 	case *Object:
-		fmt.Fprintf(buf, `{"frame":[%d,%d],"origin":`, d.Frame[0], d.Frame[1])
+		buf.WriteString(`{"frame":`)
+		writeInts(buf, d.Frame[0], d.Frame[1])
+		buf.WriteString(`,"origin":`)
 		writeString(buf, d.Origin)
 		buf.WriteString(`,"pixels":`)
 		writePixels(buf, d.Pixels)
@@ -209,7 +211,25 @@ func writePixels(buf *bytes.Buffer, ps []Pixel) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		fmt.Fprintf(buf, "[%d,%d,%d]", p.Row, p.Col, p.Color)
+		writeInts(buf, p.Row, p.Col, int64(p.Color))
+	}
+	buf.WriteByte(']')
+}
+
+// writeInt writes n in decimal, without the allocation of a string that
+// strconv.FormatInt and fmt make for it.
+func writeInt(buf *bytes.Buffer, n int64) {
+	buf.Write(strconv.AppendInt(buf.AvailableBuffer(), n, 10))
+}
+
+// writeInts writes ns as a JSON array.
+func writeInts(buf *bytes.Buffer, ns ...int64) {
+	buf.WriteByte('[')
+	for i, n := range ns {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeInt(buf, n)
 	}
 	buf.WriteByte(']')
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -57,6 +58,8 @@ type Result struct {
 	Dependencies map[string][]string
 	// hashes holds the hashes of values the trace has, by node id.
 	hashes map[string]string
+	// ids are the graph's node ids, sorted (read only).
+	ids []string
 }
 
 // hash returns the hash of the value of node id.
@@ -105,12 +108,19 @@ type run struct {
 	// place instead of copying it (the fold's steps would otherwise copy
 	// the whole grid each). fresh is the grid such an operation returned.
 	owned, fresh *Grid
+	call0        call
 }
 
-// call is what a built-in implementation may use of the running evaluation.
+// call is what a built-in implementation may use of the running
+// evaluation. A run has one (run.self), handed to every built-in it
+// calls: none keeps it.
 type call struct {
-	r    *run
-	path string
+	r *run
+}
+
+func (r *run) self() *call {
+	r.call0.r = r
+	return &r.call0
 }
 
 // Evaluate validates g and runs it, evaluating only what the outputs need.
@@ -129,8 +139,8 @@ func (e *Evaluator) run(ctx context.Context, g *Graph, chk *Checked) (*Result, e
 		budget = DefaultBudget
 	}
 	r := &run{ctx: ctx, ev: e, budget: budget, hashes: map[string]string{}}
-	f := &frame{path: "root", env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
-	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes}
+	f := &frame{path: rootPath, env: g.Inputs, nodes: chk.nodes, kinds: chk.Kinds, values: make(map[string]Value, len(chk.nodes))}
+	res := &Result{Outputs: map[string]Value{}, Values: f.values, hashes: r.hashes, ids: chk.sortedIDs()}
 	if !e.untraced {
 		// Handed out: copies (chk may be a cached validation).
 		res.Kinds, res.Dependencies = chk.results()
@@ -196,8 +206,15 @@ func (r *run) refs(f *frame, names []string, m map[string]string, into map[strin
 	return nil
 }
 
+// rootPath is the trace path of a graph's evaluation; its nodes' paths
+// are worked out when it is validated (checkedNode.path).
+const rootPath = "root"
+
 func (r *run) node(f *frame, n *checkedNode) (Value, error) {
-	path := f.path + "/" + n.ID
+	path := n.path
+	if f.path != rootPath {
+		path = f.path + "/" + n.ID
+	}
 	reg := r.ev.Registry
 	switch n.Form() {
 	case "op":
@@ -219,7 +236,7 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 		}
 		v, err := r.call(path, op, args, nil)
 		r.free = append(r.free, args)
-		if err == nil && f.path == "root" && !r.ev.untraced {
+		if err == nil && f.path == rootPath && !r.ev.untraced {
 			// The call's trace entry has the value's hash.
 			r.hashes[n.ID] = r.trace[len(r.trace)-1].Result
 		}
@@ -273,9 +290,21 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 	var owned *Grid
 	// One argument map serves every item: a call keeps no reference to it.
 	args := bound
+	// The items' paths are built in one buffer, and a fold's trace entries
+	// point into one array of step numbers: a long collection would
+	// otherwise cost allocations per item for them.
+	pbuf := append(append(make([]byte, 0, len(path)+24), path...), "/item_"...)
+	var steps []int
+	if !r.ev.untraced {
+		// A trace entry per item, at least.
+		r.trace = slices.Grow(r.trace, len(items))
+		if n.Fold != nil {
+			steps = make([]int, len(items))
+		}
+	}
 	for i, item := range items {
 		args["item"] = item
-		ipath := path + "/item_" + strconv.Itoa(i)
+		ipath := string(strconv.AppendInt(pbuf, int64(i), 10))
 		switch {
 		case n.Map != nil:
 			v, err := r.call(ipath, op, args, nil)
@@ -296,9 +325,13 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 			}
 		default:
 			args["state"] = state
-			step := i
+			var step *int
+			if steps != nil {
+				steps[i] = i
+				step = &steps[i]
+			}
 			r.owned, r.fresh = owned, nil
-			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = &step })
+			v, err := r.call(ipath, op, args, func(e *TraceEntry, _ Value) { e.Step = step })
 			fresh := r.fresh
 			r.owned, r.fresh = nil, nil
 			if err != nil {
@@ -307,11 +340,19 @@ func (r *run) node(f *frame, n *checkedNode) (Value, error) {
 			state = v
 			// The new state is the fold's own if a built-in made it and
 			// the trace kept only its hash.
-			owned = nil
+			var next *Grid
 			if g, ok := v.Grid(); ok && g == fresh && op.builtin != nil && (r.ev.untraced || !inlined(v)) {
-				owned = g
+				next = g
 			}
+			if owned != nil && owned != next {
+				owned.release()
+			}
+			owned = next
 		}
+	}
+	if owned != nil {
+		// The state is shared from here on, and no longer changed.
+		owned.release()
 	}
 	if n.Fold != nil {
 		return state, nil
@@ -338,7 +379,9 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 	if r.ev.untraced {
 		return
 	}
-	e := TraceEntry{Path: path, Op: op.Name}
+	// The entry is filled in place: annotate gets a pointer to it.
+	r.trace = append(r.trace, TraceEntry{Path: path, Op: op.Name})
+	e := &r.trace[len(r.trace)-1]
 	if err != nil {
 		e.Error = err.Error()
 	} else {
@@ -357,10 +400,9 @@ func (r *run) record(path string, op *Operation, v Value, err error, annotate fu
 			}
 		}
 		if annotate != nil {
-			annotate(&e, v)
+			annotate(e, v)
 		}
 	}
-	r.trace = append(r.trace, e)
 }
 
 // inlined reports whether a trace entry may hold the value itself: not a
@@ -380,7 +422,7 @@ func (r *run) call(path string, op *Operation, args map[string]Value, annotate f
 	var err error
 	switch {
 	case op.builtin != nil:
-		v, err = op.builtin(&call{r: r, path: path}, args)
+		v, err = op.builtin(r.self(), args)
 	case op.function != nil:
 		fn := op.function
 		sub := &frame{path: path, env: args, nodes: fn.nodes, kinds: fn.kinds, values: make(map[string]Value, len(fn.nodes))}
@@ -388,7 +430,7 @@ func (r *run) call(path string, op *Operation, args map[string]Value, annotate f
 	case op.program != nil:
 		in, _ := args["item"].JSON()
 		var outs []Value
-		outs, err = (&call{r: r, path: path}).runPrograms(op.program, []json.RawMessage{in})
+		outs, err = r.self().runPrograms(op.program, []json.RawMessage{in})
 		if err == nil {
 			v = outs[0]
 		}
@@ -413,7 +455,7 @@ func (r *run) mapProgram(path string, op *Operation, items []Value) (Value, erro
 	for i, it := range items {
 		ins[i], _ = it.JSON()
 	}
-	outs, err := (&call{r: r, path: path}).runPrograms(op.program, ins)
+	outs, err := r.self().runPrograms(op.program, ins)
 	if err != nil {
 		r.record(path, op, Value{}, err, nil)
 		return Value{}, &EvalError{Path: path, Op: op.Name, Err: err}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Limits of graphs (docs/bank.md "Graphs").
@@ -390,10 +391,12 @@ func DecodeGraph(path string, raw []byte) (*Graph, error) {
 	if err != nil {
 		return nil, pathErr(path, "invalid JSON: %v", err)
 	}
-	return decodeGraphTree(path, tree)
+	return decodeGraphTree(path, tree, nil)
 }
 
-func decodeGraphTree(path string, tree any) (*Graph, error) {
+// decodeGraphTree decodes a parsed graph; with known, the graph's
+// structure, its nodes and outputs are known's (read only), not decoded.
+func decodeGraphTree(path string, tree any, known *cachedStructure) (*Graph, error) {
 	m, ok := tree.(map[string]any)
 	if !ok {
 		return nil, pathErr(path, "want an object {inputs, nodes, outputs}, got %s", jsonType(tree))
@@ -413,6 +416,10 @@ func decodeGraphTree(path string, tree any) (*Graph, error) {
 			return nil, err
 		}
 		g.Inputs[name] = v
+	}
+	if known != nil {
+		g.Nodes, g.Outputs = known.nodes, known.outputs
+		return g, nil
 	}
 	var err error
 	if g.Nodes, err = decodeNodes(joinPath(path, "nodes"), m["nodes"]); err != nil {
@@ -438,18 +445,7 @@ func (g *Graph) Structure() []byte {
 func (g *Graph) writeStructure(buf *bytes.Buffer, inputs bool) {
 	buf.WriteByte('{')
 	if inputs {
-		buf.WriteString(`"inputs":{`)
-		for i, k := range sortedKeys(g.Inputs) {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, k)
-			buf.WriteByte(':')
-			if err := g.Inputs[k].encode(buf); err != nil {
-				panic(err) // values built by this package always encode
-			}
-		}
-		buf.WriteString(`},`)
+		g.writeInputs(buf)
 	}
 	buf.WriteString(`"nodes":`)
 	writeNodes(buf, g.Nodes)
@@ -458,11 +454,39 @@ func (g *Graph) writeStructure(buf *bytes.Buffer, inputs bool) {
 	buf.WriteByte('}')
 }
 
+// writeInputs writes `"inputs":{…},`.
+func (g *Graph) writeInputs(buf *bytes.Buffer) {
+	buf.WriteString(`"inputs":{`)
+	for i, k := range sortedKeys(g.Inputs) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		writeString(buf, k)
+		buf.WriteByte(':')
+		if err := g.Inputs[k].encode(buf); err != nil {
+			panic(err) // values built by this package always encode
+		}
+	}
+	buf.WriteString(`},`)
+}
+
 // MarshalJSON encodes {"inputs", "nodes", "outputs"} canonically.
 func (g *Graph) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	g.writeStructure(&buf, true)
 	return buf.Bytes(), nil
+}
+
+// marshalWith is MarshalJSON for a graph whose structure is encoded
+// already (structure is g.Structure(), a cached structure's, say): only
+// the inputs are encoded.
+func (g *Graph) marshalWith(structure []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(structure) + 64*(len(g.Inputs)+1))
+	buf.WriteByte('{')
+	g.writeInputs(&buf)
+	buf.Write(structure[1:]) // after its '{'
+	return buf.Bytes()
 }
 
 // UnmarshalJSON decodes strictly.
@@ -486,15 +510,27 @@ type Checked struct {
 	Kinds        map[string]Kind
 	Dependencies map[string][]string
 	nodes        map[string]*checkedNode
+
+	idsOnce sync.Once
+	ids     []string
+}
+
+// sortedIDs returns the node ids, sorted (read only). A validation is
+// cached and used again and again: they are sorted once.
+func (chk *Checked) sortedIDs() []string {
+	chk.idsOnce.Do(func() { chk.ids = sortedKeys(chk.nodes) })
+	return chk.ids
 }
 
 // checkedNode is a validated node with what validation and evaluation
-// need of it worked out once: its references, and the names of its
-// arguments (or bindings) in the order they are evaluated.
+// need of it worked out once: its references, the names of its arguments
+// (or bindings) in the order they are evaluated, and, in a graph (not a
+// function's body), its trace path.
 type checkedNode struct {
 	*Node
 	refs []string
 	args []string
+	path string
 }
 
 // Validate checks the graph against the registry before anything runs:
@@ -534,6 +570,9 @@ func checkNodes(reg *Registry, env map[string]Kind, nodes []Node, outputs map[st
 		}
 		c := &all[i]
 		c.Node, c.refs = n, n.Refs()
+		if prefix == "" {
+			c.path = rootPath + "/" + n.ID
+		}
 		if n.Form() == "op" {
 			c.args = sortedKeys(n.Args)
 		} else if n.Form() != "choice" {

@@ -379,7 +379,7 @@ func opPaint(c *call, a map[string]Value) (Value, error) {
 	}
 	n := c.stateGrid(g, first)
 	for _, px := range o.Pixels {
-		n.Cells[int(px.Row)*g.Cols+int(px.Col)] = px.Color
+		n.setCell(int(px.Row)*g.Cols+int(px.Col), px.Color)
 	}
 	return GridValue(n), nil
 }
@@ -400,18 +400,20 @@ func opErase(c *call, a map[string]Value) (Value, error) {
 	}
 	n := c.stateGrid(g, first)
 	for _, px := range o.Pixels {
-		n.Cells[int(px.Row)*g.Cols+int(px.Col)] = uint8(bgc)
+		n.setCell(int(px.Row)*g.Cols+int(px.Col), uint8(bgc))
 	}
 	return GridValue(n), nil
 }
 
 // stateGrid returns the grid an operation that changes g from row first
 // on writes its result into: a copy of g, or g itself when g is a fold's
-// state that nothing but the fold refers to (run.owned). Either way the
+// state that nothing but the fold refers to (run.owned), which then keeps
+// its canonical encoding up to date as it changes. Either way the
 // result's hash will start from g's saved hash states.
 func (c *call) stateGrid(g *Grid, first int) *Grid {
 	if c != nil && c.r.owned == g {
 		g.reuse(first)
+		g.own()
 		c.r.fresh = g
 		return g
 	}

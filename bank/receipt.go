@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -37,6 +38,9 @@ type ReceiptPayload struct {
 	PredictedOutputs map[string]Value `json:"predicted_outputs"`
 	Constraints      Constraints      `json:"constraints"`
 	Sources          ReceiptSources   `json:"sources"`
+	// structure is the candidate's Structure() if it is known already
+	// (a proposal that changes inputs only), or nil.
+	structure []byte
 }
 
 // Constraints are the checks a commit repeats.
@@ -69,9 +73,11 @@ func signPayload(key []byte, p *ReceiptPayload) (Receipt, error) {
 // canonical encodes the payload canonically. The candidate and the values
 // are already canonical and are copied in as they are, not re-parsed.
 func (p *ReceiptPayload) canonical() ([]byte, error) {
-	graph, err := p.Candidate.MarshalJSON()
-	if err != nil {
-		return nil, err
+	var graph []byte
+	if p.structure != nil {
+		graph = p.Candidate.marshalWith(p.structure)
+	} else {
+		graph, _ = p.Candidate.MarshalJSON()
 	}
 	atol, err := json.Marshal(p.Constraints.Atol)
 	if err != nil {
@@ -141,37 +147,85 @@ var errUndecodable = errors.New("signed payload does not decode")
 
 // open checks the proposal id and signature over the canonical payload and
 // decodes the payload, parsing it once. tree is the payload already
-// parsed (by Act), or nil.
-func (r Receipt) open(key []byte, tree any) (*ReceiptPayload, error) {
+// parsed (by Act), or nil. A candidate whose graph structure is among
+// structures has its nodes taken from there, not decoded: they are what
+// the same canonical bytes decode to. open returns that structure, or nil.
+func (r Receipt) open(key []byte, tree any, structures *structureCache) (*ReceiptPayload, *cachedStructure, error) {
 	c := []byte(r.Payload)
-	if tree == nil {
-		var err error
-		if tree, err = parseJSON(r.Payload); err != nil {
-			return nil, fmt.Errorf("payload is not valid JSON: %w", err)
-		}
+	id := HashBytes(c)
+	if tree == nil && id != r.ProposalID {
 		// A payload as signed is canonical already; one re-formatted in
 		// transit is checked in canonical form.
-		if HashBytes(c) != r.ProposalID {
-			if c, err = canonicalJSON(tree); err != nil {
-				return nil, fmt.Errorf("payload is not valid JSON: %w", err)
-			}
+		var err error
+		if tree, err = parseJSON(c); err != nil {
+			return nil, nil, fmt.Errorf("payload is not valid JSON: %w", err)
 		}
+		if c, err = canonicalJSON(tree); err != nil {
+			return nil, nil, fmt.Errorf("payload is not valid JSON: %w", err)
+		}
+		id = HashBytes(c)
 	}
-	if HashBytes(c) != r.ProposalID {
-		return nil, fmt.Errorf("proposal_id does not match the payload")
+	if id != r.ProposalID {
+		return nil, nil, fmt.Errorf("proposal_id does not match the payload")
 	}
 	if !hmac.Equal([]byte(macOf(key, c)), []byte(r.Signature)) {
-		return nil, fmt.Errorf("signature does not match the payload")
+		return nil, nil, fmt.Errorf("signature does not match the payload")
 	}
-	p, err := decodePayload(tree)
+	cached, nodes := candidateStructure(c, structures)
+	if tree == nil {
+		doc := c
+		if cached != nil {
+			// The nodes, most of the payload, are not parsed either.
+			doc = slices.Concat(c[:nodes[0]], []byte("[]"), c[nodes[1]:])
+		}
+		var err error
+		if tree, err = parseJSON(doc); err != nil {
+			return nil, nil, fmt.Errorf("payload is not valid JSON: %w", err)
+		}
+	}
+	p, err := decodePayload(tree, cached)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUndecodable, err)
+		return nil, nil, fmt.Errorf("%w: %w", errUndecodable, err)
 	}
-	return p, nil
+	return p, cached, nil
 }
 
-// decodePayload decodes a verified payload strictly.
-func decodePayload(tree any) (*ReceiptPayload, error) {
+// candidateStructure finds the graph structure of the candidate in a
+// canonical payload among structures by its hash, computed from the bytes
+// of the candidate's nodes and outputs; if it is there, it returns it and
+// the bounds of the nodes in c.
+func candidateStructure(c []byte, structures *structureCache) (*cachedStructure, [2]int) {
+	cs, ce, ok := jsonField(c, 0, "candidate")
+	if !ok {
+		return nil, [2]int{}
+	}
+	ns, ne, ok := jsonField(c[:ce], cs, "nodes")
+	if !ok {
+		return nil, [2]int{}
+	}
+	outs, oute, ok := jsonField(c[:ce], cs, "outputs")
+	if !ok {
+		return nil, [2]int{}
+	}
+	// The structure's canonical encoding, as Graph.Structure writes it.
+	d := sha256.New()
+	d.Write([]byte(`{"nodes":`))
+	d.Write(c[ns:ne])
+	d.Write([]byte(`,"outputs":`))
+	d.Write(c[outs:oute])
+	d.Write([]byte(`}`))
+	var sum [sha256.Size]byte
+	d.Sum(sum[:0])
+	s := structures.get(hashName(sum))
+	if s == nil {
+		return nil, [2]int{}
+	}
+	return s, [2]int{ns, ne}
+}
+
+// decodePayload decodes a verified payload strictly. With known, the
+// candidate's structure, its nodes and outputs are known's.
+func decodePayload(tree any, known *cachedStructure) (*ReceiptPayload, error) {
 	m, ok := tree.(map[string]any)
 	if !ok {
 		return nil, pathErr("payload", "want an object")
@@ -199,7 +253,7 @@ func decodePayload(tree any) (*ReceiptPayload, error) {
 	if p.Sources, err = decodeSources("payload.sources", m["sources"]); err != nil {
 		return nil, err
 	}
-	if p.Candidate, err = decodeGraphTree("payload.candidate", m["candidate"]); err != nil {
+	if p.Candidate, err = decodeGraphTree("payload.candidate", m["candidate"], known); err != nil {
 		return nil, err
 	}
 	if p.PredictedOutputs, err = decodeValueMap("payload.predicted_outputs", m["predicted_outputs"]); err != nil {

@@ -228,3 +228,81 @@ func (r *RevisionRecord) DecodeColumns(inputs, trees string) error {
 	}
 	return nil
 }
+
+// The rows of the stores' tables are read by one piece of code, whichever
+// store queried them: only how a store keeps a time differs.
+
+// Row is one row of a query: database/sql's and pgx's rows both fit.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// TimeColumn returns what a store's driver scans a time column into for
+// *t: SQLite keeps times as text, PostgreSQL as timestamptz. Times are
+// read back in UTC.
+type TimeColumn func(t *time.Time) any
+
+// RevisionColumns are the columns of a revision that ScanRevision reads,
+// in order.
+const RevisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees`
+
+// ScanRevision reads a row of RevisionColumns.
+func ScanRevision(row Row, at TimeColumn) (RevisionRecord, error) {
+	var r RevisionRecord
+	var seq int
+	var inputs, trees string
+	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, at(&r.Time), &r.Action, &r.Message, &r.ForkedFrom, &trees); err != nil {
+		return r, err
+	}
+	r.Name, r.Time = RevisionName(seq), r.Time.UTC()
+	if err := r.DecodeColumns(inputs, trees); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// WorkspaceColumns are the columns of a workspace summary that
+// ScanWorkspace reads, in order, over workspaces w joined with their
+// revisions r and grouped by workspace.
+const WorkspaceColumns = `w.name, w.forked_from, max(r.seq), count(*), max(r.time)`
+
+// ScanWorkspace reads a row of WorkspaceColumns.
+func ScanWorkspace(row Row, at TimeColumn) (WorkspaceInfo, error) {
+	var w WorkspaceInfo
+	var seq int
+	if err := row.Scan(&w.Name, &w.ForkedFrom, &seq, &w.Revisions, at(&w.Updated)); err != nil {
+		return w, err
+	}
+	w.Head, w.Updated = RevisionName(seq), w.Updated.UTC()
+	return w, nil
+}
+
+// FunctionColumns are the columns of a registered operation that
+// ScanFunction reads, in order.
+const FunctionColumns = `name, kind, definition, time`
+
+// ScanFunction reads a row of FunctionColumns.
+func ScanFunction(row Row, at TimeColumn) (FunctionRecord, error) {
+	var f FunctionRecord
+	var def []byte
+	if err := row.Scan(&f.Name, &f.Kind, &def, at(&f.Time)); err != nil {
+		return f, err
+	}
+	f.Definition, f.Time = def, f.Time.UTC()
+	return f, nil
+}
+
+// EventColumns are the columns of a journal event that ScanEvent reads,
+// in order.
+const EventColumns = `time, run_id, type, data`
+
+// ScanEvent reads a row of EventColumns.
+func ScanEvent(row Row, at TimeColumn) (Event, error) {
+	var e Event
+	var data []byte
+	if err := row.Scan(at(&e.Time), &e.RunID, &e.Type, &data); err != nil {
+		return e, err
+	}
+	e.Time, e.Data = e.Time.UTC(), data
+	return e, nil
+}

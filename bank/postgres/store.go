@@ -269,10 +269,10 @@ func (s *Store) appended(ctx context.Context, expected string, recs []bank.Revis
 		first = n + 1
 	}
 	var got []bank.RevisionRecord
-	rows, err := s.pool.Query(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+	rows, err := s.pool.Query(ctx, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
 		recs[0].Workspace, first, first+len(recs))
 	if err == nil {
-		got, err = pgx.CollectRows(rows, scanRevision)
+		got, err = pgx.CollectRows(rows, rowsOf(bank.ScanRevision))
 	}
 	if err != nil || len(got) != len(recs) {
 		return bank.RevisionRecord{}, false
@@ -292,32 +292,25 @@ func sameRevision(a, b bank.RevisionRecord) bool {
 		a.Message == b.Message && a.ForkedFrom == b.ForkedFrom && maps.Equal(a.Trees, b.Trees)
 }
 
-const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees`
+// timeColumn is how the rows' readers (bank.ScanRevision, …) read a time:
+// as pgx reads a timestamptz.
+func timeColumn(t *time.Time) any { return t }
 
-func scanRevision(row pgx.CollectableRow) (bank.RevisionRecord, error) {
-	var r bank.RevisionRecord
-	var seq int32
-	var inputs, trees string
-	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &r.Time, &r.Action, &r.Message, &r.ForkedFrom, &trees); err != nil {
-		return r, err
-	}
-	r.Name = bank.RevisionName(int(seq))
-	r.Time = r.Time.UTC()
-	if err := r.DecodeColumns(inputs, trees); err != nil {
-		return r, err
-	}
-	return r, nil
+// rowsOf makes one of the rows' readers a row function for
+// pgx.CollectRows.
+func rowsOf[T any](scan func(bank.Row, bank.TimeColumn) (T, error)) pgx.RowToFunc[T] {
+	return func(row pgx.CollectableRow) (T, error) { return scan(row, timeColumn) }
 }
 
 // Revision returns a saved revision; name "" is the head.
 func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.RevisionRecord, error) {
-	q, args := `SELECT `+revisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq DESC LIMIT 1`, []any{workspace}
+	q, args := `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq DESC LIMIT 1`, []any{workspace}
 	if name != "" {
 		n, ok := bank.ParseRevisionName(name)
 		if !ok {
 			return bank.RevisionRecord{}, fmt.Errorf("revision %q of %s: want rNNNNNN: %w", name, workspace, bank.ErrNotFound)
 		}
-		q, args = `SELECT `+revisionColumns+` FROM revisions WHERE workspace = $1 AND seq = $2`, []any{workspace, n}
+		q, args = `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 AND seq = $2`, []any{workspace, n}
 	}
 	var r bank.RevisionRecord
 	err := s.do(ctx, "read revision "+workspace+"@"+name, func(ctx context.Context, _ int) error {
@@ -325,7 +318,7 @@ func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.Revi
 		if err != nil {
 			return err
 		}
-		r, err = pgx.CollectExactlyOneRow(rows, scanRevision)
+		r, err = pgx.CollectExactlyOneRow(rows, rowsOf(bank.ScanRevision))
 		return err
 	})
 	switch {
@@ -341,11 +334,11 @@ func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.Revi
 func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecord, error) {
 	var out []bank.RevisionRecord
 	err := s.do(ctx, "log "+workspace, func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq`, workspace)
+		rows, err := s.pool.Query(ctx, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq`, workspace)
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, scanRevision)
+		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanRevision))
 		return err
 	})
 	if err != nil {
@@ -361,19 +354,12 @@ func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecor
 func (s *Store) Workspaces(ctx context.Context) ([]bank.WorkspaceInfo, error) {
 	var out []bank.WorkspaceInfo
 	err := s.do(ctx, "list workspaces", func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT w.name, w.forked_from, max(r.seq), count(*), max(r.time)
+		rows, err := s.pool.Query(ctx, `SELECT `+bank.WorkspaceColumns+`
 			FROM workspaces w JOIN revisions r ON r.workspace = w.name GROUP BY w.name ORDER BY w.name COLLATE "C"`)
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (bank.WorkspaceInfo, error) {
-			var w bank.WorkspaceInfo
-			var seq int32
-			var n int64
-			err := row.Scan(&w.Name, &w.ForkedFrom, &seq, &n, &w.Updated)
-			w.Head, w.Revisions, w.Updated = bank.RevisionName(int(seq)), int(n), w.Updated.UTC()
-			return w, err
-		})
+		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanWorkspace))
 		return err
 	})
 	return out, err
@@ -414,17 +400,11 @@ func (s *Store) registered(ctx context.Context, f bank.FunctionRecord) bool {
 func (s *Store) Functions(ctx context.Context) ([]bank.FunctionRecord, error) {
 	var out []bank.FunctionRecord
 	err := s.do(ctx, "read functions", func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT name, kind, definition, time FROM functions ORDER BY seq`)
+		rows, err := s.pool.Query(ctx, `SELECT `+bank.FunctionColumns+` FROM functions ORDER BY seq`)
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (bank.FunctionRecord, error) {
-			var f bank.FunctionRecord
-			var def []byte
-			err := row.Scan(&f.Name, &f.Kind, &def, &f.Time)
-			f.Definition, f.Time = def, f.Time.UTC()
-			return f, err
-		})
+		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanFunction))
 		return err
 	})
 	return out, err
@@ -473,11 +453,11 @@ func (s *Store) AppendEvents(ctx context.Context, workspace string, events []ban
 // eventsAppended reports whether the journal ends with the given events,
 // as an earlier attempt whose commit went unanswered would have left it.
 func (s *Store) eventsAppended(ctx context.Context, workspace string, times []time.Time, runs, types []string, data [][]byte) bool {
-	rows, err := s.pool.Query(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = $1 ORDER BY seq DESC LIMIT $2`, workspace, len(times))
+	rows, err := s.pool.Query(ctx, `SELECT `+bank.EventColumns+` FROM events WHERE workspace = $1 ORDER BY seq DESC LIMIT $2`, workspace, len(times))
 	if err != nil {
 		return false
 	}
-	got, err := pgx.CollectRows(rows, scanEvent)
+	got, err := pgx.CollectRows(rows, rowsOf(bank.ScanEvent))
 	if err != nil || len(got) != len(times) {
 		return false
 	}
@@ -501,14 +481,6 @@ func (s *Store) requireWorkspace(ctx context.Context, workspace, what string) er
 	return err
 }
 
-func scanEvent(row pgx.CollectableRow) (bank.Event, error) {
-	var e bank.Event
-	var data []byte
-	err := row.Scan(&e.Time, &e.RunID, &e.Type, &data)
-	e.Time, e.Data = e.Time.UTC(), data
-	return e, err
-}
-
 // Events returns a workspace's journal in order.
 func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, error) {
 	if err := s.requireWorkspace(ctx, workspace, "read events of"); err != nil {
@@ -516,11 +488,11 @@ func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, err
 	}
 	var out []bank.Event
 	err := s.do(ctx, "read events of "+workspace, func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = $1 ORDER BY seq`, workspace)
+		rows, err := s.pool.Query(ctx, `SELECT `+bank.EventColumns+` FROM events WHERE workspace = $1 ORDER BY seq`, workspace)
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, scanEvent)
+		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanEvent))
 		return err
 	})
 	return out, err

@@ -500,39 +500,63 @@ func (s *Store) Append(ctx context.Context, expected string, history []bank.Revi
 	return out, nil
 }
 
-const revisionColumns = `workspace, seq, parent, inputs, graph, registry, time, action, message, forked_from, trees`
+// textTime is a time column as SQLite keeps it: text in timeFormat.
+type textTime time.Time
 
-func scanRevision(row interface{ Scan(...any) error }) (bank.RevisionRecord, error) {
-	var r bank.RevisionRecord
-	var seq int
-	var inputs, t, trees string
-	if err := row.Scan(&r.Workspace, &seq, &r.Parent, &inputs, &r.Graph, &r.Registry, &t, &r.Action, &r.Message, &r.ForkedFrom, &trees); err != nil {
-		return r, err
+// Scan reads the column's text.
+func (t *textTime) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		return fmt.Errorf("time column: want text, got %T", src)
 	}
-	r.Name = bank.RevisionName(seq)
-	if err := r.DecodeColumns(inputs, trees); err != nil {
-		return r, err
+	p, err := time.Parse(timeFormat, s)
+	if err != nil {
+		return fmt.Errorf("time column: %w", err)
 	}
-	var err error
-	if r.Time, err = time.Parse(timeFormat, t); err != nil {
-		return r, fmt.Errorf("revision %s@%s time: %w", r.Workspace, r.Name, err)
+	*t = textTime(p)
+	return nil
+}
+
+// timeColumn is how the rows' readers (bank.ScanRevision, …) read a time.
+func timeColumn(t *time.Time) any { return (*textTime)(t) }
+
+// query runs q and reads every row it returns with scan, one of the rows'
+// readers.
+func query[T any](ctx context.Context, db *sql.DB, scan func(bank.Row, bank.TimeColumn) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
-	return r, nil
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		x, err := scan(rows, timeColumn)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
 }
 
 // Revision returns a saved revision; name "" is the head.
 func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.RevisionRecord, error) {
 	var row *sql.Row
 	if name == "" {
-		row = s.db.QueryRowContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq DESC LIMIT 1`, workspace)
+		row = s.db.QueryRowContext(ctx, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq DESC LIMIT 1`, workspace)
 	} else {
 		n, ok := bank.ParseRevisionName(name)
 		if !ok {
 			return bank.RevisionRecord{}, fmt.Errorf("revision %q of %s: want rNNNNNN: %w", name, workspace, bank.ErrNotFound)
 		}
-		row = s.db.QueryRowContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? AND seq = ?`, workspace, n)
+		row = s.db.QueryRowContext(ctx, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = ? AND seq = ?`, workspace, n)
 	}
-	r, err := scanRevision(row)
+	r, err := bank.ScanRevision(row, timeColumn)
 	if errors.Is(err, sql.ErrNoRows) {
 		if name == "" {
 			return r, fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
@@ -547,20 +571,8 @@ func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.Revi
 
 // Log returns every revision of a workspace, oldest first.
 func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecord, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq`, workspace)
+	out, err := query(ctx, s.db, bank.ScanRevision, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = ? ORDER BY seq`, workspace)
 	if err != nil {
-		return nil, fmt.Errorf("log %s: %w", workspace, err)
-	}
-	defer rows.Close()
-	var out []bank.RevisionRecord
-	for rows.Next() {
-		r, err := scanRevision(rows)
-		if err != nil {
-			return nil, fmt.Errorf("log %s: %w", workspace, err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("log %s: %w", workspace, err)
 	}
 	if len(out) == 0 {
@@ -571,25 +583,12 @@ func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecor
 
 // Workspaces lists every workspace by name.
 func (s *Store) Workspaces(ctx context.Context) ([]bank.WorkspaceInfo, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT w.name, w.forked_from, max(r.seq), count(*), max(r.time)
+	out, err := query(ctx, s.db, bank.ScanWorkspace, `SELECT `+bank.WorkspaceColumns+`
 		FROM workspaces w JOIN revisions r ON r.workspace = w.name GROUP BY w.name ORDER BY w.name`)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
-	defer rows.Close()
-	var out []bank.WorkspaceInfo
-	for rows.Next() {
-		var w bank.WorkspaceInfo
-		var seq int
-		var t string
-		if err := rows.Scan(&w.Name, &w.ForkedFrom, &seq, &w.Revisions, &t); err != nil {
-			return nil, fmt.Errorf("list workspaces: %w", err)
-		}
-		w.Head = bank.RevisionName(seq)
-		w.Updated, _ = time.Parse(timeFormat, t)
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AddFunction registers an operation.
@@ -615,24 +614,11 @@ func (s *Store) AddFunction(ctx context.Context, f bank.FunctionRecord) error {
 
 // Functions returns the registered operations in registration order.
 func (s *Store) Functions(ctx context.Context) ([]bank.FunctionRecord, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, kind, definition, time FROM functions ORDER BY seq`)
+	out, err := query(ctx, s.db, bank.ScanFunction, `SELECT `+bank.FunctionColumns+` FROM functions ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("read functions: %w", err)
 	}
-	defer rows.Close()
-	var out []bank.FunctionRecord
-	for rows.Next() {
-		var f bank.FunctionRecord
-		var def []byte
-		var t string
-		if err := rows.Scan(&f.Name, &f.Kind, &def, &t); err != nil {
-			return nil, fmt.Errorf("read functions: %w", err)
-		}
-		f.Definition = def
-		f.Time, _ = time.Parse(timeFormat, t)
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AppendEvents appends to a workspace's journal.
@@ -673,24 +659,11 @@ func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, err
 	if exists == 0 {
 		return nil, fmt.Errorf("workspace %s: %w", workspace, bank.ErrNotFound)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT time, run_id, type, data FROM events WHERE workspace = ? ORDER BY seq`, workspace)
+	out, err := query(ctx, s.db, bank.ScanEvent, `SELECT `+bank.EventColumns+` FROM events WHERE workspace = ? ORDER BY seq`, workspace)
 	if err != nil {
 		return nil, fmt.Errorf("read events of %s: %w", workspace, err)
 	}
-	defer rows.Close()
-	var out []bank.Event
-	for rows.Next() {
-		var e bank.Event
-		var t string
-		var data []byte
-		if err := rows.Scan(&t, &e.RunID, &e.Type, &data); err != nil {
-			return nil, fmt.Errorf("read events of %s: %w", workspace, err)
-		}
-		e.Time, _ = time.Parse(timeFormat, t)
-		e.Data = data
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // IntegrityCheck runs SQLite's integrity check and returns its report

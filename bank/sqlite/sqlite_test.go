@@ -267,3 +267,31 @@ func TestConcurrentCreate(t *testing.T) {
 		}
 	}
 }
+
+// TestTextTime: a time column reads back what the store wrote, as text or
+// bytes, and anything else is an error.
+func TestTextTime(t *testing.T) {
+	want := time.Date(2026, 12, 2, 6, 40, 1, 123456789, time.UTC)
+	for _, tt := range []struct {
+		name string
+		src  any
+		ok   bool
+	}{
+		{"text", want.Format(timeFormat), true},
+		{"bytes", []byte(want.Format(timeFormat)), true},
+		{"other format", want.Format(time.RFC1123), false},
+		{"number", int64(5), false},
+		{"null", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got time.Time
+			err := timeColumn(&got).(interface{ Scan(any) error }).Scan(tt.src)
+			if (err == nil) != tt.ok {
+				t.Fatalf("Scan(%v): error %v, want ok %v", tt.src, err, tt.ok)
+			}
+			if tt.ok && !got.Equal(want) {
+				t.Fatalf("Scan(%v) = %v, want %v", tt.src, got, want)
+			}
+		})
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -255,14 +254,11 @@ func asActionError(err error) *bank.ActionError {
 }
 
 func writeResponse(w io.Writer, resp bank.Response) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(resp); err != nil {
+	out, err := resp.AppendJSON(nil)
+	if err != nil {
 		// A response that cannot be encoded is a bug; report it as data.
-		buf.Reset()
-		_ = enc.Encode(bank.Response{Action: resp.Action, Error: &bank.ActionError{Code: bank.CodeInternal, Message: "encode response: " + err.Error()}})
+		out, _ = bank.Response{Action: resp.Action, Error: &bank.ActionError{Code: bank.CodeInternal, Message: "encode response: " + err.Error()}}.AppendJSON(nil)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
