@@ -74,6 +74,10 @@ type operator struct {
 	PyBuiltin string
 	// Eval computes the value; it returns errV when Python would raise.
 	Eval func(l *lambda, a []any) any
+	// kern, when set, computes the values on every environment at once
+	// from typed columns (kernel.go); the enumerator falls back to Eval
+	// without it.
+	kern kernel
 	// Py renders the call in Python given the rendered arguments.
 	Py func(e *emitter, l *lambda, a []code) code
 }

@@ -69,48 +69,43 @@ func costs(n int, o *operator) *operator {
 
 // iBin is a binary integer operator written as a Python infix operator.
 func iBin(name, sym string, p int, f func(a, b int64) (int64, bool)) *operator {
-	return mk(name, famScalar, ts(tInt, tInt), tInt,
-		func(a []any) any { return ok(f(a[0].(int64), a[1].(int64))) },
-		func(a []code) code { return binop(a[0], sym, a[1], p) })
+	return op2(name, famScalar, f, pyOnly(func(a []code) code { return binop(a[0], sym, a[1], p) }))
 }
 
 // fBin is a binary float operator written as a Python infix operator.
 func fBin(name, sym string, p int, f func(a, b float64) float64) *operator {
-	return mk(name, famScalar, ts(tFloat, tFloat), tFloat,
-		func(a []any) any { return finite(f(a[0].(float64), a[1].(float64))) },
-		func(a []code) code { return binop(a[0], sym, a[1], p) })
+	return op2(name, famScalar, func(a, b float64) (float64, bool) { return fin(f(a, b)) },
+		pyOnly(func(a []code) code { return binop(a[0], sym, a[1], p) }))
 }
 
 // iCmp compares two integers.
 func iCmp(name, sym string, f func(a, b int64) bool) *operator {
-	return mk(name, famScalar, ts(tInt, tInt), tBool,
-		func(a []any) any { return f(a[0].(int64), a[1].(int64)) },
-		func(a []code) code { return cmpop(a[0], sym, a[1]) })
+	return op2(name, famScalar, func(a, b int64) (bool, bool) { return f(a, b), true },
+		pyOnly(func(a []code) code { return cmpop(a[0], sym, a[1]) }))
 }
 
 // fCmp compares two floats.
 func fCmp(name, sym string, f func(a, b float64) bool) *operator {
-	return mk(name, famScalar, ts(tFloat, tFloat), tBool,
-		func(a []any) any { return f(a[0].(float64), a[1].(float64)) },
-		func(a []code) code { return cmpop(a[0], sym, a[1]) })
+	return op2(name, famScalar, func(a, b float64) (bool, bool) { return f(a, b), true },
+		pyOnly(func(a []code) code { return cmpop(a[0], sym, a[1]) }))
 }
 
 // iPred is a predicate of an integer.
 func iPred(name string, f func(int64) bool, py func(a code) code) *operator {
-	return mk(name, famScalar, ts(tInt), tBool, func(a []any) any { return f(a[0].(int64)) },
-		func(a []code) code { return py(a[0]) })
+	return op1(name, famScalar, func(x int64) (bool, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return py(a[0]) }))
 }
 
 // sPred is a predicate of a string.
 func sPred(name string, f func(string) bool, py func(a code) code) *operator {
-	return mk(name, famScalar, ts(tStr), tBool, func(a []any) any { return f(a[0].(string)) },
-		func(a []code) code { return py(a[0]) })
+	return op1(name, famScalar, func(x string) (bool, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return py(a[0]) }))
 }
 
 // sMap is a string method returning a string.
 func sMap(name, meth string, f func(string) string) *operator {
-	return mk(name, famScalar, ts(tStr), tStr, func(a []any) any { return f(a[0].(string)) },
-		func(a []code) code { return method(a[0], meth) })
+	return op1(name, famScalar, func(x string) (string, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return method(a[0], meth) }))
 }
 
 // conditional is "t if c else e" over values of type t: lazy, it receives

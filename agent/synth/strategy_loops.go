@@ -108,10 +108,10 @@ func evalAt(op *operator, l *lambda, kids []*entry, args []any, i int) (v any) {
 		}
 	}()
 	for k, e := range kids {
-		if isErr(e.vals[i]) {
+		if isErr(e.values()[i]) {
 			return errV
 		}
-		args[k] = e.vals[i]
+		args[k] = e.values()[i]
 	}
 	return op.Eval(l, args[:len(kids)])
 }

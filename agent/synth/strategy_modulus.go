@@ -45,12 +45,12 @@ func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []
 	}
 	for _, e := range en.bank[tInt][size] {
 		for _, m := range mods {
-			if !congruent(e.vals, outs, m) {
+			if !congruent(e.values(), outs, m) {
 				continue
 			}
 			n := &node{Op: opMod, Kids: []*node{e.n, {Var: -1, Const: m, Size: 1}}, Var: -1, Size: e.n.Size + 2}
-			vals := make([]any, len(e.vals))
-			for i, v := range e.vals {
+			vals := make([]any, len(e.values()))
+			for i, v := range e.values() {
 				vals[i] = errV
 				if x, isInt := v.(int64); isInt {
 					vals[i], _ = pyMod(x, m)

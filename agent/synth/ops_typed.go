@@ -1,0 +1,237 @@
+package synth
+
+import "sort"
+
+// Typed helpers of typed operators (kernel.go): each returns its result
+// and whether it is good, false where Python would raise.
+
+// lam1 calls a one-argument lambda on x; false when the lambda fails or
+// returns another type than B.
+func lam1[A, B any](l *lambda, x A) (B, bool) {
+	v, good := l.call1(x).(B)
+	return v, good
+}
+
+// lam2 calls a two-argument lambda on x and y; false when the lambda
+// fails or returns another type than B.
+func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
+	v, good := l.call2(x, y).(B)
+	return v, good
+}
+
+// mapL is [l(x) for x in xs].
+func mapL[A, B any](l *lambda, xs []A) ([]B, bool) {
+	out := make([]B, len(xs))
+	for i, x := range xs {
+		v, good := lam1[A, B](l, x)
+		if !good {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// mapWithL is [l(x, s) for x in xs].
+func mapWithL[A, S, B any](l *lambda, xs []A, s S) ([]B, bool) {
+	out := make([]B, len(xs))
+	for i, x := range xs {
+		v, good := lam2[A, S, B](l, x, s)
+		if !good {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// filterL is [x for x in xs if l(x)].
+func filterL[A any](l *lambda, xs []A) ([]A, bool) {
+	out := make([]A, 0, len(xs))
+	for _, x := range xs {
+		b, good := lam1[A, bool](l, x)
+		if !good {
+			return nil, false
+		}
+		if b {
+			out = append(out, x)
+		}
+	}
+	return out, true
+}
+
+// filterWithL is [x for x in xs if l(x, s)].
+func filterWithL[A, S any](l *lambda, xs []A, s S) ([]A, bool) {
+	out := make([]A, 0, len(xs))
+	for _, x := range xs {
+		b, good := lam2[A, S, bool](l, x, s)
+		if !good {
+			return nil, false
+		}
+		if b {
+			out = append(out, x)
+		}
+	}
+	return out, true
+}
+
+// countL is sum(1 for x in xs if l(x)).
+func countL[A any](l *lambda, xs []A) (int64, bool) {
+	n := int64(0)
+	for _, x := range xs {
+		b, good := lam1[A, bool](l, x)
+		if !good {
+			return 0, false
+		}
+		if b {
+			n++
+		}
+	}
+	return n, true
+}
+
+// zipL is [l(x, y) for x, y in zip(xs, ys)].
+func zipL[A, B any](l *lambda, xs, ys []A) ([]B, bool) {
+	n := min(len(xs), len(ys))
+	out := make([]B, n)
+	for i := range n {
+		v, good := lam2[A, A, B](l, xs[i], ys[i])
+		if !good {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// sortByL is Python's stable sorted(xs, key=l).
+func sortByL[A any](l *lambda, xs []A) ([]A, bool) {
+	keys := make([]int64, len(xs))
+	for i, x := range xs {
+		k, good := lam1[A, int64](l, x)
+		if !good {
+			return nil, false
+		}
+		keys[i] = k
+	}
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	out := make([]A, len(xs))
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out, true
+}
+
+// extremeByL is Python's max/min(xs, key=l): the first extreme element.
+func extremeByL[A any](l *lambda, xs []A, max bool) (A, bool) {
+	var zero A
+	if len(xs) == 0 {
+		return zero, false
+	}
+	var best int64
+	bi := -1
+	for i, x := range xs {
+		k, good := lam1[A, int64](l, x)
+		if !good {
+			return zero, false
+		}
+		if bi < 0 || (max && k > best) || (!max && k < best) {
+			best, bi = k, i
+		}
+	}
+	return xs[bi], true
+}
+
+// at is xs[i] with Python's negative indices.
+func at[A any](xs []A, i int64) (A, bool) {
+	if i < 0 {
+		i += int64(len(xs))
+	}
+	if i < 0 || i >= int64(len(xs)) {
+		var zero A
+		return zero, false
+	}
+	return xs[i], true
+}
+
+// joined is a + b, failing past maxLen.
+func joined[A any](a, b []A) ([]A, bool) {
+	if len(a)+len(b) > maxLen {
+		return nil, false
+	}
+	out := make([]A, 0, len(a)+len(b))
+	return append(append(out, a...), b...), true
+}
+
+// sumInts is sum(xs), failing on overflow.
+func sumInts(xs []int64) (int64, bool) {
+	s := int64(0)
+	for _, x := range xs {
+		var good bool
+		if s, good = addI(s, x); !good {
+			return 0, false
+		}
+	}
+	return s, true
+}
+
+// sumFloats is sum(xs), failing when it is not finite.
+func sumFloats(xs []float64) (float64, bool) {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return fin(s)
+}
+
+// largest is max(xs), the first of equal maxima, failing on an empty
+// list.
+func largest[A int64 | float64](xs []A) (A, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	m := xs[0]
+	for _, x := range xs[1:] {
+		if x > m {
+			m = x
+		}
+	}
+	return m, true
+}
+
+// smallest is min(xs), the first of equal minima, failing on an empty
+// list.
+func smallest[A int64 | float64](xs []A) (A, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	m := xs[0]
+	for _, x := range xs[1:] {
+		if x < m {
+			m = x
+		}
+	}
+	return m, true
+}
+
+// rangeOf is list(range(lo, hi)), failing past maxLen.
+func rangeOf(lo, hi int64) ([]int64, bool) {
+	if hi-lo > maxLen {
+		return nil, false
+	}
+	if hi <= lo {
+		return []int64{}, true
+	}
+	out := make([]int64, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out, true
+}
+
+// good marks a result that cannot fail.
+func good[R any](r R) (R, bool) { return r, true }
