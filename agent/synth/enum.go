@@ -73,6 +73,10 @@ type enumerator struct {
 	cols   []any
 	args   []any
 	picked []*entry
+	// ar holds the results of kernels, store what the bank keeps
+	// (arena.go).
+	ar    arena
+	store *store
 	// sweepUntil bounds a sweep on the clock (0: unbounded); sweepCut
 	// says it was cut short.
 	sweepUntil int64
@@ -106,6 +110,7 @@ func newEnumerator(c enumConfig) *enumerator {
 	for t := range en.bank {
 		en.bank[t] = [][]*entry{nil, nil}
 	}
+	en.store = newStore()
 	en.bad = make([]bool, len(c.envs))
 	en.cols = make([]any, 4)
 	en.args = make([]any, 4)
@@ -167,7 +172,7 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 	for len(en.bank[t]) <= n.Size {
 		en.bank[t] = append(en.bank[t], nil)
 	}
-	e := &entry{n: n, col: col}
+	e := en.store.entry(entry{n: n, col: col})
 	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
 	if en.recording {
 		en.recent = append(en.recent, e)
@@ -445,6 +450,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.out[op.Ret] = out
 	}
 	bad := en.bad
+	mark := en.ar.mark()
 	if op.kern != nil && !op.Lazy {
 		clear(bad)
 		args := en.cols[:len(picked)]
@@ -454,27 +460,30 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 				bad[i] = bad[i] || b
 			}
 		}
-		op.kern(l, args, n, out, bad)
+		op.kern(&en.ar, l, args, n, out, bad)
 	} else {
 		en.evalBoxed(op, l, picked, out)
 	}
 	if !slices.Contains(bad, false) {
+		en.ar.rewind(mark)
 		return
 	}
 	h := hashColumn(out, bad, n)
 	if en.seen[op.Ret].has(h) {
+		// Equivalent to a program kept before: its results go back.
+		en.ar.rewind(mark)
 		return
 	}
-	kids := make([]*node, len(picked))
+	kids := en.store.kids.take(len(picked))
 	for i, e := range picked {
 		kids[i] = e.n
 	}
-	col := vec{data: cloneColumn(out, n)}
+	col := vec{data: en.store.column(out, n)}
 	if slices.Contains(bad, true) {
-		col.bad = slices.Clone(bad)
+		col.bad = copyInto(en.store.bools.take(n), bad)
 		clearBad(col.data, col.bad)
 	}
-	en.addHashed(op.Ret, &node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, col, h)
+	en.addHashed(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
 }
 
 // evalBoxed is try's evaluation of an operator without a kernel (or a

@@ -12,7 +12,8 @@ import "math"
 // its arguments' columns: it writes environment i's result into out (a
 // column of the operator's result type) or sets bad[i]. bad comes in
 // marking the environments where an argument raised, which it skips.
-type kernel func(l *lambda, args []any, n int, out any, bad []bool)
+// Results are allocated from ar.
+type kernel func(ar *arena, l *lambda, args []any, n int, out any, bad []bool)
 
 // typeFor is the DSL type of Go type T.
 func typeFor[T any]() valType {
@@ -30,135 +31,130 @@ func fin(f float64) (float64, bool) {
 	return f, !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
-// op1 is an operator of one argument without a lambda.
-func op1[A, R any](name string, fam family, f func(A) (R, bool), py func(e *emitter, a []code) code) *operator {
+// typed1 is an operator of one argument from its typed function, which
+// takes the arena its results come from (nil outside the enumerator) and
+// the operator's lambda (nil when it takes none).
+func typed1[A, R any](name string, fam family, f func(ar *arena, l *lambda, x A) (R, bool)) *operator {
 	return &operator{Name: name, Fam: fam, Args: ts(typeFor[A]()), Ret: typeFor[R](), Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+		Eval: func(l *lambda, a []any) any {
 			x, good := a[0].(A)
 			if !good {
 				return errV
 			}
-			if r, good := f(x); good {
+			if r, good := f(nil, l, x); good {
 				return r
 			}
 			return errV
 		},
-		kern: func(_ *lambda, args []any, n int, out any, bad []bool) {
+		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, rs := args[0].([]A), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
 				}
-				rs[i], bad[i] = negate(f(as[i]))
+				rs[i], bad[i] = negate(f(ar, l, as[i]))
 			}
-		},
-		Py: func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
+		}}
 }
 
-// op2 is an operator of two arguments without a lambda.
-func op2[A, B, R any](name string, fam family, f func(A, B) (R, bool), py func(e *emitter, a []code) code) *operator {
+// typed2 is typed1 for an operator of two arguments.
+func typed2[A, B, R any](name string, fam family, f func(ar *arena, l *lambda, x A, y B) (R, bool)) *operator {
 	return &operator{Name: name, Fam: fam, Args: ts(typeFor[A](), typeFor[B]()), Ret: typeFor[R](), Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+		Eval: func(l *lambda, a []any) any {
 			x, good1 := a[0].(A)
 			y, good2 := a[1].(B)
 			if !good1 || !good2 {
 				return errV
 			}
-			if r, good := f(x, y); good {
+			if r, good := f(nil, l, x, y); good {
 				return r
 			}
 			return errV
 		},
-		kern: func(_ *lambda, args []any, n int, out any, bad []bool) {
+		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, bs, rs := args[0].([]A), args[1].([]B), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
 				}
-				rs[i], bad[i] = negate(f(as[i], bs[i]))
+				rs[i], bad[i] = negate(f(ar, l, as[i], bs[i]))
 			}
-		},
-		Py: func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
+		}}
 }
 
-// op3 is an operator of three arguments without a lambda.
-func op3[A, B, C, R any](name string, fam family, f func(A, B, C) (R, bool), py func(e *emitter, a []code) code) *operator {
+// typed3 is typed1 for an operator of three arguments.
+func typed3[A, B, C, R any](name string, fam family, f func(ar *arena, l *lambda, x A, y B, z C) (R, bool)) *operator {
 	return &operator{Name: name, Fam: fam, Args: ts(typeFor[A](), typeFor[B](), typeFor[C]()), Ret: typeFor[R](), Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+		Eval: func(l *lambda, a []any) any {
 			x, good1 := a[0].(A)
 			y, good2 := a[1].(B)
 			z, good3 := a[2].(C)
 			if !good1 || !good2 || !good3 {
 				return errV
 			}
-			if r, good := f(x, y, z); good {
+			if r, good := f(nil, l, x, y, z); good {
 				return r
 			}
 			return errV
 		},
-		kern: func(_ *lambda, args []any, n int, out any, bad []bool) {
+		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, bs, cs, rs := args[0].([]A), args[1].([]B), args[2].([]C), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
 				}
-				rs[i], bad[i] = negate(f(as[i], bs[i], cs[i]))
+				rs[i], bad[i] = negate(f(ar, l, as[i], bs[i], cs[i]))
 			}
-		},
-		Py: func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
+		}}
+}
+
+// withPy sets an operator's Python renderer.
+func withPy(o *operator, py func(e *emitter, a []code) code) *operator {
+	o.Py = func(e *emitter, _ *lambda, a []code) code { return py(e, a) }
+	return o
+}
+
+// withLambda sets an operator's lambda signature and Python renderer.
+func withLambda(o *operator, sig lamSig, lamRet valType, py func(e *emitter, l *lambda, a []code) code) *operator {
+	o.Sig, o.LamRet, o.Py = sig, lamRet, py
+	return o
+}
+
+// op1 is an operator of one argument without a lambda.
+func op1[A, R any](name string, fam family, f func(A) (R, bool), py func(e *emitter, a []code) code) *operator {
+	return withPy(typed1(name, fam, func(_ *arena, _ *lambda, x A) (R, bool) { return f(x) }), py)
+}
+
+// op1a is op1 for a function whose results come from an arena.
+func op1a[A, R any](name string, fam family, f func(ar *arena, x A) (R, bool), py func(e *emitter, a []code) code) *operator {
+	return withPy(typed1(name, fam, func(ar *arena, _ *lambda, x A) (R, bool) { return f(ar, x) }), py)
+}
+
+// op2 is an operator of two arguments without a lambda.
+func op2[A, B, R any](name string, fam family, f func(A, B) (R, bool), py func(e *emitter, a []code) code) *operator {
+	return withPy(typed2(name, fam, func(_ *arena, _ *lambda, x A, y B) (R, bool) { return f(x, y) }), py)
+}
+
+// op2a is op2 for a function whose results come from an arena.
+func op2a[A, B, R any](name string, fam family, f func(ar *arena, x A, y B) (R, bool), py func(e *emitter, a []code) code) *operator {
+	return withPy(typed2(name, fam, func(ar *arena, _ *lambda, x A, y B) (R, bool) { return f(ar, x, y) }), py)
+}
+
+// op3 is an operator of three arguments without a lambda.
+func op3[A, B, C, R any](name string, fam family, f func(A, B, C) (R, bool), py func(e *emitter, a []code) code) *operator {
+	return withPy(typed3(name, fam, func(_ *arena, _ *lambda, x A, y B, z C) (R, bool) { return f(x, y, z) }), py)
 }
 
 // opL1 is an operator of one argument and a lambda of signature sig
-// returning lamRet.
-func opL1[A, R any](name string, fam family, sig lamSig, lamRet valType, f func(l *lambda, a A) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: ts(typeFor[A]()), Ret: typeFor[R](), Cost: 1,
-		Eval: func(l *lambda, a []any) any {
-			x, good := a[0].(A)
-			if !good {
-				return errV
-			}
-			if r, good := f(l, x); good {
-				return r
-			}
-			return errV
-		},
-		kern: func(l *lambda, args []any, n int, out any, bad []bool) {
-			as, rs := args[0].([]A), out.([]R)
-			for i := range n {
-				if bad[i] {
-					continue
-				}
-				rs[i], bad[i] = negate(f(l, as[i]))
-			}
-		},
-		Py: py}
+// returning lamRet; its results come from an arena.
+func opL1[A, R any](name string, fam family, sig lamSig, lamRet valType, f func(ar *arena, l *lambda, x A) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
+	return withLambda(typed1(name, fam, f), sig, lamRet, py)
 }
 
 // opL2 is an operator of two arguments and a lambda of signature sig
-// returning lamRet.
-func opL2[A, B, R any](name string, fam family, sig lamSig, lamRet valType, f func(l *lambda, a A, b B) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: ts(typeFor[A](), typeFor[B]()), Ret: typeFor[R](), Cost: 1,
-		Eval: func(l *lambda, a []any) any {
-			x, good1 := a[0].(A)
-			y, good2 := a[1].(B)
-			if !good1 || !good2 {
-				return errV
-			}
-			if r, good := f(l, x, y); good {
-				return r
-			}
-			return errV
-		},
-		kern: func(l *lambda, args []any, n int, out any, bad []bool) {
-			as, bs, rs := args[0].([]A), args[1].([]B), out.([]R)
-			for i := range n {
-				if bad[i] {
-					continue
-				}
-				rs[i], bad[i] = negate(f(l, as[i], bs[i]))
-			}
-		},
-		Py: py}
+// returning lamRet; its results come from an arena.
+func opL2[A, B, R any](name string, fam family, sig lamSig, lamRet valType, f func(ar *arena, l *lambda, x A, y B) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
+	return withLambda(typed2(name, fam, f), sig, lamRet, py)
 }
 
 // negate turns a result and whether it is good into the result and

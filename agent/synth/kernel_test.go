@@ -178,7 +178,7 @@ func TestKernelsMatchEval(t *testing.T) {
 // runKernel runs a kernel, reporting whether it panicked.
 func runKernel(op *operator, l *lambda, args []any, n int, out any, bad []bool) (panicked bool) {
 	defer func() { panicked = recover() != nil }()
-	op.kern(l, args, n, out, bad)
+	op.kern(&arena{}, l, args, n, out, bad)
 	return false
 }
 

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -309,11 +310,9 @@ func minOf[A int64 | float64](xs []A) any {
 	return m
 }
 
-func sortedCopy[A int64 | float64 | string](xs []A, desc bool) []A {
-	out := slices.Clone(xs)
-	if out == nil {
-		out = []A{}
-	}
+func sortedCopy[A cmp.Ordered](ar *arena, xs []A, desc bool) []A {
+	out := alloc[A](ar, len(xs))
+	copy(out, xs)
 	slices.Sort(out)
 	if desc {
 		slices.Reverse(out)
@@ -364,13 +363,19 @@ func extremeByKey[A any](xs []A, f func(A) any, max bool) any {
 
 // uniqueOrdered keeps the first occurrence of each element. Short lists
 // (the usual case) are scanned instead of hashed: no map to allocate.
-func uniqueOrdered[A comparable](xs []A) []A {
+func uniqueOrdered[A comparable](ar *arena, xs []A) []A {
 	if ints, isInt := any(xs).([]int64); isInt && len(xs) > 32 {
-		if out, good := uniqueInSpan(ints); good {
+		if strictlyMonotone(ints) {
+			// No element repeats (a range, a running sum of positives).
+			out := alloc[int64](ar, len(ints))
+			copy(out, ints)
+			return any(out).([]A)
+		}
+		if out, good := uniqueInSpan(ar, ints); good {
 			return any(out).([]A)
 		}
 	}
-	out := make([]A, 0, len(xs))
+	out := allocCap[A](ar, len(xs))
 	if len(xs) <= 32 {
 		for _, x := range xs {
 			if !slices.Contains(out, x) {
@@ -389,6 +394,17 @@ func uniqueOrdered[A comparable](xs []A) []A {
 	return out
 }
 
+// strictlyMonotone reports whether xs strictly increases or strictly
+// decreases.
+func strictlyMonotone(xs []int64) bool {
+	up, down := true, true
+	for i := 1; i < len(xs) && (up || down); i++ {
+		up = up && xs[i] > xs[i-1]
+		down = down && xs[i] < xs[i-1]
+	}
+	return up || down
+}
+
 // maxUniqueSpan is the widest range of values uniqueInSpan handles: a bit
 // per value, on the stack.
 const maxUniqueSpan = 4096
@@ -396,7 +412,7 @@ const maxUniqueSpan = 4096
 // uniqueInSpan is uniqueOrdered for integers spanning fewer than
 // maxUniqueSpan values (long ranges, counts, digits), marking values in a
 // bit set instead of a map; false when the span is wider.
-func uniqueInSpan(xs []int64) ([]int64, bool) {
+func uniqueInSpan(ar *arena, xs []int64) ([]int64, bool) {
 	lo, hi := xs[0], xs[0]
 	for _, x := range xs[1:] {
 		lo, hi = min(lo, x), max(hi, x)
@@ -406,7 +422,7 @@ func uniqueInSpan(xs []int64) ([]int64, bool) {
 		return nil, false
 	}
 	var seen [maxUniqueSpan / 64]uint64
-	out := make([]int64, 0, len(xs))
+	out := allocCap[int64](ar, len(xs))
 	for _, x := range xs {
 		d := x - lo
 		w, bit := d>>6, uint64(1)<<(d&63)
@@ -434,8 +450,14 @@ func cmpI(a, b int64) int {
 	return 0
 }
 
-func runLengths[A comparable](xs []A) []int64 {
-	out := []int64{}
+func runLengths[A comparable](ar *arena, xs []A) []int64 {
+	n := 0
+	for i, x := range xs {
+		if i == 0 || xs[i-1] != x {
+			n++
+		}
+	}
+	out := allocCap[int64](ar, n)
 	for i, x := range xs {
 		if i == 0 || xs[i-1] != x {
 			out = append(out, 1)
@@ -448,9 +470,8 @@ func runLengths[A comparable](xs []A) []int64 {
 
 // mostCommon is max(sorted(xs), key=xs.count): the most frequent element,
 // the smallest on ties. xs must not be empty.
-func mostCommon[A int64 | rune](xs []A) A {
-	s := slices.Clone(xs)
-	slices.Sort(s)
+func mostCommon[A int64 | rune](ar *arena, xs []A) A {
+	s := sortedCopy(ar, xs, false)
 	best, bestN := s[0], 0
 	for i := 0; i < len(s); {
 		j := i

@@ -23,15 +23,15 @@ func listOps() []*operator {
 		op1("first", famList, func(xs []int64) (int64, bool) { return at(xs, 0) }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[0]") })),
 		op1("last", famList, func(xs []int64) (int64, bool) { return at(xs, -1) }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") })),
 		op2("at", famList, at[int64], pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") })),
-		op1("sorted", famList, func(xs []int64) ([]int64, bool) { return sortedCopy(xs, false), true }, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
-		op1("sorted_desc", famList, func(xs []int64) ([]int64, bool) { return sortedCopy(xs, true), true }, pyOnly(func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") })),
+		op1a("sorted", famList, func(ar *arena, xs []int64) ([]int64, bool) { return sortedCopy(ar, xs, false), true }, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
+		op1a("sorted_desc", famList, func(ar *arena, xs []int64) ([]int64, bool) { return sortedCopy(ar, xs, true), true }, pyOnly(func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") })),
 		op1("reversed", famList, func(xs []int64) ([]int64, bool) { return reversed(xs), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
-		op1("unique", famList, func(xs []int64) ([]int64, bool) { return uniqueOrdered(xs), true }, pyOnly(func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") })),
-		op1("sorted_set", famList, func(xs []int64) ([]int64, bool) { return sortedCopy(uniqueOrdered(xs), false), true }, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + "))") })),
+		op1a("unique", famList, func(ar *arena, xs []int64) ([]int64, bool) { return uniqueOrdered(ar, xs), true }, pyOnly(func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") })),
+		op1a("sorted_set", famList, func(ar *arena, xs []int64) ([]int64, bool) { return sortedCopy(ar, uniqueOrdered(ar, xs), false), true }, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + "))") })),
 		op2("take", famList, func(xs []int64, k int64) ([]int64, bool) { return takeList(xs, k), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") })),
 		op2("drop", famList, func(xs []int64, k int64) ([]int64, bool) { return dropList(xs, k), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") })),
-		op2("concat", famList, joined[int64], pyOnly(func(a []code) code { return binop(a[0], "+", a[1], pAdd) })),
-		op2("append", famList, func(xs []int64, x int64) ([]int64, bool) { return joined(xs, []int64{x}) }, pyOnly(func(a []code) code { return binop(a[0], "+", listOf(a[1:]), pAdd) })),
+		op2a("concat", famList, joined[int64], pyOnly(func(a []code) code { return binop(a[0], "+", a[1], pAdd) })),
+		op2a("append", famList, func(ar *arena, xs []int64, x int64) ([]int64, bool) { return joined(ar, xs, []int64{x}) }, pyOnly(func(a []code) code { return binop(a[0], "+", listOf(a[1:]), pAdd) })),
 		op2("count_of", famList, func(xs []int64, v int64) (int64, bool) {
 			n := int64(0)
 			for _, x := range xs {
@@ -64,8 +64,8 @@ func listOps() []*operator {
 			}
 			return p, true
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.prod", a[0]) }),
-		op1("range", famList, func(n int64) ([]int64, bool) { return rangeOf(0, n) }, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + "))") })),
-		op2("range2", famList, rangeOf, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + ", " + a[1].s + "))") })),
+		op1a("range", famList, func(ar *arena, n int64) ([]int64, bool) { return rangeOf(ar, 0, n) }, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + "))") })),
+		op2a("range2", famList, rangeOf, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + ", " + a[1].s + "))") })),
 		op1("singleton", famList, func(x int64) ([]int64, bool) { return []int64{x}, true }, pyOnly(listOf)),
 		op2("pair", famList, func(x, y int64) ([]int64, bool) { return []int64{x, y}, true }, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
 		op2("fpair", famList, func(x, y float64) ([]float64, bool) { return []float64{x, y}, true }, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
@@ -83,11 +83,12 @@ func listOps() []*operator {
 		}, pyOnly(func(a []code) code { return atom("[int(b) for b in bin(" + a[0].s + ")[2:]]") })),
 		op1("from_digits", famList, func(xs []int64) (int64, bool) { return joinedInt(xs, 10) }, pyOnly(func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)))`) })),
 		op1("from_bits", famList, func(xs []int64) (int64, bool) { return joinedInt(xs, 2) }, pyOnly(func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)), 2)`) })),
-		op2("intersect", famList, func(xs, ys []int64) ([]int64, bool) {
-			return sortedCopy(uniqueOrdered(slices.DeleteFunc(slices.Clone(xs), func(x int64) bool { return !slices.Contains(ys, x) })), false), true
+		op2a("intersect", famList, func(ar *arena, xs, ys []int64) ([]int64, bool) {
+			return sortedCopy(ar, uniqueOrdered(ar, slices.DeleteFunc(slices.Clone(xs), func(x int64) bool { return !slices.Contains(ys, x) })), false), true
 		}, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + ") & set(" + a[1].s + "))") })),
-		op2("union", famList, func(xs, ys []int64) ([]int64, bool) {
-			return sortedCopy(uniqueOrdered(append(slices.Clone(xs), ys...)), false), true
+		op2a("union", famList, func(ar *arena, xs, ys []int64) ([]int64, bool) {
+			all := append(append(allocCap[int64](ar, len(xs)+len(ys)), xs...), ys...)
+			return sortedCopy(ar, uniqueOrdered(ar, all), false), true
 		}, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + ") | set(" + a[1].s + "))") })),
 		op2("without", famList, func(xs, ys []int64) ([]int64, bool) {
 			out := slices.DeleteFunc(slices.Clone(xs), func(x int64) bool { return slices.Contains(ys, x) })
@@ -121,15 +122,15 @@ func listOps() []*operator {
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 			}),
-		opL1("adjacent", famScan, sigII, I, func(l *lambda, xs []int64) ([]int64, bool) { return zipL[int64, int64](l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) { return zipL[int64, int64](ar, l, xs, dropList(xs, 1)) },
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
-		opL1("adjacent", famScan, sigII, B, func(l *lambda, xs []int64) ([]bool, bool) { return zipL[int64, bool](l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigII, B, func(ar *arena, l *lambda, xs []int64) ([]bool, bool) { return zipL[int64, bool](ar, l, xs, dropList(xs, 1)) },
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
-		opL1("enumerate_map", famList, sigII, I, func(l *lambda, xs []int64) ([]int64, bool) {
+		opL1("enumerate_map", famList, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
 			out := make([]int64, len(xs))
 			for i, x := range xs {
 				v, good := lam2[int64, int64, int64](l, int64(i), x)
@@ -149,7 +150,7 @@ func listOps() []*operator {
 			}
 			return atom("list(accumulate(" + a[0].s + ", " + e.fn(l, "acc", "x") + "))")
 		}),
-		opL2("fold", famScan, sigII, I, func(l *lambda, xs []int64, acc int64) (int64, bool) {
+		opL2("fold", famScan, sigII, I, func(ar *arena, l *lambda, xs []int64, acc int64) (int64, bool) {
 			for _, x := range xs {
 				var good bool
 				if acc, good = lam2[int64, int64, int64](l, acc, x); !good {
@@ -165,14 +166,14 @@ func listOps() []*operator {
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("sorted(" + a[0].s + ", key=" + e.fn(l, "x") + ")")
 			}),
-		opL1("any", famList, sigI, B, func(l *lambda, xs []int64) (bool, bool) {
-			n, good := countL(l, xs)
+		opL1("any", famList, sigI, B, func(ar *arena, l *lambda, xs []int64) (bool, bool) {
+			n, good := countL(ar, l, xs)
 			return n > 0, good
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("any(" + e.lam(l, x0).s + " for x in " + a[0].s + ")")
 		}),
-		opL1("all", famList, sigI, B, func(l *lambda, xs []int64) (bool, bool) {
-			n, good := countL(l, xs)
+		opL1("all", famList, sigI, B, func(ar *arena, l *lambda, xs []int64) (bool, bool) {
+			n, good := countL(ar, l, xs)
 			return n == int64(len(xs)), good
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("all(" + e.lam(l, x0).s + " for x in " + a[0].s + ")")
@@ -183,8 +184,8 @@ func listOps() []*operator {
 		op1("min", famList, smallest[float64], pyOnly(func(a []code) code { return call("min", a[0]) })),
 		op1("first", famList, func(xs []float64) (float64, bool) { return at(xs, 0) }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[0]") })),
 		op1("last", famList, func(xs []float64) (float64, bool) { return at(xs, -1) }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") })),
-		op1("sorted", famList, func(xs []float64) ([]float64, bool) { return sortedCopy(xs, false), true }, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
-		op1("sorted_desc", famList, func(xs []float64) ([]float64, bool) { return sortedCopy(xs, true), true }, pyOnly(func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") })),
+		op1a("sorted", famList, func(ar *arena, xs []float64) ([]float64, bool) { return sortedCopy(ar, xs, false), true }, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
+		op1a("sorted_desc", famList, func(ar *arena, xs []float64) ([]float64, bool) { return sortedCopy(ar, xs, true), true }, pyOnly(func(a []code) code { return atom("sorted(" + a[0].s + ", reverse=True)") })),
 		op1("reversed", famList, func(xs []float64) ([]float64, bool) { return reversed(xs), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
 		op2("take", famList, func(xs []float64, k int64) ([]float64, bool) { return takeList(xs, k), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") })),
 		op2("drop", famList, func(xs []float64, k int64) ([]float64, bool) { return dropList(xs, k), true }, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") })),
@@ -210,7 +211,7 @@ func listOps() []*operator {
 		opL2("zip_with", famList, sigFF, F, zipL[float64, float64], func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 		}),
-		opL1("adjacent", famScan, sigFF, F, func(l *lambda, xs []float64) ([]float64, bool) { return zipL[float64, float64](l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigFF, F, func(ar *arena, l *lambda, xs []float64) ([]float64, bool) { return zipL[float64, float64](ar, l, xs, dropList(xs, 1)) },
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
@@ -227,8 +228,8 @@ func listOps() []*operator {
 }
 
 // scanL is list(itertools.accumulate(xs, l)).
-func scanL[A any](l *lambda, xs []A) ([]A, bool) {
-	out := make([]A, len(xs))
+func scanL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
+	out := alloc[A](ar, len(xs))
 	for i, x := range xs {
 		if i == 0 {
 			out[0] = x
@@ -257,8 +258,8 @@ func listLibraryOps() []*operator {
 			r, _ := pyMod(x, y)
 			return []int64{q, r}, true
 		}, pyOnly(func(a []code) code { return call("list", call("divmod", a...)) }))),
-		op1("diffs", famScan, func(xs []int64) ([]int64, bool) {
-			out := make([]int64, max(len(xs)-1, 0))
+		op1a("diffs", famScan, func(ar *arena, xs []int64) ([]int64, bool) {
+			out := alloc[int64](ar, max(len(xs)-1, 0))
 			for i := range out {
 				d, good := subI(xs[i+1], xs[i])
 				if !good {
@@ -270,17 +271,17 @@ func listLibraryOps() []*operator {
 		}, pyOnly(func(a []code) code {
 			return comp(atom("y - x"), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 		})),
-		op1("mode", famList, func(xs []int64) (int64, bool) {
+		op1a("mode", famList, func(ar *arena, xs []int64) (int64, bool) {
 			if len(xs) == 0 {
 				return 0, false
 			}
-			return mostCommon(xs), true
+			return mostCommon(ar, xs), true
 		}, pyOnly(func(a []code) code {
 			return atom("max(sorted(" + a[0].s + "), key=" + a[0].at(pAtom) + ".count)")
 		})),
-		costs(2, op1("dense_rank", famList, func(xs []int64) ([]int64, bool) {
-			distinct := sortedCopy(uniqueOrdered(xs), false)
-			out := make([]int64, len(xs))
+		costs(2, op1a("dense_rank", famList, func(ar *arena, xs []int64) ([]int64, bool) {
+			distinct := sortedCopy(ar, uniqueOrdered(ar, xs), false)
+			out := alloc[int64](ar, len(xs))
 			for i, x := range xs {
 				j, _ := slices.BinarySearch(distinct, x)
 				out[i] = int64(j) + 1
@@ -310,7 +311,7 @@ func listLibraryOps() []*operator {
 			v := a[0].s
 			return atom("[sum(" + a[0].at(pAtom) + "[i:j]) for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + ") + 1)]")
 		}))),
-		opL1("run_lengths_by", famScan, sigII, tBool, func(l *lambda, xs []int64) ([]int64, bool) {
+		opL1("run_lengths_by", famScan, sigII, tBool, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
 			out := []int64{}
 			for i, x := range xs {
 				if i > 0 {
@@ -330,7 +331,7 @@ func listLibraryOps() []*operator {
 			e.helper("run_lengths_by", pyRunLengthsBy)
 			return atom("run_lengths_by(" + a[0].s + ", " + e.fn(l, "x", "y") + ")")
 		}),
-		opL2("chunk_reduce", famScan, sigII, tInt, func(l *lambda, xs []int64, k int64) ([]int64, bool) {
+		opL2("chunk_reduce", famScan, sigII, tInt, func(ar *arena, l *lambda, xs []int64, k int64) ([]int64, bool) {
 			switch {
 			case k == 0:
 				return nil, false
@@ -356,8 +357,8 @@ func listLibraryOps() []*operator {
 			v, k := a[0].at(pAtom), a[1]
 			return atom("[reduce(" + e.fn(l, "acc", "x") + ", " + v + "[i:i + " + k.at(pAdd+1) + "]) for i in range(0, len(" + a[0].s + "), " + k.s + ")]")
 		}),
-		opL1("sort_by_then", famList, sigI, tInt, func(l *lambda, xs []int64) ([]int64, bool) {
-			return sortByL(l, sortedCopy(xs, false))
+		opL1("sort_by_then", famList, sigI, tInt, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
+			return sortByL(ar, l, sortedCopy(ar, xs, false))
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda x: (" + e.lam(l, x0).s + ", x))")
 		}),
@@ -369,10 +370,10 @@ func listLibraryOps() []*operator {
 // with a default, windows of three, maps with the previous element, runs.
 func listNamedOps() []*operator {
 	return []*operator{
-		op2("cons", famList, func(x int64, xs []int64) ([]int64, bool) { return joined([]int64{x}, xs) },
+		op2a("cons", famList, func(ar *arena, x int64, xs []int64) ([]int64, bool) { return joined(ar, []int64{x}, xs) },
 			pyOnly(func(a []code) code { return binop(atom("["+a[0].s+"]"), "+", a[1], pAdd) })),
-		op2("rotate", famList, func(xs []int64, k int64) ([]int64, bool) {
-			return joined(dropList(xs, k), takeList(xs, k))
+		op2a("rotate", famList, func(ar *arena, xs []int64, k int64) ([]int64, bool) {
+			return joined(ar, dropList(xs, k), takeList(xs, k))
 		}, pyOnly(func(a []code) code {
 			v := a[0].at(pAtom)
 			return binop(atom(v+"["+a[1].s+":]"), "+", atom(v+"[:"+a[1].s+"]"), pAdd)
@@ -442,23 +443,23 @@ func listNamedOps() []*operator {
 		windowOp("window_max3", func(x, y, z int64) (int64, bool) { return max(x, y, z), true }, "max(W)"),
 		windowOp("window_min3", func(x, y, z int64) (int64, bool) { return min(x, y, z), true }, "min(W)"),
 		windowOp("window_median3", func(x, y, z int64) (int64, bool) { return x + y + z - max(x, y, z) - min(x, y, z), true }, "sorted(W)[1]"),
-		opL2("prev_map", famScan, sigII, tInt, func(l *lambda, xs []int64, init int64) ([]int64, bool) {
-			prev, good := joined([]int64{init}, xs)
+		opL2("prev_map", famScan, sigII, tInt, func(ar *arena, l *lambda, xs []int64, init int64) ([]int64, bool) {
+			prev, good := joined(ar, []int64{init}, xs)
 			if !good {
 				return nil, false
 			}
-			return zipL[int64, int64](l, prev, xs)
+			return zipL[int64, int64](ar, l, prev, xs)
 		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, atom("p"), x0), "p, x", "zip(["+a[1].s+"] + "+a[0].s+", "+a[0].s+")")
 		}),
-		op1("runs", famScan, func(xs []int64) ([]int64, bool) {
+		op1a("runs", famScan, func(ar *arena, xs []int64) ([]int64, bool) {
 			n := 0
 			for i, x := range xs {
 				if i == 0 || xs[i-1] != x {
 					n++
 				}
 			}
-			out := make([]int64, 0, n)
+			out := allocCap[int64](ar, n)
 			for i, x := range xs {
 				if i == 0 || xs[i-1] != x {
 					out = append(out, x)
@@ -469,7 +470,7 @@ func listNamedOps() []*operator {
 			e.use("itertools")
 			return atom("[k for k, _ in itertools.groupby(" + a[0].s + ")]")
 		}),
-		op1("run_lengths", famScan, func(xs []int64) ([]int64, bool) { return runLengths(xs), true },
+		op1a("run_lengths", famScan, func(ar *arena, xs []int64) ([]int64, bool) { return runLengths(ar, xs), true },
 			func(e *emitter, a []code) code {
 				e.use("itertools")
 				return atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].s + ")]")
@@ -497,7 +498,7 @@ func listNamedLateOps() []*operator {
 		}, pyOnly(func(a []code) code {
 			return atom("[v for i in range(max(len(" + a[0].s + "), len(" + a[1].s + "))) for v in (" + a[0].s + "[i:i + 1] + " + a[1].s + "[i:i + 1])]")
 		})),
-		opL1("count_pairs", famScan, sigII, tBool, func(l *lambda, xs []int64) (int64, bool) {
+		opL1("count_pairs", famScan, sigII, tBool, func(ar *arena, l *lambda, xs []int64) (int64, bool) {
 			if len(xs) > 300 {
 				return 0, false
 			}
@@ -518,7 +519,7 @@ func listNamedLateOps() []*operator {
 			v := a[0].s
 			return atom("sum(1 for i in range(len(" + v + ")) for j in range(i + 1, len(" + v + ")) if " + e.lam(l, atom(v+"[i]"), atom(v+"["+"j]")).s + ")")
 		}),
-		opL1("enumerate_map", famList, sigFF, tFloat, func(l *lambda, xs []float64) ([]float64, bool) {
+		opL1("enumerate_map", famList, sigFF, tFloat, func(ar *arena, l *lambda, xs []float64) ([]float64, bool) {
 			out := make([]float64, len(xs))
 			for i, x := range xs {
 				v, good := lam2[float64, float64, float64](l, float64(i+1), x)
@@ -531,7 +532,7 @@ func listNamedLateOps() []*operator {
 		}, func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, atom("i"), x0), "i, x", "enumerate("+a[0].s+", 1)")
 		}),
-		opL2("map_with", famList, sigFF, tInt, func(l *lambda, xs []int64, s float64) ([]int64, bool) {
+		opL2("map_with", famList, sigFF, tInt, func(ar *arena, l *lambda, xs []int64, s float64) ([]int64, bool) {
 			out := make([]int64, len(xs))
 			for i, x := range xs {
 				v, good := lam2[float64, float64, int64](l, float64(x), s)
@@ -573,9 +574,9 @@ func listNamedLateOps() []*operator {
 // windowOp applies f to every window of three consecutive elements; py
 // renders f with W standing for the window.
 func windowOp(name string, f func(x, y, z int64) (int64, bool), py string) *operator {
-	return op1(name, famScan, func(xs []int64) ([]int64, bool) {
+	return op1a(name, famScan, func(ar *arena, xs []int64) ([]int64, bool) {
 		n := max(len(xs)-2, 0)
-		out := make([]int64, n)
+		out := alloc[int64](ar, n)
 		for i := 0; i < n; i++ {
 			v, good := f(xs[i], xs[i+1], xs[i+2])
 			if !good {
@@ -593,8 +594,8 @@ func windowOp(name string, f func(x, y, z int64) (int64, bool), py string) *oper
 // scanNamedOp is a running value of a list (itertools.accumulate with
 // the Python function py, or addition when py is empty).
 func scanNamedOp(name string, f func(acc, x int64) (int64, bool), py string) *operator {
-	return op1(name, famScan, func(xs []int64) ([]int64, bool) {
-		out := make([]int64, len(xs))
+	return op1a(name, famScan, func(ar *arena, xs []int64) ([]int64, bool) {
+		out := alloc[int64](ar, len(xs))
 		for i, x := range xs {
 			if i == 0 {
 				out[0] = x
@@ -668,13 +669,13 @@ func listProgramOps() []*operator {
 			pyOnly(func(a []code) code {
 				return atom("(" + a[0].at(pAtom) + ".index(" + a[1].s + ") if " + a[1].at(pCmp+1) + " in " + a[0].at(pCmp+1) + " else -1)")
 			})),
-		op2("rotate_right", famList, func(xs []int64, k int64) ([]int64, bool) {
+		op2a("rotate_right", famList, func(ar *arena, xs []int64, k int64) ([]int64, bool) {
 			if len(xs) == 0 {
-				return []int64{}, true
+				return alloc[int64](ar, 0), true
 			}
 			m, _ := pyMod(k, int64(len(xs)))
 			cut := int64(len(xs)) - m
-			return joined(dropList(xs, cut), takeList(xs, cut))
+			return joined(ar, dropList(xs, cut), takeList(xs, cut))
 		}, func(e *emitter, a []code) code {
 			e.helper("rotate_right", pyRotateRight)
 			return call("rotate_right", a...)

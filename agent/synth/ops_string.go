@@ -109,7 +109,7 @@ func stringLibraryOps() []*operator {
 		rare(costs(2, mkE("run_length_encode", famScalar, ts(S), S, func(a []any) any {
 			r := []rune(a[0].(string))
 			var sb strings.Builder
-			for _, n := range runLengths(r) {
+			for _, n := range runLengths(nil, r) {
 				sb.WriteRune(r[0])
 				sb.WriteString(strconv.FormatInt(n, 10))
 				r = r[n:]
@@ -124,7 +124,7 @@ func stringLibraryOps() []*operator {
 			if len(r) == 0 {
 				return ""
 			}
-			return string(mostCommon(r))
+			return string(mostCommon(nil, r))
 		}, func(a []code) code {
 			return atom("max(sorted(" + a[0].s + "), key=" + a[0].at(pAtom) + `.count, default="")`)
 		})),
@@ -166,11 +166,11 @@ func stringListOps() []*operator {
 		mk("join", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), " ") }, func(a []code) code { return method(atom(`" "`), "join", a[0]) }),
 		mk("concat_all", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), "") }, func(a []code) code { return method(atom(`""`), "join", a[0]) }),
 		mk("len", famList, ts(LS), I, func(a []any) any { return int64(len(a[0].([]string))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sorted", famList, ts(LS), LS, func(a []any) any { return sortedCopy(a[0].([]string), false) }, func(a []code) code { return call("sorted", a[0]) }),
+		mk("sorted", famList, ts(LS), LS, func(a []any) any { return sortedCopy(nil, a[0].([]string), false) }, func(a []code) code { return call("sorted", a[0]) }),
 		mk("reversed", famList, ts(LS), LS, func(a []any) any { return reversed(a[0].([]string)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
 		mk("first", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
 		mk("last", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
-		mk("unique", famList, ts(LS), LS, func(a []any) any { return uniqueOrdered(a[0].([]string)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
+		mk("unique", famList, ts(LS), LS, func(a []any) any { return uniqueOrdered(nil, a[0].([]string)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
 		comprehension(mkL("map", famList, sigS, S, ts(LS), LS, func(l *lambda, a []any) any { return mapList[string, string](a[0].([]string), c1[string](l)) },
 			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
 		comprehension(mkL("map", famList, sigS, I, ts(LS), LI, func(l *lambda, a []any) any { return mapList[string, int64](a[0].([]string), c1[string](l)) },
@@ -247,7 +247,7 @@ func stringListOps() []*operator {
 func stringRunLengthOps() []*operator {
 	S, LI := tStr, tListInt
 	return []*operator{
-		mkE("run_lengths", famScan, ts(S), LI, func(a []any) any { return runLengths([]rune(a[0].(string))) },
+		mkE("run_lengths", famScan, ts(S), LI, func(a []any) any { return runLengths(nil, []rune(a[0].(string))) },
 			func(e *emitter, a []code) code {
 				e.use("itertools")
 				return atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].s + ")]")

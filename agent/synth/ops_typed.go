@@ -20,8 +20,8 @@ func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
 }
 
 // mapL is [l(x) for x in xs].
-func mapL[A, B any](l *lambda, xs []A) ([]B, bool) {
-	out := make([]B, len(xs))
+func mapL[A, B any](ar *arena, l *lambda, xs []A) ([]B, bool) {
+	out := alloc[B](ar, len(xs))
 	for i, x := range xs {
 		v, good := lam1[A, B](l, x)
 		if !good {
@@ -33,8 +33,8 @@ func mapL[A, B any](l *lambda, xs []A) ([]B, bool) {
 }
 
 // mapWithL is [l(x, s) for x in xs].
-func mapWithL[A, S, B any](l *lambda, xs []A, s S) ([]B, bool) {
-	out := make([]B, len(xs))
+func mapWithL[A, S, B any](ar *arena, l *lambda, xs []A, s S) ([]B, bool) {
+	out := alloc[B](ar, len(xs))
 	for i, x := range xs {
 		v, good := lam2[A, S, B](l, x, s)
 		if !good {
@@ -46,8 +46,8 @@ func mapWithL[A, S, B any](l *lambda, xs []A, s S) ([]B, bool) {
 }
 
 // filterL is [x for x in xs if l(x)].
-func filterL[A any](l *lambda, xs []A) ([]A, bool) {
-	out := make([]A, 0, len(xs))
+func filterL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
+	out := allocCap[A](ar, len(xs))
 	for _, x := range xs {
 		b, good := lam1[A, bool](l, x)
 		if !good {
@@ -61,8 +61,8 @@ func filterL[A any](l *lambda, xs []A) ([]A, bool) {
 }
 
 // filterWithL is [x for x in xs if l(x, s)].
-func filterWithL[A, S any](l *lambda, xs []A, s S) ([]A, bool) {
-	out := make([]A, 0, len(xs))
+func filterWithL[A, S any](ar *arena, l *lambda, xs []A, s S) ([]A, bool) {
+	out := allocCap[A](ar, len(xs))
 	for _, x := range xs {
 		b, good := lam2[A, S, bool](l, x, s)
 		if !good {
@@ -76,7 +76,7 @@ func filterWithL[A, S any](l *lambda, xs []A, s S) ([]A, bool) {
 }
 
 // countL is sum(1 for x in xs if l(x)).
-func countL[A any](l *lambda, xs []A) (int64, bool) {
+func countL[A any](_ *arena, l *lambda, xs []A) (int64, bool) {
 	n := int64(0)
 	for _, x := range xs {
 		b, good := lam1[A, bool](l, x)
@@ -91,9 +91,9 @@ func countL[A any](l *lambda, xs []A) (int64, bool) {
 }
 
 // zipL is [l(x, y) for x, y in zip(xs, ys)].
-func zipL[A, B any](l *lambda, xs, ys []A) ([]B, bool) {
+func zipL[A, B any](ar *arena, l *lambda, xs, ys []A) ([]B, bool) {
 	n := min(len(xs), len(ys))
-	out := make([]B, n)
+	out := alloc[B](ar, n)
 	for i := range n {
 		v, good := lam2[A, A, B](l, xs[i], ys[i])
 		if !good {
@@ -105,8 +105,8 @@ func zipL[A, B any](l *lambda, xs, ys []A) ([]B, bool) {
 }
 
 // sortByL is Python's stable sorted(xs, key=l).
-func sortByL[A any](l *lambda, xs []A) ([]A, bool) {
-	keys := make([]int64, len(xs))
+func sortByL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
+	keys := alloc[int64](ar, len(xs))
 	for i, x := range xs {
 		k, good := lam1[A, int64](l, x)
 		if !good {
@@ -119,7 +119,7 @@ func sortByL[A any](l *lambda, xs []A) ([]A, bool) {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-	out := make([]A, len(xs))
+	out := alloc[A](ar, len(xs))
 	for i, j := range idx {
 		out[i] = xs[j]
 	}
@@ -127,7 +127,7 @@ func sortByL[A any](l *lambda, xs []A) ([]A, bool) {
 }
 
 // extremeByL is Python's max/min(xs, key=l): the first extreme element.
-func extremeByL[A any](l *lambda, xs []A, max bool) (A, bool) {
+func extremeByL[A any](_ *arena, l *lambda, xs []A, max bool) (A, bool) {
 	var zero A
 	if len(xs) == 0 {
 		return zero, false
@@ -159,11 +159,11 @@ func at[A any](xs []A, i int64) (A, bool) {
 }
 
 // joined is a + b, failing past maxLen.
-func joined[A any](a, b []A) ([]A, bool) {
+func joined[A any](ar *arena, a, b []A) ([]A, bool) {
 	if len(a)+len(b) > maxLen {
 		return nil, false
 	}
-	out := make([]A, 0, len(a)+len(b))
+	out := allocCap[A](ar, len(a)+len(b))
 	return append(append(out, a...), b...), true
 }
 
@@ -219,16 +219,16 @@ func smallest[A int64 | float64](xs []A) (A, bool) {
 }
 
 // rangeOf is list(range(lo, hi)), failing past maxLen.
-func rangeOf(lo, hi int64) ([]int64, bool) {
+func rangeOf(ar *arena, lo, hi int64) ([]int64, bool) {
 	if hi-lo > maxLen {
 		return nil, false
 	}
 	if hi <= lo {
-		return []int64{}, true
+		return alloc[int64](ar, 0), true
 	}
-	out := make([]int64, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
+	out := alloc[int64](ar, int(hi-lo))
+	for i := range out {
+		out[i] = lo + int64(i)
 	}
 	return out, true
 }

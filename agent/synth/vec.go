@@ -238,31 +238,6 @@ func hashColumn(data any, bad []bool, n int) hasher {
 	return h
 }
 
-// cloneColumn copies the first n values of a column into a new one.
-func cloneColumn(data any, n int) any {
-	switch c := data.(type) {
-	case []int64:
-		return append([]int64(nil), c[:n]...)
-	case []float64:
-		return append([]float64(nil), c[:n]...)
-	case []bool:
-		return append([]bool(nil), c[:n]...)
-	case []string:
-		return append([]string(nil), c[:n]...)
-	case [][]int64:
-		return append([][]int64(nil), c[:n]...)
-	case [][]float64:
-		return append([][]float64(nil), c[:n]...)
-	case [][]bool:
-		return append([][]bool(nil), c[:n]...)
-	case [][]string:
-		return append([][]string(nil), c[:n]...)
-	case [][]pair:
-		return append([][]pair(nil), c[:n]...)
-	}
-	panic("synth: not a column")
-}
-
 // columnBytes is the memory the bank is charged for a program's values:
 // valueBytes of each value, as if boxed (the bound was set in those
 // terms), 16 for an environment where it raised.
