@@ -122,11 +122,15 @@ func listOps() []*operator {
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 			}),
-		opL1("adjacent", famScan, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) { return zipL[int64, int64](ar, l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
+			return zipL[int64, int64](ar, l, xs, dropList(xs, 1))
+		},
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
-		opL1("adjacent", famScan, sigII, B, func(ar *arena, l *lambda, xs []int64) ([]bool, bool) { return zipL[int64, bool](ar, l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigII, B, func(ar *arena, l *lambda, xs []int64) ([]bool, bool) {
+			return zipL[int64, bool](ar, l, xs, dropList(xs, 1))
+		},
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
@@ -211,7 +215,9 @@ func listOps() []*operator {
 		opL2("zip_with", famList, sigFF, F, zipL[float64, float64], func(e *emitter, l *lambda, a []code) code {
 			return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[1].s+")")
 		}),
-		opL1("adjacent", famScan, sigFF, F, func(ar *arena, l *lambda, xs []float64) ([]float64, bool) { return zipL[float64, float64](ar, l, xs, dropList(xs, 1)) },
+		opL1("adjacent", famScan, sigFF, F, func(ar *arena, l *lambda, xs []float64) ([]float64, bool) {
+			return zipL[float64, float64](ar, l, xs, dropList(xs, 1))
+		},
 			func(e *emitter, l *lambda, a []code) code {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
