@@ -25,6 +25,38 @@ func (e *entry) values() []any {
 	return e.boxedVals
 }
 
+// at returns the program's value on environment i boxed, errV where it
+// raised, without boxing the others.
+func (e *entry) at(i int) any {
+	if e.boxedVals != nil {
+		return e.boxedVals[i]
+	}
+	if e.col.bad != nil && e.col.bad[i] {
+		return errV
+	}
+	switch c := e.col.data.(type) {
+	case []int64:
+		return c[i]
+	case []float64:
+		return c[i]
+	case []bool:
+		return c[i]
+	case []string:
+		return c[i]
+	case [][]int64:
+		return c[i]
+	case [][]float64:
+		return c[i]
+	case [][]bool:
+		return c[i]
+	case [][]string:
+		return c[i]
+	case [][]pair:
+		return c[i]
+	}
+	return errV
+}
+
 // typ is the program's type.
 func (e *entry) typ() valType { return columnType(e.col.data) }
 

@@ -261,3 +261,52 @@ func TestColumnOfMarksOtherTypes(t *testing.T) {
 		t.Errorf("a column without failures has bad = %v, want nil", got)
 	}
 }
+
+// TestMatchesColMatchesBoxed checks that a program's typed values are
+// judged right or wrong on each example as its boxed values are.
+func TestMatchesColMatchesBoxed(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for typ := valType(0); typ < numTypes; typ++ {
+		for _, round := range []int{-1, 2} {
+			t.Run(typ.String(), func(t *testing.T) {
+				for range 200 {
+					n := 1 + r.IntN(8)
+					vals := make([]any, n)
+					outs := make([]any, n)
+					for i := range vals {
+						vals[i] = sampleValue(r, typ)
+						switch r.IntN(5) {
+						case 0:
+							vals[i] = errV
+						case 1:
+							outs[i] = errV
+						case 2:
+							outs[i] = vals[i]
+						case 3:
+							// Another type: an int where a float is expected.
+							outs[i] = sampleValue(r, valType(r.IntN(int(numTypes))))
+						default:
+							outs[i] = sampleValue(r, typ)
+						}
+						if outs[i] == nil {
+							outs[i] = vals[i]
+						}
+						if isErr(vals[i]) && !isErr(outs[i]) && r.IntN(2) == 0 {
+							outs[i] = errV
+						}
+					}
+					p := &problem{outs: outs, round: round}
+					col := columnOf(typ, vals)
+					wantBits, wantN := p.matches(vals)
+					gotBits, gotN := p.matchesCol(col)
+					if gotN != wantN || !reflect.DeepEqual(gotBits, wantBits) {
+						t.Fatalf("values %v, outputs %v: matchesCol %v (%d), matches %v (%d)", vals, outs, gotBits, gotN, wantBits, wantN)
+					}
+					if p.allMatchCol(col) != p.allMatch(vals) {
+						t.Fatalf("values %v, outputs %v: allMatchCol disagrees", vals, outs)
+					}
+				}
+			})
+		}
+	}
+}

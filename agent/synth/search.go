@@ -187,13 +187,13 @@ func (s *searcher) onNew(t valType, e *entry) bool {
 		}
 		return false
 	}
-	if s.consider(e.n, e.values()) {
-		return true
+	if p.allMatchCol(e.col) {
+		return s.consider(e.n, e.values())
 	}
 	if res.solved {
 		return false
 	}
-	bits, n := p.matches(e.values())
+	bits, n := p.matchesCol(e.col)
 	if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < s.bestSize) {
 		res.best, res.passed, s.bestSize = e.n, n, e.n.Size
 	}

@@ -59,7 +59,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		nt := 0
 		valid := true
 		for i := 0; i < nObs; i++ {
-			b, good := c.values()[i].(bool)
+			b, good := c.at(i).(bool)
 			if !good {
 				valid = false
 				break

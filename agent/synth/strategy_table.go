@@ -74,7 +74,7 @@ func (p *problem) tabled(t valType, e *entry) (*node, []any) {
 	}
 	var keys [maxLabels]any
 	for i, k := range p.labelOf {
-		v := e.values()[i]
+		v := e.at(i)
 		switch {
 		case isErr(v):
 			return nil, nil
