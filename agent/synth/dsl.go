@@ -78,6 +78,9 @@ type operator struct {
 	// from typed columns (kernel.go); the enumerator falls back to Eval
 	// without it.
 	kern kernel
+	// lower, when set, compiles the operator applied to typed kids (each
+	// a typedFn) to a typedFn, or returns nil (lambda_typed.go).
+	lower func(l *lambda, kids []any) any
 	// Py renders the call in Python given the rendered arguments.
 	Py func(e *emitter, l *lambda, a []code) code
 }
@@ -107,6 +110,10 @@ type lambda struct {
 	Size int
 	fn   func(env []any) any
 	env  []any
+	// typed is the body compiled over typed values (a typedFn of Ret),
+	// nil when it has no typed form; tenv holds its arguments.
+	typed any
+	tenv  lamEnv
 }
 
 func (l *lambda) call1(x any) any {
@@ -121,7 +128,8 @@ func (l *lambda) call2(x, y any) any {
 
 // newLambda compiles a lambda body.
 func newLambda(sig lamSig, ret valType, body *node) *lambda {
-	return &lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2)}
+	return &lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2),
+		typed: compileTyped(body, sigArgs[sig])}
 }
 
 // compile turns a lambda body into a closure over an environment.

@@ -46,6 +46,7 @@ func typed1[A, R any](name string, fam family, f func(ar *arena, l *lambda, x A)
 			}
 			return errV
 		},
+		lower: lower1(f),
 		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, rs := args[0].([]A), out.([]R)
 			for i := range n {
@@ -71,6 +72,7 @@ func typed2[A, B, R any](name string, fam family, f func(ar *arena, l *lambda, x
 			}
 			return errV
 		},
+		lower: lower2(f),
 		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, bs, rs := args[0].([]A), args[1].([]B), out.([]R)
 			for i := range n {
@@ -97,6 +99,7 @@ func typed3[A, B, C, R any](name string, fam family, f func(ar *arena, l *lambda
 			}
 			return errV
 		},
+		lower: lower3(f),
 		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
 			as, bs, cs, rs := args[0].([]A), args[1].([]B), args[2].([]C), out.([]R)
 			for i := range n {

@@ -310,3 +310,103 @@ func TestMatchesColMatchesBoxed(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedLambdasMatchBoxed checks every lambda of the default banks
+// that has a typed form against its boxed evaluation on sample arguments
+// of its signature.
+func TestTypedLambdasMatchBoxed(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	banks := defaultLambdas()
+	typed, all := 0, 0
+	for sig := sigI; sig < sigGeo; sig++ {
+		args := sigArgs[sig]
+		for ret := valType(0); ret < numTypes; ret++ {
+			for _, ls := range banks.by[sig][ret] {
+				for _, l := range ls {
+					all++
+					if l.typed == nil {
+						continue
+					}
+					typed++
+					for range 4 {
+						x := sampleValue(r, args[0])
+						var y any
+						if len(args) == 2 {
+							y = sampleValue(r, args[1])
+						}
+						want := boxedCall(l, x, y)
+						got := typedCall(l, ret, x, y)
+						if !reflect.DeepEqual(got, want) && !(isErr(got) && isErr(want)) {
+							t.Fatalf("%v on %v, %v: typed %#v, boxed %#v", l, x, y, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d lambdas typed", typed, all)
+	if typed < all/2 {
+		t.Errorf("only %d of %d lambdas have a typed form", typed, all)
+	}
+}
+
+// boxedCall calls a lambda over boxed values, a panic counted as a
+// failure.
+func boxedCall(l *lambda, x, y any) (v any) {
+	defer func() {
+		if recover() != nil {
+			v = errV
+		}
+	}()
+	if len(sigArgs[l.Sig]) == 2 {
+		return l.call2(x, y)
+	}
+	return l.call1(x)
+}
+
+// typedCall calls a lambda returning ret through lam1 or lam2, as the
+// typed operators do, a panic or a failure counted as errV.
+func typedCall(l *lambda, ret valType, x, y any) (v any) {
+	defer func() {
+		if recover() != nil {
+			v = errV
+		}
+	}()
+	switch ret {
+	case tInt:
+		return viaLam[int64](l, x, y)
+	case tFloat:
+		return viaLam[float64](l, x, y)
+	case tBool:
+		return viaLam[bool](l, x, y)
+	case tStr:
+		return viaLam[string](l, x, y)
+	}
+	return boxedCall(l, x, y)
+}
+
+func viaLam[B any](l *lambda, x, y any) any {
+	var v B
+	var good bool
+	two := len(sigArgs[l.Sig]) == 2
+	switch xv := x.(type) {
+	case int64:
+		if two {
+			v, good = lam2[int64, int64, B](l, xv, y.(int64))
+		} else {
+			v, good = lam1[int64, B](l, xv)
+		}
+	case float64:
+		if two {
+			v, good = lam2[float64, float64, B](l, xv, y.(float64))
+		} else {
+			v, good = lam1[float64, B](l, xv)
+		}
+	case string:
+		v, good = lam1[string, B](l, xv)
+	}
+	if !good {
+		return errV
+	}
+	return v
+}

@@ -112,7 +112,18 @@ func sMap(name, meth string, f func(string) string) *operator {
 // conditional is "t if c else e" over values of type t: lazy, it receives
 // the failed branch it does not take.
 func conditional(name string, t valType) *operator {
-	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true,
+	var lower func(*lambda, []any) any
+	switch t {
+	case tInt:
+		lower = lowerCond[int64]
+	case tFloat:
+		lower = lowerCond[float64]
+	case tStr:
+		lower = lowerCond[string]
+	case tBool:
+		lower = lowerCond[bool]
+	}
+	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true, lower: lower,
 		Eval: func(_ *lambda, a []any) any {
 			b, good := a[0].(bool)
 			if !good {

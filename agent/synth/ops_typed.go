@@ -8,6 +8,11 @@ import "sort"
 // lam1 calls a one-argument lambda on x; false when the lambda fails or
 // returns another type than B.
 func lam1[A, B any](l *lambda, x A) (B, bool) {
+	if fn, typed := l.typed.(typedFn[B]); typed {
+		if args := sigArgs[l.Sig]; len(args) == 1 && setArg(&l.tenv, 0, args[0], x) {
+			return fn(&l.tenv)
+		}
+	}
 	v, good := l.call1(x).(B)
 	return v, good
 }
@@ -15,6 +20,12 @@ func lam1[A, B any](l *lambda, x A) (B, bool) {
 // lam2 calls a two-argument lambda on x and y; false when the lambda
 // fails or returns another type than B.
 func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
+	if fn, typed := l.typed.(typedFn[B]); typed {
+		args := sigArgs[l.Sig]
+		if len(args) == 2 && setArg(&l.tenv, 0, args[0], x) && setArg(&l.tenv, 1, args[1], y) {
+			return fn(&l.tenv)
+		}
+	}
 	v, good := l.call2(x, y).(B)
 	return v, good
 }
