@@ -4,7 +4,9 @@ import "sort"
 
 // More typed helpers of typed operators (kernel.go, ops_typed.go): the
 // list helpers over an element function instead of a lambda, for
-// lambdas that take an element apart (a pair's two coordinates).
+// lambdas that take an element apart (a pair's two coordinates); the
+// constructor of an operator of three arguments and a lambda, and the
+// second lambda of an operator that takes two.
 
 // pairL calls a two-argument lambda on the coordinates of p; false when
 // the lambda fails or returns another type than B.
@@ -94,4 +96,39 @@ func extremeByF[A any](xs []A, key func(A) (int64, bool), max bool) (A, bool) {
 		}
 	}
 	return xs[bi], true
+}
+
+// opL3 is an operator of three arguments and a lambda of signature sig
+// returning lamRet.
+func opL3[A, B, C, R any](name string, fam family, sig lamSig, lamRet valType, f func(l *lambda, a A, b B, c C) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
+	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: ts(typeFor[A](), typeFor[B](), typeFor[C]()), Ret: typeFor[R](), Cost: 1,
+		Eval: func(l *lambda, a []any) any {
+			x, good1 := a[0].(A)
+			y, good2 := a[1].(B)
+			z, good3 := a[2].(C)
+			if !good1 || !good2 || !good3 {
+				return errV
+			}
+			if r, good := f(l, x, y, z); good {
+				return r
+			}
+			return errV
+		},
+		kern: func(l *lambda, args []any, n int, out any, bad []bool) {
+			as, bs, cs, rs := args[0].([]A), args[1].([]B), args[2].([]C), out.([]R)
+			for i := range n {
+				if bad[i] {
+					continue
+				}
+				rs[i], bad[i] = negate(f(l, as[i], bs[i], cs[i]))
+			}
+		},
+		Py: py}
+}
+
+// thenL gives an operator built by opL1 or opL2 a second lambda, of
+// signature sig returning lamRet, which its function finds as l.Next.
+func thenL(sig lamSig, lamRet valType, o *operator) *operator {
+	o.Sig2, o.LamRet2 = sig, lamRet
+	return o
 }
