@@ -102,7 +102,7 @@ type enumerator struct {
 	// of failed environments, the arguments' columns and boxed values.
 	out    [numTypes]any
 	bad    []bool
-	cols   []any
+	cols   []vec
 	args   []any
 	picked []*entry
 	// ar holds the results of kernels, store what the bank keeps
@@ -144,7 +144,7 @@ func newEnumerator(c enumConfig) *enumerator {
 	}
 	en.store = newStore()
 	en.bad = make([]bool, len(c.envs))
-	en.cols = make([]any, 4)
+	en.cols = make([]vec, 4)
 	en.args = make([]any, 4)
 	// Size 1: variables, then constants.
 	for i, t := range c.vars {
@@ -483,13 +483,15 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	}
 	bad := en.bad
 	mark := en.ar.mark()
-	if op.kern != nil && !op.Lazy {
+	if op.kern != nil {
 		clear(bad)
 		args := en.cols[:len(picked)]
 		for j, e := range picked {
-			args[j] = e.col.data
-			for i, b := range e.col.bad {
-				bad[i] = bad[i] || b
+			args[j] = e.col
+			if !op.Lazy {
+				for i, b := range e.col.bad {
+					bad[i] = bad[i] || b
+				}
 			}
 		}
 		op.kern(&en.ar, l, args, n, out, bad)

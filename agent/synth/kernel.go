@@ -9,11 +9,12 @@ import "math"
 // environment at once with neither boxing nor a type switch per value.
 
 // kernel evaluates an operator on the first n environments at once from
-// its arguments' columns: it writes environment i's result into out (a
-// column of the operator's result type) or sets bad[i]. bad comes in
-// marking the environments where an argument raised, which it skips.
-// Results are allocated from ar.
-type kernel func(ar *arena, l *lambda, args []any, n int, out any, bad []bool)
+// its arguments' values: it writes environment i's result into out (a
+// column of the operator's result type) or sets bad[i]. For an operator
+// that is not lazy, bad comes in marking the environments where an
+// argument raised, which it skips; a lazy one starts from no failure and
+// reads its arguments' failures itself. Results are allocated from ar.
+type kernel func(ar *arena, l *lambda, args []vec, n int, out any, bad []bool)
 
 // typeFor is the DSL type of Go type T.
 func typeFor[T any]() valType {
@@ -47,8 +48,8 @@ func typed1[A, R any](name string, fam family, f func(ar *arena, l *lambda, x A)
 			return errV
 		},
 		lower: lower1(f),
-		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
-			as, rs := args[0].([]A), out.([]R)
+		kern: func(ar *arena, l *lambda, args []vec, n int, out any, bad []bool) {
+			as, rs := args[0].data.([]A), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
@@ -73,8 +74,8 @@ func typed2[A, B, R any](name string, fam family, f func(ar *arena, l *lambda, x
 			return errV
 		},
 		lower: lower2(f),
-		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
-			as, bs, rs := args[0].([]A), args[1].([]B), out.([]R)
+		kern: func(ar *arena, l *lambda, args []vec, n int, out any, bad []bool) {
+			as, bs, rs := args[0].data.([]A), args[1].data.([]B), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
@@ -100,8 +101,8 @@ func typed3[A, B, C, R any](name string, fam family, f func(ar *arena, l *lambda
 			return errV
 		},
 		lower: lower3(f),
-		kern: func(ar *arena, l *lambda, args []any, n int, out any, bad []bool) {
-			as, bs, cs, rs := args[0].([]A), args[1].([]B), args[2].([]C), out.([]R)
+		kern: func(ar *arena, l *lambda, args []vec, n int, out any, bad []bool) {
+			as, bs, cs, rs := args[0].data.([]A), args[1].data.([]B), args[2].data.([]C), out.([]R)
 			for i := range n {
 				if bad[i] {
 					continue
@@ -160,6 +161,19 @@ func opL2[A, B, R any](name string, fam family, sig lamSig, lamRet valType, f fu
 	return withLambda(typed2(name, fam, f), sig, lamRet, py)
 }
 
+// opL3 is an operator of three arguments and a lambda of signature sig
+// returning lamRet; its results come from an arena.
+func opL3[A, B, C, R any](name string, fam family, sig lamSig, lamRet valType, f func(ar *arena, l *lambda, x A, y B, z C) (R, bool), py func(e *emitter, l *lambda, a []code) code) *operator {
+	return withLambda(typed3(name, fam, f), sig, lamRet, py)
+}
+
+// thenL gives an operator built by opL1 or opL2 a second lambda, of
+// signature sig returning lamRet, which its function finds as l.Next.
+func thenL(sig lamSig, lamRet valType, o *operator) *operator {
+	o.Sig2, o.LamRet2 = sig, lamRet
+	return o
+}
+
 // negate turns a result and whether it is good into the result and
 // whether it is bad.
 func negate[R any](r R, good bool) (R, bool) { return r, !good }
@@ -167,4 +181,20 @@ func negate[R any](r R, good bool) (R, bool) { return r, !good }
 // pyOnly adapts a Python renderer that needs no emitter.
 func pyOnly(py func(a []code) code) func(e *emitter, a []code) code {
 	return func(_ *emitter, a []code) code { return py(a) }
+}
+
+// condKernel is the kernel of "t if c else e": lazy, it fails only where
+// the condition or the branch it takes failed.
+func condKernel[T any](_ *arena, _ *lambda, args []vec, n int, out any, bad []bool) {
+	cs, ts, es, rs := args[0].data.([]bool), args[1].data.([]T), args[2].data.([]T), out.([]T)
+	for i := range n {
+		switch {
+		case args[0].failed(i):
+			bad[i] = true
+		case cs[i]:
+			rs[i], bad[i] = ts[i], args[1].failed(i)
+		default:
+			rs[i], bad[i] = es[i], args[2].failed(i)
+		}
+	}
 }

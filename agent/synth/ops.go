@@ -3,7 +3,6 @@ package synth
 import (
 	"cmp"
 	"slices"
-	"sort"
 )
 
 // The building blocks of operators: constructors, the settings they carry
@@ -16,28 +15,6 @@ const (
 	maxLen   = 10000
 	maxSteps = 1000
 )
-
-// mk is an operator without a lambda whose Python needs no import or
-// helper.
-func mk(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return eval(a) },
-		Py:   func(_ *emitter, _ *lambda, a []code) code { return py(a) }}
-}
-
-// mkE is an operator without a lambda whose Python uses the emitter (an
-// import, a helper function).
-func mkE(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(e *emitter, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return eval(a) },
-		Py:   func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
-}
-
-// mkL is an operator taking a lambda of signature sig returning lamRet.
-func mkL(name string, fam family, sig lamSig, lamRet valType, args []valType, ret valType,
-	eval func(l *lambda, a []any) any, py func(e *emitter, l *lambda, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: args, Ret: ret, Cost: 1, Eval: eval, Py: py}
-}
 
 // rare marks a scalar operator that is seldom a step towards something
 // else: it goes last within a size, so that the lambda banks' per-type caps
@@ -113,17 +90,28 @@ func sMap(name, meth string, f func(string) string) *operator {
 // the failed branch it does not take.
 func conditional(name string, t valType) *operator {
 	var lower func(*lambda, []any) any
+	var kern kernel
 	switch t {
 	case tInt:
-		lower = lowerCond[int64]
+		lower, kern = lowerCond[int64], condKernel[int64]
 	case tFloat:
-		lower = lowerCond[float64]
+		lower, kern = lowerCond[float64], condKernel[float64]
 	case tStr:
-		lower = lowerCond[string]
+		lower, kern = lowerCond[string], condKernel[string]
 	case tBool:
-		lower = lowerCond[bool]
+		lower, kern = lowerCond[bool], condKernel[bool]
+	case tListInt:
+		kern = condKernel[[]int64]
+	case tListFloat:
+		kern = condKernel[[]float64]
+	case tListBool:
+		kern = condKernel[[]bool]
+	case tListStr:
+		kern = condKernel[[]string]
+	case tListPair:
+		kern = condKernel[[]pair]
 	}
-	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true, lower: lower,
+	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true, lower: lower, kern: kern,
 		Eval: func(_ *lambda, a []any) any {
 			b, good := a[0].(bool)
 			if !good {
@@ -149,71 +137,12 @@ func conditionalOps() []*operator {
 	return out
 }
 
-func ok(v int64, good bool) any {
-	if !good {
-		return errV
-	}
-	return v
-}
-
-func okF(v float64, good bool) any {
-	if !good {
-		return errV
-	}
-	return finite(v)
-}
-
 func ts(t ...valType) []valType { return t }
 
 var (
 	x0 = atom("x")
 	y0 = atom("y")
 )
-
-// c1 adapts a unary lambda to a typed element function.
-func c1[A any](l *lambda) func(A) any { return func(x A) any { return l.call1(x) } }
-
-// mapList applies f to every element, failing if any call fails or
-// returns another type.
-func mapList[A, B any](xs []A, f func(A) any) any {
-	out := make([]B, len(xs))
-	for i, x := range xs {
-		v, good := f(x).(B)
-		if !good {
-			return errV
-		}
-		out[i] = v
-	}
-	return out
-}
-
-func filterList[A any](xs []A, p func(A) any) any {
-	out := make([]A, 0, len(xs))
-	for _, x := range xs {
-		b, good := p(x).(bool)
-		if !good {
-			return errV
-		}
-		if b {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func countList[A any](xs []A, p func(A) any) any {
-	n := int64(0)
-	for _, x := range xs {
-		b, good := p(x).(bool)
-		if !good {
-			return errV
-		}
-		if b {
-			n++
-		}
-	}
-	return n
-}
 
 func reversed[A any](xs []A) []A {
 	out := make([]A, len(xs))
@@ -245,82 +174,6 @@ func clampIdx(k int64, n int) int {
 	return int(k)
 }
 
-func index[A any](xs []A, i int64) any {
-	if i < 0 {
-		i += int64(len(xs))
-	}
-	if i < 0 || i >= int64(len(xs)) {
-		return errV
-	}
-	return xs[i]
-}
-
-func concat[A any](a, b []A) any {
-	if len(a)+len(b) > maxLen {
-		return errV
-	}
-	out := make([]A, 0, len(a)+len(b))
-	return append(append(out, a...), b...)
-}
-
-func zipWith[A, B any](xs, ys []A, f func(x, y any) any) any {
-	n := min(len(xs), len(ys))
-	out := make([]B, n)
-	for i := 0; i < n; i++ {
-		v, good := f(xs[i], ys[i]).(B)
-		if !good {
-			return errV
-		}
-		out[i] = v
-	}
-	return out
-}
-
-func sumI(xs []int64) any {
-	s := int64(0)
-	for _, x := range xs {
-		var good bool
-		if s, good = addI(s, x); !good {
-			return errV
-		}
-	}
-	return s
-}
-
-func sumF(xs []float64) any {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return finite(s)
-}
-
-func maxOf[A int64 | float64](xs []A) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x > m {
-			m = x
-		}
-	}
-	return m
-}
-
-func minOf[A int64 | float64](xs []A) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x < m {
-			m = x
-		}
-	}
-	return m
-}
-
 func sortedCopy[A cmp.Ordered](ar *arena, xs []A, desc bool) []A {
 	out := alloc[A](ar, len(xs))
 	copy(out, xs)
@@ -329,47 +182,6 @@ func sortedCopy[A cmp.Ordered](ar *arena, xs []A, desc bool) []A {
 		slices.Reverse(out)
 	}
 	return out
-}
-
-// sortByKey is Python's stable sorted(xs, key=f).
-func sortByKey[A any](xs []A, f func(A) any) any {
-	keys := make([]int64, len(xs))
-	for i, x := range xs {
-		k, good := f(x).(int64)
-		if !good {
-			return errV
-		}
-		keys[i] = k
-	}
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-	out := make([]A, len(xs))
-	for i, j := range idx {
-		out[i] = xs[j]
-	}
-	return out
-}
-
-// extremeByKey is Python's max/min(xs, key=f): the first extreme element.
-func extremeByKey[A any](xs []A, f func(A) any, max bool) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	var best int64
-	bi := -1
-	for i, x := range xs {
-		k, good := f(x).(int64)
-		if !good {
-			return errV
-		}
-		if bi < 0 || (max && k > best) || (!max && k < best) {
-			best, bi = k, i
-		}
-	}
-	return xs[bi]
 }
 
 // uniqueOrdered keeps the first occurrence of each element. Short lists

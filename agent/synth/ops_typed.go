@@ -30,11 +30,15 @@ func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
 	return v, good
 }
 
-// mapL is [l(x) for x in xs].
-func mapL[A, B any](ar *arena, l *lambda, xs []A) ([]B, bool) {
+// pairL calls a two-argument lambda on the coordinates of p; false when
+// the lambda fails or returns another type than B.
+func pairL[B any](l *lambda, p pair) (B, bool) { return lam2[int64, int64, B](l, p[0], p[1]) }
+
+// mapF is [f(x) for x in xs].
+func mapF[A, B any](ar *arena, xs []A, f func(A) (B, bool)) ([]B, bool) {
 	out := alloc[B](ar, len(xs))
 	for i, x := range xs {
-		v, good := lam1[A, B](l, x)
+		v, good := f(x)
 		if !good {
 			return nil, false
 		}
@@ -43,24 +47,11 @@ func mapL[A, B any](ar *arena, l *lambda, xs []A) ([]B, bool) {
 	return out, true
 }
 
-// mapWithL is [l(x, s) for x in xs].
-func mapWithL[A, S, B any](ar *arena, l *lambda, xs []A, s S) ([]B, bool) {
-	out := alloc[B](ar, len(xs))
-	for i, x := range xs {
-		v, good := lam2[A, S, B](l, x, s)
-		if !good {
-			return nil, false
-		}
-		out[i] = v
-	}
-	return out, true
-}
-
-// filterL is [x for x in xs if l(x)].
-func filterL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
+// filterF is [x for x in xs if p(x)].
+func filterF[A any](ar *arena, xs []A, p func(A) (bool, bool)) ([]A, bool) {
 	out := allocCap[A](ar, len(xs))
 	for _, x := range xs {
-		b, good := lam1[A, bool](l, x)
+		b, good := p(x)
 		if !good {
 			return nil, false
 		}
@@ -71,26 +62,11 @@ func filterL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
 	return out, true
 }
 
-// filterWithL is [x for x in xs if l(x, s)].
-func filterWithL[A, S any](ar *arena, l *lambda, xs []A, s S) ([]A, bool) {
-	out := allocCap[A](ar, len(xs))
-	for _, x := range xs {
-		b, good := lam2[A, S, bool](l, x, s)
-		if !good {
-			return nil, false
-		}
-		if b {
-			out = append(out, x)
-		}
-	}
-	return out, true
-}
-
-// countL is sum(1 for x in xs if l(x)).
-func countL[A any](_ *arena, l *lambda, xs []A) (int64, bool) {
+// countF is sum(1 for x in xs if p(x)).
+func countF[A any](xs []A, p func(A) (bool, bool)) (int64, bool) {
 	n := int64(0)
 	for _, x := range xs {
-		b, good := lam1[A, bool](l, x)
+		b, good := p(x)
 		if !good {
 			return 0, false
 		}
@@ -99,6 +75,74 @@ func countL[A any](_ *arena, l *lambda, xs []A) (int64, bool) {
 		}
 	}
 	return n, true
+}
+
+// sortByF is Python's stable sorted(xs, key=key).
+func sortByF[A any](ar *arena, xs []A, key func(A) (int64, bool)) ([]A, bool) {
+	keys := alloc[int64](ar, len(xs))
+	for i, x := range xs {
+		k, good := key(x)
+		if !good {
+			return nil, false
+		}
+		keys[i] = k
+	}
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	out := alloc[A](ar, len(xs))
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out, true
+}
+
+// extremeByF is Python's max/min(xs, key=key): the first extreme
+// element, failing on an empty list.
+func extremeByF[A any](xs []A, key func(A) (int64, bool), max bool) (A, bool) {
+	var zero A
+	if len(xs) == 0 {
+		return zero, false
+	}
+	var best int64
+	bi := -1
+	for i, x := range xs {
+		k, good := key(x)
+		if !good {
+			return zero, false
+		}
+		if bi < 0 || (max && k > best) || (!max && k < best) {
+			best, bi = k, i
+		}
+	}
+	return xs[bi], true
+}
+
+// mapL is [l(x) for x in xs].
+func mapL[A, B any](ar *arena, l *lambda, xs []A) ([]B, bool) {
+	return mapF(ar, xs, func(x A) (B, bool) { return lam1[A, B](l, x) })
+}
+
+// mapWithL is [l(x, s) for x in xs].
+func mapWithL[A, S, B any](ar *arena, l *lambda, xs []A, s S) ([]B, bool) {
+	return mapF(ar, xs, func(x A) (B, bool) { return lam2[A, S, B](l, x, s) })
+}
+
+// filterL is [x for x in xs if l(x)].
+func filterL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
+	return filterF(ar, xs, func(x A) (bool, bool) { return lam1[A, bool](l, x) })
+}
+
+// filterWithL is [x for x in xs if l(x, s)].
+func filterWithL[A, S any](ar *arena, l *lambda, xs []A, s S) ([]A, bool) {
+	return filterF(ar, xs, func(x A) (bool, bool) { return lam2[A, S, bool](l, x, s) })
+}
+
+// countL is sum(1 for x in xs if l(x)).
+func countL[A any](_ *arena, l *lambda, xs []A) (int64, bool) {
+	return countF(xs, func(x A) (bool, bool) { return lam1[A, bool](l, x) })
 }
 
 // zipL is [l(x, y) for x, y in zip(xs, ys)].
@@ -117,44 +161,12 @@ func zipL[A, B any](ar *arena, l *lambda, xs, ys []A) ([]B, bool) {
 
 // sortByL is Python's stable sorted(xs, key=l).
 func sortByL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
-	keys := alloc[int64](ar, len(xs))
-	for i, x := range xs {
-		k, good := lam1[A, int64](l, x)
-		if !good {
-			return nil, false
-		}
-		keys[i] = k
-	}
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-	out := alloc[A](ar, len(xs))
-	for i, j := range idx {
-		out[i] = xs[j]
-	}
-	return out, true
+	return sortByF(ar, xs, func(x A) (int64, bool) { return lam1[A, int64](l, x) })
 }
 
 // extremeByL is Python's max/min(xs, key=l): the first extreme element.
 func extremeByL[A any](_ *arena, l *lambda, xs []A, max bool) (A, bool) {
-	var zero A
-	if len(xs) == 0 {
-		return zero, false
-	}
-	var best int64
-	bi := -1
-	for i, x := range xs {
-		k, good := lam1[A, int64](l, x)
-		if !good {
-			return zero, false
-		}
-		if bi < 0 || (max && k > best) || (!max && k < best) {
-			best, bi = k, i
-		}
-	}
-	return xs[bi], true
+	return extremeByF(xs, func(x A) (int64, bool) { return lam1[A, int64](l, x) }, max)
 }
 
 // at is xs[i] with Python's negative indices.

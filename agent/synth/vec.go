@@ -17,6 +17,9 @@ type vec struct {
 	bad  []bool
 }
 
+// failed reports whether the program raised on environment i.
+func (v vec) failed(i int) bool { return v.bad != nil && v.bad[i] }
+
 // newColumn returns a zeroed column of n values of type t.
 func newColumn(t valType, n int) any {
 	switch t {
