@@ -13,6 +13,18 @@ type arena struct {
 	floats chunks[float64]
 	bools  chunks[bool]
 	pairs  chunks[pair]
+	// env holds the arguments of the typed lambda being called: lambdas
+	// are shared by all searches, their arguments are not.
+	env lamEnv
+}
+
+// lamEnv is the environment for a typed lambda's arguments: the arena's,
+// or a new one outside the enumerator.
+func (a *arena) lamEnv() *lamEnv {
+	if a == nil {
+		return new(lamEnv)
+	}
+	return &a.env
 }
 
 // arenaChunk is the number of elements of one chunk of an arena: a whole

@@ -399,18 +399,18 @@ func viaLam[B any](l *lambda, x, y any) any {
 	switch xv := x.(type) {
 	case int64:
 		if two {
-			v, good = lam2[int64, int64, B](l, xv, y.(int64))
+			v, good = lam2[int64, int64, B](nil, l, xv, y.(int64))
 		} else {
-			v, good = lam1[int64, B](l, xv)
+			v, good = lam1[int64, B](nil, l, xv)
 		}
 	case float64:
 		if two {
-			v, good = lam2[float64, float64, B](l, xv, y.(float64))
+			v, good = lam2[float64, float64, B](nil, l, xv, y.(float64))
 		} else {
-			v, good = lam1[float64, B](l, xv)
+			v, good = lam1[float64, B](nil, l, xv)
 		}
 	case string:
-		v, good = lam1[string, B](l, xv)
+		v, good = lam1[string, B](nil, l, xv)
 	}
 	if !good {
 		return errV

@@ -137,7 +137,7 @@ func listOps() []*operator {
 		opL1("enumerate_map", famList, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
 			out := make([]int64, len(xs))
 			for i, x := range xs {
-				v, good := lam2[int64, int64, int64](l, int64(i), x)
+				v, good := lam2[int64, int64, int64](ar, l, int64(i), x)
 				if !good {
 					return nil, false
 				}
@@ -157,7 +157,7 @@ func listOps() []*operator {
 		opL2("fold", famScan, sigII, I, func(ar *arena, l *lambda, xs []int64, acc int64) (int64, bool) {
 			for _, x := range xs {
 				var good bool
-				if acc, good = lam2[int64, int64, int64](l, acc, x); !good {
+				if acc, good = lam2[int64, int64, int64](ar, l, acc, x); !good {
 					return 0, false
 				}
 			}
@@ -241,7 +241,7 @@ func scanL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
 			out[0] = x
 			continue
 		}
-		v, good := lam2[A, A, A](l, out[i-1], x)
+		v, good := lam2[A, A, A](ar, l, out[i-1], x)
 		if !good {
 			return nil, false
 		}
@@ -321,7 +321,7 @@ func listLibraryOps() []*operator {
 			out := []int64{}
 			for i, x := range xs {
 				if i > 0 {
-					joins, good := lam2[int64, int64, bool](l, xs[i-1], x)
+					joins, good := lam2[int64, int64, bool](ar, l, xs[i-1], x)
 					if !good {
 						return nil, false
 					}
@@ -351,7 +351,7 @@ func listLibraryOps() []*operator {
 				acc := xs[i]
 				for _, x := range xs[i+1 : min(i+k, n)] {
 					var good bool
-					if acc, good = lam2[int64, int64, int64](l, acc, x); !good {
+					if acc, good = lam2[int64, int64, int64](ar, l, acc, x); !good {
 						return nil, false
 					}
 				}
@@ -511,7 +511,7 @@ func listNamedLateOps() []*operator {
 			n := int64(0)
 			for i := range xs {
 				for j := i + 1; j < len(xs); j++ {
-					b, good := lam2[int64, int64, bool](l, xs[i], xs[j])
+					b, good := lam2[int64, int64, bool](ar, l, xs[i], xs[j])
 					if !good {
 						return 0, false
 					}
@@ -528,7 +528,7 @@ func listNamedLateOps() []*operator {
 		opL1("enumerate_map", famList, sigFF, tFloat, func(ar *arena, l *lambda, xs []float64) ([]float64, bool) {
 			out := make([]float64, len(xs))
 			for i, x := range xs {
-				v, good := lam2[float64, float64, float64](l, float64(i+1), x)
+				v, good := lam2[float64, float64, float64](ar, l, float64(i+1), x)
 				if !good {
 					return nil, false
 				}
@@ -541,7 +541,7 @@ func listNamedLateOps() []*operator {
 		opL2("map_with", famList, sigFF, tInt, func(ar *arena, l *lambda, xs []int64, s float64) ([]int64, bool) {
 			out := make([]int64, len(xs))
 			for i, x := range xs {
-				v, good := lam2[float64, float64, int64](l, float64(x), s)
+				v, good := lam2[float64, float64, int64](ar, l, float64(x), s)
 				if !good {
 					return nil, false
 				}

@@ -10,7 +10,7 @@ var opRecurrence = opL3("recurrence", famLoop, sigII, tInt, func(ar *arena, l *l
 		return 0, false
 	}
 	for i := int64(0); i < n; i++ {
-		v, good := lam2[int64, int64, int64](l, x, y)
+		v, good := lam2[int64, int64, int64](ar, l, x, y)
 		if !good {
 			return 0, false
 		}
@@ -29,7 +29,7 @@ var opApplyTimes = opL2("apply_times", famLoop, sigI, tInt, func(ar *arena, l *l
 	}
 	for i := int64(0); i < n; i++ {
 		var good bool
-		if x, good = lam1[int64, int64](l, x); !good {
+		if x, good = lam1[int64, int64](ar, l, x); !good {
 			return 0, false
 		}
 	}
@@ -48,14 +48,14 @@ func loopOps() []*operator {
 		opRecurrence,
 		opApplyTimes,
 		thenL(sigI, B, opL1("steps_until", famLoop, sigI, I, func(ar *arena, l *lambda, x int64) (int64, bool) {
-			_, steps, good := iterateUntil(l, l.Next, x)
+			_, steps, good := iterateUntil(ar, l, l.Next, x)
 			return steps, good
 		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("steps_until", pyStepsUntil)
 			return atom("steps_until(" + a[0].s + ", " + e.fn(l, "x") + ", " + e.fn(l.Next, "x") + ")")
 		})),
 		thenL(sigI, B, opL1("iterate_until", famLoop, sigI, I, func(ar *arena, l *lambda, x int64) (int64, bool) {
-			x, _, good := iterateUntil(l, l.Next, x)
+			x, _, good := iterateUntil(ar, l, l.Next, x)
 			return x, good
 		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("iterate_until", pyIterateUntil)
@@ -74,7 +74,7 @@ func orbitOps() []*operator {
 		opL1("orbit", famList, sigI, tInt, func(ar *arena, l *lambda, x int64) ([]int64, bool) {
 			out := []int64{}
 			for range maxOrbit {
-				v, good := lam1[int64, int64](l, x)
+				v, good := lam1[int64, int64](ar, l, x)
 				switch {
 				case !good:
 					return nil, false
@@ -96,16 +96,16 @@ func orbitOps() []*operator {
 // iterateUntil applies step until done holds, returning the final value,
 // the number of steps, and whether it stopped within maxSteps steps with
 // both lambdas good.
-func iterateUntil(step, done *lambda, x int64) (int64, int64, bool) {
+func iterateUntil(ar *arena, step, done *lambda, x int64) (int64, int64, bool) {
 	for steps := int64(0); steps <= maxSteps; steps++ {
-		b, good := lam1[int64, bool](done, x)
+		b, good := lam1[int64, bool](ar, done, x)
 		if !good {
 			return 0, 0, false
 		}
 		if b {
 			return x, steps, true
 		}
-		if x, good = lam1[int64, int64](step, x); !good {
+		if x, good = lam1[int64, int64](ar, step, x); !good {
 			return 0, 0, false
 		}
 	}

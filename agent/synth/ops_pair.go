@@ -55,31 +55,31 @@ func pairListOps() []*operator {
 		comprehension(opL1("map", famList, sigII, B, mapPairsL[bool],
 			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
 		comprehension(opL1("filter", famList, sigII, B, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
-			return filterF(ar, ps, func(p pair) (bool, bool) { return pairL[bool](l, p) })
+			return filterF(ar, ps, func(p pair) (bool, bool) { return pairL[bool](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("[[x, y] for x, y in " + a[0].s + " if " + e.lam(l, x0, y0).s + "]")
 		})),
 		comprehension(opL1("count", famList, sigII, B, func(ar *arena, l *lambda, ps []pair) (int64, bool) {
-			return countF(ps, func(p pair) (bool, bool) { return pairL[bool](l, p) })
+			return countF(ps, func(p pair) (bool, bool) { return pairL[bool](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sum(1 for x, y in " + a[0].s + " if " + e.lam(l, x0, y0).s + ")")
 		})),
 		opL1("sort_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
-			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](l, p) })
+			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + ")")
 		}),
-		opL1("max_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(l, ps, true) },
+		opL1("max_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(ar, l, ps, true) },
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("list(max(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
 			}),
-		opL1("min_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(l, ps, false) },
+		opL1("min_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(ar, l, ps, false) },
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("list(min(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
 			}),
 		opL1("map_first", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
 			return mapF(ar, ps, func(p pair) (pair, bool) {
-				v, good := pairL[int64](l, p)
+				v, good := pairL[int64](ar, l, p)
 				return pair{v, p[1]}, good
 			})
 		}, func(e *emitter, l *lambda, a []code) code {
@@ -87,7 +87,7 @@ func pairListOps() []*operator {
 		}),
 		opL1("map_second", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
 			return mapF(ar, ps, func(p pair) (pair, bool) {
-				v, good := pairL[int64](l, p)
+				v, good := pairL[int64](ar, l, p)
 				return pair{p[0], v}, good
 			})
 		}, func(e *emitter, l *lambda, a []code) code {
@@ -106,7 +106,7 @@ func pairLibraryOps() []*operator {
 				ps = []pair{}
 			}
 			slices.SortStableFunc(ps, cmpPair)
-			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](l, p) })
+			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda p: (" + e.lam(l, atom("p[0]"), atom("p[1]")).s + ", p))")
 		}),
@@ -128,12 +128,12 @@ func pairAt(ps []pair, i int64) ([]int64, bool) {
 
 // mapPairsL is [l(x, y) for x, y in ps].
 func mapPairsL[B any](ar *arena, l *lambda, ps []pair) ([]B, bool) {
-	return mapF(ar, ps, func(p pair) (B, bool) { return pairL[B](l, p) })
+	return mapF(ar, ps, func(p pair) (B, bool) { return pairL[B](ar, l, p) })
 }
 
 // extremePairBy is list(max/min(ps, key=lambda p: l(p[0], p[1]))).
-func extremePairBy(l *lambda, ps []pair, max bool) ([]int64, bool) {
-	p, good := extremeByF(ps, func(p pair) (int64, bool) { return pairL[int64](l, p) }, max)
+func extremePairBy(ar *arena, l *lambda, ps []pair, max bool) ([]int64, bool) {
+	p, good := extremeByF(ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) }, max)
 	if !good {
 		return nil, false
 	}

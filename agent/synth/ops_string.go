@@ -195,7 +195,7 @@ func stringListOps() []*operator {
 		comprehension(opL1("map_chars", famList, sigS, S, func(ar *arena, l *lambda, s string) (string, bool) {
 			var sb strings.Builder
 			for _, c := range s {
-				v, good := lam1[string, string](l, string(c))
+				v, good := lam1[string, string](ar, l, string(c))
 				if !good {
 					return "", false
 				}
@@ -208,7 +208,7 @@ func stringListOps() []*operator {
 		comprehension(opL1("filter_chars", famList, sigS, B, func(ar *arena, l *lambda, s string) (string, bool) {
 			var sb strings.Builder
 			for _, c := range s {
-				v, good := lam1[string, bool](l, string(c))
+				v, good := lam1[string, bool](ar, l, string(c))
 				if !good {
 					return "", false
 				}
@@ -223,7 +223,7 @@ func stringListOps() []*operator {
 		comprehension(opL1("count_chars", famList, sigS, B, func(ar *arena, l *lambda, s string) (int64, bool) {
 			n := int64(0)
 			for _, c := range s {
-				v, good := lam1[string, bool](l, string(c))
+				v, good := lam1[string, bool](ar, l, string(c))
 				if !good {
 					return 0, false
 				}

@@ -6,11 +6,14 @@ import "sort"
 // and whether it is good, false where Python would raise.
 
 // lam1 calls a one-argument lambda on x; false when the lambda fails or
-// returns another type than B.
-func lam1[A, B any](l *lambda, x A) (B, bool) {
+// returns another type than B. A lambda with a typed form reads its
+// argument from the arena's environment (a new one when ar is nil), so
+// that searches running at once never share one.
+func lam1[A, B any](ar *arena, l *lambda, x A) (B, bool) {
 	if fn, typed := l.typed.(typedFn[B]); typed {
-		if args := sigArgs[l.Sig]; len(args) == 1 && setArg(&l.tenv, 0, args[0], x) {
-			return fn(&l.tenv)
+		env := ar.lamEnv()
+		if args := sigArgs[l.Sig]; len(args) == 1 && setArg(env, 0, args[0], x) {
+			return fn(env)
 		}
 	}
 	v, good := l.call1(x).(B)
@@ -19,11 +22,11 @@ func lam1[A, B any](l *lambda, x A) (B, bool) {
 
 // lam2 calls a two-argument lambda on x and y; false when the lambda
 // fails or returns another type than B.
-func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
+func lam2[A, C, B any](ar *arena, l *lambda, x A, y C) (B, bool) {
 	if fn, typed := l.typed.(typedFn[B]); typed {
-		args := sigArgs[l.Sig]
-		if len(args) == 2 && setArg(&l.tenv, 0, args[0], x) && setArg(&l.tenv, 1, args[1], y) {
-			return fn(&l.tenv)
+		env := ar.lamEnv()
+		if args := sigArgs[l.Sig]; len(args) == 2 && setArg(env, 0, args[0], x) && setArg(env, 1, args[1], y) {
+			return fn(env)
 		}
 	}
 	v, good := l.call2(x, y).(B)
@@ -32,7 +35,7 @@ func lam2[A, C, B any](l *lambda, x A, y C) (B, bool) {
 
 // pairL calls a two-argument lambda on the coordinates of p; false when
 // the lambda fails or returns another type than B.
-func pairL[B any](l *lambda, p pair) (B, bool) { return lam2[int64, int64, B](l, p[0], p[1]) }
+func pairL[B any](ar *arena, l *lambda, p pair) (B, bool) { return lam2[int64, int64, B](ar, l, p[0], p[1]) }
 
 // mapF is [f(x) for x in xs].
 func mapF[A, B any](ar *arena, xs []A, f func(A) (B, bool)) ([]B, bool) {
@@ -122,27 +125,27 @@ func extremeByF[A any](xs []A, key func(A) (int64, bool), max bool) (A, bool) {
 
 // mapL is [l(x) for x in xs].
 func mapL[A, B any](ar *arena, l *lambda, xs []A) ([]B, bool) {
-	return mapF(ar, xs, func(x A) (B, bool) { return lam1[A, B](l, x) })
+	return mapF(ar, xs, func(x A) (B, bool) { return lam1[A, B](ar, l, x) })
 }
 
 // mapWithL is [l(x, s) for x in xs].
 func mapWithL[A, S, B any](ar *arena, l *lambda, xs []A, s S) ([]B, bool) {
-	return mapF(ar, xs, func(x A) (B, bool) { return lam2[A, S, B](l, x, s) })
+	return mapF(ar, xs, func(x A) (B, bool) { return lam2[A, S, B](ar, l, x, s) })
 }
 
 // filterL is [x for x in xs if l(x)].
 func filterL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
-	return filterF(ar, xs, func(x A) (bool, bool) { return lam1[A, bool](l, x) })
+	return filterF(ar, xs, func(x A) (bool, bool) { return lam1[A, bool](ar, l, x) })
 }
 
 // filterWithL is [x for x in xs if l(x, s)].
 func filterWithL[A, S any](ar *arena, l *lambda, xs []A, s S) ([]A, bool) {
-	return filterF(ar, xs, func(x A) (bool, bool) { return lam2[A, S, bool](l, x, s) })
+	return filterF(ar, xs, func(x A) (bool, bool) { return lam2[A, S, bool](ar, l, x, s) })
 }
 
 // countL is sum(1 for x in xs if l(x)).
-func countL[A any](_ *arena, l *lambda, xs []A) (int64, bool) {
-	return countF(xs, func(x A) (bool, bool) { return lam1[A, bool](l, x) })
+func countL[A any](ar *arena, l *lambda, xs []A) (int64, bool) {
+	return countF(xs, func(x A) (bool, bool) { return lam1[A, bool](ar, l, x) })
 }
 
 // zipL is [l(x, y) for x, y in zip(xs, ys)].
@@ -150,7 +153,7 @@ func zipL[A, B any](ar *arena, l *lambda, xs, ys []A) ([]B, bool) {
 	n := min(len(xs), len(ys))
 	out := alloc[B](ar, n)
 	for i := range n {
-		v, good := lam2[A, A, B](l, xs[i], ys[i])
+		v, good := lam2[A, A, B](ar, l, xs[i], ys[i])
 		if !good {
 			return nil, false
 		}
@@ -161,12 +164,12 @@ func zipL[A, B any](ar *arena, l *lambda, xs, ys []A) ([]B, bool) {
 
 // sortByL is Python's stable sorted(xs, key=l).
 func sortByL[A any](ar *arena, l *lambda, xs []A) ([]A, bool) {
-	return sortByF(ar, xs, func(x A) (int64, bool) { return lam1[A, int64](l, x) })
+	return sortByF(ar, xs, func(x A) (int64, bool) { return lam1[A, int64](ar, l, x) })
 }
 
 // extremeByL is Python's max/min(xs, key=l): the first extreme element.
-func extremeByL[A any](_ *arena, l *lambda, xs []A, max bool) (A, bool) {
-	return extremeByF(xs, func(x A) (int64, bool) { return lam1[A, int64](l, x) }, max)
+func extremeByL[A any](ar *arena, l *lambda, xs []A, max bool) (A, bool) {
+	return extremeByF(xs, func(x A) (int64, bool) { return lam1[A, int64](ar, l, x) }, max)
 }
 
 // at is xs[i] with Python's negative indices.
