@@ -10,7 +10,7 @@ import (
 type entry struct {
 	n   *node
 	col vec
-	// vals holds the values boxed: filled from col on the first call of
+	// boxedVals holds the values boxed: filled from col on the first call of
 	// values (an operator without a kernel takes the program as an
 	// argument, a strategy reads it), or given instead of col for a
 	// program outside the bank.

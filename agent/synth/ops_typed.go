@@ -35,7 +35,9 @@ func lam2[A, C, B any](ar *arena, l *lambda, x A, y C) (B, bool) {
 
 // pairL calls a two-argument lambda on the coordinates of p; false when
 // the lambda fails or returns another type than B.
-func pairL[B any](ar *arena, l *lambda, p pair) (B, bool) { return lam2[int64, int64, B](ar, l, p[0], p[1]) }
+func pairL[B any](ar *arena, l *lambda, p pair) (B, bool) {
+	return lam2[int64, int64, B](ar, l, p[0], p[1])
+}
 
 // mapF is [f(x) for x in xs].
 func mapF[A, B any](ar *arena, xs []A, f func(A) (B, bool)) ([]B, bool) {
