@@ -78,6 +78,12 @@ export RECONSTRUCT_TEST_TEMPORAL
 export RECONSTRUCT_REQUIRE_ALL=1
 go test -count=1 -timeout 40m ./...
 
+# The race detector over the tests that run work concurrently in one
+# process: two synthesizer searches at once (a sweep's --parallel runs
+# its tasks' agents in one process, sharing the lambda banks).
+say "race detector: concurrent searches"
+go test -race -count=1 -run '^TestConcurrentSearches$' ./agent/synth
+
 # A count, not a duration: with a duration Go's fuzzing coordinator can see
 # its deadline pass before its workers' context is cancelled, and then fails
 # the target with a bare "context deadline exceeded" and no failing input

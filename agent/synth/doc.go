@@ -28,15 +28,27 @@
 //     of pairs), conversion from and to JSON, comparison with the expected
 //     outputs.
 //   - dsl.go: operators, programs (node) and lambdas, their evaluation.
+//   - vec.go: typed value vectors: a program's values on every example as
+//     one typed column and a mask of the examples where it raised, their
+//     hashing and boxing.
+//   - kernel.go: typed operators: one typed Go function gives an operator
+//     its evaluation over boxed values, its kernel over columns (what the
+//     enumerator runs) and its typed lowering in lambda bodies.
+//   - lambda_typed.go: lambda bodies compiled over typed values.
+//   - arena.go: the arena kernels take list results from (rewound when a
+//     program is a duplicate) and the store of the programs the bank
+//     keeps.
 //   - arith.go: integer and float arithmetic with Python's semantics.
 //   - python.go: the translation of a program into a candidate.py.
 //
 // The operators:
 //   - catalog.go: the one catalogue, assembled once, in the order the
 //     enumerator tries operators.
-//   - ops.go: operator constructors, the settings beside a signature (rare,
-//     comprehension, extra cost, the Python builtin it is), the
-//     conditional, and the generic helpers over lists.
+//   - ops.go: the settings beside a signature (rare, comprehension, extra
+//     cost, the Python builtin it is), the constructors of families of
+//     operators, the conditional, and the generic helpers over lists;
+//     ops_typed.go the typed helpers (lambda calls, map, filter, sort by
+//     a key, indexing) the operators are written with.
 //   - ops_int.go, ops_float.go, ops_string.go, ops_list.go, ops_pair.go,
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
 //     on, each with its Python helpers; a few (iroot, find of a string or

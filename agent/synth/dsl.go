@@ -74,6 +74,13 @@ type operator struct {
 	PyBuiltin string
 	// Eval computes the value; it returns errV when Python would raise.
 	Eval func(l *lambda, a []any) any
+	// kern, when set, computes the values on every environment at once
+	// from typed columns (kernel.go); the enumerator falls back to Eval
+	// without it.
+	kern kernel
+	// lower, when set, compiles the operator applied to typed kids (each
+	// a typedFn) to a typedFn, or returns nil (lambda_typed.go).
+	lower func(l *lambda, kids []any) any
 	// Py renders the call in Python given the rendered arguments.
 	Py func(e *emitter, l *lambda, a []code) code
 }
@@ -102,22 +109,27 @@ type lambda struct {
 	Next *lambda
 	Size int
 	fn   func(env []any) any
-	env  []any
+	// typed is the body compiled over typed values (a typedFn of Ret),
+	// nil when it has no typed form.
+	typed any
 }
 
+// call1 calls a one-argument lambda over boxed values. Lambdas are
+// shared by the searches running at once, so a call keeps its arguments
+// to itself.
 func (l *lambda) call1(x any) any {
-	l.env[0] = x
-	return l.fn(l.env)
+	return l.fn([]any{x, nil})
 }
 
+// call2 calls a two-argument lambda over boxed values.
 func (l *lambda) call2(x, y any) any {
-	l.env[0], l.env[1] = x, y
-	return l.fn(l.env)
+	return l.fn([]any{x, y})
 }
 
 // newLambda compiles a lambda body.
 func newLambda(sig lamSig, ret valType, body *node) *lambda {
-	return &lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body), env: make([]any, 2)}
+	return &lambda{Sig: sig, Ret: ret, Body: body, Size: body.Size, fn: compile(body),
+		typed: compileTyped(body, sigArgs[sig])}
 }
 
 // compile turns a lambda body into a closure over an environment.
@@ -135,8 +147,10 @@ func compile(n *node) func(env []any) any {
 		kids[i] = compile(k)
 	}
 	op, lam := n.Op, n.Lam
-	args := make([]any, len(kids))
 	return func(env []any) any {
+		// Arguments of each call of their own: a compiled lambda may be
+		// called by several searches at once.
+		args := make([]any, len(kids))
 		for i, k := range kids {
 			args[i] = k(env)
 			if !op.Lazy && isErr(args[i]) {

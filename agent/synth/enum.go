@@ -2,14 +2,63 @@ package synth
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
 // entry is one program in the bank with its value on every environment.
 type entry struct {
-	n    *node
-	vals []any
+	n   *node
+	col vec
+	// boxedVals holds the values boxed: filled from col on the first call of
+	// values (an operator without a kernel takes the program as an
+	// argument, a strategy reads it), or given instead of col for a
+	// program outside the bank.
+	boxedVals []any
 }
+
+// values returns the program's values boxed, errV where it raised.
+func (e *entry) values() []any {
+	if e.boxedVals == nil {
+		e.boxedVals = e.col.boxed()
+	}
+	return e.boxedVals
+}
+
+// at returns the program's value on environment i boxed, errV where it
+// raised, without boxing the others.
+func (e *entry) at(i int) any {
+	if e.boxedVals != nil {
+		return e.boxedVals[i]
+	}
+	if e.col.bad != nil && e.col.bad[i] {
+		return errV
+	}
+	switch c := e.col.data.(type) {
+	case []int64:
+		return c[i]
+	case []float64:
+		return c[i]
+	case []bool:
+		return c[i]
+	case []string:
+		return c[i]
+	case [][]int64:
+		return c[i]
+	case [][]float64:
+		return c[i]
+	case [][]bool:
+		return c[i]
+	case [][]string:
+		return c[i]
+	case [][]pair:
+		return c[i]
+	}
+	return errV
+}
+
+// typ is the program's type.
+func (e *entry) typ() valType { return columnType(e.col.data) }
 
 // enumerator grows a bank of programs bottom-up by size. Programs with the
 // same values on every environment are observationally equivalent: only the
@@ -49,9 +98,17 @@ type enumerator struct {
 	// onNew is called for each new program; returning true stops the search.
 	onNew func(t valType, e *entry) bool
 
-	scratch []any
-	args    []any
-	picked  []*entry
+	// The scratch space of try: a column of every result type, the mask
+	// of failed environments, the arguments' columns and boxed values.
+	out    [numTypes]any
+	bad    []bool
+	cols   []vec
+	args   []any
+	picked []*entry
+	// ar holds the results of kernels, store what the bank keeps
+	// (arena.go).
+	ar    arena
+	store *store
 	// sweepUntil bounds a sweep on the clock (0: unbounded); sweepCut
 	// says it was cut short.
 	sweepUntil int64
@@ -85,7 +142,9 @@ func newEnumerator(c enumConfig) *enumerator {
 	for t := range en.bank {
 		en.bank[t] = [][]*entry{nil, nil}
 	}
-	en.scratch = make([]any, len(c.envs))
+	en.store = newStore()
+	en.bad = make([]bool, len(c.envs))
+	en.cols = make([]vec, 4)
 	en.args = make([]any, 4)
 	// Size 1: variables, then constants.
 	for i, t := range c.vars {
@@ -107,24 +166,17 @@ func newEnumerator(c enumConfig) *enumerator {
 	return en
 }
 
-// add registers a program unless an equivalent one exists; it reports
-// whether the program was new.
+// add registers a program given its values boxed unless an equivalent
+// one exists; it reports whether the program was new.
 func (en *enumerator) add(t valType, n *node, vals []any) bool {
-	h := fnvOffset
-	allErr := true
-	for _, v := range vals {
-		h = h.value(v)
-		if !isErr(v) {
-			allErr = false
-		}
-	}
-	if allErr {
+	col := columnOf(t, vals)
+	if col.bad != nil && !slices.Contains(col.bad, false) {
 		return false
 	}
-	return en.addHashed(t, n, vals, h)
+	return en.addHashed(t, n, col, hashColumn(col.data, col.bad, len(vals)))
 }
 
-func (en *enumerator) addHashed(t valType, n *node, vals []any, h hasher) bool {
+func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 	if en.seen[t].has(h) {
 		return false
 	}
@@ -137,7 +189,7 @@ func (en *enumerator) addHashed(t valType, n *node, vals []any, h hasher) bool {
 		// (a few bytes) keeps equivalent programs from being checked again.
 		en.memFull = true
 		en.seen[t].insert(h)
-		e := &entry{n: n, vals: vals}
+		e := &entry{n: n, col: col}
 		if en.recording {
 			en.recent = append(en.recent, e)
 		}
@@ -148,15 +200,11 @@ func (en *enumerator) addHashed(t valType, n *node, vals []any, h hasher) bool {
 	}
 	en.seen[t].insert(h)
 	en.perType[t]++
-	var mem int64 = 96
-	for _, v := range vals {
-		mem += valueBytes(v)
-	}
-	en.memUsed += mem
+	en.memUsed += 96 + columnBytes(col.data, col.bad)
 	for len(en.bank[t]) <= n.Size {
 		en.bank[t] = append(en.bank[t], nil)
 	}
-	e := &entry{n: n, vals: vals}
+	e := en.store.entry(entry{n: n, col: col})
 	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
 	if en.recording {
 		en.recent = append(en.recent, e)
@@ -414,9 +462,6 @@ func (en *enumerator) product(op *operator, l *lambda, lists [][]*entry, picked 
 	}
 }
 
-// stackEnvs is how many environments try keeps on the stack.
-const stackEnvs = 48
-
 // try evaluates op applied to the picked programs on every environment.
 func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	// An operator panicking on an extreme value drops that one program.
@@ -430,53 +475,105 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.evaluated--
 		return
 	}
-	// The values live on the stack when they fit: most programs turn out
-	// to be duplicates, and stack writes need no write barrier while the
-	// collector runs.
-	var buf [stackEnvs]any
-	vals := en.scratch
-	if len(vals) <= stackEnvs {
-		vals = buf[:len(vals)]
+	n := len(en.envs)
+	out := en.out[op.Ret]
+	if out == nil {
+		out = newColumn(op.Ret, n)
+		en.out[op.Ret] = out
+	}
+	bad := en.bad
+	mark := en.ar.mark()
+	if op.kern != nil {
+		clear(bad)
+		args := en.cols[:len(picked)]
+		for j, e := range picked {
+			args[j] = e.col
+			if !op.Lazy {
+				for i, b := range e.col.bad {
+					bad[i] = bad[i] || b
+				}
+			}
+		}
+		op.kern(&en.ar, l, args, n, out, bad)
+	} else {
+		en.evalBoxed(op, l, picked, out)
+	}
+	if !slices.Contains(bad, false) {
+		en.ar.rewind(mark)
+		return
+	}
+	h := hashColumn(out, bad, n)
+	if en.seen[op.Ret].has(h) {
+		// Equivalent to a program kept before: its results go back.
+		en.ar.rewind(mark)
+		return
+	}
+	kids := en.store.kids.take(len(picked))
+	for i, e := range picked {
+		kids[i] = e.n
+	}
+	col := vec{data: en.store.column(out, n)}
+	if slices.Contains(bad, true) {
+		col.bad = copyInto(en.store.bools.take(n), bad)
+		clearBad(col.data, col.bad)
+	}
+	en.addHashed(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+}
+
+// evalBoxed is try's evaluation of an operator without a kernel (or a
+// lazy one, which receives failed arguments): environment by environment
+// over boxed values.
+func (en *enumerator) evalBoxed(op *operator, l *lambda, picked []*entry, out any) {
+	var boxed [4][]any
+	for j, e := range picked {
+		boxed[j] = e.values()
 	}
 	args := en.args[:len(picked)]
-	anyOK := false
-	for i := range vals {
+	for i := range en.bad {
 		failed := false
-		for j, e := range picked {
-			v := e.vals[i]
+		for j := range picked {
+			v := boxed[j][i]
 			if isErr(v) && !op.Lazy {
 				failed = true
 				break
 			}
 			args[j] = v
 		}
-		if failed {
-			vals[i] = errV
-			continue
+		en.bad[i] = failed || !setAt(out, i, op.Eval(l, args))
+	}
+}
+
+// clearBad zeroes the values of the environments where a program raised,
+// so that a stored column holds on to nothing a failed call left there.
+func clearBad(data any, bad []bool) {
+	for i, b := range bad {
+		if b {
+			setZero(data, i)
 		}
-		v := op.Eval(l, args)
-		vals[i] = v
-		if !isErr(v) {
-			anyOK = true
-		}
 	}
-	if !anyOK {
-		return
+}
+
+func setZero(data any, i int) {
+	switch c := data.(type) {
+	case []int64:
+		c[i] = 0
+	case []float64:
+		c[i] = 0
+	case []bool:
+		c[i] = false
+	case []string:
+		c[i] = ""
+	case [][]int64:
+		c[i] = nil
+	case [][]float64:
+		c[i] = nil
+	case [][]bool:
+		c[i] = nil
+	case [][]string:
+		c[i] = nil
+	case [][]pair:
+		c[i] = nil
 	}
-	h := fnvOffset
-	for _, v := range vals {
-		h = h.value(v)
-	}
-	if en.seen[op.Ret].has(h) {
-		return
-	}
-	kids := make([]*node, len(picked))
-	for i, e := range picked {
-		kids[i] = e.n
-	}
-	stored := make([]any, len(vals))
-	copy(stored, vals)
-	en.addHashed(op.Ret, &node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}, stored, h)
 }
 
 // all returns every program of type t, smallest first.
@@ -543,8 +640,8 @@ func (en *enumerator) reduceRecent() {
 	recent := en.recent
 	en.recent = nil
 	for _, e := range recent {
-		t, good := typeOf(firstValue(e.vals))
-		if !good || t < tStr {
+		t := e.typ()
+		if t < tStr {
 			// Only reductions of lists and strings: scalar results are
 			// combined by the regular levels.
 			continue

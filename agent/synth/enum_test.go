@@ -146,3 +146,33 @@ func TestEnumeratorCancelled(t *testing.T) {
 		t.Errorf("%d programs evaluated after the cancellation, want at most 1024", en.evaluated)
 	}
 }
+
+// BenchmarkSearch runs the golden test's searches (whole searches:
+// levels, sweeps and strategies, until each finds its program) and
+// reports the programs they evaluate per CPU-second and their CPU time:
+// the enumerator as a search uses it, new programs judged on the
+// examples.
+func BenchmarkSearch(b *testing.B) {
+	searches := goldenSearches()
+	problems := make([]*problem, len(searches))
+	for i, s := range searches {
+		p, err := newProblem(s.t, examplesFor(b, s.c, s.c.inputs))
+		if err != nil {
+			b.Fatal(err)
+		}
+		problems[i] = p
+	}
+	defaultLambdas()
+	b.ResetTimer()
+	var evaluated int64
+	cpuStart := cpuTime(b)
+	for i := 0; i < b.N; i++ {
+		for _, p := range problems {
+			res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+			evaluated += res.evaluated
+		}
+	}
+	cpu := cpuTime(b) - cpuStart
+	b.ReportMetric(float64(evaluated)/cpu.Seconds(), "programs/cpu-s")
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+}

@@ -39,7 +39,7 @@ func ints(v any) []int64 {
 
 func num(v any) int64 { n, _ := v.(json.Number).Int64(); return n }
 
-func examplesFor(t *testing.T, c familyCase, inputs []string) []task.Example {
+func examplesFor(t testing.TB, c familyCase, inputs []string) []task.Example {
 	t.Helper()
 	var exs []task.Example
 	for _, in := range inputs {

@@ -1,8 +1,8 @@
 package synth
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 )
 
 // The building blocks of operators: constructors, the settings they carry
@@ -15,28 +15,6 @@ const (
 	maxLen   = 10000
 	maxSteps = 1000
 )
-
-// mk is an operator without a lambda whose Python needs no import or
-// helper.
-func mk(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return eval(a) },
-		Py:   func(_ *emitter, _ *lambda, a []code) code { return py(a) }}
-}
-
-// mkE is an operator without a lambda whose Python uses the emitter (an
-// import, a helper function).
-func mkE(name string, fam family, args []valType, ret valType, eval func(a []any) any, py func(e *emitter, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Args: args, Ret: ret, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return eval(a) },
-		Py:   func(e *emitter, _ *lambda, a []code) code { return py(e, a) }}
-}
-
-// mkL is an operator taking a lambda of signature sig returning lamRet.
-func mkL(name string, fam family, sig lamSig, lamRet valType, args []valType, ret valType,
-	eval func(l *lambda, a []any) any, py func(e *emitter, l *lambda, a []code) code) *operator {
-	return &operator{Name: name, Fam: fam, Sig: sig, LamRet: lamRet, Args: args, Ret: ret, Cost: 1, Eval: eval, Py: py}
-}
 
 // rare marks a scalar operator that is seldom a step towards something
 // else: it goes last within a size, so that the lambda banks' per-type caps
@@ -69,54 +47,71 @@ func costs(n int, o *operator) *operator {
 
 // iBin is a binary integer operator written as a Python infix operator.
 func iBin(name, sym string, p int, f func(a, b int64) (int64, bool)) *operator {
-	return mk(name, famScalar, ts(tInt, tInt), tInt,
-		func(a []any) any { return ok(f(a[0].(int64), a[1].(int64))) },
-		func(a []code) code { return binop(a[0], sym, a[1], p) })
+	return op2(name, famScalar, f, pyOnly(func(a []code) code { return binop(a[0], sym, a[1], p) }))
 }
 
 // fBin is a binary float operator written as a Python infix operator.
 func fBin(name, sym string, p int, f func(a, b float64) float64) *operator {
-	return mk(name, famScalar, ts(tFloat, tFloat), tFloat,
-		func(a []any) any { return finite(f(a[0].(float64), a[1].(float64))) },
-		func(a []code) code { return binop(a[0], sym, a[1], p) })
+	return op2(name, famScalar, func(a, b float64) (float64, bool) { return fin(f(a, b)) },
+		pyOnly(func(a []code) code { return binop(a[0], sym, a[1], p) }))
 }
 
 // iCmp compares two integers.
 func iCmp(name, sym string, f func(a, b int64) bool) *operator {
-	return mk(name, famScalar, ts(tInt, tInt), tBool,
-		func(a []any) any { return f(a[0].(int64), a[1].(int64)) },
-		func(a []code) code { return cmpop(a[0], sym, a[1]) })
+	return op2(name, famScalar, func(a, b int64) (bool, bool) { return f(a, b), true },
+		pyOnly(func(a []code) code { return cmpop(a[0], sym, a[1]) }))
 }
 
 // fCmp compares two floats.
 func fCmp(name, sym string, f func(a, b float64) bool) *operator {
-	return mk(name, famScalar, ts(tFloat, tFloat), tBool,
-		func(a []any) any { return f(a[0].(float64), a[1].(float64)) },
-		func(a []code) code { return cmpop(a[0], sym, a[1]) })
+	return op2(name, famScalar, func(a, b float64) (bool, bool) { return f(a, b), true },
+		pyOnly(func(a []code) code { return cmpop(a[0], sym, a[1]) }))
 }
 
 // iPred is a predicate of an integer.
 func iPred(name string, f func(int64) bool, py func(a code) code) *operator {
-	return mk(name, famScalar, ts(tInt), tBool, func(a []any) any { return f(a[0].(int64)) },
-		func(a []code) code { return py(a[0]) })
+	return op1(name, famScalar, func(x int64) (bool, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return py(a[0]) }))
 }
 
 // sPred is a predicate of a string.
 func sPred(name string, f func(string) bool, py func(a code) code) *operator {
-	return mk(name, famScalar, ts(tStr), tBool, func(a []any) any { return f(a[0].(string)) },
-		func(a []code) code { return py(a[0]) })
+	return op1(name, famScalar, func(x string) (bool, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return py(a[0]) }))
 }
 
 // sMap is a string method returning a string.
 func sMap(name, meth string, f func(string) string) *operator {
-	return mk(name, famScalar, ts(tStr), tStr, func(a []any) any { return f(a[0].(string)) },
-		func(a []code) code { return method(a[0], meth) })
+	return op1(name, famScalar, func(x string) (string, bool) { return f(x), true },
+		pyOnly(func(a []code) code { return method(a[0], meth) }))
 }
 
 // conditional is "t if c else e" over values of type t: lazy, it receives
 // the failed branch it does not take.
 func conditional(name string, t valType) *operator {
-	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true,
+	var lower func(*lambda, []any) any
+	var kern kernel
+	switch t {
+	case tInt:
+		lower, kern = lowerCond[int64], condKernel[int64]
+	case tFloat:
+		lower, kern = lowerCond[float64], condKernel[float64]
+	case tStr:
+		lower, kern = lowerCond[string], condKernel[string]
+	case tBool:
+		lower, kern = lowerCond[bool], condKernel[bool]
+	case tListInt:
+		kern = condKernel[[]int64]
+	case tListFloat:
+		kern = condKernel[[]float64]
+	case tListBool:
+		kern = condKernel[[]bool]
+	case tListStr:
+		kern = condKernel[[]string]
+	case tListPair:
+		kern = condKernel[[]pair]
+	}
+	return &operator{Name: name, Fam: famCond, Args: ts(tBool, t, t), Ret: t, Cost: 1, Lazy: true, lower: lower, kern: kern,
 		Eval: func(_ *lambda, a []any) any {
 			b, good := a[0].(bool)
 			if !good {
@@ -142,71 +137,12 @@ func conditionalOps() []*operator {
 	return out
 }
 
-func ok(v int64, good bool) any {
-	if !good {
-		return errV
-	}
-	return v
-}
-
-func okF(v float64, good bool) any {
-	if !good {
-		return errV
-	}
-	return finite(v)
-}
-
 func ts(t ...valType) []valType { return t }
 
 var (
 	x0 = atom("x")
 	y0 = atom("y")
 )
-
-// c1 adapts a unary lambda to a typed element function.
-func c1[A any](l *lambda) func(A) any { return func(x A) any { return l.call1(x) } }
-
-// mapList applies f to every element, failing if any call fails or
-// returns another type.
-func mapList[A, B any](xs []A, f func(A) any) any {
-	out := make([]B, len(xs))
-	for i, x := range xs {
-		v, good := f(x).(B)
-		if !good {
-			return errV
-		}
-		out[i] = v
-	}
-	return out
-}
-
-func filterList[A any](xs []A, p func(A) any) any {
-	out := make([]A, 0, len(xs))
-	for _, x := range xs {
-		b, good := p(x).(bool)
-		if !good {
-			return errV
-		}
-		if b {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func countList[A any](xs []A, p func(A) any) any {
-	n := int64(0)
-	for _, x := range xs {
-		b, good := p(x).(bool)
-		if !good {
-			return errV
-		}
-		if b {
-			n++
-		}
-	}
-	return n
-}
 
 func reversed[A any](xs []A) []A {
 	out := make([]A, len(xs))
@@ -238,87 +174,9 @@ func clampIdx(k int64, n int) int {
 	return int(k)
 }
 
-func index[A any](xs []A, i int64) any {
-	if i < 0 {
-		i += int64(len(xs))
-	}
-	if i < 0 || i >= int64(len(xs)) {
-		return errV
-	}
-	return xs[i]
-}
-
-func concat[A any](a, b []A) any {
-	if len(a)+len(b) > maxLen {
-		return errV
-	}
-	out := make([]A, 0, len(a)+len(b))
-	return append(append(out, a...), b...)
-}
-
-func zipWith[A, B any](xs, ys []A, f func(x, y any) any) any {
-	n := min(len(xs), len(ys))
-	out := make([]B, n)
-	for i := 0; i < n; i++ {
-		v, good := f(xs[i], ys[i]).(B)
-		if !good {
-			return errV
-		}
-		out[i] = v
-	}
-	return out
-}
-
-func sumI(xs []int64) any {
-	s := int64(0)
-	for _, x := range xs {
-		var good bool
-		if s, good = addI(s, x); !good {
-			return errV
-		}
-	}
-	return s
-}
-
-func sumF(xs []float64) any {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return finite(s)
-}
-
-func maxOf[A int64 | float64](xs []A) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x > m {
-			m = x
-		}
-	}
-	return m
-}
-
-func minOf[A int64 | float64](xs []A) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	m := xs[0]
-	for _, x := range xs[1:] {
-		if x < m {
-			m = x
-		}
-	}
-	return m
-}
-
-func sortedCopy[A int64 | float64 | string](xs []A, desc bool) []A {
-	out := slices.Clone(xs)
-	if out == nil {
-		out = []A{}
-	}
+func sortedCopy[A cmp.Ordered](ar *arena, xs []A, desc bool) []A {
+	out := alloc[A](ar, len(xs))
+	copy(out, xs)
 	slices.Sort(out)
 	if desc {
 		slices.Reverse(out)
@@ -326,56 +184,21 @@ func sortedCopy[A int64 | float64 | string](xs []A, desc bool) []A {
 	return out
 }
 
-// sortByKey is Python's stable sorted(xs, key=f).
-func sortByKey[A any](xs []A, f func(A) any) any {
-	keys := make([]int64, len(xs))
-	for i, x := range xs {
-		k, good := f(x).(int64)
-		if !good {
-			return errV
-		}
-		keys[i] = k
-	}
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-	out := make([]A, len(xs))
-	for i, j := range idx {
-		out[i] = xs[j]
-	}
-	return out
-}
-
-// extremeByKey is Python's max/min(xs, key=f): the first extreme element.
-func extremeByKey[A any](xs []A, f func(A) any, max bool) any {
-	if len(xs) == 0 {
-		return errV
-	}
-	var best int64
-	bi := -1
-	for i, x := range xs {
-		k, good := f(x).(int64)
-		if !good {
-			return errV
-		}
-		if bi < 0 || (max && k > best) || (!max && k < best) {
-			best, bi = k, i
-		}
-	}
-	return xs[bi]
-}
-
 // uniqueOrdered keeps the first occurrence of each element. Short lists
 // (the usual case) are scanned instead of hashed: no map to allocate.
-func uniqueOrdered[A comparable](xs []A) []A {
+func uniqueOrdered[A comparable](ar *arena, xs []A) []A {
 	if ints, isInt := any(xs).([]int64); isInt && len(xs) > 32 {
-		if out, good := uniqueInSpan(ints); good {
+		if strictlyMonotone(ints) {
+			// No element repeats (a range, a running sum of positives).
+			out := alloc[int64](ar, len(ints))
+			copy(out, ints)
+			return any(out).([]A)
+		}
+		if out, good := uniqueInSpan(ar, ints); good {
 			return any(out).([]A)
 		}
 	}
-	out := make([]A, 0, len(xs))
+	out := allocCap[A](ar, len(xs))
 	if len(xs) <= 32 {
 		for _, x := range xs {
 			if !slices.Contains(out, x) {
@@ -394,6 +217,17 @@ func uniqueOrdered[A comparable](xs []A) []A {
 	return out
 }
 
+// strictlyMonotone reports whether xs strictly increases or strictly
+// decreases.
+func strictlyMonotone(xs []int64) bool {
+	up, down := true, true
+	for i := 1; i < len(xs) && (up || down); i++ {
+		up = up && xs[i] > xs[i-1]
+		down = down && xs[i] < xs[i-1]
+	}
+	return up || down
+}
+
 // maxUniqueSpan is the widest range of values uniqueInSpan handles: a bit
 // per value, on the stack.
 const maxUniqueSpan = 4096
@@ -401,7 +235,7 @@ const maxUniqueSpan = 4096
 // uniqueInSpan is uniqueOrdered for integers spanning fewer than
 // maxUniqueSpan values (long ranges, counts, digits), marking values in a
 // bit set instead of a map; false when the span is wider.
-func uniqueInSpan(xs []int64) ([]int64, bool) {
+func uniqueInSpan(ar *arena, xs []int64) ([]int64, bool) {
 	lo, hi := xs[0], xs[0]
 	for _, x := range xs[1:] {
 		lo, hi = min(lo, x), max(hi, x)
@@ -411,7 +245,7 @@ func uniqueInSpan(xs []int64) ([]int64, bool) {
 		return nil, false
 	}
 	var seen [maxUniqueSpan / 64]uint64
-	out := make([]int64, 0, len(xs))
+	out := allocCap[int64](ar, len(xs))
 	for _, x := range xs {
 		d := x - lo
 		w, bit := d>>6, uint64(1)<<(d&63)
@@ -439,8 +273,14 @@ func cmpI(a, b int64) int {
 	return 0
 }
 
-func runLengths[A comparable](xs []A) []int64 {
-	out := []int64{}
+func runLengths[A comparable](ar *arena, xs []A) []int64 {
+	n := 0
+	for i, x := range xs {
+		if i == 0 || xs[i-1] != x {
+			n++
+		}
+	}
+	out := allocCap[int64](ar, n)
 	for i, x := range xs {
 		if i == 0 || xs[i-1] != x {
 			out = append(out, 1)
@@ -453,9 +293,8 @@ func runLengths[A comparable](xs []A) []int64 {
 
 // mostCommon is max(sorted(xs), key=xs.count): the most frequent element,
 // the smallest on ties. xs must not be empty.
-func mostCommon[A int64 | rune](xs []A) A {
-	s := slices.Clone(xs)
-	slices.Sort(s)
+func mostCommon[A int64 | rune](ar *arena, xs []A) A {
+	s := sortedCopy(ar, xs, false)
 	best, bestN := s[0], 0
 	for i := 0; i < len(s); {
 		j := i

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
-	"strings"
 )
 
 // Integer and truth-value operators.
@@ -19,33 +18,22 @@ var opMod = iBin("mod", "%", pMul, pyMod)
 // intOps are the basic operators of integers and truth values: arithmetic,
 // comparisons, predicates, logic.
 func intOps() []*operator {
-	I, B := tInt, tBool
 	return []*operator{
 		opAdd,
 		iBin("sub", "-", pAdd, subI),
 		iBin("mul", "*", pMul, mulI),
 		iBin("floordiv", "//", pMul, floorDiv),
 		opMod,
-		mk("neg", famScalar, ts(I), I, func(a []any) any {
-			x := a[0].(int64)
-			if x == math.MinInt64 {
-				return errV
-			}
-			return -x
-		}, func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} }),
-		mk("abs", famScalar, ts(I), I, func(a []any) any {
-			x := a[0].(int64)
-			if x == math.MinInt64 {
-				return errV
-			}
-			return absI(x)
-		}, func(a []code) code { return call("abs", a[0]) }),
-		builtin("min", mk("min", famScalar, ts(I, I), I, func(a []any) any { return min(a[0].(int64), a[1].(int64)) },
-			func(a []code) code { return call("min", a...) })),
-		builtin("max", mk("max", famScalar, ts(I, I), I, func(a []any) any { return max(a[0].(int64), a[1].(int64)) },
-			func(a []code) code { return call("max", a...) })),
-		rare(mk("pow", famScalar, ts(I, I), I, func(a []any) any { return ok(powI(a[0].(int64), a[1].(int64))) },
-			func(a []code) code { return code{a[0].at(pPow+1) + " ** " + a[1].at(pPow), pPow} })),
+		op1("neg", famScalar, func(x int64) (int64, bool) { return -x, x != math.MinInt64 },
+			pyOnly(func(a []code) code { return code{"-" + a[0].at(pUnary), pUnary} })),
+		op1("abs", famScalar, func(x int64) (int64, bool) { return absI(x), x != math.MinInt64 },
+			pyOnly(func(a []code) code { return call("abs", a[0]) })),
+		builtin("min", op2("min", famScalar, func(x, y int64) (int64, bool) { return min(x, y), true },
+			pyOnly(func(a []code) code { return call("min", a...) }))),
+		builtin("max", op2("max", famScalar, func(x, y int64) (int64, bool) { return max(x, y), true },
+			pyOnly(func(a []code) code { return call("max", a...) }))),
+		rare(op2("pow", famScalar, powI,
+			pyOnly(func(a []code) code { return code{a[0].at(pPow+1) + " ** " + a[1].at(pPow), pPow} }))),
 		rare(iBin("xor", "^", pXor, func(a, b int64) (int64, bool) { return a ^ b, true })),
 		rare(iBin("band", "&", pBand, func(a, b int64) (int64, bool) { return a & b, true })),
 		rare(iBin("bor", "|", pBor, func(a, b int64) (int64, bool) { return a | b, true })),
@@ -57,29 +45,24 @@ func intOps() []*operator {
 		iPred("odd", func(x int64) bool { return x%2 != 0 }, func(a code) code { return cmpop(binop(a, "%", atom("2"), pMul), "==", atom("1")) }),
 		iPred("positive", func(x int64) bool { return x > 0 }, func(a code) code { return cmpop(a, ">", atom("0")) }),
 		iPred("negative", func(x int64) bool { return x < 0 }, func(a code) code { return cmpop(a, "<", atom("0")) }),
-		rare(mkE("is_prime", famScalar, ts(I), B, func(a []any) any {
-			n := a[0].(int64)
+		rare(op1("is_prime", famScalar, func(n int64) (bool, bool) {
 			if n > maxPrime {
-				return errV
+				return false, false
 			}
-			return isPrime(n)
+			return isPrime(n), true
 		}, func(e *emitter, a []code) code {
 			e.helper("is_prime", pyIsPrime)
 			return call("is_prime", a[0])
 		})),
-		mk("and", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) && a[1].(bool) },
-			func(a []code) code { return binop(a[0], "and", a[1], pAnd) }),
-		mk("or", famScalar, ts(B, B), B, func(a []any) any { return a[0].(bool) || a[1].(bool) },
-			func(a []code) code { return binop(a[0], "or", a[1], pOr) }),
-		mk("not", famScalar, ts(B), B, func(a []any) any { return !a[0].(bool) },
-			func(a []code) code { return code{"not " + a[0].at(pNot), pNot} }),
-		rare(mk("int", famScalar, ts(B), I, func(a []any) any {
-			if a[0].(bool) {
-				return int64(1)
-			}
-			return int64(0)
-		}, func(a []code) code { return call("int", a[0]) })),
-		rare(mkE("gcd", famScalar, ts(I, I), I, func(a []any) any { return gcdI(a[0].(int64), a[1].(int64)) },
+		op2("and", famScalar, func(x, y bool) (bool, bool) { return x && y, true },
+			pyOnly(func(a []code) code { return binop(a[0], "and", a[1], pAnd) })),
+		op2("or", famScalar, func(x, y bool) (bool, bool) { return x || y, true },
+			pyOnly(func(a []code) code { return binop(a[0], "or", a[1], pOr) })),
+		op1("not", famScalar, func(x bool) (bool, bool) { return !x, true },
+			pyOnly(func(a []code) code { return code{"not " + a[0].at(pNot), pNot} })),
+		rare(op1("int", famScalar, func(x bool) (int64, bool) { return int64(boolRank(x)), true },
+			pyOnly(func(a []code) code { return call("int", a[0]) }))),
+		rare(op2("gcd", famScalar, func(x, y int64) (int64, bool) { return gcdI(x, y), true },
 			func(e *emitter, a []code) code { e.use("math"); return call("math.gcd", a...) })),
 	}
 }
@@ -88,13 +71,12 @@ func intOps() []*operator {
 // otherwise take many DSL nodes: a sum of squares, three-argument pow,
 // base conversion.
 func intLibraryOps() []*operator {
-	I, S := tInt, tStr
 	return []*operator{
-		rare(mk("sumsq", famScalar, ts(I, I), I, func(a []any) any { return sumSquares(a[0].(int64), a[1].(int64)) },
-			func(a []code) code { return binop(squareCode(a[0]), "+", squareCode(a[1]), pAdd) })),
-		rare(costs(2, mk("powmod", famScalar, ts(I, I, I), I, func(a []any) any { return powMod(a[0].(int64), a[1].(int64), a[2].(int64)) },
-			func(a []code) code { return call("pow", a...) }))),
-		rare(costs(2, mkE("to_base", famScalar, ts(I, I), S, func(a []any) any { return toBase(a[0].(int64), a[1].(int64)) },
+		rare(op2("sumsq", famScalar, sumSquares,
+			pyOnly(func(a []code) code { return binop(squareCode(a[0]), "+", squareCode(a[1]), pAdd) }))),
+		rare(costs(2, op3("powmod", famScalar, powMod,
+			pyOnly(func(a []code) code { return call("pow", a...) })))),
+		rare(costs(2, op2("to_base", famScalar, toBase,
 			func(e *emitter, a []code) code {
 				// Python's format spells the common bases without a helper.
 				switch a[1].s {
@@ -115,56 +97,47 @@ func intLibraryOps() []*operator {
 // programs small: sign, square, digit sum, popcount, divisibility, lcm,
 // binomial coefficients.
 func intNamedOps() []*operator {
-	I, B := tInt, tBool
 	return []*operator{
-		mk("sign", famScalar, ts(I), I, func(a []any) any {
-			x := a[0].(int64)
-			return int64(cmpI(x, 0))
-		}, func(a []code) code { return binop(cmpop(a[0], ">", atom("0")), "-", cmpop(a[0], "<", atom("0")), pAdd) }),
-		mk("square", famScalar, ts(I), I, func(a []any) any { return ok(mulI(a[0].(int64), a[0].(int64))) },
-			func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} }),
-		rare(mk("digit_sum", famScalar, ts(I), I, func(a []any) any { return sumI(digitsOf(a[0].(int64))) },
-			func(a []code) code { return atom("sum(int(d) for d in str(abs(" + a[0].s + ")))") })),
-		rare(mk("popcount", famScalar, ts(I), I, func(a []any) any {
-			x := a[0].(int64)
+		op1("sign", famScalar, func(x int64) (int64, bool) { return int64(cmpI(x, 0)), true },
+			pyOnly(func(a []code) code { return binop(cmpop(a[0], ">", atom("0")), "-", cmpop(a[0], "<", atom("0")), pAdd) })),
+		op1("square", famScalar, func(x int64) (int64, bool) { return mulI(x, x) },
+			pyOnly(func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} })),
+		rare(op1("digit_sum", famScalar, func(x int64) (int64, bool) { return sumInts(digitsOf(x)) },
+			pyOnly(func(a []code) code { return atom("sum(int(d) for d in str(abs(" + a[0].s + ")))") }))),
+		rare(op1("popcount", famScalar, func(x int64) (int64, bool) {
 			if x == math.MinInt64 {
-				return errV
+				return 0, false
 			}
-			return int64(strings.Count(strconv.FormatInt(absI(x), 2), "1"))
-		}, func(a []code) code { return atom("bin(" + a[0].s + `).count("1")`) })),
-		rare(mk("divides", famScalar, ts(I, I), B, func(a []any) any {
-			m, good := pyMod(a[0].(int64), a[1].(int64))
-			if !good {
-				return errV
-			}
-			return m == 0
-		}, func(a []code) code { return cmpop(binop(a[0], "%", a[1], pMul), "==", atom("0")) })),
-		rare(mkE("lcm", famScalar, ts(I, I), I, func(a []any) any {
-			x, y := a[0].(int64), a[1].(int64)
+			return int64(bits.OnesCount64(uint64(absI(x)))), true
+		}, pyOnly(func(a []code) code { return atom("bin(" + a[0].s + `).count("1")`) }))),
+		rare(op2("divides", famScalar, func(x, y int64) (bool, bool) {
+			m, good := pyMod(x, y)
+			return m == 0, good
+		}, pyOnly(func(a []code) code { return cmpop(binop(a[0], "%", a[1], pMul), "==", atom("0")) }))),
+		rare(op2("lcm", famScalar, func(x, y int64) (int64, bool) {
 			if x == 0 || y == 0 {
-				return int64(0)
+				return 0, true
 			}
 			q, _ := floorDiv(absI(x), gcdI(x, y))
-			return ok(mulI(q, absI(y)))
+			return mulI(q, absI(y))
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.lcm", a...) })),
-		rare(mkE("comb", famScalar, ts(I, I), I, func(a []any) any {
-			n, k := a[0].(int64), a[1].(int64)
+		rare(op2("comb", famScalar, func(n, k int64) (int64, bool) {
 			if n < 0 || k < 0 {
-				return errV
+				return 0, false
 			}
 			if k > n {
-				return int64(0)
+				return 0, true
 			}
 			k = min(k, n-k)
 			r := int64(1)
 			for i := int64(1); i <= k; i++ {
 				var good bool
 				if r, good = mulI(r, n-k+i); !good {
-					return errV
+					return 0, false
 				}
 				r /= i
 			}
-			return r
+			return r, true
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.comb", a...) })),
 	}
 }
@@ -190,38 +163,38 @@ func squareCode(c code) code {
 }
 
 // sumSquares is x ** 2 + y ** 2, failing on overflow.
-func sumSquares(x, y int64) any {
+func sumSquares(x, y int64) (int64, bool) {
 	a, good := mulI(x, x)
 	if !good {
-		return errV
+		return 0, false
 	}
 	b, good := mulI(y, y)
 	if !good {
-		return errV
+		return 0, false
 	}
-	return ok(addI(a, b))
+	return addI(a, b)
 }
 
 // powMod is Python's pow(a, b, m): the result takes the sign of m, and a
 // negative exponent raises a to the modular inverse (ValueError when a is
 // not invertible, as for m == 0).
-func powMod(a, b, m int64) any {
+func powMod(a, b, m int64) (int64, bool) {
 	if m == 0 || m == math.MinInt64 {
-		return errV
+		return 0, false
 	}
 	mod := uint64(absI(m))
 	base, good := pyMod(a, int64(mod))
 	if !good {
-		return errV
+		return 0, false
 	}
 	if b < 0 {
 		inv, good := modInverse(base, int64(mod))
 		if !good {
-			return errV
+			return 0, false
 		}
 		base, b = inv, -b
 		if b < 0 {
-			return errV
+			return 0, false
 		}
 	}
 	r := uint64(1) % mod
@@ -232,7 +205,7 @@ func powMod(a, b, m int64) any {
 		}
 		x = mulMod(x, x, mod)
 	}
-	return ok(pyMod(int64(r), m))
+	return pyMod(int64(r), m)
 }
 
 func mulMod(a, b, m uint64) uint64 {
@@ -265,12 +238,12 @@ const baseDigits = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 // toBase writes n in a base from 2 to 36 with lowercase digits and a
 // leading '-' when negative, like format(n, "b") for base 2.
-func toBase(n, base int64) any {
+func toBase(n, base int64) (string, bool) {
 	if base < 2 || base > 36 {
-		return errV
+		return "", false
 	}
 	if n == 0 {
-		return "0"
+		return "0", true
 	}
 	u := uint64(n)
 	neg := n < 0
@@ -288,7 +261,7 @@ func toBase(n, base int64) any {
 		i--
 		buf[i] = '-'
 	}
-	return string(buf[i:])
+	return string(buf[i:]), true
 }
 
 const pyIsPrime = `
@@ -321,15 +294,8 @@ def to_base(n, base):
 // lambda bodies (so that the lambda banks stay as they are): the integer
 // k-th root, math.isqrt's generalisation.
 func intProgramOps() []*operator {
-	I := tInt
 	return []*operator{
-		mkE("iroot", famScalar, ts(I, I), I, func(a []any) any {
-			r, good := iroot(a[0].(int64), a[1].(int64))
-			if !good {
-				return errV
-			}
-			return r
-		}, func(e *emitter, a []code) code {
+		op2("iroot", famScalar, iroot, func(e *emitter, a []code) code {
 			e.helper("iroot", pyIroot)
 			return call("iroot", a...)
 		}),

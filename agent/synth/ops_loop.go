@@ -5,37 +5,35 @@ package synth
 
 // opRecurrence is recurrence(n, a, b, step): the pair (a, b) stepped n
 // times to (b, step(a, b)), a Fibonacci-like recurrence.
-var opRecurrence = mkL("recurrence", famLoop, sigII, tInt, ts(tInt, tInt, tInt), tInt, func(l *lambda, a []any) any {
-	n := a[0].(int64)
+var opRecurrence = opL3("recurrence", famLoop, sigII, tInt, func(ar *arena, l *lambda, n, x, y int64) (int64, bool) {
 	if n > maxSteps {
-		return errV
+		return 0, false
 	}
-	x, y := a[1], a[2]
 	for i := int64(0); i < n; i++ {
-		x, y = y, l.call2(x, y)
-		if _, good := y.(int64); !good {
-			return errV
+		v, good := lam2[int64, int64, int64](ar, l, x, y)
+		if !good {
+			return 0, false
 		}
+		x, y = y, v
 	}
-	return x
+	return x, true
 }, func(e *emitter, l *lambda, a []code) code {
 	e.helper("recurrence", pyRecurrence)
 	return atom("recurrence(" + a[0].s + ", " + a[1].s + ", " + a[2].s + ", " + e.fn(l, "a", "b") + ")")
 })
 
 // opApplyTimes is apply_times(x, n, step): step applied n times to x.
-var opApplyTimes = mkL("apply_times", famLoop, sigI, tInt, ts(tInt, tInt), tInt, func(l *lambda, a []any) any {
-	x, n := a[0], a[1].(int64)
+var opApplyTimes = opL2("apply_times", famLoop, sigI, tInt, func(ar *arena, l *lambda, x, n int64) (int64, bool) {
 	if n > maxSteps {
-		return errV
+		return 0, false
 	}
 	for i := int64(0); i < n; i++ {
-		x = l.call1(x)
-		if _, good := x.(int64); !good {
-			return errV
+		var good bool
+		if x, good = lam1[int64, int64](ar, l, x); !good {
+			return 0, false
 		}
 	}
-	return x
+	return x, true
 }, func(e *emitter, l *lambda, a []code) code {
 	e.helper("apply_times", pyApplyTimes)
 	return atom("apply_times(" + a[0].s + ", " + a[1].s + ", " + e.fn(l, "x") + ")")
@@ -43,55 +41,51 @@ var opApplyTimes = mkL("apply_times", famLoop, sigI, tInt, ts(tInt, tInt), tInt,
 
 // loopOps are the loop operators: the loop sweep tries opRecurrence and
 // opApplyTimes over an integer input; steps_until and iterate_until take
-// a step and a stopping test.
+// a step and a stopping test (the second lambda, l.Next).
 func loopOps() []*operator {
 	I, B := tInt, tBool
 	return []*operator{
 		opRecurrence,
 		opApplyTimes,
-		{Name: "steps_until", Fam: famLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *lambda, a []any) any {
-			x, _, steps := iterateUntil(l, l.Next, a[0])
-			if isErr(x) {
-				return errV
-			}
-			return steps
-		}, Py: func(e *emitter, l *lambda, a []code) code {
+		thenL(sigI, B, opL1("steps_until", famLoop, sigI, I, func(ar *arena, l *lambda, x int64) (int64, bool) {
+			_, steps, good := iterateUntil(ar, l, l.Next, x)
+			return steps, good
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("steps_until", pyStepsUntil)
 			return atom("steps_until(" + a[0].s + ", " + e.fn(l, "x") + ", " + e.fn(l.Next, "x") + ")")
-		}},
-		{Name: "iterate_until", Fam: famLoop, Sig: sigI, LamRet: I, Sig2: sigI, LamRet2: B, Args: ts(I), Ret: I, Cost: 1, Eval: func(l *lambda, a []any) any {
-			x, _, _ := iterateUntil(l, l.Next, a[0])
-			return x
-		}, Py: func(e *emitter, l *lambda, a []code) code {
+		})),
+		thenL(sigI, B, opL1("iterate_until", famLoop, sigI, I, func(ar *arena, l *lambda, x int64) (int64, bool) {
+			x, _, good := iterateUntil(ar, l, l.Next, x)
+			return x, good
+		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("iterate_until", pyIterateUntil)
 			return atom("iterate_until(" + a[0].s + ", " + e.fn(l, "x") + ", " + e.fn(l.Next, "x") + ")")
-		}},
+		})),
 	}
 }
 
 // orbitOps list the orbit of a step (a loop whose result is a list).
 func orbitOps() []*operator {
-	I, LI := tInt, tListInt
 	return []*operator{
 		// orbit is the sequence step(x), step(step(x)), ... up to the
 		// first zero: the quotients n // 5, n // 25... of a count of
 		// factors, the shrinking remainders of a digit loop. Orbits longer
 		// than maxOrbit, or stuck at a fixed point, are errors.
-		mkL("orbit", famList, sigI, I, ts(I), LI, func(l *lambda, a []any) any {
-			x, out := a[0], []int64{}
+		opL1("orbit", famList, sigI, tInt, func(ar *arena, l *lambda, x int64) ([]int64, bool) {
+			out := []int64{}
 			for range maxOrbit {
-				v, good := l.call1(x).(int64)
+				v, good := lam1[int64, int64](ar, l, x)
 				switch {
 				case !good:
-					return errV
+					return nil, false
 				case v == 0:
-					return out
+					return out, true
 				case v == x:
-					return errV
+					return nil, false
 				}
 				out, x = append(out, v), v
 			}
-			return errV
+			return nil, false
 		}, func(e *emitter, l *lambda, a []code) code {
 			e.helper("orbit", pyOrbit)
 			return atom("orbit(" + a[0].s + ", " + e.fn(l, "x") + ")")
@@ -100,22 +94,22 @@ func orbitOps() []*operator {
 }
 
 // iterateUntil applies step until done holds, returning the final value,
-// whether it stopped, and the number of steps.
-func iterateUntil(step, done *lambda, x any) (any, bool, int64) {
+// the number of steps, and whether it stopped within maxSteps steps with
+// both lambdas good.
+func iterateUntil(ar *arena, step, done *lambda, x int64) (int64, int64, bool) {
 	for steps := int64(0); steps <= maxSteps; steps++ {
-		b, good := done.call1(x).(bool)
+		b, good := lam1[int64, bool](ar, done, x)
 		if !good {
-			return errV, false, 0
+			return 0, 0, false
 		}
 		if b {
-			return x, true, steps
+			return x, steps, true
 		}
-		x = step.call1(x)
-		if _, good := x.(int64); !good {
-			return errV, false, 0
+		if x, good = lam1[int64, int64](ar, step, x); !good {
+			return 0, 0, false
 		}
 	}
-	return errV, false, 0
+	return 0, 0, false
 }
 
 // maxOrbit bounds the length of an orbit.

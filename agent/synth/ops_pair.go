@@ -8,103 +8,86 @@ import "slices"
 // sorting, first and last, swapping, zip and flatten, and the higher-order
 // map, filter, count, sort_by, max_by, min_by, map_first, map_second.
 func pairListOps() []*operator {
-	I, F, B, LI, LF, LB, LP := tInt, tFloat, tBool, tListInt, tListFloat, tListBool, tListPair
+	I, F, B := tInt, tFloat, tBool
 	return []*operator{
-		mk("len", famList, ts(LP), I, func(a []any) any { return int64(len(a[0].([]pair))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sorted", famList, ts(LP), LP, func(a []any) any {
-			out := slices.Clone(a[0].([]pair))
+		op1("len", famList, func(ps []pair) (int64, bool) { return int64(len(ps)), true },
+			pyOnly(func(a []code) code { return call("len", a[0]) })),
+		op1("sorted", famList, func(ps []pair) ([]pair, bool) {
+			out := slices.Clone(ps)
 			if out == nil {
 				out = []pair{}
 			}
-			slices.SortStableFunc(out, func(p, q pair) int {
-				if p[0] != q[0] {
-					return cmpI(p[0], q[0])
-				}
-				return cmpI(p[1], q[1])
-			})
-			return out
-		}, func(a []code) code { return call("sorted", a[0]) }),
-		mk("reversed", famList, ts(LP), LP, func(a []any) any { return reversed(a[0].([]pair)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("first", famList, ts(LP), LI, func(a []any) any { return pairAt(a[0].([]pair), 0) }, func(a []code) code { return atom("list(" + a[0].at(pAtom) + "[0])") }),
-		mk("last", famList, ts(LP), LI, func(a []any) any { return pairAt(a[0].([]pair), -1) }, func(a []code) code { return atom("list(" + a[0].at(pAtom) + "[-1])") }),
-		mk("swap", famList, ts(LP), LP, func(a []any) any {
-			ps := a[0].([]pair)
+			slices.SortStableFunc(out, cmpPair)
+			return out, true
+		}, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
+		op1("reversed", famList, func(ps []pair) ([]pair, bool) { return reversed(ps), true },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
+		op1("first", famList, func(ps []pair) ([]int64, bool) { return pairAt(ps, 0) },
+			pyOnly(func(a []code) code { return atom("list(" + a[0].at(pAtom) + "[0])") })),
+		op1("last", famList, func(ps []pair) ([]int64, bool) { return pairAt(ps, -1) },
+			pyOnly(func(a []code) code { return atom("list(" + a[0].at(pAtom) + "[-1])") })),
+		op1("swap", famList, func(ps []pair) ([]pair, bool) {
 			out := make([]pair, len(ps))
 			for i, p := range ps {
 				out[i] = pair{p[1], p[0]}
 			}
-			return out
-		}, func(a []code) code { return atom("[[y, x] for x, y in " + a[0].s + "]") }),
-		mk("zip", famList, ts(LI, LI), LP, func(a []any) any {
-			x, y := a[0].([]int64), a[1].([]int64)
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[[y, x] for x, y in " + a[0].s + "]") })),
+		op2("zip", famList, func(x, y []int64) ([]pair, bool) {
 			n := min(len(x), len(y))
 			out := make([]pair, n)
 			for i := 0; i < n; i++ {
 				out[i] = pair{x[i], y[i]}
 			}
-			return out
-		}, func(a []code) code { return atom("[[x, y] for x, y in zip(" + a[0].s + ", " + a[1].s + ")]") }),
-		mk("flatten", famList, ts(LP), LI, func(a []any) any {
-			ps := a[0].([]pair)
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[[x, y] for x, y in zip(" + a[0].s + ", " + a[1].s + ")]") })),
+		op1("flatten", famList, func(ps []pair) ([]int64, bool) {
 			out := make([]int64, 0, 2*len(ps))
 			for _, p := range ps {
 				out = append(out, p[0], p[1])
 			}
-			return out
-		}, func(a []code) code { return atom("[v for p in " + a[0].s + " for v in p]") }),
-		comprehension(mkL("map", famList, sigII, I, ts(LP), LI, func(l *lambda, a []any) any {
-			return mapList[pair, int64](a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
-		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
-		comprehension(mkL("map", famList, sigII, F, ts(LP), LF, func(l *lambda, a []any) any {
-			return mapList[pair, float64](a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
-		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
-		comprehension(mkL("map", famList, sigII, B, ts(LP), LB, func(l *lambda, a []any) any {
-			return mapList[pair, bool](a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
-		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
-		comprehension(mkL("filter", famList, sigII, B, ts(LP), LP, func(l *lambda, a []any) any {
-			return filterList(a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[v for p in " + a[0].s + " for v in p]") })),
+		comprehension(opL1("map", famList, sigII, I, mapPairsL[int64],
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
+		comprehension(opL1("map", famList, sigII, F, mapPairsL[float64],
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
+		comprehension(opL1("map", famList, sigII, B, mapPairsL[bool],
+			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, y0), "x, y", a[0].s) })),
+		comprehension(opL1("filter", famList, sigII, B, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
+			return filterF(ar, ps, func(p pair) (bool, bool) { return pairL[bool](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("[[x, y] for x, y in " + a[0].s + " if " + e.lam(l, x0, y0).s + "]")
 		})),
-		comprehension(mkL("count", famList, sigII, B, ts(LP), I, func(l *lambda, a []any) any {
-			return countList(a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
+		comprehension(opL1("count", famList, sigII, B, func(ar *arena, l *lambda, ps []pair) (int64, bool) {
+			return countF(ps, func(p pair) (bool, bool) { return pairL[bool](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sum(1 for x, y in " + a[0].s + " if " + e.lam(l, x0, y0).s + ")")
 		})),
-		mkL("sort_by", famList, sigII, I, ts(LP), LP, func(l *lambda, a []any) any {
-			return sortByKey(a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) })
+		opL1("sort_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
+			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + ")")
 		}),
-		mkL("max_by", famList, sigII, I, ts(LP), LI, func(l *lambda, a []any) any {
-			v := extremeByKey(a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) }, true)
-			if p, good := v.(pair); good {
-				return []int64{p[0], p[1]}
-			}
-			return errV
-		}, func(e *emitter, l *lambda, a []code) code {
-			return atom("list(max(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
-		}),
-		mkL("min_by", famList, sigII, I, ts(LP), LI, func(l *lambda, a []any) any {
-			v := extremeByKey(a[0].([]pair), func(p pair) any { return l.call2(p[0], p[1]) }, false)
-			if p, good := v.(pair); good {
-				return []int64{p[0], p[1]}
-			}
-			return errV
-		}, func(e *emitter, l *lambda, a []code) code {
-			return atom("list(min(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
-		}),
-		mkL("map_first", famList, sigII, I, ts(LP), LP, func(l *lambda, a []any) any {
-			return mapPairs(a[0].([]pair), func(p pair) (pair, bool) {
-				v, good := l.call2(p[0], p[1]).(int64)
+		opL1("max_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(ar, l, ps, true) },
+			func(e *emitter, l *lambda, a []code) code {
+				return atom("list(max(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
+			}),
+		opL1("min_by", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]int64, bool) { return extremePairBy(ar, l, ps, false) },
+			func(e *emitter, l *lambda, a []code) code {
+				return atom("list(min(" + a[0].s + ", key=lambda p: " + e.lam(l, atom("p[0]"), atom("p[1]")).s + "))")
+			}),
+		opL1("map_first", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
+			return mapF(ar, ps, func(p pair) (pair, bool) {
+				v, good := pairL[int64](ar, l, p)
 				return pair{v, p[1]}, good
 			})
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("[[" + e.lam(l, x0, y0).s + ", y] for x, y in " + a[0].s + "]")
 		}),
-		mkL("map_second", famList, sigII, I, ts(LP), LP, func(l *lambda, a []any) any {
-			return mapPairs(a[0].([]pair), func(p pair) (pair, bool) {
-				v, good := l.call2(p[0], p[1]).(int64)
+		opL1("map_second", famList, sigII, I, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
+			return mapF(ar, ps, func(p pair) (pair, bool) {
+				v, good := pairL[int64](ar, l, p)
 				return pair{p[0], v}, good
 			})
 		}, func(e *emitter, l *lambda, a []code) code {
@@ -116,45 +99,45 @@ func pairListOps() []*operator {
 // pairLibraryOps are Python idioms over lists of pairs: sorting by a key
 // with the pair as tie-break, set equality.
 func pairLibraryOps() []*operator {
-	I, LP := tInt, tListPair
 	return []*operator{
-		mkL("sort_by_then", famList, sigII, I, ts(LP), LP, func(l *lambda, a []any) any {
-			ps := slices.Clone(a[0].([]pair))
+		opL1("sort_by_then", famList, sigII, tInt, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
+			ps = slices.Clone(ps)
 			if ps == nil {
 				ps = []pair{}
 			}
 			slices.SortStableFunc(ps, cmpPair)
-			return sortByKey(ps, func(p pair) any { return l.call2(p[0], p[1]) })
+			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sorted(" + a[0].s + ", key=lambda p: (" + e.lam(l, atom("p[0]"), atom("p[1]")).s + ", p))")
 		}),
-		mk("same_set", famList, ts(LP, LP), tBool, func(a []any) any {
-			x, y := pointSet(a[0].([]pair)), pointSet(a[1].([]pair))
-			return slices.Equal(x, y)
-		}, func(a []code) code {
-			return cmpop(call("set", call("map", atom("tuple"), a[0])), "==", call("set", call("map", atom("tuple"), a[1])))
-		}),
+		op2("same_set", famList, func(x, y []pair) (bool, bool) { return slices.Equal(pointSet(x), pointSet(y)), true },
+			pyOnly(func(a []code) code {
+				return cmpop(call("set", call("map", atom("tuple"), a[0])), "==", call("set", call("map", atom("tuple"), a[1])))
+			})),
 	}
 }
 
-func pairAt(ps []pair, i int64) any {
-	v := index(ps, i)
-	if p, good := v.(pair); good {
-		return []int64{p[0], p[1]}
+// pairAt is list(ps[i]) with Python's negative indices.
+func pairAt(ps []pair, i int64) ([]int64, bool) {
+	p, good := at(ps, i)
+	if !good {
+		return nil, false
 	}
-	return errV
+	return []int64{p[0], p[1]}, true
 }
 
-func mapPairs(ps []pair, f func(pair) (pair, bool)) any {
-	out := make([]pair, len(ps))
-	for i, p := range ps {
-		q, good := f(p)
-		if !good {
-			return errV
-		}
-		out[i] = q
+// mapPairsL is [l(x, y) for x, y in ps].
+func mapPairsL[B any](ar *arena, l *lambda, ps []pair) ([]B, bool) {
+	return mapF(ar, ps, func(p pair) (B, bool) { return pairL[B](ar, l, p) })
+}
+
+// extremePairBy is list(max/min(ps, key=lambda p: l(p[0], p[1]))).
+func extremePairBy(ar *arena, l *lambda, ps []pair, max bool) ([]int64, bool) {
+	p, good := extremeByF(ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) }, max)
+	if !good {
+		return nil, false
 	}
-	return out
+	return []int64{p[0], p[1]}, true
 }
 
 func cmpPair(p, q pair) int {

@@ -12,62 +12,58 @@ import (
 // stringOps are the basic string operators: length, case, slicing,
 // searching, character classes, conversions.
 func stringOps() []*operator {
-	I, B, S := tInt, tBool, tStr
 	return []*operator{
-		mk("len", famScalar, ts(S), I, func(a []any) any { return int64(len([]rune(a[0].(string)))) },
-			func(a []code) code { return call("len", a[0]) }),
+		op1("len", famScalar, func(s string) (int64, bool) { return int64(len([]rune(s))), true },
+			pyOnly(func(a []code) code { return call("len", a[0]) })),
 		sMap("upper", "upper", strings.ToUpper),
 		sMap("lower", "lower", strings.ToLower),
 		sMap("strip", "strip", strings.TrimSpace),
 		sMap("capitalize", "capitalize", pyCapitalize),
 		sMap("title", "title", pyTitle),
 		sMap("swapcase", "swapcase", pySwapcase),
-		mk("reverse", famScalar, ts(S), S, func(a []any) any { return reverseString(a[0].(string)) },
-			func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("sorted_chars", famScalar, ts(S), S, func(a []any) any {
-			r := []rune(a[0].(string))
+		op1("reverse", famScalar, func(s string) (string, bool) { return reverseString(s), true },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
+		op1("sorted_chars", famScalar, func(s string) (string, bool) {
+			r := []rune(s)
 			slices.Sort(r)
-			return string(r)
-		}, func(a []code) code { return atom(`"".join(sorted(` + a[0].s + `))`) }),
-		mk("concat", famScalar, ts(S, S), S, func(a []any) any {
-			s := a[0].(string) + a[1].(string)
-			if len(s) > maxLen {
-				return errV
+			return string(r), true
+		}, pyOnly(func(a []code) code { return atom(`"".join(sorted(` + a[0].s + `))`) })),
+		op2("concat", famScalar, func(s, t string) (string, bool) {
+			if len(s)+len(t) > maxLen {
+				return "", false
 			}
-			return s
-		}, func(a []code) code { return binop(a[0], "+", a[1], pAdd) }),
-		mk("repeat", famScalar, ts(S, I), S, func(a []any) any {
-			s, k := a[0].(string), a[1].(int64)
+			return s + t, true
+		}, pyOnly(func(a []code) code { return binop(a[0], "+", a[1], pAdd) })),
+		op2("repeat", famScalar, func(s string, k int64) (string, bool) {
 			if k <= 0 {
-				return ""
+				return "", true
 			}
 			if k > maxLen || int64(len(s))*k > maxLen {
-				return errV
+				return "", false
 			}
-			return strings.Repeat(s, int(k))
-		}, func(a []code) code { return binop(a[0], "*", a[1], pMul) }),
-		mk("seq", famScalar, ts(S, S), B, func(a []any) any { return a[0].(string) == a[1].(string) },
-			func(a []code) code { return cmpop(a[0], "==", a[1]) }),
-		mk("contains", famScalar, ts(S, S), B, func(a []any) any { return strings.Contains(a[1].(string), a[0].(string)) },
-			func(a []code) code { return cmpop(a[0], "in", a[1]) }),
-		mk("count", famScalar, ts(S, S), I, func(a []any) any {
-			s, t := a[0].(string), a[1].(string)
+			return strings.Repeat(s, int(k)), true
+		}, pyOnly(func(a []code) code { return binop(a[0], "*", a[1], pMul) })),
+		op2("seq", famScalar, func(s, t string) (bool, bool) { return s == t, true },
+			pyOnly(func(a []code) code { return cmpop(a[0], "==", a[1]) })),
+		op2("contains", famScalar, func(s, t string) (bool, bool) { return strings.Contains(t, s), true },
+			pyOnly(func(a []code) code { return cmpop(a[0], "in", a[1]) })),
+		op2("count", famScalar, func(s, t string) (int64, bool) {
 			if t == "" {
-				return int64(len([]rune(s)) + 1)
+				return int64(len([]rune(s)) + 1), true
 			}
-			return int64(strings.Count(s, t))
-		}, func(a []code) code { return method(a[0], "count", a[1]) }),
-		mk("char_at", famScalar, ts(S, I), S, func(a []any) any {
-			v := index([]rune(a[0].(string)), a[1].(int64))
-			if r, good := v.(rune); good {
-				return string(r)
+			return int64(strings.Count(s, t)), true
+		}, pyOnly(func(a []code) code { return method(a[0], "count", a[1]) })),
+		op2("char_at", famScalar, func(s string, i int64) (string, bool) {
+			r, good := at([]rune(s), i)
+			if !good {
+				return "", false
 			}
-			return errV
-		}, func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") }),
-		mk("prefix", famScalar, ts(S, I), S, func(a []any) any { return string(takeList([]rune(a[0].(string)), a[1].(int64))) },
-			func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") }),
-		mk("suffix", famScalar, ts(S, I), S, func(a []any) any { return string(dropList([]rune(a[0].(string)), a[1].(int64))) },
-			func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") }),
+			return string(r), true
+		}, pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + "]") })),
+		op2("prefix", famScalar, func(s string, k int64) (string, bool) { return string(takeList([]rune(s), k)), true },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[:" + a[1].s + "]") })),
+		op2("suffix", famScalar, func(s string, k int64) (string, bool) { return string(dropList([]rune(s), k)), true },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[" + a[1].s + ":]") })),
 		sPred("isdigit", func(s string) bool { return allRunes(s, isASCIIDigit) }, func(a code) code { return method(a, "isdigit") }),
 		sPred("isalpha", func(s string) bool { return allRunes(s, unicode.IsLetter) }, func(a code) code { return method(a, "isalpha") }),
 		sPred("isspace", func(s string) bool { return allRunes(s, unicode.IsSpace) }, func(a code) code { return method(a, "isspace") }),
@@ -77,23 +73,22 @@ func stringOps() []*operator {
 			func(a code) code { return method(a, "islower") }),
 		sPred("is_vowel", func(s string) bool { return s != "" && strings.Contains("aeiouAEIOU", s) },
 			func(a code) code { return cmpop(a, "in", atom(`"aeiouAEIOU"`)) }),
-		mk("ord", famScalar, ts(S), I, func(a []any) any {
-			r := []rune(a[0].(string))
+		op1("ord", famScalar, func(s string) (int64, bool) {
+			r := []rune(s)
 			if len(r) != 1 {
-				return errV
+				return 0, false
 			}
-			return int64(r[0])
-		}, func(a []code) code { return call("ord", a[0]) }),
-		mk("chr", famScalar, ts(I), S, func(a []any) any {
-			n := a[0].(int64)
+			return int64(r[0]), true
+		}, pyOnly(func(a []code) code { return call("ord", a[0]) })),
+		op1("chr", famScalar, func(n int64) (string, bool) {
 			if n < 0 || n > 0xD7FF {
-				return errV
+				return "", false
 			}
-			return string(rune(n))
-		}, func(a []code) code { return call("chr", a[0]) }),
-		mk("str", famScalar, ts(I), S, func(a []any) any { return strconv.FormatInt(a[0].(int64), 10) },
-			func(a []code) code { return call("str", a[0]) }),
-		mkE("shift", famScalar, ts(S, I), S, func(a []any) any { return shiftLetter(a[0].(string), a[1].(int64)) },
+			return string(rune(n)), true
+		}, pyOnly(func(a []code) code { return call("chr", a[0]) })),
+		op1("str", famScalar, func(n int64) (string, bool) { return strconv.FormatInt(n, 10), true },
+			pyOnly(func(a []code) code { return call("str", a[0]) })),
+		op2("shift", famScalar, func(s string, k int64) (string, bool) { return shiftLetter(s, k), true },
 			func(e *emitter, a []code) code {
 				e.helper("shift_letters", pyShiftLetters)
 				return call("shift_letters", a...)
@@ -104,139 +99,139 @@ func stringOps() []*operator {
 // stringLibraryOps are Python idioms over strings: run-length encoding,
 // the most common character.
 func stringLibraryOps() []*operator {
-	S := tStr
 	return []*operator{
-		rare(costs(2, mkE("run_length_encode", famScalar, ts(S), S, func(a []any) any {
-			r := []rune(a[0].(string))
+		rare(costs(2, op1("run_length_encode", famScalar, func(s string) (string, bool) {
+			r := []rune(s)
 			var sb strings.Builder
-			for _, n := range runLengths(r) {
+			for _, n := range runLengths(nil, r) {
 				sb.WriteRune(r[0])
 				sb.WriteString(strconv.FormatInt(n, 10))
 				r = r[n:]
 			}
-			return sb.String()
+			return sb.String(), true
 		}, func(e *emitter, a []code) code {
 			e.use("itertools")
 			return atom(`"".join(k + str(len(list(g))) for k, g in itertools.groupby(` + a[0].s + "))")
 		}))),
-		rare(mk("mode", famScalar, ts(S), S, func(a []any) any {
-			r := []rune(a[0].(string))
+		rare(op1("mode", famScalar, func(s string) (string, bool) {
+			r := []rune(s)
 			if len(r) == 0 {
-				return ""
+				return "", true
 			}
-			return string(mostCommon(r))
-		}, func(a []code) code {
+			return string(mostCommon(nil, r)), true
+		}, pyOnly(func(a []code) code {
 			return atom("max(sorted(" + a[0].s + "), key=" + a[0].at(pAtom) + `.count, default="")`)
-		})),
+		}))),
 	}
 }
 
 // stringNamedOps are named combinations over strings.
 func stringNamedOps() []*operator {
-	B, S := tBool, tStr
 	return []*operator{
-		mk("isalnum", famScalar, ts(S), B, func(a []any) any {
-			return allRunes(a[0].(string), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
-		}, func(a []code) code { return method(a[0], "isalnum") }),
-		mk("is_palindrome", famScalar, ts(S), B, func(a []any) any { s := a[0].(string); return s == reverseString(s) },
-			func(a []code) code { return cmpop(a[0], "==", atom(a[0].at(pAtom)+"[::-1]")) }),
+		op1("isalnum", famScalar, func(s string) (bool, bool) {
+			return allRunes(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }), true
+		}, pyOnly(func(a []code) code { return method(a[0], "isalnum") })),
+		op1("is_palindrome", famScalar, func(s string) (bool, bool) { return s == reverseString(s), true },
+			pyOnly(func(a []code) code { return cmpop(a[0], "==", atom(a[0].at(pAtom)+"[::-1]")) })),
 	}
 }
 
 // stringListOps split and join strings, work on lists of strings, and
 // map, filter and count characters.
 func stringListOps() []*operator {
-	I, B, S, LI, LS := tInt, tBool, tStr, tListInt, tListStr
+	I, B, S := tInt, tBool, tStr
 	return []*operator{
-		mk("split", famList, ts(S), LS, func(a []any) any {
-			f := strings.Fields(a[0].(string))
+		op1("split", famList, func(s string) ([]string, bool) {
+			f := strings.Fields(s)
 			if f == nil {
 				f = []string{}
 			}
-			return f
-		}, func(a []code) code { return method(a[0], "split") }),
-		mk("chars", famList, ts(S), LS, func(a []any) any {
-			r := []rune(a[0].(string))
+			return f, true
+		}, pyOnly(func(a []code) code { return method(a[0], "split") })),
+		op1("chars", famList, func(s string) ([]string, bool) {
+			r := []rune(s)
 			out := make([]string, len(r))
 			for i, c := range r {
 				out[i] = string(c)
 			}
-			return out
-		}, func(a []code) code { return call("list", a[0]) }),
-		mk("join", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), " ") }, func(a []code) code { return method(atom(`" "`), "join", a[0]) }),
-		mk("concat_all", famList, ts(LS), S, func(a []any) any { return strings.Join(a[0].([]string), "") }, func(a []code) code { return method(atom(`""`), "join", a[0]) }),
-		mk("len", famList, ts(LS), I, func(a []any) any { return int64(len(a[0].([]string))) }, func(a []code) code { return call("len", a[0]) }),
-		mk("sorted", famList, ts(LS), LS, func(a []any) any { return sortedCopy(a[0].([]string), false) }, func(a []code) code { return call("sorted", a[0]) }),
-		mk("reversed", famList, ts(LS), LS, func(a []any) any { return reversed(a[0].([]string)) }, func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") }),
-		mk("first", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), 0) }, func(a []code) code { return atom(a[0].at(pAtom) + "[0]") }),
-		mk("last", famList, ts(LS), S, func(a []any) any { return index(a[0].([]string), -1) }, func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") }),
-		mk("unique", famList, ts(LS), LS, func(a []any) any { return uniqueOrdered(a[0].([]string)) }, func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") }),
-		comprehension(mkL("map", famList, sigS, S, ts(LS), LS, func(l *lambda, a []any) any { return mapList[string, string](a[0].([]string), c1[string](l)) },
+			return out, true
+		}, pyOnly(func(a []code) code { return call("list", a[0]) })),
+		op1("join", famList, func(ws []string) (string, bool) { return strings.Join(ws, " "), true },
+			pyOnly(func(a []code) code { return method(atom(`" "`), "join", a[0]) })),
+		op1("concat_all", famList, func(ws []string) (string, bool) { return strings.Join(ws, ""), true },
+			pyOnly(func(a []code) code { return method(atom(`""`), "join", a[0]) })),
+		op1("len", famList, func(ws []string) (int64, bool) { return int64(len(ws)), true },
+			pyOnly(func(a []code) code { return call("len", a[0]) })),
+		op1("sorted", famList, func(ws []string) ([]string, bool) { return sortedCopy(nil, ws, false), true },
+			pyOnly(func(a []code) code { return call("sorted", a[0]) })),
+		op1("reversed", famList, func(ws []string) ([]string, bool) { return reversed(ws), true },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
+		op1("first", famList, func(ws []string) (string, bool) { return at(ws, 0) },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[0]") })),
+		op1("last", famList, func(ws []string) (string, bool) { return at(ws, -1) },
+			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[-1]") })),
+		op1("unique", famList, func(ws []string) ([]string, bool) { return uniqueOrdered(nil, ws), true },
+			pyOnly(func(a []code) code { return atom("list(dict.fromkeys(" + a[0].s + "))") })),
+		comprehension(opL1("map", famList, sigS, S, mapL[string, string],
 			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
-		comprehension(mkL("map", famList, sigS, I, ts(LS), LI, func(l *lambda, a []any) any { return mapList[string, int64](a[0].([]string), c1[string](l)) },
+		comprehension(opL1("map", famList, sigS, I, mapL[string, int64],
 			func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, atom("w")), "w", a[0].s) })),
-		comprehension(mkL("filter", famList, sigS, B, ts(LS), LS, func(l *lambda, a []any) any { return filterList(a[0].([]string), c1[string](l)) },
+		comprehension(opL1("filter", famList, sigS, B, filterL[string],
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("[w for w in " + a[0].s + " if " + e.lam(l, atom("w")).s + "]")
 			})),
-		mkL("sort_by", famList, sigS, I, ts(LS), LS, func(l *lambda, a []any) any {
-			return sortByKey(a[0].([]string), func(x string) any { return l.call1(x) })
-		},
+		opL1("sort_by", famList, sigS, I, sortByL[string],
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("sorted(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		mkL("max_by", famList, sigS, I, ts(LS), S, func(l *lambda, a []any) any {
-			return extremeByKey(a[0].([]string), func(x string) any { return l.call1(x) }, true)
-		},
+		opL1("max_by", famList, sigS, I, func(ar *arena, l *lambda, ws []string) (string, bool) { return extremeByL(ar, l, ws, true) },
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("max(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		mkL("min_by", famList, sigS, I, ts(LS), S, func(l *lambda, a []any) any {
-			return extremeByKey(a[0].([]string), func(x string) any { return l.call1(x) }, false)
-		},
+		opL1("min_by", famList, sigS, I, func(ar *arena, l *lambda, ws []string) (string, bool) { return extremeByL(ar, l, ws, false) },
 			func(e *emitter, l *lambda, a []code) code {
 				return atom("min(" + a[0].s + ", key=" + e.fn(l, "w") + ")")
 			}),
-		comprehension(mkL("map_chars", famList, sigS, S, ts(S), S, func(l *lambda, a []any) any {
+		comprehension(opL1("map_chars", famList, sigS, S, func(ar *arena, l *lambda, s string) (string, bool) {
 			var sb strings.Builder
-			for _, c := range a[0].(string) {
-				v, good := l.call1(string(c)).(string)
+			for _, c := range s {
+				v, good := lam1[string, string](ar, l, string(c))
 				if !good {
-					return errV
+					return "", false
 				}
 				sb.WriteString(v)
 			}
-			return sb.String()
+			return sb.String(), true
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom(`"".join(` + e.lam(l, atom("c")).s + " for c in " + a[0].s + ")")
 		})),
-		comprehension(mkL("filter_chars", famList, sigS, B, ts(S), S, func(l *lambda, a []any) any {
+		comprehension(opL1("filter_chars", famList, sigS, B, func(ar *arena, l *lambda, s string) (string, bool) {
 			var sb strings.Builder
-			for _, c := range a[0].(string) {
-				v, good := l.call1(string(c)).(bool)
+			for _, c := range s {
+				v, good := lam1[string, bool](ar, l, string(c))
 				if !good {
-					return errV
+					return "", false
 				}
 				if v {
 					sb.WriteRune(c)
 				}
 			}
-			return sb.String()
+			return sb.String(), true
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom(`"".join(c for c in ` + a[0].s + " if " + e.lam(l, atom("c")).s + ")")
 		})),
-		comprehension(mkL("count_chars", famList, sigS, B, ts(S), I, func(l *lambda, a []any) any {
+		comprehension(opL1("count_chars", famList, sigS, B, func(ar *arena, l *lambda, s string) (int64, bool) {
 			n := int64(0)
-			for _, c := range a[0].(string) {
-				v, good := l.call1(string(c)).(bool)
+			for _, c := range s {
+				v, good := lam1[string, bool](ar, l, string(c))
 				if !good {
-					return errV
+					return 0, false
 				}
 				if v {
 					n++
 				}
 			}
-			return n
+			return n, true
 		}, func(e *emitter, l *lambda, a []code) code {
 			return atom("sum(1 for c in " + a[0].s + " if " + e.lam(l, atom("c")).s + ")")
 		})),
@@ -245,9 +240,8 @@ func stringListOps() []*operator {
 
 // stringRunLengthOps are the lengths of a string's runs of one character.
 func stringRunLengthOps() []*operator {
-	S, LI := tStr, tListInt
 	return []*operator{
-		mkE("run_lengths", famScan, ts(S), LI, func(a []any) any { return runLengths([]rune(a[0].(string))) },
+		op1("run_lengths", famScan, func(s string) ([]int64, bool) { return runLengths(nil, []rune(s)), true },
 			func(e *emitter, a []code) code {
 				e.use("itertools")
 				return atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].s + ")]")
@@ -257,10 +251,9 @@ func stringRunLengthOps() []*operator {
 
 // stringSplitOps split a string at every single space.
 func stringSplitOps() []*operator {
-	S, LS := tStr, tListStr
 	return []*operator{
-		mk("split_on_space", famList, ts(S), LS, func(a []any) any { return strings.Split(a[0].(string), " ") },
-			func(a []code) code { return method(a[0], "split", atom(`" "`)) }),
+		op1("split_on_space", famList, func(s string) ([]string, bool) { return strings.Split(s, " "), true },
+			pyOnly(func(a []code) code { return method(a[0], "split", atom(`" "`)) })),
 	}
 }
 
@@ -364,30 +357,29 @@ def shift_letters(s, k):
 // lambda bodies: where a pattern occurs in a string, first (str.find) or
 // everywhere, overlaps included, and the character codes.
 func stringProgramOps() []*operator {
-	S, I, LI := tStr, tInt, tListInt
 	return []*operator{
-		mk("find", famScalar, ts(S, S), I, func(a []any) any {
-			occ := occurrences([]rune(a[0].(string)), []rune(a[1].(string)), true)
+		op2("find", famScalar, func(s, p string) (int64, bool) {
+			occ := occurrences([]rune(s), []rune(p), true)
 			if len(occ) == 0 {
-				return int64(-1)
+				return -1, true
 			}
-			return occ[0]
-		}, func(a []code) code { return method(a[0], "find", a[1]) }),
+			return occ[0], true
+		}, pyOnly(func(a []code) code { return method(a[0], "find", a[1]) })),
 		// codes are a string's character codes: checksums and scores
 		// of characters are then sums and folds over a list.
-		mk("codes", famList, ts(S), LI, func(a []any) any {
+		op1("codes", famList, func(s string) ([]int64, bool) {
 			out := []int64{}
-			for _, r := range a[0].(string) {
+			for _, r := range s {
 				out = append(out, int64(r))
 			}
-			return out
-		}, func(a []code) code { return atom("[ord(c) for c in " + a[0].s + "]") }),
-		mk("occurrences", famList, ts(S, S), LI, func(a []any) any {
-			return occurrences([]rune(a[0].(string)), []rune(a[1].(string)), false)
-		}, func(a []code) code {
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[ord(c) for c in " + a[0].s + "]") })),
+		op2("occurrences", famList, func(s, p string) ([]int64, bool) {
+			return occurrences([]rune(s), []rune(p), false), true
+		}, pyOnly(func(a []code) code {
 			return atom("[i for i in range(len(" + a[0].s + ") - len(" + a[1].s + ") + 1) if " +
 				a[0].at(pAtom) + ".startswith(" + a[1].s + ", i)]")
-		}),
+		})),
 	}
 }
 

@@ -245,13 +245,27 @@ func TestUniqueOrdered(t *testing.T) {
 		{"long list at the span's ends", append(slices.Repeat([]int64{-2000, 2095}, 20), 0), []int64{-2000, 2095, 0}},
 		{"long list too wide for the bit set", append(slices.Repeat([]int64{7, 4103}, 20), 7), []int64{7, 4103}},
 		{"span past int64", append(slices.Repeat([]int64{math.MinInt64, math.MaxInt64}, 20), 1), []int64{math.MinInt64, math.MaxInt64, 1}},
+		{"long increasing list, wide span", steps(40, -5000, 997), steps(40, -5000, 997)},
+		{"long decreasing list, wide span", steps(40, 9000, -500), steps(40, 9000, -500)},
+		{"long list increasing but for its end", append(steps(40, 0, 1000), 0), steps(40, 0, 1000)},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := uniqueOrdered(tc.in)
-			if got == nil || !slices.Equal(got, tc.want) {
-				t.Errorf("uniqueOrdered(%v) = %v, want %v", tc.in, got, tc.want)
-			}
-		})
+		for _, ar := range []*arena{nil, {}} {
+			t.Run(tc.name, func(t *testing.T) {
+				got := uniqueOrdered(ar, tc.in)
+				if got == nil || !slices.Equal(got, tc.want) {
+					t.Errorf("uniqueOrdered(%v) = %v, want %v", tc.in, got, tc.want)
+				}
+			})
+		}
 	}
+}
+
+// steps is n integers from start, step apart.
+func steps(n int, start, step int64) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = start + int64(i)*step
+	}
+	return out
 }

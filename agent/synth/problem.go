@@ -406,6 +406,77 @@ func (p *problem) matchesAt(i int, v any) bool {
 	return !isErr(got) && equalTo(got, want, task.DefaultAtol)
 }
 
+// matchesColAt is matchesAt for the value on example i of a program's
+// typed values, without boxing a scalar.
+func (p *problem) matchesColAt(col vec, i int) bool {
+	want := p.outs[i]
+	if col.bad != nil && col.bad[i] {
+		return isErr(want)
+	}
+	switch c := col.data.(type) {
+	case []int64:
+		switch w := want.(type) {
+		case int64:
+			return c[i] == w
+		case float64:
+			return math.Abs(float64(c[i])-w) <= task.DefaultAtol
+		}
+		return false
+	case []bool:
+		w, good := want.(bool)
+		return good && w == c[i]
+	case []string:
+		w, good := want.(string)
+		return good && w == c[i]
+	case []float64:
+		v := c[i]
+		if p.round >= 0 {
+			scale := math.Pow(10, float64(p.round))
+			v = math.RoundToEven(v*scale) / scale
+		}
+		switch w := want.(type) {
+		case int64:
+			return math.Abs(v-float64(w)) <= task.DefaultAtol
+		case float64:
+			return floatEq(v, w, task.DefaultAtol)
+		}
+		return false
+	case [][]float64:
+		return !isErr(want) && equalTo(p.rounded(c[i]), want, task.DefaultAtol)
+	case [][]int64:
+		return !isErr(want) && equalTo(c[i], want, task.DefaultAtol)
+	case [][]bool:
+		return !isErr(want) && equalTo(c[i], want, task.DefaultAtol)
+	case [][]string:
+		return !isErr(want) && equalTo(c[i], want, task.DefaultAtol)
+	case [][]pair:
+		return !isErr(want) && equalTo(c[i], want, task.DefaultAtol)
+	}
+	return false
+}
+
+// matchesCol is matches over a program's typed values.
+func (p *problem) matchesCol(col vec) (bits []uint64, n int) {
+	bits = make([]uint64, (len(p.outs)+63)/64)
+	for i := range p.outs {
+		if p.matchesColAt(col, i) {
+			bits[i/64] |= 1 << (i % 64)
+			n++
+		}
+	}
+	return bits, n
+}
+
+// allMatchCol is allMatch over a program's typed values.
+func (p *problem) allMatchCol(col vec) bool {
+	for i := range p.outs {
+		if !p.matchesColAt(col, i) {
+			return false
+		}
+	}
+	return true
+}
+
 // matches returns the bitset of examples a program's values get right.
 func (p *problem) matches(vals []any) (bits []uint64, n int) {
 	bits = make([]uint64, (len(p.outs)+63)/64)

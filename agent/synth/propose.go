@@ -463,7 +463,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	for j := range extra {
 		keys[j] = make([]hasher, len(surv))
 		for s, e := range surv {
-			keys[j][s] = fnvOffset.value(p.rounded(e.vals[nObs+j]))
+			keys[j][s] = fnvOffset.value(p.rounded(e.values()[nObs+j]))
 		}
 	}
 	class := make([]int, len(surv)) // current partition of survivors

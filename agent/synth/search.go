@@ -166,7 +166,7 @@ func (s *searcher) consider(n *node, vals []any) bool {
 		if !res.solved {
 			res.best, res.passed, res.solved = n, len(p.outs), true
 		}
-		res.survivors = append(res.survivors, &entry{n: n, vals: vals})
+		res.survivors = append(res.survivors, &entry{n: n, boxedVals: vals})
 		keep := s.spec.keep
 		if keep <= 0 {
 			keep = maxSurvivors
@@ -187,13 +187,13 @@ func (s *searcher) onNew(t valType, e *entry) bool {
 		}
 		return false
 	}
-	if s.consider(e.n, e.vals) {
-		return true
+	if p.allMatchCol(e.col) {
+		return s.consider(e.n, e.values())
 	}
 	if res.solved {
 		return false
 	}
-	bits, n := p.matches(e.vals)
+	bits, n := p.matchesCol(e.col)
 	if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < s.bestSize) {
 		res.best, res.passed, s.bestSize = e.n, n, e.n.Size
 	}

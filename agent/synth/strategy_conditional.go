@@ -59,7 +59,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		nt := 0
 		valid := true
 		for i := 0; i < nObs; i++ {
-			b, good := c.vals[i].(bool)
+			b, good := c.at(i).(bool)
 			if !good {
 				valid = false
 				break
@@ -93,21 +93,21 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		if size > maxSize || (best != nil && size >= best.Size) {
 			continue
 		}
-		ret, _ := typeOf(firstValue(t.vals))
+		ret, _ := typeOf(firstValue(t.values()))
 		if !p.okType(ret) {
 			continue
 		}
 		// Both branches must have one type for Python and Go to agree.
-		if rt, _ := typeOf(firstValue(e.vals)); rt != ret {
+		if rt, _ := typeOf(firstValue(e.values())); rt != ret {
 			continue
 		}
 		best = &node{Op: catalog.conds[ret], Kids: []*node{c.n, t.n, e.n}, Var: -1, Size: size}
-		bestVals = make([]any, len(c.vals))
-		for i := range c.vals {
-			if b, good := c.vals[i].(bool); good && b {
-				bestVals[i] = t.vals[i]
+		bestVals = make([]any, len(c.values()))
+		for i := range c.values() {
+			if b, good := c.values()[i].(bool); good && b {
+				bestVals[i] = t.values()[i]
 			} else if good {
-				bestVals[i] = e.vals[i]
+				bestVals[i] = e.values()[i]
 			} else {
 				bestVals[i] = errV
 			}

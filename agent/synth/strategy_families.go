@@ -69,14 +69,14 @@ func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize in
 		if !p.okType(t) {
 			return false
 		}
-		if p.allMatch(e.vals) {
+		if p.allMatchCol(e.col) {
 			found = e.n
 			return true
 		}
 		// The branches of a conditional are small programs right on part
 		// of the points, the smallest of each set of points kept.
 		if conds && len(p.outs) >= 3 && e.n.Size <= maxBranchSize && len(order) < maxHoleMasks {
-			if bits, n := p.matches(e.vals); n > 0 {
+			if bits, n := p.matchesCol(e.col); n > 0 {
 				if k := maskKey(bits); masks[k] == nil {
 					masks[k] = e
 					order = append(order, k)

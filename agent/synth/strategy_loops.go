@@ -108,10 +108,10 @@ func evalAt(op *operator, l *lambda, kids []*entry, args []any, i int) (v any) {
 		}
 	}()
 	for k, e := range kids {
-		if isErr(e.vals[i]) {
+		if isErr(e.at(i)) {
 			return errV
 		}
-		args[k] = e.vals[i]
+		args[k] = e.at(i)
 	}
 	return op.Eval(l, args[:len(kids)])
 }

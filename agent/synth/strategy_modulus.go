@@ -45,12 +45,12 @@ func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []
 	}
 	for _, e := range en.bank[tInt][size] {
 		for _, m := range mods {
-			if !congruent(e.vals, outs, m) {
+			if !congruent(e.col, outs, m) {
 				continue
 			}
 			n := &node{Op: opMod, Kids: []*node{e.n, {Var: -1, Const: m, Size: 1}}, Var: -1, Size: e.n.Size + 2}
-			vals := make([]any, len(e.vals))
-			for i, v := range e.vals {
+			vals := make([]any, len(e.values()))
+			for i, v := range e.values() {
 				vals[i] = errV
 				if x, isInt := v.(int64); isInt {
 					vals[i], _ = pyMod(x, m)
@@ -64,14 +64,19 @@ func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []
 	return false
 }
 
-// congruent reports whether vals are outs modulo m, one at least reduced.
-func congruent(vals []any, outs []int64, m int64) bool {
+// congruent reports whether a program's values (integers) are outs
+// modulo m, one at least reduced.
+func congruent(col vec, outs []int64, m int64) bool {
+	vals, isInt := col.data.([]int64)
+	if !isInt {
+		return false
+	}
 	reduced := false
 	for i, o := range outs {
-		v, isInt := vals[i].(int64)
-		if !isInt {
+		if col.bad != nil && col.bad[i] {
 			return false
 		}
+		v := vals[i]
 		if r, _ := pyMod(v, m); r != o {
 			return false
 		}

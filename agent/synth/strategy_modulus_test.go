@@ -59,7 +59,7 @@ func TestCongruent(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := congruent(c.vals, c.outs, c.m); got != c.want {
+			if got := congruent(columnOf(tInt, c.vals), c.outs, c.m); got != c.want {
 				t.Errorf("congruent(%v, %v, %d) = %v, want %v", c.vals, c.outs, c.m, got, c.want)
 			}
 		})

@@ -134,10 +134,7 @@ const maxTransformedLam = 3
 // argument type.
 func applyUnary(en *enumerator, es []*entry, ops []*operator) {
 	for _, e := range es {
-		t, good := typeOf(firstValue(e.vals))
-		if !good {
-			continue
-		}
+		t := e.typ()
 		for _, op := range ops {
 			if en.stopped {
 				return

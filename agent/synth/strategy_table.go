@@ -74,7 +74,7 @@ func (p *problem) tabled(t valType, e *entry) (*node, []any) {
 	}
 	var keys [maxLabels]any
 	for i, k := range p.labelOf {
-		v := e.vals[i]
+		v := e.at(i)
 		switch {
 		case isErr(v):
 			return nil, nil
@@ -88,8 +88,8 @@ func (p *problem) tabled(t valType, e *entry) (*node, []any) {
 		}
 	}
 	op := tableOp(t, keys[:len(p.labels)], p.labels)
-	vals := make([]any, len(e.vals))
-	for i, v := range e.vals {
+	vals := make([]any, len(e.values()))
+	for i, v := range e.values() {
 		vals[i] = op.Eval(nil, []any{v})
 	}
 	return &node{Op: op, Kids: []*node{e.n}, Var: -1, Size: e.n.Size + 1}, vals

@@ -1,0 +1,327 @@
+package synth
+
+// Typed value vectors. The enumerator keeps a program's values on every
+// environment as one typed slice (a column) instead of a slice of boxed
+// values: a column of integers is one allocation the garbage collector
+// never scans, and an operator with a typed kernel (kernel.go) reads its
+// arguments' columns and writes its results without boxing either. The
+// environments where a program raised are marked in a separate mask.
+
+// vec is a program's values on every environment: data is a []int64,
+// []float64, []bool, []string, [][]int64, [][]float64, [][]bool,
+// [][]string or [][]pair by the program's type; bad, nil when the program
+// raised nowhere, marks the environments where it raised (their data
+// element is the zero value).
+type vec struct {
+	data any
+	bad  []bool
+}
+
+// failed reports whether the program raised on environment i.
+func (v vec) failed(i int) bool { return v.bad != nil && v.bad[i] }
+
+// newColumn returns a zeroed column of n values of type t.
+func newColumn(t valType, n int) any {
+	switch t {
+	case tInt:
+		return make([]int64, n)
+	case tFloat:
+		return make([]float64, n)
+	case tBool:
+		return make([]bool, n)
+	case tStr:
+		return make([]string, n)
+	case tListInt:
+		return make([][]int64, n)
+	case tListFloat:
+		return make([][]float64, n)
+	case tListBool:
+		return make([][]bool, n)
+	case tListStr:
+		return make([][]string, n)
+	case tListPair:
+		return make([][]pair, n)
+	}
+	panic("synth: no column for type " + t.String())
+}
+
+// columnType is the type of a column's values.
+func columnType(data any) valType {
+	switch data.(type) {
+	case []int64:
+		return tInt
+	case []float64:
+		return tFloat
+	case []bool:
+		return tBool
+	case []string:
+		return tStr
+	case [][]int64:
+		return tListInt
+	case [][]float64:
+		return tListFloat
+	case [][]bool:
+		return tListBool
+	case [][]string:
+		return tListStr
+	case [][]pair:
+		return tListPair
+	}
+	panic("synth: not a column")
+}
+
+// columnOf unboxes values of type t into a vec; an error value, or a value
+// of another type, marks its environment bad.
+func columnOf(t valType, vals []any) vec {
+	data := newColumn(t, len(vals))
+	var bad []bool
+	for i, v := range vals {
+		if !setAt(data, i, v) {
+			if bad == nil {
+				bad = make([]bool, len(vals))
+			}
+			bad[i] = true
+		}
+	}
+	return vec{data: data, bad: bad}
+}
+
+// setAt stores v at index i of the column, reporting false when v is not
+// of the column's type (an error value among them).
+func setAt(data any, i int, v any) bool {
+	var good bool
+	switch c := data.(type) {
+	case []int64:
+		c[i], good = v.(int64)
+	case []float64:
+		c[i], good = v.(float64)
+	case []bool:
+		c[i], good = v.(bool)
+	case []string:
+		c[i], good = v.(string)
+	case [][]int64:
+		c[i], good = v.([]int64)
+	case [][]float64:
+		c[i], good = v.([]float64)
+	case [][]bool:
+		c[i], good = v.([]bool)
+	case [][]string:
+		c[i], good = v.([]string)
+	case [][]pair:
+		c[i], good = v.([]pair)
+	}
+	return good
+}
+
+// boxed returns the column's values boxed, errV where bad.
+func (v vec) boxed() []any {
+	var out []any
+	switch c := v.data.(type) {
+	case []int64:
+		out = boxAll(c)
+	case []float64:
+		out = boxAll(c)
+	case []bool:
+		out = boxAll(c)
+	case []string:
+		out = boxAll(c)
+	case [][]int64:
+		out = boxAll(c)
+	case [][]float64:
+		out = boxAll(c)
+	case [][]bool:
+		out = boxAll(c)
+	case [][]string:
+		out = boxAll(c)
+	case [][]pair:
+		out = boxAll(c)
+	}
+	for i, b := range v.bad {
+		if b {
+			out[i] = errV
+		}
+	}
+	return out
+}
+
+func boxAll[T any](c []T) []any {
+	out := make([]any, len(c))
+	for i, x := range c {
+		out[i] = x
+	}
+	return out
+}
+
+// hashColumn is the hash of a program's values on the first n
+// environments, equal to hashing each boxed value in turn with
+// hasher.value: typed and boxed values of one program hash alike.
+func hashColumn(data any, bad []bool, n int) hasher {
+	h := fnvOffset
+	const errMark = 0xdeadbeef
+	switch c := data.(type) {
+	case []int64:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.mix(1).mix(uint64(x))
+		}
+	case []float64:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.mix(2).mix(floatKey(x))
+		}
+	case []bool:
+		for i, x := range c[:n] {
+			switch {
+			case bad != nil && bad[i]:
+				h = h.mix(errMark)
+			case x:
+				h = h.mix(3)
+			default:
+				h = h.mix(4)
+			}
+		}
+	case []string:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.value(x)
+		}
+	case [][]int64:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.mix(6).mix(uint64(len(x)))
+			for _, e := range x {
+				h = h.mix(uint64(e))
+			}
+		}
+	case [][]float64:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.value(x)
+		}
+	case [][]bool:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.value(x)
+		}
+	case [][]string:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.value(x)
+		}
+	case [][]pair:
+		for i, x := range c[:n] {
+			if bad != nil && bad[i] {
+				h = h.mix(errMark)
+				continue
+			}
+			h = h.value(x)
+		}
+	}
+	return h
+}
+
+// columnBytes is the memory the bank is charged for a program's values:
+// valueBytes of each value, as if boxed (the bound was set in those
+// terms), 16 for an environment where it raised.
+func columnBytes(data any, bad []bool) int64 {
+	var n int64
+	switch c := data.(type) {
+	case []int64, []float64, []bool:
+		return 16 * int64(columnLen(data))
+	case []string:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 16 + int64(len(x))
+		}
+	case [][]int64:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 8*int64(len(x))
+		}
+	case [][]float64:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 8*int64(len(x))
+		}
+	case [][]bool:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + int64(len(x))
+		}
+	case [][]string:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += valueBytes(x)
+		}
+	case [][]pair:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 16*int64(len(x))
+		}
+	}
+	return n
+}
+
+// columnLen is the number of values in a column.
+func columnLen(data any) int {
+	switch c := data.(type) {
+	case []int64:
+		return len(c)
+	case []float64:
+		return len(c)
+	case []bool:
+		return len(c)
+	case []string:
+		return len(c)
+	case [][]int64:
+		return len(c)
+	case [][]float64:
+		return len(c)
+	case [][]bool:
+		return len(c)
+	case [][]string:
+		return len(c)
+	case [][]pair:
+		return len(c)
+	}
+	return 0
+}
