@@ -254,14 +254,14 @@ const (
 type transition struct{ h, f *lambda }
 
 func (tr transition) step(s, x int64) (int64, bool) {
-	var v any = x
+	v := x
 	if tr.f != nil {
-		if v = tr.f.call1(x); isErr(v) {
+		var good bool
+		if v, good = lam1[int64, int64](nil, tr.f, x); !good {
 			return 0, false
 		}
 	}
-	next, good := tr.h.call2(s, v).(int64)
-	return next, good
+	return lam2[int64, int64, int64](nil, tr.h, s, v)
 }
 
 func (tr transition) String() string {

@@ -55,7 +55,7 @@ func (t twoBack) run(xs []int64) (v any) {
 	}()
 	var before, last int64
 	for _, x := range xs {
-		hv, good := t.h.call2(before, x).(int64)
+		hv, good := lam2[int64, int64, int64](nil, t.h, before, x)
 		if !good {
 			return errV
 		}
@@ -89,7 +89,7 @@ func (t pairTable) run(xs []int64) (v any) {
 		var prev int64 // max([best[j] for j < i if rel], default=0)
 		have := false
 		for j := range i {
-			ok, isBool := t.rel.call2(xs[j], x).(bool)
+			ok, isBool := lam2[int64, int64, bool](nil, t.rel, xs[j], x)
 			if !isBool {
 				return errV
 			}
