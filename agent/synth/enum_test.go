@@ -10,19 +10,8 @@ import (
 )
 
 func BenchmarkEnumerate(b *testing.B) {
-	c := familyCases[3]
-	var exs []task.Example
-	for _, in := range []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[]", "[10,-10]"} {
-		v, _ := task.Decode(json.RawMessage(in))
-		out, _ := json.Marshal(c.f(v))
-		exs = append(exs, task.Example{Input: json.RawMessage(in), Output: out})
-	}
 	// An unreachable target keeps the enumerator busy for whole levels.
-	exs[0].Output = json.RawMessage(`[123456789]`)
-	p, err := newProblem(taskFor(c), exs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := unreachableProblem(b)
 	lams := defaultLambdas()
 	b.ResetTimer()
 	var evaluated int64
