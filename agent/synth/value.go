@@ -3,6 +3,7 @@ package synth
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,18 +260,19 @@ func pyFloat(f float64) string {
 // equalTo reports whether a program value matches an expected value with
 // the workflow's comparison (numbers numerically, floats within atol).
 func equalTo(got, want any, atol float64) bool {
+	near := func(g, w float64) bool { return math.Abs(g-w) <= atol }
 	switch w := want.(type) {
 	case int64:
 		switch g := got.(type) {
 		case int64:
 			return g == w
 		case float64:
-			return math.Abs(g-float64(w)) <= atol
+			return near(g, float64(w))
 		}
 	case float64:
 		switch g := got.(type) {
 		case int64:
-			return math.Abs(float64(g)-w) <= atol
+			return near(float64(g), w)
 		case float64:
 			return floatEq(g, w, atol)
 		}
@@ -283,82 +285,26 @@ func equalTo(got, want any, atol float64) bool {
 	case []int64:
 		switch g := got.(type) {
 		case []int64:
-			if len(g) != len(w) {
-				return false
-			}
-			for i := range g {
-				if g[i] != w[i] {
-					return false
-				}
-			}
-			return true
+			return slices.Equal(g, w)
 		case []float64:
-			if len(g) != len(w) {
-				return false
-			}
-			for i := range g {
-				if math.Abs(g[i]-float64(w[i])) > atol {
-					return false
-				}
-			}
-			return true
+			return slices.EqualFunc(g, w, func(x float64, y int64) bool { return near(x, float64(y)) })
 		}
 	case []float64:
 		switch g := got.(type) {
 		case []int64:
-			if len(g) != len(w) {
-				return false
-			}
-			for i := range g {
-				if math.Abs(float64(g[i])-w[i]) > atol {
-					return false
-				}
-			}
-			return true
+			return slices.EqualFunc(g, w, func(x int64, y float64) bool { return near(float64(x), y) })
 		case []float64:
-			if len(g) != len(w) {
-				return false
-			}
-			for i := range g {
-				if !floatEq(g[i], w[i], atol) {
-					return false
-				}
-			}
-			return true
+			return slices.EqualFunc(g, w, func(x, y float64) bool { return floatEq(x, y, atol) })
 		}
 	case []bool:
 		g, ok := got.([]bool)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range g {
-			if g[i] != w[i] {
-				return false
-			}
-		}
-		return true
+		return ok && slices.Equal(g, w)
 	case []string:
 		g, ok := got.([]string)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range g {
-			if g[i] != w[i] {
-				return false
-			}
-		}
-		return true
+		return ok && slices.Equal(g, w)
 	case []pair:
 		g, ok := got.([]pair)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range g {
-			if g[i] != w[i] {
-				return false
-			}
-		}
-		return true
+		return ok && slices.Equal(g, w)
 	}
 	return false
 }
