@@ -57,3 +57,35 @@ func TestArenaNewChunk(t *testing.T) {
 		t.Errorf("alloc of strings: %v", got)
 	}
 }
+
+// TestRangeOf checks list(range(lo, hi)) inside and outside the shared
+// window, and that a range cannot be appended into its neighbours.
+func TestRangeOf(t *testing.T) {
+	tests := []struct {
+		lo, hi int64
+		want   []int64
+		good   bool
+	}{
+		{0, 3, []int64{0, 1, 2}, true},
+		{-2, 1, []int64{-2, -1, 0}, true},
+		{5, 5, []int64{}, true},
+		{5, 2, []int64{}, true},
+		{maxLen - 2, maxLen, []int64{maxLen - 2, maxLen - 1}, true},
+		{maxLen - 1, maxLen + 1, []int64{maxLen - 1, maxLen}, true},
+		{-maxLen - 1, -maxLen + 1, []int64{-maxLen - 1, -maxLen}, true},
+		{0, maxLen + 1, nil, false},
+	}
+	for _, tc := range tests {
+		for _, ar := range []*arena{nil, {}} {
+			got, good := rangeOf(ar, tc.lo, tc.hi)
+			if good != tc.good || (good && (got == nil || !slices.Equal(got, tc.want))) {
+				t.Errorf("rangeOf(%d, %d) = %v, %v; want %v, %v", tc.lo, tc.hi, got, good, tc.want, tc.good)
+			}
+		}
+	}
+	r, _ := rangeOf(nil, 0, 3)
+	_ = append(r, 99)
+	if next, _ := rangeOf(nil, 3, 4); next[0] != 3 {
+		t.Errorf("an append to a range wrote into the shared list: range(3, 4) = %v", next)
+	}
+}

@@ -246,7 +246,11 @@ func smallest[A int64 | float64](xs []A) (A, bool) {
 	return m, true
 }
 
-// rangeOf is list(range(lo, hi)), failing past maxLen.
+// rangeOf is list(range(lo, hi)), failing past maxLen. Within
+// -maxLen..maxLen it is a window of one shared list of those integers
+// (its capacity ends with it, so an append copies): values are never
+// written once computed, and ranges are the longest lists the
+// enumerator builds.
 func rangeOf(ar *arena, lo, hi int64) ([]int64, bool) {
 	if hi-lo > maxLen {
 		return nil, false
@@ -254,12 +258,24 @@ func rangeOf(ar *arena, lo, hi int64) ([]int64, bool) {
 	if hi <= lo {
 		return alloc[int64](ar, 0), true
 	}
+	if lo >= -maxLen && hi <= maxLen {
+		return counting[lo+maxLen : hi+maxLen : hi+maxLen], true
+	}
 	out := alloc[int64](ar, int(hi-lo))
 	for i := range out {
 		out[i] = lo + int64(i)
 	}
 	return out, true
 }
+
+// counting is the integers from -maxLen to maxLen - 1.
+var counting = func() []int64 {
+	out := make([]int64, 2*maxLen)
+	for i := range out {
+		out[i] = int64(i) - maxLen
+	}
+	return out
+}()
 
 // good marks a result that cannot fail.
 func good[R any](r R) (R, bool) { return r, true }
