@@ -130,7 +130,7 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 // OpenAgent starts the agent's sandbox on the workspace, for agents with
 // tools (the LLM agent); the others need none.
 func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) error {
-	if c.Agent.Kind != "llm" {
+	if !needsAgentBox(c) {
 		return nil
 	}
 	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
@@ -140,6 +140,10 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 	s.Agent = box
 	return nil
 }
+
+// needsAgentBox reports whether the configured agent has tools, which run
+// in a sandbox of their own on the workspace.
+func needsAgentBox(c *config.Config) bool { return c.Agent.Kind == "llm" }
 
 // openBox starts one sandbox of the chosen backend bound to dir; an empty
 // dir is a scratch directory of its own (the process sandbox makes and
