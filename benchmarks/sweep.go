@@ -25,6 +25,8 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -360,7 +362,9 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, true
 	}
-	res, err := s.Run(ctx, c, runner.Options{Log: s.Log})
+	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c, s.Log) })
+	defer scoring.close()
+	res, err := s.Run(ctx, c, runner.Options{Log: s.Log, Recorders: []workflow.Recorder{scoring}})
 	if ctx.Err() != nil {
 		return r, false
 	}
@@ -381,12 +385,11 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	if res.FinalProgram == "" {
 		return r, true
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, s.Log)
+	box, err := scoring.wait()
 	if err != nil {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil
 	}
-	defer box.Close()
 	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
 	if err != nil {
 		r.Error = err.Error()
@@ -395,6 +398,82 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	r.HeldoutAccuracy, r.HeldoutPassed = sc.Accuracy, sc.Passed
 	r.Solved = sc.Passed == sc.Total
 	return r, true
+}
+
+// scoringBox is the sandbox that scores a task's final program on its
+// held-out tests. It starts when the run records its first event, once the
+// run's own sandboxes are up: a start is a second or more of waiting (the
+// Docker engine, the harness's interpreter) that would otherwise follow
+// the run, and it would slow the run's own starts if it came with them.
+// Nothing runs in it before the run is over; a run that ends without a
+// program leaves it unused.
+type scoringBox struct {
+	open func() (sandbox.Sandbox, error)
+	done chan struct{} // closed when the start is over
+	box  sandbox.Sandbox
+	err  error
+
+	mu      sync.Mutex
+	started bool
+	closed  bool
+}
+
+func newScoringBox(open func() (sandbox.Sandbox, error)) *scoringBox {
+	return &scoringBox{open: open, done: make(chan struct{})}
+}
+
+var _ workflow.Recorder = (*scoringBox)(nil)
+
+// start starts the sandbox in the background, unless it was started or
+// closed already; it reports whether the sandbox was started.
+func (b *scoringBox) start() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.started && !b.closed {
+		b.started = true
+		go func() {
+			defer close(b.done)
+			b.box, b.err = b.open()
+		}()
+	}
+	return b.started
+}
+
+// RecordEvent starts the sandbox on the run's first event.
+func (b *scoringBox) RecordEvent(context.Context, workflow.Event) error {
+	b.start()
+	return nil
+}
+
+// RecordExamples records nothing.
+func (b *scoringBox) RecordExamples(context.Context, string, []task.Example) error { return nil }
+
+// errScoringClosed is wait's error after close.
+var errScoringClosed = errors.New("the scoring sandbox was closed before it was started")
+
+// wait returns the sandbox once it started (starting it if the run did not).
+func (b *scoringBox) wait() (sandbox.Sandbox, error) {
+	if !b.start() {
+		return nil, errScoringClosed
+	}
+	<-b.done
+	return b.box, b.err
+}
+
+// close closes the sandbox (once its start is over) if it was started; it
+// is safe to call more than once.
+func (b *scoringBox) close() {
+	b.mu.Lock()
+	started, closed := b.started, b.closed
+	b.closed = true
+	b.mu.Unlock()
+	if !started || closed {
+		return
+	}
+	<-b.done
+	if b.box != nil {
+		b.box.Close()
+	}
 }
 
 func writeJSON(path string, v any) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/runner"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -278,5 +279,71 @@ func TestSweepOutputOfOtherSettings(t *testing.T) {
 	sum, err := sweep(base("workflow: {early_stop: 4}\n"), true, &ran)
 	if err != nil || len(ran) != 2 || sum.Tasks != 2 {
 		t.Fatalf("forced: %v, ran %v, %d tasks", err, ran, sum.Tasks)
+	}
+}
+
+// closeCounter is a sandbox that counts its closes.
+type closeCounter struct {
+	sandbox.Sandbox
+	closes atomic.Int32
+}
+
+func (c *closeCounter) Close() error {
+	c.closes.Add(1)
+	return nil
+}
+
+// The scoring sandbox starts on the run's first event (once), or when it is
+// needed if the run recorded none; it is closed only if it was started.
+func TestScoringBox(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name       string
+		events     int  // events the run records
+		score      bool // the final program is scored
+		openErr    error
+		wantOpens  int32
+		wantCloses int32
+	}{
+		{name: "started by the run, used", events: 3, score: true, wantOpens: 1, wantCloses: 1},
+		{name: "started by the run, unused", events: 2, wantOpens: 1, wantCloses: 1},
+		{name: "no event, used", score: true, wantOpens: 1, wantCloses: 1},
+		{name: "no event, unused", wantOpens: 0, wantCloses: 0},
+		{name: "a start that fails", events: 1, score: true, openErr: boom, wantOpens: 1, wantCloses: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var opens atomic.Int32
+			box := &closeCounter{}
+			b := newScoringBox(func() (sandbox.Sandbox, error) {
+				opens.Add(1)
+				if tt.openErr != nil {
+					return nil, tt.openErr
+				}
+				return box, nil
+			})
+			for range tt.events {
+				if err := b.RecordEvent(context.Background(), workflow.Event{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.score {
+				got, err := b.wait()
+				if !errors.Is(err, tt.openErr) {
+					t.Fatalf("wait: error %v, want %v", err, tt.openErr)
+				}
+				if err == nil && got != box {
+					t.Fatalf("wait returned %v, not the sandbox started", got)
+				}
+			}
+			b.close()
+			b.close()
+			if got := opens.Load(); got != tt.wantOpens {
+				t.Errorf("%d starts, want %d", got, tt.wantOpens)
+			}
+			if got := box.closes.Load(); got != tt.wantCloses {
+				t.Errorf("%d closes, want %d", got, tt.wantCloses)
+			}
+		})
 	}
 }

@@ -27,6 +27,8 @@ func TestMistakesCreateNothing(t *testing.T) {
 	dynamic := filepath.Join(t.TempDir(), "dynamic.py")
 	os.WriteFile(dynamic, []byte("import builtins\nglobals()['running_max'] = lambda xs: xs\n"), 0o644)
 	qs, _ := filepath.Abs(filepath.Join("..", "configs", "examples", "quickstart"))
+	emptyScript := filepath.Join(t.TempDir(), "empty.yaml")
+	os.WriteFile(emptyScript, []byte("candidates: []\n"), 0o644)
 	tests := []struct {
 		name     string
 		override map[string]any
@@ -39,6 +41,9 @@ func TestMistakesCreateNothing(t *testing.T) {
 		{name: "a generator function that does not exist", override: map[string]any{"task.random_inputs.function": "gen"}, want: "task.random_inputs.function"},
 		{name: "a workspace holding someone's files", override: map[string]any{"workspace": foreign}, want: "thesis.tex"},
 		{name: "a workspace holding the hidden program", override: map[string]any{"workspace": qs}, want: "task.oracle.python"},
+		// The agent is made before the sandboxes start: a broken interpreter
+		// is not reached.
+		{name: "a replay script with no candidate", override: map[string]any{"agent.replay.script": emptyScript, "sandbox.python": "/bin/false"}, want: "at least one candidate"},
 		{name: "someone's files, forced", override: map[string]any{"workspace": foreign, "workflow.max_iterations": 1}, force: true},
 		{name: "a function defined at run time", override: map[string]any{"task.oracle.python": dynamic, "task.allow_outside_paths": true, "task.random_inputs": nil, "workflow.max_iterations": 1}},
 	}

@@ -352,6 +352,14 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
 		return nil, err
 	}
+	// An agent that needs no sandbox of its own is made before the
+	// sandboxes start: the synthesizer builds its lambda banks meanwhile.
+	var ag agent.Agent
+	if !needsAgentBox(c) {
+		if ag, err = NewAgent(ctx, c, nil, log); err != nil {
+			return nil, err
+		}
+	}
 	// The sandboxes outlive a cancelled run long enough to select the final
 	// program among the archived candidates; they are closed on return.
 	boxCtx, cancelBoxes := context.WithCancel(context.WithoutCancel(ctx))
@@ -409,9 +417,10 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		}
 	}
 	defer orc.Close()
-	ag, err := NewAgent(ctx, c, boxes.Agent, log)
-	if err != nil {
-		return nil, err
+	if ag == nil {
+		if ag, err = NewAgent(ctx, c, boxes.Agent, log); err != nil {
+			return nil, err
+		}
 	}
 	archive, err := candidates.Open(workspace)
 	if err != nil {

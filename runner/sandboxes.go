@@ -39,14 +39,52 @@ func (s *Sandboxes) Close() error {
 		if b == nil {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = b.Close()
-		}()
+		wg.Go(func() { errs[i] = b.Close() })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// opener starts the sandbox of one role ("evaluator" or "oracle"); the
+// sandbox lives until it is closed or ctx ends.
+type opener func(ctx context.Context, role string) (sandbox.Sandbox, error)
+
+// start starts the evaluator's and the oracle's sandboxes at once: a start
+// is mostly waiting (on the Docker engine, on the harness's interpreter),
+// about a second each on a loaded machine, and the two do not depend on
+// each other. When one fails, the other is closed once it started, so
+// nothing is left running; the error is the first failure. The other's
+// start is not cancelled: a container create cancelled on the client's
+// side may still be made by the engine, unlabelled by any instance that
+// would remove it.
+func (s *Sandboxes) start(ctx context.Context, open opener) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, b := range []struct {
+		role string
+		box  *sandbox.Sandbox
+	}{{"evaluator", &s.Eval}, {"oracle", &s.Oracle}} {
+		wg.Go(func() {
+			box, err := open(ctx, b.role)
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("start the %s's %s sandbox: %w", b.role, s.Kind, err))
+				mu.Unlock()
+				return
+			}
+			*b.box = box
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		s.Close()
+		s.Eval, s.Oracle = nil, nil
+		return errs[0]
+	}
+	return nil
 }
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
@@ -69,23 +107,22 @@ func oracleDir(c *config.Config) string {
 }
 
 // OpenSandboxes starts the configured backend for the evaluator's and the
-// oracle's domains; the agent's, which needs the workspace, is started by
-// OpenAgent once the workspace exists.
+// oracle's domains, both at once; the agent's, which needs the workspace,
+// is started by OpenAgent once the workspace exists.
 func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap.Logger) (*Sandboxes, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
 	}
 	s := &Sandboxes{Kind: kind}
-	fail := func(role string, err error) (*Sandboxes, error) {
-		s.Close()
-		return nil, fmt.Errorf("%w: start the %s's %s sandbox: %w", ErrInfra, role, kind, err)
-	}
-	if s.Eval, err = openScratch(ctx, c, kind, runID, "evaluator", log); err != nil {
-		return fail("evaluator", err)
-	}
-	if s.Oracle, err = openBox(ctx, c, kind, runID, "oracle", oracleDir(c), log); err != nil {
-		return fail("oracle", err)
+	err = s.start(ctx, func(ctx context.Context, role string) (sandbox.Sandbox, error) {
+		if role == "oracle" {
+			return openBox(ctx, c, kind, runID, role, oracleDir(c), log)
+		}
+		return openScratch(ctx, c, kind, runID, role, log)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return s, nil
 }
@@ -93,7 +130,7 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 // OpenAgent starts the agent's sandbox on the workspace, for agents with
 // tools (the LLM agent); the others need none.
 func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) error {
-	if c.Agent.Kind != "llm" {
+	if !needsAgentBox(c) {
 		return nil
 	}
 	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
@@ -103,6 +140,10 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 	s.Agent = box
 	return nil
 }
+
+// needsAgentBox reports whether the configured agent has tools, which run
+// in a sandbox of their own on the workspace.
+func needsAgentBox(c *config.Config) bool { return c.Agent.Kind == "llm" }
 
 // openBox starts one sandbox of the chosen backend bound to dir; an empty
 // dir is a scratch directory of its own (the process sandbox makes and

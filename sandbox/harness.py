@@ -3,8 +3,8 @@
 Reads one JSON request per line on stdin and writes one JSON response per line
 on the original stdout (the only fd used for the protocol). Every request that
 runs untrusted code (call, analyse, generate) runs in a forked child that was
-forked ahead of time while the server was idle, so the fork is not on the
-request path. The child applies rlimits, drops to an unprivileged uid when
+forked ahead of time while the server was idle (two are kept), so the fork is
+not on the request path. The child applies rlimits, drops to an unprivileged uid when
 asked to (--uid/--gid), runs the inputs one after the other and streams results
 back over a pipe; the server enforces the per-input wall-clock timeout and
 SIGKILLs the child's process group when it expires. A program marked
@@ -850,6 +850,16 @@ def _child_main(req_fd, res_fd, progress, cfg, warm):
 # replaces the zygote (a program running as the zygote's uid may have
 # stopped or killed it).
 ZYGOTE_TIMEOUT = 5.0
+# Spare children kept forked and warmed up. Requests come in pairs with
+# nothing between them (a candidate's analysis, then its call; an oracle's
+# query, then the check of a sample): with two spares the second finds one
+# ready, instead of waiting for a fork and a warm-up (a tenth of a second
+# or more on a loaded machine).
+SPARES = 2
+# After a response, how long the server waits for the next request before
+# it forks the spares it lacks: a request that follows at once is served
+# first, by a spare left over, not kept waiting for a fork.
+REFILL_GRACE = 0.02
 
 
 def _zygote_main(sock, cfg):
@@ -1136,7 +1146,8 @@ class Server:
     def __init__(self, proto_fd, cfg):
         self.proto_fd = proto_fd
         self.cfg = cfg
-        self.spare = None
+        # Spare children, oldest (the most likely warmed up) first.
+        self.spares = []
         self.pidns = os.getpid() == 1
         # Children signalled on the request path, reaped once it is answered.
         self.dead = []
@@ -1170,7 +1181,7 @@ class Server:
         return _Worker(pid, req_w, res_r, progress)
 
     def take(self, job, key=None):
-        """Hand job to the spare child (or a fresh one); returns the worker.
+        """Hand job to a spare child (or a fresh one); returns the worker.
         With a key (a resident program's), to the resident child of that
         key if there is one, else to a new child that becomes the resident
         one (replacing a resident child of another key)."""
@@ -1184,8 +1195,7 @@ class Server:
                     return w
             self.drop_resident()
         for _ in range(2):
-            w = self.spare or self.fork()
-            self.spare = None
+            w = self.spares.pop(0) if self.spares else self.fork()
             # The clock of the load starts now, not when the spare was forked.
             PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
             w.seen_idx = None
@@ -1224,7 +1234,7 @@ class Server:
         self.sweep(killed=(w.pid,))
 
     def sweep(self, killed=()):
-        """SIGKILL every process but the server, the zygote, the spare and
+        """SIGKILL every process but the server, the zygote, the spares and
         the resident child, until none is left: in a PID namespace (the
         harness is PID 1) every process in it, else the server's
         descendants (the resident child's among them). Processes forked while
@@ -1235,8 +1245,7 @@ class Server:
         keep = {os.getpid()}
         if self.zygote.pid:
             keep.add(self.zygote.pid)
-        if self.spare is not None:
-            keep.add(self.spare.pid)
+        keep.update(w.pid for w in self.spares)
         if self.resident is not None:
             keep.add(self.resident.pid)
         killed = set(killed)
@@ -1269,10 +1278,11 @@ class Server:
                 break
             if pid == 0:
                 break
-            if self.spare is not None and pid == self.spare.pid:
-                self.spare.signal()
-                self.spare.release()
-                self.spare = None
+            spare = next((w for w in self.spares if w.pid == pid), None)
+            if spare is not None:
+                spare.signal()
+                spare.release()
+                self.spares.remove(spare)
             elif self.resident is not None and pid == self.resident.pid:
                 self.resident.signal()
                 self.resident.release()
@@ -1519,7 +1529,7 @@ class Server:
         _write_all(self.proto_fd, (line + "\n").encode())
 
     def serve(self, stdin):
-        self.spare = self.prepare()
+        self.refill(stdin, 0.0)
         try:
             while True:
                 line = stdin.readline()
@@ -1529,17 +1539,35 @@ class Server:
                     continue
                 self.respond(self.handle(line))
                 self.reap()
-                if self.spare is None:
-                    self.spare = self.prepare()
+                self.refill(stdin, REFILL_GRACE)
         finally:
-            if self.spare is not None:
-                self.spare.kill()
-                self.spare.release()
-                self.spare = None
+            for w in self.spares:
+                w.kill()
+                w.release()
+            self.spares = []
             self.drop_resident()
             self.zygote.stop()
             self.sweep()
             self.reap()
+
+    def refill(self, stdin, grace):
+        """Fork the spare children that are missing, one at a time, while no
+        request is waiting: a request that arrives within grace seconds, or
+        while a spare is forked, is served first (by a spare left over, or a
+        child forked for it). Requests are read from stdin, a buffered
+        reader: a line already in its buffer is not seen here, so that
+        request waits for the fork in progress; the client sends a request
+        only once it has the previous response, so there is none."""
+        fd = stdin.fileno()
+        while len(self.spares) < SPARES:
+            r, _, _ = select.select([fd], [], [], grace)
+            if r:
+                return
+            grace = 0.0
+            w = self.prepare()
+            if w is None:
+                return
+            self.spares.append(w)
 
     def prepare(self):
         """A spare child for the next request, or None (the next request

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -23,6 +25,13 @@ import (
 // namespaces, no uid drop: the protocol and the analysis, not the
 // isolation, are under test here; sandbox/process tests the isolation).
 func startHarness(t *testing.T) *sandbox.Client {
+	t.Helper()
+	c, _ := startHarnessPID(t)
+	return c
+}
+
+// startHarnessPID is startHarness, also returning the harness's pid.
+func startHarnessPID(t *testing.T) (*sandbox.Client, int) {
 	t.Helper()
 	testenv.NeedPython(t)
 	python, err := exec.LookPath("python3")
@@ -56,7 +65,7 @@ func startHarness(t *testing.T) *sandbox.Client {
 	if version != sandbox.HarnessVersion {
 		t.Fatalf("harness version %q, want %q", version, sandbox.HarnessVersion)
 	}
-	return c
+	return c, cmd.Process.Pid
 }
 
 func raws(vs ...string) []json.RawMessage {
@@ -77,6 +86,52 @@ func TestHarnessVersionMatchesSource(t *testing.T) {
 	}
 	if got := sandbox.HarnessSHA256(); len(got) != 64 {
 		t.Errorf("HarnessSHA256() = %q, want 64 hex digits", got)
+	}
+}
+
+// Between requests the harness keeps its zygote and two spare children,
+// also after two requests sent one right after the other (a candidate's
+// analysis and its call), so that the second of such a pair finds a child
+// forked and warmed up ahead of time.
+func TestHarnessKeepsTwoSpares(t *testing.T) {
+	c, pid := startHarnessPID(t)
+	ctx := context.Background()
+	children := func() []string {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		if errors.Is(err, os.ErrNotExist) {
+			t.Skip("this kernel does not list a process's children in /proc")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Fields(string(data))
+	}
+	// The zygote and two spares; a spare's intermediate parent or a
+	// request's child may be seen on the way there.
+	settled := func(when string) {
+		t.Helper()
+		var got []string
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if got = children(); len(got) == 3 {
+				return
+			}
+		}
+		t.Fatalf("%s: the harness has children %v, want its zygote and two spares", when, got)
+	}
+	settled("after the first ping")
+	src := "def solve(x):\n    return x + 1\n"
+	for i := range 3 {
+		if _, err := c.Analyse(ctx, sandbox.AnalyseRequest{Source: src, FunctionName: "solve", Inputs: raws("1"), Outputs: raws("2")}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.Call(ctx, sandbox.CallRequest{Program: sandbox.Program{Source: src, Function: "solve"}, Inputs: raws("1", "2")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 2 || string(out[1].Output) != "3" {
+			t.Fatalf("call: %+v", out)
+		}
+		settled(fmt.Sprintf("after pair %d of requests", i+1))
 	}
 }
 

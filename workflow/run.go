@@ -578,8 +578,11 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 
 // selectFinal scores every candidate archived by this run on the final
 // example set; the best stage score wins, ties going to the later one. A
-// candidate archived with an evaluation on that very set keeps it; the
-// others are re-scored. When re-scoring fails (the sandbox is gone: Docker
+// candidate archived with an evaluation on that very set keeps it, and so
+// does the same program (by its digest) archived earlier on fewer
+// examples: a run that ends with an early stop has written the same program
+// session after session, and evaluating it again would only repeat the
+// last evaluation. The others are re-scored. When re-scoring fails (the sandbox is gone: Docker
 // stopped, say), the candidates are ranked on their archived evaluations
 // instead — those on the final set first, then those on the most examples —
 // and the error is returned beside the choice.
@@ -608,6 +611,12 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 	}
 	recs := append([]candidates.Record(nil), e.st.Archived...)
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Iteration < recs[j].Iteration })
+	onFinal := map[string]candidates.Record{}
+	for _, rec := range recs {
+		if rec.Known == n {
+			onFinal[rec.SHA256] = rec
+		}
+	}
 	for i := range recs {
 		rec := recs[i]
 		sc, ok := cache[rec.SHA256]
@@ -617,7 +626,9 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				return nil, Evaluation{}, nil, err
 			}
 			ev := archivedEvaluation(rec)
-			if rec.Known != n && rescoreErr == nil {
+			if same, ok := onFinal[rec.SHA256]; ok {
+				ev = archivedEvaluation(same)
+			} else if rec.Known != n && rescoreErr == nil {
 				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
 				if err != nil {
 					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -443,6 +445,58 @@ func TestFinalSelectionBestScoreLaterWinsTies(t *testing.T) {
 	}
 	if res.FinalScore != 1 {
 		t.Errorf("final score = %v, want 1", res.FinalScore)
+	}
+}
+
+// countingEvaluator is the fake evaluator, counting the evaluations (one
+// Analyse and one Call each).
+type countingEvaluator struct {
+	fakeEvaluator
+	mu    sync.Mutex
+	calls int
+}
+
+func (c *countingEvaluator) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	c.mu.Lock()
+	c.calls++
+	c.mu.Unlock()
+	return c.fakeEvaluator.Call(ctx, req)
+}
+
+// The final program is chosen without evaluating again a program that was
+// evaluated on the final example set: the same program archived by earlier
+// sessions on fewer examples keeps that evaluation. Another program is
+// still re-scored on the final set.
+func TestFinalSelectionReusesTheEvaluationOnTheFinalSet(t *testing.T) {
+	tests := []struct {
+		name      string
+		programs  []string
+		wantCalls int // evaluations: one per session, plus the re-scores
+		wantIter  int
+	}{
+		{name: "the same program every session", programs: []string{"double"}, wantCalls: 3, wantIter: 3},
+		{name: "another program first", programs: []string{"double#complexity:0.5", "double"}, wantCalls: 4, wantIter: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.programs...)
+			ev := &countingEvaluator{}
+			h.eval = ev
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 3 }), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != StopEarly || res.Iterations != 3 {
+				t.Fatalf("stop %s after %d iterations, want early_stop after 3", res.StopReason, res.Iterations)
+			}
+			if ev.calls != tt.wantCalls {
+				t.Errorf("%d evaluations, want %d", ev.calls, tt.wantCalls)
+			}
+			if res.FinalIteration != tt.wantIter || res.FinalScore != 1 || res.FinalKnown != res.KnownExamples {
+				t.Errorf("final = iteration %d, score %v on %d of %d examples; want iteration %d, score 1 on all",
+					res.FinalIteration, res.FinalScore, res.FinalKnown, res.KnownExamples, tt.wantIter)
+			}
+		})
 	}
 }
 

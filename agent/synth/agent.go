@@ -102,6 +102,10 @@ func New(opts Options) *Agent {
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
 	}
+	// The default lambda banks, a second or more of CPU once per process,
+	// are built in the background from now: a run starts its sandboxes
+	// meanwhile, and its first session finds them ready.
+	go defaultLambdas()
 	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*lesson{}}
 }
 

@@ -410,6 +410,9 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 	defer cancel()
 	cfg, host := s.containerConfig()
 	name := containerName(s.opts.RunID, s.opts.Role)
+	// The steps' durations are logged: a start is most of a short run's
+	// set-up, and which step is slow depends on the engine and the load.
+	began := time.Now()
 	created, err := s.api.ContainerCreate(ctx, cfg, host, nil, nil, name)
 	if err != nil {
 		return nil, fmt.Errorf("docker sandbox: create container from %s: %w", s.opts.Image, err)
@@ -427,6 +430,7 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 		return nil, fmt.Errorf("docker sandbox: attach to container %s: %w", shortID(created.ID), err)
 	}
 	inst.conn = conn
+	attached := time.Now()
 	if err := s.api.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
 		return nil, fmt.Errorf("docker sandbox: start container %s: %w", shortID(created.ID), err)
 	}
@@ -441,6 +445,7 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 		pw.CloseWithError(err)
 	}()
 	log := s.log.With(zap.String("container", shortID(created.ID)))
+	started := time.Now()
 	inst.h = sandbox.NewClient(pr, &stdinWriter{conn: conn}, log)
 	version, err := inst.h.Ping(ctx)
 	if err != nil {
@@ -449,7 +454,8 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 	if version != sandbox.HarnessVersion {
 		return nil, fmt.Errorf("docker sandbox: image %s runs harness version %q, this binary speaks %q: run `reconstruct sandbox build-image`", s.opts.Image, version, sandbox.HarnessVersion)
 	}
-	log.Debug("container started", zap.String("image", s.opts.Image))
+	log.Debug("container started", zap.String("image", s.opts.Image), zap.Duration("create_attach", attached.Sub(began)),
+		zap.Duration("start", started.Sub(attached)), zap.Duration("harness", time.Since(started)))
 	return inst, nil
 }
 
@@ -630,12 +636,13 @@ func (i *instance) remove(api client.APIClient, log *zap.Logger) error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
 		defer cancel()
+		began := time.Now()
 		err := api.ContainerRemove(ctx, i.id, container.RemoveOptions{Force: true, RemoveVolumes: true})
 		if err != nil && !client.IsErrNotFound(err) {
 			i.removeErr = fmt.Errorf("docker sandbox: remove container %s: %w", shortID(i.id), err)
 			return
 		}
-		log.Debug("container removed", zap.String("container", shortID(i.id)))
+		log.Debug("container removed", zap.String("container", shortID(i.id)), zap.Duration("took", time.Since(began)))
 	})
 	return i.removeErr
 }
