@@ -68,8 +68,14 @@
 // The strategies of a search, one file each:
 //   - strategy_table.go: categorical outputs named by a table over a
 //     computed value (checked on every new program).
+//   - strategy_switch.go: list transducers whose output is a state set
+//     or kept by intervals of the element (hysteresis, a toggle), learned
+//     in one pass over the positions, with rival programs at the ends of
+//     each threshold's gap (after size 4, first); then the whole-list map
+//     of strategy_window.go (each element against the list's sum and
+//     length).
 //   - strategy_loops.go: whole programs that are one loop over an integer
-//     input, checked example by example (after size 4, first).
+//     input, checked example by example (after size 4, next).
 //   - strategy_sweep_inputs.go: every lambda with every one-lambda operator
 //     over the inputs, one lambda size at a time, reduced as it goes
 //     (after size 4, next).
