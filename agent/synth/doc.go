@@ -95,7 +95,8 @@
 //     written back), strategy_template_stack.go (tokens run on a stack,
 //     operator codes' meanings learned), strategy_template_interp.go
 //     (token lists run on a stack, each word's stack effect learned by
-//     backtracking over the examples), strategy_state.go (a small state
+//     backtracking over the examples), strategy_walk.go (a walk on a
+//     grid, each command character's move learned), strategy_state.go (a small state
 //     updated by every element, the output the state or a function of
 //     it) and strategy_window.go (position-wise decomposition: each
 //     output position a data point of a scalar function of a window, the
