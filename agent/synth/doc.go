@@ -98,7 +98,8 @@
 //     backtracking over the examples), strategy_walk.go (a walk on a
 //     grid, each command character's move learned), strategy_state.go (a small state
 //     updated by every element, the output the state or a function of
-//     it) and strategy_window.go (position-wise decomposition: each
+//     it), strategy_diffusion.go (error diffusion: a threshold and a
+//     carried error) and strategy_window.go (position-wise decomposition: each
 //     output position a data point of a scalar function of a window, the
 //     previous output, the other list, searched by the enumerator as a
 //     hole), then strategy_template_listdp.go (recurrences over a list's
