@@ -41,7 +41,8 @@
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
 //     on, each with its Python helpers; a few (iroot, find of a string or
 //     a list, occurrences, codes, rotate_right) are operators of whole
-//     programs only, kept out of the lambda bodies.
+//     programs only, kept out of the lambda bodies; ops_extra.go holds
+//     operators of sketches' holes only (int of a string).
 //
 // The search:
 //   - problem.go: a Write request as the enumerator sees it: how inputs bind
@@ -110,7 +111,8 @@
 //     the rest holds), strategy_pairs.go (the first pair of indices or
 //     slice for which a condition holds) and
 //     strategy_words.go (a string mapped word by word, with a condition
-//     picking the words that change).
+//     picking the words that change) and strategy_chunks.go (a string
+//     cut into units of a fixed width, each mapped, joined again).
 //   - lastResort (strategy_families.go): the sketches that fit too
 //     easily to stand beside the enumerated programs, tried when a search
 //     ends with nothing consistent: strategy_template_chartable.go (a

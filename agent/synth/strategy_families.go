@@ -17,12 +17,13 @@ import (
 // elements (strategy_template_listdp.go), the decomposition of a list of
 // indices (strategy_indices.go), the first pair of indices for which a
 // condition holds (strategy_pairs.go), then the word-wise decomposition
-// of strings (strategy_words.go). It reports whether consider accepted a
+// of strings (strategy_words.go) and the decomposition into fixed-width
+// units (strategy_chunks.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) || walkSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || diffusionSketch(en, p, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
-		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
+		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider) || chunkwise(en, p, consider)
 }
 
 // lastResort runs the sketches that fit too easily to stand beside the
@@ -58,6 +59,15 @@ func scalarOps() []*operator { return scalarOpsOnce() }
 // on part of the data points (strategy_conditional.go): a state that
 // changes only on some inputs, a value that depends on the index's parity.
 func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *node {
+	return holeSearchBy(p, deadline, done, maxSize, mem, sweep, conds, p.allMatch)
+}
+
+// holeSearchBy is holeSearch where accept says whether a program's values
+// on the sub-problem's environments fill the hole (the sub-problem's
+// outputs are then those the conditionals split, if any): a hole whose
+// values are joined before they are compared.
+func holeSearchBy(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(vals []any) bool) *node {
 	var found *node
 	lams, ok := lambdasFor(p.mined, done)
 	if !ok {
@@ -71,7 +81,7 @@ func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize in
 		if !p.okType(t) {
 			return false
 		}
-		if p.allMatch(e.vals) {
+		if accept(e.vals) {
 			found = e.n
 			return true
 		}
