@@ -72,9 +72,10 @@
 //   - strategy_switch.go: list transducers whose output is a state set
 //     or kept by intervals of the element (hysteresis, a toggle), learned
 //     in one pass over the positions, with rival programs at the ends of
-//     each threshold's gap (after size 4, first); then the whole-list map
-//     of strategy_window.go (each element against the list's sum and
-//     length).
+//     each threshold's gap (after size 4, first); then strategy_walk.go
+//     (a walk on a grid, each command character's move learned) and the
+//     whole-list map of strategy_window.go (each element against the
+//     list's sum and length).
 //   - strategy_loops.go: whole programs that are one loop over an integer
 //     input, checked example by example (after size 4, next).
 //   - strategy_sweep_inputs.go: every lambda with every one-lambda operator
@@ -96,8 +97,7 @@
 //     written back), strategy_template_stack.go (tokens run on a stack,
 //     operator codes' meanings learned), strategy_template_interp.go
 //     (token lists run on a stack, each word's stack effect learned by
-//     backtracking over the examples), strategy_walk.go (a walk on a
-//     grid, each command character's move learned), strategy_state.go (a small state
+//     backtracking over the examples), strategy_state.go (a small state
 //     updated by every element, the output the state or a function of
 //     it), strategy_diffusion.go (error diffusion: a threshold and a
 //     carried error) and strategy_window.go (position-wise decomposition: each
