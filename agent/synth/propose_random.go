@@ -227,7 +227,12 @@ func (g *generator) str(n int) string {
 		case r < 92:
 			sb.WriteByte(byte('0' + g.rng.Intn(10)))
 		default:
-			sb.WriteByte(".,!?-_'"[g.rng.Intn(7)])
+			// Marks the task's alphabet has (operators, brackets), else
+			// the usual punctuation: drawn from the usual marks and then
+			// replaced by any character of the alphabet, an operator
+			// would seldom appear.
+			marks := g.marks()
+			sb.WriteRune(marks[g.rng.Intn(len(marks))])
 		}
 	}
 	s := sb.String()
@@ -274,6 +279,21 @@ func (g *generator) str(n int) string {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	return s
+}
+
+// marks are the characters of the task's alphabet that are neither
+// letters, digits nor spaces, or the usual punctuation when it has none.
+func (g *generator) marks() []rune {
+	var out []rune
+	for _, r := range g.lim.alphabet {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return []rune(".,!?-_'")
+	}
+	return out
 }
 
 // inAlphabet replaces the runes of r outside the task's alphabet (when it

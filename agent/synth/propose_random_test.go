@@ -78,6 +78,24 @@ func TestNearMissKeepsAlphabet(t *testing.T) {
 	}
 }
 
+// Strings over an alphabet with marks of its own (operators, brackets)
+// hold each of those marks, not only the usual punctuation it shares.
+func TestStringsUseTheAlphabetsMarks(t *testing.T) {
+	alphabet := alphabetFrom("letters, digits, space and + - * / ( ) = < > !")
+	g := &generator{rng: rand.New(rand.NewSource(5)), shape: "string", lim: shapeLimits{maxLen: 20, alphabet: alphabet}}
+	counts := map[rune]int{}
+	for range 200 {
+		for _, r := range g.str(20) {
+			counts[r]++
+		}
+	}
+	for _, r := range "+-*/()=<>!" {
+		if counts[r] < 10 {
+			t.Errorf("%q appears %d times in 200 strings of 20 characters, want at least 10", r, counts[r])
+		}
+	}
+}
+
 // drawCases describe inputs by their own validity rules, written
 // independently of the template code.
 var drawCases = []struct {
