@@ -97,7 +97,8 @@
 //     written back), strategy_template_stack.go (tokens run on a stack,
 //     operator codes' meanings learned), strategy_template_interp.go
 //     (token lists run on a stack, each word's stack effect learned by
-//     backtracking over the examples), strategy_state.go (a small state
+//     backtracking over the examples), strategy_brackets.go (a string's
+//     brackets scanned with a stack), strategy_state.go (a small state
 //     updated by every element, the output the state or a function of
 //     it), strategy_diffusion.go (error diffusion: a threshold and a
 //     carried error) and strategy_window.go (position-wise decomposition: each

@@ -9,7 +9,8 @@ import (
 // (after size 4, after the sweeps): the recurrence sketch over
 // an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
-// (strategy_template_stack.go), the state-machine search
+// (strategy_template_stack.go), the scan of a string's brackets
+// (strategy_brackets.go), the state-machine search
 // (strategy_state.go), error diffusion (strategy_diffusion.go), the
 // position-wise decomposition of list
 // transducers (strategy_window.go), the recurrences over a list's
@@ -20,7 +21,7 @@ import (
 // units (strategy_chunks.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
+	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) || bracketSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || diffusionSketch(en, p, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
 		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider) || chunkwise(en, p, consider)
 }
