@@ -92,27 +92,10 @@ func TestBracketSketchDeclines(t *testing.T) {
 		}
 		return out
 	}
-	cases := []struct {
-		name string
-		exs  [][2]any
-	}{
+	cases := []declineCase{
 		{"no brackets", [][2]any{{"ab", 1}, {"abc", 2}, {"a", 0}, {"bb", 1}, {"", 0}, {"aaa", 2}}},
 		{"few examples", [][2]any{{"(a)", 1}, {"((b))", 2}}},
 		{"the string's length", six(3, 5, 4, 2, 0, 3)},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range c.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(str, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
-			if res := strategyOnly(p, bracketSketch); res.solved {
-				t.Errorf("found %v, want none", res.best)
-			}
-		})
-	}
+	checkDeclines(t, str, bracketSketch, cases)
 }

@@ -74,27 +74,10 @@ func TestChunkwise(t *testing.T) {
 // are not the decomposition's.
 func TestChunkwiseDeclines(t *testing.T) {
 	str := task.Task{Name: "t", Kind: task.KindString, InputType: "string", FunctionName: "solve"}
-	cases := []struct {
-		name string
-		exs  [][2]any
-	}{
+	cases := []declineCase{
 		{"lengths of no common unit", [][2]any{{"abc", "cba"}, {"ab", "ba"}, {"abcde", "edcba"}}},
 		{"the whole string reversed", [][2]any{{"abcd", "dcba"}, {"abcdef", "fedcba"}, {"bbaa", "aabb"}}},
 		{"an integer output", [][2]any{{"ab", 2}, {"abcd", 4}}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range c.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(str, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
-			if res := strategyOnly(p, chunkwise); res.solved {
-				t.Errorf("found %v, want none", res.best)
-			}
-		})
-	}
+	checkDeclines(t, str, chunkwise, cases)
 }

@@ -54,27 +54,10 @@ func TestDiffusionSketch(t *testing.T) {
 // sketch's.
 func TestDiffusionSketchDeclines(t *testing.T) {
 	list := task.Task{Name: "t", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
-	cases := []struct {
-		name string
-		exs  [][2][]int
-	}{
-		{"three levels", [][2][]int{{{1, 2, 3}, {0, 1, 2}}, {{3, 2, 1}, {2, 1, 0}}}},
-		{"the parity of each element", [][2][]int{{{1, 2, 3, 4, 5, 6}, {1, 0, 1, 0, 1, 0}}, {{7, 7, 8, 8, 1, 9}, {1, 1, 0, 0, 1, 1}},
-			{{2, 2, 2, 3, 3, 3}, {0, 0, 0, 1, 1, 1}}}},
+	cases := []declineCase{
+		{"three levels", [][2]any{{[]int{1, 2, 3}, []int{0, 1, 2}}, {[]int{3, 2, 1}, []int{2, 1, 0}}}},
+		{"the parity of each element", [][2]any{{[]int{1, 2, 3, 4, 5, 6}, []int{1, 0, 1, 0, 1, 0}},
+			{[]int{7, 7, 8, 8, 1, 9}, []int{1, 1, 0, 0, 1, 1}}, {[]int{2, 2, 2, 3, 3, 3}, []int{0, 0, 0, 1, 1, 1}}}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range c.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(list, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
-			if res := strategyOnly(p, diffusionSketch); res.solved {
-				t.Errorf("found %v, want none", res.best)
-			}
-		})
-	}
+	checkDeclines(t, list, diffusionSketch, cases)
 }

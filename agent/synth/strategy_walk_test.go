@@ -111,10 +111,7 @@ func TestWalkSketch(t *testing.T) {
 // line (a count) are not the sketch's.
 func TestWalkSketchDeclines(t *testing.T) {
 	str := task.Task{Name: "t", Kind: task.KindString, InputType: "string", FunctionName: "solve"}
-	cases := []struct {
-		name string
-		exs  [][2]any
-	}{
+	cases := []declineCase{
 		{"many characters", [][2]any{{"abcdefg", []int{1, 2}}, {"gfedcba", []int{2, 1}}}},
 		{"a list of three", [][2]any{{"FFL", []int{0, 2, 1}}, {"LFR", []int{1, 0, 0}}}},
 		{"a count from few examples", [][2]any{{"0110", 2}, {"1111", 4}, {"000", 0}, {"1", 1}}},
@@ -122,19 +119,5 @@ func TestWalkSketchDeclines(t *testing.T) {
 			{"EW", false}, {"WW", false}, {"EE", false}, {"DE", false}}},
 		{"a string output", [][2]any{{"FL", "FL"}, {"RF", "RF"}}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range c.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(str, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
-			if res := strategyOnly(p, walkSketch); res.solved {
-				t.Errorf("found %v, want none", res.best)
-			}
-		})
-	}
+	checkDeclines(t, str, walkSketch, cases)
 }

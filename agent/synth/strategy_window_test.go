@@ -410,35 +410,28 @@ func TestWholeListMap(t *testing.T) {
 	list := func(name string) task.Task {
 		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
 	}
+	// each maps every element with the list's sum and length.
+	each := func(f func(x, sum, n int) int) func(in any) any {
+		return func(in any) any {
+			xs := asInts(in)
+			sum := 0
+			for _, x := range xs {
+				sum += x
+			}
+			out := []int{}
+			for _, x := range xs {
+				out = append(out, f(x, sum, len(xs)))
+			}
+			return out
+		}
+	}
 	cases := []sketchCase{
 		{name: "whole_above_mean", task: list("is_above_mean"), n: 6,
 			gen: func(r *rand.Rand) any { return randInts(r, -50, 50, 1, 12) },
-			f: func(in any) any {
-				xs := asInts(in)
-				sum := 0
-				for _, x := range xs {
-					sum += x
-				}
-				out := []int{}
-				for _, x := range xs {
-					out = append(out, b2i(x*len(xs) > sum))
-				}
-				return out
-			}},
+			f:   each(func(x, sum, n int) int { return b2i(x*n > sum) })},
 		{name: "whole_sum_of_others", task: list("sum_of_others"), n: 6,
 			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 1, 10) },
-			f: func(in any) any {
-				xs := asInts(in)
-				sum := 0
-				for _, x := range xs {
-					sum += x
-				}
-				out := []int{}
-				for _, x := range xs {
-					out = append(out, sum-x)
-				}
-				return out
-			}},
+			f:   each(func(x, sum, _ int) int { return sum - x })},
 	}
 	for i := range cases {
 		cases[i].check = isPositionwise
