@@ -73,7 +73,8 @@
 //     or kept by intervals of the element (hysteresis, a toggle), learned
 //     in one pass over the positions, with rival programs at the ends of
 //     each threshold's gap (after size 4, first); then strategy_walk.go
-//     (a walk on a grid, each command character's move learned) and the
+//     (a walk on a grid, each command character's move learned),
+//     strategy_queue.go (jobs served in order by one server) and the
 //     whole-list map of strategy_window.go (each element against the
 //     list's sum and length).
 //   - strategy_loops.go: whole programs that are one loop over an integer
