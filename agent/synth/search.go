@@ -240,8 +240,7 @@ func (s *searcher) strategies() bool {
 	// time: a machine switched by thresholds, a walk and a queue are
 	// learned in one pass over the examples (and offer their rivals to
 	// the search of a proposal, which is short); the whole-list map
-	// searches four scalar variables up to size 5, which ends long
-	// before its share: the share is a bound for a loaded machine.
+	// searches four scalar variables up to size 4, bounded in programs.
 	if switchMachines(en, p, s.consider) || walkSketch(en, p, s.consider) || queueSketch(en, p, s.consider) ||
 		wholeListMap(en, p, 0.25, s.consider) {
 		return true

@@ -170,7 +170,7 @@ func searchChunkProgram(p *problem, width int, deadline time.Time, en *enumerato
 		}
 		return false
 	}
-	fn := holeSearchBy(sub, deadline, en.done, chunkFuncMax, en.memLimit/4, false, false, accept)
+	fn := holeSearchBy(sub, deadline, 0, en.done, chunkFuncMax, en.memLimit/4, false, false, accept)
 	return chunkProgram{width: width, fn: fn, join: join}, fn != nil
 }
 

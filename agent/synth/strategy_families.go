@@ -59,14 +59,16 @@ func scalarOps() []*operator { return scalarOpsOnce() }
 // on part of the data points (strategy_conditional.go): a state that
 // changes only on some inputs, a value that depends on the index's parity.
 func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *node {
-	return holeSearchBy(p, deadline, done, maxSize, mem, sweep, conds, p.allMatch)
+	return holeSearchBy(p, deadline, 0, done, maxSize, mem, sweep, conds, p.allMatch)
 }
 
 // holeSearchBy is holeSearch where accept says whether a program's values
 // on the sub-problem's environments fill the hole (the sub-problem's
 // outputs are then those the conditionals split, if any): a hole whose
-// values are joined before they are compared.
-func holeSearchBy(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+// values are joined before they are compared. maxEval, when set, bounds
+// the search by programs evaluated too, so that a loaded machine finds
+// what an idle one does before the deadline.
+func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
 	accept func(vals []any) bool) *node {
 	var found *node
 	lams, ok := lambdasFor(p.mined, done)
@@ -74,7 +76,7 @@ func holeSearchBy(p *problem, deadline time.Time, done <-chan struct{}, maxSize 
 		return nil
 	}
 	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
-		lams: lams, deadline: deadline, done: done, memLimit: mem})
+		lams: lams, deadline: deadline, maxEval: maxEval, done: done, memLimit: mem})
 	masks := map[string]*entry{}
 	var order []string
 	en.onNew = func(t valType, e *entry) bool {

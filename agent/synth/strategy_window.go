@@ -218,9 +218,10 @@ type windowSpec struct {
 	// and of the elements k back (d = x - y, d_back): which list leads.
 	diff bool
 	// whole makes the features of one integer list the element, the
-	// index and the whole list's sum and length (x, i, total, n): an
-	// element compared with the list's mean is x * n > total, the sum of
-	// the others total - x.
+	// whole list's sum and length, and the element's distance from the
+	// mean times the length (x, total, n, dev = x * n - total, an
+	// integer where the mean is not): an element above the mean is
+	// dev > 0, the sum of the others total - x.
 	whole bool
 }
 
@@ -228,7 +229,7 @@ type windowSpec struct {
 func (w windowSpec) featureNames() []string {
 	names := []string{"x", "y", "x_back", "y_back", "win_x", "win_y", "i"}
 	if w.whole {
-		return []string{"x", "i", "total", "n"}
+		return []string{"x", "total", "n", "dev"}
 	}
 	if w.streams == 1 {
 		names = []string{"x", "back", "window", "i"}
@@ -246,11 +247,14 @@ func (w windowSpec) featureNames() []string {
 // order of featureNames; prev is the previous output (when w.prev).
 func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any {
 	if w.whole {
+		// Sums beyond int64 wrap here where Python's integers grow:
+		// lists of such numbers are not the tasks'.
 		var total int64
 		for _, v := range ls[0] {
-			total, _ = addI(total, v.(int64))
+			total += v.(int64)
 		}
-		return []any{ls[0][i], int64(i), total, int64(len(ls[0]))}
+		x, n := ls[0][i].(int64), int64(len(ls[0]))
+		return []any{x, total, n, x*n - total}
 	}
 	var cur, back, win []any
 	for s := range w.streams {
@@ -361,12 +365,13 @@ func windowSpecs(streams int, ints bool) []windowSpec {
 }
 
 // wholeListMap searches, within share of the time left, each element's
-// output as a function of the element, its index and the whole list's sum
-// and length: an element compared with the list's mean (x * n > total),
-// the sum of the others (total - x). A map with one scalar argument is
-// an operator of the levels, but two aggregates are beyond their sizes,
-// and the search of four scalar variables is cheap, so it runs before the
-// sweeps; it reports whether consider accepted a program.
+// output as a function of the element, the whole list's sum and length
+// and the element's distance from the mean (times the length): an
+// element above the mean, the sum of the others, the distance itself. A
+// map with one scalar argument is an operator of the levels, but two
+// aggregates are beyond their sizes, and the search of four scalar
+// variables up to size 4 is cheap, so it runs before the sweeps; it
+// reports whether consider accepted a program.
 func wholeListMap(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || en.stopped {
@@ -374,20 +379,25 @@ func wholeListMap(en *enumerator, p *problem, share float64, consider func(*node
 	}
 	w := windowSpec{streams: 1, whole: true}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
-	fn, _, good := searchPositionFunc(p, st, w, until, en.done, wholeMapMax, en.memLimit/4)
+	fn, _, good := searchPositionFunc(p, st, w, until, wholeMapPrograms, en.done, wholeMapMax, en.memLimit/4)
 	if !good {
 		return false
 	}
-	// A function of the element and the index alone is a map the sweeps
-	// find and write more plainly.
+	// A function of the element alone is a map the sweeps find and
+	// write more plainly.
 	used := make([]bool, 4)
 	markVars(fn, used)
-	return (used[2] || used[3]) && offer(en, positionNode(p, st, w, fn, nil), consider)
+	return (used[1] || used[2] || used[3]) && offer(en, positionNode(p, st, w, fn, nil), consider)
 }
 
 // wholeMapMax is the size of the function of the element and the list's
-// aggregates: x * n > total is of size 5.
-const wholeMapMax = 5
+// aggregates (dev > 0 is of size 3); wholeMapPrograms bounds each search
+// of it in programs (all of size 4 are fewer), so that its cost and
+// outcome do not depend on the machine's load.
+const (
+	wholeMapMax      = 4
+	wholeMapPrograms = 200_000
+)
 
 // maxTrusted is the size of a position function taken as soon as it is
 // found.
@@ -431,7 +441,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				if w.prev {
 					continue
 				}
-				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), en.done, 4, en.memLimit/4)
+				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), 0, en.done, 4, en.memLimit/4)
 				if good && fn.Size <= maxTrusted && offer(en, positionNode(p, dst, w, fn, warmVal), consider) {
 					return true
 				}
@@ -454,7 +464,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				left /= 3
 			}
 			slice := left / time.Duration(len(specs)-j)
-			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), en.done, maxSize, en.memLimit/4)
+			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), 0, en.done, maxSize, en.memLimit/4)
 			if !good {
 				continue
 			}
@@ -477,8 +487,10 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 }
 
 // searchPositionFunc searches the scalar function of the features of w
-// that gives every output position (after the warm-up).
-func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, done <-chan struct{}, maxSize int, mem int64) (*node, any, bool) {
+// that gives every output position (after the warm-up), each search until
+// the deadline and, when maxEval is set, within maxEval programs.
+func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
+	mem int64) (*node, any, bool) {
 	pt := st.prevType()
 	all := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
 		consts: st.labels}
@@ -544,7 +556,7 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 		}
 		// A state changes only on some inputs: conditionals from the
 		// first round on.
-		fn := holeSearch(&sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev)
+		fn := holeSearchBy(&sub, deadline, maxEval, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev, sub.allMatch)
 		if fn == nil {
 			return nil, nil, false
 		}
@@ -788,18 +800,18 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bit
 	}
 	var sb strings.Builder
 	if w.whole {
-		// The list's sum and length, before the loop.
-		if used[2] {
+		// The list's sum and length before the loop, the distance from
+		// the mean in it.
+		if used[1] || used[3] {
 			fmt.Fprintf(&sb, "    total = sum(%s)\n", lists[0])
 		}
-		if used[3] {
+		if used[2] || used[3] {
 			fmt.Fprintf(&sb, "    n = len(%s)\n", lists[0])
 		}
-		loop := "x in " + lists[0]
-		if used[1] {
-			loop = "i, x in enumerate(" + lists[0] + ")"
+		fmt.Fprintf(&sb, "    out = []\n    for x in %s:\n", lists[0])
+		if used[3] {
+			sb.WriteString("        dev = x * n - total\n")
 		}
-		fmt.Fprintf(&sb, "    out = []\n    for %s:\n", loop)
 		fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)
 		sb.WriteString("    return out\n")
 		return sb.String()

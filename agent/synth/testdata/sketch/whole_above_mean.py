@@ -3,7 +3,8 @@ def positionwise(xs):
     n = len(xs)
     out = []
     for x in xs:
-        out.append(int(total < x * n))
+        dev = x * n - total
+        out.append(int(dev > 0))
     return out
 
 
