@@ -68,7 +68,7 @@ func newCatalog() opCatalog {
 	for t := range c.conds {
 		c.conds[t] = conditional("if", valType(t))
 	}
-	c.holes = listHoleOps()
+	c.holes = append(listHoleOps(), stringHoleOps()...)
 	return c
 }
 

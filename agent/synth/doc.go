@@ -53,7 +53,8 @@
 //     ops_geometry.go, ops_loop.go: the operators by the values they work
 //     on, each with its Python helpers; a few (iroot, find of a string or
 //     a list, occurrences, codes, rotate_right) are operators of whole
-//     programs only, kept out of the lambda bodies.
+//     programs only, kept out of the lambda bodies; ops_extra.go holds
+//     operators of sketches' holes only (int of a string).
 //
 // The search:
 //   - problem.go: a Write request as the enumerator sees it: how inputs bind
@@ -80,8 +81,16 @@
 // The strategies of a search, one file each:
 //   - strategy_table.go: categorical outputs named by a table over a
 //     computed value (checked on every new program).
+//   - strategy_switch.go: list transducers whose output is a state set
+//     or kept by intervals of the element (hysteresis, a toggle), learned
+//     in one pass over the positions, with rival programs at the ends of
+//     each threshold's gap (after size 4, first); then strategy_walk.go
+//     (a walk on a grid, each command character's move learned),
+//     strategy_queue.go (jobs served in order by one server) and the
+//     whole-list map of strategy_window.go (each element against the
+//     list's sum and length).
 //   - strategy_loops.go: whole programs that are one loop over an integer
-//     input, checked example by example (after size 4, first).
+//     input, checked example by example (after size 4, next).
 //   - strategy_sweep_inputs.go: every lambda with every one-lambda operator
 //     over the inputs, one lambda size at a time, reduced as it goes
 //     (after size 4, next).
@@ -101,9 +110,11 @@
 //     written back), strategy_template_stack.go (tokens run on a stack,
 //     operator codes' meanings learned), strategy_template_interp.go
 //     (token lists run on a stack, each word's stack effect learned by
-//     backtracking over the examples), strategy_state.go (a small state
+//     backtracking over the examples), strategy_brackets.go (a string's
+//     brackets scanned with a stack), strategy_state.go (a small state
 //     updated by every element, the output the state or a function of
-//     it) and strategy_window.go (position-wise decomposition: each
+//     it), strategy_diffusion.go (error diffusion: a threshold and a
+//     carried error) and strategy_window.go (position-wise decomposition: each
 //     output position a data point of a scalar function of a window, the
 //     previous output, the other list, searched by the enumerator as a
 //     hole), then strategy_template_listdp.go (recurrences over a list's
@@ -114,7 +125,8 @@
 //     the rest holds), strategy_pairs.go (the first pair of indices or
 //     slice for which a condition holds) and
 //     strategy_words.go (a string mapped word by word, with a condition
-//     picking the words that change).
+//     picking the words that change) and strategy_chunks.go (a string
+//     cut into units of a fixed width, each mapped, joined again).
 //   - lastResort (strategy_families.go): the sketches that fit too
 //     easily to stand beside the enumerated programs, tried when a search
 //     ends with nothing consistent: strategy_template_chartable.go (a

@@ -173,3 +173,31 @@ const testPrograms = 1 << 26
 func testSpec() searchSpec {
 	return searchSpec{maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
 }
+
+// declineCase is a set of examples (input, output) a strategy must find no
+// program for.
+type declineCase struct {
+	name string
+	exs  [][2]any
+}
+
+// checkDeclines runs the strategy alone on each case's examples of task
+// tk and fails when it finds a program.
+func checkDeclines(t *testing.T, tk task.Task, run sketchStrategy, cases []declineCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var exs []task.Example
+			for _, e := range c.exs {
+				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
+			}
+			p, err := newProblem(tk, exs)
+			if err != nil {
+				t.Fatalf("problem: %v", err)
+			}
+			if res := strategyOnly(p, run); res.solved {
+				t.Errorf("found %v, want none", res.best)
+			}
+		})
+	}
+}

@@ -210,6 +210,9 @@ const (
 )
 
 func (g *generator) str(n int) string {
+	if pairs := g.bracketPairs(); len(pairs) > 0 && g.rng.Intn(3) == 0 {
+		return g.nested(n, pairs)
+	}
 	var sb strings.Builder
 	style := g.rng.Intn(8)
 	for i := 0; i < n; i++ {
@@ -227,7 +230,12 @@ func (g *generator) str(n int) string {
 		case r < 92:
 			sb.WriteByte(byte('0' + g.rng.Intn(10)))
 		default:
-			sb.WriteByte(".,!?-_'"[g.rng.Intn(7)])
+			// Marks the task's alphabet has (operators, brackets), else
+			// the usual punctuation: drawn from the usual marks and then
+			// replaced by any character of the alphabet, an operator
+			// would seldom appear.
+			marks := g.marks()
+			sb.WriteRune(marks[g.rng.Intn(len(marks))])
 		}
 	}
 	s := sb.String()
@@ -274,6 +282,73 @@ func (g *generator) str(n int) string {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	return s
+}
+
+// bracketPairs are the pairs of brackets the task's alphabet holds both
+// halves of.
+func (g *generator) bracketPairs() []string {
+	var out []string
+	for _, p := range bracketPairs {
+		if slices.Contains(g.lim.alphabet, rune(p[0])) && slices.Contains(g.lim.alphabet, rune(p[1])) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nested draws n characters of brackets nested at random depths, other
+// characters of the alphabet between them, closed in order; one time in
+// four a bracket is then changed for another, a near miss (random strings
+// of brackets seldom balance, and a program reading the nesting is told
+// from one counting brackets only on strings that do).
+func (g *generator) nested(n int, pairs []string) string {
+	var others []rune
+	for _, r := range g.lim.alphabet {
+		if !strings.ContainsRune(strings.Join(bracketPairs, ""), r) {
+			others = append(others, r)
+		}
+	}
+	out := make([]byte, 0, n)
+	var stack []string
+	for i := range n {
+		left := n - i
+		switch k := g.rng.Intn(10); {
+		case len(stack) > 0 && (k < 4 || len(stack) >= left):
+			out = append(out, stack[len(stack)-1][1])
+			stack = stack[:len(stack)-1]
+		case k < 8 && len(stack)+1 < left || len(others) == 0 && len(stack)+1 < left:
+			p := pairs[g.rng.Intn(len(pairs))]
+			out = append(out, p[0])
+			stack = append(stack, p)
+		case len(others) > 0:
+			out = append(out, string(others[g.rng.Intn(len(others))])...)
+		}
+		// Otherwise only brackets, one place left and nothing open: a
+		// pair does not fit, and the string ends shorter.
+	}
+	if len(out) > 0 && g.rng.Intn(4) == 0 {
+		all := strings.Join(pairs, "")
+		i := g.rng.Intn(len(out))
+		if strings.IndexByte(all, out[i]) >= 0 {
+			out[i] = all[g.rng.Intn(len(all))]
+		}
+	}
+	return string(out)
+}
+
+// marks are the characters of the task's alphabet that are neither
+// letters, digits nor spaces, or the usual punctuation when it has none.
+func (g *generator) marks() []rune {
+	var out []rune
+	for _, r := range g.lim.alphabet {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return []rune(".,!?-_'")
+	}
+	return out
 }
 
 // inAlphabet replaces the runes of r outside the task's alphabet (when it

@@ -78,6 +78,50 @@ func TestNearMissKeepsAlphabet(t *testing.T) {
 	}
 }
 
+// Strings over an alphabet with marks of its own (operators, brackets)
+// hold each of those marks, not only the usual punctuation it shares.
+func TestStringsUseTheAlphabetsMarks(t *testing.T) {
+	alphabet := alphabetFrom("letters, digits, space and + - * / ( ) = < > !")
+	g := &generator{rng: rand.New(rand.NewSource(5)), shape: "string", lim: shapeLimits{maxLen: 20, alphabet: alphabet}}
+	counts := map[rune]int{}
+	for range 200 {
+		for _, r := range g.str(20) {
+			counts[r]++
+		}
+	}
+	for _, r := range "+-*/()=<>!" {
+		if counts[r] < 10 {
+			t.Errorf("%q appears %d times in 200 strings of 20 characters, want at least 10", r, counts[r])
+		}
+	}
+}
+
+// Over an alphabet with brackets, a share of the strings nest them and
+// balance (random characters seldom do), within the alphabet and the
+// length asked.
+func TestStringsNestBrackets(t *testing.T) {
+	alphabet := alphabetFrom("brackets ()[]{}, lowercase letters and space")
+	g := &generator{rng: rand.New(rand.NewSource(9)), shape: "string", lim: shapeLimits{maxLen: 30, alphabet: alphabet}}
+	deep := 0
+	for range 300 {
+		s := g.str(16)
+		if n := len([]rune(s)); n > 16 {
+			t.Fatalf("%q has %d characters, want at most 16", s, n)
+		}
+		for _, r := range s {
+			if !slices.Contains(alphabet, r) {
+				t.Fatalf("%q leaves the alphabet at %q", s, r)
+			}
+		}
+		if d, ok := refScan(s, "()[]{}", true); ok && d >= 2 {
+			deep++
+		}
+	}
+	if deep < 50 {
+		t.Errorf("%d of 300 strings balance brackets nested at least twice, want at least 50", deep)
+	}
+}
+
 // drawCases describe inputs by their own validity rules, written
 // independently of the template code.
 var drawCases = []struct {

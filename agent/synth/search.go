@@ -74,8 +74,10 @@ type searcher struct {
 // search enumerates programs for the problem level by level (enum.go)
 // until one is consistent with every example (or the limits stop it). On
 // the way it names categorical outputs by a table over computed values
-// (strategy_table.go), and at size 4 it runs the loop sweep
-// (strategy_loops.go), the staged sweep over the inputs
+// (strategy_table.go), and at size 4 it runs the switch machines
+// (strategy_switch.go), the walks (strategy_walk.go), the queues
+// (strategy_queue.go) and the whole-list map (strategy_window.go), the
+// loop sweep (strategy_loops.go), the staged sweep over the inputs
 // (strategy_sweep_inputs.go) and the sweep over derived arguments
 // (strategy_sweep_derived.go); after each size it tries conditionals that
 // combine two partial programs (strategy_conditional.go) and programs
@@ -234,6 +236,15 @@ func (s *searcher) afterLevel(size int) bool {
 // it reports whether the search can stop.
 func (s *searcher) strategies() bool {
 	en, p := s.en, s.p
+	// Learners cheaper than the sweeps, which would leave them little
+	// time: a machine switched by thresholds, a walk and a queue are
+	// learned in one pass over the examples (and offer their rivals to
+	// the search of a proposal, which is short); the whole-list map
+	// searches four scalar variables up to size 4, bounded in programs.
+	if switchMachines(en, p, s.consider) || walkSketch(en, p, s.consider) || queueSketch(en, p, s.consider) ||
+		wholeListMap(en, p, 0.25, s.consider) {
+		return true
+	}
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}

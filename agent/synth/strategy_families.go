@@ -9,18 +9,21 @@ import (
 // (after size 4, after the sweeps): the recurrence sketch over
 // an integer (strategy_template_dp.go), the digit-loop sketch
 // (strategy_template_digits.go), the stack sketch
-// (strategy_template_stack.go), the state-machine search
-// (strategy_state.go), the position-wise decomposition of list
+// (strategy_template_stack.go), the scan of a string's brackets
+// (strategy_brackets.go), the state-machine search
+// (strategy_state.go), error diffusion (strategy_diffusion.go), the
+// position-wise decomposition of list
 // transducers (strategy_window.go), the recurrences over a list's
 // elements (strategy_template_listdp.go), the decomposition of a list of
 // indices (strategy_indices.go), the first pair of indices for which a
 // condition holds (strategy_pairs.go), then the word-wise decomposition
-// of strings (strategy_words.go). It reports whether consider accepted a
+// of strings (strategy_words.go) and the decomposition into fixed-width
+// units (strategy_chunks.go). It reports whether consider accepted a
 // program.
 func familySketches(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
-	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) ||
-		stateMachine(en, p, 0.15, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
-		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider)
+	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) || bracketSketch(en, p, consider) ||
+		stateMachine(en, p, 0.15, consider) || diffusionSketch(en, p, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
+		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider) || chunkwise(en, p, consider)
 }
 
 // lastResort runs the sketches that fit too easily to stand beside the
@@ -56,20 +59,31 @@ func scalarOps() []*operator { return scalarOpsOnce() }
 // on part of the data points (strategy_conditional.go): a state that
 // changes only on some inputs, a value that depends on the index's parity.
 func holeSearch(p *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *node {
+	return holeSearchBy(p, deadline, 0, done, maxSize, mem, sweep, conds, nil)
+}
+
+// holeSearchBy is holeSearch where accept, when not nil, says whether a
+// program's values on the sub-problem's environments fill the hole (the sub-problem's
+// outputs are then those the conditionals split, if any): a hole whose
+// values are joined before they are compared. maxEval, when set, bounds
+// the search by programs evaluated too, so that a loaded machine finds
+// what an idle one does before the deadline.
+func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(e *entry) bool) *node {
 	var found *node
 	lams, ok := lambdasFor(p.mined, done)
 	if !ok {
 		return nil
 	}
 	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
-		lams: lams, deadline: deadline, done: done, memLimit: mem})
+		lams: lams, deadline: deadline, maxEval: maxEval, done: done, memLimit: mem})
 	masks := map[string]*entry{}
 	var order []string
 	en.onNew = func(t valType, e *entry) bool {
 		if !p.okType(t) {
 			return false
 		}
-		if p.allMatchCol(e.col) {
+		if accept == nil && p.allMatchCol(e.col) || accept != nil && accept(e) {
 			found = e.n
 			return true
 		}

@@ -24,7 +24,8 @@ import (
 const maxWindowBack = 7
 
 // maxPointsSearched bounds the data points the scalar search runs on; the
-// whole program is checked on every example afterwards.
+// function is checked on every point, and the whole program on every
+// example afterwards.
 const maxPointsSearched = 150
 
 // streams are the list inputs of a problem whose outputs are lists of the
@@ -216,11 +217,20 @@ type windowSpec struct {
 	// diff adds, for two integer lists, the differences of the elements
 	// and of the elements k back (d = x - y, d_back): which list leads.
 	diff bool
+	// whole makes the features of one integer list the element, the
+	// whole list's sum and length, and the element's distance from the
+	// mean times the length (x, total, n, dev = x * n - total, an
+	// integer where the mean is not): an element above the mean is
+	// dev > 0, the sum of the others total - x.
+	whole bool
 }
 
 // featureNames are the Python names of the features, in variable order.
 func (w windowSpec) featureNames() []string {
 	names := []string{"x", "y", "x_back", "y_back", "win_x", "win_y", "i"}
+	if w.whole {
+		return []string{"x", "total", "n", "dev"}
+	}
 	if w.streams == 1 {
 		names = []string{"x", "back", "window", "i"}
 	}
@@ -236,6 +246,16 @@ func (w windowSpec) featureNames() []string {
 // features returns the feature values at position i of the lists, in the
 // order of featureNames; prev is the previous output (when w.prev).
 func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any {
+	if w.whole {
+		// Sums beyond int64 wrap here where Python's integers grow:
+		// lists of such numbers are not the tasks'.
+		var total int64
+		for _, v := range ls[0] {
+			total += v.(int64)
+		}
+		x, n := ls[0][i].(int64), int64(len(ls[0]))
+		return []any{x, total, n, x*n - total}
+	}
 	var cur, back, win []any
 	for s := range w.streams {
 		l := ls[s]
@@ -265,6 +285,9 @@ func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any 
 }
 
 func (w windowSpec) featureTypes(elem []valType, prev valType) []valType {
+	if w.whole {
+		return []valType{tInt, tInt, tInt, tInt}
+	}
 	var cur, win []valType
 	for s := range w.streams {
 		cur = append(cur, elem[s])
@@ -341,6 +364,41 @@ func windowSpecs(streams int, ints bool) []windowSpec {
 	return out
 }
 
+// wholeListMap searches, within share of the time left, each element's
+// output as a function of the element, the whole list's sum and length
+// and the element's distance from the mean (times the length): an
+// element above the mean, the sum of the others, the distance itself. A
+// map with one scalar argument is an operator of the levels, but two
+// aggregates are beyond their sizes, and the search of four scalar
+// variables up to size 4 is cheap, so it runs before the sweeps; it
+// reports whether consider accepted a program.
+func wholeListMap(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+	st := newStreams(p, en.envs)
+	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || en.stopped {
+		return false
+	}
+	w := windowSpec{streams: 1, whole: true}
+	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
+	fn, _, good := searchPositionFunc(p, st, w, until, wholeMapPrograms, en.done, wholeMapMax, en.memLimit/4)
+	if !good {
+		return false
+	}
+	// A function of the element alone is a map the sweeps find and
+	// write more plainly.
+	used := make([]bool, 4)
+	markVars(fn, used)
+	return (used[1] || used[2] || used[3]) && offer(en, positionNode(p, st, w, fn, nil), consider)
+}
+
+// wholeMapMax is the size of the function of the element and the list's
+// aggregates (dev > 0 is of size 3); wholeMapPrograms bounds each search
+// of it in programs (all of size 4 are fewer), so that its cost and
+// outcome do not depend on the machine's load.
+const (
+	wholeMapMax      = 4
+	wholeMapPrograms = 200_000
+)
+
 // maxTrusted is the size of a position function taken as soon as it is
 // found.
 const maxTrusted = 9
@@ -383,7 +441,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				if w.prev {
 					continue
 				}
-				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), en.done, 4, en.memLimit/4)
+				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), 0, en.done, 4, en.memLimit/4)
 				if good && fn.Size <= maxTrusted && offer(en, positionNode(p, dst, w, fn, warmVal), consider) {
 					return true
 				}
@@ -406,7 +464,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				left /= 3
 			}
 			slice := left / time.Duration(len(specs)-j)
-			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), en.done, maxSize, en.memLimit/4)
+			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), 0, en.done, maxSize, en.memLimit/4)
 			if !good {
 				continue
 			}
@@ -429,12 +487,16 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 }
 
 // searchPositionFunc searches the scalar function of the features of w
-// that gives every output position (after the warm-up).
-func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, done <-chan struct{}, maxSize int, mem int64) (*node, any, bool) {
+// that gives every output position (after the warm-up), each search until
+// the deadline and, when maxEval is set, within maxEval programs.
+func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
+	mem int64) (*node, any, bool) {
 	pt := st.prevType()
-	sub := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
+	all := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
 		consts: st.labels}
 	var warmVal any
+	// byExample[e] are the points of example e, as indices into all.
+	byExample := make([][]int, len(st.outs))
 	for e, out := range st.outs {
 		for i := range out {
 			if i < w.warm {
@@ -445,33 +507,81 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 				}
 				continue
 			}
-			if len(sub.envs) >= maxPointsSearched {
-				continue
-			}
 			prev := zeroOf(pt)
 			if i > 0 {
 				prev = st.asPrev(out[i-1])
 			}
-			sub.envs = append(sub.envs, w.features(st.lists[e], st.elem, i, prev))
-			sub.outs = append(sub.outs, st.asPrev(out[i]))
+			byExample[e] = append(byExample[e], len(all.envs))
+			all.envs = append(all.envs, w.features(st.lists[e], st.elem, i, prev))
+			all.outs = append(all.outs, st.asPrev(out[i]))
 		}
 	}
-	if w.warm > 0 && warmVal == nil || len(sub.outs) < 3 {
+	if w.warm > 0 && warmVal == nil || len(all.outs) < 3 {
 		return nil, nil, false
 	}
 	if w.prev {
-		sub.consts = append(slices.Clone(sub.consts), switchPoints(sub, len(w.featureNames())-1)...)
+		all.consts = append(slices.Clone(all.consts), switchPoints(all, len(w.featureNames())-1)...)
 	}
-	sub.out = st.outElem
+	all.out = st.outElem
 	if st.bits {
-		sub.out = tBool
+		all.out = tBool
 	}
-	sub.ok = []valType{sub.out}
-	// A state changes only on some inputs: conditionals from the first
-	// round on.
-	fn := holeSearch(sub, deadline, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev)
-	return fn, warmVal, fn != nil
+	all.ok = []valType{all.out}
+	// The search runs on a sample of the points, the first positions of
+	// every example in turn, and the function found is checked on all of
+	// them; the points it gets wrong join the sample and the search runs
+	// again (counterexample-guided: the cost of a search grows with its
+	// points, and most positions repeat what others show).
+	var sample []int
+	for j := 0; len(sample) < firstSample; j++ {
+		added := false
+		for _, pts := range byExample {
+			if j < len(pts) && len(sample) < firstSample {
+				sample, added = append(sample, pts[j]), true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	in := make([]bool, len(all.envs))
+	for _, i := range sample {
+		in[i] = true
+	}
+	for {
+		sub := *all
+		sub.envs, sub.outs = nil, nil
+		for _, i := range sample {
+			sub.envs, sub.outs = append(sub.envs, all.envs[i]), append(sub.outs, all.outs[i])
+		}
+		// A state changes only on some inputs: conditionals from the
+		// first round on.
+		fn := holeSearchBy(&sub, deadline, maxEval, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev, nil)
+		if fn == nil {
+			return nil, nil, false
+		}
+		added := 0
+		for i, env := range all.envs {
+			if !in[i] && !all.matchesAt(i, evalSafe(fn, env)) && added < sampleStep {
+				sample, in[i] = append(sample, i), true
+				added++
+			}
+		}
+		if added == 0 {
+			return fn, warmVal, true
+		}
+		if len(sample) > maxPointsSearched || time.Now().After(deadline) {
+			return nil, nil, false
+		}
+	}
 }
+
+// The points a position function is first searched on, and how many of
+// those it gets wrong join them for the next search.
+const (
+	firstSample = 40
+	sampleStep  = 16
+)
 
 // switchPoints are the thresholds a state changes at, constants of the
 // scalar function (the task's text seldom states them). For each value o
@@ -576,6 +686,9 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 	name := fmt.Sprintf("positionwise[k=%d,warm=%d:%s]", w.k, w.warm, fn)
 	if w.prev {
 		name = fmt.Sprintf("positionwise[k=%d,warm=%d,prev:%s]", w.k, w.warm, fn)
+	}
+	if w.whole {
+		name = fmt.Sprintf("positionwise[whole:%s]", fn)
 	}
 	bits, zip, derive := st.bits, st.zip, st.derive
 	if derive != nil {
@@ -686,6 +799,23 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bit
 		expr = code{constCode(warmVal).s + " if i < " + fmt.Sprint(w.warm) + " else " + expr.at(pTern), pTern}
 	}
 	var sb strings.Builder
+	if w.whole {
+		// The list's sum and length before the loop, the distance from
+		// the mean in it.
+		if used[1] || used[3] {
+			fmt.Fprintf(&sb, "    total = sum(%s)\n", lists[0])
+		}
+		if used[2] || used[3] {
+			fmt.Fprintf(&sb, "    n = len(%s)\n", lists[0])
+		}
+		fmt.Fprintf(&sb, "    out = []\n    for x in %s:\n", lists[0])
+		if used[3] {
+			sb.WriteString("        dev = x * n - total\n")
+		}
+		fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)
+		sb.WriteString("    return out\n")
+		return sb.String()
+	}
 	sb.WriteString("    out = []\n")
 	if zip {
 		fmt.Fprintf(&sb, "    for i in range(min(len(%s), len(%s))):\n", lists[0], lists[1])

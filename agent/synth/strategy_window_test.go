@@ -403,3 +403,66 @@ func TestPositionwiseState(t *testing.T) {
 		return positionwise(en, p, 1, consider)
 	})
 }
+
+// Each element against the whole list's aggregates: above the mean, the
+// sum of the other elements.
+func TestWholeListMap(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	// each maps every element with the list's sum and length.
+	each := func(f func(x, sum, n int) int) func(in any) any {
+		return func(in any) any {
+			xs := asInts(in)
+			sum := 0
+			for _, x := range xs {
+				sum += x
+			}
+			out := []int{}
+			for _, x := range xs {
+				out = append(out, f(x, sum, len(xs)))
+			}
+			return out
+		}
+	}
+	cases := []sketchCase{
+		{name: "whole_above_mean", task: list("is_above_mean"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -50, 50, 1, 12) },
+			f:   each(func(x, sum, n int) int { return b2i(x*n > sum) })},
+		{name: "whole_sum_of_others", task: list("sum_of_others"), n: 6,
+			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 1, 10) },
+			f:   each(func(x, sum, _ int) int { return sum - x })},
+	}
+	for i := range cases {
+		cases[i].check = isPositionwise
+	}
+	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return wholeListMap(en, p, 1, consider)
+	})
+}
+
+// A function of the element alone is a map the sweeps write more plainly:
+// the whole-list search leaves it.
+func TestWholeListMapDeclinesAMap(t *testing.T) {
+	list := task.Task{Name: "double", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	var exs []task.Example
+	r := rand.New(rand.NewSource(3))
+	for range 6 {
+		xs := randInts(r, -9, 9, 2, 10)
+		out := []int{}
+		for _, x := range xs {
+			out = append(out, 2*x+1)
+		}
+		exs = append(exs, task.Example{Input: jsonOf(t, xs), Output: jsonOf(t, out)})
+	}
+	p, err := newProblem(list, exs)
+	if err != nil {
+		t.Fatalf("problem: %v", err)
+	}
+	res := strategyOnly(p, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+		return wholeListMap(en, p, 1, consider)
+	})
+	if res.solved {
+		t.Errorf("found %v, want none", res.best)
+	}
+}

@@ -2,8 +2,10 @@
 // workflow: it runs a simplified loop (initial batch of 2, batches growing
 // by 2 after each full pass, early stop after 5 consecutive passes, at most
 // 50 iterations), querying hidden.py with python3, and scores the final
-// candidate on heldout.jsonl. It is a development tool; it runs the task
-// set's own hidden programs, never candidates from elsewhere.
+// candidate on heldout.jsonl. With -trace it prints every session's
+// program, and with -dump it writes every session's examples. It is a
+// development tool; it runs the task set's own hidden programs, never
+// candidates from elsewhere.
 package main
 
 import (
@@ -134,6 +136,8 @@ func main() {
 	runLimit := flag.Duration("run-time", 45*time.Second, "synthesizer time limit of all a task's sessions (the configuration's agent.synth.run_time_limit; 0: none)")
 	verbose := flag.Bool("v", false, "print each task's final program")
 	stall := flag.Int("stall", 5, "stop a task after this many consecutive sessions that write the same candidate (as the workflow's stall_limit)")
+	trace := flag.Bool("trace", false, "print every session's program, the examples it passed and its time")
+	dump := flag.String("dump", "", "write the examples of every session to DIR/TASK-SESSION.json (to replay a session's search)")
 	flag.Parse()
 	re := regexp.MustCompile(*filter)
 	entries, err := os.ReadDir(*dir)
@@ -146,7 +150,7 @@ func main() {
 		if !e.IsDir() || !re.MatchString(e.Name()) {
 			continue
 		}
-		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *runLimit, *verbose, *stall)
+		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *runLimit, *verbose, *trace, *stall, *dump)
 		results = append(results, o)
 		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
 	}
@@ -177,7 +181,7 @@ func main() {
 	}
 }
 
-func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall int) outcome {
+func checkTask(dir string, limit, runLimit time.Duration, verbose, trace bool, stall int, dump string) outcome {
 	start := time.Now()
 	o := outcome{name: filepath.Base(dir)}
 	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
@@ -268,6 +272,7 @@ func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall in
 	var fb *agent.Feedback
 	for it := 1; it <= 50; it++ {
 		o.iters = it
+		began := time.Now()
 		wr, err := ag.Write(ctx, agent.WriteRequest{Task: t, Iteration: it, Examples: exs, Feedback: fb, Workspace: ws})
 		if err != nil {
 			o.note = "write: " + err.Error()
@@ -286,6 +291,19 @@ func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall in
 			}
 		}
 		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
+		if dump != "" {
+			b, err := json.Marshal(exs)
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dump, fmt.Sprintf("%s-%d.json", o.name, it)), b, 0o644)
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "dump %s session %d: %v\n", o.name, it, err)
+			}
+		}
+		if trace {
+			fmt.Printf("  %s session %d: %d of %d examples in %.1fs: %s\n", o.name, it, passed, len(exs),
+				time.Since(began).Seconds(), headline(string(src)))
+		}
 		if string(src) == lastSrc && passed < len(exs) {
 			if same++; stall > 0 && same >= stall {
 				o.note = "stalled"
@@ -342,12 +360,7 @@ func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall in
 	}
 	if verbose {
 		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
-		for _, line := range strings.Split(string(src), "\n") {
-			if strings.HasPrefix(line, "# ") {
-				o.note += strings.TrimPrefix(line, "# ")
-				break
-			}
-		}
+		o.note += headline(string(src))
 		if !o.solved {
 			o.note += "\n    " + strings.ReplaceAll(strings.TrimSpace(lastNotes), "\n", "\n    ")
 			o.note += "\n    examples: " + shortExamples(exs)
@@ -355,6 +368,17 @@ func checkTask(dir string, limit, runLimit time.Duration, verbose bool, stall in
 	}
 	o.secs = time.Since(start).Seconds()
 	return o
+}
+
+// headline is the first comment line of a candidate: the program it
+// writes, or why it is a partial one.
+func headline(src string) string {
+	for _, line := range strings.Split(src, "\n") {
+		if strings.HasPrefix(line, "# ") {
+			return strings.TrimPrefix(line, "# ")
+		}
+	}
+	return ""
 }
 
 func inputsOf(exs []task.Example) []json.RawMessage {

@@ -1,0 +1,129 @@
+package synth
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Queues. A list of jobs, each a pair of an arrival time and a duration,
+// served in order by one server that takes the next job when it arrives
+// or when the one before is done — customers at a counter, requests at a
+// single worker, bookings of one room — maps to a number per job: how
+// long it waited, when it started, when it finished, how long it stayed.
+// The state is the time the server is free again,
+//
+//	start = max(arrival, free); free = start + duration
+//
+// which the lambda banks' transitions do not reach (it keeps a time that
+// is neither the output nor the element). Which half of a pair is the
+// arrival and what the output reads are learned from the examples.
+
+// queueReading is what the output reads of a job.
+type queueReading int
+
+const (
+	readWait queueReading = iota
+	readStart
+	readFinish
+	readStay
+	numQueueReadings
+)
+
+var queueReadingNames = [numQueueReadings]string{"wait", "start", "finish", "stay"}
+
+// queue is one filling: which half of a pair is the arrival, and the
+// reading.
+type queue struct {
+	arrivalSecond bool
+	read          queueReading
+}
+
+func (q queue) run(jobs []pair) any {
+	out := make([]int64, len(jobs))
+	var free int64
+	for i, j := range jobs {
+		a, d := j[0], j[1]
+		if q.arrivalSecond {
+			a, d = d, a
+		}
+		start := max(a, free)
+		finish, good := addI(start, d)
+		if !good {
+			return errV
+		}
+		free = finish
+		switch q.read {
+		case readWait:
+			out[i] = start - a
+		case readStart:
+			out[i] = start
+		case readFinish:
+			out[i] = finish
+		default:
+			out[i] = finish - a
+		}
+	}
+	return out
+}
+
+// queueSketch tries every filling when a list of pairs maps to a list of
+// integers as long; it reports whether consider accepted a program.
+func queueSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	if len(p.b.types) != 1 || p.b.types[0] != tListPair || p.out != tListInt || p.nullable || len(p.outs) < 1 || en.stopped {
+		return false
+	}
+	jobs := 0
+	for i, o := range p.outs {
+		if len(o.([]int64)) != len(p.envs[i][0].([]pair)) {
+			return false
+		}
+		jobs += len(o.([]int64))
+	}
+	// One job says little: a wait of 0 is the first job's whatever the
+	// reading.
+	if jobs < minQueueJobs {
+		return false
+	}
+	var fills []queue
+	for _, second := range []bool{false, true} {
+		for r := range numQueueReadings {
+			fills = append(fills, queue{arrivalSecond: second, read: r})
+		}
+	}
+	return fillSketch(en, p, fills, func(q queue, env []any) any { return q.run(env[0].([]pair)) },
+		func(q queue) *node { return queueNode(p, q) }, consider)
+}
+
+// minQueueJobs is how many jobs the examples need in all.
+const minQueueJobs = 4
+
+func (q queue) String() string {
+	order := "arrival, duration"
+	if q.arrivalSecond {
+		order = "duration, arrival"
+	}
+	return fmt.Sprintf("%s; %s", order, queueReadingNames[q.read])
+}
+
+func queueNode(p *problem, q queue) *node {
+	op := &operator{Name: "queue[" + q.String() + "]", Args: p.b.types, Ret: tListInt, Fam: famScan, Cost: 1,
+		Eval: func(_ *lambda, a []any) any { return q.run(a[0].([]pair)) },
+		Py: func(e *emitter, _ *lambda, a []code) code {
+			return call(e.loopHelper("queue", p.b.names, queueLoop(q, p.b.names[0])), a...)
+		}}
+	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 10}
+}
+
+// queueLoop renders the simulation: a loop keeping the time the server is
+// free.
+func queueLoop(q queue, jobs string) string {
+	var sb strings.Builder
+	names := "arrival, duration"
+	if q.arrivalSecond {
+		names = "duration, arrival"
+	}
+	fmt.Fprintf(&sb, "    free, out = 0, []\n    for %s in %s:\n        start = max(arrival, free)\n        free = start + duration\n", names, jobs)
+	reading := [numQueueReadings]string{"start - arrival", "start", "free", "free - arrival"}
+	fmt.Fprintf(&sb, "        out.append(%s)\n    return out\n", reading[q.read])
+	return sb.String()
+}

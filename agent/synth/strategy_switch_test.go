@@ -1,0 +1,199 @@
+package synth
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/task"
+)
+
+// switchRun runs a machine whose next state is step(state, x) from s0 and
+// returns the states after each element.
+func switchRun[S any](s0 S, step func(s S, x int) S) func(in any) any {
+	return func(in any) any {
+		out, s := []S{}, s0
+		for _, x := range asInts(in) {
+			s = step(s, x)
+			out = append(out, s)
+		}
+		return out
+	}
+}
+
+// Switch machines are learned from the examples: a heater with
+// hysteresis (thresholds no constant of the DSL gives), a switch that
+// every zero flips (a cut per state), a level named by strings and set in
+// three bands.
+func TestSwitchMachines(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	cases := []sketchCase{
+		{name: "switch_heater_hysteresis", task: list("heater"), n: 12,
+			gen: func(r *rand.Rand) any { return randInts(r, 10, 30, 4, 14) },
+			f: switchRun(0, func(on, x int) int {
+				switch {
+				case x < 18:
+					return 1
+				case x > 22:
+					return 0
+				}
+				return on
+			})},
+		{name: "switch_flipped_by_zero", task: list("toggle"), n: 8,
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 4, 4, 14) },
+			f: switchRun(0, func(on, x int) int {
+				if x == 0 {
+					return 1 - on
+				}
+				return on
+			})},
+		{name: "switch_named_levels", task: list("levels"), n: 12,
+			gen: func(r *rand.Rand) any { return randInts(r, -20, 20, 4, 14) },
+			f: switchRun("normal", func(s string, x int) string {
+				switch {
+				case x <= -10:
+					return "low"
+				case x >= 10:
+					return "high"
+				case x > -3 && x < 3:
+					return "normal"
+				}
+				return s
+			})},
+	}
+	for i := range cases {
+		cases[i].check = func(t *testing.T, n *node) {
+			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "switch_machine") {
+				t.Errorf("found %v, want a switch machine", n)
+			}
+		}
+	}
+	runSketchCases(t, cases, switchMachines)
+}
+
+// Outputs that are not a state switched by the element are not a switch
+// machine's: a map of the element, a function of the element before it,
+// a counter with many values.
+func TestSwitchMachinesDecline(t *testing.T) {
+	list := task.Task{Name: "t", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	cases := []struct {
+		name string
+		f    func(xs []int) []int
+	}{
+		{"a map", func(xs []int) []int {
+			out := []int{}
+			for _, x := range xs {
+				out = append(out, b2i(x > 3))
+			}
+			return out
+		}},
+		{"rising edges", func(xs []int) []int {
+			out := []int{}
+			for i, x := range xs {
+				out = append(out, b2i(x == 1 && (i == 0 || xs[i-1] == 0)))
+			}
+			return out
+		}},
+		{"a running count", func(xs []int) []int {
+			out, n := []int{}, 0
+			for _, x := range xs {
+				n += x
+				out = append(out, n)
+			}
+			return out
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(2))
+			var exs []task.Example
+			for range 8 {
+				xs := randInts(r, 0, 1, 6, 12)
+				if c.name == "a map" {
+					xs = randInts(r, 0, 9, 6, 12)
+				}
+				exs = append(exs, task.Example{Input: jsonOf(t, xs), Output: jsonOf(t, c.f(xs))})
+			}
+			p, err := newProblem(list, exs)
+			if err != nil {
+				t.Fatalf("problem: %v", err)
+			}
+			if res := strategyOnly(p, switchMachines); res.solved {
+				t.Errorf("found %v, want none", res.best)
+			}
+		})
+	}
+}
+
+// A cut is the fewest intervals of the elements, each bound as free as the
+// points leave it: between the last element that must lie below it and
+// the first that must lie above it.
+func TestLearnCut(t *testing.T) {
+	// States 0 and 1; the action bits are "set 0", "set 1", "keep".
+	pt := func(x int64, prev, next int) switchPoint { return switchPoint{x: x, prev: prev, next: next} }
+	cases := []struct {
+		name   string
+		pts    []switchPoint
+		ok     bool
+		acts   []switchAction
+		lo, hi []int64
+	}{
+		{"hysteresis", []switchPoint{
+			pt(10, 0, 1), pt(16, 0, 1), pt(17, 1, 1), pt(19, 0, 0), pt(21, 1, 1), pt(22, 0, 0), pt(24, 1, 0), pt(29, 0, 0),
+		}, true, []switchAction{{to: 1}, {keep: true, to: 2}, {to: 0}}, []int64{17, 22}, []int64{19, 24}},
+		{"a latch", []switchPoint{pt(0, 0, 0), pt(1, 0, 1), pt(0, 1, 1), pt(1, 1, 1)},
+			true, []switchAction{{keep: true, to: 2}, {to: 1}}, []int64{1}, []int64{1}},
+		{"no cut: one element sets both states", []switchPoint{pt(0, 0, 1), pt(0, 1, 0), pt(3, 1, 1)}, false, nil, nil, nil},
+		{"no cut: too many intervals", []switchPoint{
+			pt(1, 0, 1), pt(2, 1, 0), pt(3, 0, 1), pt(4, 1, 0), pt(5, 0, 1), pt(6, 1, 0),
+		}, false, nil, nil, nil},
+		{"no points: keep", nil, true, []switchAction{{keep: true}}, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := learnCut(c.pts, 2)
+			if ok != c.ok {
+				t.Fatalf("learnCut ok = %v, want %v (%+v)", ok, c.ok, got)
+			}
+			if !ok {
+				return
+			}
+			if !slices.Equal(got.act, c.acts) || !slices.Equal(got.lo, c.lo) || !slices.Equal(got.hi, c.hi) {
+				t.Errorf("got actions %+v, bounds from %v to %v; want %+v, %v to %v", got.act, got.lo, got.hi, c.acts, c.lo, c.hi)
+			}
+			for b := range got.bounds {
+				if got.bounds[b] < got.lo[b] || got.bounds[b] > got.hi[b] {
+					t.Errorf("bound %d = %d, outside [%d, %d]", b, got.bounds[b], got.lo[b], got.hi[b])
+				}
+			}
+			for _, p := range c.pts {
+				if s := got.apply(p.prev, p.x); s != p.next {
+					t.Errorf("from %d at %d: state %d, want %d", p.prev, p.x, s, p.next)
+				}
+			}
+		})
+	}
+}
+
+// The rivals of a machine move one bound at a time to either end of its
+// gap, so that proposals probe the gap.
+func TestSwitchVariants(t *testing.T) {
+	m := switchMachine{states: []any{int64(0), int64(1)}, shared: true, elem: tInt, cuts: []switchCut{{
+		act:    []switchAction{{to: 1}, {keep: true, to: 2}, {to: 0}},
+		bounds: []int64{18, 23}, lo: []int64{17, 22}, hi: []int64{19, 23},
+	}}}
+	var got [][]int64
+	for _, v := range m.variants() {
+		got = append(got, v.cuts[0].bounds)
+	}
+	want := [][]int64{{18, 23}, {17, 23}, {19, 23}, {18, 22}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("variants' bounds %v, want %v", got, want)
+	}
+	if b := m.cuts[0].bounds; !slices.Equal(b, []int64{18, 23}) {
+		t.Errorf("variants changed the machine's bounds to %v", b)
+	}
+}
