@@ -284,12 +284,13 @@ func (g *generator) str(n int) string {
 	return s
 }
 
-// bracketPairs are the pairs of brackets the task's alphabet holds both
+// bracketPairs are the pairs of brackets the task's own marks hold both
 // halves of.
 func (g *generator) bracketPairs() []string {
+	own := g.ownMarks()
 	var out []string
 	for _, p := range bracketPairs {
-		if slices.Contains(g.lim.alphabet, rune(p[0])) && slices.Contains(g.lim.alphabet, rune(p[1])) {
+		if slices.Contains(own, rune(p[0])) && slices.Contains(own, rune(p[1])) {
 			out = append(out, p)
 		}
 	}
@@ -336,19 +337,34 @@ func (g *generator) nested(n int, pairs []string) string {
 	return string(out)
 }
 
-// marks are the characters of the task's alphabet that are neither
-// letters, digits nor spaces, or the usual punctuation when it has none.
-func (g *generator) marks() []rune {
+// maxOwnMarks is how many marks an alphabet of the task's own holds at
+// most: more (printable ASCII has 32) is an alphabet of every mark, of
+// which a hidden program taking "printable characters" may still refuse
+// some (a backslash, a brace).
+const maxOwnMarks = 16
+
+// ownMarks are the characters of the task's alphabet that are neither
+// letters, digits nor spaces, when the alphabet is the task's own (at most
+// maxOwnMarks of them); nil otherwise.
+func (g *generator) ownMarks() []rune {
 	var out []rune
 	for _, r := range g.lim.alphabet {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) {
 			out = append(out, r)
 		}
 	}
-	if len(out) == 0 {
-		return []rune(".,!?-_'")
+	if len(out) > maxOwnMarks {
+		return nil
 	}
 	return out
+}
+
+// marks are the task's own marks, or the usual punctuation.
+func (g *generator) marks() []rune {
+	if own := g.ownMarks(); len(own) > 0 {
+		return own
+	}
+	return []rune(".,!?-_'")
 }
 
 // inAlphabet replaces the runes of r outside the task's alphabet (when it

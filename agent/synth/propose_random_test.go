@@ -96,6 +96,33 @@ func TestStringsUseTheAlphabetsMarks(t *testing.T) {
 	}
 }
 
+// An alphabet of every mark ("printable ASCII") is no alphabet of the
+// task's own: its strings keep to the usual punctuation and nest no
+// brackets (a hidden program taking printable characters may refuse a
+// backslash or a brace, and one that did rejected every first batch).
+func TestStringsOverEveryMarkUseTheUsualOnes(t *testing.T) {
+	alphabet := alphabetFrom("at most 40 printable ASCII characters")
+	if !slices.Contains(alphabet, '{') || !slices.Contains(alphabet, '\\') {
+		t.Fatalf("alphabet %q: want every printable character", string(alphabet))
+	}
+	g := &generator{rng: rand.New(rand.NewSource(5)), shape: "string", lim: shapeLimits{maxLen: 40, alphabet: alphabet}}
+	usual, other := 0, 0
+	for range 300 {
+		for _, r := range g.str(30) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r):
+			case strings.ContainsRune(".,!?-_'", r):
+				usual++
+			default:
+				other++ // a near-miss palindrome changes one character for any of the alphabet
+			}
+		}
+	}
+	if usual == 0 || other*20 > usual {
+		t.Errorf("%d usual marks and %d others in 300 strings of 30 characters, want others under a twentieth", usual, other)
+	}
+}
+
 // Over an alphabet with brackets, a share of the strings nest them and
 // balance (random characters seldom do), within the alphabet and the
 // length asked.

@@ -70,13 +70,7 @@ func TestBracketSketch(t *testing.T) {
 				return ok
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "brackets[") {
-				t.Errorf("found %v, want a bracket scan", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "brackets[", "a bracket scan")
 	runSketchCases(t, cases, bracketSketch)
 }
 

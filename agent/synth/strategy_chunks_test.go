@@ -60,13 +60,7 @@ func TestChunkwise(t *testing.T) {
 				return out
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "chunkwise") {
-				t.Errorf("found %v, want a chunk-wise program", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "chunkwise", "a chunk-wise program")
 	runSketchCases(t, cases, chunkwise)
 }
 

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -40,13 +39,7 @@ func TestDiffusionSketch(t *testing.T) {
 			gen: func(r *rand.Rand) any { return randInts(r, 0, 255, 3, 12) },
 			f:   diffuse(128, 255, 255)},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "error_diffusion") {
-				t.Errorf("found %v, want an error diffusion", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "error_diffusion", "an error diffusion")
 	runSketchCases(t, cases, diffusionSketch)
 }
 

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -63,12 +62,6 @@ func TestFirstIndex(t *testing.T) {
 				return -1
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "first_index") {
-				t.Errorf("found %v, want a first index", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "first_index", "a first index")
 	runSketchCases(t, cases, firstIndexDecomposition)
 }

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -48,13 +47,7 @@ func TestQueueSketch(t *testing.T) {
 			gen: func(r *rand.Rand) any { return randJobs(r, 8) },
 			f:   serve(func(_, _, finish int) int { return finish })},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "queue[") {
-				t.Errorf("found %v, want a queue", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "queue[", "a queue")
 	runSketchCases(t, cases, queueSketch)
 }
 

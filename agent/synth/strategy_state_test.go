@@ -35,13 +35,7 @@ func TestStateMachine(t *testing.T) {
 			gen: func(r *rand.Rand) any { return randInts(r, -40, 40, 3, 12) },
 			f:   scan(0, func(s, x int) int { return (s + x%2 + 2) % 2 })},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "state_machine") {
-				t.Errorf("found %v, want a state machine", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "state_machine", "a state machine")
 	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
 		return stateMachine(en, p, 1, consider)
 	})

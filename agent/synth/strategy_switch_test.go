@@ -3,7 +3,6 @@ package synth
 import (
 	"math/rand"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -64,13 +63,7 @@ func TestSwitchMachines(t *testing.T) {
 				return s
 			})},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "switch_machine") {
-				t.Errorf("found %v, want a switch machine", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "switch_machine", "a switch machine")
 	runSketchCases(t, cases, switchMachines)
 }
 

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -90,12 +89,6 @@ func TestAlignSketch(t *testing.T) {
 				return best
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "align") {
-				t.Errorf("found %v, want an alignment table", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "align", "an alignment table")
 	runSketchCases(t, cases, alignSketch)
 }

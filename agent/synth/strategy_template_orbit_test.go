@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -54,12 +53,6 @@ func TestOrbitSketch(t *testing.T) {
 				return best
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "orbit[") {
-				t.Errorf("found %v, want an orbit", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "orbit[", "an orbit")
 	runSketchCases(t, cases, orbitSketch)
 }

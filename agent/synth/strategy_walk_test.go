@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -97,13 +96,7 @@ func TestWalkSketch(t *testing.T) {
 				return false
 			}},
 	}
-	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
-			if n.Op == nil || !strings.HasPrefix(n.Op.Name, "walk[") {
-				t.Errorf("found %v, want a walk", n)
-			}
-		}
-	}
+	wantOpPrefix(cases, "walk[", "a walk")
 	runSketchCases(t, cases, walkSketch)
 }
 
