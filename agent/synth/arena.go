@@ -27,14 +27,19 @@ func (a *arena) lamEnv() *lamEnv {
 	return &a.env
 }
 
-// arenaChunk is the number of elements of one chunk of an arena: a whole
-// list of maxLen elements fits in one.
-const arenaChunk = 1 << 17
+// Chunk sizes: an enumerator's first chunk of a type is small (most
+// enumerators are the short searches of holes and sketches), and each
+// next one twice the last, up to maxChunkBytes: a large search takes its
+// memory in pieces the kernel can back by huge pages (see newChunk),
+// which halves the cost of first touching it.
+const (
+	minChunkBytes = 64 << 10
+	maxChunkBytes = 4 << 20
+)
 
-// chunks is an arena's memory for one element type: the chunk in use,
-// and a generation that changes with each new chunk, so that a mark taken
-// in an earlier chunk rewinds nothing. size is a chunk's length
-// (arenaChunk when 0).
+// chunks is an arena's or a store's memory for one element type: the
+// chunk in use, its length, and a generation that changes with each new
+// chunk, so that a mark taken in an earlier chunk rewinds nothing.
 type chunks[T any] struct {
 	buf  []T
 	gen  int
@@ -48,20 +53,27 @@ type chunkMark struct{ gen, used int }
 type arenaMark struct{ ints, floats, bools, pairs chunkMark }
 
 func (c *chunks[T]) take(n int) []T {
-	size := c.size
-	if size == 0 {
-		size = arenaChunk
-	}
-	if n > size {
-		return make([]T, n)
-	}
 	if c.buf == nil || len(c.buf)+n > cap(c.buf) {
-		c.buf = make([]T, 0, size)
+		size := c.nextSize()
+		if n > size {
+			return make([]T, n)
+		}
+		c.buf, c.size = newChunk[T](size), size
 		c.gen++
 	}
 	i := len(c.buf)
 	c.buf = c.buf[:i+n]
 	return c.buf[i : i+n : i+n]
+}
+
+// nextSize is the length of the next chunk: minChunkBytes worth of
+// elements first, then twice the last, up to maxChunkBytes worth.
+func (c *chunks[T]) nextSize() int {
+	elem := int(unsafe.Sizeof(*new(T)))
+	if c.size == 0 {
+		return max(1, minChunkBytes/elem)
+	}
+	return max(c.size, min(2*c.size, maxChunkBytes/elem))
 }
 
 func (c *chunks[T]) mark() chunkMark { return chunkMark{c.gen, len(c.buf)} }
@@ -112,8 +124,8 @@ func alloc[T any](ar *arena, n int) []T {
 // appended (beyond n, append moves them to the heap).
 func allocCap[T any](ar *arena, n int) []T { return alloc[T](ar, n)[:0] }
 
-// store holds what the enumerator keeps of its new programs in chunks of
-// about storeChunkBytes: nodes, bank entries, the nodes' children and the
+// store holds what the enumerator keeps of its new programs in chunks
+// (growing like an arena's): nodes, bank entries, the nodes' children and the
 // values, a few allocations for thousands of programs instead of several
 // for each. Nothing in it is ever given back.
 type store struct {
@@ -129,20 +141,6 @@ type store struct {
 	lbools  chunks[[]bool]
 	lstrs   chunks[[]string]
 	lpairs  chunks[[]pair]
-}
-
-// storeChunkBytes is the size of a store's chunk.
-const storeChunkBytes = 64 << 10
-
-func newStore() *store {
-	var s store
-	s.nodes.size = storeChunkBytes / int(unsafe.Sizeof(node{}))
-	s.entries.size = storeChunkBytes / int(unsafe.Sizeof(entry{}))
-	s.kids.size = storeChunkBytes / 8
-	s.ints.size, s.floats.size, s.bools.size = storeChunkBytes/8, storeChunkBytes/8, storeChunkBytes
-	s.strs.size = storeChunkBytes / 16
-	s.lints.size, s.lfloats.size, s.lbools.size, s.lstrs.size, s.lpairs.size = storeChunkBytes/24, storeChunkBytes/24, storeChunkBytes/24, storeChunkBytes/24, storeChunkBytes/24
-	return &s
 }
 
 // node returns a new node in the store.

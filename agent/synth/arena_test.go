@@ -3,6 +3,7 @@ package synth
 import (
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // TestArenaRewind checks that what an arena hands out after a mark goes
@@ -36,7 +37,8 @@ func TestArenaRewind(t *testing.T) {
 func TestArenaNewChunk(t *testing.T) {
 	var ar arena
 	m := ar.mark()
-	first := alloc[int64](&ar, arenaChunk-1)
+	firstLen := minChunkBytes/8 - 1
+	first := alloc[int64](&ar, firstLen)
 	second := alloc[int64](&ar, 2) // does not fit: a new chunk
 	second[0] = 5
 	ar.rewind(m)
@@ -44,7 +46,7 @@ func TestArenaNewChunk(t *testing.T) {
 	if &third[0] == &second[0] {
 		t.Errorf("a mark from an earlier chunk rewound the current one")
 	}
-	if len(first) != arenaChunk-1 || len(alloc[int64](&ar, maxLen)) != maxLen {
+	if len(first) != firstLen || len(alloc[int64](&ar, maxLen)) != maxLen {
 		t.Errorf("wrong lengths")
 	}
 	if got := alloc[int64](nil, 0); got == nil {
@@ -55,6 +57,33 @@ func TestArenaNewChunk(t *testing.T) {
 	}
 	if got := alloc[string](&ar, 2); len(got) != 2 {
 		t.Errorf("alloc of strings: %v", got)
+	}
+}
+
+// TestChunkSizes checks that chunks start small and double up to
+// maxChunkBytes, and that a request larger than the next chunk is given
+// its own memory without leaving the chunk in use.
+func TestChunkSizes(t *testing.T) {
+	var c chunks[int64]
+	var sizes []int
+	for range 10 {
+		c.take(1)
+		sizes = append(sizes, cap(c.buf))
+		c.take(cap(c.buf) - 1) // fills the chunk: the next take starts one
+	}
+	want := []int{8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 512 << 10, 512 << 10, 512 << 10}
+	if !slices.Equal(sizes, want) {
+		t.Errorf("chunk lengths %v, want %v", sizes, want)
+	}
+	var n chunks[node]
+	n.take(1)
+	if got, max := cap(n.buf)*int(unsafe.Sizeof(node{})), minChunkBytes; got > max || got < max/2 {
+		t.Errorf("first chunk of nodes is %d bytes, want about %d", got, max)
+	}
+	gen, used := c.gen, len(c.buf)
+	big := c.take(maxChunkBytes) // more elements than any chunk holds
+	if len(big) != maxChunkBytes || c.gen != gen || len(c.buf) != used {
+		t.Errorf("a large take: %d elements, generation %d -> %d, used %d -> %d", len(big), gen, c.gen, used, len(c.buf))
 	}
 }
 

@@ -142,7 +142,7 @@ func newEnumerator(c enumConfig) *enumerator {
 	for t := range en.bank {
 		en.bank[t] = [][]*entry{nil, nil}
 	}
-	en.store = newStore()
+	en.store = new(store)
 	en.bad = make([]bool, len(c.envs))
 	en.cols = make([]vec, 4)
 	en.args = make([]any, 4)

@@ -144,8 +144,9 @@ var (
 	y0 = atom("y")
 )
 
-func reversed[A any](xs []A) []A {
-	out := make([]A, len(xs))
+// reversed is xs[::-1], from the arena when there is one.
+func reversed[A any](ar *arena, xs []A) []A {
+	out := alloc[A](ar, len(xs))
 	for i, x := range xs {
 		out[len(xs)-1-i] = x
 	}

@@ -277,7 +277,7 @@ func convexHull(pts []pair) ([]pair, bool) {
 	if !good {
 		return nil, false
 	}
-	upper, good := half(reversed(ps))
+	upper, good := half(reversed(nil, ps))
 	if !good {
 		return nil, false
 	}

@@ -20,7 +20,7 @@ func pairListOps() []*operator {
 			slices.SortStableFunc(out, cmpPair)
 			return out, true
 		}, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
-		op1("reversed", famList, func(ps []pair) ([]pair, bool) { return reversed(ps), true },
+		op1a("reversed", famList, func(ar *arena, ps []pair) ([]pair, bool) { return reversed(ar, ps), true },
 			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
 		op1("first", famList, func(ps []pair) ([]int64, bool) { return pairAt(ps, 0) },
 			pyOnly(func(a []code) code { return atom("list(" + a[0].at(pAtom) + "[0])") })),

@@ -164,7 +164,7 @@ func stringListOps() []*operator {
 			pyOnly(func(a []code) code { return call("len", a[0]) })),
 		op1("sorted", famList, func(ws []string) ([]string, bool) { return sortedCopy(nil, ws, false), true },
 			pyOnly(func(a []code) code { return call("sorted", a[0]) })),
-		op1("reversed", famList, func(ws []string) ([]string, bool) { return reversed(ws), true },
+		op1("reversed", famList, func(ws []string) ([]string, bool) { return reversed(nil, ws), true },
 			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[::-1]") })),
 		op1("first", famList, func(ws []string) (string, bool) { return at(ws, 0) },
 			pyOnly(func(a []code) code { return atom(a[0].at(pAtom) + "[0]") })),

@@ -36,7 +36,7 @@ func (d digitLoop) run(lists [][]int64) any {
 		b = lists[1]
 	}
 	if d.msbFirst {
-		a, b = reversed(a), reversed(b)
+		a, b = reversed(nil, a), reversed(nil, b)
 	}
 	n := max(len(a), len(b))
 	out := make([]int64, 0, n+1)
@@ -70,7 +70,7 @@ func (d digitLoop) run(lists [][]int64) any {
 		}
 	}
 	if d.msbFirst {
-		out = reversed(out)
+		out = reversed(nil, out)
 	}
 	return out
 }

@@ -240,7 +240,7 @@ func (d digitValue) write(v, base int64, l, n int) []int64 {
 	}
 	out := digitsIn(v, base, minLen)
 	if d.msbFirst {
-		out = reversed(out)
+		out = reversed(nil, out)
 	}
 	return out
 }
