@@ -139,7 +139,10 @@ func (s *hashSet) slot(h hasher) uint64 {
 
 func (s *hashSet) grow() {
 	old := s.slots
-	s.slots = make([]hasher, max(64, 2*len(old)))
+	// A large table is read at random: huge pages (see newChunk) spare
+	// most of its TLB misses.
+	n := max(64, 2*len(old))
+	s.slots = newChunk[hasher](n)[:n]
 	for _, h := range old {
 		if h != emptySlot {
 			s.slots[s.slot(h)] = h
