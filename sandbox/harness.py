@@ -1195,7 +1195,7 @@ class Server:
                     return w
             self.drop_resident()
         for _ in range(2):
-            w = self.spares.pop(0) if self.spares else self.fork()
+            w = self.intact_spare() or self.fork()
             # The clock of the load starts now, not when the spare was forked.
             PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
             w.seen_idx = None
@@ -1206,6 +1206,21 @@ class Server:
             w.kill()
             w.release()
         raise RuntimeError("cannot start a child process")
+
+    def intact_spare(self):
+        """The oldest spare child still as the server left it, or None.
+        A spare lives while the requests before its own run, and where those
+        programs share its uid (in a container, the harness's) they may have
+        killed or stopped it: such a spare is killed (reaped after the
+        response) rather than handed a job it would never run."""
+        while self.spares:
+            w = self.spares.pop(0)
+            if _intact(w.pid):
+                return w
+            w.signal()
+            w.release()
+            self.dead.append(w)
+        return None
 
     def drop_resident(self):
         """Kill the resident child, if any (reaped after the response)."""
@@ -1587,6 +1602,23 @@ def _resident_key(program, limits):
         return None
     prog = {k: v for k, v in program.items() if k != "function"}
     return _dumps([prog, limits.get("memory_bytes"), limits.get("output_bytes")], sort_keys=True)
+
+
+def _intact(pid):
+    """Whether process pid is alive, not stopped or traced, and has no
+    signal pending (a pending SIGKILL is a process about to die)."""
+    try:
+        with open("/proc/%d/status" % pid, "rb") as f:
+            status = f.read()
+    except OSError:
+        return False
+    for line in status.split(b"\n"):
+        key, _, value = line.partition(b":")
+        if key == b"State" and value.split()[:1] not in ([b"R"], [b"S"], [b"D"]):
+            return False
+        if key in (b"SigPnd", b"ShdPnd") and int(value.strip() or b"0", 16) != 0:
+            return False
+    return True
 
 
 def _zombie(pid):

@@ -787,6 +787,11 @@ func runOne(t *testing.T, env Env, h *Host, a Attack) string {
 		t.Fatalf("Analyse: %v", err)
 	}
 	gen := env.Generation(box)
+	// The sandbox idle for a moment, as between a run's batches: the
+	// harness forks its spare children, which then live while the attack
+	// runs (a spare the attack could kill or stop must not serve the next
+	// call).
+	time.Sleep(idleBeforeAttack)
 	out, err := box.Call(ctx, sandbox.CallRequest{
 		Program: sandbox.Program{Source: src, Function: "solve"},
 		Inputs:  raws(`"before"`, `"attack"`, `"after"`),
@@ -825,6 +830,10 @@ func runOne(t *testing.T, env Env, h *Host, a Attack) string {
 	}
 	return strings.Join(breach, "; ")
 }
+
+// idleBeforeAttack is long enough for the harness to fork its spare
+// children (a few milliseconds each) on a loaded machine.
+const idleBeforeAttack = 500 * time.Millisecond
 
 func raws(vs ...string) []json.RawMessage {
 	out := make([]json.RawMessage, len(vs))
