@@ -30,61 +30,98 @@ func floatKey(f float64) uint64 {
 
 func float32ish(f float64) float64 { return float64(float32(f)) }
 
+// errHash is what a failed value (errV) adds to a hash.
+const errHash = 0xdeadbeef
+
+// value adds one boxed value to the hash; the typed methods below add a
+// value of their type alike, without boxing it (hashColumn).
 func (h hasher) value(v any) hasher {
 	switch x := v.(type) {
 	case errT:
-		return h.mix(0xdeadbeef)
+		return h.mix(errHash)
 	case int64:
-		return h.mix(1).mix(uint64(x))
+		return h.ofInt(x)
 	case float64:
-		return h.mix(2).mix(floatKey(x))
+		return h.ofFloat(x)
 	case bool:
-		if x {
-			return h.mix(3)
-		}
-		return h.mix(4)
+		return h.ofBool(x)
 	case string:
-		h = h.mix(5).mix(uint64(len(x)))
-		for i := 0; i < len(x); i++ {
-			h = h.mix(uint64(x[i]))
-		}
-		return h
+		return h.ofStr(x)
 	case []int64:
-		h = h.mix(6).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(uint64(e))
-		}
-		return h
+		return h.ofInts(x)
 	case []float64:
-		h = h.mix(7).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(floatKey(e))
-		}
-		return h
+		return h.ofFloats(x)
 	case []bool:
-		h = h.mix(8).mix(uint64(len(x)))
-		for _, e := range x {
-			if e {
-				h = h.mix(1)
-			} else {
-				h = h.mix(2)
-			}
-		}
-		return h
+		return h.ofBools(x)
 	case []string:
-		h = h.mix(9).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.value(e)
-		}
-		return h
+		return h.ofStrs(x)
 	case []pair:
-		h = h.mix(10).mix(uint64(len(x)))
-		for _, e := range x {
-			h = h.mix(uint64(e[0])).mix(uint64(e[1]))
-		}
-		return h
+		return h.ofPairs(x)
 	}
 	return h.mix(11)
+}
+
+func (h hasher) ofInt(x int64) hasher { return h.mix(1).mix(uint64(x)) }
+
+func (h hasher) ofFloat(x float64) hasher { return h.mix(2).mix(floatKey(x)) }
+
+func (h hasher) ofBool(x bool) hasher {
+	if x {
+		return h.mix(3)
+	}
+	return h.mix(4)
+}
+
+func (h hasher) ofStr(x string) hasher {
+	h = h.mix(5).mix(uint64(len(x)))
+	for i := 0; i < len(x); i++ {
+		h = h.mix(uint64(x[i]))
+	}
+	return h
+}
+
+func (h hasher) ofInts(x []int64) hasher {
+	h = h.mix(6).mix(uint64(len(x)))
+	for _, e := range x {
+		h = h.mix(uint64(e))
+	}
+	return h
+}
+
+func (h hasher) ofFloats(x []float64) hasher {
+	h = h.mix(7).mix(uint64(len(x)))
+	for _, e := range x {
+		h = h.mix(floatKey(e))
+	}
+	return h
+}
+
+func (h hasher) ofBools(x []bool) hasher {
+	h = h.mix(8).mix(uint64(len(x)))
+	for _, e := range x {
+		if e {
+			h = h.mix(1)
+		} else {
+			h = h.mix(2)
+		}
+	}
+	return h
+}
+
+func (h hasher) ofStrs(x []string) hasher {
+	h = h.mix(9).mix(uint64(len(x)))
+	for _, e := range x {
+		h = h.ofStr(e)
+	}
+	return h
+}
+
+func (h hasher) ofPairs(x []pair) hasher {
+	h = h.mix(10).mix(uint64(len(x)))
+	for _, e := range x {
+		h = h.mix(uint64(e[0])).mix(uint64(e[1]))
+	}
+	return h
 }
 
 // hashSet is a set of value hashes: open addressing with linear probing

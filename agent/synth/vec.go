@@ -156,87 +156,39 @@ func boxAll[T any](c []T) []any {
 // environments, equal to hashing each boxed value in turn with
 // hasher.value: typed and boxed values of one program hash alike.
 func hashColumn(data any, bad []bool, n int) hasher {
-	h := fnvOffset
-	const errMark = 0xdeadbeef
 	switch c := data.(type) {
 	case []int64:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.mix(1).mix(uint64(x))
-		}
+		return hashRows(c[:n], bad, hasher.ofInt)
 	case []float64:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.mix(2).mix(floatKey(x))
-		}
+		return hashRows(c[:n], bad, hasher.ofFloat)
 	case []bool:
-		for i, x := range c[:n] {
-			switch {
-			case bad != nil && bad[i]:
-				h = h.mix(errMark)
-			case x:
-				h = h.mix(3)
-			default:
-				h = h.mix(4)
-			}
-		}
+		return hashRows(c[:n], bad, hasher.ofBool)
 	case []string:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.value(x)
-		}
+		return hashRows(c[:n], bad, hasher.ofStr)
 	case [][]int64:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.mix(6).mix(uint64(len(x)))
-			for _, e := range x {
-				h = h.mix(uint64(e))
-			}
-		}
+		return hashRows(c[:n], bad, hasher.ofInts)
 	case [][]float64:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.value(x)
-		}
+		return hashRows(c[:n], bad, hasher.ofFloats)
 	case [][]bool:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.value(x)
-		}
+		return hashRows(c[:n], bad, hasher.ofBools)
 	case [][]string:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.value(x)
-		}
+		return hashRows(c[:n], bad, hasher.ofStrs)
 	case [][]pair:
-		for i, x := range c[:n] {
-			if bad != nil && bad[i] {
-				h = h.mix(errMark)
-				continue
-			}
-			h = h.value(x)
+		return hashRows(c[:n], bad, hasher.ofPairs)
+	}
+	return fnvOffset
+}
+
+// hashRows hashes the values of a column in turn with add, a failed one
+// (marked in bad) as errV.
+func hashRows[T any](c []T, bad []bool, add func(hasher, T) hasher) hasher {
+	h := fnvOffset
+	for i, x := range c {
+		if bad != nil && bad[i] {
+			h = h.mix(errHash)
+			continue
 		}
+		h = add(h, x)
 	}
 	return h
 }
