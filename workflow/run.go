@@ -580,12 +580,13 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // example set; the best stage score wins, ties going to the later one. A
 // candidate archived with an evaluation on that very set keeps it, and so
 // does the same program (by its digest) archived earlier on fewer
-// examples: a run that ends with an early stop has written the same program
-// session after session, and evaluating it again would only repeat the
-// last evaluation. The others are re-scored. When re-scoring fails (the sandbox is gone: Docker
-// stopped, say), the candidates are ranked on their archived evaluations
-// instead — those on the final set first, then those on the most examples —
-// and the error is returned beside the choice.
+// examples: a run that ends with an early stop has written the same
+// program session after session, and evaluating it again would only
+// repeat the last evaluation. The others are re-scored. When re-scoring
+// fails (the sandbox is gone: Docker stopped, say), the candidates are
+// ranked on their archived evaluations instead — those on the final set
+// first, then those on the most examples — and the error is returned
+// beside the choice.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	type scored struct {
 		ev  Evaluation

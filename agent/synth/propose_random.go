@@ -215,6 +215,10 @@ func (g *generator) str(n int) string {
 	}
 	var sb strings.Builder
 	style := g.rng.Intn(8)
+	// Marks the task's alphabet has (operators, brackets), else the usual
+	// punctuation: drawn from the usual marks and then replaced by any
+	// character of the alphabet, an operator would seldom appear.
+	marks := g.marks()
 	for i := 0; i < n; i++ {
 		r := g.rng.Intn(100)
 		switch {
@@ -230,11 +234,6 @@ func (g *generator) str(n int) string {
 		case r < 92:
 			sb.WriteByte(byte('0' + g.rng.Intn(10)))
 		default:
-			// Marks the task's alphabet has (operators, brackets), else
-			// the usual punctuation: drawn from the usual marks and then
-			// replaced by any character of the alphabet, an operator
-			// would seldom appear.
-			marks := g.marks()
 			sb.WriteRune(marks[g.rng.Intn(len(marks))])
 		}
 	}
