@@ -20,9 +20,10 @@ func (b *Bank) actCommit(ctx context.Context, m map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg, err := optStr(m, "message")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	msg := f.optStr("message")
+	if f.err != nil {
+		return nil, f.err
 	}
 	// decodeReceipt made r.Payload canonical from this tree.
 	return b.commit(ctx, r, m["receipt"].(map[string]any)["payload"], msg)
@@ -69,14 +70,12 @@ func decodeReceipt(x any) (Receipt, error) {
 	if err := exactKeys("receipt", m, []string{"proposal_id", "payload", "signature"}, nil); err != nil {
 		return Receipt{}, malformed(err)
 	}
-	var r Receipt
+	f := fields{m: m}
+	r := Receipt{ProposalID: f.str("proposal_id"), Signature: f.str("signature")}
+	if f.err != nil {
+		return Receipt{}, f.err
+	}
 	var err error
-	if r.ProposalID, err = str(m, "proposal_id"); err != nil {
-		return Receipt{}, err
-	}
-	if r.Signature, err = str(m, "signature"); err != nil {
-		return Receipt{}, err
-	}
 	if r.Payload, err = canonicalJSON(m["payload"]); err != nil {
 		return Receipt{}, reject(CodeMalformed, "receipt.payload: %v", err)
 	}

@@ -120,13 +120,10 @@ func valueDiffs(a, b map[string]Value) []ValueDiff {
 }
 
 func (b *Bank) actCompare(ctx context.Context, m map[string]any) (any, error) {
-	a, err := str(m, "a")
-	if err != nil {
-		return nil, err
-	}
-	bb, err := str(m, "b")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	a, bb := f.str("a"), f.str("b")
+	if f.err != nil {
+		return nil, f.err
 	}
 	return b.Compare(ctx, a, bb)
 }

@@ -27,9 +27,10 @@ func (b *Bank) actList(ctx context.Context, m map[string]any) (any, error) {
 }
 
 func (b *Bank) actLog(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws := f.str("workspace")
+	if f.err != nil {
+		return nil, f.err
 	}
 	log, err := b.Log(ctx, ws)
 	if err != nil {
@@ -39,9 +40,10 @@ func (b *Bank) actLog(ctx context.Context, m map[string]any) (any, error) {
 }
 
 func (b *Bank) actEvents(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws := f.str("workspace")
+	if f.err != nil {
+		return nil, f.err
 	}
 	ev, err := b.Events(ctx, ws)
 	if err != nil {

@@ -54,13 +54,10 @@ func (b *Bank) Observe(ctx context.Context, workspace, name string) (*Observatio
 }
 
 func (b *Bank) actObserve(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
-	}
-	rev, err := optStr(m, "revision")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws, rev := f.str("workspace"), f.optStr("revision")
+	if f.err != nil {
+		return nil, f.err
 	}
 	return b.Observe(ctx, ws, rev)
 }

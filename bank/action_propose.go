@@ -19,14 +19,12 @@ type Proposal struct {
 
 // DecodeProposal strictly decodes the fields of a propose action.
 func decodeProposal(m map[string]any) (*Proposal, error) {
-	p := &Proposal{Updates: map[string]Value{}}
+	f := fields{m: m}
+	p := &Proposal{Workspace: f.str("workspace"), ExpectedRevision: f.optStr("expected_revision"), Updates: map[string]Value{}}
+	if f.err != nil {
+		return nil, f.err
+	}
 	var err error
-	if p.Workspace, err = str(m, "workspace"); err != nil {
-		return nil, err
-	}
-	if p.ExpectedRevision, err = optStr(m, "expected_revision"); err != nil {
-		return nil, err
-	}
 	if x, ok := m["updates"]; ok {
 		if p.Updates, err = decodeValueMap("updates", x); err != nil {
 			return nil, malformed(err)

@@ -12,9 +12,10 @@ type RegisterResult struct {
 }
 
 func (b *Bank) actRegister(ctx context.Context, m map[string]any) (any, error) {
-	name, err := str(m, "name")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	name := f.str("name")
+	if f.err != nil {
+		return nil, f.err
 	}
 	if !ValidOpName(name) {
 		return nil, reject(CodeInvalidName, "invalid operation name %q", name)

@@ -3,17 +3,10 @@ package bank
 import "context"
 
 func (b *Bank) actFork(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
-	}
-	name, err := str(m, "name")
-	if err != nil {
-		return nil, err
-	}
-	exp, err := str(m, "expected_revision")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws, name, exp := f.str("workspace"), f.str("name"), f.str("expected_revision")
+	if f.err != nil {
+		return nil, f.err
 	}
 	if !validName(name) {
 		return nil, reject(CodeInvalidName, "invalid workspace name %q", name)
@@ -22,25 +15,19 @@ func (b *Bank) actFork(ctx context.Context, m map[string]any) (any, error) {
 }
 
 func (b *Bank) actUndo(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
-	}
-	exp, err := str(m, "expected_revision")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws, exp := f.str("workspace"), f.str("expected_revision")
+	if f.err != nil {
+		return nil, f.err
 	}
 	return b.Undo(ctx, ws, exp)
 }
 
 func (b *Bank) actCreate(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
-	}
-	msg, err := optStr(m, "message")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws, msg := f.str("workspace"), f.optStr("message")
+	if f.err != nil {
+		return nil, f.err
 	}
 	if !validName(ws) {
 		return nil, reject(CodeInvalidName, "invalid workspace name %q", ws)
@@ -53,17 +40,10 @@ func (b *Bank) actCreate(ctx context.Context, m map[string]any) (any, error) {
 }
 
 func (b *Bank) actCheckout(ctx context.Context, m map[string]any) (any, error) {
-	ws, err := str(m, "workspace")
-	if err != nil {
-		return nil, err
-	}
-	rev, err := str(m, "revision")
-	if err != nil {
-		return nil, err
-	}
-	exp, err := optStr(m, "expected_revision")
-	if err != nil {
-		return nil, err
+	f := fields{m: m}
+	ws, rev, exp := f.str("workspace"), f.str("revision"), f.optStr("expected_revision")
+	if f.err != nil {
+		return nil, f.err
 	}
 	if _, ok := ParseRevisionName(rev); !ok {
 		return nil, reject(CodeMalformed, "revision %q: want rNNNNNN", rev)

@@ -137,20 +137,33 @@ var handlers = map[string]handler{
 
 func actionNames() []string { return sortedKeys(handlers) }
 
-// str reads a required string field.
-func str(m map[string]any, k string) (string, error) {
-	s, ok := m[k].(string)
-	if !ok {
-		return "", reject(CodeMalformed, "field %q: want a string, got %s", k, jsonType(m[k]))
-	}
-	return s, nil
+// fields reads the string fields of an action and keeps the first error,
+// so that an action reads every field it needs and checks once: the
+// response names the first field in reading order that is missing or not a
+// string, as it did when each read was checked on its own.
+type fields struct {
+	m   map[string]any
+	err error
 }
 
-func optStr(m map[string]any, k string) (string, error) {
-	if _, ok := m[k]; !ok {
-		return "", nil
+// str reads a required string field; after an error it reads nothing.
+func (f *fields) str(k string) string {
+	if f.err != nil {
+		return ""
 	}
-	return str(m, k)
+	s, ok := f.m[k].(string)
+	if !ok {
+		f.err = reject(CodeMalformed, "field %q: want a string, got %s", k, jsonType(f.m[k]))
+	}
+	return s
+}
+
+// optStr reads a string field that may be absent ("" then).
+func (f *fields) optStr(k string) string {
+	if _, ok := f.m[k]; !ok {
+		return ""
+	}
+	return f.str(k)
 }
 
 func malformed(err error) error {
