@@ -8,12 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/reconstruct/reconstruct/internal/canonjson"
 )
 
 // maxJSONDepth bounds nesting when parsing untrusted JSON.
@@ -333,7 +334,7 @@ func hex4(s string) (rune, bool) {
 // round-trips a float64 and always shows it is not an integer literal.
 func canonicalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeCanonical(&buf, v, 0); err != nil {
+	if err := writeCanonical(&buf, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -349,19 +350,17 @@ func Canonicalize(raw []byte) ([]byte, error) {
 	return canonicalJSON(v)
 }
 
-func writeCanonical(buf *bytes.Buffer, v any, depth int) error {
-	if depth > maxJSONDepth {
-		return fmt.Errorf("JSON nested deeper than %d levels", maxJSONDepth)
-	}
+// canonical is the bank's canonical form: strings without HTML escaping,
+// numbers by canonicalNumber and formatFloat, and canonical JSON already
+// encoded (a json.RawMessage made by this package) written as it is.
+var canonical = canonjson.Encoder{String: writeString, Scalar: writeScalar, MaxDepth: maxJSONDepth}
+
+func writeCanonical(buf *bytes.Buffer, v any) error { return canonical.Write(buf, v) }
+
+// writeScalar writes the leaves of a tree that are neither strings nor
+// booleans.
+func writeScalar(buf *bytes.Buffer, v any) error {
 	switch t := v.(type) {
-	case nil:
-		buf.WriteString("null")
-	case bool:
-		if t {
-			buf.WriteString("true")
-		} else {
-			buf.WriteString("false")
-		}
 	case json.Number:
 		s, err := canonicalNumber(string(t))
 		if err != nil {
@@ -369,46 +368,11 @@ func writeCanonical(buf *bytes.Buffer, v any, depth int) error {
 		}
 		buf.WriteString(s)
 	case float64:
-		s, err := formatFloat(t)
-		if err != nil {
-			return err
-		}
-		buf.WriteString(s)
+		return writeFloat(buf, t)
 	case int64:
 		buf.WriteString(strconv.FormatInt(t, 10))
 	case int:
 		buf.WriteString(strconv.Itoa(t))
-	case string:
-		writeString(buf, t)
-	case []any:
-		buf.WriteByte('[')
-		for i, x := range t {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeCanonical(buf, x, depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, k)
-			buf.WriteByte(':')
-			if err := writeCanonical(buf, t[k], depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
 	case json.RawMessage:
 		// Already canonical (produced by this package).
 		buf.Write(t)
@@ -434,6 +398,16 @@ func canonicalNumber(s string) (string, error) {
 		return "", fmt.Errorf("number %s out of range", s)
 	}
 	return formatFloat(f)
+}
+
+// writeFloat writes a finite float64 as formatFloat spells it.
+func writeFloat(buf *bytes.Buffer, f float64) error {
+	s, err := formatFloat(f)
+	if err != nil {
+		return err
+	}
+	buf.WriteString(s)
+	return nil
 }
 
 // formatFloat writes a finite float64 as a non-integer JSON literal.

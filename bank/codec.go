@@ -143,11 +143,7 @@ func (v Value) DataJSON() []byte {
 func encodeData(buf *bytes.Buffer, v Value) error {
 	switch d := v.data.(type) {
 	case float64:
-		s, err := formatFloat(d)
-		if err != nil {
-			return err
-		}
-		buf.WriteString(s)
+		return writeFloat(buf, d)
 	case int64:
 		writeInt(buf, d)
 	case bool:

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sort"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/internal/canonjson"
 )
 
 // DefaultAtol is the float tolerance used when none is configured.
@@ -112,9 +113,11 @@ func Canonical(raw json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var sb strings.Builder
-	writeCanonical(&sb, v)
-	return sb.String(), nil
+	var buf bytes.Buffer
+	if err := canonical.Write(&buf, v); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }
 
 // MustCanonical is Canonical for values known to be valid JSON; invalid JSON
@@ -127,64 +130,45 @@ func MustCanonical(raw json.RawMessage) string {
 	return s
 }
 
-func writeCanonical(sb *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		sb.WriteString("null")
-	case bool:
-		if x {
-			sb.WriteString("true")
-		} else {
-			sb.WriteString("false")
-		}
-	case string:
-		b, _ := json.Marshal(x)
-		sb.Write(b)
-	case json.Number:
-		if isInteger(x) {
-			if bi, ok := new(big.Int).SetString(string(x), 10); ok {
-				sb.WriteString(bi.String())
-				return
-			}
-		}
-		f, err := x.Float64()
-		if err != nil {
-			sb.WriteString(string(x))
-			return
-		}
-		b, _ := json.Marshal(f)
-		s := string(b)
-		if !strings.ContainsAny(s, ".eE") {
-			s += ".0"
-		}
-		sb.WriteString(s)
-	case []any:
-		sb.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			writeCanonical(sb, e)
-		}
-		sb.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		sb.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			b, _ := json.Marshal(k)
-			sb.Write(b)
-			sb.WriteByte(':')
-			writeCanonical(sb, x[k])
-		}
-		sb.WriteByte('}')
+// canonical is the task's canonical form: strings as encoding/json writes
+// them (HTML characters escaped) and numbers by writeNumber. Its texts decide
+// which inputs are the same and stand in messages shown to agents and
+// recorded in journals, so they keep the spelling they always had.
+var canonical = canonjson.Encoder{
+	String: func(buf *bytes.Buffer, s string) {
+		b, _ := json.Marshal(s)
+		buf.Write(b)
+	},
+	Scalar: writeNumber,
+}
+
+// writeNumber writes a json.Number: an integer in plain decimal, any other
+// number as encoding/json writes its float64 with ".0" added to integral
+// values (1.0 stays a float), or as written when it does not fit a float64.
+// Other values, which Decode never yields, are left out.
+func writeNumber(buf *bytes.Buffer, v any) error {
+	x, ok := v.(json.Number)
+	if !ok {
+		return nil
 	}
+	if isInteger(x) {
+		if bi, ok := new(big.Int).SetString(string(x), 10); ok {
+			buf.WriteString(bi.String())
+			return nil
+		}
+	}
+	f, err := x.Float64()
+	if err != nil {
+		buf.WriteString(string(x))
+		return nil
+	}
+	b, _ := json.Marshal(f)
+	s := string(b)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	buf.WriteString(s)
+	return nil
 }
 
 // Numbers returns every number in a decoded value, in order.
