@@ -75,6 +75,31 @@ func quoteChar(c byte) string {
 	return "'" + s[1:len(s)-1] + "'"
 }
 
+// eat moves past the next byte if it is c, and reports whether it was.
+func (p *jsonParser) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// more moves past what follows an element of an array or object: white
+// space, then a comma and the white space after it (more is true) or the
+// closing byte end (false). Anything else is an error, context saying
+// where.
+func (p *jsonParser) more(end byte, context string) (bool, error) {
+	p.skipSpace()
+	switch {
+	case p.eat(','):
+		p.skipSpace()
+		return true, nil
+	case p.eat(end):
+		return false, nil
+	}
+	return false, p.errorf(context)
+}
+
 func (p *jsonParser) value(depth int) (any, error) {
 	if depth > maxJSONDepth {
 		return nil, fmt.Errorf("JSON nested deeper than %d levels", maxJSONDepth)
@@ -87,8 +112,7 @@ func (p *jsonParser) value(depth int) (any, error) {
 		p.i++
 		m := map[string]any{}
 		p.skipSpace()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
+		if p.eat('}') {
 			return m, nil
 		}
 		for {
@@ -100,10 +124,9 @@ func (p *jsonParser) value(depth int) (any, error) {
 				return nil, err
 			}
 			p.skipSpace()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
+			if !p.eat(':') {
 				return nil, p.errorf("after object key")
 			}
-			p.i++
 			p.skipSpace()
 			if _, dup := m[k]; dup {
 				return nil, fmt.Errorf("duplicate key %q", k)
@@ -113,24 +136,19 @@ func (p *jsonParser) value(depth int) (any, error) {
 				return nil, err
 			}
 			m[k] = v
-			p.skipSpace()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.skipSpace()
-				continue
+			more, err := p.more('}', "after object key:value pair")
+			if err != nil {
+				return nil, err
 			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
+			if !more {
 				return m, nil
 			}
-			return nil, p.errorf("after object key:value pair")
 		}
 	case c == '[':
 		p.i++
 		xs := []any{}
 		p.skipSpace()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
+		if p.eat(']') {
 			return xs, nil
 		}
 		for {
@@ -139,17 +157,13 @@ func (p *jsonParser) value(depth int) (any, error) {
 				return nil, err
 			}
 			xs = append(xs, v)
-			p.skipSpace()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.skipSpace()
-				continue
+			more, err := p.more(']', "after array element")
+			if err != nil {
+				return nil, err
 			}
-			if p.i < len(p.s) && p.s[p.i] == ']' {
-				p.i++
+			if !more {
 				return xs, nil
 			}
-			return nil, p.errorf("after array element")
 		}
 	case c == '"':
 		return p.str()

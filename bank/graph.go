@@ -3,6 +3,7 @@ package bank
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -197,23 +198,12 @@ func (n *Node) UnmarshalJSON(raw []byte) error {
 }
 
 func (n *Node) clone() Node {
-	c := Node{ID: n.ID, Op: n.Op}
-	cp := func(m map[string]string) map[string]string {
-		if m == nil {
-			return nil
-		}
-		o := make(map[string]string, len(m))
-		for k, v := range m {
-			o[k] = v
-		}
-		return o
-	}
-	c.Args = cp(n.Args)
+	c := Node{ID: n.ID, Op: n.Op, Args: maps.Clone(n.Args)}
 	ca := func(a *Apply) *Apply {
 		if a == nil {
 			return nil
 		}
-		return &Apply{Op: a.Op, Items: a.Items, State: a.State, Bindings: cp(a.Bindings)}
+		return &Apply{Op: a.Op, Items: a.Items, State: a.State, Bindings: maps.Clone(a.Bindings)}
 	}
 	c.Map, c.Filter, c.Fold = ca(n.Map), ca(n.Filter), ca(n.Fold)
 	if n.Choice != nil {

@@ -367,40 +367,48 @@ func opPaint(c *call, a map[string]Value) (Value, error) {
 	g, _ := a["state"].Grid()
 	bgc, _ := a["background"].Int()
 	overwrite, _ := a["overwrite"].Flag()
-	first := g.Rows
-	for _, px := range o.Pixels {
-		if err := inGrid(g, px); err != nil {
-			return Value{}, err
+	check := func(px Pixel, cell uint8) error {
+		if !overwrite && cell != uint8(bgc) {
+			return fmt.Errorf("destination [%d, %d] has color %d, not the background %d (overwrite is false)", px.Row, px.Col, cell, bgc)
 		}
-		first = min(first, int(px.Row))
-		if i := int(px.Row)*g.Cols + int(px.Col); !overwrite && g.Cells[i] != uint8(bgc) {
-			return Value{}, fmt.Errorf("destination [%d, %d] has color %d, not the background %d (overwrite is false)", px.Row, px.Col, g.Cells[i], bgc)
-		}
+		return nil
 	}
-	n := c.stateGrid(g, first)
-	for _, px := range o.Pixels {
-		n.setCell(int(px.Row)*g.Cols+int(px.Col), px.Color)
-	}
-	return GridValue(n), nil
+	return stamp(c, o, g, check, func(px Pixel) uint8 { return px.Color })
 }
 
 func opErase(c *call, a map[string]Value) (Value, error) {
 	o, _ := a["item"].Object()
 	g, _ := a["state"].Grid()
 	bgc, _ := a["background"].Int()
+	check := func(px Pixel, cell uint8) error {
+		if cell != px.Color {
+			return fmt.Errorf("pixel [%d, %d] has color %d in the grid, the object has %d", px.Row, px.Col, cell, px.Color)
+		}
+		return nil
+	}
+	return stamp(c, o, g, check, func(Pixel) uint8 { return uint8(bgc) })
+}
+
+// stamp writes the cells under o's pixels, each in the color color gives
+// it, into the grid of c.stateGrid: paint and erase differ only in that
+// color and in check, which accepts or refuses the cell of g a pixel
+// covers. Every pixel is checked before any cell is written, so that a
+// refused operation leaves g as it was even when g is a fold's state that
+// the result would have been written into.
+func stamp(c *call, o *Object, g *Grid, check func(px Pixel, cell uint8) error, color func(Pixel) uint8) (Value, error) {
 	first := g.Rows
 	for _, px := range o.Pixels {
 		if err := inGrid(g, px); err != nil {
 			return Value{}, err
 		}
 		first = min(first, int(px.Row))
-		if i := int(px.Row)*g.Cols + int(px.Col); g.Cells[i] != px.Color {
-			return Value{}, fmt.Errorf("pixel [%d, %d] has color %d in the grid, the object has %d", px.Row, px.Col, g.Cells[i], px.Color)
+		if err := check(px, g.Cells[int(px.Row)*g.Cols+int(px.Col)]); err != nil {
+			return Value{}, err
 		}
 	}
 	n := c.stateGrid(g, first)
 	for _, px := range o.Pixels {
-		n.setCell(int(px.Row)*g.Cols+int(px.Col), uint8(bgc))
+		n.setCell(int(px.Row)*g.Cols+int(px.Col), color(px))
 	}
 	return GridValue(n), nil
 }
