@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,20 +17,12 @@ type applyPatchParams struct {
 	Patch string `json:"patch" description:"the unified diff"`
 }
 
-type applyPatchTool struct {
-	toolSpec[applyPatchParams]
-	ws *workspace
+func newApplyPatchTool(ws *workspace) *workspaceTool[applyPatchParams] {
+	return &workspaceTool[applyPatchParams]{toolSpec[applyPatchParams]{applyPatchToolName, applyPatchDescription}, ws, applyPatch}
 }
 
-func newApplyPatchTool(ws *workspace) *applyPatchTool {
-	return &applyPatchTool{toolSpec: toolSpec[applyPatchParams]{applyPatchToolName, applyPatchDescription}, ws: ws}
-}
-
-func (t *applyPatchTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	p, err := t.decode(args)
-	if err != nil {
-		return "", err
-	}
+// applyPatch applies a unified diff to the workspace, all of it or nothing.
+func applyPatch(ws *workspace, p applyPatchParams) (string, error) {
 	files, err := parsePatch(p.Patch)
 	if err != nil {
 		return "", fmt.Errorf("cannot parse the patch: %w", err)
@@ -49,7 +39,7 @@ func (t *applyPatchTool) Run(_ context.Context, args json.RawMessage) (string, e
 			if path == "" {
 				continue
 			}
-			if _, err := t.ws.clean(path); err != nil {
+			if _, err := ws.clean(path); err != nil {
 				return "", err
 			}
 		}
@@ -62,7 +52,7 @@ func (t *applyPatchTool) Run(_ context.Context, args json.RawMessage) (string, e
 		if src == "" {
 			src = fp.newPath
 		}
-		data, err := t.ws.ReadFile(src)
+		data, err := ws.ReadFile(src)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", err
@@ -79,13 +69,13 @@ func (t *applyPatchTool) Run(_ context.Context, args json.RawMessage) (string, e
 	var done []string
 	for _, c := range changes {
 		if c.deleted {
-			if err := t.ws.Remove(c.path); err != nil {
+			if err := ws.Remove(c.path); err != nil {
 				return "", err
 			}
 			done = append(done, "deleted "+c.path)
 			continue
 		}
-		if err := t.ws.WriteFile(c.path, []byte(c.content)); err != nil {
+		if err := ws.WriteFile(c.path, []byte(c.content)); err != nil {
 			return "", err
 		}
 		done = append(done, "patched "+c.path)

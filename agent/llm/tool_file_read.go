@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -22,21 +20,13 @@ type fileReadParams struct {
 	EndLine   int    `json:"end_line,omitempty" description:"last line to show (inclusive)"`
 }
 
-type fileReadTool struct {
-	toolSpec[fileReadParams]
-	ws *workspace
+func newFileReadTool(ws *workspace) *workspaceTool[fileReadParams] {
+	return &workspaceTool[fileReadParams]{toolSpec[fileReadParams]{fileReadToolName, fileReadDescription}, ws, readFile}
 }
 
-func newFileReadTool(ws *workspace) *fileReadTool {
-	return &fileReadTool{toolSpec: toolSpec[fileReadParams]{fileReadToolName, fileReadDescription}, ws: ws}
-}
-
-func (t *fileReadTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	p, err := t.decode(args)
-	if err != nil {
-		return "", err
-	}
-	data, err := t.ws.ReadFile(p.Path)
+// readFile shows the lines of a text file of the workspace, numbered.
+func readFile(ws *workspace, p fileReadParams) (string, error) {
+	data, err := ws.ReadFile(p.Path)
 	if err != nil {
 		return "", err
 	}

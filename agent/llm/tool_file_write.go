@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -20,24 +18,16 @@ type fileWriteParams struct {
 	Content string `json:"content" description:"the complete new content of the file"`
 }
 
-type fileWriteTool struct {
-	toolSpec[fileWriteParams]
-	ws *workspace
+func newFileWriteTool(ws *workspace) *workspaceTool[fileWriteParams] {
+	return &workspaceTool[fileWriteParams]{toolSpec[fileWriteParams]{fileWriteToolName, fileWriteDescription}, ws, writeFile}
 }
 
-func newFileWriteTool(ws *workspace) *fileWriteTool {
-	return &fileWriteTool{toolSpec: toolSpec[fileWriteParams]{fileWriteToolName, fileWriteDescription}, ws: ws}
-}
-
-func (t *fileWriteTool) Run(_ context.Context, args json.RawMessage) (string, error) {
-	p, err := t.decode(args)
-	if err != nil {
-		return "", err
-	}
+// writeFile writes a whole file of the workspace.
+func writeFile(ws *workspace, p fileWriteParams) (string, error) {
 	if len(p.Content) > MaxWriteBytes {
 		return "", fmt.Errorf("content is %d bytes; at most %d are accepted", len(p.Content), MaxWriteBytes)
 	}
-	if err := t.ws.WriteFile(p.Path, []byte(p.Content)); err != nil {
+	if err := ws.WriteFile(p.Path, []byte(p.Content)); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("wrote %s (%d lines, %d bytes)", p.Path, strings.Count(p.Content, "\n")+boolInt(p.Content != "" && !strings.HasSuffix(p.Content, "\n")), len(p.Content)), nil

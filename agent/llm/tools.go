@@ -166,3 +166,20 @@ func (s toolSpec[P]) decode(args json.RawMessage) (P, error) {
 	err := decodeArgs(args, &p, s.Schema())
 	return p, err
 }
+
+// workspaceTool is a tool that only reads or changes the files of the
+// workspace (file_read, file_write, apply_patch): Run decodes the call's
+// arguments and hands them to run.
+type workspaceTool[P any] struct {
+	toolSpec[P]
+	ws  *workspace
+	run func(ws *workspace, p P) (string, error)
+}
+
+func (t *workspaceTool[P]) Run(_ context.Context, args json.RawMessage) (string, error) {
+	p, err := t.decode(args)
+	if err != nil {
+		return "", err
+	}
+	return t.run(t.ws, p)
+}
