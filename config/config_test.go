@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
 )
 
 const validTask = `task:
@@ -334,14 +336,8 @@ func TestResolveBank(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ResolveBank(tt.flag, func(k string) string { return tt.env[k] }, tt.c)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
+			if testenv.WantErr(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.Location != tt.want || got.Source != tt.wantSource || (got.Warning != "") != tt.wantWarning {
 				t.Errorf("ResolveBank = %+v, want %s from %s (warning %v)", got, tt.want, tt.wantSource, tt.wantWarning)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
 )
 
 func TestFilePatchApply(t *testing.T) {
@@ -106,14 +108,8 @@ func TestFilePatchApply(t *testing.T) {
 				t.Fatalf("files = %d, want 1", len(files))
 			}
 			got, deleted, err := files[0].apply(tt.content, tt.exists)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
-				}
+			if testenv.WantErr(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatalf("apply: %v", err)
 			}
 			if got != tt.want || deleted != tt.deleted {
 				t.Errorf("apply = %q, deleted %v, want %q, deleted %v", got, deleted, tt.want, tt.deleted)

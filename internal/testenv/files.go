@@ -3,6 +3,7 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,4 +20,22 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// WantErr checks the error of a call that should fail with a message
+// containing want, or succeed when want is "" (the wantErr column of a
+// table test). It reports whether the call failed as wanted, so that the
+// test returns before it checks the results of a failed call; a missing,
+// unexpected or different error fails the test.
+func WantErr(t testing.TB, err error, want string) bool {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Fatal(err)
+	case want == "":
+		return false
+	case err == nil || !strings.Contains(err.Error(), want):
+		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+	return true
 }

@@ -1,7 +1,8 @@
 // Package testenv lets tests that need Python or a Docker engine skip with a
 // reason when those are missing, except under RECONSTRUCT_REQUIRE_ALL=1
-// (CI), where a missing dependency fails the test instead of hiding it; and
-// writes the files a test sets up (WriteFiles).
+// (CI), where a missing dependency fails the test instead of hiding it. It
+// also writes the files a test sets up (WriteFiles) and checks the error of
+// a table test's call (WantErr).
 package testenv
 
 import (
