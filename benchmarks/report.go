@@ -123,6 +123,14 @@ type htmlLevel struct {
 	Total bool
 }
 
+// htmlGroups is a table of the tasks grouped by level or by family: its
+// heading, its id, the name of its first column, which also names each
+// row's data- attribute (data-level, data-family), and its rows.
+type htmlGroups struct {
+	Heading, ID, Column string
+	Rows                []htmlLevel
+}
+
 // reportTemplate is the page: inline CSS, the plots as inline SVG, no
 // scripts and no external resources, so the file can be mailed or archived
 // alone. The links to the SVG and PNG copies are relative.
@@ -185,24 +193,14 @@ figcaption a { color: inherit; }
 <dt>started</dt><dd>{{time .S.StartedAt}}</dd>
 <dt>finished</dt><dd>{{time .S.FinishedAt}}</dd>
 </dl>
+{{- range $t := .Groups}}
 
-<h2>Levels</h2>
-<table id="levels">
-<thead><tr><th>level</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
+<h2>{{$t.Heading}}</h2>
+<table id="{{$t.ID}}">
+<thead><tr><th>{{$t.Column}}</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
 <tbody>
-{{- range .Levels}}
-<tr{{if .Total}} class="total"{{end}} data-level="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
-{{- end}}
-</tbody>
-</table>
-{{- if .Families}}
-
-<h2>Families</h2>
-<table id="families">
-<thead><tr><th>family</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
-<tbody>
-{{- range .Families}}
-<tr{{if .Total}} class="total"{{end}} data-family="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
+{{- range $t.Rows}}
+<tr{{if .Total}} class="total"{{end}} data-{{$t.Column}}="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -266,10 +264,14 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 		levels = append(levels, htmlLevel{Name: l, Stats: s.Levels[l]})
 	}
 	levels = append(levels, htmlLevel{Name: "all levels", Stats: LevelStats{Tasks: s.Tasks, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, Total: true})
-	var families []htmlLevel
-	names, stats := s.familyRows()
-	for _, f := range names {
-		families = append(families, htmlLevel{Name: f, Stats: stats[f], Total: f == AllFamilies})
+	groups := []htmlGroups{{Heading: "Levels", ID: "levels", Column: "level", Rows: levels}}
+	// The families' table only when a task names a family.
+	if names, stats := s.familyRows(); len(names) > 0 {
+		var families []htmlLevel
+		for _, f := range names {
+			families = append(families, htmlLevel{Name: f, Stats: stats[f], Total: f == AllFamilies})
+		}
+		groups = append(groups, htmlGroups{Heading: "Families", ID: "families", Column: "family", Rows: families})
 	}
 	tokens := 0
 	for _, r := range s.Results {
@@ -277,12 +279,11 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	err = tmpl.Execute(&buf, map[string]any{
-		"S":        s,
-		"Levels":   levels,
-		"Families": families,
-		"Tasks":    tasksByLevel(s),
-		"Plots":    plots,
-		"Tokens":   tokens,
+		"S":      s,
+		"Groups": groups,
+		"Tasks":  tasksByLevel(s),
+		"Plots":  plots,
+		"Tokens": tokens,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render report: %w", err)
