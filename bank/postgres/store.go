@@ -296,6 +296,22 @@ func sameRevision(a, b bank.RevisionRecord) bool {
 // as pgx reads a timestamptz.
 func timeColumn(t *time.Time) any { return t }
 
+// queryAll runs a read that returns many rows, retried as s.do retries
+// every statement, and reads each row with scan (one of the rows' readers:
+// bank.ScanRevision, …).
+func queryAll[T any](ctx context.Context, s *Store, what string, scan func(bank.Row, bank.TimeColumn) (T, error), query string, args ...any) ([]T, error) {
+	var out []T
+	err := s.do(ctx, what, func(ctx context.Context, _ int) error {
+		rows, err := s.pool.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, rowsOf(scan))
+		return err
+	})
+	return out, err
+}
+
 // rowsOf makes one of the rows' readers a row function for
 // pgx.CollectRows.
 func rowsOf[T any](scan func(bank.Row, bank.TimeColumn) (T, error)) pgx.RowToFunc[T] {
@@ -332,15 +348,8 @@ func (s *Store) Revision(ctx context.Context, workspace, name string) (bank.Revi
 
 // Log returns every revision of a workspace, oldest first.
 func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecord, error) {
-	var out []bank.RevisionRecord
-	err := s.do(ctx, "log "+workspace, func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq`, workspace)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanRevision))
-		return err
-	})
+	out, err := queryAll(ctx, s, "log "+workspace, bank.ScanRevision,
+		`SELECT `+bank.RevisionColumns+` FROM revisions WHERE workspace = $1 ORDER BY seq`, workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -352,17 +361,8 @@ func (s *Store) Log(ctx context.Context, workspace string) ([]bank.RevisionRecor
 
 // Workspaces lists every workspace by name.
 func (s *Store) Workspaces(ctx context.Context) ([]bank.WorkspaceInfo, error) {
-	var out []bank.WorkspaceInfo
-	err := s.do(ctx, "list workspaces", func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT `+bank.WorkspaceColumns+`
+	return queryAll(ctx, s, "list workspaces", bank.ScanWorkspace, `SELECT `+bank.WorkspaceColumns+`
 			FROM workspaces w JOIN revisions r ON r.workspace = w.name GROUP BY w.name ORDER BY w.name COLLATE "C"`)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanWorkspace))
-		return err
-	})
-	return out, err
 }
 
 // AddFunction registers an operation.
@@ -398,16 +398,7 @@ func (s *Store) registered(ctx context.Context, f bank.FunctionRecord) bool {
 
 // Functions returns the registered operations in registration order.
 func (s *Store) Functions(ctx context.Context) ([]bank.FunctionRecord, error) {
-	var out []bank.FunctionRecord
-	err := s.do(ctx, "read functions", func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT `+bank.FunctionColumns+` FROM functions ORDER BY seq`)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanFunction))
-		return err
-	})
-	return out, err
+	return queryAll(ctx, s, "read functions", bank.ScanFunction, `SELECT `+bank.FunctionColumns+` FROM functions ORDER BY seq`)
 }
 
 // AppendEvents appends to a workspace's journal in one statement (one
@@ -486,14 +477,6 @@ func (s *Store) Events(ctx context.Context, workspace string) ([]bank.Event, err
 	if err := s.requireWorkspace(ctx, workspace, "read events of"); err != nil {
 		return nil, err
 	}
-	var out []bank.Event
-	err := s.do(ctx, "read events of "+workspace, func(ctx context.Context, _ int) error {
-		rows, err := s.pool.Query(ctx, `SELECT `+bank.EventColumns+` FROM events WHERE workspace = $1 ORDER BY seq`, workspace)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, rowsOf(bank.ScanEvent))
-		return err
-	})
-	return out, err
+	return queryAll(ctx, s, "read events of "+workspace, bank.ScanEvent,
+		`SELECT `+bank.EventColumns+` FROM events WHERE workspace = $1 ORDER BY seq`, workspace)
 }
