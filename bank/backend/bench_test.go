@@ -3,8 +3,6 @@ package backend
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -68,32 +66,8 @@ func BenchmarkListElementChange10000(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {
 			loc := k.newBank(b)
-			bk := openBank(b, loc)
-			ctx := context.Background()
-			const n = 10000
-			items := make([]bank.Value, n)
-			for i := range items {
-				items[i] = storetest.Example(b, i, "")
-			}
-			g := &bank.Graph{Inputs: map[string]bank.Value{"examples": bank.List(bank.KindExample, items)},
-				Nodes:   []bank.Node{{ID: "n", Op: "list.length", Args: map[string]string{"items": "examples"}}},
-				Outputs: map[string]string{"n": "n"}}
-			rec, err := bk.Create(ctx, "w", g, "")
-			if err != nil {
-				b.Fatal(err)
-			}
-			before := blobBytes(b, k.name, loc)
-			revs := 0
-			defer storetest.ReportCPU(b)()
-			for b.Loop() {
-				revs++
-				items = slices.Clone(items)
-				i := (revs * 7919) % n
-				items[i] = storetest.Example(b, i, fmt.Sprintf(`{"changed":%d}`, revs))
-				if rec, err = bk.Update(ctx, "w", rec.Name, map[string]bank.Value{"examples": bank.List(bank.KindExample, items)}, nil, ""); err != nil {
-					b.Fatal(err)
-				}
-			}
+			var before int64
+			revs, _ := storetest.BenchListElementChange(b, openBank(b, loc), 10000, func() { before = blobBytes(b, k.name, loc) })
 			b.ReportMetric(float64(blobBytes(b, k.name, loc)-before)/float64(revs), "blob-bytes/rev")
 		})
 	}

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/bank"
@@ -90,4 +91,41 @@ func BenchProposeCommit(b *testing.B, bk *bank.Bank, encode bool) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchListElementChange creates workspace "w" with an input "examples", a
+// list of n examples, and then, each iteration, appends a revision that
+// changes one element of it, as a workflow records a corrected example.
+// created is called once the workspace exists, before the loop, so that the
+// caller can take the size of its storage then and report the growth per
+// revision after; it returns the revisions appended and the size of the
+// first list's canonical encoding.
+func BenchListElementChange(b *testing.B, bk *bank.Bank, n int, created func()) (revs, listBytes int) {
+	ctx := context.Background()
+	items := make([]bank.Value, n)
+	for i := range items {
+		items[i] = Example(b, i, "")
+	}
+	list := bank.List(bank.KindExample, items)
+	g := &bank.Graph{Inputs: map[string]bank.Value{"examples": list},
+		Nodes:   []bank.Node{{ID: "n", Op: "list.length", Args: map[string]string{"items": "examples"}}},
+		Outputs: map[string]string{"n": "n"}}
+	rec, err := bk.Create(ctx, "w", g, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	created()
+	defer ReportCPU(b)()
+	for b.Loop() {
+		revs++
+		// A new slice each time: the list of the revision before still
+		// refers to the old one.
+		items = slices.Clone(items)
+		i := (revs * 7919) % n
+		items[i] = Example(b, i, fmt.Sprintf(`{"changed":%d}`, revs))
+		if rec, err = bk.Update(ctx, "w", rec.Name, map[string]bank.Value{"examples": bank.List(bank.KindExample, items)}, nil, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return revs, len(list.Canonical())
 }
