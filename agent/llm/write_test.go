@@ -282,25 +282,15 @@ func TestWriteContextLengthTrimsAndRetriesOnce(t *testing.T) {
 	}
 }
 
-func TestWriteContextLengthTwice(t *testing.T) {
-	t.Run("first turn is a configuration error", func(t *testing.T) {
-		srv := llmtest.NewServer(t, llmtest.ContextLength(), llmtest.ContextLength())
-		a := newTestAgent(t, srv, newFakeSandbox(), nil)
-		_, err := a.Write(context.Background(), writeReq(t, threeExamples))
-		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), SettingModel) {
-			t.Fatalf("err = %v, want ErrConfig naming %s", err, SettingModel)
-		}
-	})
-	t.Run("later turn ends the session", func(t *testing.T) {
-		srv := llmtest.NewServer(t,
-			llmtest.Call("file_write", write("candidate.py", runningMaxSrc), 1, 1),
-			llmtest.ContextLength(), llmtest.ContextLength())
-		a := newTestAgent(t, srv, newFakeSandbox(), nil)
-		req := writeReq(t, threeExamples)
-		res := a.write(t, req)
-		wantStop(t, res, StopContextLength)
-		wantCandidate(t, req.Workspace, runningMaxSrc)
-	})
+// A context too long twice on the first turn is a configuration error; on a
+// later turn it ends the session (TestWriteStopsKeepTheCandidate).
+func TestWriteContextLengthTwiceOnTheFirstTurn(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.ContextLength(), llmtest.ContextLength())
+	a := newTestAgent(t, srv, newFakeSandbox(), nil)
+	_, err := a.Write(context.Background(), writeReq(t, threeExamples))
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), SettingModel) {
+		t.Fatalf("err = %v, want ErrConfig naming %s", err, SettingModel)
+	}
 }
 
 func TestWriteModelNeverCallsATool(t *testing.T) {
@@ -362,34 +352,49 @@ func TestWriteModelNeverCallsATool(t *testing.T) {
 	})
 }
 
-func TestWriteStopsOnRepeatedCall(t *testing.T) {
-	srv := llmtest.NewServer(t,
-		llmtest.Call("file_write", write("candidate.py", identitySrc), 1, 1),
-		llmtest.Call("check_candidate", `{}`, 1, 1),
-		llmtest.Call("check_candidate", `{ }`, 1, 1),
-	)
-	a := newTestAgent(t, srv, newFakeSandbox(), nil)
-	req := writeReq(t, threeExamples)
-	res := a.write(t, req)
-	wantStop(t, res, StopRepeated)
-	wantCandidate(t, req.Workspace, identitySrc)
-}
-
-func TestWriteMaxTurnsKeepsCandidate(t *testing.T) {
-	srv := llmtest.NewServer(t,
-		llmtest.Call("file_write", write("candidate.py", identitySrc), 1, 1),
-		llmtest.Call("bash", map[string]string{"command": "python3 -c 'print(1)'"}, 1, 1),
-		llmtest.Call("check_candidate", `{}`, 1, 1),
-	)
-	sb := newFakeSandbox()
-	sb.execOut.Output = "1\n"
-	a := newTestAgent(t, srv, sb, func(o *Options) { o.MaxTurns = 3 })
-	req := writeReq(t, threeExamples)
-	res := a.write(t, req)
-	wantStop(t, res, StopMaxTurns)
-	wantCandidate(t, req.Workspace, identitySrc)
-	if diff := cmp.Diff([]string{"python3 -c 'print(1)'"}, sb.commands); diff != "" {
-		t.Errorf("bash commands (-want +got):\n%s", diff)
+// TestWriteStopsKeepTheCandidate: a session that stops before the candidate
+// passes, for any of these reasons, still returns the candidate written.
+func TestWriteStopsKeepTheCandidate(t *testing.T) {
+	tests := []struct {
+		name     string
+		replies  []llmtest.Reply
+		maxTurns int // 0: the default
+		stop     string
+		want     string   // candidate.py
+		commands []string // run by bash, which prints "1"
+	}{
+		{"context too long twice on a later turn", []llmtest.Reply{
+			llmtest.Call("file_write", write("candidate.py", runningMaxSrc), 1, 1),
+			llmtest.ContextLength(), llmtest.ContextLength(),
+		}, 0, StopContextLength, runningMaxSrc, nil},
+		{"a repeated call", []llmtest.Reply{
+			llmtest.Call("file_write", write("candidate.py", identitySrc), 1, 1),
+			llmtest.Call("check_candidate", `{}`, 1, 1),
+			llmtest.Call("check_candidate", `{ }`, 1, 1),
+		}, 0, StopRepeated, identitySrc, nil},
+		{"max turns", []llmtest.Reply{
+			llmtest.Call("file_write", write("candidate.py", identitySrc), 1, 1),
+			llmtest.Call("bash", map[string]string{"command": "python3 -c 'print(1)'"}, 1, 1),
+			llmtest.Call("check_candidate", `{}`, 1, 1),
+		}, 3, StopMaxTurns, identitySrc, []string{"python3 -c 'print(1)'"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb := newFakeSandbox()
+			sb.execOut.Output = "1\n"
+			a := newTestAgent(t, llmtest.NewServer(t, tt.replies...), sb, func(o *Options) {
+				if tt.maxTurns > 0 {
+					o.MaxTurns = tt.maxTurns
+				}
+			})
+			req := writeReq(t, threeExamples)
+			res := a.write(t, req)
+			wantStop(t, res, tt.stop)
+			wantCandidate(t, req.Workspace, tt.want)
+			if diff := cmp.Diff(tt.commands, sb.commands); diff != "" {
+				t.Errorf("bash commands (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
