@@ -140,6 +140,24 @@ func hasAttr(tag, key string) func(*html.Node) bool {
 	}
 }
 
+// tableRows returns the rows of a report table by their data-<key>
+// attribute (data-level, data-family, data-task), and those keys in the
+// order of the page; row makes each row's text from its element and the
+// texts of its cells.
+func tableRows(root *html.Node, key string, row func(tr *html.Node, cells []string) string) ([]string, map[string]string) {
+	var order []string
+	rows := map[string]string{}
+	for _, tr := range findAll(root, hasAttr("tr", "data-"+key)) {
+		k, _ := attrOf(tr, "data-"+key)
+		order = append(order, k)
+		rows[k] = row(tr, cellTexts(tr))
+	}
+	return order, rows
+}
+
+// joinCells is a row of tableRows as the texts of its cells, spaced.
+func joinCells(_ *html.Node, cells []string) string { return strings.Join(cells, " ") }
+
 // plotSVGs parses report.html and returns its inline SVGs by data-plot.
 func plotSVGs(t *testing.T, page []byte) (*html.Node, map[string]*html.Node) {
 	t.Helper()
@@ -203,12 +221,7 @@ func TestReport(t *testing.T) {
 	})
 
 	t.Run("level table", func(t *testing.T) {
-		got := map[string]string{}
-		for _, tr := range findAll(doc, hasAttr("tr", "data-level")) {
-			lvl, _ := attrOf(tr, "data-level")
-			cells := cellTexts(tr)
-			got[lvl] = strings.Join(cells, " ")
-		}
+		_, got := tableRows(doc, "level", joinCells)
 		want := map[string]string{
 			"base":       "base 3 2 66.7% 0",
 			"algorithm":  "algorithm 2 1 50.0% 1",
@@ -221,15 +234,10 @@ func TestReport(t *testing.T) {
 	})
 
 	t.Run("task table", func(t *testing.T) {
-		got := map[string]string{}
-		var order []string
-		for _, tr := range findAll(doc, hasAttr("tr", "data-task")) {
-			id, _ := attrOf(tr, "data-task")
+		order, got := tableRows(doc, "task", func(tr *html.Node, cells []string) string {
 			st, _ := attrOf(tr, "data-status")
-			order = append(order, id)
-			cells := cellTexts(tr)
-			got[id] = st + ": " + strings.Join(cells[2:], " | ")
-		}
+			return st + ": " + strings.Join(cells[2:], " | ")
+		})
 		wantOrder := []string{"base_abs", "base_add", "base_max", "algorithm_crash", "algorithm_gcd", "hard_rev", "hard_sort"}
 		if diff := cmp.Diff(wantOrder, order); diff != "" {
 			t.Errorf("task rows (-want +got):\n%s", diff)

@@ -131,17 +131,14 @@ func TestReportFamilyTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]string{}
-			var order, totals []string
-			for _, tr := range findAll(doc, hasAttr("tr", "data-family")) {
-				f, _ := attrOf(tr, "data-family")
-				cells := cellTexts(tr)
-				got[f] = strings.Join(cells, " ")
-				order = append(order, f)
+			var totals []string
+			order, got := tableRows(doc, "family", func(tr *html.Node, cells []string) string {
 				if c, _ := attrOf(tr, "class"); c == "total" {
+					f, _ := attrOf(tr, "data-family")
 					totals = append(totals, f)
 				}
-			}
+				return joinCells(tr, cells)
+			})
 			if len(order) > 0 {
 				got["(rows)"] = strings.Join(order, " ")
 				got["(total of)"] = strings.Join(totals, " ")
