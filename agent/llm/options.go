@@ -131,12 +131,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MaxTurns <= 0 {
-		o.MaxTurns = DefaultMaxTurns
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
+	o.MaxTurns = positiveOr(o.MaxTurns, DefaultMaxTurns)
+	o.RequestTimeout = positiveOr(o.RequestTimeout, DefaultRequestTimeout)
+	// Retries alone tells a negative value (no retries) from 0 (the default).
 	if o.Retries < 0 {
 		o.Retries = 0
 	} else if o.Retries == 0 {
@@ -145,22 +142,23 @@ func (o Options) withDefaults() Options {
 	if o.ToolMode == "" {
 		o.ToolMode = DefaultToolMode
 	}
-	if o.Atol <= 0 {
-		o.Atol = task.DefaultAtol
-	}
-	if o.ShownFailures <= 0 {
-		o.ShownFailures = DefaultShownFailures
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = DefaultBackoff
-	}
-	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = DefaultMaxBackoff
-	}
+	o.Atol = positiveOr(o.Atol, task.DefaultAtol)
+	o.ShownFailures = positiveOr(o.ShownFailures, DefaultShownFailures)
+	o.Backoff = positiveOr(o.Backoff, DefaultBackoff)
+	o.MaxBackoff = positiveOr(o.MaxBackoff, DefaultMaxBackoff)
 	if o.Log == nil {
 		o.Log = zap.NewNop()
 	}
 	return o
+}
+
+// positiveOr is v, or def when v is 0 or negative: a count, duration or
+// tolerance left unset.
+func positiveOr[T int | float64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Agent is an agent.Agent backed by a chat-completions endpoint.

@@ -7,10 +7,14 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/reconstruct/reconstruct/agent/llm/llmtest"
+	"github.com/reconstruct/reconstruct/task"
 )
 
 func TestNewConfigErrors(t *testing.T) {
@@ -119,5 +123,39 @@ func TestCheckFallsBackToAChatPing(t *testing.T) {
 	chats := srv.ChatRequests()
 	if len(chats) != 1 || chats[0].MaxTokens != 1 {
 		t.Errorf("ping requests = %+v, want one with max_tokens 1", chats)
+	}
+}
+
+// TestWithDefaults: a count, duration or tolerance that is 0 or negative
+// gets its default; Retries alone keeps "none" (negative) apart from unset.
+func TestWithDefaults(t *testing.T) {
+	defaults := Options{MaxTurns: DefaultMaxTurns, RequestTimeout: DefaultRequestTimeout, Retries: DefaultRetries,
+		ToolMode: DefaultToolMode, Atol: task.DefaultAtol, ShownFailures: DefaultShownFailures,
+		Backoff: DefaultBackoff, MaxBackoff: DefaultMaxBackoff}
+	set := Options{MaxTurns: 7, RequestTimeout: time.Second, Retries: 2, ToolMode: ToolModeText, Atol: 0.5,
+		ShownFailures: 4, Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}
+	negative := defaults
+	negative.Retries = 0
+	tests := []struct {
+		name string
+		in   Options
+		want Options
+	}{
+		{"unset", Options{}, defaults},
+		{"negative", Options{MaxTurns: -1, RequestTimeout: -time.Second, Retries: -1, Atol: -1, ShownFailures: -1,
+			Backoff: -time.Second, MaxBackoff: -time.Second}, negative},
+		{"set", set, set},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.in.withDefaults()
+			if got.Log == nil {
+				t.Error("no logger")
+			}
+			got.Log = nil
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(Options{})); diff != "" {
+				t.Errorf("withDefaults (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
