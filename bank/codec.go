@@ -372,79 +372,71 @@ func decodeData(path string, k Kind, x any) (Value, error) {
 		}
 		return List(elem, items), nil
 	}
-	switch k {
-	case KindScalar:
-		n, ok := x.(json.Number)
-		if !ok {
-			return Value{}, pathErr(path, "want a number, got %s", jsonType(x))
-		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return Value{}, pathErr(path, "number %s out of range", n)
-		}
-		return Scalar(f), nil
-	case KindIndex:
-		i, err := decodeInt(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return Index(i), nil
-	case KindColor:
-		c, err := decodeColor(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return Color(c), nil
-	case KindFlag:
-		b, ok := x.(bool)
-		if !ok {
-			return Value{}, pathErr(path, "want a boolean, got %s", jsonType(x))
-		}
-		return Flag(b), nil
-	case KindPoint:
-		p, err := decodePoint(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return Value{KindPoint, p}, nil
-	case KindGrid:
-		g, err := decodeGrid(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return GridValue(g), nil
-	case KindObject:
-		o, err := decodeObject(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return ObjectValue(o), nil
-	case KindText:
-		s, err := decodeString(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return Text(s), nil
-	case KindJSON:
-		c, err := canonicalJSON(x)
-		if err != nil {
-			return Value{}, pathErr(path, "%v", err)
-		}
-		return Value{KindJSON, json.RawMessage(c)}, nil
-	case KindProgram:
-		p, err := decodeProgram(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return ProgramValue(p), nil
-	case KindExample:
-		e, err := decodeExample(path, x)
-		if err != nil {
-			return Value{}, err
-		}
-		return ExampleValue(e), nil
+	decode, ok := dataDecoders[k]
+	if !ok {
+		return Value{}, pathErr(path, "unknown kind %q", k)
 	}
-	return Value{}, pathErr(path, "unknown kind %q", k)
+	d, err := decode(path, x)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{k, d}, nil
+}
+
+// dataDecoders decode the data of a value of every kind but the lists
+// (decodeData): each yields the Go type that a Value of its kind holds
+// (float64 for a scalar, *Grid for a grid, …), as the kind's constructor
+// (Scalar, GridValue, …) would store it.
+var dataDecoders = map[Kind]func(path string, x any) (any, error){
+	KindScalar:  asData(decodeScalar),
+	KindIndex:   asData(decodeInt),
+	KindColor:   asData(decodeColor),
+	KindFlag:    asData(decodeFlag),
+	KindPoint:   asData(decodePoint),
+	KindGrid:    asData(decodeGrid),
+	KindObject:  asData(decodeObject),
+	KindText:    asData(decodeString),
+	KindJSON:    asData(decodeJSONData),
+	KindProgram: asData(decodeProgram),
+	KindExample: asData(decodeExample),
+}
+
+// asData makes a decoder of one kind's data an entry of dataDecoders.
+func asData[T any](decode func(path string, x any) (T, error)) func(path string, x any) (any, error) {
+	return func(path string, x any) (any, error) {
+		d, err := decode(path, x)
+		return d, err
+	}
+}
+
+func decodeScalar(path string, x any) (float64, error) {
+	n, ok := x.(json.Number)
+	if !ok {
+		return 0, pathErr(path, "want a number, got %s", jsonType(x))
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, pathErr(path, "number %s out of range", n)
+	}
+	return f, nil
+}
+
+func decodeFlag(path string, x any) (bool, error) {
+	b, ok := x.(bool)
+	if !ok {
+		return false, pathErr(path, "want a boolean, got %s", jsonType(x))
+	}
+	return b, nil
+}
+
+// decodeJSONData decodes the data of a json value: any JSON, kept in its
+// canonical encoding.
+func decodeJSONData(path string, x any) (json.RawMessage, error) {
+	c, err := canonicalJSON(x)
+	if err != nil {
+		return nil, pathErr(path, "%v", err)
+	}
+	return c, nil
 }
 
 func decodeGrid(path string, x any) (*Grid, error) {

@@ -1,6 +1,8 @@
 package bank
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -195,5 +197,48 @@ func TestHashesAreStable(t *testing.T) {
 	b, _ := DecodeValue("b", []byte(` { "data" : { "y" : [1,2], "x" : 1 }, "kind" : "json" } `))
 	if a.Hash() != b.Hash() {
 		t.Errorf("hash depends on key order: %s vs %s", a.Hash(), b.Hash())
+	}
+}
+
+// TestDecodedDataTypes: every base kind has a decoder of its data, and the
+// data it decodes has the Go type the kind's constructor stores, which the
+// accessors (Int, Grid, …) and the encoder expect.
+func TestDecodedDataTypes(t *testing.T) {
+	prog, err := NewProgram("f", "def f(x):\n    return x\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in   string
+		want Value // the constructor's value of the kind, for its data type
+	}{
+		{`{"kind":"scalar","data":2}`, Scalar(0)},
+		{`{"kind":"index","data":3}`, Index(0)},
+		{`{"kind":"color","data":3}`, Color(0)},
+		{`{"kind":"flag","data":true}`, Flag(false)},
+		{`{"kind":"point","data":[1,2]}`, Value{KindPoint, Point{}}},
+		{`{"kind":"grid","data":[[1]]}`, GridValue(nil)},
+		{`{"kind":"object","data":{"source":"` + id1 + `","origin":"` + id1 + `","frame":[1,1],"pixels":[[0,0,1]]}}`, ObjectValue(nil)},
+		{`{"kind":"text","data":"a"}`, Text("")},
+		{`{"kind":"json","data":{"a":[1]}}`, Value{KindJSON, json.RawMessage(nil)}},
+		{string(prog.Canonical()), ProgramValue(nil)},
+		{`{"kind":"example","data":{"input":1,"output":2,"source":"agent"}}`, ExampleValue(nil)},
+	}
+	decoded := map[Kind]bool{}
+	for _, tt := range tests {
+		v, err := DecodeValue("v", []byte(tt.in))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		decoded[v.Kind()] = true
+		if v.Kind() != tt.want.Kind() || fmt.Sprintf("%T", v.data) != fmt.Sprintf("%T", tt.want.data) {
+			t.Errorf("%s: decoded %s holding %T, want %s holding %T", tt.in, v.Kind(), v.data, tt.want.Kind(), tt.want.data)
+		}
+	}
+	for _, k := range baseKinds {
+		if _, ok := dataDecoders[k]; !ok || !decoded[k] {
+			t.Errorf("kind %s: decoder %v, tested %v", k, ok, decoded[k])
+		}
 	}
 }
