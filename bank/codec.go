@@ -473,16 +473,25 @@ func decodeGrid(path string, x any) (*Grid, error) {
 	return g, nil
 }
 
-func decodeObject(path string, x any) (*Object, error) {
+// objectWithKeys is x as a JSON object with exactly the fields keys: the
+// data of an object, a program or an example.
+func objectWithKeys(path string, x any, keys ...string) (map[string]any, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
 		return nil, pathErr(path, "want an object, got %s", jsonType(x))
 	}
-	if err := exactKeys(path, m, []string{"source", "origin", "frame", "pixels"}, nil); err != nil {
+	if err := exactKeys(path, m, keys, nil); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func decodeObject(path string, x any) (*Object, error) {
+	m, err := objectWithKeys(path, x, "source", "origin", "frame", "pixels")
+	if err != nil {
 		return nil, err
 	}
 	o := &Object{}
-	var err error
 	for _, f := range []struct {
 		name string
 		dst  *string
@@ -546,15 +555,11 @@ func decodeObject(path string, x any) (*Object, error) {
 }
 
 func decodeProgram(path string, x any) (*Program, error) {
-	m, ok := x.(map[string]any)
-	if !ok {
-		return nil, pathErr(path, "want an object, got %s", jsonType(x))
-	}
-	if err := exactKeys(path, m, []string{"language", "function", "source", "sha256"}, nil); err != nil {
+	m, err := objectWithKeys(path, x, "language", "function", "source", "sha256")
+	if err != nil {
 		return nil, err
 	}
 	p := &Program{}
-	var err error
 	if p.Language, err = decodeString(joinPath(path, "language"), m["language"]); err != nil {
 		return nil, err
 	}
@@ -608,11 +613,8 @@ func validPyName(s string) bool {
 var exampleSources = map[string]bool{"agent": true, "random": true, "initial": true}
 
 func decodeExample(path string, x any) (*Example, error) {
-	m, ok := x.(map[string]any)
-	if !ok {
-		return nil, pathErr(path, "want an object, got %s", jsonType(x))
-	}
-	if err := exactKeys(path, m, []string{"input", "output", "source"}, nil); err != nil {
+	m, err := objectWithKeys(path, x, "input", "output", "source")
+	if err != nil {
 		return nil, err
 	}
 	e := &Example{}
