@@ -13,7 +13,8 @@ and sends the next requests of that program to, until a timeout, a crash or
 a protocol violation kills it.
 
 Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
-[--uid N --gid N] [--harden <caller mnt ns>]`.
+[--uid N --gid N] [--harden <caller mnt ns>] [--connect <socket path>]`; with
+--connect the protocol runs over a Unix socket the client listens on.
 """
 
 import ast
@@ -2107,6 +2108,7 @@ def main(argv):
     spec = {"dir": os.getcwd(), "hide": []}
     shell = None
     zygote_fd = None
+    connect = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -2141,6 +2143,12 @@ def main(argv):
         if a == "--shell" and i + 1 < len(argv):
             shell = argv[i + 1]
             spec["rw"] = True
+            i += 2
+            continue
+        if a == "--connect" and i + 1 < len(argv):
+            # The protocol runs over a Unix socket the client listens on
+            # (the Docker sandbox: see docker.Sandbox), not stdin/stdout.
+            connect = argv[i + 1]
             i += 2
             continue
         if a == "--zygote" and i + 2 < len(argv):
@@ -2191,9 +2199,24 @@ def main(argv):
             _err("warning: the interpreter under %s is not readable by uid %d; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
             del cfg["uid"]
             cfg.pop("gid", None)
-    # The real stdout is the protocol; anything else that writes to fd 1
-    # (nothing should) goes to /dev/null.
+    requests = sys.stdin.buffer
+    # The real stdout is the protocol (or the socket given by --connect);
+    # anything else that writes to fd 1 (nothing should) goes to /dev/null.
     proto = os.dup(1)
+    if connect is not None:
+        # Connected before any request is read, so before any untrusted
+        # code runs; the client takes this one connection and stops
+        # listening. The socket is not inheritable, and the zygote closes
+        # every descriptor but its own: no child holds it.
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(connect)
+        except OSError as e:
+            _err("cannot connect to %s: %s" % (connect, _exc_text(e)))
+            sys.exit(1)
+        os.close(proto)
+        proto = sock.fileno()
+        requests = sock.makefile("rb")
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
@@ -2210,7 +2233,7 @@ def main(argv):
     # SIGKILL. Children restore the defaults.
     for sig in _IGNORED:
         signal.signal(sig, signal.SIG_IGN)
-    Server(proto, cfg).serve(sys.stdin.buffer)
+    Server(proto, cfg).serve(requests)
 
 
 _IGNORED = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
