@@ -52,11 +52,12 @@ FLUSH_INTERVAL_NS = 10_000_000
 FLUSH_BYTES = 64 << 10
 
 # Shared progress record: (monotonic start in nanoseconds, index of the
-# input being run); index -1 means the program is loading. The start comes
-# first so that one pack_into writes it before the index (see
-# _Worker.current).
+# input being run); index -1 means the program is loading. The child
+# writes it through a memoryview of two int64 (see _Child.put), never
+# with pack_into, which zeroes the record before it writes the fields:
+# the server, reading meanwhile, would see the input start at time 0 and
+# kill it at once for overrunning its timeout.
 PROGRESS = struct.Struct("<qq")
-_put_progress = PROGRESS.pack_into
 
 # One-letter codes of the call statuses on the wire (child to server, server
 # to client): a batch's statuses travel as one string.
@@ -449,6 +450,9 @@ class _Child:
     def __init__(self, res_fd, progress, cfg):
         self.res_fd = res_fd
         self.progress = progress
+        # The progress record as two aligned int64: each is written with
+        # one store (see PROGRESS).
+        self.slots = memoryview(progress).cast("q")
         self.cfg = cfg
         self.pid = os.getpid()
         # Results not sent yet: status codes, nanoseconds, and the output
@@ -466,7 +470,12 @@ class _Child:
         self.module = None
 
     def mark(self, index):
-        _put_progress(self.progress, 0, time.monotonic_ns(), index)
+        # Start time first, index second: the server never reads a start
+        # time older than the real start of the input it reads (see
+        # _Worker.current).
+        slots = self.slots
+        slots[0] = time.monotonic_ns()
+        slots[1] = index
 
     def send(self, obj):
         """Send one message now (after any buffered results)."""
@@ -628,9 +637,8 @@ def _call_inputs(child, fn, positions, inputs, out_limit, state):
     uses is local, and it makes no system call of its own (the clock is
     the vDSO's). A result of a type in _DEFERRED is kept as it is, and
     encoded with the others when they are flushed."""
-    progress = child.progress
+    slots = child.slots
     clock = time.monotonic_ns
-    put = _put_progress
     forked = _FORKED
     deferred = _DEFERRED
     codes, nanos, vals = child.codes, child.nanos, child.vals
@@ -639,11 +647,12 @@ def _call_inputs(child, fn, positions, inputs, out_limit, state):
         if state["n"]:
             state["n"] = 0
             state["over"] = False
-        # Start time and index in one write, the start first: the server
-        # never reads a start time older than the real start of the input
-        # it reads (see _Worker.current).
+        # Start time first, index second: the server never reads a start
+        # time older than the real start of the input it reads (see
+        # _Worker.current).
         t0 = clock()
-        put(progress, 0, t0, pos)
+        slots[0] = t0
+        slots[1] = pos
         status = "o"
         result = None
         try:
@@ -841,6 +850,7 @@ def _warm(out_fd, cfg):
     finally:
         sys.stdout = out
         sys.modules.pop(meta[1], None)
+    child.slots.release()
     child.progress.close()
     _presandbox()
     # What sandbox() calls still, with no effect: the other limits, the
