@@ -54,6 +54,24 @@ func BenchmarkDecodeCall(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				var env envelope
+				if err := decodeEnvelope(line, &env); err != nil {
+					b.Fatal(err)
+				}
+				out, err := outcomes(env, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				check(b, out)
+			}
+		})
+		// The same columns decoded by encoding/json (the path before
+		// decodeCall, and still the one of any other response).
+		b.Run(fmt.Sprintf("columns-encoding-json/batch=%d", n), func(b *testing.B) {
+			line := callResponse(n)
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var env envelope
 				if err := json.Unmarshal(line, &env); err != nil {
 					b.Fatal(err)
 				}

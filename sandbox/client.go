@@ -96,6 +96,8 @@ type envelope struct {
 	Values   json.RawMessage   `json:"v"`
 	Analysis *Analysis         `json:"analysis"`
 	Inputs   []json.RawMessage `json:"inputs"`
+	// split holds the elements of Values when decodeCall split them.
+	split []json.RawMessage
 }
 
 // NewClient starts reading responses from r; requests are written to w.
@@ -160,7 +162,7 @@ func (c *Client) read(r io.Reader) {
 			continue
 		}
 		var env envelope
-		if err := json.Unmarshal(line, &env); err != nil {
+		if err := decodeEnvelope(line, &env); err != nil {
 			c.fail(fmt.Errorf("%w: undecodable response: %w", ErrClientBroken, err))
 			return
 		}
@@ -387,9 +389,12 @@ func outcomes(env envelope, n int) ([]Outcome, error) {
 		return nil, errors.New("harness call: response without outcomes")
 	}
 	codes := *env.Codes
-	values, err := splitArray(env.Values)
-	if err != nil {
-		return nil, fmt.Errorf("harness call: values: %w", err)
+	values := env.split
+	if values == nil {
+		var err error
+		if values, err = splitArray(env.Values); err != nil {
+			return nil, fmt.Errorf("harness call: values: %w", err)
+		}
 	}
 	if len(codes) != n || len(env.Nanos) != n || len(values) != n {
 		return nil, fmt.Errorf("harness call: %d status codes, %d times and %d values for %d inputs", len(codes), len(env.Nanos), len(values), n)

@@ -32,6 +32,10 @@ import (
 //	                  `/bin/sh -c CMD` instead of serving (the agent's shell)
 //	--ready FD        with --shell: write a byte to FD and close it just
 //	                  before the shell starts
+//	--connect PATH    speak the protocol over a connection to the Unix
+//	                  socket PATH, made before the first request is read,
+//	                  instead of stdin and stdout (the Docker sandbox: see
+//	                  docker/socket.go)
 //
 // Every request runs in a child forked by a zygote: a process forked before
 // the first request is read (or started afresh when one dies), so a child

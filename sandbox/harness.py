@@ -13,7 +13,8 @@ and sends the next requests of that program to, until a timeout, a crash or
 a protocol violation kills it.
 
 Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
-[--uid N --gid N] [--harden <caller mnt ns>]`.
+[--uid N --gid N] [--harden <caller mnt ns>] [--connect <socket path>]`; with
+--connect the protocol runs over a Unix socket the client listens on.
 """
 
 import ast
@@ -47,14 +48,16 @@ PRELOAD_FILES = 64
 PRELOAD_BYTES = 8 << 20
 # The child sends buffered results at least this often (seconds), so that a
 # later hang loses little finished work.
-FLUSH_INTERVAL = 0.01
+FLUSH_INTERVAL_NS = 10_000_000
 FLUSH_BYTES = 64 << 10
 
-# Shared progress record: (index of the input being run, monotonic start).
-# index -1 means the program is loading.
-PROGRESS = struct.Struct("<qd")
-_put_index = struct.Struct("<q").pack_into
-_put_start = struct.Struct("<d").pack_into
+# Shared progress record: (monotonic start in nanoseconds, index of the
+# input being run); index -1 means the program is loading. The child
+# writes it through a memoryview of two int64 (see _Child.put), never
+# with pack_into, which zeroes the record before it writes the fields:
+# the server, reading meanwhile, would see the input start at time 0 and
+# kill it at once for overrunning its timeout.
+PROGRESS = struct.Struct("<qq")
 
 # One-letter codes of the call statuses on the wire (child to server, server
 # to client): a batch's statuses travel as one string.
@@ -82,7 +85,20 @@ _loads = json.loads
 # built once.
 _encode = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
 _encode_str = json.encoder.encode_basestring_ascii
+_encode_job = json.JSONEncoder(separators=(",", ":")).encode
 _INF = float("inf")
+
+
+class _Encoded(str):
+    """A result's JSON text (or its error's), in a child's buffer of
+    results beside values not encoded yet."""
+
+
+# The types of results a child keeps as they are until it flushes its
+# results, then encodes all at once (one call of the C encoder rather
+# than one per result): immutable, so that the program cannot change
+# what it returned after the fact. Other results are encoded at once.
+_DEFERRED = frozenset((int, float, str, bool, type(None)))
 
 
 def _to_json(v):
@@ -434,15 +450,22 @@ class _Child:
     def __init__(self, res_fd, progress, cfg):
         self.res_fd = res_fd
         self.progress = progress
+        # The progress record as two aligned int64: each is written with
+        # one store (see PROGRESS).
+        self.slots = memoryview(progress).cast("q")
         self.cfg = cfg
         self.pid = os.getpid()
-        # Results not sent yet: status codes, nanoseconds, JSON texts (the
-        # output, or the error as a JSON string).
+        # Results not sent yet: status codes, nanoseconds, and the output
+        # (or the error as a JSON string: see vals).
         self.codes = []
         self.nanos = []
-        self.texts = []
+        # One entry per result: the value itself while its JSON can wait
+        # for the flush (see _DEFERRED), else its JSON text as an _Encoded.
+        self.vals = []
+        self.encoded = 0  # entries of vals that are _Encoded
+        self.out_limit = DEFAULT_OUTPUT
         self.buf_bytes = 0
-        self.last_flush = time.monotonic()
+        self.last_flush = time.monotonic_ns()
         # The program's module, once exec_program ran it.
         self.module = None
 
@@ -450,8 +473,9 @@ class _Child:
         # Start time first, index second: the server never reads a start
         # time older than the real start of the input it reads (see
         # _Worker.current).
-        struct.pack_into("<d", self.progress, 8, time.monotonic())
-        struct.pack_into("<q", self.progress, 0, index)
+        slots = self.slots
+        slots[0] = time.monotonic_ns()
+        slots[1] = index
 
     def send(self, obj):
         """Send one message now (after any buffered results)."""
@@ -462,14 +486,43 @@ class _Child:
         """Send the buffered results as one message: the results of the
         next inputs of the job, in order, as three parallel columns."""
         if self.codes:
-            data = '{"t":"outs","s":"%s","ns":[%s],"v":[%s]}\n' % ("".join(self.codes), ",".join(map(str, self.nanos)), ",".join(self.texts))
+            # The values first: encoding one may change its status code.
+            values = self.values()
+            data = '{"t":"outs","s":"%s","ns":%s,"v":%s}\n' % ("".join(self.codes), _encode(self.nanos), values)
             _write_all(self.res_fd, data.encode())
             # Cleared in place: the call loop holds these lists.
             self.codes.clear()
             self.nanos.clear()
-            self.texts.clear()
+            self.vals.clear()
+            self.encoded = 0
             self.buf_bytes = 0
-        self.last_flush = now if now is not None else time.monotonic()
+        self.last_flush = now if now is not None else time.monotonic_ns()
+
+    def values(self):
+        """The JSON array of the buffered results. When every one is a
+        deferred value, one call of the C encoder makes it; if that fails
+        (a float that is not JSON) or is longer than the output limit (so
+        that one of them may be), or some are encoded already, each value
+        is encoded on its own as the loop would have, and a value that
+        cannot be gets its status and error text in place."""
+        vals = self.vals
+        if not self.encoded:
+            try:
+                text = _encode(vals)
+            except (TypeError, ValueError, RecursionError, MemoryError):
+                text = None
+            if text is not None and len(text) <= self.out_limit:
+                return text
+        codes = self.codes
+        texts = []
+        for j, v in enumerate(vals):
+            if type(v) is not _Encoded:
+                status, v, error = _encode_output(v, self.out_limit)
+                if status != "o":
+                    codes[j] = status
+                    v = _dumps(error)
+            texts.append(v)
+        return "[" + ",".join(texts) + "]"
 
     def guard(self):
         # A program that forked returns into this code in the grandchild too;
@@ -482,12 +535,15 @@ class _Child:
     def sandbox(self, limits, procs=DEFAULT_PROCS):
         mem = int(limits.get("memory_bytes") or DEFAULT_MEMORY)
         out = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
+        pre = bool(_PRESANDBOXED)
         for res, val in zip(_LIMITED, (0, max(out, 1 << 20), procs, mem, MAX_FILES)):
+            if pre and _PRESET.get(res) == val:
+                continue  # set by _presandbox
             try:
                 resource.setrlimit(res, (val, val))
             except (ValueError, OSError) as e:
                 _err("setrlimit %s: %s" % (res, e))
-        drop_privileges(_libc(), self.cfg.get("uid"), self.cfg.get("gid"))
+        drop_privileges(_libc(), self.cfg.get("uid"), self.cfg.get("gid"), no_new_privs=pre)
 
     def read_program(self, program):
         """Read the program (as root: before sandbox()). Returns (source,
@@ -571,32 +627,38 @@ def _run_call(child, job):
     if fn is None:
         child.send({"t": "load", "ok": False, "error": err})
         return
-    _call_inputs(child, fn, job["positions"], job["inputs"], out_limit, capture.state)
+    inputs = job["inputs"]
+    _call_inputs(child, fn, job.get("positions") or range(len(inputs)), inputs, out_limit, capture.state)
 
 
 def _call_inputs(child, fn, positions, inputs, out_limit, state):
     """Call fn on each input and buffer the results in child (flushed as
     they go and at the end). The loop runs once per input: everything it
     uses is local, and it makes no system call of its own (the clock is
-    the vDSO's)."""
-    progress = child.progress
-    clock = time.monotonic
+    the vDSO's). A result of a type in _DEFERRED is kept as it is, and
+    encoded with the others when they are flushed."""
+    slots = child.slots
+    clock = time.monotonic_ns
     forked = _FORKED
-    codes, nanos, texts = child.codes, child.nanos, child.texts
+    deferred = _DEFERRED
+    codes, nanos, vals = child.codes, child.nanos, child.vals
+    child.out_limit = out_limit
     for pos, value in zip(positions, inputs):
-        state["n"] = 0
-        state["over"] = False
+        if state["n"]:
+            state["n"] = 0
+            state["over"] = False
         # Start time first, index second: the server never reads a start
         # time older than the real start of the input it reads (see
         # _Worker.current).
         t0 = clock()
-        _put_start(progress, 8, t0)
-        _put_index(progress, 0, pos)
+        slots[0] = t0
+        slots[1] = pos
         status = "o"
+        result = None
         try:
             result = fn(value)
         except OutputLimitExceeded:
-            result = None
+            pass
         except RecursionError as e:
             status, error = "e", _exc_text(e)
         except MemoryError as e:
@@ -608,18 +670,24 @@ def _call_inputs(child, fn, positions, inputs, out_limit, state):
         t1 = clock()
         if forked:
             os._exit(0)
-        if state["over"]:
-            status, error = "l", "the call printed more than %d bytes" % out_limit
-        elif status == "o":
-            status, text, error = _encode_output(result, out_limit)
+        t = type(result)
+        if status == "o" and t in deferred and not state["over"]:
+            vals.append(result)
+            child.buf_bytes += len(result) if t is str else 16
+        else:
+            if state["over"]:
+                status, error = "l", "the call printed more than %d bytes" % out_limit
+            elif status == "o":
+                status, text, error = _encode_output(result, out_limit)
+            if status != "o":
+                text = _dumps(error)
+            vals.append(_Encoded(text))
+            child.encoded += 1
+            child.buf_bytes += len(text)
         result = None
-        if status != "o":
-            text = _dumps(error)
         codes.append(status)
-        nanos.append(int((t1 - t0) * 1e9))
-        texts.append(text)
-        child.buf_bytes += len(text)
-        if child.buf_bytes >= FLUSH_BYTES or t1 - child.last_flush >= FLUSH_INTERVAL:
+        nanos.append(t1 - t0)
+        if child.buf_bytes >= FLUSH_BYTES or t1 - child.last_flush >= FLUSH_INTERVAL_NS:
             child.flush(t1)
     child.flush()
 
@@ -758,7 +826,7 @@ def f(x):
 WARM_INPUTS = 1000
 
 
-def _warm(out_fd):
+def _warm(out_fd, cfg):
     """Run, while idle, a job like the ones that come, its results written
     to out_fd (/dev/null): the pages a job touches are copied (copy-on-write
     after the fork) or allocated now, rather than on the request path (a
@@ -782,14 +850,46 @@ def _warm(out_fd):
     finally:
         sys.stdout = out
         sys.modules.pop(meta[1], None)
+    child.slots.release()
     child.progress.close()
-    # What sandbox() calls, with no effect: the limits set to what they
-    # are, the capabilities read.
+    _presandbox()
+    # What sandbox() calls still, with no effect: the other limits, the
+    # groups, gid and uid (when the job's child changes them) and the
+    # capabilities set to what they are. A fork leaves out of the child's
+    # page tables the pages of the interpreter's and libc's code, and each
+    # first touch of one is a page fault (20-100 us on some virtual
+    # machines): these calls make the job's sandbox() touch none.
     for res in _LIMITED:
-        resource.setrlimit(res, resource.getrlimit(res))
+        if res not in _PRESET:
+            resource.setrlimit(res, resource.getrlimit(res))
+    if cfg.get("uid") is not None:
+        for f, arg in ((os.setgroups, os.getgroups), (os.setgid, os.getgid), (os.setuid, os.getuid)):
+            try:
+                f(arg())
+            except OSError:
+                pass
+    hdr, data = _cap_structs()
     libc = _libc()
-    libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
-    libc.capget(*_cap_structs())
+    if libc.capget(hdr, data) == 0:
+        libc.capset(hdr, data)
+
+
+# Set in a spare child once _presandbox ran.
+_PRESANDBOXED = []
+
+
+def _presandbox():
+    """What a spare child can do of sandbox() before it knows its job, off
+    the request path: the limits that are the same for every job, and
+    no_new_privs (with the ambient capabilities cleared). Neither stops
+    it reading the job's program as root, nor holds for a process it has
+    not yet started: it runs no code but the harness's until its job."""
+    for res, val in _PRESET.items():
+        resource.setrlimit(res, (val, val))
+    libc = _libc()
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    _PRESANDBOXED.append(True)
 
 
 def _child_main(req_fd, res_fd, progress, cfg, warm):
@@ -814,7 +914,7 @@ def _child_main(req_fd, res_fd, progress, cfg, warm):
     os.close(null)
     sys.stdin = open(os.devnull)
     if warm:
-        _warm(1)
+        _warm(1, cfg)
     os.register_at_fork(after_in_child=lambda: _FORKED.append(True))
     chunks = []
     while True:
@@ -825,6 +925,11 @@ def _child_main(req_fd, res_fd, progress, cfg, warm):
         if data.endswith(b"\n"):
             break
     job = _loads(b"".join(chunks))
+    req = job.get("req")
+    if req is not None:
+        # The client's call request as it came (see Server.call): every
+        # input, in order.
+        job = {"op": "call", "program": req.get("program"), "inputs": req.get("inputs"), "limits": req.get("limits")}
     child = _Child(res_fd, progress, cfg)
     op = job.get("op")
     if job.get("resident") and op in ("call", "generate"):
@@ -1037,10 +1142,11 @@ class _Worker:
         self.seen_at = 0.0
 
     def send(self, obj, keep=False):
-        """Send a job; the job pipe stays open for the next one when keep
-        (a resident child), else it is closed."""
+        """Send a job (an object, or its line already encoded); the job
+        pipe stays open for the next one when keep (a resident child), else
+        it is closed."""
         try:
-            _write_all(self.req_fd, (_dumps(obj, separators=(",", ":")) + "\n").encode())
+            _write_all(self.req_fd, obj if type(obj) is bytes else (_encode_job(obj) + "\n").encode())
             return True
         except OSError:
             keep = False
@@ -1055,9 +1161,9 @@ class _Worker:
         the server first saw that index: a child that writes a start time in
         the future does not get more time."""
         while True:
-            idx = struct.unpack_from("<q", self.progress, 0)[0]
-            start = struct.unpack_from("<d", self.progress, 8)[0]
-            if struct.unpack_from("<q", self.progress, 0)[0] == idx:
+            idx = struct.unpack_from("<q", self.progress, 8)[0]
+            start = struct.unpack_from("<q", self.progress, 0)[0] / 1e9
+            if struct.unpack_from("<q", self.progress, 8)[0] == idx:
                 break
         if idx != self.seen_idx:
             self.seen_idx, self.seen_at = idx, time.monotonic()
@@ -1151,6 +1257,9 @@ class Server:
         self.pidns = os.getpid() == 1
         # Children signalled on the request path, reaped once it is answered.
         self.dead = []
+        # Pids finish killed, whose request's leftovers clean has yet to
+        # sweep (None: nothing to sweep).
+        self.unswept = None
         # The resident child (a program marked "resident", loaded once and
         # kept between requests) and the key of its program and limits.
         self.resident = None
@@ -1168,7 +1277,7 @@ class Server:
         try:
             os.ftruncate(pfd, PROGRESS.size)
             progress = mmap.mmap(pfd, PROGRESS.size)
-            progress[0:16] = PROGRESS.pack(-1, time.monotonic())
+            progress[0:16] = PROGRESS.pack(time.monotonic_ns(), -1)
             pid = self.zygote.spawn([req_r, res_w, pfd], warm)
         finally:
             for fd in (req_r, res_w, pfd):
@@ -1185,11 +1294,12 @@ class Server:
         With a key (a resident program's), to the resident child of that
         key if there is one, else to a new child that becomes the resident
         one (replacing a resident child of another key)."""
+        self.clean()
         if key is not None:
             job["resident"] = True
             w = self.resident
             if w is not None and self.resident_key == key:
-                PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
+                PROGRESS.pack_into(w.progress, 0, time.monotonic_ns(), -1)
                 w.seen_idx = None
                 if w.send(job, keep=True):
                     return w
@@ -1197,7 +1307,7 @@ class Server:
         for _ in range(2):
             w = self.intact_spare() or self.fork()
             # The clock of the load starts now, not when the spare was forked.
-            PROGRESS.pack_into(w.progress, 0, -1, time.monotonic())
+            PROGRESS.pack_into(w.progress, 0, time.monotonic_ns(), -1)
             w.seen_idx = None
             if w.send(job, keep=key is not None):
                 if key is not None:
@@ -1231,22 +1341,34 @@ class Server:
             self.dead.append(w)
 
     def finish(self, w, ok=False):
-        """Kill a worker and whatever the request left behind, without
-        waiting: the bodies are reaped after the response is written. The
-        resident child is spared when its request went well (ok); after a
-        timeout, a crash or a protocol violation it is killed too, and the
-        next request starts a fresh one."""
+        """Kill a worker, without waiting: the body is reaped after the
+        response is written. Whatever the request left behind is killed
+        by the sweep that clean runs, after the response is written or
+        before another child gets a job, whichever comes first: the
+        response waits for neither. The resident child is spared when its
+        request went well (ok); after a timeout, a crash or a protocol
+        violation it is killed too, and the next request starts a fresh
+        one."""
+        if self.unswept is None:
+            self.unswept = set()
         if w is self.resident:
             # Anything the child sent beyond its answer would be read as
             # the next request's.
             if ok and not w.buf:
-                self.sweep()
                 return
             self.resident, self.resident_key = None, None
         w.signal()
         w.release()
         self.dead.append(w)
-        self.sweep(killed=(w.pid,))
+        self.unswept.add(w.pid)
+
+    def clean(self):
+        """Run the sweep that finish deferred, if any. Until it ran no
+        child gets a job and no request is read: the processes a request
+        left live on only while its response is written."""
+        if self.unswept is not None:
+            killed, self.unswept = self.unswept, None
+            self.sweep(killed=killed)
 
     def sweep(self, killed=()):
         """SIGKILL every process but the server, the zygote, the spares and
@@ -1308,7 +1430,8 @@ class Server:
 
     # -- requests
 
-    def call(self, req):
+    def call(self, req, line=None):
+        """A call request (line: its text, as it came)."""
         program = req.get("program")
         inputs = req.get("inputs")
         if not isinstance(program, dict) or not isinstance(inputs, list):
@@ -1326,16 +1449,19 @@ class Server:
             todo = [i for i in range(n) if res[0][i] is None]
             if not todo:
                 break
-            w = self.take(
-                {
+            if len(todo) == n and key is None and type(line) is bytes:
+                # Every input, to a child of its own: the request as it
+                # came, rather than its inputs decoded and encoded again.
+                job = b'{"op":"call","req":' + line.strip() + b"}\n"
+            else:
+                job = {
                     "op": "call",
                     "program": program,
                     "positions": todo,
                     "inputs": [inputs[i] for i in todo] if len(todo) < n else inputs,
                     "limits": limits,
-                },
-                key,
-            )
+                }
+            w = self.take(job, key)
             got = 0  # results received from this child: todo[:got]
             failure = None  # (status code, error, index, or None for all left)
             # However the child reports its progress, the whole batch gets
@@ -1524,7 +1650,7 @@ class Server:
                     "pid_namespace": self.pidns,
                 }
             if op == "call":
-                return self.call(req)
+                return self.call(req, line)
             if op == "analyse":
                 return self.analyse(req)
             if op == "generate":
@@ -1553,6 +1679,7 @@ class Server:
                 if not line.strip():
                     continue
                 self.respond(self.handle(line))
+                self.clean()
                 self.reap()
                 self.refill(stdin, REFILL_GRACE)
         finally:
@@ -1695,6 +1822,8 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_PDEATHSIG = 1
 _CAP_VERSION_3 = 0x20080522
 MAX_FILES = 1024
+# The limits every job's child sets to the same value (see _Child.sandbox).
+_PRESET = {resource.RLIMIT_CORE: 0, resource.RLIMIT_NPROC: DEFAULT_PROCS, resource.RLIMIT_NOFILE: MAX_FILES}
 
 
 def _unescape(path):
@@ -1959,12 +2088,15 @@ def drop_bounding_set(libc):
             break  # EINVAL: past the last capability
 
 
-def drop_privileges(libc, uid=None, gid=None):
+def drop_privileges(libc, uid=None, gid=None, no_new_privs=False):
     """What untrusted code keeps: no new privileges on exec, an empty
     capability bounding set, and either another uid (the caller is root) or
-    no capability at all (a user namespace's root is the caller's own uid)."""
-    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    no capability at all (a user namespace's root is the caller's own uid).
+    no_new_privs: that flag is set and the ambient set cleared already
+    (_presandbox)."""
+    if not no_new_privs:
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     if not _BOUNDING_SET_EMPTY:
         drop_bounding_set(libc)
     if uid is not None:
@@ -1999,6 +2131,7 @@ def main(argv):
     spec = {"dir": os.getcwd(), "hide": []}
     shell = None
     zygote_fd = None
+    connect = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -2033,6 +2166,12 @@ def main(argv):
         if a == "--shell" and i + 1 < len(argv):
             shell = argv[i + 1]
             spec["rw"] = True
+            i += 2
+            continue
+        if a == "--connect" and i + 1 < len(argv):
+            # The protocol runs over a Unix socket the client listens on
+            # (the Docker sandbox: see docker.Sandbox), not stdin/stdout.
+            connect = argv[i + 1]
             i += 2
             continue
         if a == "--zygote" and i + 2 < len(argv):
@@ -2083,9 +2222,24 @@ def main(argv):
             _err("warning: the interpreter under %s is not readable by uid %d; untrusted code keeps the harness's uid" % (", ".join(hidden), cfg["uid"]))
             del cfg["uid"]
             cfg.pop("gid", None)
-    # The real stdout is the protocol; anything else that writes to fd 1
-    # (nothing should) goes to /dev/null.
+    requests = sys.stdin.buffer
+    # The real stdout is the protocol (or the socket given by --connect);
+    # anything else that writes to fd 1 (nothing should) goes to /dev/null.
     proto = os.dup(1)
+    if connect is not None:
+        # Connected before any request is read, so before any untrusted
+        # code runs; the client takes this one connection and stops
+        # listening. The socket is not inheritable, and the zygote closes
+        # every descriptor but its own: no child holds it.
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(connect)
+        except OSError as e:
+            _err("cannot connect to %s: %s" % (connect, _exc_text(e)))
+            sys.exit(1)
+        os.close(proto)
+        proto = sock.fileno()
+        requests = sock.makefile("rb")
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
@@ -2102,7 +2256,7 @@ def main(argv):
     # SIGKILL. Children restore the defaults.
     for sig in _IGNORED:
         signal.signal(sig, signal.SIG_IGN)
-    Server(proto, cfg).serve(sys.stdin.buffer)
+    Server(proto, cfg).serve(requests)
 
 
 _IGNORED = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,

@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -158,6 +160,9 @@ type Sandbox struct {
 	// shared): after each request the harness kills every process in the
 	// container but itself, which would kill a running Exec.
 	exclusive sync.RWMutex
+	// noSocket is set once a harness could not use its socket (see
+	// socket.go): the next containers use the attach stream.
+	noSocket atomic.Bool
 }
 
 var (
@@ -338,12 +343,17 @@ func (s *Sandbox) retire(inst *instance) string {
 	return reason
 }
 
-// containerConfig is the hardened configuration of the container.
-func (s *Sandbox) containerConfig() (*container.Config, *container.HostConfig) {
+// containerConfig is the hardened configuration of the container; sockDir,
+// when not empty, is the host directory of the harness's socket.
+func (s *Sandbox) containerConfig(sockDir string) (*container.Config, *container.HostConfig) {
+	cmd := harnessCmd()
+	if sockDir != "" {
+		cmd = append(cmd, "--connect", socketDir+"/"+socketName)
+	}
 	cfg := &container.Config{
 		Image:           s.opts.Image,
 		User:            s.opts.User,
-		Cmd:             harnessCmd(),
+		Cmd:             cmd,
 		WorkingDir:      s.workdir(),
 		Env:             []string{"HOME=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 		AttachStdin:     true,
@@ -388,6 +398,12 @@ func (s *Sandbox) containerConfig() (*container.Config, *container.HostConfig) {
 			},
 		},
 	}
+	if sockDir != "" {
+		host.Mounts = append(host.Mounts, mount.Mount{
+			Type: mount.TypeBind, Source: sockDir, Target: socketDir, ReadOnly: true,
+			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate},
+		})
+	}
 	for _, m := range s.mounts {
 		if m.Scratch > 0 {
 			host.Tmpfs[m.Target] = fmt.Sprintf("rw,nosuid,nodev,size=%d,mode=1777", m.Scratch)
@@ -404,11 +420,37 @@ func (s *Sandbox) containerConfig() (*container.Config, *container.HostConfig) {
 	return cfg, host
 }
 
-// start creates, attaches and starts a container and waits for its harness.
-func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
+// start creates, attaches and starts a container and waits for its
+// harness: over a Unix socket when the engine allows it (see socket.go),
+// else, or when the harness could not use the socket, over the attach
+// stream.
+func (s *Sandbox) start(ctx context.Context) (*instance, error) {
+	if s.socketUsable() {
+		inst, err := s.startWith(ctx, true)
+		var noSocket *errNoSocket
+		if !errors.As(err, &noSocket) {
+			return inst, err
+		}
+		s.noSocket.Store(true)
+		s.log.Warn("the harness cannot use a Unix socket: its protocol runs over the engine's attach stream, which is slower", zap.Error(err))
+	}
+	return s.startWith(ctx, false)
+}
+
+// startWith is start over the socket (sock) or the attach stream.
+func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err error) {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	cfg, host := s.containerConfig()
+	var hl *harnessListener
+	sockDir := ""
+	if sock {
+		if hl, err = s.listenHarness(); err != nil {
+			return nil, &errNoSocket{err}
+		}
+		defer hl.close()
+		sockDir = hl.dir
+	}
+	cfg, host := s.containerConfig(sockDir)
 	name := containerName(s.opts.RunID, s.opts.Role)
 	// The steps' durations are logged: a start is most of a short run's
 	// set-up, and which step is slow depends on the engine and the load.
@@ -435,10 +477,17 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 		return nil, fmt.Errorf("docker sandbox: start container %s: %w", shortID(created.ID), err)
 	}
 	// The attach stream multiplexes stdout and stderr (no TTY): stdout is
-	// the protocol, stderr the harness's diagnostics.
+	// the protocol unless the harness has a socket, stderr the harness's
+	// diagnostics.
 	pr, pw := io.Pipe()
+	exited := make(chan struct{})
 	go func() {
-		_, err := stdcopy.StdCopy(pw, inst.stderr, conn.Reader)
+		defer close(exited)
+		var stdout io.Writer = pw
+		if sock {
+			stdout = io.Discard
+		}
+		_, err := stdcopy.StdCopy(stdout, inst.stderr, conn.Reader)
 		if err == nil {
 			err = io.EOF
 		}
@@ -446,7 +495,21 @@ func (s *Sandbox) start(ctx context.Context) (inst *instance, err error) {
 	}()
 	log := s.log.With(zap.String("container", shortID(created.ID)))
 	started := time.Now()
-	inst.h = sandbox.NewClient(pr, &stdinWriter{conn: conn}, log)
+	if sock {
+		info, err := s.api.ContainerInspect(ctx, created.ID)
+		if err != nil || info.State == nil || info.State.Pid == 0 {
+			// Most likely the harness exited at once, unable to connect.
+			return nil, fmt.Errorf("docker sandbox: the harness's pid in container %s: %w%s", shortID(created.ID), &errNoSocket{fmt.Errorf("inspect: %v", err)}, inst.stderr.suffix())
+		}
+		uc, err := hl.accept(ctx, info.State.Pid, exited)
+		if err != nil {
+			return nil, fmt.Errorf("docker sandbox: container %s: %w%s", shortID(created.ID), err, inst.stderr.suffix())
+		}
+		inst.sock = uc
+		inst.h = sandbox.NewClient(uc, socketWriter{uc}, log)
+	} else {
+		inst.h = sandbox.NewClient(pr, &stdinWriter{conn: conn}, log)
+	}
 	version, err := inst.h.Ping(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("docker sandbox: harness in container %s does not answer: %w%s", shortID(created.ID), err, inst.stderr.suffix())
@@ -570,8 +633,10 @@ func (s *Sandbox) translate(p sandbox.Program) (sandbox.Program, error) {
 
 // instance is one container and its attached harness.
 type instance struct {
-	id     string
-	conn   types.HijackedResponse
+	id   string
+	conn types.HijackedResponse
+	// sock is the harness's socket (nil when the protocol runs over conn).
+	sock   *net.UnixConn
 	h      *sandbox.Client
 	stderr *tailBuffer
 
@@ -633,6 +698,9 @@ func (i *instance) remove(api client.APIClient, log *zap.Logger) error {
 		}
 		if i.conn.Conn != nil {
 			i.conn.Close()
+		}
+		if i.sock != nil {
+			i.sock.Close()
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
 		defer cancel()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
+	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 )
@@ -41,6 +42,17 @@ func (s *Sandbox) Exec(ctx context.Context, req sandbox.ExecRequest) (sandbox.Ex
 	}
 	s.exclusive.Lock()
 	defer s.exclusive.Unlock()
+	// The harness sweeps the container after it answers a request (see
+	// Server.clean in harness.py): its answer to a ping, which it reads
+	// only once that sweep is done, means the sweep cannot kill this
+	// command. A harness that does not answer sweeps nothing more (the
+	// next request replaces it).
+	if _, err := inst.h.Ping(ctx); err != nil {
+		if ctx.Err() != nil {
+			return sandbox.ExecResult{}, ctx.Err()
+		}
+		s.log.Debug("ping before exec", zap.Error(err))
+	}
 	// timeout(1) puts the command in its own process group and kills the
 	// whole group; the engine has no way to kill an exec'd process.
 	secs := strconv.FormatFloat(req.Timeout.Seconds(), 'f', 3, 64)

@@ -477,6 +477,57 @@ var Attacks = []Attack{
 		}
 		return ""
 	}},
+	// The Docker sandbox's harness speaks its protocol over a Unix socket
+	// (docker/socket.go): a candidate that could connect to it, or to any
+	// socket, could forge the harness's side of the protocol. Every socket
+	// in sight is tried: those of the whole file system, and those the
+	// kernel lists in /proc/net/unix (abstract ones too).
+	{Name: "connect to any Unix socket in sight (the harness's among them)", Body: func(*Host) string {
+		return `    paths = set()
+    def look(top, depth):
+        try:
+            names = os.listdir(top)
+        except OSError:
+            return
+        for name in names:
+            p = os.path.join(top, name)
+            try:
+                mode = os.lstat(p).st_mode
+            except OSError:
+                continue
+            if stat.S_ISSOCK(mode):
+                paths.add(p)
+            elif stat.S_ISDIR(mode) and depth > 0 and p not in ("/proc", "/sys"):
+                look(p, depth - 1)
+    look("/", 8)
+    try:
+        with open("/proc/net/unix") as f:
+            for line in f.read().splitlines()[1:]:
+                fields = line.split()
+                if len(fields) >= 8:
+                    paths.add(fields[7])
+    except OSError:
+        pass
+    hits = []
+    for p in sorted(paths):
+        addr = "\0" + p[1:] if p.startswith("@") else p
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(1)
+        try:
+            s.connect(addr)
+            hits.append(p)
+        except OSError:
+            pass
+        finally:
+            s.close()
+    return hits`
+	}, Judge: func(h *Host, att sandbox.Outcome) string {
+		var hits []string
+		if json.Unmarshal(att.Output, &hits) == nil && len(hits) > 0 {
+			return "connected to " + strings.Join(hits, ", ")
+		}
+		return ""
+	}},
 	{Name: "list the host's network interfaces in /sys", Finding: "5", Body: func(*Host) string {
 		return `    try:
         return sorted(os.listdir("/sys/class/net"))
