@@ -2,7 +2,6 @@ package synth
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -39,19 +38,26 @@ func familyProblem(i int) func(t testing.TB) *problem {
 	}
 }
 
-// bankDigest hashes an enumerator's bank: each program's text and the
-// hash of its values, in bankLog's order.
+// bankDigest hashes an enumerator's bank: each program's text and its
+// value on every environment (printed, not hashed with hasher, so that the
+// digest does not depend on the hash the enumerator uses), in bankLog's
+// order.
 func bankDigest(en *enumerator) (int, string) {
 	d := sha256.New()
-	var buf [8]byte
 	count := 0
 	for t := range en.bank {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
 				count++
-				fmt.Fprintf(d, "%d %s\n", t, e.n.String())
-				binary.LittleEndian.PutUint64(buf[:], uint64(hashColumn(e.col.data, e.col.bad, len(en.envs))))
-				d.Write(buf[:])
+				fmt.Fprintf(d, "%d %s:", t, e.n.String())
+				for i := range en.envs {
+					if isErr(e.at(i)) {
+						fmt.Fprint(d, " !")
+						continue
+					}
+					fmt.Fprintf(d, " %v", e.at(i))
+				}
+				fmt.Fprintln(d)
 			}
 		}
 	}
@@ -64,19 +70,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4093026, banked: 1027715, digest: "9c326ec7a1f9209002ac94cf1919158d9ce457f36bfdc62ecbabf7f944bb68f9"},
+			evaluated: 4093026, banked: 1027715, digest: "7ec43ec0252dadaaff0026c7c67b5c2e5f1faf17e8dc7d0fe43f50ac974b2be7"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 294313, banked: 56467, digest: "27aee57eb65d9d12b3fce299501d9735f0d7c82320261a51c6829f60294f494f"},
+			evaluated: 294313, banked: 56467, digest: "d555834070959157853c1ffb64965f675c2b9d10ebbfca01afa71744e841d2ad"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 215906, banked: 51749, digest: "97fede64844a093403c136b2ea604aedfb194548cdea29dcfbdce863ef6afe4e"},
+			evaluated: 215906, banked: 51749, digest: "d0b248e8454904b02d4f059e420b0b916792922fc749002eef04854fcee7df2c"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 202056, banked: 48360, digest: "04fb9cb2aef0e5c996b6b89b1fbc8d4567191342d17cc39581dbe134e69ebc24"},
+			evaluated: 202056, banked: 48360, digest: "4f89b06017480be9d2f43a90a691bfaa7b7bf4e1c66df7bb86bdee87d92e9383"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1206162, banked: 231545, digest: "c0f6e9537960518a8f24b5388b111abd9bbf4005c369c48118709a7b1bb7dd9b"},
+			evaluated: 1206162, banked: 231545, digest: "ffda3ad46e8a6138f80e66d3f973be68c9fd5606392824080011ebca709be2f6"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1320525, banked: 239389, digest: "8f7ed8876dc02e12c6e42b6ea33ac9beb8c4785ac3395e4fe1340a719d1431dc"},
+			evaluated: 1320525, banked: 239389, digest: "ccc6052fc22bbfeacad7d815e6dac77bcdb48a922ebc2a63ef2a0a471c8f3661"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1243692, banked: 228088, digest: "75a675281a318b3031767f973781537bb2236ecbf98ecad7a2b7ddfcb598dd02"},
+			evaluated: 1243692, banked: 228088, digest: "7829ada2588462def0047887e7842155ba045fb2dbad2a323fc2fbea12b2a958"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {
