@@ -98,8 +98,9 @@ type enumerator struct {
 	// onNew is called for each new program; returning true stops the search.
 	onNew func(t valType, e *entry) bool
 
-	// The scratch space of try: a column of every result type, the mask
-	// of failed environments, the arguments' columns and boxed values.
+	// The scratch space of try: a column of every result type (in the
+	// store: the first new program of the type keeps it), the mask of
+	// failed environments, the arguments' columns and boxed values.
 	out    [numTypes]any
 	bad    []bool
 	cols   []vec
@@ -478,7 +479,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	n := len(en.envs)
 	out := en.out[op.Ret]
 	if out == nil {
-		out = newColumn(op.Ret, n)
+		out = en.store.freshColumn(op.Ret, n)
 		en.out[op.Ret] = out
 	}
 	bad := en.bad
@@ -512,7 +513,10 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	for i, e := range picked {
 		kids[i] = e.n
 	}
-	col := vec{data: en.store.column(out, n)}
+	// The column the kernel wrote is the new program's; the next program
+	// of this type gets a fresh one.
+	col := vec{data: out}
+	en.out[op.Ret] = nil
 	if slices.Contains(bad, true) {
 		col.bad = copyInto(en.store.bools.take(n), bad)
 		clearBad(col.data, col.bad)
