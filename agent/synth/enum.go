@@ -181,6 +181,12 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 	if en.seen[t].has(h) {
 		return false
 	}
+	return en.addUnseen(t, n, col, h)
+}
+
+// addUnseen is addHashed for a hash known not to be in the set (try has
+// just looked it up).
+func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
@@ -521,7 +527,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		col.bad = copyInto(en.store.bools.take(n), bad)
 		clearBad(col.data, col.bad)
 	}
-	en.addHashed(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+	en.addUnseen(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
 }
 
 // evalBoxed is try's evaluation of an operator without a kernel (or a
