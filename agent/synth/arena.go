@@ -1,6 +1,9 @@
 package synth
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // arena hands out the slices of the results a kernel computes for one
 // program on every environment. Most programs the enumerator evaluates
@@ -58,12 +61,46 @@ func (c *chunks[T]) take(n int) []T {
 		if n > size {
 			return make([]T, n)
 		}
-		c.buf, c.size = newChunk[T](size), size
+		c.buf, c.size = newChunk[T](size, hasPointers[T]()), size
 		c.gen++
 	}
 	i := len(c.buf)
 	c.buf = c.buf[:i+n]
 	return c.buf[i : i+n : i+n]
+}
+
+// hasPointers reports whether T may hold pointers: the types of a chunk
+// without them (numbers, truth values, pairs) are the bulk of a search's
+// memory, and their chunks are not zeroed (see noZeroSlice). Every user of
+// such a chunk writes an element before it reads it: a kernel its
+// results, try the failed environments of a new column (clearBad).
+func hasPointers[T any]() bool {
+	switch any(*new(T)).(type) {
+	case int64, float64, bool, pair:
+		return false
+	}
+	return true
+}
+
+// noZeroSlice returns a slice of n elements of a type without pointers
+// whose memory is not zeroed. Memory the collector has freed (the
+// enumerator of the last search) is zeroed again by make, a pass over
+// hundreds of megabytes that were about to be written anyway;
+// strings.Builder's Grow is the standard library's way to heap memory
+// that is not. The memory is a []byte to the collector, which neither
+// scans it nor needs to: T holds no pointers. Chunks are at least
+// minChunkBytes long, large objects aligned to a page, so that any T is
+// aligned; a smaller request (which the allocator might pack at any
+// byte) is made by make.
+func noZeroSlice[T any](n int) []T {
+	elem := int(unsafe.Sizeof(*new(T)))
+	if n*elem < 1<<10 {
+		return make([]T, n)
+	}
+	var b strings.Builder
+	b.Grow(n * elem)
+	b.WriteByte(0)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.StringData(b.String()))), n)
 }
 
 // nextSize is the length of the next chunk: minChunkBytes worth of

@@ -212,7 +212,7 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 		en.bank[t] = append(en.bank[t], nil)
 	}
 	e := en.store.entry(entry{n: n, col: col})
-	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
+	en.bank[t][n.Size] = appendEntry(en.bank[t][n.Size], e)
 	if en.recording {
 		en.recent = append(en.recent, e)
 	}
@@ -220,6 +220,17 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 		en.stopped = true
 	}
 	return true
+}
+
+// appendEntry is append(list, e), except that a list grows into memory
+// from newChunk: a size of a type holds up to millions of programs, and
+// the fresh memory of each doubling is, from a few megabytes on, backed
+// by huge pages instead of faulted in 4 KiB at a time.
+func appendEntry(list []*entry, e *entry) []*entry {
+	if len(list) == cap(list) {
+		list = append(newChunk[*entry](max(16, 2*cap(list)), true), list...)
+	}
+	return append(list, e)
 }
 
 // grow enumerates every size up to maxSize (continuing from the last level
