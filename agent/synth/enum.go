@@ -520,6 +520,15 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.ar.rewind(mark)
 		return
 	}
+	if en.inLevel && repeatsArgument(op.Ret, out, bad, picked, n) {
+		// The values of an argument, which is in the bank: equivalent to
+		// it, without hashing the values and probing the set for them
+		// (BenchmarkEnumerate: one program evaluated in seven, a sort of
+		// a sorted list, a filter keeping everything...). Only in a
+		// level, whose arguments all come from the bank.
+		en.ar.rewind(mark)
+		return
+	}
 	h := hashColumn(out, bad, n)
 	if en.seen[op.Ret].has(h) {
 		// Equivalent to a program kept before: its results go back.
@@ -539,6 +548,62 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		clearBad(col.data, col.bad)
 	}
 	en.addUnseen(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+}
+
+// repeatsArgument reports whether the values out (failed where bad) of a
+// program of type t are those of one of its arguments, value for value
+// and failure for failure: its hash is then the argument's, in the set
+// (the argument is a program of the bank, and of type t).
+func repeatsArgument(t valType, out any, bad []bool, picked []*entry, n int) bool {
+	for _, e := range picked {
+		if e.typ() == t && sameValues(out, bad, e.col, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameValues reports whether the column data (failed where bad) holds the
+// values of v on the first n environments; values equal by == hash alike
+// (floatKey included).
+func sameValues(data any, bad []bool, v vec, n int) bool {
+	for i := range n {
+		if bad[i] != v.failed(i) {
+			return false
+		}
+	}
+	switch c := data.(type) {
+	case []int64:
+		return sameRows(c, v.data.([]int64), bad, n, func(x, y int64) bool { return x == y })
+	case []float64:
+		return sameRows(c, v.data.([]float64), bad, n, func(x, y float64) bool { return x == y })
+	case []bool:
+		return sameRows(c, v.data.([]bool), bad, n, func(x, y bool) bool { return x == y })
+	case []string:
+		return sameRows(c, v.data.([]string), bad, n, func(x, y string) bool { return x == y })
+	case [][]int64:
+		return sameRows(c, v.data.([][]int64), bad, n, slices.Equal[[]int64])
+	case [][]float64:
+		return sameRows(c, v.data.([][]float64), bad, n, slices.Equal[[]float64])
+	case [][]bool:
+		return sameRows(c, v.data.([][]bool), bad, n, slices.Equal[[]bool])
+	case [][]string:
+		return sameRows(c, v.data.([][]string), bad, n, slices.Equal[[]string])
+	case [][]pair:
+		return sameRows(c, v.data.([][]pair), bad, n, slices.Equal[[]pair])
+	}
+	return false
+}
+
+// sameRows reports whether a and b agree by eq on every environment that
+// did not fail.
+func sameRows[T any](a, b []T, bad []bool, n int, eq func(x, y T) bool) bool {
+	for i := range n {
+		if !bad[i] && !eq(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // evalBoxed is try's evaluation of an operator without a kernel (or a

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 	"time"
@@ -105,5 +106,35 @@ func TestEnumeratorGolden(t *testing.T) {
 				t.Errorf("evaluated %d, banked %d, digest %s; want %d, %d, %s", en.evaluated, banked, digest, c.evaluated, c.banked, c.digest)
 			}
 		})
+	}
+}
+
+// sameValues, which lets try skip hashing a program whose values are an
+// argument's, says so only for the same values and the same failures.
+func TestSameValues(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name string
+		data any
+		bad  []bool
+		v    vec
+		want bool
+	}{
+		{"ints", []int64{1, 2, 3}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, true},
+		{"ints differ", []int64{1, 2, 4}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, false},
+		{"failed alike", []int64{1, 9, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}, bad: []bool{false, true, false}}, true},
+		{"failed on one side", []int64{1, 0, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}}, false},
+		{"floats", []float64{0.5, -1}, []bool{false, false}, vec{data: []float64{0.5, -1}}, true},
+		{"NaN", []float64{nan}, []bool{false}, vec{data: []float64{nan}}, false},
+		{"strings", []string{"a", ""}, []bool{false, false}, vec{data: []string{"a", ""}}, true},
+		{"lists", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {}}}, true},
+		{"lists differ", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {0}}}, false},
+		{"pairs", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{1, 2}}}}, true},
+		{"pairs differ", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{2, 1}}}}, false},
+	}
+	for _, c := range cases {
+		if got := sameValues(c.data, c.bad, c.v, len(c.bad)); got != c.want {
+			t.Errorf("%s: sameValues = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
