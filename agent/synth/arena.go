@@ -1,6 +1,9 @@
 package synth
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // arena hands out the slices of the results a kernel computes for one
 // program on every environment. Most programs the enumerator evaluates
@@ -58,12 +61,46 @@ func (c *chunks[T]) take(n int) []T {
 		if n > size {
 			return make([]T, n)
 		}
-		c.buf, c.size = newChunk[T](size), size
+		c.buf, c.size = newChunk[T](size, hasPointers[T]()), size
 		c.gen++
 	}
 	i := len(c.buf)
 	c.buf = c.buf[:i+n]
 	return c.buf[i : i+n : i+n]
+}
+
+// hasPointers reports whether T may hold pointers: the types of a chunk
+// without them (numbers, truth values, pairs) are the bulk of a search's
+// memory, and their chunks are not zeroed (see noZeroSlice). Every user of
+// such a chunk writes an element before it reads it: a kernel its
+// results, try the failed environments of a new column (clearBad).
+func hasPointers[T any]() bool {
+	switch any(*new(T)).(type) {
+	case int64, float64, bool, pair:
+		return false
+	}
+	return true
+}
+
+// noZeroSlice returns a slice of n elements of a type without pointers
+// whose memory is not zeroed. Memory the collector has freed (the
+// enumerator of the last search) is zeroed again by make, a pass over
+// hundreds of megabytes that were about to be written anyway;
+// strings.Builder's Grow is the standard library's way to heap memory
+// that is not. The memory is a []byte to the collector, which neither
+// scans it nor needs to: T holds no pointers. Chunks are at least
+// minChunkBytes long, large objects aligned to a page, so that any T is
+// aligned; a smaller request (which the allocator might pack at any
+// byte) is made by make.
+func noZeroSlice[T any](n int) []T {
+	elem := int(unsafe.Sizeof(*new(T)))
+	if n*elem < 1<<10 {
+		return make([]T, n)
+	}
+	var b strings.Builder
+	b.Grow(n * elem)
+	b.WriteByte(0)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.StringData(b.String()))), n)
 }
 
 // nextSize is the length of the next chunk: minChunkBytes worth of
@@ -141,6 +178,16 @@ type store struct {
 	lbools  chunks[[]bool]
 	lstrs   chunks[[]string]
 	lpairs  chunks[[]pair]
+	// The slice headers of the columns (boxSlice).
+	hints    chunks[[]int64]
+	hfloats  chunks[[]float64]
+	hbools   chunks[[]bool]
+	hstrs    chunks[[]string]
+	hlints   chunks[[][]int64]
+	hlfloats chunks[[][]float64]
+	hlbools  chunks[[][]bool]
+	hlstrs   chunks[[][]string]
+	hlpairs  chunks[[][]pair]
 }
 
 // node returns a new node in the store.
@@ -157,29 +204,49 @@ func (s *store) entry(e entry) *entry {
 	return p
 }
 
-// column copies the first n values of a column into the store.
-func (s *store) column(data any, n int) any {
-	switch c := data.(type) {
-	case []int64:
-		return copyInto(s.ints.take(n), c)
-	case []float64:
-		return copyInto(s.floats.take(n), c)
-	case []bool:
-		return copyInto(s.bools.take(n), c)
-	case []string:
-		return copyInto(s.strs.take(n), c)
-	case [][]int64:
-		return copyInto(s.lints.take(n), c)
-	case [][]float64:
-		return copyInto(s.lfloats.take(n), c)
-	case [][]bool:
-		return copyInto(s.lbools.take(n), c)
-	case [][]string:
-		return copyInto(s.lstrs.take(n), c)
-	case [][]pair:
-		return copyInto(s.lpairs.take(n), c)
+// freshColumn returns a column of n values of type t in the store, for a
+// kernel to write its results into: the enumerator keeps it, without a
+// copy, as the column of the first new program it evaluates with it. Its
+// values are those of the chunk's memory (zero, or what an earlier use
+// wrote): a kernel writes the values of the environments it does not
+// mark bad, and clearBad zeroes the others.
+func (s *store) freshColumn(t valType, n int) any {
+	switch t {
+	case tInt:
+		return boxSlice(&s.hints, s.ints.take(n))
+	case tFloat:
+		return boxSlice(&s.hfloats, s.floats.take(n))
+	case tBool:
+		return boxSlice(&s.hbools, s.bools.take(n))
+	case tStr:
+		return boxSlice(&s.hstrs, s.strs.take(n))
+	case tListInt:
+		return boxSlice(&s.hlints, s.lints.take(n))
+	case tListFloat:
+		return boxSlice(&s.hlfloats, s.lfloats.take(n))
+	case tListBool:
+		return boxSlice(&s.hlbools, s.lbools.take(n))
+	case tListStr:
+		return boxSlice(&s.hlstrs, s.lstrs.take(n))
+	case tListPair:
+		return boxSlice(&s.hlpairs, s.lpairs.take(n))
 	}
-	panic("synth: not a column")
+	panic("synth: no column for type " + t.String())
+}
+
+// boxSlice returns c as an interface value whose slice header lives in
+// heads (one element of a chunk) instead of in a heap allocation of its
+// own, which converting c to any makes: a million new programs were a
+// million 24-byte objects for the collector to allocate and scan. The
+// header is never written again, as an interface's value must not be.
+func boxSlice[E any](heads *chunks[[]E], c []E) any {
+	p := &heads.take(1)[0]
+	*p = c
+	// A nil slice converts to an interface without an allocation; its
+	// type word is kept and its data word pointed at the header.
+	v := any([]E(nil))
+	(*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1] = unsafe.Pointer(p)
+	return v
 }
 
 func copyInto[T any](dst, src []T) []T {

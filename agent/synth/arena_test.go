@@ -118,3 +118,40 @@ func TestRangeOf(t *testing.T) {
 		t.Errorf("an append to a range wrote into the shared list: range(3, 4) = %v", next)
 	}
 }
+
+// Only the types without pointers get chunks that are not zeroed, of the
+// length asked for, aligned for their type and holding what is written.
+func TestChunkMemory(t *testing.T) {
+	pointerFree := []struct {
+		name string
+		got  bool
+	}{
+		{"int64", hasPointers[int64]()},
+		{"float64", hasPointers[float64]()},
+		{"bool", hasPointers[bool]()},
+		{"pair", hasPointers[pair]()},
+	}
+	for _, c := range pointerFree {
+		if c.got {
+			t.Errorf("hasPointers[%s]() = true, want false", c.name)
+		}
+	}
+	if !hasPointers[string]() || !hasPointers[[]int64]() || !hasPointers[*node]() || !hasPointers[entry]() {
+		t.Errorf("hasPointers is false for a type with pointers")
+	}
+	for _, n := range []int{0, 1, 100, minChunkBytes / 16, 3 << 20 / 16} {
+		ps := noZeroSlice[pair](n)
+		if len(ps) != n {
+			t.Fatalf("noZeroSlice(%d) has length %d", n, len(ps))
+		}
+		if n > 0 && uintptr(unsafe.Pointer(&ps[0]))%unsafe.Alignof(pair{}) != 0 {
+			t.Errorf("noZeroSlice(%d) is not aligned for pairs", n)
+		}
+		for i := range ps {
+			ps[i] = pair{int64(i), -int64(i)}
+		}
+		if n > 0 && ps[n-1] != (pair{int64(n - 1), -int64(n - 1)}) {
+			t.Errorf("noZeroSlice(%d): the last element does not keep what was written", n)
+		}
+	}
+}

@@ -98,8 +98,9 @@ type enumerator struct {
 	// onNew is called for each new program; returning true stops the search.
 	onNew func(t valType, e *entry) bool
 
-	// The scratch space of try: a column of every result type, the mask
-	// of failed environments, the arguments' columns and boxed values.
+	// The scratch space of try: a column of every result type (in the
+	// store: the first new program of the type keeps it), the mask of
+	// failed environments, the arguments' columns and boxed values.
 	out    [numTypes]any
 	bad    []bool
 	cols   []vec
@@ -180,6 +181,12 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 	if en.seen[t].has(h) {
 		return false
 	}
+	return en.addUnseen(t, n, col, h)
+}
+
+// addUnseen is addHashed for a hash known not to be in the set (try has
+// just looked it up).
+func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
@@ -205,7 +212,7 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 		en.bank[t] = append(en.bank[t], nil)
 	}
 	e := en.store.entry(entry{n: n, col: col})
-	en.bank[t][n.Size] = append(en.bank[t][n.Size], e)
+	en.bank[t][n.Size] = appendEntry(en.bank[t][n.Size], e)
 	if en.recording {
 		en.recent = append(en.recent, e)
 	}
@@ -213,6 +220,17 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 		en.stopped = true
 	}
 	return true
+}
+
+// appendEntry is append(list, e), except that a list grows into memory
+// from newChunk: a size of a type holds up to millions of programs, and
+// the fresh memory of each doubling is, from a few megabytes on, backed
+// by huge pages instead of faulted in 4 KiB at a time.
+func appendEntry(list []*entry, e *entry) []*entry {
+	if len(list) == cap(list) {
+		list = append(newChunk[*entry](max(16, 2*cap(list)), true), list...)
+	}
+	return append(list, e)
 }
 
 // grow enumerates every size up to maxSize (continuing from the last level
@@ -478,7 +496,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	n := len(en.envs)
 	out := en.out[op.Ret]
 	if out == nil {
-		out = newColumn(op.Ret, n)
+		out = en.store.freshColumn(op.Ret, n)
 		en.out[op.Ret] = out
 	}
 	bad := en.bad
@@ -502,6 +520,15 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.ar.rewind(mark)
 		return
 	}
+	if en.inLevel && repeatsArgument(op.Ret, out, bad, picked, n) {
+		// The values of an argument, which is in the bank: equivalent to
+		// it, without hashing the values and probing the set for them
+		// (BenchmarkEnumerate: one program evaluated in seven, a sort of
+		// a sorted list, a filter keeping everything...). Only in a
+		// level, whose arguments all come from the bank.
+		en.ar.rewind(mark)
+		return
+	}
 	h := hashColumn(out, bad, n)
 	if en.seen[op.Ret].has(h) {
 		// Equivalent to a program kept before: its results go back.
@@ -512,12 +539,71 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	for i, e := range picked {
 		kids[i] = e.n
 	}
-	col := vec{data: en.store.column(out, n)}
+	// The column the kernel wrote is the new program's; the next program
+	// of this type gets a fresh one.
+	col := vec{data: out}
+	en.out[op.Ret] = nil
 	if slices.Contains(bad, true) {
 		col.bad = copyInto(en.store.bools.take(n), bad)
 		clearBad(col.data, col.bad)
 	}
-	en.addHashed(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+	en.addUnseen(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+}
+
+// repeatsArgument reports whether the values out (failed where bad) of a
+// program of type t are those of one of its arguments, value for value
+// and failure for failure: its hash is then the argument's, in the set
+// (the argument is a program of the bank, and of type t).
+func repeatsArgument(t valType, out any, bad []bool, picked []*entry, n int) bool {
+	for _, e := range picked {
+		if e.typ() == t && sameValues(out, bad, e.col, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameValues reports whether the column data (failed where bad) holds the
+// values of v on the first n environments; values equal by == hash alike
+// (floatKey included).
+func sameValues(data any, bad []bool, v vec, n int) bool {
+	for i := range n {
+		if bad[i] != v.failed(i) {
+			return false
+		}
+	}
+	switch c := data.(type) {
+	case []int64:
+		return sameRows(c, v.data.([]int64), bad, n, func(x, y int64) bool { return x == y })
+	case []float64:
+		return sameRows(c, v.data.([]float64), bad, n, func(x, y float64) bool { return x == y })
+	case []bool:
+		return sameRows(c, v.data.([]bool), bad, n, func(x, y bool) bool { return x == y })
+	case []string:
+		return sameRows(c, v.data.([]string), bad, n, func(x, y string) bool { return x == y })
+	case [][]int64:
+		return sameRows(c, v.data.([][]int64), bad, n, slices.Equal[[]int64])
+	case [][]float64:
+		return sameRows(c, v.data.([][]float64), bad, n, slices.Equal[[]float64])
+	case [][]bool:
+		return sameRows(c, v.data.([][]bool), bad, n, slices.Equal[[]bool])
+	case [][]string:
+		return sameRows(c, v.data.([][]string), bad, n, slices.Equal[[]string])
+	case [][]pair:
+		return sameRows(c, v.data.([][]pair), bad, n, slices.Equal[[]pair])
+	}
+	return false
+}
+
+// sameRows reports whether a and b agree by eq on every environment that
+// did not fail.
+func sameRows[T any](a, b []T, bad []bool, n int, eq func(x, y T) bool) bool {
+	for i := range n {
+		if !bad[i] && !eq(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // evalBoxed is try's evaluation of an operator without a kernel (or a

@@ -179,7 +179,7 @@ func (s *hashSet) grow() {
 	// A large table is read at random: huge pages (see newChunk) spare
 	// most of its TLB misses.
 	n := max(64, 2*len(old))
-	s.slots = newChunk[hasher](n)[:n]
+	s.slots = newChunk[hasher](n, true)[:n]
 	for _, h := range old {
 		if h != emptySlot {
 			s.slots[s.slot(h)] = h

@@ -19,14 +19,21 @@ const hugePageBytes = 2 << 20
 // TLB misses of reading them. The advice matters on kernels whose
 // transparent huge pages are set to "madvise" (with "always" they are
 // used anyway, with "never" not at all); it is ignored when it fails.
-func newChunk[T any](n int) []T {
+//
+// The chunk is zeroed when zero is set; else T must hold no pointers, and
+// its memory is not zeroed (see noZeroSlice).
+func newChunk[T any](n int, zero bool) []T {
 	elem := unsafe.Sizeof(*new(T))
+	mk := func(n int) []T { return make([]T, n) }
+	if !zero {
+		mk = noZeroSlice[T]
+	}
 	if uintptr(n)*elem < hugePageBytes {
-		return make([]T, 0, n)
+		return mk(n)[:0]
 	}
 	// Fresh memory from the heap is not touched by make: the advice
 	// comes before the first fault.
-	full := make([]T, n+int(hugePageBytes/elem)+1)
+	full := mk(n + int(hugePageBytes/elem) + 1)
 	p := unsafe.Pointer(unsafe.SliceData(full))
 	size := uintptr(len(full)) * elem
 	page := uintptr(syscall.Getpagesize())

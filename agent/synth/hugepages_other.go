@@ -2,6 +2,12 @@
 
 package synth
 
-// newChunk returns an empty chunk with room for n elements (huge pages
-// are asked for on Linux only).
-func newChunk[T any](n int) []T { return make([]T, 0, n) }
+// newChunk returns an empty chunk with room for n elements, zeroed when
+// zero is set (else T must hold no pointers: see noZeroSlice). Huge pages
+// are asked for on Linux only.
+func newChunk[T any](n int, zero bool) []T {
+	if !zero {
+		return noZeroSlice[T](n)[:0]
+	}
+	return make([]T, 0, n)
+}

@@ -102,7 +102,7 @@ func intNamedOps() []*operator {
 			pyOnly(func(a []code) code { return binop(cmpop(a[0], ">", atom("0")), "-", cmpop(a[0], "<", atom("0")), pAdd) })),
 		op1("square", famScalar, func(x int64) (int64, bool) { return mulI(x, x) },
 			pyOnly(func(a []code) code { return code{a[0].at(pPow+1) + " ** 2", pPow} })),
-		rare(op1("digit_sum", famScalar, func(x int64) (int64, bool) { return sumInts(digitsOf(x)) },
+		rare(op1("digit_sum", famScalar, func(x int64) (int64, bool) { return digitSum(x), true },
 			pyOnly(func(a []code) code { return atom("sum(int(d) for d in str(abs(" + a[0].s + ")))") }))),
 		rare(op1("popcount", famScalar, func(x int64) (int64, bool) {
 			if x == math.MinInt64 {
@@ -142,16 +142,36 @@ func intNamedOps() []*operator {
 	}
 }
 
-func digitsOf(n int64) []int64 {
-	s := strconv.FormatInt(absI(n), 10)
-	if n == math.MinInt64 {
-		s = "9223372036854775808"
+// digitsOf is the decimal digits of |n|, most significant first, from ar.
+func digitsOf(ar *arena, n int64) []int64 {
+	u := absU(n)
+	count := 1
+	for v := u / 10; v > 0; v /= 10 {
+		count++
 	}
-	out := make([]int64, len(s))
-	for i := range s {
-		out[i] = int64(s[i] - '0')
+	out := alloc[int64](ar, count)
+	for i := count - 1; i >= 0; i-- {
+		out[i] = int64(u % 10)
+		u /= 10
 	}
 	return out
+}
+
+// digitSum is the sum of the decimal digits of |n|.
+func digitSum(n int64) int64 {
+	s := int64(0)
+	for u := absU(n); u > 0; u /= 10 {
+		s += int64(u % 10)
+	}
+	return s
+}
+
+// absU is |n| as an unsigned number (math.MinInt64 included).
+func absU(n int64) uint64 {
+	if n < 0 {
+		return -uint64(n)
+	}
+	return uint64(n)
 }
 
 // squareCode renders c ** 2, folding an integer literal.

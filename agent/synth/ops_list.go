@@ -2,6 +2,7 @@ package synth
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,34 +67,54 @@ func listOps() []*operator {
 		}, func(e *emitter, a []code) code { e.use("math"); return call("math.prod", a[0]) }),
 		op1a("range", famList, func(ar *arena, n int64) ([]int64, bool) { return rangeOf(ar, 0, n) }, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + "))") })),
 		op2a("range2", famList, rangeOf, pyOnly(func(a []code) code { return atom("list(range(" + a[0].s + ", " + a[1].s + "))") })),
-		op1("singleton", famList, func(x int64) ([]int64, bool) { return []int64{x}, true }, pyOnly(listOf)),
-		op2("pair", famList, func(x, y int64) ([]int64, bool) { return []int64{x, y}, true }, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
-		op2("fpair", famList, func(x, y float64) ([]float64, bool) { return []float64{x, y}, true }, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
-		op1("digits", famList, func(n int64) ([]int64, bool) { return digitsOf(n), true }, pyOnly(func(a []code) code { return atom("[int(d) for d in str(abs(" + a[0].s + "))]") })),
-		op1("bits", famList, func(n int64) ([]int64, bool) {
+		op1a("singleton", famList, func(ar *arena, x int64) ([]int64, bool) {
+			out := alloc[int64](ar, 1)
+			out[0] = x
+			return out, true
+		}, pyOnly(listOf)),
+		op2a("pair", famList, func(ar *arena, x, y int64) ([]int64, bool) {
+			out := alloc[int64](ar, 2)
+			out[0], out[1] = x, y
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
+		op2a("fpair", famList, func(ar *arena, x, y float64) ([]float64, bool) {
+			out := alloc[float64](ar, 2)
+			out[0], out[1] = x, y
+			return out, true
+		}, pyOnly(func(a []code) code { return atom("[" + a[0].s + ", " + a[1].s + "]") })),
+		op1a("digits", famList, func(ar *arena, n int64) ([]int64, bool) { return digitsOf(ar, n), true }, pyOnly(func(a []code) code { return atom("[int(d) for d in str(abs(" + a[0].s + "))]") })),
+		op1a("bits", famList, func(ar *arena, n int64) ([]int64, bool) {
 			if n < 0 {
 				return nil, false
 			}
-			s := strconv.FormatInt(n, 2)
-			out := make([]int64, len(s))
-			for i := range s {
-				out[i] = int64(s[i] - '0')
+			// bin(0) is "0b0": one digit.
+			out := alloc[int64](ar, max(bits.Len64(uint64(n)), 1))
+			for i := range out {
+				out[len(out)-1-i] = n >> i & 1
 			}
 			return out, true
 		}, pyOnly(func(a []code) code { return atom("[int(b) for b in bin(" + a[0].s + ")[2:]]") })),
 		op1("from_digits", famList, func(xs []int64) (int64, bool) { return joinedInt(xs, 10) }, pyOnly(func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)))`) })),
 		op1("from_bits", famList, func(xs []int64) (int64, bool) { return joinedInt(xs, 2) }, pyOnly(func(a []code) code { return atom(`int("".join(map(str, ` + a[0].s + `)), 2)`) })),
 		op2a("intersect", famList, func(ar *arena, xs, ys []int64) ([]int64, bool) {
-			return sortedCopy(ar, uniqueOrdered(ar, slices.DeleteFunc(slices.Clone(xs), func(x int64) bool { return !slices.Contains(ys, x) })), false), true
+			both := allocCap[int64](ar, len(xs))
+			for _, x := range xs {
+				if slices.Contains(ys, x) {
+					both = append(both, x)
+				}
+			}
+			return sortedCopy(ar, uniqueOrdered(ar, both), false), true
 		}, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + ") & set(" + a[1].s + "))") })),
 		op2a("union", famList, func(ar *arena, xs, ys []int64) ([]int64, bool) {
 			all := append(append(allocCap[int64](ar, len(xs)+len(ys)), xs...), ys...)
 			return sortedCopy(ar, uniqueOrdered(ar, all), false), true
 		}, pyOnly(func(a []code) code { return atom("sorted(set(" + a[0].s + ") | set(" + a[1].s + "))") })),
-		op2("without", famList, func(xs, ys []int64) ([]int64, bool) {
-			out := slices.DeleteFunc(slices.Clone(xs), func(x int64) bool { return slices.Contains(ys, x) })
-			if out == nil {
-				out = []int64{}
+		op2a("without", famList, func(ar *arena, xs, ys []int64) ([]int64, bool) {
+			out := allocCap[int64](ar, len(xs))
+			for _, x := range xs {
+				if !slices.Contains(ys, x) {
+					out = append(out, x)
+				}
 			}
 			return out, true
 		}, pyOnly(func(a []code) code { return atom("[x for x in " + a[0].s + " if x not in " + a[1].s + "]") })),
@@ -135,7 +156,7 @@ func listOps() []*operator {
 				return comp(e.lam(l, x0, y0), "x, y", "zip("+a[0].s+", "+a[0].at(pAtom)+"[1:])")
 			}),
 		opL1("enumerate_map", famList, sigII, I, func(ar *arena, l *lambda, xs []int64) ([]int64, bool) {
-			out := make([]int64, len(xs))
+			out := alloc[int64](ar, len(xs))
 			for i, x := range xs {
 				v, good := lam2[int64, int64, int64](ar, l, int64(i), x)
 				if !good {
@@ -296,12 +317,12 @@ func listLibraryOps() []*operator {
 		}, pyOnly(func(a []code) code {
 			return atom("[sorted(set(" + a[0].s + ")).index(x) + 1 for x in " + a[0].s + "]")
 		}))),
-		costs(2, op1("slice_sums", famScan, func(xs []int64) ([]int64, bool) {
+		costs(2, op1a("slice_sums", famScan, func(ar *arena, xs []int64) ([]int64, bool) {
 			n := len(xs)
 			if n*(n+1)/2 > maxLen {
 				return nil, false
 			}
-			out := make([]int64, 0, n*(n+1)/2)
+			out := allocCap[int64](ar, n*(n+1)/2)
 			for i := range xs {
 				s := int64(0)
 				for j := i; j < n; j++ {
@@ -490,8 +511,8 @@ func listNamedOps() []*operator {
 // divisors.
 func listNamedLateOps() []*operator {
 	return []*operator{
-		op2("interleave", famList, func(x, y []int64) ([]int64, bool) {
-			out := make([]int64, 0, len(x)+len(y))
+		op2a("interleave", famList, func(ar *arena, x, y []int64) ([]int64, bool) {
+			out := allocCap[int64](ar, len(x)+len(y))
 			for i := 0; i < max(len(x), len(y)); i++ {
 				if i < len(x) {
 					out = append(out, x[i])
@@ -539,7 +560,7 @@ func listNamedLateOps() []*operator {
 			return comp(e.lam(l, atom("i"), x0), "i, x", "enumerate("+a[0].s+", 1)")
 		}),
 		opL2("map_with", famList, sigFF, tInt, func(ar *arena, l *lambda, xs []int64, s float64) ([]int64, bool) {
-			out := make([]int64, len(xs))
+			out := alloc[int64](ar, len(xs))
 			for i, x := range xs {
 				v, good := lam2[float64, float64, int64](ar, l, float64(x), s)
 				if !good {
@@ -551,12 +572,15 @@ func listNamedLateOps() []*operator {
 		}, func(e *emitter, l *lambda, a []code) code { return comp(e.lam(l, x0, a[1]), "x", a[0].s) }),
 		op2("equal", famList, func(x, y []int64) (bool, bool) { return slices.Equal(x, y), true },
 			pyOnly(func(a []code) code { return cmpop(a[0], "==", a[1]) })),
-		op1("divisors", famList, func(n int64) ([]int64, bool) {
+		op1a("divisors", famList, func(ar *arena, n int64) ([]int64, bool) {
 			if n > 100_000 {
 				return nil, false
 			}
-			// Pairs d, n/d up to the square root, in increasing order.
-			var lo, hi []int64
+			// Pairs d, n/d up to the square root, in increasing order,
+			// collected on the stack (up to 100,000 no number has more
+			// than 64 such pairs) and copied to the arena.
+			var loBuf, hiBuf [64]int64
+			lo, hi := loBuf[:0], hiBuf[:0]
 			for d := int64(1); d*d <= n; d++ {
 				if n%d == 0 {
 					lo = append(lo, d)
@@ -565,8 +589,7 @@ func listNamedLateOps() []*operator {
 					}
 				}
 			}
-			out := make([]int64, 0, len(lo)+len(hi))
-			out = append(out, lo...)
+			out := append(allocCap[int64](ar, len(lo)+len(hi)), lo...)
 			for i := len(hi) - 1; i >= 0; i-- {
 				out = append(out, hi[i])
 			}

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +62,72 @@ func TestJoinedInt(t *testing.T) {
 			got, ok := joinedInt(xs, base)
 			if ok != (err == nil) || ok && got != want {
 				t.Fatalf("joinedInt(%v, %d) = %d, %v; want %d, %v", xs, base, got, ok, want, err)
+			}
+		}
+	}
+}
+
+// The digit operators, which compute their digits arithmetically into an
+// arena, against Python's str() and bin() of the number (by strconv),
+// through both Eval and the kernel; and divisors of the numbers with the
+// most divisors below its bound, whose pairs fill its stack buffers.
+func TestDigitOpsMatchStrings(t *testing.T) {
+	digitsOfString := func(s string) []int64 {
+		out := []int64{}
+		for _, c := range s {
+			out = append(out, int64(c-'0'))
+		}
+		return out
+	}
+	sumOf := func(xs []int64) int64 {
+		s := int64(0)
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	}
+	divisorsOf := func(n int64) []int64 {
+		out := []int64{}
+		for d := int64(1); d <= n; d++ {
+			if n%d == 0 {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for _, n := range []int64{0, 1, 7, 10, 99, 100, 907, -907, 1 << 40, math.MaxInt64, math.MinInt64, math.MinInt64 + 1, 55440, 83160, 98280, 100_000, 100_001} {
+		abs := strconv.FormatUint(absU(n), 10)
+		cases := []struct {
+			op   string
+			want any
+		}{
+			{"digits", digitsOfString(abs)},
+			{"digit_sum", sumOf(digitsOfString(abs))},
+			{"bits", errV},
+			{"divisors", errV},
+		}
+		if n >= 0 {
+			cases[2].want = digitsOfString(strconv.FormatInt(n, 2))
+		}
+		if n <= 100_000 {
+			cases[3].want = divisorsOf(n)
+		}
+		for _, c := range cases {
+			op := findOp(t, c.op, tInt)
+			got := op.Eval(nil, []any{n})
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s(%d) = %v, want %v", c.op, n, got, c.want)
+			}
+			var ar arena
+			out := newColumn(op.Ret, 1)
+			bad := []bool{false}
+			op.kern(&ar, nil, []vec{{data: []int64{n}}}, 1, out, bad)
+			kerned := any(errV)
+			if !bad[0] {
+				kerned = (vec{data: out}).boxed()[0]
+			}
+			if !reflect.DeepEqual(kerned, c.want) {
+				t.Errorf("%s(%d) by its kernel = %v, want %v", c.op, n, kerned, c.want)
 			}
 		}
 	}

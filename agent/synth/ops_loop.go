@@ -72,14 +72,16 @@ func orbitOps() []*operator {
 		// factors, the shrinking remainders of a digit loop. Orbits longer
 		// than maxOrbit, or stuck at a fixed point, are errors.
 		opL1("orbit", famList, sigI, tInt, func(ar *arena, l *lambda, x int64) ([]int64, bool) {
-			out := []int64{}
+			// The orbit is collected on the stack and copied to the arena.
+			var buf [maxOrbit]int64
+			out := buf[:0]
 			for range maxOrbit {
 				v, good := lam1[int64, int64](ar, l, x)
 				switch {
 				case !good:
 					return nil, false
 				case v == 0:
-					return out, true
+					return append(allocCap[int64](ar, len(out)), out...), true
 				case v == x:
 					return nil, false
 				}

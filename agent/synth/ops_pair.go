@@ -12,11 +12,9 @@ func pairListOps() []*operator {
 	return []*operator{
 		op1("len", famList, func(ps []pair) (int64, bool) { return int64(len(ps)), true },
 			pyOnly(func(a []code) code { return call("len", a[0]) })),
-		op1("sorted", famList, func(ps []pair) ([]pair, bool) {
-			out := slices.Clone(ps)
-			if out == nil {
-				out = []pair{}
-			}
+		op1a("sorted", famList, func(ar *arena, ps []pair) ([]pair, bool) {
+			out := alloc[pair](ar, len(ps))
+			copy(out, ps)
 			slices.SortStableFunc(out, cmpPair)
 			return out, true
 		}, pyOnly(func(a []code) code { return call("sorted", a[0]) })),
@@ -101,10 +99,7 @@ func pairListOps() []*operator {
 func pairLibraryOps() []*operator {
 	return []*operator{
 		opL1("sort_by_then", famList, sigII, tInt, func(ar *arena, l *lambda, ps []pair) ([]pair, bool) {
-			ps = slices.Clone(ps)
-			if ps == nil {
-				ps = []pair{}
-			}
+			ps = append(allocCap[pair](ar, len(ps)), ps...)
 			slices.SortStableFunc(ps, cmpPair)
 			return sortByF(ar, ps, func(p pair) (int64, bool) { return pairL[int64](ar, l, p) })
 		}, func(e *emitter, l *lambda, a []code) code {

@@ -1,6 +1,9 @@
 package synth
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Typed helpers of typed operators (kernel.go): each returns its result
 // and whether it is good, false where Python would raise.
@@ -92,11 +95,12 @@ func sortByF[A any](ar *arena, xs []A, key func(A) (int64, bool)) ([]A, bool) {
 		}
 		keys[i] = k
 	}
-	idx := make([]int, len(xs))
+	idx := alloc[int64](ar, len(xs))
 	for i := range idx {
-		idx[i] = i
+		idx[i] = int64(i)
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	// A stable sort's order is the only one: any stable sort gives it.
+	slices.SortStableFunc(idx, func(a, b int64) int { return cmp.Compare(keys[a], keys[b]) })
 	out := alloc[A](ar, len(xs))
 	for i, j := range idx {
 		out[i] = xs[j]

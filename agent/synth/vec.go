@@ -153,8 +153,11 @@ func boxAll[T any](c []T) []any {
 }
 
 // hashColumn is the hash of a program's values on the first n
-// environments, equal to hashing each boxed value in turn with
-// hasher.value: typed and boxed values of one program hash alike.
+// environments: the hash of each value on its own (what hasher.value
+// gives it from fnvOffset, as for the value boxed), mixed in turn. The
+// values' hashes do not depend on one another, so that the processor
+// computes several at once instead of waiting for each multiplication of
+// one long chain through every element of every list.
 func hashColumn(data any, bad []bool, n int) hasher {
 	switch c := data.(type) {
 	case []int64:
@@ -179,19 +182,22 @@ func hashColumn(data any, bad []bool, n int) hasher {
 	return fnvOffset
 }
 
-// hashRows hashes the values of a column in turn with add, a failed one
-// (marked in bad) as errV.
+// hashRows hashes each value of a column with add, a failed one (marked
+// in bad) as errV, and mixes the hashes in turn.
 func hashRows[T any](c []T, bad []bool, add func(hasher, T) hasher) hasher {
 	h := fnvOffset
 	for i, x := range c {
 		if bad != nil && bad[i] {
-			h = h.mix(errHash)
+			h = h.mix(uint64(errValueHash))
 			continue
 		}
-		h = add(h, x)
+		h = h.mix(uint64(add(fnvOffset, x)))
 	}
 	return h
 }
+
+// errValueHash is the hash of a failed value on its own.
+var errValueHash = fnvOffset.mix(errHash)
 
 // columnBytes is the memory the bank is charged for a program's values:
 // valueBytes of each value, as if boxed (the bound was set in those

@@ -1,0 +1,140 @@
+package synth
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"time"
+)
+
+// enumGolden is what an enumerator finds on one problem up to a size: how
+// many programs it evaluated, how many it banked, and a digest of the bank
+// (every program's text and values, by type and size, in the order they
+// were found). The figures were taken at commit 7612499, before the
+// enumerator's hot path was reworked for speed: the rework must find the
+// same programs in the same order, with the same values, after
+// evaluating the same number of candidates.
+type enumGolden struct {
+	name      string
+	problem   func(t testing.TB) *problem
+	size      int
+	evaluated int64
+	banked    int
+	digest    string
+}
+
+// familyProblem is the problem of familyCases[i] on its inputs.
+func familyProblem(i int) func(t testing.TB) *problem {
+	return func(t testing.TB) *problem {
+		t.Helper()
+		c := familyCases[i]
+		p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+// bankDigest hashes an enumerator's bank: each program's text and its
+// value on every environment (printed, not hashed with hasher, so that the
+// digest does not depend on the hash the enumerator uses), in bankLog's
+// order.
+func bankDigest(en *enumerator) (int, string) {
+	d := sha256.New()
+	count := 0
+	for t := range en.bank {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				count++
+				fmt.Fprintf(d, "%d %s:", t, e.n.String())
+				for i := range en.envs {
+					if isErr(e.at(i)) {
+						fmt.Fprint(d, " !")
+						continue
+					}
+					fmt.Fprintf(d, " %v", e.at(i))
+				}
+				fmt.Fprintln(d)
+			}
+		}
+	}
+	return count, hex.EncodeToString(d.Sum(nil))
+}
+
+// The enumerator finds the same programs, in the same order and with the
+// same values, as it did before its hot path was reworked (see
+// enumGolden). Set SYNTH_ENUM_GOLDEN=print to print the figures instead.
+func TestEnumeratorGolden(t *testing.T) {
+	cases := []enumGolden{
+		{name: "unreachable", problem: unreachableProblem, size: 6,
+			evaluated: 4093026, banked: 1027715, digest: "7ec43ec0252dadaaff0026c7c67b5c2e5f1faf17e8dc7d0fe43f50ac974b2be7"},
+		{name: "scalar", problem: familyProblem(1), size: 5,
+			evaluated: 294313, banked: 56467, digest: "d555834070959157853c1ffb64965f675c2b9d10ebbfca01afa71744e841d2ad"},
+		{name: "conditional", problem: familyProblem(2), size: 5,
+			evaluated: 215906, banked: 51749, digest: "d0b248e8454904b02d4f059e420b0b916792922fc749002eef04854fcee7df2c"},
+		{name: "digit_loop", problem: familyProblem(7), size: 5,
+			evaluated: 202056, banked: 48360, digest: "4f89b06017480be9d2f43a90a691bfaa7b7bf4e1c66df7bb86bdee87d92e9383"},
+		{name: "string", problem: familyProblem(8), size: 6,
+			evaluated: 1206162, banked: 231545, digest: "ffda3ad46e8a6138f80e66d3f973be68c9fd5606392824080011ebca709be2f6"},
+		{name: "pairs", problem: familyProblem(9), size: 6,
+			evaluated: 1320525, banked: 239389, digest: "ccc6052fc22bbfeacad7d815e6dac77bcdb48a922ebc2a63ef2a0a471c8f3661"},
+		{name: "geometry", problem: familyProblem(10), size: 6,
+			evaluated: 1243692, banked: 228088, digest: "7829ada2588462def0047887e7842155ba045fb2dbad2a323fc2fbea12b2a958"},
+	}
+	lams := defaultLambdas()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.problem(t)
+			en := newEnumerator(enumConfig{
+				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+				lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
+			})
+			en.grow(c.size, nil)
+			if en.timedOut || en.level != c.size {
+				t.Fatalf("stopped at level %d (timed out: %v), want every size up to %d", en.level, en.timedOut, c.size)
+			}
+			banked, digest := bankDigest(en)
+			if os.Getenv("SYNTH_ENUM_GOLDEN") == "print" {
+				t.Logf("evaluated: %d, banked: %d, digest: %q", en.evaluated, banked, digest)
+				return
+			}
+			if en.evaluated != c.evaluated || banked != c.banked || digest != c.digest {
+				t.Errorf("evaluated %d, banked %d, digest %s; want %d, %d, %s", en.evaluated, banked, digest, c.evaluated, c.banked, c.digest)
+			}
+		})
+	}
+}
+
+// sameValues, which lets try skip hashing a program whose values are an
+// argument's, says so only for the same values and the same failures.
+func TestSameValues(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name string
+		data any
+		bad  []bool
+		v    vec
+		want bool
+	}{
+		{"ints", []int64{1, 2, 3}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, true},
+		{"ints differ", []int64{1, 2, 4}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, false},
+		{"failed alike", []int64{1, 9, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}, bad: []bool{false, true, false}}, true},
+		{"failed on one side", []int64{1, 0, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}}, false},
+		{"floats", []float64{0.5, -1}, []bool{false, false}, vec{data: []float64{0.5, -1}}, true},
+		{"NaN", []float64{nan}, []bool{false}, vec{data: []float64{nan}}, false},
+		{"strings", []string{"a", ""}, []bool{false, false}, vec{data: []string{"a", ""}}, true},
+		{"lists", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {}}}, true},
+		{"lists differ", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {0}}}, false},
+		{"pairs", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{1, 2}}}}, true},
+		{"pairs differ", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{2, 1}}}}, false},
+	}
+	for _, c := range cases {
+		if got := sameValues(c.data, c.bad, c.v, len(c.bad)); got != c.want {
+			t.Errorf("%s: sameValues = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
