@@ -497,9 +497,12 @@ func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err
 	started := time.Now()
 	if sock {
 		info, err := s.api.ContainerInspect(ctx, created.ID)
-		if err != nil || info.State == nil || info.State.Pid == 0 {
+		if err == nil && (info.State == nil || info.State.Pid == 0) {
 			// Most likely the harness exited at once, unable to connect.
-			return nil, fmt.Errorf("docker sandbox: the harness's pid in container %s: %w%s", shortID(created.ID), &errNoSocket{fmt.Errorf("inspect: %v", err)}, inst.stderr.suffix())
+			err = errors.New("the container has no running process")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("docker sandbox: the harness's pid in container %s: %w%s", shortID(created.ID), &errNoSocket{fmt.Errorf("inspect: %w", err)}, inst.stderr.suffix())
 		}
 		uc, err := hl.accept(ctx, info.State.Pid, exited)
 		if err != nil {
