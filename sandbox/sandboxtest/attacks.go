@@ -281,6 +281,23 @@ def walk(top, depth=3):
     return out
 
 
+def connect_all(paths):
+    """The paths of the Unix sockets a connect reaches ("@name": abstract)."""
+    hits = []
+    for p in paths:
+        addr = "\0" + p[1:] if p.startswith("@") else p
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(1)
+        try:
+            s.connect(addr)
+            hits.append(p)
+        except OSError:
+            pass
+        finally:
+            s.close()
+    return hits
+
+
 def attack():
 {{BODY}}
 
@@ -445,8 +462,7 @@ var Attacks = []Attack{
 
 	// Finding 5: host sockets, /sys, descriptors, privileges.
 	{Name: "connect to a host Unix socket (mode 0666)", Finding: "5", Body: func(h *Host) string {
-		return `    hits = []
-    paths = ` + pyList(h.Socket) + `
+		return `    paths = ` + pyList(h.Socket) + `
     for top in ("/run", "/var/run", "/tmp", ` + pyList(os.TempDir()) + `[0]):
         for p in walk(top, 3):
             try:
@@ -454,17 +470,7 @@ var Attacks = []Attack{
                     paths.append(p)
             except OSError:
                 pass
-    for p in paths:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(1)
-        try:
-            s.connect(p)
-            hits.append(p)
-        except OSError:
-            pass
-        finally:
-            s.close()
-    return hits`
+    return connect_all(paths)`
 	}, Judge: func(h *Host, att sandbox.Outcome) string {
 		var hits []string
 		if att.OK() && json.Unmarshal(att.Output, &hits) == nil && len(hits) > 0 {
@@ -508,19 +514,7 @@ var Attacks = []Attack{
                     paths.add(fields[7])
     except OSError:
         pass
-    hits = []
-    for p in sorted(paths):
-        addr = "\0" + p[1:] if p.startswith("@") else p
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(1)
-        try:
-            s.connect(addr)
-            hits.append(p)
-        except OSError:
-            pass
-        finally:
-            s.close()
-    return hits`
+    return connect_all(sorted(paths))`
 	}, Judge: func(h *Host, att sandbox.Outcome) string {
 		var hits []string
 		if json.Unmarshal(att.Output, &hits) == nil && len(hits) > 0 {
