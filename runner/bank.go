@@ -90,7 +90,8 @@ func OpenBank(ctx context.Context, location string, access BankAccess, opts Bank
 			s, err = sqlite.OpenChecked(ctx, location)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("open bank %s: %w", location, err)
+			// The store's errors already name the bank ("open bank PATH: ...").
+			return nil, nil, err
 		}
 		st = s
 	}

@@ -292,8 +292,13 @@ func TestOpenBankForReading(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(empty, nil, 0o600)
 	for _, access := range []BankAccess{ReadBank, WriteBank, UpdateBank} {
-		if _, _, err := OpenBank(context.Background(), empty, access, BankOptions{}); err == nil || !strings.Contains(err.Error(), "empty") {
+		_, _, err := OpenBank(context.Background(), empty, access, BankOptions{})
+		if err == nil || !strings.Contains(err.Error(), "empty") {
 			t.Errorf("open an empty file (%d): %v", access, err)
+		}
+		// The bank is named once, not by every layer the error crossed.
+		if err != nil && strings.Count(err.Error(), empty) != 1 {
+			t.Errorf("open an empty file (%d): the path appears %d times in %q", access, strings.Count(err.Error(), empty), err)
 		}
 	}
 	if st, _ := os.Stat(empty); st.Size() != 0 {
