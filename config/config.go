@@ -113,7 +113,9 @@ type Synth struct {
 	// RunTimeLimit bounds the search time of all a run's sessions together
 	// (0: no bound); each session still gets at least a second.
 	RunTimeLimit time.Duration `mapstructure:"run_time_limit" json:"run_time_limit"`
-	MemoryMB     int           `mapstructure:"memory_mb" json:"memory_mb"`
+	// ProposeTimeLimit bounds a proposal's search for rival programs.
+	ProposeTimeLimit time.Duration `mapstructure:"propose_time_limit" json:"propose_time_limit"`
+	MemoryMB         int           `mapstructure:"memory_mb" json:"memory_mb"`
 }
 
 // Replay configures the replay agent.

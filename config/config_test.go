@@ -166,6 +166,7 @@ func TestBadConfigs(t *testing.T) {
 		{"llm without model", validTask + "agent: {kind: llm}\n", []string{"agent.llm.model"}},
 		{"synth time limit zero", validTask + "agent: {synth: {time_limit: 0s}}\n", []string{"agent.synth.time_limit"}},
 		{"synth run time limit negative", validTask + "agent: {synth: {run_time_limit: -1s}}\n", []string{"agent.synth.run_time_limit", "negative"}},
+		{"synth propose time limit zero", validTask + "agent: {synth: {propose_time_limit: 0s}}\n", []string{"agent.synth.propose_time_limit", "must be positive"}},
 		{"unknown sandbox", validTask + "sandbox: {kind: vm}\n", []string{"sandbox.kind", "vm"}},
 		{"bad duration", validTask + "sandbox: {call_timeout: soon}\n", []string{"sandbox.call_timeout"}},
 		{"stall limit negative", validTask + "workflow: {stall_limit: -1}\n", []string{"workflow.stall_limit", "negative"}},

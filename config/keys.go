@@ -60,7 +60,10 @@ const (
 	DefaultImage        = "" // empty: the image named after the embedded harness digest
 	// DefaultSynthMemoryMB bounds the built-in synthesizer's program bank.
 	DefaultSynthMemoryMB = 1024
-	defaultOracleTimeout = 10 * time.Second
+	// DefaultSynthProposeTime bounds a proposal's search for rival
+	// programs (synth.DefaultProposeTimeLimit).
+	DefaultSynthProposeTime = 400 * time.Millisecond
+	defaultOracleTimeout    = 10 * time.Second
 )
 
 // Table is every configuration key, in the order docs/config.md lists them.
@@ -109,6 +112,7 @@ var Table = []Key{
 	{Name: "agent.kind", Default: "synth", Allowed: agentKinds, Flag: "agent", Usage: "agent: synth, llm or replay", Doc: "`synth` (built-in synthesizer, no model), `llm` (OpenAI-compatible model), `replay` (a recorded script)"},
 	{Name: "agent.synth.time_limit", Default: 20 * time.Second, Doc: "search time per session"},
 	{Name: "agent.synth.run_time_limit", Default: 45 * time.Second, Doc: "search time of all the run's sessions together (`0`: no bound); a session gets at most what is left, and at least 1 s"},
+	{Name: "agent.synth.propose_time_limit", Default: DefaultSynthProposeTime, Doc: "search time of one proposal for the programs its inputs tell apart (at most a fifth of `time_limit`); longer finds more rivals, each proposal costs that much more"},
 	{Name: "agent.synth.memory_mb", Default: DefaultSynthMemoryMB, Doc: "memory bound of the synthesizer's program bank"},
 	{Name: "agent.replay.script", Default: "", Shown: "—", Path: true, Flag: "replay-script", Usage: "replay agent script (YAML)", Doc: "the script (required with `replay`); see `configs/examples/quickstart/replay.yaml`"},
 	{Name: "agent.llm.base_url", Default: "https://api.openai.com/v1", Flag: "base-url", Usage: "OpenAI-compatible endpoint", Doc: "OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, …)"},

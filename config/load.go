@@ -711,6 +711,9 @@ func (c *Config) finishRest(getenv func(string) string, p *problems) {
 	if c.Agent.Synth.RunTimeLimit < 0 {
 		bad("agent.synth.run_time_limit", "must not be negative (0 means no bound), got %s", c.Agent.Synth.RunTimeLimit)
 	}
+	if c.Agent.Synth.ProposeTimeLimit <= 0 {
+		bad("agent.synth.propose_time_limit", "must be positive, got %s", c.Agent.Synth.ProposeTimeLimit)
+	}
 
 	s := &c.Sandbox
 	checkOneOf(p, "sandbox.kind", s.Kind)

@@ -23,11 +23,12 @@ import (
 // newSynth builds the built-in synthesizer from the agent section.
 func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
 	return synth.New(synth.Options{
-		Seed:         c.Workflow.Seed,
-		TimeLimit:    c.Agent.Synth.TimeLimit,
-		RunTimeLimit: c.Agent.Synth.RunTimeLimit,
-		MemoryBytes:  int64(c.Agent.Synth.MemoryMB) << 20,
-		Log:          log.With(zap.String("agent", "synth")),
+		Seed:             c.Workflow.Seed,
+		TimeLimit:        c.Agent.Synth.TimeLimit,
+		RunTimeLimit:     c.Agent.Synth.RunTimeLimit,
+		ProposeTimeLimit: c.Agent.Synth.ProposeTimeLimit,
+		MemoryBytes:      int64(c.Agent.Synth.MemoryMB) << 20,
+		Log:              log.With(zap.String("agent", "synth")),
 	})
 }
 

@@ -23,6 +23,10 @@ import (
 // Defaults for Options.
 const (
 	DefaultTimeLimit = 20 * time.Second
+	// DefaultProposeTimeLimit bounds the search for the rival programs
+	// a proposal tells apart; it is the configuration's
+	// agent.synth.propose_time_limit default.
+	DefaultProposeTimeLimit = 400 * time.Millisecond
 	// DefaultMemoryBytes bounds the enumerator's bank of programs; it is
 	// the configuration's agent.synth.memory_mb default (1,024 MiB).
 	DefaultMemoryBytes = 1024 << 20
@@ -41,6 +45,10 @@ type Options struct {
 	// together (0: no bound); a session gets at most what is left, and at
 	// least minSessionTime.
 	RunTimeLimit time.Duration
+	// ProposeTimeLimit bounds a proposal's search for rival programs
+	// (default DefaultProposeTimeLimit); it gets at most a fifth of
+	// TimeLimit as well.
+	ProposeTimeLimit time.Duration
 	// MemoryBytes bounds the enumerator's bank of programs (default
 	// DefaultMemoryBytes).
 	MemoryBytes int64
@@ -92,6 +100,9 @@ var _ agent.Agent = (*Agent)(nil)
 func New(opts Options) *Agent {
 	if opts.TimeLimit <= 0 {
 		opts.TimeLimit = DefaultTimeLimit
+	}
+	if opts.ProposeTimeLimit <= 0 {
+		opts.ProposeTimeLimit = DefaultProposeTimeLimit
 	}
 	if opts.MemoryBytes <= 0 {
 		opts.MemoryBytes = DefaultMemoryBytes

@@ -43,6 +43,26 @@ func TestSessionLimit(t *testing.T) {
 	}
 }
 
+func TestProposeLimit(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		want time.Duration
+	}{
+		{"defaults", Options{}, DefaultProposeTimeLimit},
+		{"a fifth of a short session", Options{TimeLimit: time.Second, ProposeTimeLimit: 5 * time.Second}, 200 * time.Millisecond},
+		{"the proposal bound", Options{TimeLimit: 20 * time.Second, ProposeTimeLimit: 1500 * time.Millisecond}, 1500 * time.Millisecond},
+		{"negative: the default", Options{ProposeTimeLimit: -time.Second}, DefaultProposeTimeLimit},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := New(tc.opts).proposeLimit(); got != tc.want {
+				t.Errorf("proposeLimit() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // A program that passes the new examples too is kept without a search;
 // one that fails them is searched again.
 func TestWriteKeepsConsistentProgram(t *testing.T) {

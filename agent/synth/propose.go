@@ -8,19 +8,15 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
 )
 
-// Bounds of the search that finds the programs a proposal tells apart: a
-// proposal searches at most a proposeShare-th of the time limit, and at
-// most maxProposeTime.
-const (
-	proposeShare   = 5
-	maxProposeTime = 1500 * time.Millisecond
-)
+// proposeShare bounds the search that finds the programs a proposal tells
+// apart: it gets at most a proposeShare-th of the session's time limit (or
+// of Options.MaxPrograms), and at most Options.ProposeTimeLimit.
+const proposeShare = 5
 
 // Propose chooses exactly req.K new inputs: those on which the programs
 // still consistent with the examples disagree most, then inputs covering

@@ -2,6 +2,11 @@ package synth
 
 import (
 	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
 )
 
 // rivalSteps is how many sizes past the smallest program consistent with
@@ -18,10 +23,217 @@ const maxRivals = 4 * maxSurvivors
 // smallest up to rivalSteps sizes past it (at most maxRivals), kept
 // apart by their values on the proposal candidates extra (environments of
 // p's binding): any two of them disagree on some candidate. The search
-// gets a proposeShare-th of the session's time (at most maxProposeTime),
-// or of Options.MaxPrograms, and stops with ctx.
+// gets a proposeShare-th of the session's time (at most
+// Options.ProposeTimeLimit), or of Options.MaxPrograms, and stops with ctx.
 func (a *Agent) rivals(ctx context.Context, p *problem, extra [][]any) []*entry {
-	spec := a.spec(ctx, min(a.opts.TimeLimit/proposeShare, maxProposeTime), proposeShare)
+	spec := a.spec(ctx, a.proposeLimit(), proposeShare)
 	spec.extra, spec.collect, spec.beyond, spec.keep = extra, true, rivalSteps, maxRivals
-	return search(p, spec).survivors
+	surv := search(p, spec).survivors
+	// The near misses get a quarter of the search's time more (with
+	// Options.MaxPrograms, only their count bounds them).
+	var deadline time.Time
+	if a.opts.MaxPrograms <= 0 {
+		deadline = time.Now().Add(a.proposeLimit() / 4)
+	}
+	lams, _ := lambdasFor(p.mined, ctx.Done())
+	return withNeighbours(p, surv, extra, neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()})
+}
+
+// proposeLimit is the search time of a proposal's rivals: a
+// proposeShare-th of the session's limit, at most Options.ProposeTimeLimit.
+func (a *Agent) proposeLimit() time.Duration {
+	return min(a.opts.TimeLimit/proposeShare, a.opts.ProposeTimeLimit)
+}
+
+// maxNeighbours bounds the programs one change away from the smallest
+// rivals that a proposal evaluates.
+const maxNeighbours = 3000
+
+// withNeighbours adds to surv the programs one change away from its
+// smallest members that are consistent with p's examples and part from
+// every program of surv on the proposal candidates extra: an operator
+// replaced by another of the same signature, a lambda by another of the
+// same signature and result (its size, one less or one more), a constant
+// by another of its type, a variable by another of its type. Such near
+// misses (isalpha for isalnum, < for <=, floor for round) are rivals of
+// the candidate's own size, which a proposal's short search may cut
+// before it reaches them. It keeps at most maxRivals programs in all.
+func withNeighbours(p *problem, surv []*entry, extra [][]any, nb neighbourBounds) []*entry {
+	if len(surv) == 0 || len(extra) == 0 || len(surv) >= maxRivals {
+		return surv
+	}
+	nObs := len(p.envs)
+	key := func(vals []any) hasher {
+		h := fnvOffset
+		for _, v := range vals[nObs:] {
+			h = h.value(p.rounded(v))
+		}
+		return h
+	}
+	seen := map[hasher]bool{}
+	smallest := surv[0].n.Size
+	for _, e := range surv {
+		seen[key(e.values())] = true
+		smallest = min(smallest, e.n.Size)
+	}
+	envs := append(append([][]any{}, p.envs...), extra...)
+	out := surv
+	tried := 0
+	for _, e := range surv {
+		if e.n.Size != smallest {
+			continue
+		}
+		for _, m := range neighbours(e.n, p.b.types, nb.lams, nb.consts) {
+			if tried == maxNeighbours || len(out) == maxRivals {
+				return out
+			}
+			tried++
+			if tried%32 == 0 && nb.over() {
+				return out
+			}
+			vals, ok := consistentOn(p, m, envs)
+			if !ok {
+				continue
+			}
+			if k := key(vals); !seen[k] {
+				seen[k] = true
+				out = append(out, &entry{n: m, boxedVals: vals})
+			}
+		}
+	}
+	return out
+}
+
+// consistentOn evaluates n on envs, whose first ones are p's examples',
+// stopping at the first example it gets wrong.
+func consistentOn(p *problem, n *node, envs [][]any) ([]any, bool) {
+	vals := make([]any, len(envs))
+	for i, env := range envs {
+		vals[i] = evalSafe(n, env)
+		if i < len(p.outs) && !p.matchesAt(i, vals[i]) {
+			return nil, false
+		}
+	}
+	return vals, true
+}
+
+// neighbourBounds are what withNeighbours draws from and when it stops.
+type neighbourBounds struct {
+	lams   *lamBanks
+	consts []any
+	// deadline (zero: none) and done stop it.
+	deadline time.Time
+	done     <-chan struct{}
+}
+
+func (nb neighbourBounds) over() bool {
+	if !nb.deadline.IsZero() && time.Now().After(nb.deadline) {
+		return true
+	}
+	select {
+	case <-nb.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// neighbours returns the programs one change away from n (see
+// withNeighbours); vars are the types of the input variables.
+func neighbours(n *node, vars []valType, lams *lamBanks, consts []any) []*node {
+	// Lambdas are many: they come after the other changes.
+	var out, byLambda []*node
+	var walk func(m *node, replace func(*node) *node)
+	walk = func(m *node, replace func(*node) *node) {
+		switch {
+		case m.Op == nil && m.Var >= 0:
+			for j, t := range vars {
+				if j != m.Var && t == vars[m.Var] {
+					out = append(out, replace(&node{Var: j, Size: m.Size}))
+				}
+			}
+			return
+		case m.Op == nil:
+			for _, c := range constNeighbours(m.Const, consts) {
+				out = append(out, replace(&node{Var: -1, Const: c, Size: m.Size}))
+			}
+			return
+		}
+		for _, o := range sameSignature(m.Op) {
+			c := *m
+			c.Op = o
+			out = append(out, replace(&c))
+		}
+		if l := m.Lam; l != nil && l.Next == nil && l.Geo == nil && lams != nil {
+			for size := max(l.Size-1, 1); size <= l.Size+1; size++ {
+				for _, l2 := range lams.get(l.Sig, l.Ret, size) {
+					if l2 != l {
+						c := *m
+						c.Lam = l2
+						c.Size = m.Size - l.Size + l2.Size
+						byLambda = append(byLambda, replace(&c))
+					}
+				}
+			}
+		}
+		for i, k := range m.Kids {
+			walk(k, func(r *node) *node {
+				c := *m
+				c.Kids = append([]*node{}, m.Kids...)
+				c.Kids[i] = r
+				c.Size = m.Size - k.Size + r.Size
+				return replace(&c)
+			})
+		}
+	}
+	walk(n, func(r *node) *node { return r })
+	return append(out, byLambda...)
+}
+
+// constNeighbours are the constants that may replace c: the other
+// constants of its type among consts, and an integer's neighbours.
+func constNeighbours(c any, consts []any) []any {
+	var out []any
+	for _, d := range consts {
+		if reflect.TypeOf(d) == reflect.TypeOf(c) && !reflect.DeepEqual(d, c) {
+			out = append(out, d)
+		}
+	}
+	if x, ok := c.(int64); ok {
+		for _, d := range []int64{x - 1, x + 1} {
+			if !slices.Contains(out, any(d)) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	signatureMu sync.Mutex
+	signatures  map[string][]*operator
+)
+
+// sameSignature returns the whole-program operators with o's argument,
+// lambda and result types, o excluded.
+func sameSignature(o *operator) []*operator {
+	sig := func(o *operator) string {
+		return fmt.Sprint(o.Args, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Ret)
+	}
+	signatureMu.Lock()
+	if signatures == nil {
+		signatures = map[string][]*operator{}
+		for _, c := range catalog.top {
+			signatures[sig(c)] = append(signatures[sig(c)], c)
+		}
+	}
+	same := signatures[sig(o)]
+	signatureMu.Unlock()
+	out := make([]*operator, 0, len(same))
+	for _, c := range same {
+		if c != o {
+			out = append(out, c)
+		}
+	}
+	return out
 }

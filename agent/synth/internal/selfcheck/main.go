@@ -134,6 +134,7 @@ func main() {
 	filter := flag.String("run", "", "regexp selecting task names")
 	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session")
 	runLimit := flag.Duration("run-time", 45*time.Second, "synthesizer time limit of all a task's sessions (the configuration's agent.synth.run_time_limit; 0: none)")
+	proposeLimit := flag.Duration("propose-time", synth.DefaultProposeTimeLimit, "search time of a proposal's rival programs (the configuration's agent.synth.propose_time_limit)")
 	verbose := flag.Bool("v", false, "print each task's final program")
 	stall := flag.Int("stall", 5, "stop a task after this many consecutive sessions that write the same candidate (as the workflow's stall_limit)")
 	trace := flag.Bool("trace", false, "print every session's program, the examples it passed and its time")
@@ -150,7 +151,7 @@ func main() {
 		if !e.IsDir() || !re.MatchString(e.Name()) {
 			continue
 		}
-		o := checkTask(filepath.Join(*dir, e.Name()), *limit, *runLimit, *verbose, *trace, *stall, *dump)
+		o := checkTask(filepath.Join(*dir, e.Name()), synth.Options{Seed: 1, TimeLimit: *limit, RunTimeLimit: *runLimit, ProposeTimeLimit: *proposeLimit}, *verbose, *trace, *stall, *dump)
 		results = append(results, o)
 		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
 	}
@@ -181,7 +182,7 @@ func main() {
 	}
 }
 
-func checkTask(dir string, limit, runLimit time.Duration, verbose, trace bool, stall int, dump string) outcome {
+func checkTask(dir string, opts synth.Options, verbose, trace bool, stall int, dump string) outcome {
 	start := time.Now()
 	o := outcome{name: filepath.Base(dir)}
 	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
@@ -203,7 +204,7 @@ func checkTask(dir string, limit, runLimit time.Duration, verbose, trace bool, s
 	}
 	hidden := filepath.Join(dir, tf.Task.Oracle.Python)
 	ctx := context.Background()
-	ag := synth.New(synth.Options{Seed: 1, TimeLimit: limit, RunTimeLimit: runLimit})
+	ag := synth.New(opts)
 	ws, _ := os.MkdirTemp("", "selfcheck-")
 	defer os.RemoveAll(ws)
 	var exs []task.Example
