@@ -96,8 +96,15 @@ func TestClusterSubmitStatusCancelCollect(t *testing.T) {
 		t.Fatalf("task with an outside file: exit %d, %s", r.code, r.stderr)
 	}
 
+	// A worker's bad bank key is bad input (exit 2), and the error names
+	// the bank it was for.
+	r := cli(t, dir, append(env, "RECONSTRUCT_BANK_KEY=zz"), "worker", "--bank", "postgres://u@127.0.0.1:1/db", "--workdir", dir)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "open bank postgres://") || !strings.Contains(r.stderr, "RECONSTRUCT_BANK_KEY") {
+		t.Errorf("worker with a bad bank key: exit %d, %s", r.code, r.stderr)
+	}
+
 	// Submitted with no worker running: it waits.
-	r := cli(t, dir, env, "bench", "run", "--engine", "temporal", "--tasks", tasks, "--out", out, "--detach")
+	r = cli(t, dir, env, "bench", "run", "--engine", "temporal", "--tasks", tasks, "--out", out, "--detach")
 	id := strings.TrimSpace(r.stdout)
 	if r.code != 0 || !strings.HasPrefix(id, "sweep-") || !strings.Contains(r.stderr, "3 tasks submitted") {
 		t.Fatalf("submit: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)

@@ -63,7 +63,7 @@ type clusterConn struct {
 // connectCluster loads the cluster settings from file, RECONSTRUCT_* and
 // flags, connects to the Temporal server (exit 3 when it cannot) and, when
 // withBank, opens the shared bank (exit 2 for a schema this build does not
-// use as it is, 3 when it cannot be reached).
+// use as it is or a bad bank setting, 3 when it cannot be reached).
 func connectCluster(ctx context.Context, a *app, file string, flags map[string]*pflag.Flag, withBank bool) (*clusterConn, error) {
 	cl, bankLoc, err := clusterSettings(a, file, flags, withBank)
 	if err != nil {
@@ -79,10 +79,15 @@ func connectCluster(ctx context.Context, a *app, file string, flags map[string]*
 	st, err := backend.Open(ctx, bankLoc, backend.Options{Logger: a.logger(), Getenv: a.getenv})
 	if err != nil {
 		cc.temporal.Close()
-		if errors.Is(err, bank.ErrSchema) {
+		if errors.Is(err, backend.ErrSetting) {
+			// A variable of the environment is wrong, not the bank:
+			// say which bank it was for (the stores' own errors name it).
+			err = fmt.Errorf("open bank %s: %w", backend.Describe(bankLoc), err)
+		}
+		if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
 			return nil, withCode(exitUsage, err)
 		}
-		return nil, withCode(exitInfra, fmt.Errorf("open bank %s: %w", backend.Describe(bankLoc), err))
+		return nil, withCode(exitInfra, err)
 	}
 	cc.bank, cc.closeBank = bank.New(st, bank.Options{Logger: a.logger()}), st.Close
 	return cc, nil
