@@ -26,14 +26,15 @@ const maxRivals = 4 * maxSurvivors
 // gets a proposeShare-th of the session's time (at most
 // Options.ProposeTimeLimit), or of Options.MaxPrograms, and stops with ctx.
 func (a *Agent) rivals(ctx context.Context, p *problem, extra [][]any) []*entry {
-	spec := a.spec(ctx, a.proposeLimit(), proposeShare)
+	limit := a.proposeLimit()
+	spec := a.spec(ctx, limit, proposeShare)
 	spec.extra, spec.collect, spec.beyond, spec.keep = extra, true, rivalSteps, maxRivals
 	surv := search(p, spec).survivors
 	// The near misses get a quarter of the search's time more (with
 	// Options.MaxPrograms, only their count bounds them).
 	var deadline time.Time
 	if a.opts.MaxPrograms <= 0 {
-		deadline = time.Now().Add(a.proposeLimit() / 4)
+		deadline = time.Now().Add(limit / 4)
 	}
 	lams, _ := lambdasFor(p.mined, ctx.Done())
 	return withNeighbours(p, surv, extra, neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()})
@@ -209,26 +210,24 @@ func constNeighbours(c any, consts []any) []any {
 	return out
 }
 
-var (
-	signatureMu sync.Mutex
-	signatures  map[string][]*operator
-)
+// signature names an operator's argument, lambda and result types.
+func signature(o *operator) string {
+	return fmt.Sprint(o.Args, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Ret)
+}
+
+// bySignature groups the whole-program operators by signature.
+var bySignature = sync.OnceValue(func() map[string][]*operator {
+	m := map[string][]*operator{}
+	for _, c := range catalog.top {
+		m[signature(c)] = append(m[signature(c)], c)
+	}
+	return m
+})
 
 // sameSignature returns the whole-program operators with o's argument,
 // lambda and result types, o excluded.
 func sameSignature(o *operator) []*operator {
-	sig := func(o *operator) string {
-		return fmt.Sprint(o.Args, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Ret)
-	}
-	signatureMu.Lock()
-	if signatures == nil {
-		signatures = map[string][]*operator{}
-		for _, c := range catalog.top {
-			signatures[sig(c)] = append(signatures[sig(c)], c)
-		}
-	}
-	same := signatures[sig(o)]
-	signatureMu.Unlock()
+	same := bySignature()[signature(o)]
 	out := make([]*operator, 0, len(same))
 	for _, c := range same {
 		if c != o {

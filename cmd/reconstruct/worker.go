@@ -84,10 +84,7 @@ func connectCluster(ctx context.Context, a *app, file string, flags map[string]*
 			// say which bank it was for (the stores' own errors name it).
 			err = fmt.Errorf("open bank %s: %w", backend.Describe(bankLoc), err)
 		}
-		if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
-			return nil, withCode(exitUsage, err)
-		}
-		return nil, withCode(exitInfra, err)
+		return nil, withCode(openExit(err), err)
 	}
 	cc.bank, cc.closeBank = bank.New(st, bank.Options{Logger: a.logger()}), st.Close
 	return cc, nil
