@@ -51,13 +51,15 @@ func Describe(location string) string {
 	return location
 }
 
-// Open opens the bank at location. A SQLite file is created when missing;
-// a PostgreSQL database must hold a bank already (Migrate creates it).
+// Open opens the bank at location. A SQLite file is created when missing,
+// and one that exists but is no sound bank (empty, or failing SQLite's
+// quick_check) is refused, never started afresh; a PostgreSQL database
+// must hold a bank already (Migrate creates it).
 // A schema that is older or newer than this build's is refused with an
 // error wrapping bank.ErrSchema.
 func Open(ctx context.Context, location string, opts Options) (bank.Store, error) {
 	if !IsPostgres(location) {
-		return sqlite.Open(ctx, location)
+		return sqlite.OpenChecked(ctx, location)
 	}
 	po, err := pgOptions(opts)
 	if err != nil {

@@ -188,6 +188,46 @@ func TestOpenRefusesSchemas(t *testing.T) {
 	}
 }
 
+// A SQLite path that exists but holds no sound bank is refused, naming
+// it, and left as it was: an empty file is never made a new bank.
+func TestOpenRefusesNoBankFile(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.db")
+	if err := os.WriteFile(garbage, bytes.Repeat([]byte("not a database "), 400), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, loc, want string }{
+		{"empty file", empty, "is empty (0 bytes)"},
+		{"not a database", garbage, "not a sound bank file"},
+		{"directory", dir, "is not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(tt.loc)
+			st, err := Open(context.Background(), tt.loc, Options{})
+			if err == nil {
+				st.Close()
+				t.Fatalf("opened %s as a bank", tt.loc)
+			}
+			if !strings.Contains(err.Error(), tt.loc) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q: want the path and %q", err, tt.want)
+			}
+			if after, _ := os.ReadFile(tt.loc); !bytes.Equal(before, after) {
+				t.Errorf("%s was changed", tt.loc)
+			}
+		})
+	}
+	// A missing file is still created, as a new bank.
+	st, err := Open(context.Background(), filepath.Join(dir, "new.db"), Options{})
+	if err != nil {
+		t.Fatalf("a new bank: %v", err)
+	}
+	st.Close()
+}
+
 // execRaw runs one SQL statement on a bank, past the stores.
 func execRaw(t *testing.T, kind, loc, q string) {
 	t.Helper()

@@ -103,6 +103,15 @@ func TestClusterSubmitStatusCancelCollect(t *testing.T) {
 		t.Errorf("worker with a bad bank key: exit %d, %s", r.code, r.stderr)
 	}
 
+	// A worker given an empty file for its bank refuses it (never makes
+	// it a new bank), naming it, and leaves it empty.
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	r = cli(t, dir, env, "worker", "--bank", empty, "--workdir", dir)
+	if fi, err := os.Stat(empty); r.code != exitInfra || !strings.Contains(r.stderr, empty) || !strings.Contains(r.stderr, "empty") || err != nil || fi.Size() != 0 {
+		t.Errorf("worker with an empty bank file: exit %d, %s", r.code, r.stderr)
+	}
+
 	// Submitted with no worker running: it waits.
 	r = cli(t, dir, env, "bench", "run", "--engine", "temporal", "--tasks", tasks, "--out", out, "--detach")
 	id := strings.TrimSpace(r.stdout)
