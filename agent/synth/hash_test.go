@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -58,6 +60,90 @@ func TestHashSetGrows(t *testing.T) {
 	for k := hasher(0); k < 100000; k++ {
 		if got, want := s.has(k), ref[k]; got != want {
 			t.Fatalf("has(%d) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+// Programs whose values hash alike are taken for equivalent, so distinct
+// values must hash apart: here every small list, string and run of
+// numbers a search meets early, alone and in columns of two and eight
+// environments. (A hash with two chains joined by one mix merged [-1, 2]
+// with [3, -2]: the multiplications of FNV are too close to linear.)
+func TestHashColumnSeparatesValues(t *testing.T) {
+	var lists [][]int64
+	var grow func(xs []int64)
+	grow = func(xs []int64) {
+		lists = append(lists, slices.Clone(xs))
+		if len(xs) == 4 {
+			return
+		}
+		for x := int64(-3); x <= 3; x++ {
+			grow(append(xs, x))
+		}
+	}
+	grow(nil)
+	var strs []string
+	for _, l := range lists {
+		if len(l) <= 3 && !slices.ContainsFunc(l, func(x int64) bool { return x < 0 }) {
+			strs = append(strs, string(slices.Collect(func(yield func(rune) bool) {
+				for _, x := range l {
+					if !yield(rune("ab 0"[x])) {
+						return
+					}
+				}
+			})))
+		}
+	}
+	var pairs [][]pair
+	for _, l := range lists {
+		if len(l)%2 == 0 {
+			ps := make([]pair, len(l)/2)
+			for i := range ps {
+				ps[i] = pair{l[2*i], l[2*i+1]}
+			}
+			pairs = append(pairs, ps)
+		}
+	}
+	ints := make([]int64, 0, 41)
+	for x := int64(-20); x <= 20; x++ {
+		ints = append(ints, x)
+	}
+	cols := map[string][]any{}
+	for _, l := range lists {
+		cols["one list"] = append(cols["one list"], [][]int64{l})
+		cols["a list eight times"] = append(cols["a list eight times"], slices.Repeat([][]int64{l}, 8))
+		if len(l) <= 2 {
+			for _, m := range lists {
+				if len(m) <= 2 {
+					cols["two lists"] = append(cols["two lists"], [][]int64{l, m})
+				}
+			}
+		}
+	}
+	for _, s := range strs {
+		cols["one string"] = append(cols["one string"], []string{s})
+	}
+	for _, p := range pairs {
+		cols["one list of pairs"] = append(cols["one list of pairs"], [][]pair{p})
+	}
+	for _, x := range ints {
+		for _, y := range ints {
+			cols["two numbers"] = append(cols["two numbers"], []int64{x, y})
+		}
+	}
+	for name, cs := range cols {
+		seen := map[hasher]string{}
+		for _, c := range cs {
+			n := columnLen(c)
+			h := hashColumn(c, make([]bool, n), n)
+			v := fmt.Sprint(c)
+			if prev, ok := seen[h]; ok && prev != v {
+				t.Fatalf("%s: %s and %s hash alike", name, prev, v)
+			}
+			seen[h] = v
+		}
+		if len(seen) != len(cs) {
+			t.Errorf("%s: %d distinct hashes for %d distinct columns", name, len(seen), len(cs))
 		}
 	}
 }
