@@ -48,6 +48,15 @@ if ! go mod tidy -diff >/dev/null; then
 	exit 1
 fi
 
+# No build output is committed: a binary built in the tree (go build in
+# cmd/reconstruct leaves one there) is ignored, and any tracked file over
+# 1 MiB is refused.
+large=$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$1 > 1048576 {print $2}')
+if [ -n "$large" ]; then
+	say "tracked files over 1 MiB (build output?): $large"
+	exit 1
+fi
+
 # A private PostgreSQL server for the shared bank's tests, stopped and
 # removed on exit (scripts/with-postgres.sh does the same for one command).
 # A private Temporal development server for the cluster engine's tests
