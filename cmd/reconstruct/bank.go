@@ -67,8 +67,8 @@ func (o *bankOptions) streams(c *cobra.Command) {
 func mustFlags(c *cobra.Command, names ...string) {
 	c.PreRunE = func(c *cobra.Command, _ []string) error {
 		for _, n := range names {
-			if !c.Flags().Changed(n) {
-				return withCode(exitUsage, fmt.Errorf("%s: required flag --%s not set", c.Name(), n))
+			if err := requireFlag(c, n); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -67,9 +68,12 @@ func loadConfig(a *app, file string, flags map[string]*pflag.Flag, overlays ...s
 	return c, nil
 }
 
+// requireFlag is a usage error (exit status 2) naming the command and the
+// flag when the flag was not given; mustFlags checks it for a command's
+// required flags before it runs.
 func requireFlag(cmd *cobra.Command, name string) error {
 	if !cmd.Flags().Changed(name) {
-		return withCode(exitUsage, errors.New("--"+name+" is required"))
+		return withCode(exitUsage, fmt.Errorf("%s: --%s is required", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), name))
 	}
 	return nil
 }

@@ -431,3 +431,29 @@ func TestSecondSignalAction(t *testing.T) {
 		t.Errorf("after the action, a signal would %q, want quit at once", got)
 	}
 }
+
+// A required flag left out is bad input (exit 2), and the error names the
+// command and the flag, the same way for every command.
+func TestRequiredFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "run: --config is required"},
+		{[]string{"score"}, "score: --config is required"},
+		{[]string{"bench", "run"}, "bench run: --tasks is required"},
+		{[]string{"bench", "run", "--tasks", "x"}, "bench run: --out is required"},
+		{[]string{"bank", "create", "--spec", "x"}, "bank create: --workspace is required"},
+		{[]string{"bank", "create", "--workspace", "w"}, "bank create: --spec is required"},
+		{[]string{"bank", "register"}, "bank register: --name is required"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			r := cli(t, dir, nil, tt.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitUsage, tt.want)
+			}
+		})
+	}
+}
