@@ -130,23 +130,22 @@ func (hl *harnessListener) accept(ctx context.Context, pid int, exited <-chan st
 		conn, err := hl.ln.AcceptUnix()
 		got <- result{conn, err}
 	}()
+	// abandon stops the accept and closes a connection that came in
+	// meanwhile.
+	abandon := func(err error) (*net.UnixConn, error) {
+		hl.ln.SetDeadline(time.Now())
+		if r := <-got; r.err == nil {
+			r.conn.Close()
+		}
+		return nil, &errNoSocket{err}
+	}
 	var r result
 	select {
 	case r = <-got:
 	case <-ctx.Done():
-		hl.ln.SetDeadline(time.Now())
-		r = <-got
-		if r.err == nil {
-			r.conn.Close()
-		}
-		return nil, &errNoSocket{fmt.Errorf("the harness did not connect: %w", ctx.Err())}
+		return abandon(fmt.Errorf("the harness did not connect: %w", ctx.Err()))
 	case <-exited:
-		hl.ln.SetDeadline(time.Now())
-		r = <-got
-		if r.err == nil {
-			r.conn.Close()
-		}
-		return nil, &errNoSocket{errors.New("the harness exited without connecting")}
+		return abandon(errors.New("the harness exited without connecting"))
 	}
 	if r.err != nil {
 		return nil, &errNoSocket{r.err}
