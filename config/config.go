@@ -115,7 +115,11 @@ type Synth struct {
 	RunTimeLimit time.Duration `mapstructure:"run_time_limit" json:"run_time_limit"`
 	// ProposeTimeLimit bounds a proposal's search for rival programs.
 	ProposeTimeLimit time.Duration `mapstructure:"propose_time_limit" json:"propose_time_limit"`
-	MemoryMB         int           `mapstructure:"memory_mb" json:"memory_mb"`
+	// MaxPrograms, when positive, bounds each session's search by the
+	// programs it evaluates instead of by time (a proposal's by a fifth
+	// of it): the same run then gives the same result on any machine.
+	MaxPrograms int `mapstructure:"max_programs" json:"max_programs"`
+	MemoryMB    int `mapstructure:"memory_mb" json:"memory_mb"`
 }
 
 // Replay configures the replay agent.

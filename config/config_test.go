@@ -166,6 +166,7 @@ func TestBadConfigs(t *testing.T) {
 		{"llm without model", validTask + "agent: {kind: llm}\n", []string{"agent.llm.model"}},
 		{"synth time limit zero", validTask + "agent: {synth: {time_limit: 0s}}\n", []string{"agent.synth.time_limit"}},
 		{"synth run time limit negative", validTask + "agent: {synth: {run_time_limit: -1s}}\n", []string{"agent.synth.run_time_limit", "negative"}},
+		{"synth max programs negative", validTask + "agent: {synth: {max_programs: -5}}\n", []string{"agent.synth.max_programs", "must not be negative"}},
 		{"synth propose time limit zero", validTask + "agent: {synth: {propose_time_limit: 0s}}\n", []string{"agent.synth.propose_time_limit", "must be positive"}},
 		{"unknown sandbox", validTask + "sandbox: {kind: vm}\n", []string{"sandbox.kind", "vm"}},
 		{"bad duration", validTask + "sandbox: {call_timeout: soon}\n", []string{"sandbox.call_timeout"}},

@@ -113,6 +113,7 @@ var Table = []Key{
 	{Name: "agent.synth.time_limit", Default: 20 * time.Second, Doc: "search time per session"},
 	{Name: "agent.synth.run_time_limit", Default: 45 * time.Second, Doc: "search time of all the run's sessions together (`0`: no bound); a session gets at most what is left, and at least 1 s"},
 	{Name: "agent.synth.propose_time_limit", Default: DefaultSynthProposeTime, Doc: "search time of one proposal for the programs its inputs tell apart (at most a fifth of `time_limit`); longer finds more rivals, each proposal costs that much more"},
+	{Name: "agent.synth.max_programs", Default: 0, Doc: "when positive, bounds each session's search by the programs it evaluates instead of by time (a proposal's by a fifth of it; `time_limit`, `run_time_limit` and `propose_time_limit` are then ignored): the same run gives the same result on any machine, however loaded; `0`: bounded by time"},
 	{Name: "agent.synth.memory_mb", Default: DefaultSynthMemoryMB, Doc: "memory bound of the synthesizer's program bank"},
 	{Name: "agent.replay.script", Default: "", Shown: "—", Path: true, Flag: "replay-script", Usage: "replay agent script (YAML)", Doc: "the script (required with `replay`); see `configs/examples/quickstart/replay.yaml`"},
 	{Name: "agent.llm.base_url", Default: "https://api.openai.com/v1", Flag: "base-url", Usage: "OpenAI-compatible endpoint", Doc: "OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, …)"},

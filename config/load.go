@@ -714,6 +714,9 @@ func (c *Config) finishRest(getenv func(string) string, p *problems) {
 	if c.Agent.Synth.ProposeTimeLimit <= 0 {
 		bad("agent.synth.propose_time_limit", "must be positive, got %s", c.Agent.Synth.ProposeTimeLimit)
 	}
+	if c.Agent.Synth.MaxPrograms < 0 {
+		bad("agent.synth.max_programs", "must not be negative (0 bounds the search by time), got %d", c.Agent.Synth.MaxPrograms)
+	}
 
 	s := &c.Sandbox
 	checkOneOf(p, "sandbox.kind", s.Kind)

@@ -27,6 +27,7 @@ func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
 		TimeLimit:        c.Agent.Synth.TimeLimit,
 		RunTimeLimit:     c.Agent.Synth.RunTimeLimit,
 		ProposeTimeLimit: c.Agent.Synth.ProposeTimeLimit,
+		MaxPrograms:      int64(c.Agent.Synth.MaxPrograms),
 		MemoryBytes:      int64(c.Agent.Synth.MemoryMB) << 20,
 		Log:              log.With(zap.String("agent", "synth")),
 	})
