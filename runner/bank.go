@@ -67,33 +67,26 @@ func OpenBank(ctx context.Context, location string, access BankAccess, opts Bank
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	sqliteFile := !backend.IsPostgres(location)
+	if sqliteFile && access != WriteBank {
+		if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w at %s", ErrNoBank, location)
+		}
+	}
 	var st bank.Store
 	var err error
-	switch {
-	case backend.IsPostgres(location):
+	if sqliteFile && access == ReadBank {
+		// Reading spares the file the quick_check of a bank opened to
+		// record in it.
+		if err = sqlite.CheckFile(location); err == nil {
+			st, err = sqlite.Open(ctx, location)
+		}
+	} else {
+		// backend.Open refuses a SQLite file that is no sound bank.
 		st, err = backend.Open(ctx, location, backend.Options{Logger: log, Getenv: getenv})
-		if err != nil {
-			return nil, nil, err // the error names the bank
-		}
-	default:
-		if access != WriteBank {
-			if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
-				return nil, nil, fmt.Errorf("%w at %s", ErrNoBank, location)
-			}
-		}
-		var s *sqlite.Store
-		if access == ReadBank {
-			if err = sqlite.CheckFile(location); err == nil {
-				s, err = sqlite.Open(ctx, location)
-			}
-		} else {
-			s, err = sqlite.OpenChecked(ctx, location)
-		}
-		if err != nil {
-			// The store's errors already name the bank ("open bank PATH: ...").
-			return nil, nil, err
-		}
-		st = s
+	}
+	if err != nil {
+		return nil, nil, err // the stores' errors name the bank
 	}
 	return bank.New(st, bank.Options{Logger: log, Runner: opts.Programs}), st.Close, nil
 }
