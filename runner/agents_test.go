@@ -16,6 +16,7 @@ func TestSynthDefaultsAgree(t *testing.T) {
 	}{
 		{key: "agent.synth.memory_mb", want: int(synth.DefaultMemoryBytes >> 20)},
 		{key: "agent.synth.time_limit", want: synth.DefaultTimeLimit},
+		{key: "agent.synth.propose_time_limit", want: synth.DefaultProposeTimeLimit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.key, func(t *testing.T) {
