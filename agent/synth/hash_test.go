@@ -85,13 +85,11 @@ func TestHashColumnSeparatesValues(t *testing.T) {
 	var strs []string
 	for _, l := range lists {
 		if len(l) <= 3 && !slices.ContainsFunc(l, func(x int64) bool { return x < 0 }) {
-			strs = append(strs, string(slices.Collect(func(yield func(rune) bool) {
-				for _, x := range l {
-					if !yield(rune("ab 0"[x])) {
-						return
-					}
-				}
-			})))
+			b := make([]byte, len(l))
+			for i, x := range l {
+				b[i] = "ab 0"[x]
+			}
+			strs = append(strs, string(b))
 		}
 	}
 	var pairs [][]pair
