@@ -83,6 +83,8 @@ type enumerator struct {
 	cancelled bool
 	memLimit  int64
 	memUsed   int64
+	// gc is the search's hold on the collector while grow runs (gc.go).
+	gc *gcHold
 	// maxPerType caps the bank per type (0: unbounded).
 	maxPerType int
 	perType    [numTypes]int
@@ -168,13 +170,15 @@ func newEnumerator(c enumConfig) *enumerator {
 }
 
 // add registers a program given its values boxed unless an equivalent
-// one exists; it reports whether the program was new.
+// one exists; it reports whether the program was new. A constant's values
+// are the same on every environment (vec.same).
 func (en *enumerator) add(t valType, n *node, vals []any) bool {
 	col := columnOf(t, vals)
 	if col.bad != nil && !slices.Contains(col.bad, false) {
 		return false
 	}
-	return en.addHashed(t, n, col, hashColumn(col.data, col.bad, len(vals)))
+	col.same = n.Op == nil && n.Var < 0
+	return en.addHashed(t, n, col, hashColumn(col.data, col.bad, len(vals), col.same))
 }
 
 func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
@@ -208,6 +212,7 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 	en.seen[t].insert(h)
 	en.perType[t]++
 	en.memUsed += 96 + columnBytes(col.data, col.bad)
+	en.gc.grew(en.memUsed)
 	for len(en.bank[t]) <= n.Size {
 		en.bank[t] = append(en.bank[t], nil)
 	}
@@ -238,7 +243,11 @@ func appendEntry(list []*entry, e *entry) []*entry {
 // level cut short by the deadline is resumed by the next grow where it
 // stopped (resume).
 func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
-	defer raiseGCPercent()()
+	en.gc = holdGC(en.memUsed)
+	defer func() {
+		en.gc.release()
+		en.gc = nil
+	}()
 	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
 		en.inLevel, en.levelDone = true, 0
 		en.growLevel(s)
@@ -501,18 +510,29 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	}
 	bad := en.bad
 	mark := en.ar.mark()
+	// An operator (a function of its arguments and lambda alone, which
+	// sees only its own arguments) applied to programs that are the same
+	// on every environment gives the same value on every one: it is
+	// computed on the first and copied to the others.
+	same := op.kern != nil && len(picked) > 0
 	if op.kern != nil {
 		clear(bad)
 		args := en.cols[:len(picked)]
 		for j, e := range picked {
 			args[j] = e.col
+			same = same && e.col.same
 			if !op.Lazy {
 				for i, b := range e.col.bad {
 					bad[i] = bad[i] || b
 				}
 			}
 		}
-		op.kern(&en.ar, l, args, n, out, bad)
+		if same {
+			op.kern(&en.ar, l, args, 1, out, bad)
+			spread(out, bad, n)
+		} else {
+			op.kern(&en.ar, l, args, n, out, bad)
+		}
 	} else {
 		en.evalBoxed(op, l, picked, out)
 	}
@@ -520,7 +540,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.ar.rewind(mark)
 		return
 	}
-	if en.inLevel && repeatsArgument(op.Ret, out, bad, picked, n) {
+	if en.inLevel && repeatsArgument(op, out, bad, picked, n, same) {
 		// The values of an argument, which is in the bank: equivalent to
 		// it, without hashing the values and probing the set for them
 		// (BenchmarkEnumerate: one program evaluated in seven, a sort of
@@ -529,7 +549,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 		en.ar.rewind(mark)
 		return
 	}
-	h := hashColumn(out, bad, n)
+	h := hashColumn(out, bad, n, same)
 	if en.seen[op.Ret].has(h) {
 		// Equivalent to a program kept before: its results go back.
 		en.ar.rewind(mark)
@@ -541,7 +561,7 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	}
 	// The column the kernel wrote is the new program's; the next program
 	// of this type gets a fresh one.
-	col := vec{data: out}
+	col := vec{data: out, same: same}
 	en.out[op.Ret] = nil
 	if slices.Contains(bad, true) {
 		col.bad = copyInto(en.store.bools.take(n), bad)
@@ -550,13 +570,18 @@ func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
 	en.addUnseen(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
 }
 
-// repeatsArgument reports whether the values out (failed where bad) of a
-// program of type t are those of one of its arguments, value for value
-// and failure for failure: its hash is then the argument's, in the set
-// (the argument is a program of the bank, and of type t).
-func repeatsArgument(t valType, out any, bad []bool, picked []*entry, n int) bool {
-	for _, e := range picked {
-		if e.typ() == t && sameValues(out, bad, e.col, n) {
+// repeatsArgument reports whether the values out (failed where bad) of
+// op applied to the picked programs are those of one of its arguments,
+// value for value and failure for failure: its hash is then the
+// argument's, in the set (the argument is a program of the bank, of op's
+// result type). Values the same on every environment (same, and then
+// the arguments' too) are compared on the first.
+func repeatsArgument(op *operator, out any, bad []bool, picked []*entry, n int, same bool) bool {
+	if same {
+		n = 1
+	}
+	for j, t := range op.Args {
+		if t == op.Ret && sameValues(out, bad, picked[j].col, n) {
 			return true
 		}
 	}
@@ -564,42 +589,40 @@ func repeatsArgument(t valType, out any, bad []bool, picked []*entry, n int) boo
 }
 
 // sameValues reports whether the column data (failed where bad) holds the
-// values of v on the first n environments; values equal by == hash alike
-// (floatKey included).
+// values of v (of data's type) on the first n environments; values equal
+// by == hash alike (floatKey included).
 func sameValues(data any, bad []bool, v vec, n int) bool {
-	for i := range n {
-		if bad[i] != v.failed(i) {
-			return false
-		}
-	}
 	switch c := data.(type) {
 	case []int64:
-		return sameRows(c, v.data.([]int64), bad, n, func(x, y int64) bool { return x == y })
+		return sameRows(c, v.data.([]int64), bad, v.bad, n, func(x, y int64) bool { return x == y })
 	case []float64:
-		return sameRows(c, v.data.([]float64), bad, n, func(x, y float64) bool { return x == y })
+		return sameRows(c, v.data.([]float64), bad, v.bad, n, func(x, y float64) bool { return x == y })
 	case []bool:
-		return sameRows(c, v.data.([]bool), bad, n, func(x, y bool) bool { return x == y })
+		return sameRows(c, v.data.([]bool), bad, v.bad, n, func(x, y bool) bool { return x == y })
 	case []string:
-		return sameRows(c, v.data.([]string), bad, n, func(x, y string) bool { return x == y })
+		return sameRows(c, v.data.([]string), bad, v.bad, n, func(x, y string) bool { return x == y })
 	case [][]int64:
-		return sameRows(c, v.data.([][]int64), bad, n, slices.Equal[[]int64])
+		return sameRows(c, v.data.([][]int64), bad, v.bad, n, slices.Equal[[]int64])
 	case [][]float64:
-		return sameRows(c, v.data.([][]float64), bad, n, slices.Equal[[]float64])
+		return sameRows(c, v.data.([][]float64), bad, v.bad, n, slices.Equal[[]float64])
 	case [][]bool:
-		return sameRows(c, v.data.([][]bool), bad, n, slices.Equal[[]bool])
+		return sameRows(c, v.data.([][]bool), bad, v.bad, n, slices.Equal[[]bool])
 	case [][]string:
-		return sameRows(c, v.data.([][]string), bad, n, slices.Equal[[]string])
+		return sameRows(c, v.data.([][]string), bad, v.bad, n, slices.Equal[[]string])
 	case [][]pair:
-		return sameRows(c, v.data.([][]pair), bad, n, slices.Equal[[]pair])
+		return sameRows(c, v.data.([][]pair), bad, v.bad, n, slices.Equal[[]pair])
 	}
 	return false
 }
 
-// sameRows reports whether a and b agree by eq on every environment that
-// did not fail.
-func sameRows[T any](a, b []T, bad []bool, n int, eq func(x, y T) bool) bool {
-	for i := range n {
-		if !bad[i] && !eq(a[i], b[i]) {
+// sameRows reports whether a (failed where bad) and b (failed where
+// bBad, nil for nowhere) fail alike and agree by eq everywhere else, in one
+// pass that stops at the first environment that differs.
+func sameRows[T any](a, b []T, bad, bBad []bool, n int, eq func(x, y T) bool) bool {
+	a, b, bad = a[:n], b[:n], bad[:n]
+	for i := range a {
+		failed := bBad != nil && bBad[i]
+		if bad[i] != failed || (!failed && !eq(a[i], b[i])) {
 			return false
 		}
 	}

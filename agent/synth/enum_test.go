@@ -165,3 +165,56 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(evaluated)/cpu.Seconds(), "programs/cpu-s")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }
+
+// A program built of constants alone is evaluated on the first
+// environment and its value copied to the others (vec.same): its values
+// are still those of evaluating it on each environment, and a program
+// that reads an input never counts as the same everywhere.
+func TestSameProgramsMatchEvaluation(t *testing.T) {
+	p := unreachableProblem(t)
+	en := newEnumerator(enumConfig{
+		envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
+	})
+	en.grow(4, nil)
+	same, checked := 0, 0
+	for typ := range en.bank {
+		for _, es := range en.bank[typ] {
+			for _, e := range es {
+				if !e.col.same {
+					continue
+				}
+				same++
+				if usesVariable(e.n) {
+					t.Fatalf("%s reads an input but counts as the same on every environment", e.n)
+				}
+				if e.n.Op == nil {
+					continue
+				}
+				checked++
+				for i, env := range p.envs {
+					want, got := evalNode(e.n, env), e.at(i)
+					if !equalTo(got, want, 0) && !(isErr(got) && isErr(want)) {
+						t.Fatalf("%s on environment %d = %v, evaluated %v", e.n, i, got, want)
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("%d programs the same on every environment (%d of them constants' operations), want many", same, checked)
+	}
+}
+
+// usesVariable reports whether a program reads an input.
+func usesVariable(n *node) bool {
+	if n.Op == nil {
+		return n.Var >= 0
+	}
+	for _, k := range n.Kids {
+		if usesVariable(k) {
+			return true
+		}
+	}
+	return false
+}

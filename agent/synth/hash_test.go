@@ -118,6 +118,18 @@ func TestHashColumnSeparatesValues(t *testing.T) {
 			}
 		}
 	}
+	// Longer lists go through ofInts' two chains: every list of 4 to 9
+	// elements of two values, which holds the lists whose chains are
+	// swapped (the elements 0, 1 and 2, 3 exchanged) and shifted.
+	for n := 4; n <= 9; n++ {
+		for bits := range 1 << n {
+			l := make([]int64, n)
+			for i := range l {
+				l[i] = int64(bits>>i&1)*7 - 2
+			}
+			cols["one long list"] = append(cols["one long list"], [][]int64{l})
+		}
+	}
 	for _, s := range strs {
 		cols["one string"] = append(cols["one string"], []string{s})
 	}
@@ -133,7 +145,7 @@ func TestHashColumnSeparatesValues(t *testing.T) {
 		seen := map[hasher]string{}
 		for _, c := range cs {
 			n := columnLen(c)
-			h := hashColumn(c, make([]bool, n), n)
+			h := hashColumn(c, make([]bool, n), n, false)
 			v := fmt.Sprint(c)
 			if prev, ok := seen[h]; ok && prev != v {
 				t.Fatalf("%s: %s and %s hash alike", name, prev, v)
@@ -143,5 +155,29 @@ func TestHashColumnSeparatesValues(t *testing.T) {
 		if len(seen) != len(cs) {
 			t.Errorf("%s: %d distinct hashes for %d distinct columns", name, len(seen), len(cs))
 		}
+	}
+}
+
+// A column the same on every environment (vec.same) hashes from its first
+// value alone, as the column of those values does.
+func TestHashColumnSame(t *testing.T) {
+	tests := []struct {
+		name string
+		col  any
+		bad  []bool
+	}{
+		{"numbers", []int64{7, 7, 7}, nil},
+		{"numbers failed", []int64{0, 0, 0}, []bool{true, true, true}},
+		{"lists", [][]int64{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}}, []bool{false, false, false}},
+		{"strings", []string{"ab", "ab"}, nil},
+		{"floats", []float64{0.5, 0.5, 0.5, 0.5}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := columnLen(tt.col)
+			if got, want := hashColumn(tt.col, tt.bad, n, true), hashColumn(tt.col, tt.bad, n, false); got != want {
+				t.Errorf("same column hashes %x, column of its values %x", got, want)
+			}
+		})
 	}
 }

@@ -239,7 +239,7 @@ func TestHashColumnMatchesBoxedHash(t *testing.T) {
 				for _, v := range vals {
 					want = want.mix(uint64(fnvOffset.value(v)))
 				}
-				if got := hashColumn(col.data, col.bad, n); got != want {
+				if got := hashColumn(col.data, col.bad, n, false); got != want {
 					t.Fatalf("hashColumn(%v) = %x, boxed hash %x", vals, got, want)
 				}
 				if back := col.boxed(); !reflect.DeepEqual(back, vals) {

@@ -98,7 +98,16 @@ func orbitOps() []*operator {
 // iterateUntil applies step until done holds, returning the final value,
 // the number of steps, and whether it stopped within maxSteps steps with
 // both lambdas good.
+//
+// A value coming back (Brent's cycle detection: x is compared with the
+// value saved at the last power of two of steps) means a loop that never
+// ends: step and done are functions of x alone, and done was false on
+// every value of the cycle. It fails at once instead of after maxSteps
+// steps, with the result it would have had then (in BenchmarkEnumerate
+// these loops were a tenth of the kernels' time, in a thousandth of the
+// programs).
 func iterateUntil(ar *arena, step, done *lambda, x int64) (int64, int64, bool) {
+	saved, power := x, int64(1)
 	for steps := int64(0); steps <= maxSteps; steps++ {
 		b, good := lam1[int64, bool](ar, done, x)
 		if !good {
@@ -107,8 +116,11 @@ func iterateUntil(ar *arena, step, done *lambda, x int64) (int64, int64, bool) {
 		if b {
 			return x, steps, true
 		}
-		if x, good = lam1[int64, int64](ar, step, x); !good {
+		if x, good = lam1[int64, int64](ar, step, x); !good || x == saved {
 			return 0, 0, false
+		}
+		if steps+1 == power {
+			saved, power = x, 2*power
 		}
 	}
 	return 0, 0, false

@@ -15,6 +15,12 @@ package synth
 type vec struct {
 	data any
 	bad  []bool
+	// same says the program does not depend on the environment (it is
+	// built from constants alone): its value, or failure, is that of the
+	// first environment on every one, and the elements of a list are
+	// shared. An operator applied to such programs alone is evaluated on
+	// the first environment only (try).
+	same bool
 }
 
 // failed reports whether the program raised on environment i.
@@ -158,34 +164,48 @@ func boxAll[T any](c []T) []any {
 // values' hashes do not depend on one another, so that the processor
 // computes several at once instead of waiting for each multiplication of
 // one long chain through every element of every list.
-func hashColumn(data any, bad []bool, n int) hasher {
+//
+// A column whose values are the same on every environment (same) hashes
+// alike, from its first value hashed once.
+func hashColumn(data any, bad []bool, n int, same bool) hasher {
 	switch c := data.(type) {
 	case []int64:
-		return hashRows(c[:n], bad, hasher.ofInt)
+		return hashRows(c[:n], bad, same, hasher.ofInt)
 	case []float64:
-		return hashRows(c[:n], bad, hasher.ofFloat)
+		return hashRows(c[:n], bad, same, hasher.ofFloat)
 	case []bool:
-		return hashRows(c[:n], bad, hasher.ofBool)
+		return hashRows(c[:n], bad, same, hasher.ofBool)
 	case []string:
-		return hashRows(c[:n], bad, hasher.ofStr)
+		return hashRows(c[:n], bad, same, hasher.ofStr)
 	case [][]int64:
-		return hashRows(c[:n], bad, hasher.ofInts)
+		return hashRows(c[:n], bad, same, hasher.ofInts)
 	case [][]float64:
-		return hashRows(c[:n], bad, hasher.ofFloats)
+		return hashRows(c[:n], bad, same, hasher.ofFloats)
 	case [][]bool:
-		return hashRows(c[:n], bad, hasher.ofBools)
+		return hashRows(c[:n], bad, same, hasher.ofBools)
 	case [][]string:
-		return hashRows(c[:n], bad, hasher.ofStrs)
+		return hashRows(c[:n], bad, same, hasher.ofStrs)
 	case [][]pair:
-		return hashRows(c[:n], bad, hasher.ofPairs)
+		return hashRows(c[:n], bad, same, hasher.ofPairs)
 	}
 	return fnvOffset
 }
 
 // hashRows hashes each value of a column with add, a failed one (marked
-// in bad) as errV, and mixes the hashes in turn.
-func hashRows[T any](c []T, bad []bool, add func(hasher, T) hasher) hasher {
+// in bad) as errV, and mixes the hashes in turn; when the values are the
+// same on every environment, the first one's hash n times.
+func hashRows[T any](c []T, bad []bool, same bool, add func(hasher, T) hasher) hasher {
 	h := fnvOffset
+	if same && len(c) > 0 {
+		r := errValueHash
+		if bad == nil || !bad[0] {
+			r = add(fnvOffset, c[0])
+		}
+		for range c {
+			h = h.mix(uint64(r))
+		}
+		return h
+	}
 	for i, x := range c {
 		if bad != nil && bad[i] {
 			h = h.mix(uint64(errValueHash))
@@ -194,6 +214,39 @@ func hashRows[T any](c []T, bad []bool, add func(hasher, T) hasher) hasher {
 		h = h.mix(uint64(add(fnvOffset, x)))
 	}
 	return h
+}
+
+// spread copies the first environment's value and failure of a column to
+// the next n-1 (the elements of a list are shared).
+func spread(data any, bad []bool, n int) {
+	switch c := data.(type) {
+	case []int64:
+		fillFirst(c[:n])
+	case []float64:
+		fillFirst(c[:n])
+	case []bool:
+		fillFirst(c[:n])
+	case []string:
+		fillFirst(c[:n])
+	case [][]int64:
+		fillFirst(c[:n])
+	case [][]float64:
+		fillFirst(c[:n])
+	case [][]bool:
+		fillFirst(c[:n])
+	case [][]string:
+		fillFirst(c[:n])
+	case [][]pair:
+		fillFirst(c[:n])
+	}
+	fillFirst(bad[:n])
+}
+
+// fillFirst sets every element of xs to its first.
+func fillFirst[T any](xs []T) {
+	for i := 1; i < len(xs); i++ {
+		xs[i] = xs[0]
+	}
 }
 
 // errValueHash is the hash of a failed value on its own.
