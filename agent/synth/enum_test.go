@@ -185,7 +185,7 @@ func TestSameProgramsMatchEvaluation(t *testing.T) {
 					continue
 				}
 				same++
-				if usesVariable(e.n) {
+				if usesVar(e.n) {
 					t.Fatalf("%s reads an input but counts as the same on every environment", e.n)
 				}
 				if e.n.Op == nil {
@@ -204,17 +204,4 @@ func TestSameProgramsMatchEvaluation(t *testing.T) {
 	if checked < 100 {
 		t.Fatalf("%d programs the same on every environment (%d of them constants' operations), want many", same, checked)
 	}
-}
-
-// usesVariable reports whether a program reads an input.
-func usesVariable(n *node) bool {
-	if n.Op == nil {
-		return n.Var >= 0
-	}
-	for _, k := range n.Kids {
-		if usesVariable(k) {
-			return true
-		}
-	}
-	return false
 }
