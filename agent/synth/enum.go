@@ -83,6 +83,8 @@ type enumerator struct {
 	cancelled bool
 	memLimit  int64
 	memUsed   int64
+	// gc is the search's hold on the collector while grow runs (gc.go).
+	gc *gcHold
 	// maxPerType caps the bank per type (0: unbounded).
 	maxPerType int
 	perType    [numTypes]int
@@ -210,6 +212,7 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 	en.seen[t].insert(h)
 	en.perType[t]++
 	en.memUsed += 96 + columnBytes(col.data, col.bad)
+	en.gc.grew(en.memUsed)
 	for len(en.bank[t]) <= n.Size {
 		en.bank[t] = append(en.bank[t], nil)
 	}
@@ -240,7 +243,11 @@ func appendEntry(list []*entry, e *entry) []*entry {
 // level cut short by the deadline is resumed by the next grow where it
 // stopped (resume).
 func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
-	defer raiseGCPercent()()
+	en.gc = holdGC(en.memUsed)
+	defer func() {
+		en.gc.release()
+		en.gc = nil
+	}()
 	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
 		en.inLevel, en.levelDone = true, 0
 		en.growLevel(s)
