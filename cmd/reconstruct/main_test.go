@@ -324,27 +324,34 @@ workspace: ws
 			break
 		}
 	}
-	rest := make(chan string, 1)
+	// The rest of stderr, then the exit status: Wait closes the pipe, so
+	// it comes only once everything has been read (a Wait beside the
+	// reader lost the run's last lines).
+	type ending struct {
+		err    error
+		stderr string
+	}
+	done := make(chan ending, 1)
 	go func() {
 		var b strings.Builder
 		for sc.Scan() {
 			b.WriteString(sc.Text() + "\n")
 		}
-		rest <- b.String()
+		done <- ending{cmd.Wait(), b.String()}
 	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	var after string
 	select {
-	case err := <-done:
+	case end := <-done:
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-			t.Errorf("interrupted run: %v, want exit status 1", err)
+		if !errors.As(end.err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("interrupted run: %v, want exit status 1", end.err)
 		}
+		after = end.stderr
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("the run did not stop after SIGINT")
 	}
-	if after := <-rest; !strings.Contains(after, "reconstruct: interrupt: stopping…") || !strings.Contains(after, "--resume") {
+	if !strings.Contains(after, "reconstruct: interrupt: stopping…") || !strings.Contains(after, "--resume") {
 		t.Errorf("stderr after Ctrl-C does not say it is stopping and how to continue:\n%s", after)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "ws", workflow.ResultFile))
