@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -203,5 +204,75 @@ func TestSameProgramsMatchEvaluation(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Fatalf("%d programs the same on every environment (%d of them constants' operations), want many", same, checked)
+	}
+}
+
+// An operator that panics on one choice of its arguments drops that one
+// program: the programs before and after it in the same level are kept,
+// and a level cut short and resumed keeps the same programs.
+func TestEnumeratorSurvivesPanickingOperator(t *testing.T) {
+	// boom(a, b) = 1000a + b, panicking when a is 5 and b is 0, or a is
+	// 10 and b is 10; boom1(a) = a + 1000, panicking when a is 5.
+	boom := &operator{Name: "boom", Args: []valType{tInt, tInt}, Ret: tInt, Cost: 1,
+		kern: func(_ *arena, _ *lambda, args []vec, n int, out any, _ []bool) {
+			a, b, o := args[0].data.([]int64), args[1].data.([]int64), out.([]int64)
+			for i := range n {
+				if (a[i] == 5 && b[i] == 0) || (a[i] == 10 && b[i] == 10) {
+					panic("boom")
+				}
+				o[i] = 1000*a[i] + b[i]
+			}
+		}}
+	boom1 := &operator{Name: "boom1", Args: []valType{tInt}, Ret: tInt, Cost: 1,
+		kern: func(_ *arena, _ *lambda, args []vec, n int, out any, _ []bool) {
+			a, o := args[0].data.([]int64), out.([]int64)
+			for i := range n {
+				if a[i] == 5 {
+					panic("boom1")
+				}
+				o[i] = a[i] + 1000
+			}
+		}}
+	newEn := func(consts int, maxEval int64) *enumerator {
+		c := make([]any, consts)
+		for i := range c {
+			c[i] = int64(i * 5)
+		}
+		return newEnumerator(enumConfig{
+			envs: [][]any{{int64(1)}, {int64(2)}}, vars: []valType{tInt},
+			consts: c, ops: []*operator{boom1, boom},
+			deadline: time.Now().Add(time.Hour), maxEval: maxEval, memLimit: DefaultMemoryBytes,
+		})
+	}
+	en := newEn(3, 0) // 0, 5, 10
+	en.grow(3, nil)
+	// boom(0, b) is b, found before; boom1(5), boom(5, 0) and boom(10,
+	// 10) panicked.
+	want := []string{"v0", "0", "5", "10", "boom1(v0)", "boom1(0)", "boom1(10)",
+		"boom1(boom1(v0))", "boom1(boom1(0))", "boom1(boom1(10))",
+		"boom(v0, v0)", "boom(v0, 0)", "boom(v0, 5)", "boom(v0, 10)",
+		"boom(5, v0)", "boom(5, 5)", "boom(5, 10)", "boom(10, v0)", "boom(10, 0)", "boom(10, 5)"}
+	if got := bankLog(en); !slices.Equal(got, want) {
+		t.Errorf("banked %v, want %v", got, want)
+	}
+
+	// A level cut short after a panic and resumed goes through the same
+	// choices of arguments, each once: the search checks its budget
+	// every 1024 programs, and the size-3 level here has 41 × 41 choices
+	// of boom's arguments, the panics in its first 400.
+	en = newEn(40, 0)
+	en.grow(3, nil)
+	cut := newEn(40, 1000)
+	cut.grow(3, nil)
+	if !cut.timedOut || cut.level != 2 {
+		t.Fatalf("a budget of 1000 programs: cut in level %d (timed out: %v), want in level 3", cut.level+1, cut.timedOut)
+	}
+	cut.resume(time.Time{}, en.evaluated, nil)
+	cut.grow(3, nil)
+	if got, want := bankLog(cut), bankLog(en); !slices.Equal(got, want) {
+		t.Errorf("banked %d programs after resuming, %d in one go", len(got), len(want))
+	}
+	if cut.evaluated != en.evaluated {
+		t.Errorf("%d programs evaluated with a cut, %d in one go", cut.evaluated, en.evaluated)
 	}
 }

@@ -207,8 +207,7 @@ func (s *hashSet) slot(h hasher) uint64 {
 
 func (s *hashSet) grow() {
 	old := s.slots
-	// A large table is read at random: huge pages (see newChunk) spare
-	// most of its TLB misses.
+	// A large table is written at random: newChunk faults it in whole.
 	n := max(64, 2*len(old))
 	s.slots = newChunk[hasher](n, true)[:n]
 	for _, h := range old {

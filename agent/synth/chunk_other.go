@@ -3,8 +3,8 @@
 package synth
 
 // newChunk returns an empty chunk with room for n elements, zeroed when
-// zero is set (else T must hold no pointers: see noZeroSlice). Huge pages
-// are asked for on Linux only.
+// zero is set (else T must hold no pointers: see noZeroSlice). Its pages
+// are faulted in ahead on Linux only.
 func newChunk[T any](n int, zero bool) []T {
 	if !zero {
 		return noZeroSlice[T](n)[:0]
