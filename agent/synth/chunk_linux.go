@@ -28,11 +28,12 @@ const populateBytes = 1 << 20
 // pages, and far more variably (0.62–1.43 s a run against 0.44–0.50 s;
 // docs/results/performance.md, Enumerator, sixth round).
 func newChunk[T any](n int, zero bool) []T {
-	mk := func(n int) []T { return make([]T, n) }
-	if !zero {
-		mk = noZeroSlice[T]
+	var full []T
+	if zero {
+		full = make([]T, n)
+	} else {
+		full = noZeroSlice[T](n)
 	}
-	full := mk(n)
 	if size := uintptr(n) * unsafe.Sizeof(*new(T)); size >= populateBytes {
 		populate(unsafe.Pointer(unsafe.SliceData(full)), size)
 	}
