@@ -29,7 +29,7 @@ var pythonReserved = map[string]bool{"and": true, "as": true, "def": true, "del"
 // description, or returns nil when the description names none, a part
 // is not an integer, a string or a list of either, or an observed input
 // does not fit.
-func argsBinding(t task.Task, inputs []any, b *binding) *binding {
+func argsBinding(t task.Task, observed []any, b *binding) *binding {
 	if t.Kind != task.KindOther {
 		return nil
 	}
@@ -86,7 +86,7 @@ func argsBinding(t task.Task, inputs []any, b *binding) *binding {
 		return nil
 	}
 	nb.line = strings.Join(nb.names, ", ") + " = input_data"
-	for _, in := range inputs {
+	for _, in := range observed {
 		if _, err := nb.env(in); err != nil {
 			return nil
 		}

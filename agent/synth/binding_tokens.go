@@ -1,11 +1,5 @@
 package synth
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-)
-
 // Token lists. An input of kind other that is a list of tokens of several
 // sorts — integers beside words ([3, 4, "max"]), or records that start
 // with a word (["push", 5], ["pop"]) — has no DSL type of its own. It binds
@@ -34,58 +28,4 @@ func tokensBinding(inputs []any) *binding {
 	}
 	return &binding{names: []string{"toks"}, types: []valType{tListStr}, line: "toks = [token(t) for t in input_data]",
 		shape: "tokens", helper: tokensHelper}
-}
-
-// tokenList converts an input to its tokens' texts.
-func tokenList(in any) ([]string, bool) {
-	xs, ok := in.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		switch t := x.(type) {
-		case []any:
-			if len(t) == 0 {
-				return nil, false
-			}
-			if _, head := t[0].(string); !head {
-				return nil, false
-			}
-			parts := make([]string, len(t))
-			for j, p := range t {
-				s, ok := tokenText(p)
-				if !ok {
-					return nil, false
-				}
-				parts[j] = s
-			}
-			out[i] = strings.Join(parts, " ")
-		default:
-			s, ok := tokenText(x)
-			if !ok {
-				return nil, false
-			}
-			out[i] = s
-		}
-	}
-	return out, true
-}
-
-// tokenText is Python's str of an integer or a string without spaces.
-func tokenText(v any) (string, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		if !isIntNumber(x) {
-			return "", false
-		}
-		var n int64
-		if _, err := fmt.Sscan(string(x), &n); err != nil {
-			return "", false
-		}
-		return fmt.Sprint(n), true
-	case string:
-		return x, x != "" && !strings.ContainsAny(x, " \t\n")
-	}
-	return "", false
 }

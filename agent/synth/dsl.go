@@ -247,3 +247,16 @@ func (n *node) families(seen map[family]bool) {
 		k.families(seen)
 	}
 }
+
+// evalSafe evaluates a program, an operator panicking counting as failing.
+func evalSafe(n *node, env []any) (v any) {
+	defer func() {
+		if recover() != nil {
+			v = errV
+		}
+	}()
+	return evalNode(n, env)
+}
+
+// bracketPairs are the pairs a scan may count, opening then closing.
+var bracketPairs = []string{"()", "[]", "{}", "<>"}

@@ -5,19 +5,6 @@ import (
 	"sync"
 )
 
-// lamBanks holds the lambdas of every signature, by result type and size.
-type lamBanks struct {
-	by [numSigs][numTypes][][]*lambda
-}
-
-func (b *lamBanks) get(sig lamSig, ret valType, size int) []*lambda {
-	s := b.by[sig][ret]
-	if size >= len(s) {
-		return nil
-	}
-	return s[size]
-}
-
 // lamSpec says how a signature's lambdas are enumerated: over which probe
 // values (observational equivalence is judged on them), with which
 // constants, up to which size and how many per result type.

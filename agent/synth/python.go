@@ -226,3 +226,17 @@ func rootType(n *node) (valType, bool) {
 	}
 	return typeOf(n.Const)
 }
+
+// loopHelper registers a helper function named after base (numbered when
+// the name is taken by another body) and returns its name.
+func (e *emitter) loopHelper(base string, params []string, body string) string {
+	name := base
+	for k := 2; ; k++ {
+		src := "def " + name + "(" + strings.Join(params, ", ") + "):\n" + body
+		if old, taken := e.helpers[name]; !taken || old == src {
+			e.helper(name, src)
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", base, k)
+	}
+}

@@ -121,7 +121,7 @@ func (s *searcher) run() searchResult {
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
 	}
-	if !s.res.solved && !s.spec.collect && !s.en.cancelled && lastResort(s.en, s.p, s.consider) {
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketchRun) bool { return lastResort(r, s.p, s.consider) }) {
 		s.en.stopped = true
 	}
 	return s.result()
@@ -183,7 +183,7 @@ func (s *searcher) onNew(t valType, e *entry) bool {
 	p, res := s.p, &s.res
 	if !p.okType(t) {
 		if p.labels != nil {
-			if n, vals := p.tabled(t, e); n != nil {
+			if n, vals := tabled(p, t, e); n != nil {
 				return s.consider(n, vals)
 			}
 		}
@@ -241,8 +241,10 @@ func (s *searcher) strategies() bool {
 	// learned in one pass over the examples (and offer their rivals to
 	// the search of a proposal, which is short); the whole-list map
 	// searches four scalar variables up to size 4, bounded in programs.
-	if switchMachines(en, p, s.consider) || walkSketch(en, p, s.consider) || queueSketch(en, p, s.consider) ||
-		wholeListMap(en, p, 0.25, s.consider) {
+	if s.sketches(func(r *sketchRun) bool {
+		return switchMachines(r, p, s.consider) || walkSketch(r, p, s.consider) || queueSketch(r, p, s.consider) ||
+			wholeListMap(r, p, 0.25, s.consider)
+	}) {
 		return true
 	}
 	if loopSweep(en, p, 0.1, s.consider) {
@@ -260,11 +262,27 @@ func (s *searcher) strategies() bool {
 	// The families' sketches (windows, state machines, digit loops,
 	// stacks, recurrences) after the sweeps, which find the map or fold
 	// a sketch could also express, and write it more plainly.
-	if familySketches(en, p, s.consider) {
+	if s.sketches(func(r *sketchRun) bool { return familySketches(r, p, s.consider) }) {
 		return true
 	}
 	s.swept = true
 	return false
+}
+
+// sketches runs sketches on the search's enumerator: what they read of it
+// (sketchRun), and their holes filled by enumHoles; a cancellation they
+// notice stops the search.
+func (s *searcher) sketches(run func(r *sketchRun) bool) bool {
+	return runSketches(s.en, run)
+}
+
+// runSketches runs sketches on en (see searcher.sketches).
+func runSketches(en *enumerator, run func(r *sketchRun) bool) bool {
+	r := &sketchRun{envs: en.envs, deadline: en.deadline, done: en.done, memLimit: en.memLimit, lams: en.lams,
+		holes: enumHoles{}, stopped: en.stopped, cancelled: en.cancelled}
+	found := run(r)
+	en.stopped, en.cancelled = r.stopped, r.cancelled
+	return found
 }
 
 // topConsts are the constants of whole programs.

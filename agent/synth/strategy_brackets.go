@@ -16,9 +16,6 @@ import (
 // brackets do not balance (the reading all the same, or a constant such
 // as -1) are learned from the examples, every combination checked on them.
 
-// bracketPairs are the pairs a scan may count, opening then closing.
-var bracketPairs = []string{"()", "[]", "{}", "<>"}
-
 // bracketReading is what the output reads of a scan.
 type bracketReading int
 
@@ -99,7 +96,7 @@ func (b bracketScan) run(s string) any {
 
 // bracketSketch tries every filling when the input is one string holding
 // brackets; it reports whether consider accepted a program.
-func bracketSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func bracketSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tStr || (p.out != tInt && p.out != tBool) || p.nullable || len(p.outs) < minBracketExamples || en.stopped {
 		return false
 	}

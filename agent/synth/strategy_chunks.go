@@ -84,7 +84,7 @@ func (cp chunkProgram) run(s string) any {
 
 // chunkwise tries every width within its share of the time left; it
 // reports whether consider accepted a program.
-func chunkwise(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func chunkwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tStr || (p.out != tStr && p.out != tListStr) || p.nullable || len(p.outs) < 2 || en.stopped {
 		return false
 	}
@@ -105,7 +105,7 @@ func chunkwise(en *enumerator, p *problem, consider func(*node, []any) bool) boo
 // searchChunkProgram cuts every example's input into units of width
 // characters and searches the function whose images, joined (or listed),
 // give every output.
-func searchChunkProgram(p *problem, width int, deadline time.Time, en *enumerator) (chunkProgram, bool) {
+func searchChunkProgram(p *problem, width int, deadline time.Time, en *sketchRun) (chunkProgram, bool) {
 	names := chunkNames(width)
 	types := []valType{tStr}
 	for range width {
@@ -141,7 +141,7 @@ func searchChunkProgram(p *problem, width int, deadline time.Time, en *enumerato
 				sub.outs = append(sub.outs, w)
 			}
 		}
-		fn := holeSearch(sub, deadline, en.done, chunkFuncMax, en.memLimit/4, false, false)
+		fn := en.holeSearch(sub, deadline, en.done, chunkFuncMax, en.memLimit/4, false, false)
 		return chunkProgram{width: width, fn: fn, list: true}, fn != nil
 	}
 	var join string
@@ -174,7 +174,7 @@ func searchChunkProgram(p *problem, width int, deadline time.Time, en *enumerato
 		}
 		return false
 	}
-	fn := holeSearchBy(sub, deadline, 0, en.done, chunkFuncMax, en.memLimit/4, false, false, accept)
+	fn := en.holeSearchBy(sub, deadline, 0, en.done, chunkFuncMax, en.memLimit/4, false, false, accept)
 	return chunkProgram{width: width, fn: fn, join: join}, fn != nil
 }
 

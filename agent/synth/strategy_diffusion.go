@@ -52,7 +52,7 @@ func (d diffusion) run(xs []int64) any {
 // diffusionSketch tries every threshold and weight when a list of
 // integers maps to a list of two levels of the same length; it reports
 // whether consider accepted a program.
-func diffusionSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func diffusionSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || st.outElem != tInt || en.stopped {
 		return false

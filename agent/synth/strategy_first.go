@@ -130,7 +130,7 @@ const (
 
 // firstIndexDecomposition searches the function within its share of the
 // time left; it reports whether consider accepted a program.
-func firstIndexDecomposition(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func firstIndexDecomposition(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	f, good := newFirstIndex(p)
 	if !good || en.stopped {
 		return false
@@ -152,7 +152,7 @@ func firstIndexDecomposition(en *enumerator, p *problem, consider func(*node, []
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * firstShare))
-	fn := holeSearch(sub, until, en.done, firstMaxSize, en.memLimit/4, false, false)
+	fn := en.holeSearch(sub, until, en.done, firstMaxSize, en.memLimit/4, false, false)
 	if fn == nil {
 		return false
 	}

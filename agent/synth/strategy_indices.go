@@ -111,7 +111,7 @@ func (ix indexSet) run(fn *node, env []any) any {
 
 // indexDecomposition searches the function within its share of the time
 // left; it reports whether consider accepted a program.
-func indexDecomposition(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func indexDecomposition(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	ix, good := newIndexSet(p)
 	if !good || en.stopped {
 		return false
@@ -144,7 +144,7 @@ func indexDecomposition(en *enumerator, p *problem, consider func(*node, []any) 
 		return false
 	}
 	deadline := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * indicesShare))
-	fn := holeSearch(sub, deadline, en.done, indicesMaxSize, en.memLimit/4, false, false)
+	fn := en.holeSearch(sub, deadline, en.done, indicesMaxSize, en.memLimit/4, false, false)
 	if fn == nil {
 		return false
 	}

@@ -131,7 +131,7 @@ func (pp pairProblem) names(b *binding) []string {
 
 // firstPair tries every scan within its share of the time left; it
 // reports whether consider accepted a program.
-func firstPair(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func firstPair(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if p.out != tListInt || len(p.outs) < 2 || en.stopped {
 		return false
 	}
@@ -181,7 +181,7 @@ func firstPair(en *enumerator, p *problem, consider func(*node, []any) bool) boo
 // searchPairCond builds the data points of one scan and searches the
 // condition; nil when the scan never meets an output's pair or nothing
 // fits.
-func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *enumerator) *node {
+func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *sketchRun) *node {
 	names := pp.names(p.b)
 	types := make([]valType, len(names))
 	for i := range types {
@@ -212,7 +212,7 @@ func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *enumerat
 		}
 		sub.envs, sub.outs = append(sub.envs, f), append(sub.outs, false)
 	}
-	return holeSearch(sub, deadline, en.done, pairCondMax, en.memLimit/4, false, false)
+	return en.holeSearch(sub, deadline, en.done, pairCondMax, en.memLimit/4, false, false)
 }
 
 func pairNode(p *problem, pp pairProblem, cond *node) *node {

@@ -68,7 +68,7 @@ func (q queue) run(jobs []pair) any {
 
 // queueSketch tries every filling when a list of pairs maps to a list of
 // integers as long; it reports whether consider accepted a program.
-func queueSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func queueSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tListPair || p.out != tListInt || p.nullable || len(p.outs) < 1 || en.stopped {
 		return false
 	}

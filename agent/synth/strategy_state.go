@@ -29,7 +29,7 @@ var stateStarts = []int64{0, 1, -1}
 
 // stateMachine tries every transition of the lambda bank within share of
 // the time left; it reports whether consider accepted a program.
-func stateMachine(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+func stateMachine(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || st.outElem != tInt || en.stopped {
 		return false
@@ -103,7 +103,7 @@ func stateMachine(en *enumerator, p *problem, share float64, consider func(*node
 		if left <= 0 || en.interrupted() {
 			return false
 		}
-		g := mealyOutput(p, m, xs, time.Now().Add(left/time.Duration(len(hidden)-j)), en.done, en.memLimit/4)
+		g := mealyOutput(en, p, m, xs, time.Now().Add(left/time.Duration(len(hidden)-j)), en.done, en.memLimit/4)
 		if g == nil {
 			continue
 		}
@@ -178,7 +178,7 @@ func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (n int) {
 }
 
 // mealyOutput searches g(state, x) on every position.
-func mealyOutput(p *problem, m mealy, xs [][]int64, deadline time.Time, done <-chan struct{}, mem int64) *node {
+func mealyOutput(en *sketchRun, p *problem, m mealy, xs [][]int64, deadline time.Time, done <-chan struct{}, mem int64) *node {
 	sub := &problem{b: &binding{names: []string{"state", "x"}, types: []valType{tInt, tInt}}, round: -1, mined: p.mined,
 		out: tInt, ok: []valType{tInt}}
 	for i, o := range p.outs {
@@ -195,7 +195,7 @@ func mealyOutput(p *problem, m mealy, xs [][]int64, deadline time.Time, done <-c
 	if len(sub.outs) < 4 {
 		return nil
 	}
-	return holeSearch(sub, deadline, done, 5, mem, false, false)
+	return en.holeSearch(sub, deadline, done, 5, mem, false, false)
 }
 
 // runMealy runs the machine on one list, returning the outputs (or errV

@@ -36,7 +36,7 @@ func TestStateMachine(t *testing.T) {
 			f:   scan(0, func(s, x int) int { return (s + x%2 + 2) % 2 })},
 	}
 	wantOpPrefix(cases, "state_machine", "a state machine")
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return stateMachine(en, p, 1, consider)
 	})
 }
@@ -85,7 +85,7 @@ func TestHiddenStateMachine(t *testing.T) {
 			}
 		}
 	}
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return stateMachine(en, p, 1, consider)
 	})
 }

@@ -105,7 +105,7 @@ type switchPoint struct {
 // switchMachines tries the start values and offers the machine of fewest
 // intervals that fits, then its rivals; it reports whether consider
 // accepted a program.
-func switchMachines(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func switchMachines(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || (st.outElem != tInt && st.outElem != tStr) || en.stopped {
 		return false

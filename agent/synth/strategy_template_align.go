@@ -119,7 +119,7 @@ func alignSeqs(env []any) (int, int, func(i, j int) bool, bool) {
 
 // alignSketch tries the sketch on two lists or two strings and an
 // integer output.
-func alignSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func alignSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if p.out != tInt || p.nullable || len(p.outs) < 3 {
 		return false
 	}

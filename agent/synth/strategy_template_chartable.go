@@ -74,7 +74,7 @@ func (c charTable) positive() bool {
 // charTableSketch solves the table for every way of reading the
 // characters, the plain sum first, and hands consider the first filling
 // that fits, one with a unique solution before one with several.
-func charTableSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func charTableSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.out != tInt || p.nullable ||
 		len(p.outs) == 0 || len(p.outs) > charTableMaxExamples {
 		return false
@@ -108,7 +108,7 @@ func charTableSketch(en *enumerator, p *problem, consider func(*node, []any) boo
 	return false
 }
 
-func tryCharTable(en *enumerator, p *problem, c charTable, consider func(*node, []any) bool) bool {
+func tryCharTable(en *sketchRun, p *problem, c charTable, consider func(*node, []any) bool) bool {
 	return fillSketch(en, p, []charTable{c}, func(c charTable, env []any) any { return c.run(env[0].(string)) },
 		func(c charTable) *node { return charTableNode(p, c) }, consider)
 }

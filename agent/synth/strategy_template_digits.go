@@ -111,7 +111,7 @@ func digitLoops(lists int, bases []int64) []digitLoop {
 
 // digitSketch tries the digit-loop sketch when the inputs are one or two
 // lists of non-negative integers and the output a list of integers.
-func digitSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func digitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if p.out != tListInt || p.nullable || len(p.b.types) > 2 || len(p.outs) < 2 {
 		return false
 	}

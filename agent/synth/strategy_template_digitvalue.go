@@ -104,7 +104,7 @@ func newDigitVars(p *problem) (digitVars, bool) {
 // digitValueSketch tries the lift on problems whose inputs are one or two
 // lists of digits (and at most one integer) and whose output is a number,
 // a truth value or a list of digits.
-func digitValueSketch(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+func digitValueSketch(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
 	if p.nullable || len(p.outs) < 2 || (p.out != tInt && p.out != tBool && p.out != tListInt) || en.stopped {
 		return false
 	}
@@ -142,7 +142,7 @@ func digitValueSketch(en *enumerator, p *problem, share float64, consider func(*
 		if !good {
 			continue
 		}
-		fn := holeSearch(sub, time.Now().Add(left/time.Duration(len(readings)-j)), en.done, 6, en.memLimit/4, false, false)
+		fn := en.holeSearch(sub, time.Now().Add(left/time.Duration(len(readings)-j)), en.done, 6, en.memLimit/4, false, false)
 		if fn == nil {
 			continue
 		}

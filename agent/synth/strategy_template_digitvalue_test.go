@@ -73,7 +73,7 @@ func TestDigitValueSketch(t *testing.T) {
 				return 0
 			}},
 	}
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return digitValueSketch(en, p, 1, consider)
 	})
 }

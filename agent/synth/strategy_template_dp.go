@@ -107,7 +107,7 @@ func dpRecurrences(mined []int64) []dpRecurrence {
 
 // dpSketch tries the recurrence sketch when the input is one integer and
 // the output an integer.
-func dpSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func dpSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tInt || p.out != tInt || p.nullable || len(p.outs) < 2 {
 		return false
 	}

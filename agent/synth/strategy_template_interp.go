@@ -368,7 +368,7 @@ func interpOuts(t valType) []interpOut {
 const maxInterpRuns = 400_000
 
 // interpSketch tries the token interpreter on a list of token texts.
-func interpSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func interpSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tListStr || p.nullable || len(p.outs) < 2 {
 		return false
 	}
@@ -400,7 +400,7 @@ func interpSketch(en *enumerator, p *problem, consider func(*node, []any) bool) 
 
 // interpTry parses the examples' tokens (single letters as operands or
 // not) and learns the words' meanings for every return and policy.
-func interpTry(en *enumerator, p *problem, outs []interpOut, letters bool, consider func(*node, []any) bool) bool {
+func interpTry(en *sketchRun, p *problem, outs []interpOut, letters bool, consider func(*node, []any) bool) bool {
 	ps := &interpParser{index: map[interpClass]int{}, letters: letters}
 	toks := make([][]itok, len(p.outs))
 	operands := false

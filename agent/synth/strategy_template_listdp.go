@@ -114,7 +114,7 @@ func (t pairTable) run(xs []int64) (v any) {
 
 // listDPSketch tries both sketches when the input is one integer list and
 // the output an integer; it reports whether consider accepted a program.
-func listDPSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func listDPSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tListInt || p.out != tInt || p.nullable || len(p.outs) < 2 || en.stopped {
 		return false
 	}

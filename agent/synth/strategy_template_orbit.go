@@ -116,7 +116,7 @@ func orbitFills(inputs int) []orbitMap {
 
 // orbitSketch tries the sketch on one positive integer (or two) and an
 // integer output.
-func orbitSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func orbitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if p.out != tInt || p.nullable || len(p.outs) < 3 || len(p.b.types) > 2 {
 		return false
 	}

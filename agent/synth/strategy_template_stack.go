@@ -149,7 +149,7 @@ func stackPrograms(out valType, codes []int64) []stackProgram {
 
 // stackSketch tries the stack sketch on a list of non-negative integer
 // tokens.
-func stackSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func stackSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tListInt || p.nullable || len(p.outs) < 2 {
 		return false
 	}

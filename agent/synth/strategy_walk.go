@@ -172,7 +172,7 @@ func walkReadings(t valType) []walkReading {
 
 // walkSketch learns the walk when the input is one string of a few
 // distinct characters; it reports whether consider accepted a program.
-func walkSketch(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func walkSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.nullable || len(p.outs) < 2 || en.stopped {
 		return false
 	}

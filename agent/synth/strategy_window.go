@@ -372,14 +372,14 @@ func windowSpecs(streams int, ints bool) []windowSpec {
 // aggregates are beyond their sizes, and the search of four scalar
 // variables up to size 4 is cheap, so it runs before the sweeps; it
 // reports whether consider accepted a program.
-func wholeListMap(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+func wholeListMap(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || en.stopped {
 		return false
 	}
 	w := windowSpec{streams: 1, whole: true}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
-	fn, _, good := searchPositionFunc(p, st, w, until, wholeMapPrograms, en.done, wholeMapMax, en.memLimit/4)
+	fn, _, good := searchPositionFunc(en, p, st, w, until, wholeMapPrograms, en.done, wholeMapMax, en.memLimit/4)
 	if !good {
 		return false
 	}
@@ -405,7 +405,7 @@ const maxTrusted = 9
 
 // positionwise tries every window choice in turn within share of the time
 // left; it reports whether consider accepted a program.
-func positionwise(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
+func positionwise(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || en.stopped {
 		return false
@@ -441,7 +441,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				if w.prev {
 					continue
 				}
-				fn, warmVal, good := searchPositionFunc(p, dst, w, time.Now().Add(left/16), 0, en.done, 4, en.memLimit/4)
+				fn, warmVal, good := searchPositionFunc(en, p, dst, w, time.Now().Add(left/16), 0, en.done, 4, en.memLimit/4)
 				if good && fn.Size <= maxTrusted && offer(en, positionNode(p, dst, w, fn, warmVal), consider) {
 					return true
 				}
@@ -464,7 +464,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 				left /= 3
 			}
 			slice := left / time.Duration(len(specs)-j)
-			fn, warmVal, good := searchPositionFunc(p, st, w, time.Now().Add(slice), 0, en.done, maxSize, en.memLimit/4)
+			fn, warmVal, good := searchPositionFunc(en, p, st, w, time.Now().Add(slice), 0, en.done, maxSize, en.memLimit/4)
 			if !good {
 				continue
 			}
@@ -489,7 +489,7 @@ func positionwise(en *enumerator, p *problem, share float64, consider func(*node
 // searchPositionFunc searches the scalar function of the features of w
 // that gives every output position (after the warm-up), each search until
 // the deadline and, when maxEval is set, within maxEval programs.
-func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
+func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
 	mem int64) (*node, any, bool) {
 	pt := st.prevType()
 	all := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
@@ -556,7 +556,7 @@ func searchPositionFunc(p *problem, st *streams, w windowSpec, deadline time.Tim
 		}
 		// A state changes only on some inputs: conditionals from the
 		// first round on.
-		fn := holeSearchBy(&sub, deadline, maxEval, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev, nil)
+		fn := en.holeSearchBy(&sub, deadline, maxEval, done, maxSize, mem, maxSize > 5, maxSize > 5 || w.prev, nil)
 		if fn == nil {
 			return nil, nil, false
 		}
@@ -670,16 +670,6 @@ func (s *streams) asPrev(o any) any {
 	return o
 }
 
-// evalSafe evaluates a program, an operator panicking counting as failing.
-func evalSafe(n *node, env []any) (v any) {
-	defer func() {
-		if recover() != nil {
-			v = errV
-		}
-	}()
-	return evalNode(n, env)
-}
-
 // positionNode is the whole program: the loop over the positions applying
 // fn to the features of w.
 func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) *node {
@@ -765,20 +755,6 @@ func typeOfElems(xs []any, elem valType) (any, bool) {
 		}
 	}
 	return typedList(xs, elem), true
-}
-
-// loopHelper registers a helper function named after base (numbered when
-// the name is taken by another body) and returns its name.
-func (e *emitter) loopHelper(base string, params []string, body string) string {
-	name := base
-	for k := 2; ; k++ {
-		src := "def " + name + "(" + strings.Join(params, ", ") + "):\n" + body
-		if old, taken := e.helpers[name]; !taken || old == src {
-			e.helper(name, src)
-			return name
-		}
-		name = fmt.Sprintf("%s_%d", base, k)
-	}
 }
 
 // positionLoop renders the body of the position-wise helper: the features

@@ -31,7 +31,7 @@ type sketchCase struct {
 // sketchStrategy runs one strategy alone on an enumerator over the
 // problem's examples, with a generous deadline so that a loaded machine
 // does not change the outcome.
-type sketchStrategy func(en *enumerator, p *problem, consider func(*node, []any) bool) bool
+type sketchStrategy func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool
 
 // strategyBudget is the time a strategy runs for in tests.
 const strategyBudget = time.Minute
@@ -47,12 +47,14 @@ func strategyWithin(p *problem, run sketchStrategy, budget time.Duration) search
 	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
 		lams: lams, deadline: time.Now().Add(budget), memLimit: DefaultMemoryBytes})
 	var res searchResult
-	run(en, p, func(n *node, vals []any) bool {
-		if p.allMatch(vals) {
-			res.best, res.solved = n, true
-			return true
-		}
-		return false
+	runSketches(en, func(r *sketchRun) bool {
+		return run(r, p, func(n *node, vals []any) bool {
+			if p.allMatch(vals) {
+				res.best, res.solved = n, true
+				return true
+			}
+			return false
+		})
 	})
 	return res
 }
@@ -258,7 +260,7 @@ func TestPositionwise(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return positionwise(en, p, 1, consider)
 	})
 }
@@ -416,7 +418,7 @@ func TestPositionwiseState(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return positionwise(en, p, 1, consider)
 	})
 }
@@ -453,7 +455,7 @@ func TestWholeListMap(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return wholeListMap(en, p, 1, consider)
 	})
 }
@@ -476,7 +478,7 @@ func TestWholeListMapDeclinesAMap(t *testing.T) {
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	res := strategyOnly(p, func(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+	res := strategyOnly(p, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 		return wholeListMap(en, p, 1, consider)
 	})
 	if res.solved {

@@ -67,7 +67,7 @@ func (wp wordProgram) run(s string) any {
 
 // wordwise tries every separator within its share of the time left; it
 // reports whether consider accepted a program.
-func wordwise(en *enumerator, p *problem, consider func(*node, []any) bool) bool {
+func wordwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
 	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.out != tStr || p.nullable || len(p.outs) < 2 || en.stopped {
 		return false
 	}
@@ -96,7 +96,7 @@ func wordwise(en *enumerator, p *problem, consider func(*node, []any) bool) bool
 // searchWordProgram reads the examples as words split on sep (the
 // outputs' words joined by join) and searches the function (and the
 // condition) that gives every output word.
-func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumerator) (wordProgram, bool) {
+func searchWordProgram(p *problem, sep, join string, until time.Time, en *sketchRun) (wordProgram, bool) {
 	type point struct {
 		env []any
 		out string
@@ -133,7 +133,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	for _, pt := range points {
 		all.envs, all.outs = append(all.envs, pt.env), append(all.outs, pt.out)
 	}
-	if fn := holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false, false); fn != nil {
+	if fn := en.holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false, false); fn != nil {
 		return wordProgram{sep: sep, join: join, fn: fn}, true
 	}
 	// The words that change, then the condition that tells them apart.
@@ -146,7 +146,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	if len(moved.outs) < 2 || len(moved.outs) == len(points) {
 		return wordProgram{}, false
 	}
-	fn := holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false, false)
+	fn := en.holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false, false)
 	if fn == nil {
 		return wordProgram{}, false
 	}
@@ -161,7 +161,7 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *enumer
 	if len(cond.outs) < 2 {
 		return wordProgram{}, false
 	}
-	c := holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false, false)
+	c := en.holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false, false)
 	if c == nil {
 		return wordProgram{}, false
 	}

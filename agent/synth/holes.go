@@ -1,0 +1,99 @@
+package synth
+
+import (
+	"sync"
+	"time"
+)
+
+var scalarOpsOnce = sync.OnceValue(func() []*operator {
+	var out []*operator
+	for _, op := range catalog.top {
+		if op.Ret <= tStr {
+			out = append(out, op)
+		}
+	}
+	return append(out, catalog.holes...)
+})
+
+// scalarOps are the operators of a sketch's holes: those returning a
+// number, a truth value or a string (a hole is one value; the lists it
+// reads are its variables, reduced by sum, max, count...).
+func scalarOps() []*operator { return scalarOpsOnce() }
+
+// enumHoles fills the holes of sketches with the enumerator: its fill is
+// holeSearchBy.
+type enumHoles struct{}
+
+var _ holes = enumHoles{}
+
+func (enumHoles) fill(sub *problem, h hole) *node {
+	return holeSearchBy(sub, h.deadline, h.maxEval, h.done, h.maxSize, h.mem, h.sweep, h.conds, h.accept)
+}
+
+// holeSearchBy fills a hole (see holes.fill).
+func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(e *entry) bool) *node {
+	var found *node
+	lams, ok := lambdasFor(p.mined, done)
+	if !ok {
+		return nil
+	}
+	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
+		lams: lams, deadline: deadline, maxEval: maxEval, done: done, memLimit: mem})
+	masks := map[string]*entry{}
+	var order []string
+	en.onNew = func(t valType, e *entry) bool {
+		if !p.okType(t) {
+			return false
+		}
+		if accept == nil && p.allMatchCol(e.col) || accept != nil && accept(e) {
+			found = e.n
+			return true
+		}
+		// The branches of a conditional are small programs right on part
+		// of the points, the smallest of each set of points kept.
+		if conds && len(p.outs) >= 3 && e.n.Size <= maxBranchSize && len(order) < maxHoleMasks {
+			if bits, n := p.matchesCol(e.col); n > 0 {
+				if k := maskKey(bits); masks[k] == nil {
+					masks[k] = e
+					order = append(order, k)
+				}
+			}
+		}
+		return false
+	}
+	for _, t := range p.ok {
+		for _, es := range en.bank[t] {
+			for _, e := range es {
+				if en.onNew(t, e) {
+					return found
+				}
+			}
+		}
+	}
+	// A conditional is kept until the sizes below its own are
+	// enumerated: a plain program found there is preferred.
+	var cond *node
+	en.grow(maxSize, func(size int) bool {
+		if size == 4 && sweep {
+			sweepStaged(en, 0.3, p.ok)
+		}
+		if conds && found == nil && size >= 3 && len(order) > 1 {
+			if n, _ := splitConditional(p, en, masks, order, 2*size+1); n != nil && (cond == nil || n.Size < cond.Size) {
+				cond = n
+			}
+		}
+		return found != nil || (cond != nil && size+1 >= cond.Size)
+	})
+	if found == nil && !en.cancelled {
+		found = cond
+	}
+	return found
+}
+
+// Bounds of a hole's conditionals: the size of a branch, and how many
+// sets of points the branches are drawn from.
+const (
+	maxBranchSize = 5
+	maxHoleMasks  = 512
+)
