@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func TestSessionLimit(t *testing.T) {
@@ -215,7 +217,7 @@ func TestFallbackConstant(t *testing.T) {
 		for _, o := range tt.outputs {
 			exs = append(exs, task.Example{Input: json.RawMessage(`{"k": 1}`), Output: json.RawMessage(o)})
 		}
-		src := fallbackProgram("solve", exs, errUnsupported)
+		src := fallbackProgram("solve", exs, dsl.ErrUnsupported)
 		out, err := exec.Command("python3", "-c", src+"\nimport json\nprint(json.dumps(solve(None), sort_keys=True))").CombinedOutput()
 		if err != nil {
 			t.Fatalf("fallback program does not run: %v\n%s\n%s", err, src, out)

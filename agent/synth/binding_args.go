@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Several arguments in one input: an input of kind other described as a
@@ -29,7 +31,7 @@ var pythonReserved = map[string]bool{"and": true, "as": true, "def": true, "del"
 // description, or returns nil when the description names none, a part
 // is not an integer, a string or a list of either, or an observed input
 // does not fit.
-func argsBinding(t task.Task, observed []any, b *binding) *binding {
+func argsBinding(t task.Task, observed []any, b *dsl.Binding) *dsl.Binding {
 	if t.Kind != task.KindOther {
 		return nil
 	}
@@ -45,28 +47,28 @@ func argsBinding(t task.Task, observed []any, b *binding) *binding {
 	if len(names) != len(tp.elems) {
 		return nil
 	}
-	nb := &binding{floats: b.floats, shape: "args"}
+	nb := &dsl.Binding{Floats: b.Floats, Shape: "args"}
 	used := map[string]bool{}
 	for i, e := range tp.elems {
-		var vt valType
+		var vt dsl.Type
 		switch {
 		case e.kind == tkInt:
-			vt = tInt
+			vt = dsl.Int
 		case e.kind == tkStr && len(e.choices) == 0:
-			vt = tStr
+			vt = dsl.Str
 		case e.kind == tkList && e.elems[0].kind == tkInt:
-			vt = tListInt
+			vt = dsl.ListInt
 		case e.kind == tkList && e.elems[0].kind == tkStr:
-			vt = tListStr
+			vt = dsl.ListStr
 		default:
 			return nil
 		}
-		if b.floats {
+		if b.Floats {
 			switch vt {
-			case tInt:
-				vt = tFloat
-			case tListInt:
-				vt = tListFloat
+			case dsl.Int:
+				vt = dsl.Float
+			case dsl.ListInt:
+				vt = dsl.ListFloat
 			}
 		}
 		name := strings.ToLower(strings.TrimSpace(names[i]))
@@ -77,17 +79,17 @@ func argsBinding(t task.Task, observed []any, b *binding) *binding {
 			name += "_"
 		}
 		used[name] = true
-		nb.names = append(nb.names, name)
-		nb.types = append(nb.types, vt)
+		nb.Names = append(nb.Names, name)
+		nb.Types = append(nb.Types, vt)
 	}
-	if !slices.ContainsFunc(nb.types, func(t valType) bool { return t != nb.types[0] }) && nb.types[0] != tListInt && nb.types[0] != tListFloat {
+	if !slices.ContainsFunc(nb.Types, func(t dsl.Type) bool { return t != nb.Types[0] }) && nb.Types[0] != dsl.ListInt && nb.Types[0] != dsl.ListFloat {
 		// Numbers or strings of one type: the list binding (xs, words)
 		// lets min, sorted and the like see them all at once.
 		return nil
 	}
-	nb.line = strings.Join(nb.names, ", ") + " = input_data"
+	nb.Line = strings.Join(nb.Names, ", ") + " = input_data"
 	for _, in := range observed {
-		if _, err := nb.env(in); err != nil {
+		if _, err := nb.Env(in); err != nil {
 			return nil
 		}
 	}

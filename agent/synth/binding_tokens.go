@@ -1,5 +1,9 @@
 package synth
 
+import (
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
 // Token lists. An input of kind other that is a list of tokens of several
 // sorts — integers beside words ([3, 4, "max"]), or records that start
 // with a word (["push", 5], ["pop"]) — has no DSL type of its own. It binds
@@ -17,15 +21,15 @@ const tokensHelper = `def token(t):
 // input is not one (every input a list, every token an integer, a string
 // or a record of integers and strings that starts with a string, and no
 // string holding a space).
-func tokensBinding(inputs []any) *binding {
+func tokensBinding(inputs []any) *dsl.Binding {
 	if len(inputs) == 0 {
 		return nil
 	}
 	for _, in := range inputs {
-		if _, ok := tokenList(in); !ok {
+		if _, ok := dsl.TokenList(in); !ok {
 			return nil
 		}
 	}
-	return &binding{names: []string{"toks"}, types: []valType{tListStr}, line: "toks = [token(t) for t in input_data]",
-		shape: "tokens", helper: tokensHelper}
+	return &dsl.Binding{Names: []string{"toks"}, Types: []dsl.Type{dsl.ListStr}, Line: "toks = [token(t) for t in input_data]",
+		Shape: "tokens", Helper: tokensHelper}
 }

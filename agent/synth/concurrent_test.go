@@ -3,6 +3,8 @@ package synth
 import (
 	"sync"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // TestConcurrentSearches runs searches in two goroutines at once, as a
@@ -15,7 +17,7 @@ func TestConcurrentSearches(t *testing.T) {
 		t.Skip("runs a dozen searches")
 	}
 	searches := goldenSearches()[:8]
-	problems := make([]*problem, len(searches))
+	problems := make([]*dsl.Problem, len(searches))
 	alone := make([]string, len(searches))
 	spec := testSpec()
 	spec.maxPrograms = 1 << 22

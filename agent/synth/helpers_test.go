@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Helpers shared by the package's tests.
@@ -107,7 +110,7 @@ func listIn(v any, lo, hi int) ([]any, error) {
 }
 
 // opSig writes an operator's name and signature: add(int, int) -> int.
-func opSig(o *operator) string {
+func opSig(o *dsl.Operator) string {
 	args := make([]string, len(o.Args))
 	for i, a := range o.Args {
 		args[i] = a.String()
@@ -153,13 +156,13 @@ func checkGolden(t *testing.T, path, got string) {
 }
 
 // buildLambdasFully builds lambda banks without cancellation.
-func buildLambdasFully(specs [numSigs]lamSpec, anchors []int64) *lamBanks {
+func buildLambdasFully(specs [dsl.NumSigs]lamSpec, anchors []int64) *dsl.Lambdas {
 	b, _ := buildLambdas(specs, anchors, nil)
 	return b
 }
 
 // mustLambdas returns the (complete) lambda banks of a set of constants.
-func mustLambdas(mined []int64) *lamBanks {
+func mustLambdas(mined []int64) *dsl.Lambdas {
 	b, _ := lambdasFor(mined, nil)
 	return b
 }
@@ -200,4 +203,31 @@ func checkDeclines(t *testing.T, tk task.Task, run sketchStrategy, cases []decli
 			}
 		})
 	}
+}
+
+// findOp returns the catalogue operator with a name and argument types.
+func findOp(t *testing.T, name string, args ...dsl.Type) *dsl.Operator {
+	t.Helper()
+	for _, ops := range [][]*dsl.Operator{dsl.Catalog.Scalars, dsl.Catalog.Top, dsl.Catalog.Holes} {
+		for _, o := range ops {
+			if o.Name == name && slices.Equal(o.Args, args) {
+				return o
+			}
+		}
+	}
+	t.Fatalf("no operator %s%v", name, args)
+	return nil
+}
+
+// vr, cst, app and lamApp write programs: a variable, a constant, an
+// operator applied to programs, with a lambda.
+func vr(i int) *dsl.Node  { return &dsl.Node{Var: i, Size: 1} }
+func cst(v any) *dsl.Node { return &dsl.Node{Var: -1, Const: v, Size: 1} }
+func app(o *dsl.Operator, kids ...*dsl.Node) *dsl.Node {
+	return &dsl.Node{Op: o, Kids: kids, Var: -1, Size: 1 + len(kids)}
+}
+func lamApp(o *dsl.Operator, l *dsl.Lambda, kids ...*dsl.Node) *dsl.Node {
+	n := app(o, kids...)
+	n.Lam = l
+	return n
 }

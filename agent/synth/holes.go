@@ -3,22 +3,24 @@ package synth
 import (
 	"sync"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
-var scalarOpsOnce = sync.OnceValue(func() []*operator {
-	var out []*operator
-	for _, op := range catalog.top {
-		if op.Ret <= tStr {
+var scalarOpsOnce = sync.OnceValue(func() []*dsl.Operator {
+	var out []*dsl.Operator
+	for _, op := range dsl.Catalog.Top {
+		if op.Ret <= dsl.Str {
 			out = append(out, op)
 		}
 	}
-	return append(out, catalog.holes...)
+	return append(out, dsl.Catalog.Holes...)
 })
 
 // scalarOps are the operators of a sketch's holes: those returning a
 // number, a truth value or a string (a hole is one value; the lists it
 // reads are its variables, reduced by sum, max, count...).
-func scalarOps() []*operator { return scalarOpsOnce() }
+func scalarOps() []*dsl.Operator { return scalarOpsOnce() }
 
 // enumHoles fills the holes of sketches with the enumerator: its fill is
 // holeSearchBy.
@@ -26,34 +28,34 @@ type enumHoles struct{}
 
 var _ holes = enumHoles{}
 
-func (enumHoles) fill(sub *problem, h hole) *node {
+func (enumHoles) fill(sub *dsl.Problem, h hole) *dsl.Node {
 	return holeSearchBy(sub, h.deadline, h.maxEval, h.done, h.maxSize, h.mem, h.sweep, h.conds, h.accept)
 }
 
 // holeSearchBy fills a hole (see holes.fill).
-func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
-	accept func(e *entry) bool) *node {
-	var found *node
-	lams, ok := lambdasFor(p.mined, done)
+func holeSearchBy(p *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(e *dsl.Entry) bool) *dsl.Node {
+	var found *dsl.Node
+	lams, ok := lambdasFor(p.Mined, done)
 	if !ok {
 		return nil
 	}
-	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: scalarOps(),
+	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: scalarOps(),
 		lams: lams, deadline: deadline, maxEval: maxEval, done: done, memLimit: mem})
-	masks := map[string]*entry{}
+	masks := map[string]*dsl.Entry{}
 	var order []string
-	en.onNew = func(t valType, e *entry) bool {
-		if !p.okType(t) {
+	en.onNew = func(t dsl.Type, e *dsl.Entry) bool {
+		if !p.OkType(t) {
 			return false
 		}
-		if accept == nil && p.allMatchCol(e.col) || accept != nil && accept(e) {
-			found = e.n
+		if accept == nil && p.AllMatchCol(e.Col) || accept != nil && accept(e) {
+			found = e.N
 			return true
 		}
 		// The branches of a conditional are small programs right on part
 		// of the points, the smallest of each set of points kept.
-		if conds && len(p.outs) >= 3 && e.n.Size <= maxBranchSize && len(order) < maxHoleMasks {
-			if bits, n := p.matchesCol(e.col); n > 0 {
+		if conds && len(p.Outs) >= 3 && e.N.Size <= maxBranchSize && len(order) < maxHoleMasks {
+			if bits, n := p.MatchesCol(e.Col); n > 0 {
 				if k := maskKey(bits); masks[k] == nil {
 					masks[k] = e
 					order = append(order, k)
@@ -62,7 +64,7 @@ func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan str
 		}
 		return false
 	}
-	for _, t := range p.ok {
+	for _, t := range p.Ok {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
 				if en.onNew(t, e) {
@@ -73,10 +75,10 @@ func holeSearchBy(p *problem, deadline time.Time, maxEval int64, done <-chan str
 	}
 	// A conditional is kept until the sizes below its own are
 	// enumerated: a plain program found there is preferred.
-	var cond *node
+	var cond *dsl.Node
 	en.grow(maxSize, func(size int) bool {
 		if size == 4 && sweep {
-			sweepStaged(en, 0.3, p.ok)
+			sweepStaged(en, 0.3, p.Ok)
 		}
 		if conds && found == nil && size >= 3 && len(order) > 1 {
 			if n, _ := splitConditional(p, en, masks, order, 2*size+1); n != nil && (cond == nil || n.Size < cond.Size) {

@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // TestLambdasFor checks the banks of a mined constant. They are bounded by
@@ -18,8 +20,8 @@ func TestLambdasFor(t *testing.T) {
 	}
 	// The anchored lambdas put the mined constant around small bodies.
 	want := map[string]bool{"λx.min(1000, square(x))": false, "λxy.mod(add(x, y), 1000)": false}
-	for _, sig := range []lamSig{sigI, sigII} {
-		for _, ls := range b.by[sig][tInt] {
+	for _, sig := range []dsl.Sig{dsl.SigI, dsl.SigII} {
+		for _, ls := range b.By[sig][dsl.Int] {
 			for _, l := range ls {
 				if _, have := want[l.String()]; have {
 					want[l.String()] = true
@@ -37,7 +39,7 @@ func TestLambdasFor(t *testing.T) {
 func TestKeyedLambdas(t *testing.T) {
 	b := defaultLambdas()
 	want := map[string]bool{"λxy.add(abs(x), abs(y))": false, "λxy.max(abs(x), abs(y))": false}
-	for _, ls := range b.by[sigII][tInt] {
+	for _, ls := range b.By[dsl.SigII][dsl.Int] {
 		for _, l := range ls {
 			if _, have := want[l.String()]; have {
 				want[l.String()] = true
@@ -69,9 +71,9 @@ func TestLambdasForCancelled(t *testing.T) {
 	if full == b {
 		t.Fatal("the cancelled build's banks were cached")
 	}
-	count := func(b *lamBanks) int {
+	count := func(b *dsl.Lambdas) int {
 		n := 0
-		for _, ls := range b.by[sigI][tInt] {
+		for _, ls := range b.By[dsl.SigI][dsl.Int] {
 			n += len(ls)
 		}
 		return n

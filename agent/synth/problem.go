@@ -5,11 +5,13 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // newBinding chooses variables from the task's kind and input_type, refined
 // by the observed inputs (floats anywhere make the numbers floats).
-func newBinding(t task.Task, inputs []any) (*binding, error) {
+func newBinding(t task.Task, inputs []any) (*dsl.Binding, error) {
 	floats := strings.Contains(strings.ToLower(t.InputType), "float")
 	for _, in := range inputs {
 		for _, f := range task.Numbers(in) {
@@ -17,29 +19,29 @@ func newBinding(t task.Task, inputs []any) (*binding, error) {
 				floats = true
 			}
 		}
-		if hasFloatLiteral(in) {
+		if dsl.HasFloatLiteral(in) {
 			floats = true
 		}
 	}
-	b := &binding{floats: floats}
-	num := tInt
-	list := tListInt
+	b := &dsl.Binding{Floats: floats}
+	num := dsl.Int
+	list := dsl.ListInt
 	if floats {
-		num, list = tFloat, tListFloat
+		num, list = dsl.Float, dsl.ListFloat
 	}
 	switch t.Kind {
 	case task.KindList:
-		b.names, b.types, b.line, b.shape = []string{"xs"}, []valType{list}, "xs = input_data", "list"
+		b.Names, b.Types, b.Line, b.Shape = []string{"xs"}, []dsl.Type{list}, "xs = input_data", "list"
 	case task.KindTwoLists:
-		b.names, b.types, b.line, b.shape = []string{"xs", "ys"}, []valType{list, list}, "xs, ys = input_data", "two_lists"
+		b.Names, b.Types, b.Line, b.Shape = []string{"xs", "ys"}, []dsl.Type{list, list}, "xs, ys = input_data", "two_lists"
 	case task.KindInt:
-		b.names, b.types, b.line, b.shape = []string{"n"}, []valType{tInt}, "n = input_data", "int"
+		b.Names, b.Types, b.Line, b.Shape = []string{"n"}, []dsl.Type{dsl.Int}, "n = input_data", "int"
 	case task.KindPair:
-		b.names, b.types, b.line, b.shape = []string{"a", "b"}, []valType{num, num}, "a, b = input_data", "pair"
+		b.Names, b.Types, b.Line, b.Shape = []string{"a", "b"}, []dsl.Type{num, num}, "a, b = input_data", "pair"
 	case task.KindString:
-		b.names, b.types, b.line, b.shape = []string{"s"}, []valType{tStr}, "s = input_data", "string"
+		b.Names, b.Types, b.Line, b.Shape = []string{"s"}, []dsl.Type{dsl.Str}, "s = input_data", "string"
 	case task.KindPoints:
-		b.names, b.types, b.line, b.shape = []string{"pts"}, []valType{tListPair}, "pts = input_data", "points"
+		b.Names, b.Types, b.Line, b.Shape = []string{"pts"}, []dsl.Type{dsl.ListPair}, "pts = input_data", "points"
 	default:
 		return otherBinding(t, inputs, b)
 	}
@@ -48,7 +50,7 @@ func newBinding(t task.Task, inputs []any) (*binding, error) {
 
 // otherBinding infers the shape of an "other" input from the observed
 // inputs, or from input_type when there are none.
-func otherBinding(t task.Task, inputs []any, b *binding) (out *binding, err error) {
+func otherBinding(t task.Task, inputs []any, b *dsl.Binding) (out *dsl.Binding, err error) {
 	if args := argsBinding(t, inputs, b); args != nil {
 		return args, nil
 	}
@@ -63,10 +65,10 @@ func otherBinding(t task.Task, inputs []any, b *binding) (out *binding, err erro
 	it := strings.ToLower(t.InputType)
 	if len(inputs) == 0 {
 		if strings.Contains(it, "pair") || strings.Contains(it, "point") {
-			b.names, b.types, b.line, b.shape = []string{"pairs"}, []valType{tListPair}, "pairs = input_data", "pairs"
+			b.Names, b.Types, b.Line, b.Shape = []string{"pairs"}, []dsl.Type{dsl.ListPair}, "pairs = input_data", "pairs"
 			return b, nil
 		}
-		return nil, fmt.Errorf("%w: no observed input and input_type %q", errUnsupported, t.InputType)
+		return nil, fmt.Errorf("%w: no observed input and input_type %q", dsl.ErrUnsupported, t.InputType)
 	}
 	// Every input must convert the same way.
 	kind := ""
@@ -77,51 +79,51 @@ func otherBinding(t task.Task, inputs []any, b *binding) (out *binding, err erro
 			if len(x) == 0 {
 				continue
 			}
-			v, good := fromJSON(x, b.floats)
+			v, good := dsl.FromJSON(x, b.Floats)
 			if !good {
-				return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+				return nil, fmt.Errorf("%w: %s", dsl.ErrUnsupported, dsl.ShortJSON(in))
 			}
 			switch v.(type) {
-			case []pair:
+			case []dsl.Pair:
 				k = "pairs"
 			case []int64, []float64:
 				k = "list"
 			case []string:
 				k = "words"
 			default:
-				return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+				return nil, fmt.Errorf("%w: %s", dsl.ErrUnsupported, dsl.ShortJSON(in))
 			}
 		default:
-			return nil, fmt.Errorf("%w: %s", errUnsupported, shortJSON(in))
+			return nil, fmt.Errorf("%w: %s", dsl.ErrUnsupported, dsl.ShortJSON(in))
 		}
 		if kind != "" && k != kind {
-			return nil, fmt.Errorf("%w: inputs of mixed shapes", errUnsupported)
+			return nil, fmt.Errorf("%w: inputs of mixed shapes", dsl.ErrUnsupported)
 		}
 		kind = k
 	}
 	switch kind {
 	case "list":
-		t := tListInt
-		if b.floats {
-			t = tListFloat
+		t := dsl.ListInt
+		if b.Floats {
+			t = dsl.ListFloat
 		}
-		b.names, b.types, b.line, b.shape = []string{"xs"}, []valType{t}, "xs = input_data", "list"
+		b.Names, b.Types, b.Line, b.Shape = []string{"xs"}, []dsl.Type{t}, "xs = input_data", "list"
 	case "words":
-		b.names, b.types, b.line, b.shape = []string{"words"}, []valType{tListStr}, "words = input_data", "words"
+		b.Names, b.Types, b.Line, b.Shape = []string{"words"}, []dsl.Type{dsl.ListStr}, "words = input_data", "words"
 	default:
-		b.names, b.types, b.line, b.shape = []string{"pairs"}, []valType{tListPair}, "pairs = input_data", "pairs"
+		b.Names, b.Types, b.Line, b.Shape = []string{"pairs"}, []dsl.Type{dsl.ListPair}, "pairs = input_data", "pairs"
 	}
 	return b, nil
 }
 
-func newProblem(t task.Task, examples []task.Example) (*problem, error) {
+func newProblem(t task.Task, examples []task.Example) (*dsl.Problem, error) {
 	var ins, outs []any
 	for _, ex := range examples {
-		in, good := decodeRaw(ex.Input)
+		in, good := dsl.DecodeRaw(ex.Input)
 		if !good {
 			return nil, fmt.Errorf("decode input %s", ex.Input)
 		}
-		out, good := decodeRaw(ex.Output)
+		out, good := dsl.DecodeRaw(ex.Output)
 		if !good {
 			return nil, fmt.Errorf("decode output %s", ex.Output)
 		}
@@ -131,15 +133,15 @@ func newProblem(t task.Task, examples []task.Example) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &problem{b: b, round: -1, mined: minedConsts(t)}
+	p := &dsl.Problem{B: b, Round: -1, Mined: minedConsts(t)}
 	for _, in := range ins {
-		env, err := b.env(in)
+		env, err := b.Env(in)
 		if err != nil {
 			return nil, err
 		}
-		p.envs = append(p.envs, env)
+		p.Envs = append(p.Envs, env)
 	}
-	if err := p.setOutputs(outs); err != nil {
+	if err := p.SetOutputs(outs); err != nil {
 		return nil, err
 	}
 	return p, nil

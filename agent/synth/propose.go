@@ -10,6 +10,8 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // proposeShare bounds the search that finds the programs a proposal tells
@@ -32,7 +34,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	var observed []any
 	seen := map[string]bool{}
 	for _, ex := range req.Examples {
-		if v, ok := decodeRaw(ex.Input); ok {
+		if v, ok := dsl.DecodeRaw(ex.Input); ok {
 			observed = append(observed, v)
 		}
 		seen[task.MustCanonical(ex.Input)] = true
@@ -43,7 +45,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	switch {
 	case structuredInputs(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
-	case berr == nil && b.shape == "tokens":
+	case berr == nil && b.Shape == "tokens":
 		// Token lists have no generator of their kind: the description's
 		// template and mutations of the observed inputs, told apart by the
 		// programs still consistent.
@@ -55,7 +57,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	shape := kindShape(req.Task.Kind)
 	if berr == nil {
-		shape = b.shape
+		shape = b.Shape
 	}
 	conservative := req.Rejection != "" && req.Attempt > 1
 	lim := limitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
@@ -297,7 +299,7 @@ func nearMissSources(exs []task.Example) []any {
 	var outs []string
 	byOut := map[string][]any{}
 	for i := len(exs) - 1; i >= 0; i-- {
-		v, ok := decodeRaw(exs[i].Input)
+		v, ok := dsl.DecodeRaw(exs[i].Input)
 		if !ok {
 			continue
 		}
@@ -334,7 +336,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	var extra [][]any
 	var idx []int
 	for i, v := range pool {
-		env, err := p.b.env(roundTrip(v))
+		env, err := p.B.Env(roundTrip(v))
 		if err != nil {
 			continue
 		}
@@ -345,13 +347,13 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	if len(surv) < 2 {
 		return nil
 	}
-	nObs := len(p.envs)
+	nObs := len(p.Envs)
 	// keys[j][s] is survivor s's output class on pool input j.
-	keys := make([][]hasher, len(extra))
+	keys := make([][]dsl.Hasher, len(extra))
 	for j := range extra {
-		keys[j] = make([]hasher, len(surv))
+		keys[j] = make([]dsl.Hasher, len(surv))
 		for s, e := range surv {
-			keys[j][s] = fnvOffset.value(p.rounded(e.values()[nObs+j]))
+			keys[j][s] = dsl.FnvOffset.Value(p.Rounded(e.Values()[nObs+j]))
 		}
 	}
 	class := make([]int, len(surv)) // current partition of survivors
@@ -398,7 +400,7 @@ func distinguishingRoom(req agent.ProposeRequest) int {
 }
 
 // splitPairs counts pairs of survivors in one class that the key separates.
-func splitPairs(class []int, key []hasher) int {
+func splitPairs(class []int, key []dsl.Hasher) int {
 	n := 0
 	for s := range class {
 		for t := s + 1; t < len(class); t++ {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Lessons from rejections: when the hidden program rejects a proposed
@@ -99,7 +101,7 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 	}
 	learned := false
 	if c != "" {
-		if v, ok := decodeRaw(json.RawMessage(c)); ok {
+		if v, ok := dsl.DecodeRaw(json.RawMessage(c)); ok {
 			o := observe(append(slices.Clone(observed), v), tp, nil)
 			var ranges [][2]float64
 			for _, re := range reasonRangeRes {

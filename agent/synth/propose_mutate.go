@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Inputs by mutation. Once examples exist, the observed inputs are the best
@@ -234,7 +236,7 @@ func (o *observation) group(sig string, vals []any) {
 			case int64:
 				isInt = true
 			case json.Number:
-				isInt = isIntNumber(n)
+				isInt = dsl.IsIntNumber(n)
 			}
 			if prev, seen := o.ints[sig]; seen {
 				isInt = isInt && prev

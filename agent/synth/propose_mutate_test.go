@@ -6,13 +6,15 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func decodeAll(t *testing.T, raws ...string) []any {
 	t.Helper()
 	var out []any
 	for _, r := range raws {
-		v, ok := decodeRaw(json.RawMessage(r))
+		v, ok := dsl.DecodeRaw(json.RawMessage(r))
 		if !ok {
 			t.Fatalf("bad JSON %s", r)
 		}

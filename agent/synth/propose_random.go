@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Random inputs: drawn by the task's kind within limits read from the
@@ -38,8 +40,8 @@ type shapeLimits struct {
 }
 
 // limitsFor derives generation bounds from the task and the observed inputs.
-func limitsFor(t task.Task, dom *task.Domain, b *binding, observed []any, conservative bool) shapeLimits {
-	l := shapeLimits{lo: -20, hi: 20, minLen: 0, maxLen: 10, floats: b != nil && b.floats}
+func limitsFor(t task.Task, dom *task.Domain, b *dsl.Binding, observed []any, conservative bool) shapeLimits {
+	l := shapeLimits{lo: -20, hi: 20, minLen: 0, maxLen: 10, floats: b != nil && b.Floats}
 	switch t.Kind {
 	case task.KindInt:
 		l.lo, l.hi = -100, 1000
@@ -283,12 +285,12 @@ func (g *generator) str(n int) string {
 	return s
 }
 
-// bracketPairs are the pairs of brackets the task's own marks hold both
+// BracketPairs are the pairs of brackets the task's own marks hold both
 // halves of.
 func (g *generator) bracketPairs() []string {
 	own := g.ownMarks()
 	var out []string
-	for _, p := range bracketPairs {
+	for _, p := range dsl.BracketPairs {
 		if slices.Contains(own, rune(p[0])) && slices.Contains(own, rune(p[1])) {
 			out = append(out, p)
 		}
@@ -304,7 +306,7 @@ func (g *generator) bracketPairs() []string {
 func (g *generator) nested(n int, pairs []string) string {
 	var others []rune
 	for _, r := range g.lim.alphabet {
-		if !strings.ContainsRune(strings.Join(bracketPairs, ""), r) {
+		if !strings.ContainsRune(strings.Join(dsl.BracketPairs, ""), r) {
 			others = append(others, r)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // normalized keeps the letters and digits of s, in lower case.
@@ -44,10 +46,10 @@ func mismatchedPairs(s string) int {
 func TestStringProposalShapes(t *testing.T) {
 	g := &generator{rng: rand.New(rand.NewSource(7)), shape: "string", lim: shapeLimits{maxLen: 14}}
 	kinds := map[string]func(s string) bool{
-		"exact palindrome": func(s string) bool { return len(s) >= 4 && s == reverseString(s) },
+		"exact palindrome": func(s string) bool { return len(s) >= 4 && s == dsl.ReverseString(s) },
 		"palindrome up to case and punctuation": func(s string) bool {
 			n := normalized(s)
-			return len(n) >= 3 && n == reverseString(n) && s != reverseString(s)
+			return len(n) >= 3 && n == dsl.ReverseString(n) && s != dsl.ReverseString(s)
 		},
 		"near miss": func(s string) bool { n := normalized(s); return len(n) >= 6 && mismatchedPairs(n) == 1 },
 	}
@@ -361,7 +363,7 @@ func TestTemplateDraws(t *testing.T) {
 			distinct := map[string]bool{}
 			for _, raw := range got {
 				distinct[raw] = true
-				v, _ := decodeRaw(json.RawMessage(raw))
+				v, _ := dsl.DecodeRaw(json.RawMessage(raw))
 				if err := tt.valid(v); err != nil {
 					t.Fatalf("invalid draw %s: %v", raw, err)
 				}

@@ -40,15 +40,15 @@ type tnode struct {
 	// its key in an object, the literal tags beside it in a tuple.
 	names []string
 	lit   any // tLit: string or int64
-	// lo, hi bound a tInt; exclude are values it must not take ("b is
+	// lo, hi bound a Int; exclude are values it must not take ("b is
 	// not 0").
 	lo, hi  int64
 	exclude []int64
-	// minLen, maxLen bound a list's length, a string's length in
+	// minLen, MaxLen bound a list's length, a string's length in
 	// characters, an expression's token count.
 	minLen, maxLen int
 	ranged         bool // a constraint stated lo, hi
-	counted        bool // a constraint stated minLen, maxLen
+	counted        bool // a constraint stated minLen, MaxLen
 	alphabet       []rune
 	choices        []string
 	// elems: tuple positions, alternatives, a list's element (one),

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Default search bounds.
@@ -14,7 +16,7 @@ const (
 
 // searchResult is what one search found.
 type searchResult struct {
-	best      *node
+	best      *dsl.Node
 	passed    int
 	solved    bool
 	evaluated int64
@@ -23,7 +25,7 @@ type searchResult struct {
 	memFull   bool
 	banked    int
 	// survivors are consistent programs distinct on the extra inputs.
-	survivors []*entry
+	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
 	skipped map[string]bool
 }
@@ -57,13 +59,13 @@ type searchSpec struct {
 // searcher is one search in progress: the enumerator and what was found.
 // A search stopped by its clock can be resumed (resume) with more time.
 type searcher struct {
-	p    *problem
+	p    *dsl.Problem
 	spec searchSpec
 	en   *enumerator
 	res  searchResult
 	// bestSize is the size of the best partial program.
 	bestSize  int
-	masks     map[string]*entry
+	masks     map[string]*dsl.Entry
 	maskOrder []string
 	// swept says the strategies run after size 4 ran to their end
 	// (within their shares of the time), so that a resumed search does
@@ -84,24 +86,24 @@ type searcher struct {
 // reduced by a learned modulus (strategy_modulus.go). A search that
 // ends with nothing consistent tries the last resorts
 // (strategy_families.go).
-func search(p *problem, spec searchSpec) searchResult {
+func search(p *dsl.Problem, spec searchSpec) searchResult {
 	return newSearcher(p, spec).run()
 }
 
-func newSearcher(p *problem, spec searchSpec) *searcher {
-	envs := p.envs
+func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
+	envs := p.Envs
 	if len(spec.extra) > 0 {
-		envs = append(append([][]any{}, p.envs...), spec.extra...)
+		envs = append(append([][]any{}, p.Envs...), spec.extra...)
 	}
-	s := &searcher{p: p, spec: spec, masks: map[string]*entry{}}
-	lams, _ := lambdasFor(p.mined, spec.done)
+	s := &searcher{p: p, spec: spec, masks: map[string]*dsl.Entry{}}
+	lams, _ := lambdasFor(p.Mined, spec.done)
 	s.en = newEnumerator(enumConfig{
-		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top, lams: lams,
+		envs: envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top, lams: lams,
 		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
 	})
 	s.en.onNew = s.onNew
 	// Variables and constants were added before onNew was set.
-	for _, t := range p.ok {
+	for _, t := range p.Ok {
 		for _, es := range s.en.bank[t] {
 			for _, e := range es {
 				if s.onNew(t, e) {
@@ -159,16 +161,16 @@ func (s *searcher) result() searchResult {
 
 // consider records a program consistent with every example; it reports
 // whether the search can stop.
-func (s *searcher) consider(n *node, vals []any) bool {
+func (s *searcher) consider(n *dsl.Node, vals []any) bool {
 	p, res := s.p, &s.res
-	if p.allMatch(vals) {
+	if p.AllMatch(vals) {
 		if s.spec.skip[n.String()] {
 			return false
 		}
 		if !res.solved {
-			res.best, res.passed, res.solved = n, len(p.outs), true
+			res.best, res.passed, res.solved = n, len(p.Outs), true
 		}
-		res.survivors = append(res.survivors, &entry{n: n, boxedVals: vals})
+		res.survivors = append(res.survivors, &dsl.Entry{N: n, BoxedVals: vals})
 		keep := s.spec.keep
 		if keep <= 0 {
 			keep = maxSurvivors
@@ -179,27 +181,27 @@ func (s *searcher) consider(n *node, vals []any) bool {
 }
 
 // onNew checks each new program of the enumerator.
-func (s *searcher) onNew(t valType, e *entry) bool {
+func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 	p, res := s.p, &s.res
-	if !p.okType(t) {
-		if p.labels != nil {
+	if !p.OkType(t) {
+		if p.Labels != nil {
 			if n, vals := tabled(p, t, e); n != nil {
 				return s.consider(n, vals)
 			}
 		}
 		return false
 	}
-	if p.allMatchCol(e.col) {
-		return s.consider(e.n, e.values())
+	if p.AllMatchCol(e.Col) {
+		return s.consider(e.N, e.Values())
 	}
 	if res.solved {
 		return false
 	}
-	bits, n := p.matchesCol(e.col)
-	if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < s.bestSize) {
-		res.best, res.passed, s.bestSize = e.n, n, e.n.Size
+	bits, n := p.MatchesCol(e.Col)
+	if n > res.passed || res.best == nil || (n == res.passed && e.N.Size < s.bestSize) {
+		res.best, res.passed, s.bestSize = e.N, n, e.N.Size
 	}
-	if n > 0 && len(p.outs) >= 3 {
+	if n > 0 && len(p.Outs) >= 3 {
 		k := maskKey(bits)
 		if _, have := s.masks[k]; !have {
 			s.masks[k] = e
@@ -223,7 +225,7 @@ func (s *searcher) afterLevel(size int) bool {
 	if size == 4 && !res.solved && s.strategies() {
 		return true
 	}
-	if res.solved || len(p.outs) < 3 || size < 3 {
+	if res.solved || len(p.Outs) < 3 || size < 3 {
 		return false
 	}
 	if n, vals := splitConditional(p, en, s.masks, s.maskOrder, 2*size+1); n != nil {
@@ -250,7 +252,7 @@ func (s *searcher) strategies() bool {
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}
-	sweepStaged(en, 0.5, p.ok)
+	sweepStaged(en, 0.5, p.Ok)
 	if en.stopped {
 		return true
 	}
@@ -286,16 +288,16 @@ func runSketches(en *enumerator, run func(r *sketchRun) bool) bool {
 }
 
 // topConsts are the constants of whole programs.
-func topConsts(p *problem) []any {
-	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.mined)
-	if p.b.floats || p.out == tFloat || p.out == tListFloat {
+func topConsts(p *dsl.Problem) []any {
+	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.Mined)
+	if p.B.Floats || p.Out == dsl.Float || p.Out == dsl.ListFloat {
 		cs = append(cs, 0.0, 1.0)
 	}
-	if p.out == tStr || p.out == tListStr {
+	if p.Out == dsl.Str || p.Out == dsl.ListStr {
 		cs = append(cs, "", " ")
 	}
-	for _, c := range p.consts {
-		if indexOf(cs, c) < 0 {
+	for _, c := range p.Consts {
+		if dsl.IndexOf(cs, c) < 0 {
 			cs = append(cs, c)
 		}
 	}

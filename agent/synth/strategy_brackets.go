@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Brackets. A string read for its brackets — whether they balance, how
@@ -96,14 +98,14 @@ func (b bracketScan) run(s string) any {
 
 // bracketSketch tries every filling when the input is one string holding
 // brackets; it reports whether consider accepted a program.
-func bracketSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tStr || (p.out != tInt && p.out != tBool) || p.nullable || len(p.outs) < minBracketExamples || en.stopped {
+func bracketSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || (p.Out != dsl.Int && p.Out != dsl.Bool) || p.Nullable || len(p.Outs) < minBracketExamples || en.stopped {
 		return false
 	}
 	var seen []string
-	for _, env := range p.envs[:len(p.outs)] {
+	for _, env := range p.Envs[:len(p.Outs)] {
 		s := env[0].(string)
-		for _, pr := range bracketPairs {
+		for _, pr := range dsl.BracketPairs {
 			if strings.ContainsAny(s, pr) && !slices.Contains(seen, pr) {
 				seen = append(seen, pr)
 			}
@@ -113,13 +115,13 @@ func bracketSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) 
 		return false
 	}
 	reads := []bracketReading{readBalanced}
-	if p.out == tInt {
+	if p.Out == dsl.Int {
 		reads = []bracketReading{readMaxDepth, readClosed, readOpenLeft, readToBalance}
 	}
 	// A constant for unbalanced inputs is one of the outputs.
 	invalids := []any{nil}
-	for _, o := range p.outs {
-		if p.out == tInt && indexOf(invalids, o) < 0 {
+	for _, o := range p.Outs {
+		if p.Out == dsl.Int && dsl.IndexOf(invalids, o) < 0 {
 			invalids = append(invalids, o)
 		}
 	}
@@ -140,7 +142,7 @@ func bracketSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) 
 		}
 	}
 	return fillSketch(en, p, fills, func(b bracketScan, env []any) any { return b.run(env[0].(string)) },
-		func(b bracketScan) *node { return bracketNode(p, b) }, consider)
+		func(b bracketScan) *dsl.Node { return bracketNode(p, b) }, consider)
 }
 
 // minBracketExamples is how many examples a scan needs: a few outputs fit
@@ -168,18 +170,18 @@ func (b bracketScan) String() string {
 	}
 	s := fmt.Sprintf("%s, %s, %s", strings.Join(b.pairs, " "), kind, bracketReadingNames[b.read])
 	if b.invalid != nil {
-		s += ", else " + constCode(b.invalid).s
+		s += ", else " + dsl.ConstCode(b.invalid).S
 	}
 	return s
 }
 
-func bracketNode(p *problem, b bracketScan) *node {
-	op := &operator{Name: "brackets[" + b.String() + "]", Args: p.b.types, Ret: p.out, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return b.run(a[0].(string)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("brackets", p.b.names, bracketLoop(b, p.b.names[0])), a...)
+func bracketNode(p *dsl.Problem, b bracketScan) *dsl.Node {
+	op := &dsl.Operator{Name: "brackets[" + b.String() + "]", Args: p.B.Types, Ret: p.Out, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return b.run(a[0].(string)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("brackets", p.B.Names, bracketLoop(b, p.B.Names[0])), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 6 + len(b.pairs)}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 6 + len(b.pairs)}
 }
 
 // bracketLoop renders the scan: a loop with a stack, then the reading.
@@ -252,7 +254,7 @@ func bracketLoop(b bracketScan, s string) string {
 		value = "unmatched + len(stack)"
 	}
 	if b.invalid != nil {
-		fmt.Fprintf(&sb, "    if broken or stack:\n        return %s\n", constCode(b.invalid).s)
+		fmt.Fprintf(&sb, "    if broken or stack:\n        return %s\n", dsl.ConstCode(b.invalid).S)
 	}
 	fmt.Fprintf(&sb, "    return %s\n", value)
 	return sb.String()

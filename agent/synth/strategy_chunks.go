@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Chunk-wise decomposition. A string made of fixed-width units — a letter
@@ -34,7 +36,7 @@ const (
 // separator of the joined images (list: the list of them).
 type chunkProgram struct {
 	width int
-	fn    *node
+	fn    *dsl.Node
 	join  string
 	list  bool
 }
@@ -62,13 +64,13 @@ func chunkNames(width int) []string {
 func (cp chunkProgram) run(s string) any {
 	rs := []rune(s)
 	if len(rs)%cp.width != 0 {
-		return errV
+		return dsl.ErrV
 	}
 	out := make([]string, len(rs)/cp.width)
 	for j := range out {
-		v, isStr := evalSafe(cp.fn, chunkEnv(rs, cp.width, j)).(string)
+		v, isStr := dsl.EvalSafe(cp.fn, chunkEnv(rs, cp.width, j)).(string)
 		if !isStr {
-			return errV
+			return dsl.ErrV
 		}
 		out[j] = v
 	}
@@ -76,16 +78,16 @@ func (cp chunkProgram) run(s string) any {
 		return out
 	}
 	joined := strings.Join(out, cp.join)
-	if len(joined) > maxLen {
-		return errV
+	if len(joined) > dsl.MaxLen {
+		return dsl.ErrV
 	}
 	return joined
 }
 
 // chunkwise tries every width within its share of the time left; it
 // reports whether consider accepted a program.
-func chunkwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tStr || (p.out != tStr && p.out != tListStr) || p.nullable || len(p.outs) < 2 || en.stopped {
+func chunkwise(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || (p.Out != dsl.Str && p.Out != dsl.ListStr) || p.Nullable || len(p.Outs) < 2 || en.stopped {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * chunkShare))
@@ -105,54 +107,54 @@ func chunkwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool
 // searchChunkProgram cuts every example's input into units of width
 // characters and searches the function whose images, joined (or listed),
 // give every output.
-func searchChunkProgram(p *problem, width int, deadline time.Time, en *sketchRun) (chunkProgram, bool) {
+func searchChunkProgram(p *dsl.Problem, width int, deadline time.Time, en *sketchRun) (chunkProgram, bool) {
 	names := chunkNames(width)
-	types := []valType{tStr}
+	types := []dsl.Type{dsl.Str}
 	for range width {
-		types = append(types, tStr)
+		types = append(types, dsl.Str)
 	}
-	types = append(types, tInt)
-	sub := &problem{b: &binding{names: names, types: types}, round: -1, mined: p.mined, out: tStr, ok: []valType{tStr}}
+	types = append(types, dsl.Int)
+	sub := &dsl.Problem{B: &dsl.Binding{Names: names, Types: types}, Round: -1, Mined: p.Mined, Out: dsl.Str, Ok: []dsl.Type{dsl.Str}}
 	// starts[e] is where example e's units begin among the environments.
-	starts := make([]int, len(p.outs)+1)
+	starts := make([]int, len(p.Outs)+1)
 	several := false
-	for e := range p.outs {
-		rs := []rune(p.envs[e][0].(string))
+	for e := range p.Outs {
+		rs := []rune(p.Envs[e][0].(string))
 		if len(rs)%width != 0 {
 			return chunkProgram{}, false
 		}
 		several = several || len(rs) >= 2*width
 		for j := range len(rs) / width {
-			sub.envs = append(sub.envs, chunkEnv(rs, width, j))
+			sub.Envs = append(sub.Envs, chunkEnv(rs, width, j))
 		}
-		starts[e+1] = len(sub.envs)
+		starts[e+1] = len(sub.Envs)
 	}
 	if !several {
 		return chunkProgram{}, false
 	}
-	if p.out == tListStr {
+	if p.Out == dsl.ListStr {
 		// The images are the output's elements: data points.
-		for e, o := range p.outs {
+		for e, o := range p.Outs {
 			words := o.([]string)
 			if len(words) != starts[e+1]-starts[e] {
 				return chunkProgram{}, false
 			}
 			for _, w := range words {
-				sub.outs = append(sub.outs, w)
+				sub.Outs = append(sub.Outs, w)
 			}
 		}
 		fn := en.holeSearch(sub, deadline, en.done, chunkFuncMax, en.memLimit/4, false, false)
 		return chunkProgram{width: width, fn: fn, list: true}, fn != nil
 	}
 	var join string
-	accept := func(cand *entry) bool {
-		if cand.typ() != tStr {
+	accept := func(cand *dsl.Entry) bool {
+		if cand.Typ() != dsl.Str {
 			return false
 		}
-		vals := cand.values()
+		vals := cand.Values()
 		for _, sep := range chunkJoins {
 			fits := true
-			for e, o := range p.outs {
+			for e, o := range p.Outs {
 				parts := make([]string, 0, starts[e+1]-starts[e])
 				for _, v := range vals[starts[e]:starts[e+1]] {
 					s, isStr := v.(string)
@@ -178,26 +180,26 @@ func searchChunkProgram(p *problem, width int, deadline time.Time, en *sketchRun
 	return chunkProgram{width: width, fn: fn, join: join}, fn != nil
 }
 
-func chunkNode(p *problem, cp chunkProgram) *node {
-	ret := tStr
+func chunkNode(p *dsl.Problem, cp chunkProgram) *dsl.Node {
+	ret := dsl.Str
 	if cp.list {
-		ret = tListStr
+		ret = dsl.ListStr
 	}
-	op := &operator{Name: fmt.Sprintf("chunkwise[%d, %q: %s]", cp.width, cp.join, cp.fn), Args: p.b.types, Ret: ret, Fam: famList, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return cp.run(a[0].(string)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
+	op := &dsl.Operator{Name: fmt.Sprintf("chunkwise[%d, %q: %s]", cp.width, cp.join, cp.fn), Args: p.B.Types, Ret: ret, Fam: dsl.FamList, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return cp.run(a[0].(string)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
 			names := chunkNames(cp.width)
-			vars := make([]code, len(names))
+			vars := make([]dsl.Code, len(names))
 			for i, n := range names {
-				vars[i] = atom(n)
+				vars[i] = dsl.Atom(n)
 			}
-			s := p.b.names[0]
+			s := p.B.Names[0]
 			used := make([]bool, len(names))
 			markVars(cp.fn, used)
 			units := fmt.Sprintf("(%s[i:i + %d] for i in range(0, len(%s), %d))", s, cp.width, s, cp.width)
-			images := fmt.Sprintf("[%s for c in %s]", e.node(cp.fn, vars).s, units)
+			images := fmt.Sprintf("[%s for c in %s]", e.Node(cp.fn, vars).S, units)
 			if used[len(names)-1] {
-				images = fmt.Sprintf("[%s for j, c in enumerate%s]", e.node(cp.fn, vars).s, units)
+				images = fmt.Sprintf("[%s for j, c in enumerate%s]", e.Node(cp.fn, vars).S, units)
 			}
 			// A last unit cut short raises, as the Go evaluation fails.
 			body := fmt.Sprintf("    if len(%s) %% %d:\n        raise ValueError(\"expected units of %d characters\")\n", s, cp.width, cp.width)
@@ -206,7 +208,7 @@ func chunkNode(p *problem, cp chunkProgram) *node {
 			} else {
 				body += fmt.Sprintf("    return %s.join(%s)\n", strconv.Quote(cp.join), images)
 			}
-			return call(e.loopHelper("chunkwise", p.b.names, body), a...)
+			return dsl.Call(e.LoopHelper("chunkwise", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 3 + cp.fn.Size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 3 + cp.fn.Size}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Error diffusion. A list of intensities mapped to two output levels,
@@ -30,14 +32,14 @@ type diffusion struct {
 	low, high int64
 }
 
-// run gives the levels of xs, or errV when an addition overflows.
+// run gives the levels of xs, or ErrV when an addition overflows.
 func (d diffusion) run(xs []int64) any {
 	out := make([]int64, len(xs))
 	var carry int64
 	for i, x := range xs {
-		v, good := addI(x, carry)
+		v, good := dsl.AddI(x, carry)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		out[i] = d.low
 		carry = v
@@ -52,9 +54,9 @@ func (d diffusion) run(xs []int64) any {
 // diffusionSketch tries every threshold and weight when a list of
 // integers maps to a list of two levels of the same length; it reports
 // whether consider accepted a program.
-func diffusionSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func diffusionSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	st := newStreams(p, en.envs)
-	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || st.outElem != tInt || en.stopped {
+	if st == nil || len(st.elem) != 1 || st.elem[0] != dsl.Int || st.outElem != dsl.Int || en.stopped {
 		return false
 	}
 	var levels []int64
@@ -98,7 +100,7 @@ func diffusionSketch(en *sketchRun, p *problem, consider func(*node, []any) bool
 		}
 		seen[k] = true
 		mid := (k + 1) / 2
-		for d := int64(0); d <= max(absI(mid-lo), absI(hi+1-mid)); d++ {
+		for d := int64(0); d <= max(dsl.AbsI(mid-lo), dsl.AbsI(hi+1-mid)); d++ {
 			ts := []int64{mid + d, mid - d}
 			if d == 0 {
 				ts = ts[:1]
@@ -111,17 +113,17 @@ func diffusionSketch(en *sketchRun, p *problem, consider func(*node, []any) bool
 		}
 	}
 	return fillSketch(en, p, fills, func(d diffusion, env []any) any { return d.run(env[0].([]int64)) },
-		func(d diffusion) *node { return diffusionNode(p, d) }, consider)
+		func(d diffusion) *dsl.Node { return diffusionNode(p, d) }, consider)
 }
 
 // diffusionNode is the program of an error diffusion over the list
 // variable.
-func diffusionNode(p *problem, d diffusion) *node {
-	op := &operator{Name: fmt.Sprintf("error_diffusion[t=%d, k=%d, levels %d/%d]", d.t, d.k, d.low, d.high),
-		Args: p.b.types, Ret: tListInt, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return d.run(a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("error_diffusion", p.b.names, diffusionLoop(d, p.b.names[0])), a...)
+func diffusionNode(p *dsl.Problem, d diffusion) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("error_diffusion[t=%d, k=%d, levels %d/%d]", d.t, d.k, d.low, d.high),
+		Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return d.run(a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("error_diffusion", p.B.Names, diffusionLoop(d, p.B.Names[0])), a...)
 		}}
 	return overVars(p, op, 12)
 }

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // familySketches runs the strategies for programs the levels do not reach
@@ -19,7 +21,7 @@ import (
 // of strings (strategy_words.go) and the decomposition into fixed-width
 // units (strategy_chunks.go). It reports whether consider accepted a
 // program.
-func familySketches(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func familySketches(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return dpSketch(en, p, consider) || orbitSketch(en, p, consider) || digitSketch(en, p, consider) || digitValueSketch(en, p, 0.1, consider) || stackSketch(en, p, consider) || interpSketch(en, p, consider) || bracketSketch(en, p, consider) ||
 		stateMachine(en, p, 0.15, consider) || diffusionSketch(en, p, consider) || positionwise(en, p, 0.6, consider) || listDPSketch(en, p, consider) || alignSketch(en, p, consider) ||
 		indexDecomposition(en, p, consider) || firstIndexDecomposition(en, p, consider) || firstPair(en, p, consider) || wordwise(en, p, consider) || chunkwise(en, p, consider)
@@ -30,7 +32,7 @@ func familySketches(en *sketchRun, p *problem, consider func(*node, []any) bool)
 // consistent: the character table (strategy_template_chartable.go). A
 // program that fits lets the run go on with more examples, where a partial
 // one would stall it. It reports whether consider accepted a program.
-func lastResort(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func lastResort(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return charTableSketch(en, p, consider)
 }
 
@@ -44,7 +46,7 @@ type sketchRun struct {
 	deadline time.Time
 	done     <-chan struct{}
 	memLimit int64
-	lams     *lamBanks
+	lams     *dsl.Lambdas
 	holes    holes
 	// stopped says the search is stopped (its clock, its budget or a
 	// cancellation), cancelled that done was closed.
@@ -77,7 +79,7 @@ type holes interface {
 	// programs each right on part of the data points: a state that
 	// changes only on some inputs, a value that depends on the index's
 	// parity.
-	fill(sub *problem, h hole) *node
+	fill(sub *dsl.Problem, h hole) *dsl.Node
 }
 
 // hole bounds the search for a sketch's hole. accept, when not nil, says
@@ -93,36 +95,36 @@ type hole struct {
 	maxSize      int
 	mem          int64
 	sweep, conds bool
-	accept       func(e *entry) bool
+	accept       func(e *dsl.Entry) bool
 }
 
 // holeSearch fills a hole of at most maxSize by the run's enumerator.
-func (r *sketchRun) holeSearch(sub *problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *node {
+func (r *sketchRun) holeSearch(sub *dsl.Problem, deadline time.Time, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool) *dsl.Node {
 	return r.holes.fill(sub, hole{deadline: deadline, done: done, maxSize: maxSize, mem: mem, sweep: sweep, conds: conds})
 }
 
 // holeSearchBy is holeSearch with the other bounds of a hole.
-func (r *sketchRun) holeSearchBy(sub *problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
-	accept func(e *entry) bool) *node {
+func (r *sketchRun) holeSearchBy(sub *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(e *dsl.Entry) bool) *dsl.Node {
 	return r.holes.fill(sub, hole{deadline: deadline, maxEval: maxEval, done: done, maxSize: maxSize, mem: mem, sweep: sweep, conds: conds, accept: accept})
 }
 
 // overVars is the program applying a sketch's operator to the problem's
 // variables in order, of the size given.
-func overVars(p *problem, op *operator, size int) *node {
-	n := &node{Op: op, Var: -1, Size: size}
-	for i := range p.b.types {
-		n.Kids = append(n.Kids, &node{Var: i, Size: 1})
+func overVars(p *dsl.Problem, op *dsl.Operator, size int) *dsl.Node {
+	n := &dsl.Node{Op: op, Var: -1, Size: size}
+	for i := range p.B.Types {
+		n.Kids = append(n.Kids, &dsl.Node{Var: i, Size: 1})
 	}
 	return n
 }
 
 // offer hands a sketch's program to consider with its values on every
 // environment (examples and proposal candidates).
-func offer(en *sketchRun, n *node, consider func(*node, []any) bool) bool {
+func offer(en *sketchRun, n *dsl.Node, consider func(*dsl.Node, []any) bool) bool {
 	vals := make([]any, len(en.envs))
 	for i, env := range en.envs {
-		vals[i] = evalSafe(n, env)
+		vals[i] = dsl.EvalSafe(n, env)
 	}
 	return consider(n, vals)
 }
@@ -130,12 +132,12 @@ func offer(en *sketchRun, n *node, consider func(*node, []any) bool) bool {
 // fillSketch checks the fillings of a sketch on the examples in order and
 // hands the first that fits every example to consider, with its values on
 // every environment; it reports whether consider accepted one.
-func fillSketch[F any](en *sketchRun, p *problem, fills []F, run func(f F, env []any) any, prog func(f F) *node,
-	consider func(*node, []any) bool) bool {
+func fillSketch[F any](en *sketchRun, p *dsl.Problem, fills []F, run func(f F, env []any) any, prog func(f F) *dsl.Node,
+	consider func(*dsl.Node, []any) bool) bool {
 	for _, f := range fills {
 		fits := true
-		for i := range p.outs {
-			if !p.matchesAt(i, run(f, p.envs[i])) {
+		for i := range p.Outs {
+			if !p.MatchesAt(i, run(f, p.Envs[i])) {
 				fits = false
 				break
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // First-index decomposition. When the output is the first position of a
@@ -26,24 +28,24 @@ type firstIndex struct {
 }
 
 // featureNames are the function's variables in order.
-func (f firstIndex) featureNames(p *problem) []string {
+func (f firstIndex) featureNames(p *dsl.Problem) []string {
 	names := []string{"pre", "rest", "i"}
 	if !f.split {
 		names = append([]string{"x"}, names...)
 	}
 	for _, v := range f.ints {
-		names = append(names, p.b.names[v])
+		names = append(names, p.B.Names[v])
 	}
 	return names
 }
 
-func (f firstIndex) featureTypes() []valType {
-	types := []valType{tListInt, tListInt, tInt}
+func (f firstIndex) featureTypes() []dsl.Type {
+	types := []dsl.Type{dsl.ListInt, dsl.ListInt, dsl.Int}
 	if !f.split {
-		types = append([]valType{tInt}, types...)
+		types = append([]dsl.Type{dsl.Int}, types...)
 	}
 	for range f.ints {
-		types = append(types, tInt)
+		types = append(types, dsl.Int)
 	}
 	return types
 }
@@ -70,12 +72,12 @@ func (f firstIndex) positions(n int) int {
 }
 
 // run returns the first position where fn holds, or -1.
-func (f firstIndex) run(fn *node, env []any) any {
+func (f firstIndex) run(fn *dsl.Node, env []any) any {
 	xs := env[f.list].([]int64)
 	for i := range f.positions(len(xs)) {
-		b, isBool := evalSafe(fn, f.features(env, i)).(bool)
+		b, isBool := dsl.EvalSafe(fn, f.features(env, i)).(bool)
 		if !isBool {
-			return errV
+			return dsl.ErrV
 		}
 		if b {
 			return int64(i)
@@ -88,16 +90,16 @@ func (f firstIndex) run(fn *node, env []any) any {
 // its output is not an integer, its inputs not one integer list and
 // integers, or some output not a position of its list (or -1) or every
 // output -1.
-func newFirstIndex(p *problem) (firstIndex, bool) {
+func newFirstIndex(p *dsl.Problem) (firstIndex, bool) {
 	f := firstIndex{list: -1}
-	if p.out != tInt || p.nullable || len(p.outs) < 2 {
+	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 2 {
 		return f, false
 	}
-	for v, t := range p.b.types {
+	for v, t := range p.B.Types {
 		switch {
-		case t == tListInt && f.list < 0:
+		case t == dsl.ListInt && f.list < 0:
 			f.list = v
-		case t == tInt:
+		case t == dsl.Int:
 			f.ints = append(f.ints, v)
 		default:
 			return f, false
@@ -107,8 +109,8 @@ func newFirstIndex(p *problem) (firstIndex, bool) {
 		return f, false
 	}
 	found := false
-	for e, o := range p.outs {
-		n := int64(len(p.envs[e][f.list].([]int64)))
+	for e, o := range p.Outs {
+		n := int64(len(p.Envs[e][f.list].([]int64)))
 		i := o.(int64)
 		switch {
 		case i < -1 || i > n:
@@ -130,25 +132,25 @@ const (
 
 // firstIndexDecomposition searches the function within its share of the
 // time left; it reports whether consider accepted a program.
-func firstIndexDecomposition(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func firstIndexDecomposition(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	f, good := newFirstIndex(p)
 	if !good || en.stopped {
 		return false
 	}
-	sub := &problem{b: &binding{names: f.featureNames(p), types: f.featureTypes()}, round: -1, mined: p.mined, out: tBool, ok: []valType{tBool}}
-	for e, o := range p.outs {
-		env := p.envs[e]
+	sub := &dsl.Problem{B: &dsl.Binding{Names: f.featureNames(p), Types: f.featureTypes()}, Round: -1, Mined: p.Mined, Out: dsl.Bool, Ok: []dsl.Type{dsl.Bool}}
+	for e, o := range p.Outs {
+		env := p.Envs[e]
 		at := int(o.(int64))
 		last := at
 		if at < 0 {
 			last = f.positions(len(env[f.list].([]int64))) - 1
 		}
-		for i := 0; i <= last && len(sub.outs) < maxPointsSearched; i++ {
-			sub.envs = append(sub.envs, f.features(env, i))
-			sub.outs = append(sub.outs, i == at)
+		for i := 0; i <= last && len(sub.Outs) < maxPointsSearched; i++ {
+			sub.Envs = append(sub.Envs, f.features(env, i))
+			sub.Outs = append(sub.Outs, i == at)
 		}
 	}
-	if len(sub.outs) < 4 {
+	if len(sub.Outs) < 4 {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * firstShare))
@@ -160,25 +162,25 @@ func firstIndexDecomposition(en *sketchRun, p *problem, consider func(*node, []a
 }
 
 // firstIndexNode is the program: the loop over the positions.
-func firstIndexNode(p *problem, f firstIndex, fn *node) *node {
-	op := &operator{Name: fmt.Sprintf("first_index[split=%v:%s]", f.split, fn), Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return f.run(fn, a) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("first_index", p.b.names, f.python(e, p, fn)), a...)
+func firstIndexNode(p *dsl.Problem, f firstIndex, fn *dsl.Node) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("first_index[split=%v:%s]", f.split, fn), Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return f.run(fn, a) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("first_index", p.B.Names, f.python(e, p, fn)), a...)
 		}}
 	return overVars(p, op, 3+fn.Size)
 }
 
 // python renders the helper's body.
-func (f firstIndex) python(e *emitter, p *problem, fn *node) string {
+func (f firstIndex) python(e *dsl.Emitter, p *dsl.Problem, fn *dsl.Node) string {
 	names := f.featureNames(p)
 	used := make([]bool, len(names))
 	markVars(fn, used)
-	vars := make([]code, len(names))
+	vars := make([]dsl.Code, len(names))
 	for i, n := range names {
-		vars[i] = atom(n)
+		vars[i] = dsl.Atom(n)
 	}
-	xs := p.b.names[f.list]
+	xs := p.B.Names[f.list]
 	var sb strings.Builder
 	if f.split {
 		fmt.Fprintf(&sb, "    for i in range(len(%s) + 1):\n", xs)
@@ -191,7 +193,7 @@ func (f firstIndex) python(e *emitter, p *problem, fn *node) string {
 			fmt.Fprintf(&sb, "        %s = %s\n", n, rhs)
 		}
 	}
-	fmt.Fprintf(&sb, "        if %s:\n            return i\n", e.node(fn, vars).s)
+	fmt.Fprintf(&sb, "        if %s:\n            return i\n", e.Node(fn, vars).S)
 	sb.WriteString("    return -1\n")
 	return sb.String()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Index-set decomposition. When the output is the list of the indices at
@@ -32,16 +34,16 @@ type indexSet struct {
 // output is not a list of integers, its inputs are not integer lists and
 // integers (at least one list), or some output is not an increasing list
 // of the lists' indices.
-func newIndexSet(p *problem) (indexSet, bool) {
+func newIndexSet(p *dsl.Problem) (indexSet, bool) {
 	var ix indexSet
-	if p.out != tListInt || p.nullable || len(p.outs) == 0 {
+	if p.Out != dsl.ListInt || p.Nullable || len(p.Outs) == 0 {
 		return ix, false
 	}
-	for v, t := range p.b.types {
+	for v, t := range p.B.Types {
 		switch t {
-		case tListInt:
+		case dsl.ListInt:
 			ix.lists = append(ix.lists, v)
-		case tInt:
+		case dsl.Int:
 			ix.ints = append(ix.ints, v)
 		default:
 			return ix, false
@@ -50,8 +52,8 @@ func newIndexSet(p *problem) (indexSet, bool) {
 	if len(ix.lists) == 0 {
 		return ix, false
 	}
-	for e, o := range p.outs {
-		n, good := ix.length(p.envs[e])
+	for e, o := range p.Outs {
+		n, good := ix.length(p.Envs[e])
 		if !good {
 			return ix, false
 		}
@@ -91,16 +93,16 @@ func (ix indexSet) features(env []any, i int) []any {
 }
 
 // run applies the function at every index of an environment.
-func (ix indexSet) run(fn *node, env []any) any {
+func (ix indexSet) run(fn *dsl.Node, env []any) any {
 	n, good := ix.length(env)
 	if !good {
-		return errV
+		return dsl.ErrV
 	}
 	out := []int64{}
 	for i := range n {
-		b, isBool := evalSafe(fn, ix.features(env, i)).(bool)
+		b, isBool := dsl.EvalSafe(fn, ix.features(env, i)).(bool)
 		if !isBool {
-			return errV
+			return dsl.ErrV
 		}
 		if b {
 			out = append(out, int64(i))
@@ -111,36 +113,36 @@ func (ix indexSet) run(fn *node, env []any) any {
 
 // indexDecomposition searches the function within its share of the time
 // left; it reports whether consider accepted a program.
-func indexDecomposition(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func indexDecomposition(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	ix, good := newIndexSet(p)
 	if !good || en.stopped {
 		return false
 	}
 	var names []string
-	var types []valType
+	var types []dsl.Type
 	for _, v := range ix.lists {
-		names, types = append(names, p.b.names[v]+"[i]"), append(types, tInt)
+		names, types = append(names, p.B.Names[v]+"[i]"), append(types, dsl.Int)
 	}
 	for _, v := range ix.ints {
-		names, types = append(names, p.b.names[v]), append(types, tInt)
+		names, types = append(names, p.B.Names[v]), append(types, dsl.Int)
 	}
-	names, types = append(names, "i"), append(types, tInt)
-	sub := &problem{b: &binding{names: names, types: types}, round: -1, mined: p.mined, out: tBool, ok: []valType{tBool}}
-	for e, o := range p.outs {
-		n, _ := ix.length(p.envs[e])
+	names, types = append(names, "i"), append(types, dsl.Int)
+	sub := &dsl.Problem{B: &dsl.Binding{Names: names, Types: types}, Round: -1, Mined: p.Mined, Out: dsl.Bool, Ok: []dsl.Type{dsl.Bool}}
+	for e, o := range p.Outs {
+		n, _ := ix.length(p.Envs[e])
 		listed := map[int64]bool{}
 		for _, i := range o.([]int64) {
 			listed[i] = true
 		}
 		for i := range n {
-			if len(sub.outs) >= maxPointsSearched {
+			if len(sub.Outs) >= maxPointsSearched {
 				break
 			}
-			sub.envs = append(sub.envs, ix.features(p.envs[e], i))
-			sub.outs = append(sub.outs, listed[int64(i)])
+			sub.Envs = append(sub.Envs, ix.features(p.Envs[e], i))
+			sub.Outs = append(sub.Outs, listed[int64(i)])
 		}
 	}
-	if len(sub.outs) < 4 {
+	if len(sub.Outs) < 4 {
 		return false
 	}
 	deadline := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * indicesShare))
@@ -156,26 +158,26 @@ func indexDecomposition(en *sketchRun, p *problem, consider func(*node, []any) b
 	return consider(n, vals)
 }
 
-func indicesNode(p *problem, ix indexSet, names []string, fn *node) *node {
-	op := &operator{Name: fmt.Sprintf("indices_where[%s]", fn), Args: p.b.types, Ret: tListInt, Fam: famList, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return ix.run(fn, a) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			vars := make([]code, len(names))
+func indicesNode(p *dsl.Problem, ix indexSet, names []string, fn *dsl.Node) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("indices_where[%s]", fn), Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamList, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return ix.run(fn, a) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			vars := make([]dsl.Code, len(names))
 			for i, n := range names {
-				vars[i] = atom(n)
+				vars[i] = dsl.Atom(n)
 			}
-			cond := e.node(fn, vars).s
-			first := p.b.names[ix.lists[0]]
+			cond := e.Node(fn, vars).S
+			first := p.B.Names[ix.lists[0]]
 			var same []string
 			for _, v := range ix.lists[1:] {
-				same = append(same, fmt.Sprintf("len(%s) == len(%s)", p.b.names[v], first))
+				same = append(same, fmt.Sprintf("len(%s) == len(%s)", p.B.Names[v], first))
 			}
 			body := ""
 			if len(same) > 0 {
 				body = fmt.Sprintf("    if not (%s):\n        raise ValueError(\"the lists differ in length\")\n", strings.Join(same, " and "))
 			}
 			body += fmt.Sprintf("    return [i for i in range(len(%s)) if %s]\n", first, cond)
-			return call(e.loopHelper("indices_where", p.b.names, body), a...)
+			return dsl.Call(e.LoopHelper("indices_where", p.B.Names, body), a...)
 		}}
 	return overVars(p, op, 2+fn.Size)
 }

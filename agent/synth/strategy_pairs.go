@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // First-pair search. When the output is a pair of indices [i, j] of a list
@@ -63,7 +65,7 @@ func (pp pairProblem) walk(env []any, f func(i, j int, feats []any) bool) {
 			var total int64
 			for j := i + 1; j <= n; j++ {
 				var good bool
-				if total, good = addI(total, xs[j-1]); !good {
+				if total, good = dsl.AddI(total, xs[j-1]); !good {
 					return
 				}
 				if f(i, j, feats(i, j, []any{total})) {
@@ -90,11 +92,11 @@ func (pp pairProblem) walk(env []any, f func(i, j int, feats []any) bool) {
 	}
 }
 
-func (pp pairProblem) run(cond *node, env []any) any {
+func (pp pairProblem) run(cond *dsl.Node, env []any) any {
 	var found []int64
 	failed := false
 	pp.walk(env, func(i, j int, feats []any) bool {
-		b, isBool := evalSafe(cond, feats).(bool)
+		b, isBool := dsl.EvalSafe(cond, feats).(bool)
 		switch {
 		case !isBool:
 			failed = true
@@ -107,50 +109,50 @@ func (pp pairProblem) run(cond *node, env []any) any {
 	})
 	switch {
 	case failed:
-		return errV
+		return dsl.ErrV
 	case found != nil:
 		return found
 	case pp.null:
-		return errV
+		return dsl.ErrV
 	}
 	return []int64{}
 }
 
 // names are the Python names of the condition's variables.
-func (pp pairProblem) names(b *binding) []string {
-	xs := b.names[pp.list]
+func (pp pairProblem) names(b *dsl.Binding) []string {
+	xs := b.Names[pp.list]
 	out := []string{xs + "[i]", xs + "[j]"}
 	if pp.scan.slices {
 		out = []string{"total"}
 	}
 	for _, v := range pp.ints {
-		out = append(out, b.names[v])
+		out = append(out, b.Names[v])
 	}
 	return append(out, "i", "j")
 }
 
 // firstPair tries every scan within its share of the time left; it
 // reports whether consider accepted a program.
-func firstPair(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if p.out != tListInt || len(p.outs) < 2 || en.stopped {
+func firstPair(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.ListInt || len(p.Outs) < 2 || en.stopped {
 		return false
 	}
-	pp := pairProblem{list: -1, null: p.nullable}
-	for v, t := range p.b.types {
+	pp := pairProblem{list: -1, null: p.Nullable}
+	for v, t := range p.B.Types {
 		switch {
-		case t == tListInt && pp.list < 0:
+		case t == dsl.ListInt && pp.list < 0:
 			pp.list = v
-		case t == tInt:
+		case t == dsl.Int:
 			pp.ints = append(pp.ints, v)
 		default:
 			return false
 		}
 	}
 	pairs := 0
-	for _, o := range p.outs {
+	for _, o := range p.Outs {
 		l, isList := o.([]int64)
 		switch {
-		case isErr(o) || (isList && len(l) == 0 && !p.nullable):
+		case dsl.IsErr(o) || (isList && len(l) == 0 && !p.Nullable):
 		case isList && len(l) == 2:
 			pairs++
 		default:
@@ -181,21 +183,21 @@ func firstPair(en *sketchRun, p *problem, consider func(*node, []any) bool) bool
 // searchPairCond builds the data points of one scan and searches the
 // condition; nil when the scan never meets an output's pair or nothing
 // fits.
-func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *sketchRun) *node {
-	names := pp.names(p.b)
-	types := make([]valType, len(names))
+func searchPairCond(p *dsl.Problem, pp pairProblem, deadline time.Time, en *sketchRun) *dsl.Node {
+	names := pp.names(p.B)
+	types := make([]dsl.Type, len(names))
 	for i := range types {
-		types[i] = tInt
+		types[i] = dsl.Int
 	}
-	sub := &problem{b: &binding{names: names, types: types}, round: -1, mined: p.mined, out: tBool, ok: []valType{tBool}}
+	sub := &dsl.Problem{B: &dsl.Binding{Names: names, Types: types}, Round: -1, Mined: p.Mined, Out: dsl.Bool, Ok: []dsl.Type{dsl.Bool}}
 	// The pairs given first, so that every true point is searched on.
 	var falses [][]any
-	for e, o := range p.outs {
+	for e, o := range p.Outs {
 		want, isList := o.([]int64)
 		met := false
-		pp.walk(p.envs[e], func(i, j int, feats []any) bool {
+		pp.walk(p.Envs[e], func(i, j int, feats []any) bool {
 			if isList && len(want) == 2 && int64(i) == want[0] && int64(j) == want[1] {
-				sub.envs, sub.outs = append(sub.envs, feats), append(sub.outs, true)
+				sub.Envs, sub.Outs = append(sub.Envs, feats), append(sub.Outs, true)
 				met = true
 				return true
 			}
@@ -207,25 +209,25 @@ func searchPairCond(p *problem, pp pairProblem, deadline time.Time, en *sketchRu
 		}
 	}
 	for _, f := range falses {
-		if len(sub.envs) >= pairPointMax {
+		if len(sub.Envs) >= pairPointMax {
 			break
 		}
-		sub.envs, sub.outs = append(sub.envs, f), append(sub.outs, false)
+		sub.Envs, sub.Outs = append(sub.Envs, f), append(sub.Outs, false)
 	}
 	return en.holeSearch(sub, deadline, en.done, pairCondMax, en.memLimit/4, false, false)
 }
 
-func pairNode(p *problem, pp pairProblem, cond *node) *node {
-	names := pp.names(p.b)
-	op := &operator{Name: fmt.Sprintf("first_pair[%s: %s]", pp.scan.name, cond), Args: p.b.types, Ret: tListInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return pp.run(cond, a) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			vars := make([]code, len(names))
+func pairNode(p *dsl.Problem, pp pairProblem, cond *dsl.Node) *dsl.Node {
+	names := pp.names(p.B)
+	op := &dsl.Operator{Name: fmt.Sprintf("first_pair[%s: %s]", pp.scan.name, cond), Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return pp.run(cond, a) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			vars := make([]dsl.Code, len(names))
 			for i, n := range names {
-				vars[i] = atom(n)
+				vars[i] = dsl.Atom(n)
 			}
-			c := e.node(cond, vars).s
-			xs := p.b.names[pp.list]
+			c := e.Node(cond, vars).S
+			xs := p.B.Names[pp.list]
 			var sb strings.Builder
 			switch {
 			case pp.scan.slices:
@@ -242,7 +244,7 @@ func pairNode(p *problem, pp pairProblem, cond *node) *node {
 			} else {
 				sb.WriteString("    return []\n")
 			}
-			return call(e.loopHelper("first_pair", p.b.names, sb.String()), a...)
+			return dsl.Call(e.LoopHelper("first_pair", p.B.Names, sb.String()), a...)
 		}}
 	return overVars(p, op, 4+cond.Size)
 }

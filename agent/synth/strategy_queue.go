@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Queues. A list of jobs, each a pair of an arrival time and a duration,
@@ -38,7 +40,7 @@ type queue struct {
 	read          queueReading
 }
 
-func (q queue) run(jobs []pair) any {
+func (q queue) run(jobs []dsl.Pair) any {
 	out := make([]int64, len(jobs))
 	var free int64
 	for i, j := range jobs {
@@ -47,9 +49,9 @@ func (q queue) run(jobs []pair) any {
 			a, d = d, a
 		}
 		start := max(a, free)
-		finish, good := addI(start, d)
+		finish, good := dsl.AddI(start, d)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		free = finish
 		switch q.read {
@@ -68,13 +70,13 @@ func (q queue) run(jobs []pair) any {
 
 // queueSketch tries every filling when a list of pairs maps to a list of
 // integers as long; it reports whether consider accepted a program.
-func queueSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tListPair || p.out != tListInt || p.nullable || len(p.outs) < 1 || en.stopped {
+func queueSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.ListPair || p.Out != dsl.ListInt || p.Nullable || len(p.Outs) < 1 || en.stopped {
 		return false
 	}
 	jobs := 0
-	for i, o := range p.outs {
-		if len(o.([]int64)) != len(p.envs[i][0].([]pair)) {
+	for i, o := range p.Outs {
+		if len(o.([]int64)) != len(p.Envs[i][0].([]dsl.Pair)) {
 			return false
 		}
 		jobs += len(o.([]int64))
@@ -90,8 +92,8 @@ func queueSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bo
 			fills = append(fills, queue{arrivalSecond: second, read: r})
 		}
 	}
-	return fillSketch(en, p, fills, func(q queue, env []any) any { return q.run(env[0].([]pair)) },
-		func(q queue) *node { return queueNode(p, q) }, consider)
+	return fillSketch(en, p, fills, func(q queue, env []any) any { return q.run(env[0].([]dsl.Pair)) },
+		func(q queue) *dsl.Node { return queueNode(p, q) }, consider)
 }
 
 // minQueueJobs is how many jobs the examples need in all.
@@ -105,13 +107,13 @@ func (q queue) String() string {
 	return fmt.Sprintf("%s; %s", order, queueReadingNames[q.read])
 }
 
-func queueNode(p *problem, q queue) *node {
-	op := &operator{Name: "queue[" + q.String() + "]", Args: p.b.types, Ret: tListInt, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return q.run(a[0].([]pair)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("queue", p.b.names, queueLoop(q, p.b.names[0])), a...)
+func queueNode(p *dsl.Problem, q queue) *dsl.Node {
+	op := &dsl.Operator{Name: "queue[" + q.String() + "]", Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return q.run(a[0].([]dsl.Pair)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("queue", p.B.Names, queueLoop(q, p.B.Names[0])), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 10}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 10}
 }
 
 // queueLoop renders the simulation: a loop keeping the time the server is

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // State-machine search. A list transducer whose output at i is a small
@@ -29,9 +31,9 @@ var stateStarts = []int64{0, 1, -1}
 
 // stateMachine tries every transition of the lambda bank within share of
 // the time left; it reports whether consider accepted a program.
-func stateMachine(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
+func stateMachine(en *sketchRun, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	st := newStreams(p, en.envs)
-	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || st.outElem != tInt || en.stopped {
+	if st == nil || len(st.elem) != 1 || st.elem[0] != dsl.Int || st.outElem != dsl.Int || en.stopped {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
@@ -50,7 +52,7 @@ func stateMachine(en *sketchRun, p *problem, share float64, consider func(*node,
 				return true
 			}
 			if !stateFits(p, tr, s0, xs) {
-				if len(hidden) < maxHiddenStates && st.outElem == tInt {
+				if len(hidden) < maxHiddenStates && st.outElem == dsl.Int {
 					if states := outputsOfState(p, tr, s0, xs); states > 0 {
 						hidden = append(hidden, mealy{tr: tr, s0: s0, states: states})
 					}
@@ -70,8 +72,8 @@ func stateMachine(en *sketchRun, p *problem, share float64, consider func(*node,
 		return false
 	}
 	search := func() bool {
-		for size := 1; size < len(en.lams.by[sigII][tInt]); size++ {
-			for _, l := range en.lams.get(sigII, tInt, size) {
+		for size := 1; size < len(en.lams.By[dsl.SigII][dsl.Int]); size++ {
+			for _, l := range en.lams.Get(dsl.SigII, dsl.Int, size) {
 				if try(transition{h: l}) {
 					return true
 				}
@@ -79,8 +81,8 @@ func stateMachine(en *sketchRun, p *problem, share float64, consider func(*node,
 		}
 		for fs := 2; fs <= maxStateFeature; fs++ {
 			for hs := 3; hs <= maxStateStep; hs++ {
-				for _, f := range en.lams.get(sigI, tInt, fs) {
-					for _, h := range en.lams.get(sigII, tInt, hs) {
+				for _, f := range en.lams.Get(dsl.SigI, dsl.Int, fs) {
+					for _, h := range en.lams.Get(dsl.SigII, dsl.Int, hs) {
 						if try(transition{h: h, f: f}) {
 							return true
 						}
@@ -127,7 +129,7 @@ const (
 type mealy struct {
 	tr transition
 	s0 int64
-	g  *node
+	g  *dsl.Node
 	// states is how many values the state took on the examples.
 	states int
 }
@@ -137,7 +139,7 @@ type mealy struct {
 // position of every example, the state taking at most maxStateValues
 // values and more than one, and the outputs not a function of the element
 // alone; else 0.
-func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (n int) {
+func outputsOfState(p *dsl.Problem, tr transition, s0 int64, xs [][]int64) (n int) {
 	defer func() {
 		if recover() != nil {
 			n = 0
@@ -148,7 +150,7 @@ func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (n int) {
 	byX := map[int64]int64{}
 	states := map[int64]bool{}
 	ofX := true
-	for i, o := range p.outs {
+	for i, o := range p.Outs {
 		want := o.([]int64)
 		s := s0
 		for j, x := range xs[i] {
@@ -178,32 +180,32 @@ func outputsOfState(p *problem, tr transition, s0 int64, xs [][]int64) (n int) {
 }
 
 // mealyOutput searches g(state, x) on every position.
-func mealyOutput(en *sketchRun, p *problem, m mealy, xs [][]int64, deadline time.Time, done <-chan struct{}, mem int64) *node {
-	sub := &problem{b: &binding{names: []string{"state", "x"}, types: []valType{tInt, tInt}}, round: -1, mined: p.mined,
-		out: tInt, ok: []valType{tInt}}
-	for i, o := range p.outs {
+func mealyOutput(en *sketchRun, p *dsl.Problem, m mealy, xs [][]int64, deadline time.Time, done <-chan struct{}, mem int64) *dsl.Node {
+	sub := &dsl.Problem{B: &dsl.Binding{Names: []string{"state", "x"}, Types: []dsl.Type{dsl.Int, dsl.Int}}, Round: -1, Mined: p.Mined,
+		Out: dsl.Int, Ok: []dsl.Type{dsl.Int}}
+	for i, o := range p.Outs {
 		want := o.([]int64)
 		s := m.s0
 		for j, x := range xs[i] {
 			s, _ = m.tr.step(s, x)
-			if len(sub.envs) < maxPointsSearched {
-				sub.envs = append(sub.envs, []any{s, x})
-				sub.outs = append(sub.outs, want[j])
+			if len(sub.Envs) < maxPointsSearched {
+				sub.Envs = append(sub.Envs, []any{s, x})
+				sub.Outs = append(sub.Outs, want[j])
 			}
 		}
 	}
-	if len(sub.outs) < 4 {
+	if len(sub.Outs) < 4 {
 		return nil
 	}
 	return en.holeSearch(sub, deadline, done, 5, mem, false, false)
 }
 
-// runMealy runs the machine on one list, returning the outputs (or errV
+// runMealy runs the machine on one list, returning the outputs (or ErrV
 // where the transition or the output fails).
 func runMealy(m mealy, xs []int64) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	out := make([]int64, len(xs))
@@ -211,12 +213,12 @@ func runMealy(m mealy, xs []int64) (v any) {
 	for i, x := range xs {
 		next, good := m.tr.step(s, x)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		s = next
-		o, good := evalNode(m.g, []any{s, x}).(int64)
+		o, good := dsl.EvalNode(m.g, []any{s, x}).(int64)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		out[i] = o
 	}
@@ -225,23 +227,23 @@ func runMealy(m mealy, xs []int64) (v any) {
 
 // mealyNode is the program of a machine with a hidden state over the
 // list variable.
-func mealyNode(p *problem, m mealy) *node {
+func mealyNode(p *dsl.Problem, m mealy) *dsl.Node {
 	size := 3 + m.tr.h.Size + m.g.Size
 	if m.tr.f != nil {
 		size += m.tr.f.Size
 	}
-	op := &operator{Name: fmt.Sprintf("state_machine[%d, %s; out %s]", m.s0, m.tr, m.g), Args: p.b.types, Ret: tListInt, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return runMealy(m, a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			x := atom("x")
+	op := &dsl.Operator{Name: fmt.Sprintf("state_machine[%d, %s; out %s]", m.s0, m.tr, m.g), Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return runMealy(m, a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			x := dsl.Atom("x")
 			if m.tr.f != nil {
-				x = e.lam(m.tr.f, x)
+				x = e.Lam(m.tr.f, x)
 			}
 			body := fmt.Sprintf("    state, out = %d, []\n    for x in %s:\n        state = %s\n        out.append(%s)\n    return out\n",
-				m.s0, p.b.names[0], e.lam(m.tr.h, atom("state"), x).s, e.node(m.g, []code{atom("state"), atom("x")}).s)
-			return call(e.loopHelper("state_machine", p.b.names, body), a...)
+				m.s0, p.B.Names[0], e.Lam(m.tr.h, dsl.Atom("state"), x).S, e.Node(m.g, []dsl.Code{dsl.Atom("state"), dsl.Atom("x")}).S)
+			return dsl.Call(e.LoopHelper("state_machine", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: size}
 }
 
 // Sizes of the element's mapping and of the step over it.
@@ -251,17 +253,17 @@ const (
 )
 
 // transition is state = h(state, x), or h(state, f(x)) when f is set.
-type transition struct{ h, f *lambda }
+type transition struct{ h, f *dsl.Lambda }
 
 func (tr transition) step(s, x int64) (int64, bool) {
 	v := x
 	if tr.f != nil {
 		var good bool
-		if v, good = lam1[int64, int64](nil, tr.f, x); !good {
+		if v, good = dsl.Lam1[int64, int64](nil, tr.f, x); !good {
 			return 0, false
 		}
 	}
-	return lam2[int64, int64, int64](nil, tr.h, s, v)
+	return dsl.Lam2[int64, int64, int64](nil, tr.h, s, v)
 }
 
 func (tr transition) String() string {
@@ -272,11 +274,11 @@ func (tr transition) String() string {
 }
 
 // runState runs the machine on one list, returning the states after each
-// element (or errV where the transition fails).
+// element (or ErrV where the transition fails).
 func runState(tr transition, s0 int64, xs []int64) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	out := make([]int64, len(xs))
@@ -284,7 +286,7 @@ func runState(tr transition, s0 int64, xs []int64) (v any) {
 	for i, x := range xs {
 		next, good := tr.step(s, x)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		s, out[i] = next, next
 	}
@@ -293,13 +295,13 @@ func runState(tr transition, s0 int64, xs []int64) (v any) {
 
 // stateFits checks the machine position by position, stopping at the
 // first wrong output.
-func stateFits(p *problem, tr transition, s0 int64, xs [][]int64) (fits bool) {
+func stateFits(p *dsl.Problem, tr transition, s0 int64, xs [][]int64) (fits bool) {
 	defer func() {
 		if recover() != nil {
 			fits = false
 		}
 	}()
-	for i, o := range p.outs {
+	for i, o := range p.Outs {
 		want := o.([]int64)
 		s := s0
 		for j, x := range xs[i] {
@@ -314,21 +316,21 @@ func stateFits(p *problem, tr transition, s0 int64, xs [][]int64) (fits bool) {
 }
 
 // stateNode is the program of a state machine over the list variable.
-func stateNode(p *problem, tr transition, s0 int64) *node {
+func stateNode(p *dsl.Problem, tr transition, s0 int64) *dsl.Node {
 	size := 3 + tr.h.Size
 	if tr.f != nil {
 		size += tr.f.Size
 	}
-	op := &operator{Name: fmt.Sprintf("state_machine[%d, %s]", s0, tr), Args: p.b.types, Ret: tListInt, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return runState(tr, s0, a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			x := atom("x")
+	op := &dsl.Operator{Name: fmt.Sprintf("state_machine[%d, %s]", s0, tr), Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return runState(tr, s0, a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			x := dsl.Atom("x")
 			if tr.f != nil {
-				x = e.lam(tr.f, x)
+				x = e.Lam(tr.f, x)
 			}
 			body := fmt.Sprintf("    state, out = %d, []\n    for x in %s:\n        state = %s\n        out.append(state)\n    return out\n",
-				s0, p.b.names[0], e.lam(tr.h, atom("state"), x).s)
-			return call(e.loopHelper("state_machine", p.b.names, body), a...)
+				s0, p.B.Names[0], e.Lam(tr.h, dsl.Atom("state"), x).S)
+			return dsl.Call(e.LoopHelper("state_machine", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: size}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The state-machine search finds transducers whose output is a small
@@ -36,7 +38,7 @@ func TestStateMachine(t *testing.T) {
 			f:   scan(0, func(s, x int) int { return (s + x%2 + 2) % 2 })},
 	}
 	wantOpPrefix(cases, "state_machine", "a state machine")
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return stateMachine(en, p, 1, consider)
 	})
 }
@@ -79,13 +81,13 @@ func TestHiddenStateMachine(t *testing.T) {
 			}},
 	}
 	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
+		cases[i].check = func(t *testing.T, n *dsl.Node) {
 			if n.Op == nil || !strings.Contains(n.Op.Name, "; out ") {
 				t.Errorf("found %v, want a state machine with an output function", n)
 			}
 		}
 	}
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return stateMachine(en, p, 1, consider)
 	})
 }

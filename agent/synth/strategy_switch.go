@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Switch machines. A list transducer whose output is a state kept from one
@@ -71,7 +73,7 @@ type switchMachine struct {
 	shared bool
 	// cuts holds the shared cut, or one cut per state.
 	cuts []switchCut
-	elem valType
+	elem dsl.Type
 }
 
 func (m switchMachine) cut(s int) switchCut {
@@ -92,7 +94,7 @@ func (m switchMachine) run(xs []int64) any {
 	if t, good := typeOfElems(out, m.elem); good {
 		return t
 	}
-	return errV
+	return dsl.ErrV
 }
 
 // switchPoint is one position of an example: the state before it (an
@@ -105,17 +107,17 @@ type switchPoint struct {
 // switchMachines tries the start values and offers the machine of fewest
 // intervals that fits, then its rivals; it reports whether consider
 // accepted a program.
-func switchMachines(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+func switchMachines(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	st := newStreams(p, en.envs)
-	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || (st.outElem != tInt && st.outElem != tStr) || en.stopped {
+	if st == nil || len(st.elem) != 1 || st.elem[0] != dsl.Int || (st.outElem != dsl.Int && st.outElem != dsl.Str) || en.stopped {
 		return false
 	}
 	var labels []any
 	points := 0
 	for _, out := range st.outs {
 		for _, o := range out {
-			if indexOf(labels, o) < 0 {
-				if len(labels) == maxLabels {
+			if dsl.IndexOf(labels, o) < 0 {
+				if len(labels) == dsl.MaxLabels {
 					return false
 				}
 				labels = append(labels, o)
@@ -129,7 +131,7 @@ func switchMachines(en *sketchRun, p *problem, consider func(*node, []any) bool)
 	starts := append([]any{zeroOf(st.outElem)}, labels...)
 	var best *switchMachine
 	for i, s0 := range starts {
-		if i > 0 && indexOf(starts[:i], s0) >= 0 {
+		if i > 0 && dsl.IndexOf(starts[:i], s0) >= 0 {
 			continue
 		}
 		m, good := learnSwitch(st, labels, s0)
@@ -155,7 +157,7 @@ func needsState(st *streams) bool {
 	for e, out := range st.outs {
 		for i, o := range out {
 			x := st.lists[e][0][i].(int64)
-			if v, had := seen[x]; had && !equalTo(v, o, 0) {
+			if v, had := seen[x]; had && !dsl.EqualTo(v, o, 0) {
 				return true
 			}
 			seen[x] = o
@@ -177,7 +179,7 @@ func (m switchMachine) intervals() int {
 // when one fits, else one per state.
 func learnSwitch(st *streams, labels []any, s0 any) (switchMachine, bool) {
 	states := slices.Clone(labels)
-	start := indexOf(states, s0)
+	start := dsl.IndexOf(states, s0)
 	if start < 0 {
 		start = len(states)
 		states = append(states, s0)
@@ -186,7 +188,7 @@ func learnSwitch(st *streams, labels []any, s0 any) (switchMachine, bool) {
 	for e, out := range st.outs {
 		prev := start
 		for i, o := range out {
-			next := indexOf(states, o)
+			next := dsl.IndexOf(states, o)
 			pts = append(pts, switchPoint{x: st.lists[e][0][i].(int64), prev: prev, next: next})
 			prev = next
 		}
@@ -360,10 +362,10 @@ func (m switchMachine) variants() []switchMachine {
 // String writes the machine for names and notes.
 func (m switchMachine) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "start %s", constCode(m.states[m.s0]).s)
+	fmt.Fprintf(&sb, "start %s", dsl.ConstCode(m.states[m.s0]).S)
 	for ci, c := range m.cuts {
 		if !m.shared {
-			fmt.Fprintf(&sb, "; from %s:", constCode(m.states[ci]).s)
+			fmt.Fprintf(&sb, "; from %s:", dsl.ConstCode(m.states[ci]).S)
 		}
 		for r, a := range c.act {
 			if r > 0 {
@@ -372,7 +374,7 @@ func (m switchMachine) String() string {
 			if a.keep {
 				sb.WriteString(" keep")
 			} else {
-				fmt.Fprintf(&sb, " %s", constCode(m.states[a.to]).s)
+				fmt.Fprintf(&sb, " %s", dsl.ConstCode(m.states[a.to]).S)
 			}
 		}
 	}
@@ -380,11 +382,11 @@ func (m switchMachine) String() string {
 }
 
 // switchNode is the program of a switch machine over the list variable.
-func switchNode(p *problem, m switchMachine) *node {
-	op := &operator{Name: "switch_machine[" + m.String() + "]", Args: p.b.types, Ret: p.out, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return m.run(a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("switch_machine", p.b.names, switchLoop(m, p.b.names[0])), a...)
+func switchNode(p *dsl.Problem, m switchMachine) *dsl.Node {
+	op := &dsl.Operator{Name: "switch_machine[" + m.String() + "]", Args: p.B.Types, Ret: p.Out, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return m.run(a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("switch_machine", p.B.Names, switchLoop(m, p.B.Names[0])), a...)
 		}}
 	return overVars(p, op, 3+2*m.intervals())
 }
@@ -393,7 +395,7 @@ func switchNode(p *problem, m switchMachine) *node {
 // the intervals that set a state (those that keep it are left out).
 func switchLoop(m switchMachine, xs string) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "    state, out = %s, []\n    for x in %s:\n", constCode(m.states[m.s0]).s, xs)
+	fmt.Fprintf(&sb, "    state, out = %s, []\n    for x in %s:\n", dsl.ConstCode(m.states[m.s0]).S, xs)
 	chain := func(c switchCut, indent string) {
 		kw := "if"
 		for r, a := range c.act {
@@ -403,7 +405,7 @@ func switchLoop(m switchMachine, xs string) string {
 			var cond string
 			switch {
 			case len(c.act) == 1:
-				fmt.Fprintf(&sb, "%sstate = %s\n", indent, constCode(m.states[a.to]).s)
+				fmt.Fprintf(&sb, "%sstate = %s\n", indent, dsl.ConstCode(m.states[a.to]).S)
 				return
 			case r == 0:
 				cond = fmt.Sprintf("x < %d", c.bounds[0])
@@ -412,7 +414,7 @@ func switchLoop(m switchMachine, xs string) string {
 			default:
 				cond = fmt.Sprintf("%d <= x < %d", c.bounds[r-1], c.bounds[r])
 			}
-			fmt.Fprintf(&sb, "%s%s %s:\n%s    state = %s\n", indent, kw, cond, indent, constCode(m.states[a.to]).s)
+			fmt.Fprintf(&sb, "%s%s %s:\n%s    state = %s\n", indent, kw, cond, indent, dsl.ConstCode(m.states[a.to]).S)
 			kw = "elif"
 		}
 	}
@@ -424,7 +426,7 @@ func switchLoop(m switchMachine, xs string) string {
 			if len(c.act) == 1 && c.act[0].keep {
 				continue
 			}
-			fmt.Fprintf(&sb, "        %s state == %s:\n", kw, constCode(m.states[s]).s)
+			fmt.Fprintf(&sb, "        %s state == %s:\n", kw, dsl.ConstCode(m.states[s]).S)
 			chain(c, "            ")
 			kw = "elif"
 		}

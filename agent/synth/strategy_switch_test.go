@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // switchRun runs a machine whose next state is step(state, x) from s0 and
@@ -174,7 +176,7 @@ func TestLearnCut(t *testing.T) {
 // The rivals of a machine move one bound at a time to either end of its
 // gap, so that proposals probe the gap.
 func TestSwitchVariants(t *testing.T) {
-	m := switchMachine{states: []any{int64(0), int64(1)}, shared: true, elem: tInt, cuts: []switchCut{{
+	m := switchMachine{states: []any{int64(0), int64(1)}, shared: true, elem: dsl.Int, cuts: []switchCut{{
 		act:    []switchAction{{to: 1}, {keep: true, to: 2}, {to: 0}},
 		bounds: []int64{18, 23}, lo: []int64{17, 22}, hi: []int64{19, 23},
 	}}}

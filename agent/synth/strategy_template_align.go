@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The alignment sketch: a table over the prefixes of two sequences (two
@@ -119,14 +121,14 @@ func alignSeqs(env []any) (int, int, func(i, j int) bool, bool) {
 
 // alignSketch tries the sketch on two lists or two strings and an
 // integer output.
-func alignSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if p.out != tInt || p.nullable || len(p.outs) < 3 {
+func alignSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 3 {
 		return false
 	}
-	switch ts := p.b.types; {
-	case len(ts) == 2 && ts[0] == ts[1] && (ts[0] == tListInt || ts[0] == tStr):
-	case len(ts) == 1 && ts[0] == tListStr:
-		for _, env := range p.envs {
+	switch ts := p.B.Types; {
+	case len(ts) == 2 && ts[0] == ts[1] && (ts[0] == dsl.ListInt || ts[0] == dsl.Str):
+	case len(ts) == 1 && ts[0] == dsl.ListStr:
+		for _, env := range p.Envs {
 			if len(env[0].([]string)) != 2 {
 				return false
 			}
@@ -137,19 +139,19 @@ func alignSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bo
 	run := func(d alignDP, env []any) any {
 		n, m, eq, ok := alignSeqs(env)
 		if !ok {
-			return errV
+			return dsl.ErrV
 		}
 		return d.run(n, m, eq)
 	}
-	return fillSketch(en, p, alignFills(), run, func(d alignDP) *node { return alignNode(p, d, run) }, consider)
+	return fillSketch(en, p, alignFills(), run, func(d alignDP) *dsl.Node { return alignNode(p, d, run) }, consider)
 }
 
 // alignNode is the program of a filled alignment table.
-func alignNode(p *problem, d alignDP, run func(alignDP, []any) any) *node {
-	op := &operator{Name: fmt.Sprintf("align[%+v]", d), Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return run(d, a) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("align", p.b.names, d.python(p.b.names)), a...)
+func alignNode(p *dsl.Problem, d alignDP, run func(alignDP, []any) any) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("align[%+v]", d), Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return run(d, a) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("align", p.B.Names, d.python(p.B.Names)), a...)
 		}}
 	return overVars(p, op, 9)
 }

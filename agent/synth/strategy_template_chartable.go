@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The character-table sketch: a string's number is a bias plus a value
@@ -54,8 +56,8 @@ func (c charTable) run(s string) any {
 			v = -v
 		}
 		var good bool
-		if total, good = addI(total, v); !good {
-			return errV
+		if total, good = dsl.AddI(total, v); !good {
+			return dsl.ErrV
 		}
 	}
 	return total
@@ -74,9 +76,9 @@ func (c charTable) positive() bool {
 // charTableSketch solves the table for every way of reading the
 // characters, the plain sum first, and hands consider the first filling
 // that fits, one with a unique solution before one with several.
-func charTableSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.out != tInt || p.nullable ||
-		len(p.outs) == 0 || len(p.outs) > charTableMaxExamples {
+func charTableSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || p.Out != dsl.Int || p.Nullable ||
+		len(p.Outs) == 0 || len(p.Outs) > charTableMaxExamples {
 		return false
 	}
 	// The characters as they are first when the table is unique (the
@@ -108,20 +110,20 @@ func charTableSketch(en *sketchRun, p *problem, consider func(*node, []any) bool
 	return false
 }
 
-func tryCharTable(en *sketchRun, p *problem, c charTable, consider func(*node, []any) bool) bool {
+func tryCharTable(en *sketchRun, p *dsl.Problem, c charTable, consider func(*dsl.Node, []any) bool) bool {
 	return fillSketch(en, p, []charTable{c}, func(c charTable, env []any) any { return c.run(env[0].(string)) },
-		func(c charTable) *node { return charTableNode(p, c) }, consider)
+		func(c charTable) *dsl.Node { return charTableNode(p, c) }, consider)
 }
 
 // solveCharTable solves the table for one way of reading the characters:
 // the first solution that fits every example (under the subtractive rule,
 // over the orderings of the characters), whether it is the only one, and
 // whether there is any.
-func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
-	strs := make([][]rune, len(p.outs))
+func solveCharTable(p *dsl.Problem, lower, sub bool) (charTable, bool, bool) {
+	strs := make([][]rune, len(p.Outs))
 	var chars []rune
-	for i := range p.outs {
-		s := p.envs[i][0].(string)
+	for i := range p.Outs {
+		s := p.Envs[i][0].(string)
 		if lower {
 			s = strings.ToLower(s)
 		}
@@ -135,7 +137,7 @@ func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
 	if len(chars) == 0 || len(chars) > charTableMaxChars || (sub && len(chars) > charTableMaxOrdered) {
 		return charTable{}, false, false
 	}
-	if lower && !slices.ContainsFunc(p.envs[:len(p.outs)], func(env []any) bool {
+	if lower && !slices.ContainsFunc(p.Envs[:len(p.Outs)], func(env []any) bool {
 		return strings.ToLower(env[0].(string)) != env[0].(string)
 	}) {
 		// Nothing to lower: the same system as the characters as they are.
@@ -146,8 +148,8 @@ func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
 	for i, r := range chars {
 		col[r] = i
 	}
-	ys := make([]int64, len(p.outs))
-	for i, o := range p.outs {
+	ys := make([]int64, len(p.Outs))
+	for i, o := range p.Outs {
 		ys[i] = o.(int64)
 	}
 	// rank orders the characters for the subtractive rule (nil: none).
@@ -183,7 +185,7 @@ func solveCharTable(p *problem, lower, sub bool) (charTable, bool, bool) {
 			c.table[r] = sol[i]
 		}
 		for i, rs := range strs {
-			if !p.matchesAt(i, c.run(string(rs))) {
+			if !p.MatchesAt(i, c.run(string(rs))) {
 				return charTable{}, false, false
 			}
 		}
@@ -329,7 +331,7 @@ func solveIntegerSystem(rows [][]int64, ys []int64) ([]int64, bool, bool) {
 	return sol, rank == n, true
 }
 
-func charTableNode(p *problem, c charTable) *node {
+func charTableNode(p *dsl.Problem, c charTable) *dsl.Node {
 	keys := make([]rune, 0, len(c.table))
 	for r := range c.table {
 		keys = append(keys, r)
@@ -340,10 +342,10 @@ func charTableNode(p *problem, c charTable) *node {
 		items = append(items, strconv.Quote(string(r))+": "+strconv.FormatInt(c.table[r], 10))
 	}
 	name := fmt.Sprintf("char_table[%s bias=%d lower=%v subtractive=%v]", strings.Join(items, " "), c.bias, c.lower, c.subtractive)
-	op := &operator{Name: name, Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return c.run(a[0].(string)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			s := p.b.names[0]
+	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return c.run(a[0].(string)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			s := p.B.Names[0]
 			var sb strings.Builder
 			fmt.Fprintf(&sb, "    table = {%s}\n", strings.Join(items, ", "))
 			if c.lower {
@@ -359,7 +361,7 @@ func charTableNode(p *problem, c charTable) *node {
 				fmt.Fprintf(&sb, "    for ch in %s:\n        total += table.get(ch, 0)\n", s)
 			}
 			sb.WriteString("    return total\n")
-			return call(e.loopHelper("char_table", p.b.names, sb.String()), a...)
+			return dsl.Call(e.LoopHelper("char_table", p.B.Names, sb.String()), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 4 + len(keys)}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 4 + len(keys)}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The digit-loop sketch: numbers written as lists of digits in base b, one
@@ -36,7 +38,7 @@ func (d digitLoop) run(lists [][]int64) any {
 		b = lists[1]
 	}
 	if d.msbFirst {
-		a, b = reversed(nil, a), reversed(nil, b)
+		a, b = dsl.Reversed(nil, a), dsl.Reversed(nil, b)
 	}
 	n := max(len(a), len(b))
 	out := make([]int64, 0, n+1)
@@ -50,10 +52,10 @@ func (d digitLoop) run(lists [][]int64) any {
 			y = b[i]
 		}
 		t := d.alpha*x + d.beta*y + carry
-		digit, _ := pyMod(t, d.base)
+		digit, _ := dsl.PyMod(t, d.base)
 		carry = 0
 		if d.carries {
-			carry, _ = floorDiv(t, d.base)
+			carry, _ = dsl.FloorDiv(t, d.base)
 		}
 		if d.outCarry {
 			out = append(out, carry)
@@ -70,7 +72,7 @@ func (d digitLoop) run(lists [][]int64) any {
 		}
 	}
 	if d.msbFirst {
-		out = reversed(nil, out)
+		out = dsl.Reversed(nil, out)
 	}
 	return out
 }
@@ -111,12 +113,12 @@ func digitLoops(lists int, bases []int64) []digitLoop {
 
 // digitSketch tries the digit-loop sketch when the inputs are one or two
 // lists of non-negative integers and the output a list of integers.
-func digitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if p.out != tListInt || p.nullable || len(p.b.types) > 2 || len(p.outs) < 2 {
+func digitSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.ListInt || p.Nullable || len(p.B.Types) > 2 || len(p.Outs) < 2 {
 		return false
 	}
-	for _, t := range p.b.types {
-		if t != tListInt {
+	for _, t := range p.B.Types {
+		if t != dsl.ListInt {
 			return false
 		}
 	}
@@ -132,7 +134,7 @@ func digitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bo
 			}
 		}
 	}
-	for _, o := range p.outs {
+	for _, o := range p.Outs {
 		for _, x := range o.([]int64) {
 			top = max(top, x)
 		}
@@ -141,13 +143,13 @@ func digitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bo
 	for b := max(top+1, 2); b <= 10; b++ {
 		bases = append(bases, b)
 	}
-	for _, m := range p.mined {
+	for _, m := range p.Mined {
 		if m > top && m > 10 && m <= 36 && !slices.Contains(bases, m) {
 			bases = append(bases, m)
 		}
 	}
-	return fillSketch(en, p, digitLoops(len(p.b.types), bases), func(d digitLoop, env []any) any { return d.run(intLists(env)) },
-		func(d digitLoop) *node { return digitNode(p, d) }, consider)
+	return fillSketch(en, p, digitLoops(len(p.B.Types), bases), func(d digitLoop, env []any) any { return d.run(intLists(env)) },
+		func(d digitLoop) *dsl.Node { return digitNode(p, d) }, consider)
 }
 
 // intLists returns the integer lists of an environment.
@@ -160,14 +162,14 @@ func intLists(env []any) [][]int64 {
 }
 
 // digitNode is the program of a filled digit loop over the list variables.
-func digitNode(p *problem, d digitLoop) *node {
+func digitNode(p *dsl.Problem, d digitLoop) *dsl.Node {
 	name := fmt.Sprintf("digit_loop[%+v]", d)
-	op := &operator{Name: name, Args: p.b.types, Ret: tListInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: dsl.ListInt, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any {
 			return d.run(intLists(a))
 		},
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("digit_loop", p.b.names, d.python(p.b.names)), a...)
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("digit_loop", p.B.Names, d.python(p.B.Names)), a...)
 		}}
 	return overVars(p, op, 8)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The digit-value lift: numbers written as lists of digits are read as
@@ -35,10 +37,10 @@ func (d digitValue) baseOf(env []any) int64 {
 	return d.base
 }
 
-// value reads a digit list as the number sum(d * base**i), i counted from
+// Value reads a digit list as the number sum(d * base**i), i counted from
 // the least significant digit (0 for an empty list), or fails on an
 // overflow.
-func (d digitValue) value(ds []int64, base int64) (int64, bool) {
+func (d digitValue) Value(ds []int64, base int64) (int64, bool) {
 	if base < 2 || len(ds) > 62 {
 		return 0, false
 	}
@@ -49,10 +51,10 @@ func (d digitValue) value(ds []int64, base int64) (int64, bool) {
 			x = ds[len(ds)-1-i]
 		}
 		var ok bool
-		if v, ok = mulI(v, base); !ok {
+		if v, ok = dsl.MulI(v, base); !ok {
 			return 0, false
 		}
-		if v, ok = addI(v, x); !ok {
+		if v, ok = dsl.AddI(v, x); !ok {
 			return 0, false
 		}
 	}
@@ -86,13 +88,13 @@ type digitVars struct {
 	lists, others []int
 }
 
-func newDigitVars(p *problem) (digitVars, bool) {
+func newDigitVars(p *dsl.Problem) (digitVars, bool) {
 	var dv digitVars
-	for i, t := range p.b.types {
+	for i, t := range p.B.Types {
 		switch t {
-		case tListInt:
+		case dsl.ListInt:
 			dv.lists = append(dv.lists, i)
-		case tInt:
+		case dsl.Int:
 			dv.others = append(dv.others, i)
 		default:
 			return dv, false
@@ -104,8 +106,8 @@ func newDigitVars(p *problem) (digitVars, bool) {
 // digitValueSketch tries the lift on problems whose inputs are one or two
 // lists of digits (and at most one integer) and whose output is a number,
 // a truth value or a list of digits.
-func digitValueSketch(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
-	if p.nullable || len(p.outs) < 2 || (p.out != tInt && p.out != tBool && p.out != tListInt) || en.stopped {
+func digitValueSketch(en *sketchRun, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
+	if p.Nullable || len(p.Outs) < 2 || (p.Out != dsl.Int && p.Out != dsl.Bool && p.Out != dsl.ListInt) || en.stopped {
 		return false
 	}
 	dv, ok := newDigitVars(p)
@@ -164,7 +166,7 @@ func (d digitValue) numbers(dv digitVars, env []any) (vals []any, base int64, n 
 	}
 	for _, i := range dv.lists {
 		ds := env[i].([]int64)
-		v, good := d.value(ds, base)
+		v, good := d.Value(ds, base)
 		if !good {
 			return nil, 0, 0, false
 		}
@@ -179,28 +181,28 @@ func (d digitValue) numbers(dv digitVars, env []any) (vals []any, base int64, n 
 
 // digitSubproblem is the problem over the numbers the lists stand for,
 // with the length rules a list output allows.
-func digitSubproblem(p *problem, dv digitVars, d digitValue) (*problem, []int, bool) {
-	sub := &problem{b: &binding{}, round: -1, mined: p.mined}
+func digitSubproblem(p *dsl.Problem, dv digitVars, d digitValue) (*dsl.Problem, []int, bool) {
+	sub := &dsl.Problem{B: &dsl.Binding{}, Round: -1, Mined: p.Mined}
 	for k := range dv.lists {
-		sub.b.names = append(sub.b.names, []string{"a", "b"}[k])
-		sub.b.types = append(sub.b.types, tInt)
+		sub.B.Names = append(sub.B.Names, []string{"a", "b"}[k])
+		sub.B.Types = append(sub.B.Types, dsl.Int)
 	}
 	for _, i := range dv.others {
-		sub.b.names = append(sub.b.names, p.b.names[i])
-		sub.b.types = append(sub.b.types, tInt)
+		sub.B.Names = append(sub.B.Names, p.B.Names[i])
+		sub.B.Types = append(sub.B.Types, dsl.Int)
 	}
 	// The inputs' width first: digit arithmetic mostly keeps it.
 	lens := []int{digitsPadN, digitsPadN1, digitsNatural}
-	for e, env := range p.envs {
+	for e, env := range p.Envs {
 		senv, base, n, ok := d.numbers(dv, env)
 		if !ok {
 			return nil, nil, false
 		}
-		sub.envs = append(sub.envs, senv)
-		out := p.outs[e]
-		if p.out == tListInt {
+		sub.Envs = append(sub.Envs, senv)
+		out := p.Outs[e]
+		if p.Out == dsl.ListInt {
 			ds := out.([]int64)
-			v, ok := d.value(ds, base)
+			v, ok := d.Value(ds, base)
 			if !ok {
 				return nil, nil, false
 			}
@@ -215,14 +217,14 @@ func digitSubproblem(p *problem, dv digitVars, d digitValue) (*problem, []int, b
 			}
 			out = v
 		}
-		sub.outs = append(sub.outs, out)
+		sub.Outs = append(sub.Outs, out)
 	}
-	sub.out = p.out
-	if p.out == tListInt {
-		sub.out = tInt
+	sub.Out = p.Out
+	if p.Out == dsl.ListInt {
+		sub.Out = dsl.Int
 	}
-	sub.ok = []valType{sub.out}
-	if p.out != tListInt {
+	sub.Ok = []dsl.Type{sub.Out}
+	if p.Out != dsl.ListInt {
 		lens = []int{digitsNatural}
 	}
 	return sub, lens, true
@@ -240,73 +242,73 @@ func (d digitValue) write(v, base int64, l, n int) []int64 {
 	}
 	out := digitsIn(v, base, minLen)
 	if d.msbFirst {
-		out = reversed(nil, out)
+		out = dsl.Reversed(nil, out)
 	}
 	return out
 }
 
 // digitValueNode is the whole program: read the numbers, apply fn, and
 // for a list output write the result back as digits.
-func digitValueNode(p *problem, dv digitVars, d digitValue, fn *node, l int) *node {
+func digitValueNode(p *dsl.Problem, dv digitVars, d digitValue, fn *dsl.Node, l int) *dsl.Node {
 	name := fmt.Sprintf("digit_value[%+v,%s:%s]", d, digitsLenNames[l], fn)
-	listOut := p.out == tListInt
-	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+	listOut := p.Out == dsl.ListInt
+	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: p.Out, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any {
 			env, base, n, ok := d.numbers(dv, a)
 			if !ok {
-				return errV
+				return dsl.ErrV
 			}
-			v := evalSafe(fn, env)
-			if !listOut || isErr(v) {
+			v := dsl.EvalSafe(fn, env)
+			if !listOut || dsl.IsErr(v) {
 				return v
 			}
 			x, ok := v.(int64)
 			if !ok || x < 0 {
-				return errV
+				return dsl.ErrV
 			}
 			return d.write(x, base, l, n)
 		},
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("digit_value", p.b.names, d.python(e, p, dv, fn, l)), a...)
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("digit_value", p.B.Names, d.python(e, p, dv, fn, l)), a...)
 		}}
 	return overVars(p, op, 4+fn.Size)
 }
 
 // python renders the helper's body: the numbers, the function, the
 // digits written back.
-func (d digitValue) python(e *emitter, p *problem, dv digitVars, fn *node, l int) string {
+func (d digitValue) python(e *dsl.Emitter, p *dsl.Problem, dv digitVars, fn *dsl.Node, l int) string {
 	var sb strings.Builder
 	base := fmt.Sprint(d.base)
 	if d.baseVar >= 0 {
-		base = p.b.names[d.baseVar]
+		base = p.B.Names[d.baseVar]
 	}
-	var vars []code
+	var vars []dsl.Code
 	for k, i := range dv.lists {
 		name := []string{"a", "b"}[k]
-		list := p.b.names[i]
+		list := p.B.Names[i]
 		digits := list
 		if d.msbFirst {
 			digits = "reversed(" + list + ")"
 		}
 		fmt.Fprintf(&sb, "    %s_ = sum(dig * %s ** pos for pos, dig in enumerate(%s))\n", name, base, digits)
-		vars = append(vars, atom(name+"_"))
+		vars = append(vars, dsl.Atom(name+"_"))
 	}
 	for _, i := range dv.others {
-		vars = append(vars, atom(p.b.names[i]))
+		vars = append(vars, dsl.Atom(p.B.Names[i]))
 	}
-	expr := e.node(fn, vars)
-	if p.out != tListInt {
-		fmt.Fprintf(&sb, "    return %s\n", expr.s)
+	expr := e.Node(fn, vars)
+	if p.Out != dsl.ListInt {
+		fmt.Fprintf(&sb, "    return %s\n", expr.S)
 		return sb.String()
 	}
-	fmt.Fprintf(&sb, "    t = %s\n", expr.s)
+	fmt.Fprintf(&sb, "    t = %s\n", expr.S)
 	switch l {
 	case digitsNatural:
 		sb.WriteString("    width = 1\n")
 	case digitsPadN, digitsPadN1:
 		var lens []string
 		for _, i := range dv.lists {
-			lens = append(lens, "len("+p.b.names[i]+")")
+			lens = append(lens, "len("+p.B.Names[i]+")")
 		}
 		w := lens[0]
 		if len(lens) > 1 {

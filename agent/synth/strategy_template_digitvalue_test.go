@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // digitsOfBase writes v in base with at least width digits, least
@@ -73,7 +75,7 @@ func TestDigitValueSketch(t *testing.T) {
 				return 0
 			}},
 	}
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return digitValueSketch(en, p, 1, consider)
 	})
 }

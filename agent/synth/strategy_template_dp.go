@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The 1-D recurrence sketch over an integer n: f(0) = base and, for
@@ -31,7 +33,7 @@ type dpRecurrence struct {
 
 func (d dpRecurrence) run(n int64) any {
 	if n < 0 || n > dpMaxN {
-		return errV
+		return dsl.ErrV
 	}
 	f := make([]int64, n+1)
 	f[0] = d.base
@@ -48,8 +50,8 @@ func (d dpRecurrence) run(n int64) any {
 				v = t
 			case !d.min:
 				var good bool
-				if v, good = addI(v, t); !good {
-					return errV
+				if v, good = dsl.AddI(v, t); !good {
+					return dsl.ErrV
 				}
 				if d.mod > 0 {
 					v %= d.mod
@@ -59,7 +61,7 @@ func (d dpRecurrence) run(n int64) any {
 		}
 		if d.min {
 			if !have {
-				return errV
+				return dsl.ErrV
 			}
 			v++
 		}
@@ -107,21 +109,21 @@ func dpRecurrences(mined []int64) []dpRecurrence {
 
 // dpSketch tries the recurrence sketch when the input is one integer and
 // the output an integer.
-func dpSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tInt || p.out != tInt || p.nullable || len(p.outs) < 2 {
+func dpSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Int || p.Out != dsl.Int || p.Nullable || len(p.Outs) < 2 {
 		return false
 	}
-	return fillSketch(en, p, dpRecurrences(p.mined), func(d dpRecurrence, env []any) any { return d.run(env[0].(int64)) },
-		func(d dpRecurrence) *node { return dpNode(p, d) }, consider)
+	return fillSketch(en, p, dpRecurrences(p.Mined), func(d dpRecurrence, env []any) any { return d.run(env[0].(int64)) },
+		func(d dpRecurrence) *dsl.Node { return dpNode(p, d) }, consider)
 }
 
-func dpNode(p *problem, d dpRecurrence) *node {
-	op := &operator{Name: fmt.Sprintf("recurrence_table[%+v]", d), Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return d.run(a[0].(int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("recurrence_table", p.b.names, d.python(p.b.names[0])), a...)
+func dpNode(p *dsl.Problem, d dpRecurrence) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("recurrence_table[%+v]", d), Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return d.run(a[0].(int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("recurrence_table", p.B.Names, d.python(p.B.Names[0])), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
 }
 
 // python renders the table filled up to the integer named n.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The token interpreter: a list of tokens run on a stack, where integer
@@ -69,12 +71,12 @@ var interpBins = []ibin{
 			y, ok := b.(string)
 			return x + y, ok
 		}
-		return intBin(addI)(a, b, "")
+		return intBin(dsl.AddI)(a, b, "")
 	}},
-	{"sub", "a - b", intBin(subI)},
-	{"mul", "a * b", intBin(mulI)},
-	{"floordiv", "a // b", intBin(floorDiv)},
-	{"mod", "a % b", intBin(pyMod)},
+	{"sub", "a - b", intBin(dsl.SubI)},
+	{"mul", "a * b", intBin(dsl.MulI)},
+	{"floordiv", "a // b", intBin(dsl.FloorDiv)},
+	{"mod", "a % b", intBin(dsl.PyMod)},
 	{"max", "max(a, b)", intBin(func(a, b int64) (int64, bool) { return max(a, b), true })},
 	{"min", "min(a, b)", intBin(func(a, b int64) (int64, bool) { return min(a, b), true })},
 	{"infix", `f"({a}{word}{b})"`, func(a, b any, word string) (any, bool) {
@@ -97,17 +99,17 @@ type iun struct {
 }
 
 var interpUns = []iun{
-	{"neg", "-a", func(a int64) (int64, bool) { return subI(0, a) }},
-	{"double", "2 * a", func(a int64) (int64, bool) { return mulI(2, a) }},
+	{"neg", "-a", func(a int64) (int64, bool) { return dsl.SubI(0, a) }},
+	{"double", "2 * a", func(a int64) (int64, bool) { return dsl.MulI(2, a) }},
 	{"abs", "abs(a)", func(a int64) (int64, bool) {
 		if a < 0 {
-			return subI(0, a)
+			return dsl.SubI(0, a)
 		}
 		return a, true
 	}},
-	{"inc", "a + 1", func(a int64) (int64, bool) { return addI(a, 1) }},
-	{"dec", "a - 1", func(a int64) (int64, bool) { return subI(a, 1) }},
-	{"square", "a * a", func(a int64) (int64, bool) { return mulI(a, a) }},
+	{"inc", "a + 1", func(a int64) (int64, bool) { return dsl.AddI(a, 1) }},
+	{"dec", "a - 1", func(a int64) (int64, bool) { return dsl.SubI(a, 1) }},
+	{"square", "a * a", func(a int64) (int64, bool) { return dsl.MulI(a, a) }},
 }
 
 // interpEffects is the table of meanings, in the order they are tried.
@@ -299,18 +301,18 @@ func (ip *interpProgram) run(toks []itok) (v any, pending, depth int) {
 			case ip.out == interpValid:
 				return false, -1, 0
 			}
-			return errV, -1, 0
+			return dsl.ErrV, -1, 0
 		}
 		var ok bool
 		if stack, ok = eff.apply(stack, t); !ok {
-			return errV, -1, 0
+			return dsl.ErrV, -1, 0
 		}
 		deepest = max(deepest, len(stack))
 	}
 	switch ip.out {
 	case interpTop:
 		if len(stack) == 0 {
-			return errV, -1, 0
+			return dsl.ErrV, -1, 0
 		}
 		switch x := stack[len(stack)-1].(type) {
 		case int64:
@@ -318,16 +320,16 @@ func (ip *interpProgram) run(toks []itok) (v any, pending, depth int) {
 		case string:
 			return x, -1, 0
 		}
-		return errV, -1, 0
+		return dsl.ErrV, -1, 0
 	case interpSum:
 		s := int64(0)
 		for _, v := range stack {
 			x, ok := v.(int64)
 			if !ok {
-				return errV, -1, 0
+				return dsl.ErrV, -1, 0
 			}
-			if s, ok = addI(s, x); !ok {
-				return errV, -1, 0
+			if s, ok = dsl.AddI(s, x); !ok {
+				return dsl.ErrV, -1, 0
 			}
 		}
 		return s, -1, 0
@@ -336,7 +338,7 @@ func (ip *interpProgram) run(toks []itok) (v any, pending, depth int) {
 		for i, v := range stack {
 			x, ok := v.(int64)
 			if !ok {
-				return errV, -1, 0
+				return dsl.ErrV, -1, 0
 			}
 			ints[i] = x
 		}
@@ -350,15 +352,15 @@ func (ip *interpProgram) run(toks []itok) (v any, pending, depth int) {
 }
 
 // interpOuts are the returns that give a value of type t.
-func interpOuts(t valType) []interpOut {
+func interpOuts(t dsl.Type) []interpOut {
 	switch t {
-	case tInt:
+	case dsl.Int:
 		return []interpOut{interpTop, interpSum, interpDepth, interpDeepest}
-	case tStr:
+	case dsl.Str:
 		return []interpOut{interpTop}
-	case tListInt:
+	case dsl.ListInt:
 		return []interpOut{interpStack}
-	case tBool:
+	case dsl.Bool:
 		return []interpOut{interpValid}
 	}
 	return nil
@@ -368,18 +370,18 @@ func interpOuts(t valType) []interpOut {
 const maxInterpRuns = 400_000
 
 // interpSketch tries the token interpreter on a list of token texts.
-func interpSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tListStr || p.nullable || len(p.outs) < 2 {
+func interpSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.ListStr || p.Nullable || len(p.Outs) < 2 {
 		return false
 	}
-	outs := interpOuts(p.out)
+	outs := interpOuts(p.Out)
 	if len(outs) == 0 {
 		return false
 	}
 	// Single letters are operands when there are several of them (and
 	// that reading fits), else each is a word like any other.
 	letters := map[string]bool{}
-	for _, env := range p.envs {
+	for _, env := range p.Envs {
 		for _, s := range env[0].([]string) {
 			if isLetter(s) {
 				letters[s] = true
@@ -400,12 +402,12 @@ func interpSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) b
 
 // interpTry parses the examples' tokens (single letters as operands or
 // not) and learns the words' meanings for every return and policy.
-func interpTry(en *sketchRun, p *problem, outs []interpOut, letters bool, consider func(*node, []any) bool) bool {
+func interpTry(en *sketchRun, p *dsl.Problem, outs []interpOut, letters bool, consider func(*dsl.Node, []any) bool) bool {
 	ps := &interpParser{index: map[interpClass]int{}, letters: letters}
-	toks := make([][]itok, len(p.outs))
+	toks := make([][]itok, len(p.Outs))
 	operands := false
-	for i := range p.outs {
-		ts, ok := ps.parse(p.envs[i][0].([]string), true)
+	for i := range p.Outs {
+		ts, ok := ps.parse(p.Envs[i][0].([]string), true)
 		if !ok {
 			return false
 		}
@@ -480,7 +482,7 @@ func interpOrder(toks [][]itok) []int {
 }
 
 // learn fills the meanings by backtracking over the examples in order.
-func (ip *interpProgram) learn(p *problem, toks [][]itok, order []int) bool {
+func (ip *interpProgram) learn(p *dsl.Problem, toks [][]itok, order []int) bool {
 	runs := 0
 	var solve func(k int) bool
 	solve = func(k int) bool {
@@ -493,7 +495,7 @@ func (ip *interpProgram) learn(p *problem, toks [][]itok, order []int) bool {
 		i := order[k]
 		v, pending, depth := ip.run(toks[i])
 		if pending < 0 {
-			return p.matchesAt(i, v) && solve(k+1)
+			return p.MatchesAt(i, v) && solve(k+1)
 		}
 		// The meanings that skip the instruction on this stack are one
 		// choice (told apart later if ever), the others one each.
@@ -538,30 +540,30 @@ var interpNeedMore = func() (out [3]uint64) {
 func (ip *interpProgram) effect(c int) int { return bits.TrailingZeros64(ip.masks[c]) }
 
 // interpNode is the program of a filled interpreter over the token list.
-func interpNode(p *problem, ip *interpProgram) *node {
-	ret := p.out
+func interpNode(p *dsl.Problem, ip *interpProgram) *dsl.Node {
+	ret := p.Out
 	var names []string
 	for i, c := range ip.classes {
 		names = append(names, c.word+"="+interpEffects[ip.effect(i)].name)
 	}
 	name := fmt.Sprintf("interpret[%s; skip=%v; %s]", strings.Join(names, ","), ip.skip, interpOutNames[ip.out])
-	op := &operator{Name: name, Args: p.b.types, Ret: ret, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: ret, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any {
 			ps := &interpParser{classes: ip.classes, index: map[interpClass]int{}, letters: ip.letters}
 			for i, c := range ip.classes {
 				ps.index[c] = i
 			}
 			toks, ok := ps.parse(a[0].([]string), false)
 			if !ok {
-				return errV
+				return dsl.ErrV
 			}
 			v, _, _ := ip.run(toks)
 			return v
 		},
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("interpret", p.b.names, ip.python(p.b.names[0])), a...)
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("interpret", p.B.Names, ip.python(p.B.Names[0])), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
 }
 
 // python renders the interpreter's loop over the token texts named toks.

@@ -1,6 +1,10 @@
 package synth
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
 
 // The 1-D recurrence sketches over the elements of an integer list (the
 // list counterpart of strategy_template_dp.go), each a loop whose holes
@@ -38,30 +42,30 @@ var listJoins = []struct {
 }{
 	{"max", "max(%s, %s)", func(a, b int64) (int64, bool) { return max(a, b), true }},
 	{"min", "min(%s, %s)", func(a, b int64) (int64, bool) { return min(a, b), true }},
-	{"add", "%s + %s", addI},
+	{"add", "%s + %s", dsl.AddI},
 }
 
 // twoBack is one filling of the two-back recurrence.
 type twoBack struct {
 	join int
-	h    *lambda
+	h    *dsl.Lambda
 }
 
 func (t twoBack) run(xs []int64) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	var before, last int64
 	for _, x := range xs {
-		hv, good := lam2[int64, int64, int64](nil, t.h, before, x)
+		hv, good := dsl.Lam2[int64, int64, int64](nil, t.h, before, x)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		next, good := listJoins[t.join].f(last, hv)
 		if !good {
-			return errV
+			return dsl.ErrV
 		}
 		before, last = last, next
 	}
@@ -70,18 +74,18 @@ func (t twoBack) run(xs []int64) (v any) {
 
 // pairTable is one filling of the pairwise table.
 type pairTable struct {
-	rel    *lambda
+	rel    *dsl.Lambda
 	weight bool // w(x) = x instead of 1
 }
 
 func (t pairTable) run(xs []int64) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	if len(xs) > listDPMaxLen {
-		return errV
+		return dsl.ErrV
 	}
 	best := make([]int64, len(xs))
 	var top int64
@@ -89,9 +93,9 @@ func (t pairTable) run(xs []int64) (v any) {
 		var prev int64 // max([best[j] for j < i if rel], default=0)
 		have := false
 		for j := range i {
-			ok, isBool := lam2[int64, int64, bool](nil, t.rel, xs[j], x)
+			ok, isBool := dsl.Lam2[int64, int64, bool](nil, t.rel, xs[j], x)
 			if !isBool {
-				return errV
+				return dsl.ErrV
 			}
 			if ok && (!have || best[j] > prev) {
 				prev, have = best[j], true
@@ -102,8 +106,8 @@ func (t pairTable) run(xs []int64) (v any) {
 			w = x
 		}
 		var good bool
-		if best[i], good = addI(w, prev); !good {
-			return errV
+		if best[i], good = dsl.AddI(w, prev); !good {
+			return dsl.ErrV
 		}
 		if i == 0 || best[i] > top {
 			top = best[i]
@@ -114,27 +118,27 @@ func (t pairTable) run(xs []int64) (v any) {
 
 // listDPSketch tries both sketches when the input is one integer list and
 // the output an integer; it reports whether consider accepted a program.
-func listDPSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tListInt || p.out != tInt || p.nullable || len(p.outs) < 2 || en.stopped {
+func listDPSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.ListInt || p.Out != dsl.Int || p.Nullable || len(p.Outs) < 2 || en.stopped {
 		return false
 	}
 	arg := func(env []any) []int64 { return env[0].([]int64) }
 	var backs []twoBack
 	for size := 1; size <= listDPStepMax; size++ {
-		for _, h := range en.lams.get(sigII, tInt, size) {
+		for _, h := range en.lams.Get(dsl.SigII, dsl.Int, size) {
 			for j := range listJoins {
 				backs = append(backs, twoBack{join: j, h: h})
 			}
 		}
 	}
 	if fillSketch(en, p, backs, func(t twoBack, env []any) any { return t.run(arg(env)) },
-		func(t twoBack) *node { return twoBackNode(p, t) }, consider) {
+		func(t twoBack) *dsl.Node { return twoBackNode(p, t) }, consider) {
 		return true
 	}
 	var tables []pairTable
 	for _, weight := range []bool{false, true} {
 		for size := 1; size <= listDPRelMax; size++ {
-			for _, rel := range en.lams.get(sigII, tBool, size) {
+			for _, rel := range en.lams.Get(dsl.SigII, dsl.Bool, size) {
 				if usesBoth(rel) {
 					tables = append(tables, pairTable{rel: rel, weight: weight})
 				}
@@ -142,15 +146,15 @@ func listDPSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) b
 		}
 	}
 	return fillSketch(en, p, tables, func(t pairTable, env []any) any { return t.run(arg(env)) },
-		func(t pairTable) *node { return pairTableNode(p, t) }, consider)
+		func(t pairTable) *dsl.Node { return pairTableNode(p, t) }, consider)
 }
 
 // usesBoth reports whether a binary lambda reads both its variables (a
 // relation of one element alone does not relate the pair).
-func usesBoth(l *lambda) bool {
+func usesBoth(l *dsl.Lambda) bool {
 	var seen [2]bool
-	var walk func(n *node)
-	walk = func(n *node) {
+	var walk func(n *dsl.Node)
+	walk = func(n *dsl.Node) {
 		if n.Op == nil {
 			if n.Var >= 0 && n.Var < 2 {
 				seen[n.Var] = true
@@ -168,33 +172,33 @@ func usesBoth(l *lambda) bool {
 	return seen[0] && seen[1]
 }
 
-func twoBackNode(p *problem, t twoBack) *node {
-	op := &operator{Name: fmt.Sprintf("list_recurrence[%s, %s]", listJoins[t.join].name, t.h), Args: p.b.types, Ret: tInt,
-		Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return t.run(a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			h := e.lam(t.h, atom("before"), atom("x")).s
+func twoBackNode(p *dsl.Problem, t twoBack) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("list_recurrence[%s, %s]", listJoins[t.join].name, t.h), Args: p.B.Types, Ret: dsl.Int,
+		Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return t.run(a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			h := e.Lam(t.h, dsl.Atom("before"), dsl.Atom("x")).S
 			body := fmt.Sprintf("    before, last = 0, 0\n    for x in %s:\n        before, last = last, %s\n    return last\n",
-				p.b.names[0], fmt.Sprintf(listJoins[t.join].py, "last", h))
-			return call(e.loopHelper("list_recurrence", p.b.names, body), a...)
+				p.B.Names[0], fmt.Sprintf(listJoins[t.join].py, "last", h))
+			return dsl.Call(e.LoopHelper("list_recurrence", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 4 + t.h.Size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 4 + t.h.Size}
 }
 
-func pairTableNode(p *problem, t pairTable) *node {
+func pairTableNode(p *dsl.Problem, t pairTable) *dsl.Node {
 	w := "1"
 	if t.weight {
 		w = "x"
 	}
-	op := &operator{Name: fmt.Sprintf("pair_table[%s, w=%s]", t.rel, w), Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return t.run(a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			xs := p.b.names[0]
-			rel := e.lam(t.rel, atom(xs+"[j]"), atom("x")).s
+	op := &dsl.Operator{Name: fmt.Sprintf("pair_table[%s, w=%s]", t.rel, w), Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return t.run(a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			xs := p.B.Names[0]
+			rel := e.Lam(t.rel, dsl.Atom(xs+"[j]"), dsl.Atom("x")).S
 			body := fmt.Sprintf("    best = []\n    for i, x in enumerate(%s):\n"+
 				"        best.append(%s + max([best[j] for j in range(i) if %s], default=0))\n"+
 				"    return max(best, default=0)\n", xs, w, rel)
-			return call(e.loopHelper("pair_table", p.b.names, body), a...)
+			return dsl.Call(e.LoopHelper("pair_table", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 5 + t.rel.Size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 5 + t.rel.Size}
 }

@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The orbit sketch: an integer iterated under a map that depends on its
@@ -54,10 +56,10 @@ func (o orbitMap) orbit(n int64) (steps, peak int64, ok bool) {
 			n /= 2
 		} else {
 			var good bool
-			if n, good = mulI(o.a, n); !good {
+			if n, good = dsl.MulI(o.a, n); !good {
 				return 0, 0, false
 			}
-			if n, good = addI(n, o.b); !good || n < 1 {
+			if n, good = dsl.AddI(n, o.b); !good || n < 1 {
 				return 0, 0, false
 			}
 		}
@@ -73,13 +75,13 @@ func (o orbitMap) run(env []any) any {
 		lo, hi := env[0].(int64), env[1].(int64)
 		lo, hi = min(lo, hi), max(lo, hi)
 		if hi-lo > maxOrbitRange {
-			return errV
+			return dsl.ErrV
 		}
 		best, bestSteps := int64(0), int64(-1)
 		for n := lo; n <= hi; n++ {
 			s, _, ok := o.orbit(n)
 			if !ok {
-				return errV
+				return dsl.ErrV
 			}
 			if s > bestSteps {
 				best, bestSteps = n, s
@@ -90,7 +92,7 @@ func (o orbitMap) run(env []any) any {
 	steps, peak, ok := o.orbit(env[0].(int64))
 	switch {
 	case !ok:
-		return errV
+		return dsl.ErrV
 	case o.out == orbitPeak:
 		return peak
 	}
@@ -116,25 +118,25 @@ func orbitFills(inputs int) []orbitMap {
 
 // orbitSketch tries the sketch on one positive integer (or two) and an
 // integer output.
-func orbitSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if p.out != tInt || p.nullable || len(p.outs) < 3 || len(p.b.types) > 2 {
+func orbitSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 3 || len(p.B.Types) > 2 {
 		return false
 	}
-	for _, t := range p.b.types {
-		if t != tInt {
+	for _, t := range p.B.Types {
+		if t != dsl.Int {
 			return false
 		}
 	}
-	return fillSketch(en, p, orbitFills(len(p.b.types)), func(o orbitMap, env []any) any { return o.run(env) },
-		func(o orbitMap) *node { return orbitNode(p, o) }, consider)
+	return fillSketch(en, p, orbitFills(len(p.B.Types)), func(o orbitMap, env []any) any { return o.run(env) },
+		func(o orbitMap) *dsl.Node { return orbitNode(p, o) }, consider)
 }
 
 // orbitNode is the program of a filled orbit sketch.
-func orbitNode(p *problem, o orbitMap) *node {
-	op := &operator{Name: fmt.Sprintf("orbit[%dn%+d:%s]", o.a, o.b, orbitOutNames[o.out]), Args: p.b.types, Ret: tInt, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return o.run(a) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("parity_orbit", p.b.names, o.python(p.b.names)), a...)
+func orbitNode(p *dsl.Problem, o orbitMap) *dsl.Node {
+	op := &dsl.Operator{Name: fmt.Sprintf("orbit[%dn%+d:%s]", o.a, o.b, orbitOutNames[o.out]), Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return o.run(a) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("parity_orbit", p.B.Names, o.python(p.B.Names)), a...)
 		}}
 	return overVars(p, op, 10)
 }

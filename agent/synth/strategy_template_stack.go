@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The stack sketch: a list of integer tokens run on a stack. Its holes are
@@ -33,10 +35,10 @@ type stackBin struct {
 }
 
 var stackBins = []stackBin{
-	{"a + b", addI},
-	{"a - b", subI},
-	{"a * b", mulI},
-	{"a // b", floorDiv},
+	{"a + b", dsl.AddI},
+	{"a - b", dsl.SubI},
+	{"a * b", dsl.MulI},
+	{"a // b", dsl.FloorDiv},
 	{"max(a, b)", func(a, b int64) (int64, bool) { return max(a, b), true }},
 	{"min(a, b)", func(a, b int64) (int64, bool) { return min(a, b), true }},
 }
@@ -76,18 +78,18 @@ func (s stackProgram) run(xs []int64) any {
 				if s.out == stackValid {
 					return false
 				}
-				return errV
+				return dsl.ErrV
 			}
 			a, b := stack[len(stack)-2], stack[len(stack)-1]
 			v := int64(0)
 			if s.out == stackTop {
 				k := slices.Index(s.codes, x)
 				if k < 0 {
-					return errV
+					return dsl.ErrV
 				}
 				var good bool
 				if v, good = stackBins[s.bins[k]].f(a, b); !good {
-					return errV
+					return dsl.ErrV
 				}
 			}
 			stack = append(stack[:len(stack)-2], v)
@@ -102,7 +104,7 @@ func (s stackProgram) run(xs []int64) any {
 	switch s.out {
 	case stackTop:
 		if len(stack) == 0 {
-			return errV
+			return dsl.ErrV
 		}
 		return stack[len(stack)-1]
 	case stackDeepest:
@@ -118,15 +120,15 @@ func (s stackProgram) run(xs []int64) any {
 
 // stackPrograms lists the fillings for the output type and the operator
 // codes seen.
-func stackPrograms(out valType, codes []int64) []stackProgram {
+func stackPrograms(out dsl.Type, codes []int64) []stackProgram {
 	var progs []stackProgram
 	switch out {
-	case tListInt:
+	case dsl.ListInt:
 		progs = append(progs, stackProgram{popZero: true, out: stackDepths}, stackProgram{popZero: true, out: stackPopped},
 			stackProgram{opMin: 10, out: stackDepths})
-	case tBool:
+	case dsl.Bool:
 		progs = append(progs, stackProgram{opMin: 10, out: stackValid})
-	case tInt:
+	case dsl.Int:
 		progs = append(progs, stackProgram{opMin: 10, out: stackDeepest}, stackProgram{popZero: true, out: stackDeepest})
 		if len(codes) > 0 && len(codes) <= maxStackCodes {
 			bins := make([]int, len(codes))
@@ -149,8 +151,8 @@ func stackPrograms(out valType, codes []int64) []stackProgram {
 
 // stackSketch tries the stack sketch on a list of non-negative integer
 // tokens.
-func stackSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tListInt || p.nullable || len(p.outs) < 2 {
+func stackSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.ListInt || p.Nullable || len(p.Outs) < 2 {
 		return false
 	}
 	var codes []int64
@@ -165,22 +167,22 @@ func stackSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bo
 		}
 	}
 	slices.Sort(codes)
-	return fillSketch(en, p, stackPrograms(p.out, codes), func(s stackProgram, env []any) any { return s.run(env[0].([]int64)) },
-		func(s stackProgram) *node { return stackNode(p, s) }, consider)
+	return fillSketch(en, p, stackPrograms(p.Out, codes), func(s stackProgram, env []any) any { return s.run(env[0].([]int64)) },
+		func(s stackProgram) *dsl.Node { return stackNode(p, s) }, consider)
 }
 
 // stackNode is the program of a filled stack sketch.
-func stackNode(p *problem, s stackProgram) *node {
-	ret, _ := typeOf(s.run(nil))
+func stackNode(p *dsl.Problem, s stackProgram) *dsl.Node {
+	ret, _ := dsl.TypeOf(s.run(nil))
 	if s.out == stackTop {
-		ret = tInt
+		ret = dsl.Int
 	}
-	op := &operator{Name: fmt.Sprintf("stack_machine[%+v]", s), Args: p.b.types, Ret: ret, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return s.run(a[0].([]int64)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("stack_machine", p.b.names, s.python(p.b.names[0])), a...)
+	op := &dsl.Operator{Name: fmt.Sprintf("stack_machine[%+v]", s), Args: p.B.Types, Ret: ret, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return s.run(a[0].([]int64)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("stack_machine", p.B.Names, s.python(p.B.Names[0])), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: 8}
 }
 
 // python renders the loop over the tokens of the list named xs.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Walks on a grid. A string of command characters drives a walker from
@@ -76,7 +78,7 @@ type walkState struct {
 	crossed      bool
 }
 
-// run walks s and returns the reading, or errV for a character without a
+// run walks s and returns the reading, or ErrV for a character without a
 // meaning.
 func (w walk) run(s string) any {
 	h := walkHeadings[w.heading]
@@ -123,7 +125,7 @@ func (w walk) run(s string) any {
 	case readPosition:
 		return []int64{st.x, st.y}
 	case readDistance:
-		return absI(st.x) + absI(st.y)
+		return dsl.AbsI(st.x) + dsl.AbsI(st.y)
 	case readVisited:
 		return int64(len(st.seen))
 	case readAtOrigin:
@@ -158,13 +160,13 @@ func (w walk) twoDimensional() bool {
 }
 
 // walkReadings are the readings of an output type.
-func walkReadings(t valType) []walkReading {
+func walkReadings(t dsl.Type) []walkReading {
 	switch t {
-	case tListInt:
+	case dsl.ListInt:
 		return []walkReading{readPosition}
-	case tInt:
+	case dsl.Int:
 		return []walkReading{readDistance, readVisited}
-	case tBool:
+	case dsl.Bool:
 		return []walkReading{readAtOrigin, readCrossed}
 	}
 	return nil
@@ -172,23 +174,23 @@ func walkReadings(t valType) []walkReading {
 
 // walkSketch learns the walk when the input is one string of a few
 // distinct characters; it reports whether consider accepted a program.
-func walkSketch(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.nullable || len(p.outs) < 2 || en.stopped {
+func walkSketch(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || p.Nullable || len(p.Outs) < 2 || en.stopped {
 		return false
 	}
-	reads := walkReadings(p.out)
-	if reads == nil || p.out != tListInt && !walkEvidence(p) {
+	reads := walkReadings(p.Out)
+	if reads == nil || p.Out != dsl.ListInt && !walkEvidence(p) {
 		return false
 	}
-	if p.out == tListInt {
-		for _, o := range p.outs {
+	if p.Out == dsl.ListInt {
+		for _, o := range p.Outs {
 			if xs, good := o.([]int64); !good || len(xs) != 2 {
 				return false
 			}
 		}
 	}
 	var chars []rune
-	for _, o := range p.envs[:len(p.outs)] {
+	for _, o := range p.Envs[:len(p.Outs)] {
 		for _, c := range o[0].(string) {
 			if !slices.Contains(chars, c) {
 				chars = append(chars, c)
@@ -271,15 +273,15 @@ func turnsWith(m walkMove) bool {
 // enough for a walk: with few examples, or outputs that barely vary, some
 // meanings of a few characters fit by chance. A count needs three
 // values, a truth value each of its two twice.
-func walkEvidence(p *problem) bool {
-	if len(p.outs) < minWalkExamples {
+func walkEvidence(p *dsl.Problem) bool {
+	if len(p.Outs) < minWalkExamples {
 		return false
 	}
 	counts := map[any]int{}
-	for _, o := range p.outs {
+	for _, o := range p.Outs {
 		counts[o]++
 	}
-	if p.out == tInt {
+	if p.Out == dsl.Int {
 		return len(counts) >= 3
 	}
 	return len(counts) == 2 && counts[true] >= 2 && counts[false] >= 2
@@ -302,9 +304,9 @@ func turns(moves []walkMove) bool {
 
 // walkFits checks a walk on the examples, stopping at the first wrong
 // output.
-func walkFits(p *problem, w walk) bool {
-	for i := range p.outs {
-		if !p.matchesAt(i, w.run(p.envs[i][0].(string))) {
+func walkFits(p *dsl.Problem, w walk) bool {
+	for i := range p.Outs {
+		if !p.MatchesAt(i, w.run(p.Envs[i][0].(string))) {
 			return false
 		}
 	}
@@ -324,12 +326,12 @@ func (w walk) String() string {
 var walkMoveNames = [numMoves]string{"step", "left", "right", "north", "east", "south", "west", "around", "back", "none"}
 
 // walkNode is the program of a walk over the string variable.
-func walkNode(p *problem, w walk) *node {
+func walkNode(p *dsl.Problem, w walk) *dsl.Node {
 	size := 3 + 2*len(w.chars)
-	op := &operator{Name: "walk[" + w.String() + "]", Args: p.b.types, Ret: p.out, Fam: famLoop, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return w.run(a[0].(string)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			return call(e.loopHelper("walk", p.b.names, walkLoop(w, p.b.names[0])), a...)
+	op := &dsl.Operator{Name: "walk[" + w.String() + "]", Args: p.B.Types, Ret: p.Out, Fam: dsl.FamLoop, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return w.run(a[0].(string)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			return dsl.Call(e.LoopHelper("walk", p.B.Names, walkLoop(w, p.B.Names[0])), a...)
 		}}
 	return overVars(p, op, size)
 }

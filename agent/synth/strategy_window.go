@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Position-wise decomposition. When a task maps one list (or two lists of
@@ -33,10 +35,10 @@ const maxPointsSearched = 150
 type streams struct {
 	// lists are the input variables' values per environment.
 	lists [][][]any
-	elem  []valType
+	elem  []dsl.Type
 	// outElem is the output element type; outs the outputs' elements per
 	// example (nil for the extra environments).
-	outElem valType
+	outElem dsl.Type
 	outs    [][]any
 	// bits says the outputs are all 0 or 1: the scalar function may be a
 	// truth value, converted with int().
@@ -59,18 +61,18 @@ type derivation struct {
 }
 
 var derivations = []derivation{
-	{"products", "x * y", mulI},
-	{"sums", "x + y", addI},
-	{"differences", "x - y", subI},
+	{"products", "x * y", dsl.MulI},
+	{"sums", "x + y", dsl.AddI},
+	{"differences", "x - y", dsl.SubI},
 }
 
 // derived is the one-list reading of two integer lists of one length.
 func (s *streams) derived(d derivation) *streams {
-	if len(s.elem) != 2 || s.elem[0] != tInt || s.elem[1] != tInt || s.zip {
+	if len(s.elem) != 2 || s.elem[0] != dsl.Int || s.elem[1] != dsl.Int || s.zip {
 		return nil
 	}
 	out := *s
-	out.elem, out.derive, out.lists = []valType{tInt}, &d, nil
+	out.elem, out.derive, out.lists = []dsl.Type{dsl.Int}, &d, nil
 	for i, ls := range s.lists {
 		z, ok := d.combine(ls)
 		if !ok && i < len(s.outs) {
@@ -98,14 +100,14 @@ func (d derivation) combine(ls [][]any) ([]any, bool) {
 }
 
 // elemType is the element type of a list type, or false.
-func elemType(t valType) (valType, bool) {
+func elemType(t dsl.Type) (dsl.Type, bool) {
 	switch t {
-	case tListInt:
-		return tInt, true
-	case tListStr:
-		return tStr, true
-	case tListBool:
-		return tBool, true
+	case dsl.ListInt:
+		return dsl.Int, true
+	case dsl.ListStr:
+		return dsl.Str, true
+	case dsl.ListBool:
+		return dsl.Bool, true
 	}
 	return 0, false
 }
@@ -137,16 +139,16 @@ func listElems(v any) ([]any, bool) {
 
 // newStreams reads the problem as streams, or returns nil when its inputs
 // are not one or two lists or some output is not as long as the inputs.
-func newStreams(p *problem, envs [][]any) *streams {
-	if len(p.b.types) == 0 || len(p.b.types) > 2 || p.nullable || len(p.outs) == 0 {
+func newStreams(p *dsl.Problem, envs [][]any) *streams {
+	if len(p.B.Types) == 0 || len(p.B.Types) > 2 || p.Nullable || len(p.Outs) == 0 {
 		return nil
 	}
-	oe, good := elemType(p.out)
+	oe, good := elemType(p.Out)
 	if !good {
 		return nil
 	}
-	s := &streams{outElem: oe, bits: oe == tInt}
-	for _, t := range p.b.types {
+	s := &streams{outElem: oe, bits: oe == dsl.Int}
+	for _, t := range p.B.Types {
 		e, good := elemType(t)
 		if !good {
 			return nil
@@ -165,10 +167,10 @@ func newStreams(p *problem, envs [][]any) *streams {
 			n = min(n, len(ls[1]))
 		}
 		s.lists = append(s.lists, ls)
-		if i >= len(p.outs) {
+		if i >= len(p.Outs) {
 			continue
 		}
-		out, good := listElems(p.outs[i])
+		out, good := listElems(p.Outs[i])
 		if !good || len(out) != n {
 			return nil
 		}
@@ -179,14 +181,14 @@ func newStreams(p *problem, envs [][]any) *streams {
 			if b, isInt := o.(int64); !isInt || (b != 0 && b != 1) {
 				s.bits = false
 			}
-			if str, isStr := o.(string); isStr && indexOf(s.labels, str) < 0 && len(s.labels) <= maxLabels {
+			if str, isStr := o.(string); isStr && dsl.IndexOf(s.labels, str) < 0 && len(s.labels) <= dsl.MaxLabels {
 				s.labels = append(s.labels, str)
 			}
 		}
 		s.outs = append(s.outs, out)
 		points += len(out)
 	}
-	if len(s.labels) > maxLabels {
+	if len(s.labels) > dsl.MaxLabels {
 		s.labels = nil
 	}
 	if points < 4 {
@@ -245,7 +247,7 @@ func (w windowSpec) featureNames() []string {
 
 // features returns the feature values at position i of the lists, in the
 // order of featureNames; prev is the previous output (when w.prev).
-func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any {
+func (w windowSpec) features(ls [][]any, elem []dsl.Type, i int, prev any) []any {
 	if w.whole {
 		// Sums beyond int64 wrap here where Python's integers grow:
 		// lists of such numbers are not the tasks'.
@@ -274,8 +276,8 @@ func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any 
 	out := append(append(cur, back...), win...)
 	out = append(out, int64(i))
 	if w.diff {
-		d, _ := subI(cur[0].(int64), cur[1].(int64))
-		db, _ := subI(back[0].(int64), back[1].(int64))
+		d, _ := dsl.SubI(cur[0].(int64), cur[1].(int64))
+		db, _ := dsl.SubI(back[0].(int64), back[1].(int64))
 		out = append(out, d, db)
 	}
 	if w.prev {
@@ -284,26 +286,26 @@ func (w windowSpec) features(ls [][]any, elem []valType, i int, prev any) []any 
 	return out
 }
 
-func (w windowSpec) featureTypes(elem []valType, prev valType) []valType {
+func (w windowSpec) featureTypes(elem []dsl.Type, prev dsl.Type) []dsl.Type {
 	if w.whole {
-		return []valType{tInt, tInt, tInt, tInt}
+		return []dsl.Type{dsl.Int, dsl.Int, dsl.Int, dsl.Int}
 	}
-	var cur, win []valType
+	var cur, win []dsl.Type
 	for s := range w.streams {
 		cur = append(cur, elem[s])
-		lt := tListInt
+		lt := dsl.ListInt
 		switch elem[s] {
-		case tStr:
-			lt = tListStr
-		case tBool:
-			lt = tListBool
+		case dsl.Str:
+			lt = dsl.ListStr
+		case dsl.Bool:
+			lt = dsl.ListBool
 		}
 		win = append(win, lt)
 	}
-	out := append(append(append([]valType{}, cur...), cur...), win...)
-	out = append(out, tInt)
+	out := append(append(append([]dsl.Type{}, cur...), cur...), win...)
+	out = append(out, dsl.Int)
 	if w.diff {
-		out = append(out, tInt, tInt)
+		out = append(out, dsl.Int, dsl.Int)
 	}
 	if w.prev {
 		out = append(out, prev)
@@ -311,26 +313,26 @@ func (w windowSpec) featureTypes(elem []valType, prev valType) []valType {
 	return out
 }
 
-func zeroOf(t valType) any {
+func zeroOf(t dsl.Type) any {
 	switch t {
-	case tStr:
+	case dsl.Str:
 		return ""
-	case tBool:
+	case dsl.Bool:
 		return false
 	}
 	return int64(0)
 }
 
 // typedList converts elements back to a list value of element type t.
-func typedList(xs []any, t valType) any {
+func typedList(xs []any, t dsl.Type) any {
 	switch t {
-	case tStr:
+	case dsl.Str:
 		out := make([]string, len(xs))
 		for i, x := range xs {
 			out[i] = x.(string)
 		}
 		return out
-	case tBool:
+	case dsl.Bool:
 		out := make([]bool, len(xs))
 		for i, x := range xs {
 			out[i] = x.(bool)
@@ -372,9 +374,9 @@ func windowSpecs(streams int, ints bool) []windowSpec {
 // aggregates are beyond their sizes, and the search of four scalar
 // variables up to size 4 is cheap, so it runs before the sweeps; it
 // reports whether consider accepted a program.
-func wholeListMap(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
+func wholeListMap(en *sketchRun, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	st := newStreams(p, en.envs)
-	if st == nil || len(st.elem) != 1 || st.elem[0] != tInt || en.stopped {
+	if st == nil || len(st.elem) != 1 || st.elem[0] != dsl.Int || en.stopped {
 		return false
 	}
 	w := windowSpec{streams: 1, whole: true}
@@ -405,14 +407,14 @@ const maxTrusted = 9
 
 // positionwise tries every window choice in turn within share of the time
 // left; it reports whether consider accepted a program.
-func positionwise(en *sketchRun, p *problem, share float64, consider func(*node, []any) bool) bool {
+func positionwise(en *sketchRun, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	st := newStreams(p, en.envs)
 	if st == nil || en.stopped {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * share))
-	specs := windowSpecs(len(st.elem), !slices.ContainsFunc(st.elem, func(t valType) bool { return t != tInt }))
-	try := func(w windowSpec, fn *node, warmVal any) bool {
+	specs := windowSpecs(len(st.elem), !slices.ContainsFunc(st.elem, func(t dsl.Type) bool { return t != dsl.Int }))
+	try := func(w windowSpec, fn *dsl.Node, warmVal any) bool {
 		return offer(en, positionNode(p, st, w, fn, warmVal), consider)
 	}
 	// Small functions of every choice first, then larger ones. A large
@@ -420,7 +422,7 @@ func positionwise(en *sketchRun, p *problem, share float64, consider func(*node,
 	// those are kept, and the smallest of all is taken at the end.
 	type found struct {
 		w       windowSpec
-		fn      *node
+		fn      *dsl.Node
 		warmVal any
 	}
 	var larger []found
@@ -489,11 +491,11 @@ func positionwise(en *sketchRun, p *problem, share float64, consider func(*node,
 // searchPositionFunc searches the scalar function of the features of w
 // that gives every output position (after the warm-up), each search until
 // the deadline and, when maxEval is set, within maxEval programs.
-func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
-	mem int64) (*node, any, bool) {
+func searchPositionFunc(en *sketchRun, p *dsl.Problem, st *streams, w windowSpec, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int,
+	mem int64) (*dsl.Node, any, bool) {
 	pt := st.prevType()
-	all := &problem{b: &binding{names: w.featureNames(), types: w.featureTypes(st.elem, pt)}, round: -1, mined: p.mined,
-		consts: st.labels}
+	all := &dsl.Problem{B: &dsl.Binding{Names: w.featureNames(), Types: w.featureTypes(st.elem, pt)}, Round: -1, Mined: p.Mined,
+		Consts: st.labels}
 	var warmVal any
 	// byExample[e] are the points of example e, as indices into all.
 	byExample := make([][]int, len(st.outs))
@@ -502,7 +504,7 @@ func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, de
 			if i < w.warm {
 				if warmVal == nil {
 					warmVal = out[i]
-				} else if !equalTo(out[i], warmVal, 0) {
+				} else if !dsl.EqualTo(out[i], warmVal, 0) {
 					return nil, nil, false
 				}
 				continue
@@ -511,22 +513,22 @@ func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, de
 			if i > 0 {
 				prev = st.asPrev(out[i-1])
 			}
-			byExample[e] = append(byExample[e], len(all.envs))
-			all.envs = append(all.envs, w.features(st.lists[e], st.elem, i, prev))
-			all.outs = append(all.outs, st.asPrev(out[i]))
+			byExample[e] = append(byExample[e], len(all.Envs))
+			all.Envs = append(all.Envs, w.features(st.lists[e], st.elem, i, prev))
+			all.Outs = append(all.Outs, st.asPrev(out[i]))
 		}
 	}
-	if w.warm > 0 && warmVal == nil || len(all.outs) < 3 {
+	if w.warm > 0 && warmVal == nil || len(all.Outs) < 3 {
 		return nil, nil, false
 	}
 	if w.prev {
-		all.consts = append(slices.Clone(all.consts), switchPoints(all, len(w.featureNames())-1)...)
+		all.Consts = append(slices.Clone(all.Consts), switchPoints(all, len(w.featureNames())-1)...)
 	}
-	all.out = st.outElem
+	all.Out = st.outElem
 	if st.bits {
-		all.out = tBool
+		all.Out = dsl.Bool
 	}
-	all.ok = []valType{all.out}
+	all.Ok = []dsl.Type{all.Out}
 	// The search runs on a sample of the points, the first positions of
 	// every example in turn, and the function found is checked on all of
 	// them; the points it gets wrong join the sample and the search runs
@@ -544,15 +546,15 @@ func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, de
 			break
 		}
 	}
-	in := make([]bool, len(all.envs))
+	in := make([]bool, len(all.Envs))
 	for _, i := range sample {
 		in[i] = true
 	}
 	for {
 		sub := *all
-		sub.envs, sub.outs = nil, nil
+		sub.Envs, sub.Outs = nil, nil
 		for _, i := range sample {
-			sub.envs, sub.outs = append(sub.envs, all.envs[i]), append(sub.outs, all.outs[i])
+			sub.Envs, sub.Outs = append(sub.Envs, all.Envs[i]), append(sub.Outs, all.Outs[i])
 		}
 		// A state changes only on some inputs: conditionals from the
 		// first round on.
@@ -561,8 +563,8 @@ func searchPositionFunc(en *sketchRun, p *problem, st *streams, w windowSpec, de
 			return nil, nil, false
 		}
 		added := 0
-		for i, env := range all.envs {
-			if !in[i] && !all.matchesAt(i, evalSafe(fn, env)) && added < sampleStep {
+		for i, env := range all.Envs {
+			if !in[i] && !all.MatchesAt(i, dsl.EvalSafe(fn, env)) && added < sampleStep {
 				sample, in[i] = append(sample, i), true
 				added++
 			}
@@ -592,37 +594,37 @@ const (
 // nearest of each, the widest margin: a heater seen turning on at 16 and
 // staying off at 18 gets x <= 17. Elsewhere the least and the greatest
 // switching element are the constants.
-func switchPoints(sub *problem, prevVar int) []any {
+func switchPoints(sub *dsl.Problem, prevVar int) []any {
 	type bounds struct {
 		lo, hi, stayLo, stayHi int64
 		stayed                 bool
 	}
 	by := map[any]*bounds{}
 	var order []any
-	for i, env := range sub.envs {
+	for i, env := range sub.Envs {
 		x, isInt := env[0].(int64)
-		if !isInt || equalTo(sub.outs[i], env[prevVar], 0) {
+		if !isInt || dsl.EqualTo(sub.Outs[i], env[prevVar], 0) {
 			continue
 		}
-		b := by[sub.outs[i]]
+		b := by[sub.Outs[i]]
 		if b == nil {
-			if len(order) == maxLabels {
+			if len(order) == dsl.MaxLabels {
 				continue
 			}
 			b = &bounds{lo: x, hi: x}
-			by[sub.outs[i]] = b
-			order = append(order, sub.outs[i])
+			by[sub.Outs[i]] = b
+			order = append(order, sub.Outs[i])
 		}
 		b.lo, b.hi = min(b.lo, x), max(b.hi, x)
 	}
-	for i, env := range sub.envs {
+	for i, env := range sub.Envs {
 		x, isInt := env[0].(int64)
-		if !isInt || !equalTo(sub.outs[i], env[prevVar], 0) {
+		if !isInt || !dsl.EqualTo(sub.Outs[i], env[prevVar], 0) {
 			continue
 		}
 		// The output stayed: it did not switch to any other value.
 		for _, o := range order {
-			if equalTo(o, sub.outs[i], 0) {
+			if dsl.EqualTo(o, sub.Outs[i], 0) {
 				continue
 			}
 			b := by[o]
@@ -634,7 +636,7 @@ func switchPoints(sub *problem, prevVar int) []any {
 	}
 	var out []any
 	add := func(c int64) {
-		if indexOf(out, c) < 0 && (c < -1 || c > 3) {
+		if dsl.IndexOf(out, c) < 0 && (c < -1 || c > 3) {
 			out = append(out, c)
 		}
 	}
@@ -655,9 +657,9 @@ func switchPoints(sub *problem, prevVar int) []any {
 
 // prevType is the type of the scalar function's value and of the
 // previous output as its feature: a truth value for 0/1 outputs.
-func (s *streams) prevType() valType {
+func (s *streams) prevType() dsl.Type {
 	if s.bits {
-		return tBool
+		return dsl.Bool
 	}
 	return s.outElem
 }
@@ -672,7 +674,7 @@ func (s *streams) asPrev(o any) any {
 
 // positionNode is the whole program: the loop over the positions applying
 // fn to the features of w.
-func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) *node {
+func positionNode(p *dsl.Problem, st *streams, w windowSpec, fn *dsl.Node, warmVal any) *dsl.Node {
 	name := fmt.Sprintf("positionwise[k=%d,warm=%d:%s]", w.k, w.warm, fn)
 	if w.prev {
 		name = fmt.Sprintf("positionwise[k=%d,warm=%d,prev:%s]", w.k, w.warm, fn)
@@ -686,20 +688,20 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 	}
 	elem, outElem := st.elem, st.outElem
 	prevFill := zeroOf(st.prevType())
-	op := &operator{Name: name, Args: p.b.types, Ret: p.out, Fam: famScan, Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
+	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: p.Out, Fam: dsl.FamScan, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any {
 			var ls [][]any
 			for _, v := range a {
 				l, _ := listElems(v)
 				if len(ls) > 0 && len(l) != len(ls[0]) && !zip {
-					return errV
+					return dsl.ErrV
 				}
 				ls = append(ls, l)
 			}
 			if derive != nil {
 				z, ok := derive.combine(ls)
 				if !ok {
-					return errV
+					return dsl.ErrV
 				}
 				ls = [][]any{z}
 			}
@@ -714,15 +716,15 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 					out[i] = warmVal
 					continue
 				}
-				v := evalSafe(fn, w.features(ls, elem, i, prev))
+				v := dsl.EvalSafe(fn, w.features(ls, elem, i, prev))
 				prev = v
-				if isErr(v) {
-					return errV
+				if dsl.IsErr(v) {
+					return dsl.ErrV
 				}
 				if bits {
 					b, good := v.(bool)
 					if !good {
-						return errV
+						return dsl.ErrV
 					}
 					v = int64(0)
 					if b {
@@ -734,23 +736,23 @@ func positionNode(p *problem, st *streams, w windowSpec, fn *node, warmVal any) 
 			if t, good := typeOfElems(out, outElem); good {
 				return t
 			}
-			return errV
+			return dsl.ErrV
 		},
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			lists, head := p.b.names, ""
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			lists, head := p.B.Names, ""
 			if derive != nil {
 				lists = []string{"zs"}
-				head = fmt.Sprintf("    zs = [%s for x, y in zip(%s, %s)]\n", derive.py, p.b.names[0], p.b.names[1])
+				head = fmt.Sprintf("    zs = [%s for x, y in zip(%s, %s)]\n", derive.py, p.B.Names[0], p.B.Names[1])
 			}
-			return call(e.loopHelper("positionwise", p.b.names, head+positionLoop(e, w, fn, warmVal, prevFill, bits, zip, lists, elem)), a...)
+			return dsl.Call(e.LoopHelper("positionwise", p.B.Names, head+positionLoop(e, w, fn, warmVal, prevFill, bits, zip, lists, elem)), a...)
 		}}
 	return overVars(p, op, 2+fn.Size+min(w.k, 2))
 }
 
 // typeOfElems converts elements to a list of type elem (checking them).
-func typeOfElems(xs []any, elem valType) (any, bool) {
+func typeOfElems(xs []any, elem dsl.Type) (any, bool) {
 	for _, x := range xs {
-		if t, _ := typeOf(x); t != elem {
+		if t, _ := dsl.TypeOf(x); t != elem {
 			return nil, false
 		}
 	}
@@ -759,20 +761,20 @@ func typeOfElems(xs []any, elem valType) (any, bool) {
 
 // positionLoop renders the body of the position-wise helper: the features
 // fn uses, then the output at each position.
-func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bits, zip bool, lists []string, elem []valType) string {
+func positionLoop(e *dsl.Emitter, w windowSpec, fn *dsl.Node, warmVal, prevFill any, bits, zip bool, lists []string, elem []dsl.Type) string {
 	names := w.featureNames()
 	used := make([]bool, len(names))
 	markVars(fn, used)
-	vars := make([]code, len(names))
+	vars := make([]dsl.Code, len(names))
 	for i, n := range names {
-		vars[i] = atom(n)
+		vars[i] = dsl.Atom(n)
 	}
-	expr := e.node(fn, vars)
+	expr := e.Node(fn, vars)
 	if bits {
-		expr = call("int", expr)
+		expr = dsl.Call("int", expr)
 	}
 	if w.warm > 0 {
-		expr = code{constCode(warmVal).s + " if i < " + fmt.Sprint(w.warm) + " else " + expr.at(pTern), pTern}
+		expr = dsl.Code{S: dsl.ConstCode(warmVal).S + " if i < " + fmt.Sprint(w.warm) + " else " + expr.At(dsl.PTern), P: dsl.PTern}
 	}
 	var sb strings.Builder
 	if w.whole {
@@ -788,7 +790,7 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bit
 		if used[3] {
 			sb.WriteString("        dev = x * n - total\n")
 		}
-		fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)
+		fmt.Fprintf(&sb, "        out.append(%s)\n", expr.S)
 		sb.WriteString("    return out\n")
 		return sb.String()
 	}
@@ -811,7 +813,7 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bit
 	}
 	for s := range ns {
 		if used[ns+s] {
-			fmt.Fprintf(&sb, "        %s = %s[i - %d] if i >= %d else %s\n", names[ns+s], lists[s], w.k, w.k, constCode(zeroOf(elem[s])).s)
+			fmt.Fprintf(&sb, "        %s = %s[i - %d] if i >= %d else %s\n", names[ns+s], lists[s], w.k, w.k, dsl.ConstCode(zeroOf(elem[s])).S)
 		}
 	}
 	for s := range ns {
@@ -830,21 +832,21 @@ func positionLoop(e *emitter, w windowSpec, fn *node, warmVal, prevFill any, bit
 		sb.WriteString("        d_back = x_back - y_back\n")
 	}
 	if w.prev && used[len(names)-1] {
-		fill := constCode(prevFill).s
+		fill := dsl.ConstCode(prevFill).S
 		if bits {
 			sb.WriteString("        prev = out[-1] == 1 if out else False\n")
 		} else {
 			fmt.Fprintf(&sb, "        prev = out[-1] if out else %s\n", fill)
 		}
 	}
-	fmt.Fprintf(&sb, "        out.append(%s)\n", expr.s)
+	fmt.Fprintf(&sb, "        out.append(%s)\n", expr.S)
 	sb.WriteString("    return out\n")
 	return sb.String()
 }
 
 // markVars marks the variables a program (and its lambdas' bodies do not
 // see them) uses.
-func markVars(n *node, used []bool) {
+func markVars(n *dsl.Node, used []bool) {
 	if n.Op == nil {
 		if n.Var >= 0 && n.Var < len(used) {
 			used[n.Var] = true

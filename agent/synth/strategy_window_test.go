@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // sketchCase is a hidden function over JSON-decoded inputs that a strategy
@@ -21,7 +23,7 @@ type sketchCase struct {
 	gen   func(r *rand.Rand) any
 	f     func(in any) any
 	n     int
-	check func(t *testing.T, n *node)
+	check func(t *testing.T, n *dsl.Node)
 	// budget is the strategy's time when not strategyBudget: a strategy
 	// that shares its time among many choices needs more on a loaded
 	// machine when the choice that fits comes late.
@@ -31,25 +33,25 @@ type sketchCase struct {
 // sketchStrategy runs one strategy alone on an enumerator over the
 // problem's examples, with a generous deadline so that a loaded machine
 // does not change the outcome.
-type sketchStrategy func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool
+type sketchStrategy func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool
 
 // strategyBudget is the time a strategy runs for in tests.
 const strategyBudget = time.Minute
 
 // strategyOnly returns the first program the strategy finds consistent
 // within strategyBudget.
-func strategyOnly(p *problem, run sketchStrategy) searchResult {
+func strategyOnly(p *dsl.Problem, run sketchStrategy) searchResult {
 	return strategyWithin(p, run, strategyBudget)
 }
 
-func strategyWithin(p *problem, run sketchStrategy, budget time.Duration) searchResult {
-	lams, _ := lambdasFor(p.mined, nil)
-	en := newEnumerator(enumConfig{envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+func strategyWithin(p *dsl.Problem, run sketchStrategy, budget time.Duration) searchResult {
+	lams, _ := lambdasFor(p.Mined, nil)
+	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 		lams: lams, deadline: time.Now().Add(budget), memLimit: DefaultMemoryBytes})
 	var res searchResult
 	runSketches(en, func(r *sketchRun) bool {
-		return run(r, p, func(n *node, vals []any) bool {
-			if p.allMatch(vals) {
+		return run(r, p, func(n *dsl.Node, vals []any) bool {
+			if p.AllMatch(vals) {
 				res.best, res.solved = n, true
 				return true
 			}
@@ -88,7 +90,7 @@ func asInts(v any) []int {
 // sketch's: its operator's name starts with prefix (what names it).
 func wantOpPrefix(cases []sketchCase, prefix, what string) {
 	for i := range cases {
-		cases[i].check = func(t *testing.T, n *node) {
+		cases[i].check = func(t *testing.T, n *dsl.Node) {
 			t.Helper()
 			if n.Op == nil || !strings.HasPrefix(n.Op.Name, prefix) {
 				t.Errorf("found %v, want %s", n, what)
@@ -132,17 +134,17 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 			if c.check != nil {
 				c.check(t, res.best)
 			}
-			prog := program{Root: res.best, Binding: p.b.line, BindingHelper: p.b.helper, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
+			prog := dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
 			src := prog.Python("solve", "")
 			checkGolden(t, filepath.Join("testdata", "sketch", c.name+".py"), src)
 			probe, ins := mk(40)
 			for i, ex := range probe {
 				v, _ := task.Decode(ex.Input)
-				env, err := p.b.env(v)
+				env, err := p.B.Env(v)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := toJSON(evalNode(res.best, env)); !task.Equal(got, ex.Output, 1e-9) {
+				if got := dsl.ToJSON(dsl.EvalNode(res.best, env)); !task.Equal(got, ex.Output, 1e-9) {
 					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
 				}
 			}
@@ -159,7 +161,7 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 	}
 }
 
-func isPositionwise(t *testing.T, n *node) {
+func isPositionwise(t *testing.T, n *dsl.Node) {
 	t.Helper()
 	if n.Op == nil || len(n.Op.Name) < 12 || n.Op.Name[:12] != "positionwise" {
 		t.Errorf("found %v, want a position-wise program", n)
@@ -260,7 +262,7 @@ func TestPositionwise(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return positionwise(en, p, 1, consider)
 	})
 }
@@ -418,7 +420,7 @@ func TestPositionwiseState(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return positionwise(en, p, 1, consider)
 	})
 }
@@ -455,7 +457,7 @@ func TestWholeListMap(t *testing.T) {
 	for i := range cases {
 		cases[i].check = isPositionwise
 	}
-	runSketchCases(t, cases, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	runSketchCases(t, cases, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return wholeListMap(en, p, 1, consider)
 	})
 }
@@ -478,7 +480,7 @@ func TestWholeListMapDeclinesAMap(t *testing.T) {
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	res := strategyOnly(p, func(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
+	res := strategyOnly(p, func(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return wholeListMap(en, p, 1, consider)
 	})
 	if res.solved {

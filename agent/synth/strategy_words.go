@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Word-wise decomposition. When a string maps to a string with as many
@@ -36,8 +38,8 @@ var wordNames = []string{"w", "i", "len(words)"}
 // condition (words where it is false stay as they are).
 type wordProgram struct {
 	sep, join string
-	fn        *node
-	cond      *node
+	fn        *dsl.Node
+	cond      *dsl.Node
 }
 
 func (wp wordProgram) run(s string) any {
@@ -47,18 +49,18 @@ func (wp wordProgram) run(s string) any {
 	for i, w := range words {
 		env := []any{w, int64(i), n}
 		if wp.cond != nil {
-			b, isBool := evalSafe(wp.cond, env).(bool)
+			b, isBool := dsl.EvalSafe(wp.cond, env).(bool)
 			if !isBool {
-				return errV
+				return dsl.ErrV
 			}
 			if !b {
 				out[i] = w
 				continue
 			}
 		}
-		v, isStr := evalSafe(wp.fn, env).(string)
+		v, isStr := dsl.EvalSafe(wp.fn, env).(string)
 		if !isStr {
-			return errV
+			return dsl.ErrV
 		}
 		out[i] = v
 	}
@@ -67,8 +69,8 @@ func (wp wordProgram) run(s string) any {
 
 // wordwise tries every separator within its share of the time left; it
 // reports whether consider accepted a program.
-func wordwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool {
-	if len(p.b.types) != 1 || p.b.types[0] != tStr || p.out != tStr || p.nullable || len(p.outs) < 2 || en.stopped {
+func wordwise(en *sketchRun, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || p.Out != dsl.Str || p.Nullable || len(p.Outs) < 2 || en.stopped {
 		return false
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.deadline)) * wordsShare))
@@ -96,15 +98,15 @@ func wordwise(en *sketchRun, p *problem, consider func(*node, []any) bool) bool 
 // searchWordProgram reads the examples as words split on sep (the
 // outputs' words joined by join) and searches the function (and the
 // condition) that gives every output word.
-func searchWordProgram(p *problem, sep, join string, until time.Time, en *sketchRun) (wordProgram, bool) {
+func searchWordProgram(p *dsl.Problem, sep, join string, until time.Time, en *sketchRun) (wordProgram, bool) {
 	type point struct {
 		env []any
 		out string
 	}
 	var points []point
 	several, changed := false, 0
-	for e, o := range p.outs {
-		in := strings.Split(p.envs[e][0].(string), sep)
+	for e, o := range p.Outs {
+		in := strings.Split(p.Envs[e][0].(string), sep)
 		out, good := splitWords(o.(string), join, in)
 		if !good {
 			return wordProgram{}, false
@@ -122,43 +124,43 @@ func searchWordProgram(p *problem, sep, join string, until time.Time, en *sketch
 	if !several || changed == 0 {
 		return wordProgram{}, false
 	}
-	sub := func(out valType) *problem {
-		return &problem{b: &binding{names: wordNames, types: []valType{tStr, tInt, tInt}}, round: -1, mined: p.mined,
-			out: out, ok: []valType{out}}
+	sub := func(out dsl.Type) *dsl.Problem {
+		return &dsl.Problem{B: &dsl.Binding{Names: wordNames, Types: []dsl.Type{dsl.Str, dsl.Int, dsl.Int}}, Round: -1, Mined: p.Mined,
+			Out: out, Ok: []dsl.Type{out}}
 	}
 	share := func(part float64) time.Time {
 		return time.Now().Add(time.Duration(float64(time.Until(until)) * part))
 	}
-	all := sub(tStr)
+	all := sub(dsl.Str)
 	for _, pt := range points {
-		all.envs, all.outs = append(all.envs, pt.env), append(all.outs, pt.out)
+		all.Envs, all.Outs = append(all.Envs, pt.env), append(all.Outs, pt.out)
 	}
 	if fn := en.holeSearch(all, share(0.4), en.done, wordFuncMax, en.memLimit/4, false, false); fn != nil {
 		return wordProgram{sep: sep, join: join, fn: fn}, true
 	}
 	// The words that change, then the condition that tells them apart.
-	moved := sub(tStr)
+	moved := sub(dsl.Str)
 	for _, pt := range points {
 		if pt.out != pt.env[0].(string) {
-			moved.envs, moved.outs = append(moved.envs, pt.env), append(moved.outs, pt.out)
+			moved.Envs, moved.Outs = append(moved.Envs, pt.env), append(moved.Outs, pt.out)
 		}
 	}
-	if len(moved.outs) < 2 || len(moved.outs) == len(points) {
+	if len(moved.Outs) < 2 || len(moved.Outs) == len(points) {
 		return wordProgram{}, false
 	}
 	fn := en.holeSearch(moved, share(0.5), en.done, wordFuncMax, en.memLimit/4, false, false)
 	if fn == nil {
 		return wordProgram{}, false
 	}
-	cond := sub(tBool)
+	cond := sub(dsl.Bool)
 	for _, pt := range points {
-		v, isStr := evalSafe(fn, pt.env).(string)
+		v, isStr := dsl.EvalSafe(fn, pt.env).(string)
 		if isStr && v == pt.env[0].(string) {
 			continue // f leaves the word as it is: either branch fits
 		}
-		cond.envs, cond.outs = append(cond.envs, pt.env), append(cond.outs, pt.out != pt.env[0].(string))
+		cond.Envs, cond.Outs = append(cond.Envs, pt.env), append(cond.Outs, pt.out != pt.env[0].(string))
 	}
-	if len(cond.outs) < 2 {
+	if len(cond.Outs) < 2 {
 		return wordProgram{}, false
 	}
 	c := en.holeSearch(cond, until, en.done, wordCondMax, en.memLimit/4, false, false)
@@ -188,27 +190,27 @@ func splitWords(out, join string, in []string) ([]string, bool) {
 	return words, at == len(rs)
 }
 
-func wordNode(p *problem, wp wordProgram) *node {
+func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 	name := fmt.Sprintf("wordwise[%q to %q: %s", wp.sep, wp.join, wp.fn)
 	size := 3 + wp.fn.Size
 	if wp.cond != nil {
 		name += " if " + wp.cond.String()
 		size += 1 + wp.cond.Size
 	}
-	op := &operator{Name: name + "]", Args: p.b.types, Ret: tStr, Fam: famList, Cost: 1,
-		Eval: func(_ *lambda, a []any) any { return wp.run(a[0].(string)) },
-		Py: func(e *emitter, _ *lambda, a []code) code {
-			vars := make([]code, len(wordNames))
+	op := &dsl.Operator{Name: name + "]", Args: p.B.Types, Ret: dsl.Str, Fam: dsl.FamList, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any { return wp.run(a[0].(string)) },
+		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			vars := make([]dsl.Code, len(wordNames))
 			for i, n := range wordNames {
-				vars[i] = atom(n)
+				vars[i] = dsl.Atom(n)
 			}
-			expr := e.node(wp.fn, vars).s
+			expr := e.Node(wp.fn, vars).S
 			if wp.cond != nil {
-				expr = fmt.Sprintf("%s if %s else w", expr, e.node(wp.cond, vars).s)
+				expr = fmt.Sprintf("%s if %s else w", expr, e.Node(wp.cond, vars).S)
 			}
 			body := fmt.Sprintf("    words = %s.split(%s)\n    return %s.join([%s for i, w in enumerate(words)])\n",
-				p.b.names[0], strconv.Quote(wp.sep), strconv.Quote(wp.join), expr)
-			return call(e.loopHelper("wordwise", p.b.names, body), a...)
+				p.B.Names[0], strconv.Quote(wp.sep), strconv.Quote(wp.join), expr)
+			return dsl.Call(e.LoopHelper("wordwise", p.B.Names, body), a...)
 		}}
-	return &node{Op: op, Kids: []*node{{Var: 0, Size: 1}}, Var: -1, Size: size}
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: size}
 }
