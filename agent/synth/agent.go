@@ -20,6 +20,8 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // Defaults for Options.
@@ -75,7 +77,7 @@ type Agent struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	// lessons hold what proposal rejections taught, per input description.
-	lessons map[string]*lesson
+	lessons map[string]*inputs.Lesson
 	// searched is the search time of the run's sessions so far.
 	searched time.Duration
 	// last is the latest session that found a consistent program.
@@ -119,7 +121,7 @@ func New(opts Options) *Agent {
 	// are built in the background from now: a run starts its sandboxes
 	// meanwhile, and its first session finds them ready.
 	go defaultLambdas()
-	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*lesson{}}
+	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*inputs.Lesson{}}
 }
 
 func examplesKey(exs []task.Example) string {

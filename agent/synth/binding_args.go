@@ -7,6 +7,8 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // Several arguments in one input: an input of kind other described as a
@@ -35,30 +37,30 @@ func argsBinding(t task.Task, observed []any, b *dsl.Binding) *dsl.Binding {
 	if t.Kind != task.KindOther {
 		return nil
 	}
-	tp := inputTemplate(t)
-	if tp == nil || tp.kind != tkTuple || len(tp.elems) < 2 {
+	tp := inputs.TemplateOf(t)
+	if tp == nil || tp.Kind != inputs.TkTuple || len(tp.Elems) < 2 {
 		return nil
 	}
-	m := namesTupleRe.FindStringSubmatch(t.InputType)
+	m := inputs.NamesTupleRe.FindStringSubmatch(t.InputType)
 	if m == nil {
 		return nil
 	}
 	names := strings.Split(m[1], ",")
-	if len(names) != len(tp.elems) {
+	if len(names) != len(tp.Elems) {
 		return nil
 	}
 	nb := &dsl.Binding{Floats: b.Floats, Shape: "args"}
 	used := map[string]bool{}
-	for i, e := range tp.elems {
+	for i, e := range tp.Elems {
 		var vt dsl.Type
 		switch {
-		case e.kind == tkInt:
+		case e.Kind == inputs.TkInt:
 			vt = dsl.Int
-		case e.kind == tkStr && len(e.choices) == 0:
+		case e.Kind == inputs.TkStr && len(e.Choices) == 0:
 			vt = dsl.Str
-		case e.kind == tkList && e.elems[0].kind == tkInt:
+		case e.Kind == inputs.TkList && e.Elems[0].Kind == inputs.TkInt:
 			vt = dsl.ListInt
-		case e.kind == tkList && e.elems[0].kind == tkStr:
+		case e.Kind == inputs.TkList && e.Elems[0].Kind == inputs.TkStr:
 			vt = dsl.ListStr
 		default:
 			return nil

@@ -3,7 +3,6 @@ package synth
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,22 +90,6 @@ func intValue(v any) (int64, bool) {
 	}
 	i, err := n.Int64()
 	return i, err == nil
-}
-
-func intWithin(v any, lo, hi int64) error {
-	i, ok := intValue(v)
-	if !ok || i < lo || i > hi {
-		return fmt.Errorf("%v is not an integer in [%d, %d]", v, lo, hi)
-	}
-	return nil
-}
-
-func listIn(v any, lo, hi int) ([]any, error) {
-	xs, ok := v.([]any)
-	if !ok || len(xs) < lo || len(xs) > hi {
-		return nil, fmt.Errorf("%v is not a list of %d to %d elements", v, lo, hi)
-	}
-	return xs, nil
 }
 
 // opSig writes an operator's name and signature: add(int, int) -> int.
@@ -230,4 +213,18 @@ func lamApp(o *dsl.Operator, l *dsl.Lambda, kids ...*dsl.Node) *dsl.Node {
 	n := app(o, kids...)
 	n.Lam = l
 	return n
+}
+
+// decodeAll decodes JSON texts.
+func decodeAll(t *testing.T, raws ...string) []any {
+	t.Helper()
+	var out []any
+	for _, r := range raws {
+		v, ok := dsl.DecodeRaw(json.RawMessage(r))
+		if !ok {
+			t.Fatalf("bad JSON %s", r)
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // proposeShare bounds the search that finds the programs a proposal tells
@@ -40,10 +42,10 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		seen[task.MustCanonical(ex.Input)] = true
 	}
 	b, berr := newBinding(req.Task, observed)
-	tp := inputTemplate(req.Task)
+	tp := inputs.TemplateOf(req.Task)
 	l := a.lessonFor(req, tp, observed)
 	switch {
-	case structuredInputs(req.Task, tp):
+	case inputs.Structured(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
 	case berr == nil && b.Shape == "tokens":
 		// Token lists have no generator of their kind: the description's
@@ -60,19 +62,19 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		shape = b.Shape
 	}
 	conservative := req.Rejection != "" && req.Attempt > 1
-	lim := limitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
+	lim := inputs.LimitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
 	if conservative && req.Attempt == 2 {
 		// First rejection: keep away from the edges of lengths, and to the
 		// characters already accepted.
-		lim.minLen = max(lim.minLen, 1)
-		lim.alphabet = limitsFor(req.Task, req.Domain, b, observed, true).alphabet
+		lim.MinLen = max(lim.MinLen, 1)
+		lim.Alphabet = inputs.LimitsFor(req.Task, req.Domain, b, observed, true).Alphabet
 	}
-	if a, c, ok := lengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
+	if a, c, ok := inputs.LengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
 		// The oracle said which lengths it accepts.
-		lim.minLen, lim.maxLen = a, c
+		lim.MinLen, lim.MaxLen = a, c
 	}
-	g := &generator{rng: rng, shape: shape, lim: lim}
-	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
+	g := &inputs.Generator{Rand: rng, Shape: shape, Limits: lim}
+	pool := a.pool(g, req, seen, inputs.Observe(observed, tp, l).Admissible)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
@@ -88,7 +90,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	} else {
 		// No evidence yet: informative inputs, not tiny ones.
 		idx := rng.Perm(len(pool))
-		sort.SliceStable(idx, func(i, j int) bool { return shapeLen(pool[idx[i]]) >= 4 && shapeLen(pool[idx[j]]) < 4 })
+		sort.SliceStable(idx, func(i, j int) bool { return inputs.ShapeLen(pool[idx[i]]) >= 4 && inputs.ShapeLen(pool[idx[j]]) < 4 })
 		for _, i := range idx {
 			if len(chosen) == req.K {
 				break
@@ -103,7 +105,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	out := make([]json.RawMessage, 0, req.K)
 	last := map[string]string{}
 	for _, i := range chosen[:req.K] {
-		raw := encode(pool[i])
+		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = originKind
 	}
@@ -116,49 +118,49 @@ const originKind = "kind"
 
 // lessonFor returns what earlier rejections taught about this task's
 // inputs, updated with the rejection of the previous attempt.
-func (a *Agent) lessonFor(req agent.ProposeRequest, tp *tnode, observed []any) *lesson {
+func (a *Agent) lessonFor(req agent.ProposeRequest, tp *inputs.Template, observed []any) *inputs.Lesson {
 	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	l := a.lessons[key]
 	if l == nil {
-		l = newLesson()
+		l = inputs.NewLesson()
 		a.lessons[key] = l
 	}
 	if req.Attempt <= 1 {
 		// A new batch: the tokens refused where they stood come back,
 		// away from the first positions.
-		l.waiting = nil
+		l.Waiting = nil
 	}
 	if req.Attempt > 1 && req.Rejection != "" {
-		l.learn(req.Rejection, tp, observed)
+		l.Learn(req.Rejection, tp, observed)
 	}
 	return l
 }
 
 // remember records where each proposed input came from, so that the next
 // rejection can be blamed on its source.
-func (a *Agent) remember(l *lesson, last map[string]string) {
+func (a *Agent) remember(l *inputs.Lesson, last map[string]string) {
 	a.mu.Lock()
-	l.last = last
+	l.Last = last
 	a.mu.Unlock()
 }
 
 // proposeStructured proposes inputs drawn from the description's template
 // and mutated from the observed inputs, adapting to the rejection of the
 // previous attempt. tp may be nil (mutations only).
-func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, l *lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
+func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *inputs.Template, l *inputs.Lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
 	if tp != nil {
-		l.applyTo(tp)
+		l.ApplyTo(tp)
 	}
-	o := observe(observed, tp, l)
+	o := inputs.Observe(observed, tp, l)
 	want := 48 + 3*req.K
 	var pool []any
 	var origin []string
 	local := map[string]bool{}
 	add := func(v any, from string) {
-		raw := encode(v)
-		if raw == nil || !tp.sameLengths(v) || !tp.wellFormed(v) || !l.tokensPlaced(roundTrip(v)) {
+		raw := inputs.Encode(v)
+		if raw == nil || !tp.SameLengths(v) || !tp.WellFormed(v) || !l.TokensPlaced(inputs.RoundTrip(v)) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -166,32 +168,32 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			return
 		}
 		local[c] = true
-		pool = append(pool, roundTrip(v))
+		pool = append(pool, inputs.RoundTrip(v))
 		origin = append(origin, from)
 	}
 	if tp != nil {
-		g := &tgen{rng: rng, small: l.strikes > 0}
+		g := &inputs.TemplateGenerator{Rand: rng, Small: l.Strikes > 0}
 		for tries := 0; len(pool) < want && tries < 20*want; tries++ {
-			add(g.draw(tp), originTemplate)
+			add(g.Draw(tp), inputs.OriginTemplate)
 		}
 	}
 	var allowed []string
-	for _, op := range mutationOps {
-		if !l.banned[op] {
+	for _, op := range inputs.MutationOps {
+		if !l.Banned[op] {
 			allowed = append(allowed, op)
 		}
 	}
 	if len(observed) > 0 && len(allowed) > 0 {
 		maxOps := 3
-		if l.strikes > 0 || req.Attempt > 1 {
+		if l.Strikes > 0 || req.Attempt > 1 {
 			maxOps = 1
 		}
 		target := len(pool) + want/2
-		if tp == nil || l.banned[originTemplate] {
+		if tp == nil || l.Banned[inputs.OriginTemplate] {
 			target = len(pool) + want
 		}
 		for tries := 0; len(pool) < target && tries < 20*want; tries++ {
-			if v, ops := o.mutant(rng, observed, allowed, maxOps); v != nil {
+			if v, ops := o.Mutant(rng, observed, allowed, maxOps); v != nil {
 				add(v, strings.Join(ops, "+"))
 			}
 		}
@@ -216,10 +218,10 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	// with no evidence yet, larger inputs first.
 	rank := func(i int) int {
 		r := 0
-		if origin[i] == originTemplate && l.banned[originTemplate] {
+		if origin[i] == inputs.OriginTemplate && l.Banned[inputs.OriginTemplate] {
 			r += 2
 		}
-		if len(req.Examples) == 0 && leafCount(pool[i]) < 4 {
+		if len(req.Examples) == 0 && inputs.LeafCount(pool[i]) < 4 {
 			r++
 		}
 		return r
@@ -238,7 +240,7 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	out := make([]json.RawMessage, 0, req.K)
 	last := map[string]string{}
 	for _, i := range chosen[:req.K] {
-		raw := encode(pool[i])
+		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = origin[i]
 	}
@@ -255,12 +257,12 @@ func kindShape(k task.Kind) string {
 }
 
 // pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
+func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
 	var out []any
 	local := map[string]bool{}
 	addIn := func(v any) {
-		raw := encode(v)
-		if raw == nil || !withinLimits(v, g.lim, g.shape) || !admissible(v) {
+		raw := inputs.Encode(v)
+		if raw == nil || !inputs.Within(v, g.Limits, g.Shape) || !admissible(v) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -270,24 +272,24 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 		local[c] = true
 		out = append(out, v)
 	}
-	for _, e := range g.edges() {
+	for _, e := range g.Edges() {
 		addIn(e)
 	}
 	// A witness of each category the workflow asks for, so that the
 	// batch can cover it even where random draws rarely do.
 	for _, c := range req.Missing {
-		if w, ok := g.witness(c); ok {
+		if w, ok := g.Witness(c); ok {
 			addIn(w)
 		}
 	}
 	// Near misses of the observed strings: programs that agree on every
 	// observed input often part on one character changed.
-	for _, v := range g.nearMisses(nearMissSources(req.Examples)) {
+	for _, v := range g.NearMisses(nearMissSources(req.Examples)) {
 		addIn(v)
 	}
 	want := 48 + 3*req.K
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {
-		addIn(g.draw())
+		addIn(g.Draw())
 	}
 	return out
 }
@@ -310,10 +312,10 @@ func nearMissSources(exs []task.Example) []any {
 		byOut[o] = append(byOut[o], v)
 	}
 	var out []any
-	for k := 0; len(out) < maxNearMissSources; k++ {
+	for k := 0; len(out) < inputs.MaxNearMissSources; k++ {
 		added := false
 		for _, o := range outs {
-			if k < len(byOut[o]) && len(out) < maxNearMissSources {
+			if k < len(byOut[o]) && len(out) < inputs.MaxNearMissSources {
 				out, added = append(out, byOut[o][k]), true
 			}
 		}
@@ -336,7 +338,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	var extra [][]any
 	var idx []int
 	for i, v := range pool {
-		env, err := p.B.Env(roundTrip(v))
+		env, err := p.B.Env(inputs.RoundTrip(v))
 		if err != nil {
 			continue
 		}
@@ -425,7 +427,7 @@ func fill(chosen []int, pool []any, req agent.ProposeRequest, rng *rand.Rand) []
 	}
 	cats := make([][]string, len(pool))
 	for i, v := range pool {
-		cats[i] = task.CategoriesOf(req.Task.Kind, dom, encode(v))
+		cats[i] = task.CategoriesOf(req.Task.Kind, dom, inputs.Encode(v))
 	}
 	need := map[string]bool{}
 	for _, m := range req.Missing {

@@ -6,17 +6,19 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // randBrackets draws a string of brackets nested at random, letters
 // between them, with one bracket changed one time in three.
 func randBrackets(r *rand.Rand, pairs string, max int) string {
-	g := &generator{rng: r, lim: shapeLimits{alphabet: []rune(pairs + "ab ")}}
+	g := &inputs.Generator{Rand: r, Limits: inputs.Limits{Alphabet: []rune(pairs + "ab ")}}
 	var ps []string
 	for i := 0; i+1 < len(pairs); i += 2 {
 		ps = append(ps, pairs[i:i+2])
 	}
-	s := []byte(g.nested(r.Intn(max+1), ps))
+	s := []byte(g.Nested(r.Intn(max+1), ps))
 	if len(s) > 0 && r.Intn(3) == 0 {
 		s[r.Intn(len(s))] = pairs[r.Intn(len(pairs))]
 	}

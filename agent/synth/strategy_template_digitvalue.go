@@ -72,7 +72,7 @@ const (
 var digitsLenNames = []string{"natural", "pad_n", "pad_n+1"}
 
 // digits writes v in base, least significant first, with at least
-// minLen digits.
+// MinLen digits.
 func digitsIn(v, base int64, minLen int) []int64 {
 	var out []int64
 	for v > 0 || len(out) < max(minLen, 1) {

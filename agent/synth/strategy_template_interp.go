@@ -443,7 +443,7 @@ func interpTry(en *sketchRun, p *dsl.Problem, outs []interpOut, letters bool, co
 					return false
 				}
 			}
-			if !ip.learn(p, toks, order) {
+			if !ip.Learn(p, toks, order) {
 				continue
 			}
 			if offer(en, interpNode(p, ip), consider) {
@@ -481,8 +481,8 @@ func interpOrder(toks [][]itok) []int {
 	return order
 }
 
-// learn fills the meanings by backtracking over the examples in order.
-func (ip *interpProgram) learn(p *dsl.Problem, toks [][]itok, order []int) bool {
+// Learn fills the meanings by backtracking over the examples in order.
+func (ip *interpProgram) Learn(p *dsl.Problem, toks [][]itok, order []int) bool {
 	runs := 0
 	var solve func(k int) bool
 	solve = func(k int) bool {

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func mismatchedPairs(s string) int {
 // comparing a coarser image of the string, such as its vowel pattern,
 // still calls palindromes).
 func TestStringProposalShapes(t *testing.T) {
-	g := &generator{rng: rand.New(rand.NewSource(7)), shape: "string", lim: shapeLimits{maxLen: 14}}
+	g := &Generator{Rand: rand.New(rand.NewSource(7)), Shape: "string", Limits: Limits{MaxLen: 14}}
 	kinds := map[string]func(s string) bool{
 		"exact palindrome": func(s string) bool { return len(s) >= 4 && s == dsl.ReverseString(s) },
 		"palindrome up to case and punctuation": func(s string) bool {
@@ -55,7 +55,7 @@ func TestStringProposalShapes(t *testing.T) {
 	}
 	counts := map[string]int{}
 	for range 400 {
-		s := g.str(4 + g.rng.Intn(11))
+		s := g.str(4 + g.Rand.Intn(11))
 		for name, is := range kinds {
 			if is(s) {
 				counts[name]++
@@ -71,7 +71,7 @@ func TestStringProposalShapes(t *testing.T) {
 
 // Near misses stay within a restricted alphabet.
 func TestNearMissKeepsAlphabet(t *testing.T) {
-	g := &generator{rng: rand.New(rand.NewSource(3)), shape: "string", lim: shapeLimits{maxLen: 12, alphabet: []rune("01")}}
+	g := &Generator{Rand: rand.New(rand.NewSource(3)), Shape: "string", Limits: Limits{MaxLen: 12, Alphabet: []rune("01")}}
 	for range 300 {
 		s := g.str(8)
 		if strings.Trim(s, "01") != "" {
@@ -84,7 +84,7 @@ func TestNearMissKeepsAlphabet(t *testing.T) {
 // hold each of those marks, not only the usual punctuation it shares.
 func TestStringsUseTheAlphabetsMarks(t *testing.T) {
 	alphabet := alphabetFrom("letters, digits, space and + - * / ( ) = < > !")
-	g := &generator{rng: rand.New(rand.NewSource(5)), shape: "string", lim: shapeLimits{maxLen: 20, alphabet: alphabet}}
+	g := &Generator{Rand: rand.New(rand.NewSource(5)), Shape: "string", Limits: Limits{MaxLen: 20, Alphabet: alphabet}}
 	counts := map[rune]int{}
 	for range 200 {
 		for _, r := range g.str(20) {
@@ -107,7 +107,7 @@ func TestStringsOverEveryMarkUseTheUsualOnes(t *testing.T) {
 	if !slices.Contains(alphabet, '{') || !slices.Contains(alphabet, '\\') {
 		t.Fatalf("alphabet %q: want every printable character", string(alphabet))
 	}
-	g := &generator{rng: rand.New(rand.NewSource(5)), shape: "string", lim: shapeLimits{maxLen: 40, alphabet: alphabet}}
+	g := &Generator{Rand: rand.New(rand.NewSource(5)), Shape: "string", Limits: Limits{MaxLen: 40, Alphabet: alphabet}}
 	usual, other := 0, 0
 	for range 300 {
 		for _, r := range g.str(30) {
@@ -130,7 +130,7 @@ func TestStringsOverEveryMarkUseTheUsualOnes(t *testing.T) {
 // length asked.
 func TestStringsNestBrackets(t *testing.T) {
 	alphabet := alphabetFrom("brackets ()[]{}, lowercase letters and space")
-	g := &generator{rng: rand.New(rand.NewSource(9)), shape: "string", lim: shapeLimits{maxLen: 30, alphabet: alphabet}}
+	g := &Generator{Rand: rand.New(rand.NewSource(9)), Shape: "string", Limits: Limits{MaxLen: 30, Alphabet: alphabet}}
 	deep := 0
 	for range 300 {
 		s := g.str(16)
@@ -347,15 +347,15 @@ var drawCases = []struct {
 func TestTemplateDraws(t *testing.T) {
 	for _, tt := range drawCases {
 		t.Run(tt.name, func(t *testing.T) {
-			tp := inputTemplate(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
+			tp := TemplateOf(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
 			if tp == nil {
 				t.Fatal("no template")
 			}
 			draw := func(seed int64) []string {
-				g := &tgen{rng: rand.New(rand.NewSource(seed))}
+				g := &TemplateGenerator{Rand: rand.New(rand.NewSource(seed))}
 				var out []string
 				for range 300 {
-					out = append(out, string(encode(g.draw(tp))))
+					out = append(out, string(Encode(g.Draw(tp))))
 				}
 				return out
 			}
@@ -382,9 +382,9 @@ func TestTemplateDraws(t *testing.T) {
 // insertion, a replacement (or a mirrored pair of them) by a character of
 // another class, or a change of case, within the task's alphabet.
 func TestNearMisses(t *testing.T) {
-	g := &generator{rng: rand.New(rand.NewSource(3)), shape: "string", lim: shapeLimits{maxLen: 12, alphabet: []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .")}}
+	g := &Generator{Rand: rand.New(rand.NewSource(3)), Shape: "string", Limits: Limits{MaxLen: 12, Alphabet: []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .")}}
 	observed := []any{"Abcba", "noon"}
-	got := g.nearMisses(observed)
+	got := g.NearMisses(observed)
 	if len(got) == 0 {
 		t.Fatal("no near misses")
 	}
@@ -395,7 +395,7 @@ func TestNearMisses(t *testing.T) {
 			t.Errorf("%q is longer than the limit", s)
 		}
 		for _, r := range s {
-			if !slices.Contains(g.lim.alphabet, r) {
+			if !slices.Contains(g.Limits.Alphabet, r) {
 				t.Errorf("%q has %q, outside the alphabet", s, r)
 			}
 		}
@@ -412,7 +412,7 @@ func TestNearMisses(t *testing.T) {
 	if !inserted {
 		t.Errorf("no insertion among %q", got)
 	}
-	if g := (&generator{rng: rand.New(rand.NewSource(1)), shape: "list"}); g.nearMisses([]any{"abc"}) != nil {
+	if g := (&Generator{Rand: rand.New(rand.NewSource(1)), Shape: "list"}); g.NearMisses([]any{"abc"}) != nil {
 		t.Error("near misses for a list shape")
 	}
 }

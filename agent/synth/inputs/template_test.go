@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"testing"
@@ -61,7 +61,7 @@ func TestInputTemplate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tp := inputTemplate(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
+			tp := TemplateOf(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
 			got := "<nil>"
 			if tp != nil {
 				got = tp.String()
@@ -77,13 +77,13 @@ func TestInputTemplate(t *testing.T) {
 // postfix template well-formed: one value left, every operator after its
 // operands, unary operators after one.
 func TestWellFormedPostfix(t *testing.T) {
-	codes := inputTemplate(task.Task{Kind: task.KindList, InputType: "a postfix expression coded as integers: 0-9 are operands and 10 means addition",
+	codes := TemplateOf(task.Task{Kind: task.KindList, InputType: "a postfix expression coded as integers: 0-9 are operands and 10 means addition",
 		InputConstraints: "a well-formed expression of 1 to 15 tokens", Domain: &task.Domain{Lo: 0, Hi: 10}})
-	words := inputTemplate(task.Task{Kind: task.KindOther, InputType: `list of tokens in postfix order: integers from -9 to 9 (as JSON numbers) and the words "max", "min" (two operands) and "neg" (one operand)`,
+	words := TemplateOf(task.Task{Kind: task.KindOther, InputType: `list of tokens in postfix order: integers from -9 to 9 (as JSON numbers) and the words "max", "min" (two operands) and "neg" (one operand)`,
 		InputConstraints: "a well-formed expression of 1 to 13 tokens"})
 	tests := []struct {
 		name string
-		tp   *tnode
+		tp   *Template
 		in   string
 		want bool
 	}{
@@ -107,7 +107,7 @@ func TestWellFormedPostfix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := tt.tp.wellFormed(v); got != tt.want {
+			if got := tt.tp.WellFormed(v); got != tt.want {
 				t.Errorf("wellFormed(%s) = %v, want %v", tt.in, got, tt.want)
 			}
 		})

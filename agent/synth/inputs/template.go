@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"fmt"
@@ -22,20 +22,20 @@ import (
 type tkind int
 
 const (
-	tkInt    tkind = iota // a number named by a placeholder ("x", "amount")
-	tkStr                 // a free string or one of enumerated words
+	TkInt    tkind = iota // a number named by a placeholder ("x", "amount")
+	TkStr                 // a free string or one of enumerated words
 	tkLit                 // a literal written in the template ("push", 0)
 	tkAlt                 // one of several templates ("a" | "b", [..] or [..])
-	tkTuple               // a list of fixed length, one template per position
-	tkList                // a list of repeated elements ([x, ...], "list of")
+	TkTuple               // a list of fixed length, one template per position
+	TkList                // a list of repeated elements ([x, ...], "list of")
 	tkObject              // an object with fixed keys
 	tkRPN                 // a well-formed postfix expression over operands and binary operators
 	tkUnits               // a string made of repeated units of character classes
 )
 
-// tnode is one part of an input template.
-type tnode struct {
-	kind tkind
+// Template is one part of an input template.
+type Template struct {
+	Kind tkind
 	// names are the normalised words that name the part: its placeholder,
 	// its key in an object, the literal tags beside it in a tuple.
 	names []string
@@ -44,17 +44,17 @@ type tnode struct {
 	// not 0").
 	lo, hi  int64
 	exclude []int64
-	// minLen, MaxLen bound a list's length, a string's length in
+	// MinLen, MaxLen bound a list's length, a string's length in
 	// characters, an expression's token count.
 	minLen, maxLen int
 	ranged         bool // a constraint stated lo, hi
-	counted        bool // a constraint stated minLen, MaxLen
+	counted        bool // a constraint stated MinLen, MaxLen
 	alphabet       []rune
-	choices        []string
+	Choices        []string
 	// elems: tuple positions, alternatives, a list's element (one),
 	// object values (beside keys), RPN operands then operators (nOperands
 	// of them are operands).
-	elems     []*tnode
+	Elems     []*Template
 	keys      []string
 	nOperands int
 	// sortKey: a list kept in non-decreasing order, by the whole element
@@ -68,7 +68,7 @@ type tnode struct {
 	arity int
 	// below is the integer an integer must stay below ("every digit
 	// below the base"), drawn before it.
-	below *tnode
+	below *Template
 }
 
 // Default bounds for parts no constraint speaks of.
@@ -157,12 +157,12 @@ func startsElem(t ttok) bool {
 
 // elem parses one element: a bracketed tuple or list, an object, a literal
 // or a placeholder.
-func (p *tparser) elem() *tnode {
+func (p *tparser) elem() *Template {
 	t := p.peek()
 	switch {
 	case t.kind == 'p' && t.text == "[":
 		p.pos++
-		var items []*tnode
+		var items []*Template
 		ellipsis := false
 		for p.pos < len(p.toks) && !p.is('p', "]") {
 			switch {
@@ -183,12 +183,12 @@ func (p *tparser) elem() *tnode {
 		}
 		p.pos++ // "]"
 		if ellipsis && len(items) > 0 {
-			return &tnode{kind: tkList, elems: items[:1], sortKey: -2}
+			return &Template{Kind: TkList, Elems: items[:1], sortKey: -2}
 		}
-		return &tnode{kind: tkTuple, elems: items}
+		return &Template{Kind: TkTuple, Elems: items}
 	case t.kind == 'p' && t.text == "{":
 		p.pos++
-		obj := &tnode{kind: tkObject}
+		obj := &Template{Kind: tkObject}
 		for p.pos < len(p.toks) && !p.is('p', "}") {
 			k := p.peek()
 			if (k.kind == 's' || k.kind == 'w') && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == 'p' && p.toks[p.pos+1].text == ":" {
@@ -198,7 +198,7 @@ func (p *tparser) elem() *tnode {
 					return nil
 				}
 				obj.keys = append(obj.keys, k.text)
-				obj.elems = append(obj.elems, v)
+				obj.Elems = append(obj.Elems, v)
 				continue
 			}
 			p.pos++
@@ -212,21 +212,21 @@ func (p *tparser) elem() *tnode {
 			p.pos += 2
 			a, b := []rune(t.text), []rune(end)
 			if len(a) == 1 && len(b) == 1 && a[0] <= b[0] && b[0]-a[0] < 64 {
-				alt := &tnode{kind: tkAlt}
+				alt := &Template{Kind: tkAlt}
 				for r := a[0]; r <= b[0]; r++ {
-					alt.elems = append(alt.elems, &tnode{kind: tkLit, lit: string(r)})
+					alt.Elems = append(alt.Elems, &Template{Kind: tkLit, lit: string(r)})
 				}
 				return alt
 			}
 		}
-		return &tnode{kind: tkLit, lit: t.text}
+		return &Template{Kind: tkLit, lit: t.text}
 	case t.kind == 'n':
 		p.pos++
 		n, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
 			return nil
 		}
-		return &tnode{kind: tkLit, lit: n}
+		return &Template{Kind: tkLit, lit: n}
 	case t.kind == 'w':
 		var words []string
 		for p.is('w', "") && !p.is('w', "or") && !p.is('w', "and") {
@@ -242,24 +242,24 @@ func (p *tparser) elem() *tnode {
 }
 
 // placeholder is a named leaf; names that say text are strings.
-func placeholder(words []string) *tnode {
-	n := &tnode{kind: tkInt, names: nameWords(words)}
+func placeholder(words []string) *Template {
+	n := &Template{Kind: TkInt, names: nameWords(words)}
 	for _, w := range n.names {
 		switch w {
 		case "text", "string", "word", "name", "label", "letter", "char", "character":
-			n.kind = tkStr
+			n.Kind = TkStr
 		}
 	}
 	return n
 }
 
 // item parses an element followed by "or" / "|" alternatives.
-func (p *tparser) item() *tnode {
+func (p *tparser) item() *Template {
 	first := p.elem()
 	if first == nil {
 		return nil
 	}
-	alts := []*tnode{first}
+	alts := []*Template{first}
 	for p.is('p', "|") || p.is('w', "or") {
 		p.pos++
 		e := p.elem()
@@ -271,11 +271,11 @@ func (p *tparser) item() *tnode {
 	return altOf(alts)
 }
 
-func altOf(alts []*tnode) *tnode {
-	var flat []*tnode
+func altOf(alts []*Template) *Template {
+	var flat []*Template
 	for _, a := range alts {
-		if a.kind == tkAlt {
-			flat = append(flat, a.elems...)
+		if a.Kind == tkAlt {
+			flat = append(flat, a.Elems...)
 		} else {
 			flat = append(flat, a)
 		}
@@ -283,13 +283,13 @@ func altOf(alts []*tnode) *tnode {
 	if len(flat) == 1 {
 		return flat[0]
 	}
-	return &tnode{kind: tkAlt, elems: flat}
+	return &Template{Kind: tkAlt, Elems: flat}
 }
 
 // alternatives parses "A, B or C" where each is an element; it stops at the
 // first text that does not lead to another element.
-func (p *tparser) alternatives() *tnode {
-	var alts []*tnode
+func (p *tparser) alternatives() *Template {
+	var alts []*Template
 	for {
 		if !startsElem(p.peek()) {
 			break
@@ -317,7 +317,7 @@ func (p *tparser) alternatives() *tnode {
 
 // parseTemplate reads the structure of an input from input_type. It
 // returns nil when the text shows no structure.
-func parseTemplate(inputType string) *tnode {
+func parseTemplate(inputType string) *Template {
 	if args := argsTemplate(inputType); args != nil {
 		return args
 	}
@@ -335,14 +335,14 @@ func parseTemplate(inputType string) *tnode {
 			for p.pos < len(toks) && !startsElem(p.peek()) && (p.peek().kind == 'w' || p.is('p', ",") || p.is('p', ":")) {
 				p.pos++
 			}
-			var el *tnode
+			var el *Template
 			if startsElem(p.peek()) {
 				el = p.alternatives()
 			}
 			if el == nil {
 				el = elemFromWords(noun)
 			}
-			return &tnode{kind: tkList, elems: []*tnode{el}, names: normWords(append(label, noun...)), sortKey: -2}
+			return &Template{Kind: TkList, Elems: []*Template{el}, names: normWords(append(label, noun...)), sortKey: -2}
 		}
 		if t.kind == 'p' && (t.text == "[" || t.text == "{") {
 			p := &tparser{toks: toks, pos: i}
@@ -360,17 +360,17 @@ func parseTemplate(inputType string) *tnode {
 }
 
 // elemFromWords is the element of "list of integers", "list of words".
-func elemFromWords(noun []string) *tnode {
+func elemFromWords(noun []string) *Template {
 	ws := normWords(noun)
 	for _, w := range ws {
 		switch w {
 		case "string", "word", "name", "text":
-			return &tnode{kind: tkStr, names: ws}
+			return &Template{Kind: TkStr, names: ws}
 		case "pair", "point":
-			return &tnode{kind: tkTuple, elems: []*tnode{{kind: tkInt, names: ws}, {kind: tkInt, names: ws}}}
+			return &Template{Kind: TkTuple, Elems: []*Template{{Kind: TkInt, names: ws}, {Kind: TkInt, names: ws}}}
 		}
 	}
-	return &tnode{kind: tkInt, names: ws}
+	return &Template{Kind: TkInt, names: ws}
 }
 
 var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "and": true, "or": true,
@@ -422,37 +422,37 @@ func overlap(a, b []string) int {
 }
 
 // walk visits every node of a template, parents first.
-func (n *tnode) walk(f func(*tnode)) {
+func (n *Template) walk(f func(*Template)) {
 	if n == nil {
 		return
 	}
 	f(n)
-	for _, e := range n.elems {
+	for _, e := range n.Elems {
 		e.walk(f)
 	}
 }
 
 // nameParts gives object values their keys as names and tuple positions
 // the literal tags beside them ("push" for n in ["push", n]).
-func nameParts(n *tnode) {
-	n.walk(func(m *tnode) {
-		switch m.kind {
+func nameParts(n *Template) {
+	n.walk(func(m *Template) {
+		switch m.Kind {
 		case tkObject:
-			for i, v := range m.elems {
+			for i, v := range m.Elems {
 				k := normWords([]string{m.keys[i]})
 				v.names = append(v.names, k...)
 			}
-		case tkTuple:
+		case TkTuple:
 			var tags []string
-			for _, e := range m.elems {
-				if e.kind == tkLit {
+			for _, e := range m.Elems {
+				if e.Kind == tkLit {
 					if s, ok := e.lit.(string); ok {
 						tags = append(tags, normWords([]string{s})...)
 					}
 				}
 			}
-			for _, e := range m.elems {
-				if e.kind != tkLit {
+			for _, e := range m.Elems {
+				if e.Kind != tkLit {
 					e.names = append(e.names, tags...)
 				}
 			}
@@ -490,13 +490,13 @@ func firstWords(s string, n int) []string {
 
 // bestMatches returns the nodes among cands whose names share the most
 // words with the clause's, or none.
-func bestMatches(cands []*tnode, words []string) []*tnode {
-	best, out := 0, []*tnode(nil)
+func bestMatches(cands []*Template, words []string) []*Template {
+	best, out := 0, []*Template(nil)
 	for _, c := range cands {
 		s := overlap(c.names, words)
 		switch {
 		case s > best:
-			best, out = s, []*tnode{c}
+			best, out = s, []*Template{c}
 		case s == best && s > 0:
 			out = append(out, c)
 		}
@@ -509,9 +509,9 @@ func atoi(s string) int {
 	return n
 }
 
-// inputTemplate builds the template of a task's inputs from its
+// TemplateOf builds the template of a task's inputs from its
 // description, or nil when the description shows no structure.
-func inputTemplate(t task.Task) *tnode {
+func TemplateOf(t task.Task) *Template {
 	text := t.InputType + "; " + t.InputConstraints
 	if t.Kind == task.KindString {
 		return unitsTemplate(t.InputConstraints)
@@ -527,29 +527,29 @@ func inputTemplate(t task.Task) *tnode {
 	}
 	nameParts(root)
 	if al := alphabetFrom(t.InputType); len(al) > 0 && t.Kind == task.KindOther {
-		root.walk(func(n *tnode) {
-			if n.kind == tkStr {
+		root.walk(func(n *Template) {
+			if n.Kind == TkStr {
 				n.alphabet = al
 			}
 		})
 	}
 	applyConstraints(root, t.InputConstraints, t.Domain)
 	if postfixRe.MatchString(text) {
-		root.walk(func(n *tnode) {
-			if n.kind == tkList && len(n.elems) == 1 && n.elems[0].kind == tkAlt {
+		root.walk(func(n *Template) {
+			if n.Kind == TkList && len(n.Elems) == 1 && n.Elems[0].Kind == tkAlt {
 				toRPN(n)
 			}
 		})
 	}
 	if m := orderRe.FindStringSubmatch(text); m != nil {
 		words := normWords(lastWords(m[1], 3))
-		root.walk(func(n *tnode) {
-			if n.kind != tkList || n.sortKey != -2 {
+		root.walk(func(n *Template) {
+			if n.Kind != TkList || n.sortKey != -2 {
 				return
 			}
 			n.sortKey = -1
-			if el := n.elems[0]; el.kind == tkTuple {
-				for i, e := range el.elems {
+			if el := n.Elems[0]; el.Kind == TkTuple {
+				for i, e := range el.Elems {
 					if overlap(e.names, words) > 0 {
 						n.sortKey = i
 						break
@@ -564,13 +564,13 @@ func inputTemplate(t task.Task) *tnode {
 // toRPN turns a list of operand and operator tokens into a postfix
 // expression template: digits and numbers are operands, other literals
 // binary operators.
-func toRPN(n *tnode) {
-	var operands, operators []*tnode
-	for _, e := range n.elems[0].elems {
+func toRPN(n *Template) {
+	var operands, operators []*Template
+	for _, e := range n.Elems[0].Elems {
 		switch {
-		case e.kind == tkInt:
+		case e.Kind == TkInt:
 			operands = append(operands, e)
-		case e.kind == tkLit:
+		case e.Kind == tkLit:
 			if s, ok := e.lit.(string); ok && !isDigits(s) {
 				operators = append(operators, e)
 			} else {
@@ -581,8 +581,8 @@ func toRPN(n *tnode) {
 	if len(operands) == 0 || len(operators) == 0 {
 		return
 	}
-	n.kind = tkRPN
-	n.elems = append(operands, operators...)
+	n.Kind = tkRPN
+	n.Elems = append(operands, operators...)
 	n.nOperands = len(operands)
 	if !n.counted {
 		n.minLen, n.maxLen = 1, 9
@@ -604,17 +604,17 @@ func isDigits(s string) bool {
 
 // applyConstraints reads ranges, counts, enumerations and string lengths
 // from the constraint text and gives every unconstrained part a default.
-func applyConstraints(root *tnode, text string, dom *task.Domain) {
+func applyConstraints(root *Template, text string, dom *task.Domain) {
 	listsFromCounts(root, text)
-	var leaves, lists, strs []*tnode
-	root.walk(func(n *tnode) {
-		switch n.kind {
-		case tkInt:
+	var leaves, lists, strs []*Template
+	root.walk(func(n *Template) {
+		switch n.Kind {
+		case TkInt:
 			leaves = append(leaves, n)
-		case tkStr:
+		case TkStr:
 			leaves = append(leaves, n)
 			strs = append(strs, n)
-		case tkList:
+		case TkList:
 			lists = append(lists, n)
 		}
 	})
@@ -630,7 +630,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 					}
 				}
 				for _, h := range hit {
-					h.kind, h.choices = tkStr, words
+					h.Kind, h.Choices = TkStr, words
 				}
 				clause = clause[:m[0]] + clause[m[1]:]
 			}
@@ -659,7 +659,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
 				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
 				for _, h := range hit {
-					if h.kind == tkInt {
+					if h.Kind == TkInt {
 						h.lo, h.hi, h.ranged = lo, hi, true
 					}
 				}
@@ -680,9 +680,9 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 		}
 	}
 	if m := belowRe.FindStringSubmatch(text); m != nil {
-		var ints []*tnode
+		var ints []*Template
 		for _, l := range leaves {
-			if l.kind == tkInt {
+			if l.Kind == TkInt {
 				ints = append(ints, l)
 			}
 		}
@@ -695,8 +695,8 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 		}
 	}
 	for _, n := range leaves {
-		switch n.kind {
-		case tkInt:
+		switch n.Kind {
+		case TkInt:
 			switch {
 			case n.ranged:
 			case len(generic) > 0:
@@ -709,7 +709,7 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 			if dom != nil {
 				n.lo, n.hi = max(n.lo, int64(dom.Lo)), min(n.hi, int64(dom.Hi))
 			}
-		case tkStr:
+		case TkStr:
 			if !n.counted {
 				n.minLen, n.maxLen = 1, defaultStrMax
 			}
@@ -727,12 +727,12 @@ func applyConstraints(root *tnode, text string, dom *task.Domain) {
 
 // unitsTemplate reads a string made of repeated units ("pairs of a letter
 // and a count digit 1 to 9"), or nil.
-func unitsTemplate(constraints string) *tnode {
+func unitsTemplate(constraints string) *Template {
 	m := unitsRe.FindStringSubmatch(constraints)
 	if m == nil {
 		return nil
 	}
-	n := &tnode{kind: tkUnits, maxLen: 20}
+	n := &Template{Kind: tkUnits, maxLen: 20}
 	for _, part := range m[1:] {
 		al := alphabetFrom(part)
 		if d := digitRangeRe.FindStringSubmatch(part); d != nil && strings.Contains(strings.ToLower(part), "digit") {
@@ -762,23 +762,23 @@ func unitsTemplate(constraints string) *tnode {
 // rich reports whether a template says more than the kind generators know:
 // objects, literal tags, alternatives, fixed tuples at the top, ordering,
 // token grammars, structured strings, per-part ranges.
-func (n *tnode) rich(dom *task.Domain) bool {
+func (n *Template) rich(dom *task.Domain) bool {
 	if n == nil {
 		return false
 	}
-	if n.kind == tkObject || n.kind == tkTuple || n.kind == tkRPN || n.kind == tkUnits {
+	if n.Kind == tkObject || n.Kind == TkTuple || n.Kind == tkRPN || n.Kind == tkUnits {
 		return true
 	}
 	r := false
-	n.walk(func(m *tnode) {
-		switch m.kind {
+	n.walk(func(m *Template) {
+		switch m.Kind {
 		case tkLit, tkAlt, tkObject, tkRPN:
 			r = true
-		case tkStr:
-			r = r || len(m.choices) > 0
-		case tkList:
+		case TkStr:
+			r = r || len(m.Choices) > 0
+		case TkList:
 			r = r || m.sortKey != -2
-		case tkInt:
+		case TkInt:
 			r = r || (m.ranged && (dom == nil || float64(m.lo) != dom.Lo || float64(m.hi) != dom.Hi))
 		}
 	})
@@ -788,14 +788,14 @@ func (n *tnode) rich(dom *task.Domain) bool {
 // String writes a template compactly: int[lo,hi], str[min,max], "lit",
 // a|b, (tuple), list[min,max](elem), {key: value}, postfix[min,max](...),
 // units[min,max](classes); a sorted list ends in "sorted" or "sorted@i".
-func (n *tnode) String() string {
+func (n *Template) String() string {
 	var sb strings.Builder
 	n.write(&sb)
 	return sb.String()
 }
 
-func (n *tnode) write(sb *strings.Builder) {
-	join := func(elems []*tnode, sep string) {
+func (n *Template) write(sb *strings.Builder) {
+	join := func(elems []*Template, sep string) {
 		for i, e := range elems {
 			if i > 0 {
 				sb.WriteString(sep)
@@ -803,8 +803,8 @@ func (n *tnode) write(sb *strings.Builder) {
 			e.write(sb)
 		}
 	}
-	switch n.kind {
-	case tkInt:
+	switch n.Kind {
+	case TkInt:
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
@@ -812,9 +812,9 @@ func (n *tnode) write(sb *strings.Builder) {
 		if n.below != nil {
 			fmt.Fprintf(sb, "<%s", n.below.names[0])
 		}
-	case tkStr:
-		if len(n.choices) > 0 {
-			fmt.Fprintf(sb, "str{%s}", strings.Join(n.choices, ","))
+	case TkStr:
+		if len(n.Choices) > 0 {
+			fmt.Fprintf(sb, "str{%s}", strings.Join(n.Choices, ","))
 			return
 		}
 		fmt.Fprintf(sb, "str[%d,%d]{%s}", n.minLen, n.maxLen, runeRanges(n.alphabet))
@@ -825,17 +825,17 @@ func (n *tnode) write(sb *strings.Builder) {
 		}
 		fmt.Fprint(sb, n.lit)
 	case tkAlt:
-		join(n.elems, "|")
-	case tkTuple:
+		join(n.Elems, "|")
+	case TkTuple:
 		sb.WriteString("(")
-		join(n.elems, ", ")
+		join(n.Elems, ", ")
 		sb.WriteString(")")
 		if n.sameLen {
 			sb.WriteString(" same length")
 		}
-	case tkList:
+	case TkList:
 		fmt.Fprintf(sb, "list[%d,%d](", n.minLen, n.maxLen)
-		join(n.elems, "")
+		join(n.Elems, "")
 		sb.WriteString(")")
 		switch {
 		case n.sortKey == -1:
@@ -850,14 +850,14 @@ func (n *tnode) write(sb *strings.Builder) {
 				sb.WriteString(", ")
 			}
 			sb.WriteString(k + ": ")
-			n.elems[i].write(sb)
+			n.Elems[i].write(sb)
 		}
 		sb.WriteString("}")
 	case tkRPN:
 		fmt.Fprintf(sb, "postfix[%d,%d](", n.minLen, n.maxLen)
-		join(n.elems[:n.nOperands], "|")
+		join(n.Elems[:n.nOperands], "|")
 		sb.WriteString("; ")
-		for i, op := range n.elems[n.nOperands:] {
+		for i, op := range n.Elems[n.nOperands:] {
 			if i > 0 {
 				sb.WriteString("|")
 			}

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"encoding/json"
@@ -120,20 +120,20 @@ func TestMutants(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obs := decodeAll(t, tt.obs...)
-			o := observe(obs, nil, newLesson())
+			o := Observe(obs, nil, NewLesson())
 			rng := rand.New(rand.NewSource(3))
 			made := 0
 			for range 300 {
-				v, ops := o.mutant(rng, obs, mutationOps, 3)
+				v, ops := o.Mutant(rng, obs, MutationOps, 3)
 				if v == nil {
 					continue
 				}
 				made++
 				if len(ops) == 0 {
-					t.Fatalf("mutant %s without operations", encode(v))
+					t.Fatalf("mutant %s without operations", Encode(v))
 				}
-				if err := tt.valid(roundTrip(v)); err != nil {
-					t.Fatalf("mutant %s by %v: %v", encode(v), ops, err)
+				if err := tt.valid(RoundTrip(v)); err != nil {
+					t.Fatalf("mutant %s by %v: %v", Encode(v), ops, err)
 				}
 			}
 			if made < 100 {

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func TestLessonLearn(t *testing.T) {
 		// exc is the exception's type (ValueError when empty).
 		exc string
 	}{
-		{name: "too many values to unpack", rejected: `[[1,2],3,4]`, msg: "too many values to unpack (expected 2)", origin: originTemplate, exc: "ValueError",
+		{name: "too many values to unpack", rejected: `[[1,2],3,4]`, msg: "too many values to unpack (expected 2)", origin: OriginTemplate, exc: "ValueError",
 			want: "ranges=map[] exclude=map[] lens=map[$:[2 2]] sorted=map[] banned=map[] strikes=0"},
 		{name: "index error asks for longer", rejected: `{"n":3,"xs":[[1,2]]}`, msg: "list index out of range", origin: opNum, exc: "IndexError",
 			want: "ranges=map[] exclude=map[] lens=map[$.xs:[2 1000]] sorted=map[] banned=map[] strikes=0"},
@@ -27,13 +27,13 @@ func TestLessonLearn(t *testing.T) {
 			want: "ranges=map[] exclude=map[] lens=map[$.s:[0 6]] sorted=map[] banned=map[] strikes=0"},
 		{name: "character not allowed", rejected: `{"n":1,"xs":[],"s":"xyz"}`, msg: "character 'z' is not allowed", origin: opStr,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 bad=\"z\""},
-		{name: "token that needs a precondition", rejected: `{"n":1,"xs":[],"r":["+","5"]}`, msg: "'+' needs two kept scores", origin: originTemplate,
+		{name: "token that needs a precondition", rejected: `{"n":1,"xs":[],"r":["+","5"]}`, msg: "'+' needs two kept scores", origin: OriginTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[+]"},
-		{name: "token refused where it stands", rejected: `["5","+","5"]`, msg: "'+' needs two kept scores", origin: originTemplate,
+		{name: "token refused where it stands", rejected: `["5","+","5"]`, msg: "'+' needs two kept scores", origin: OriginTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 from=map[+:2]"},
-		{name: "record refused where it stands", rejected: `[["pop"],["push",1]]`, msg: "'pop' needs a value on the stack", origin: originTemplate,
+		{name: "record refused where it stands", rejected: `[["pop"],["push",1]]`, msg: "'pop' needs a value on the stack", origin: OriginTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 from=map[pop:1]"},
-		{name: "unknown token", rejected: `{"n":1,"xs":[],"r":["pop","x"]}`, msg: "unknown token 'x'", origin: originTemplate,
+		{name: "unknown token", rejected: `{"n":1,"xs":[],"r":["pop","x"]}`, msg: "unknown token 'x'", origin: OriginTemplate,
 			want: "ranges=map[] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0 tokens=[x]"},
 		{name: "range", rejected: `{"n":9,"xs":[[1,2]]}`, msg: "n must be between 1 and 5", origin: opNum,
 			want: "ranges=map[$.n:[1 5]] exclude=map[] lens=map[] sorted=map[] banned=map[] strikes=0"},
@@ -55,16 +55,16 @@ func TestLessonLearn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := newLesson()
-			l.last[tt.rejected] = tt.origin
-			l.last[`{"n":1,"xs":[]}`] = originTemplate
+			l := NewLesson()
+			l.Last[tt.rejected] = tt.origin
+			l.Last[`{"n":1,"xs":[]}`] = OriginTemplate
 			exc := tt.exc
 			if exc == "" {
 				exc = "ValueError"
 			}
 			reason := "oracle-rejected: the hidden program rejected input 2 (" + tt.rejected + "): error: " + exc + ": " + tt.msg
-			l.learn(reason, nil, obs)
-			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.banned, l.strikes)
+			l.Learn(reason, nil, obs)
+			got := fmt.Sprintf("ranges=%v exclude=%v lens=%v sorted=%v banned=%v strikes=%d", l.ranges, l.exclude, l.lens, l.sorted, l.Banned, l.Strikes)
 			if len(l.badChars) > 0 {
 				got += fmt.Sprintf(" bad=%q", string(l.badChars))
 			}
@@ -84,7 +84,7 @@ func TestLessonLearn(t *testing.T) {
 // A token refused where it stood keeps out of the positions up to there,
 // and stays allowed after them.
 func TestLessonTokensPlaced(t *testing.T) {
-	l := newLesson()
+	l := NewLesson()
 	l.tokenFrom["+"] = 2
 	for _, c := range []struct {
 		in   string
@@ -98,7 +98,7 @@ func TestLessonTokensPlaced(t *testing.T) {
 		{`"+"`, true},
 	} {
 		v := decodeAll(t, c.in)[0]
-		if got := l.tokensPlaced(v); got != c.want {
+		if got := l.TokensPlaced(v); got != c.want {
 			t.Errorf("tokensPlaced(%s) = %v, want %v", c.in, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"regexp"
@@ -248,10 +248,10 @@ var (
 	bareSpanRe = regexp.MustCompile(`(?:^|[^-\d])(\d+)\s+to\s+(\d+)`)
 )
 
-// lengthsFrom reads a length range ("0 to 12 integers", "exactly 2
+// LengthsFrom reads a length range ("0 to 12 integers", "exactly 2
 // points", "a list of four integers", "at most 24 characters") from a
 // constraint text or a rejection message: its first count phrase.
-func lengthsFrom(text string) (lo, hi int, ok bool) {
+func LengthsFrom(text string) (lo, hi int, ok bool) {
 	if cs := countsIn(text); len(cs) > 0 {
 		return int(cs[0].n.lo), int(cs[0].n.hi), true
 	}
@@ -263,9 +263,9 @@ func lengthsFrom(text string) (lo, hi int, ok bool) {
 }
 
 var (
-	// namesTupleRe is a bracketed list of argument names: "[xs, k]",
+	// NamesTupleRe is a bracketed list of argument names: "[xs, k]",
 	// "[numbers, target]", "[a, b, c]".
-	namesTupleRe    = regexp.MustCompile(`\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*\]`)
+	NamesTupleRe    = regexp.MustCompile(`\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*\]`)
 	digitNumbersRe  = regexp.MustCompile(`(?i)\bnumbers?\b.*\blists? of (?:decimal )?digits\b|\bnumbers?\b.*\bbit lists\b`)
 	msdFirstRe      = regexp.MustCompile(`(?i)\bmost significant(?: digit| bit)? first\b`)
 	firstAtLeastRe  = regexp.MustCompile(`(?i)\bfirst\b.*\bat least\b.*\bsecond\b`)
@@ -283,8 +283,8 @@ var (
 // integer list and an integer", "three integers [a, b, c]", "[s, t]: two
 // strings". It returns nil unless the words give exactly one type per
 // name.
-func argsTemplate(inputType string) *tnode {
-	m := namesTupleRe.FindStringSubmatchIndex(inputType)
+func argsTemplate(inputType string) *Template {
+	m := NamesTupleRe.FindStringSubmatchIndex(inputType)
 	if m == nil {
 		return nil
 	}
@@ -301,11 +301,11 @@ func argsTemplate(inputType string) *tnode {
 	if len(items) != len(names) {
 		return nil
 	}
-	tup := &tnode{kind: tkTuple, elems: items, sameLen: sameLenRe.MatchString(desc)}
+	tup := &Template{Kind: TkTuple, Elems: items, sameLen: sameLenRe.MatchString(desc)}
 	for i, it := range items {
 		it.names = append(nameWords([]string{names[i]}), it.names...)
-		if it.kind == tkList {
-			it.elems[0].names = append(nameWords([]string{names[i]}), it.elems[0].names...)
+		if it.Kind == TkList {
+			it.Elems[0].names = append(nameWords([]string{names[i]}), it.Elems[0].names...)
 		}
 	}
 	return tup
@@ -315,8 +315,8 @@ func argsTemplate(inputType string) *tnode {
 // argument: "an integer list and an integer", "two strings of lowercase
 // letters", "the base (2 to 10) and two digit lists of the same length",
 // "a list of four integers"; nil when a part names no type.
-func typedItems(desc string) []*tnode {
-	var out []*tnode
+func typedItems(desc string) []*Template {
+	var out []*Template
 	for _, part := range itemSplitRe.Split(desc, -1) {
 		part = strings.TrimSpace(part)
 		if i := strings.Index(part, ","); i >= 0 {
@@ -357,7 +357,7 @@ func typedItems(desc string) []*tnode {
 			ename := normWords(words)
 			el.names = ename
 			for range count {
-				out = append(out, &tnode{kind: tkList, elems: []*tnode{cloneNode(el)}, sortKey: -2, names: ename})
+				out = append(out, &Template{Kind: TkList, Elems: []*Template{cloneNode(el)}, sortKey: -2, names: ename})
 			}
 			continue
 		}
@@ -370,7 +370,7 @@ func typedItems(desc string) []*tnode {
 
 // itemLeaf is the value an argument's words name: a string, a bit, a
 // digit or an integer.
-func itemLeaf(words []string, rng *span) *tnode {
+func itemLeaf(words []string, rng *span) *Template {
 	has := func(ws ...string) bool {
 		for _, w := range words {
 			if slices.Contains(ws, w) {
@@ -379,10 +379,10 @@ func itemLeaf(words []string, rng *span) *tnode {
 		}
 		return false
 	}
-	n := &tnode{kind: tkInt, names: normWords(words)}
+	n := &Template{Kind: TkInt, names: normWords(words)}
 	switch {
 	case has("string", "strings", "word", "words", "text", "texts"):
-		n.kind = tkStr
+		n.Kind = TkStr
 	case has("bit", "bits", "binary", "0/1"):
 		n.lo, n.hi, n.ranged = 0, 1, true
 	case has("digit", "digits") && !has("base"):
@@ -391,10 +391,10 @@ func itemLeaf(words []string, rng *span) *tnode {
 	default:
 		return nil
 	}
-	if rng != nil && n.kind == tkInt {
+	if rng != nil && n.Kind == TkInt {
 		n.lo, n.hi, n.ranged = rng.lo, rng.hi, true
 	}
-	if n.kind == tkInt && !n.ranged {
+	if n.Kind == TkInt && !n.ranged {
 		switch {
 		case has("non-negative", "nonnegative"):
 			n.lo, n.hi, n.ranged = 0, defaultIntHi, true
@@ -406,14 +406,14 @@ func itemLeaf(words []string, rng *span) *tnode {
 }
 
 // cloneNode copies a template.
-func cloneNode(n *tnode) *tnode {
+func cloneNode(n *Template) *Template {
 	c := *n
 	c.names = slices.Clone(n.names)
 	c.exclude = slices.Clone(n.exclude)
 	c.alphabet = slices.Clone(n.alphabet)
-	c.elems = nil
-	for _, e := range n.elems {
-		c.elems = append(c.elems, cloneNode(e))
+	c.Elems = nil
+	for _, e := range n.Elems {
+		c.Elems = append(c.Elems, cloneNode(e))
 	}
 	return &c
 }
@@ -435,7 +435,7 @@ var listNouns = []string{"integer", "number", "element", "item", "value", "digit
 // states ("s 0 to 24 letters and pattern 1 to 4 letters", "each string 0
 // to 49 printable characters", "0 to 12 numbers"); a count naming no part
 // goes to the parts of its sort not counted yet.
-func applyCounts(sub string, strs, lists []*tnode) {
+func applyCounts(sub string, strs, lists []*Template) {
 	cs := countsIn(sub)
 	if m := namedSpanRe.FindStringSubmatchIndex(sub); m != nil && len(cs) > 0 && (m[0] >= cs[len(cs)-1].at[1]) {
 		cs = append(cs, countPhrase{n: span{int64(atoi(sub[m[4]:m[5]])), int64(atoi(sub[m[6]:m[7]]))},
@@ -473,8 +473,8 @@ func isCountOnly(sub string) bool {
 		!slices.Contains(charNouns, cs[0].noun)
 }
 
-func uncounted(ns []*tnode) []*tnode {
-	var out []*tnode
+func uncounted(ns []*Template) []*Template {
+	var out []*Template
 	for _, n := range ns {
 		if !n.counted {
 			out = append(out, n)
@@ -486,23 +486,23 @@ func uncounted(ns []*tnode) []*tnode {
 // listsFromCounts turns an argument named as a number into a list when a
 // clause counts its elements: "numbers: 0 to 12 integers", "xs has 0 to
 // 10 integers".
-func listsFromCounts(root *tnode, text string) {
-	if root.kind != tkTuple {
+func listsFromCounts(root *Template, text string) {
+	if root.Kind != TkTuple {
 		return
 	}
 	for _, c := range countsIn(text) {
 		if !slices.Contains(listNouns, c.noun) {
 			continue
 		}
-		var ints []*tnode
-		for _, e := range root.elems {
-			if e.kind == tkInt {
+		var ints []*Template
+		for _, e := range root.Elems {
+			if e.Kind == TkInt {
 				ints = append(ints, e)
 			}
 		}
 		for _, h := range bestMatches(ints, normWords(c.before)) {
-			el := &tnode{kind: tkInt, names: append(slices.Clone(h.names), c.noun)}
-			*h = tnode{kind: tkList, names: h.names, elems: []*tnode{el}, sortKey: -2}
+			el := &Template{Kind: TkInt, names: append(slices.Clone(h.names), c.noun)}
+			*h = Template{Kind: TkList, names: h.names, Elems: []*Template{el}, sortKey: -2}
 		}
 	}
 }
@@ -519,7 +519,7 @@ var (
 // (codes above the digits, quoted words with their operand counts,
 // symbols), or nil when the description is of no postfix expression or
 // its tokens are quoted strings (the template parser reads those).
-func postfixTemplate(t task.Task) *tnode {
+func postfixTemplate(t task.Task) *Template {
 	text := t.InputType + "; " + t.InputConstraints
 	if !postfixRe.MatchString(text) && !(wellFormedRe.MatchString(text) && strings.Contains(strings.ToLower(text), "operator")) {
 		return nil
@@ -529,29 +529,29 @@ func postfixTemplate(t task.Task) *tnode {
 	}
 	typ := t.InputType
 	low := strings.ToLower(typ)
-	var operand *tnode
+	var operand *Template
 	numeric := t.Kind == task.KindList || strings.Contains(low, "number") || strings.Contains(low, "integer")
 	if al := letterRanges(typ); len(al) > 0 && !numeric {
-		operand = &tnode{kind: tkStr, minLen: 1, maxLen: 1, alphabet: al, counted: true}
+		operand = &Template{Kind: TkStr, minLen: 1, maxLen: 1, alphabet: al, counted: true}
 	} else if numeric {
-		operand = &tnode{kind: tkInt, lo: 0, hi: 9, ranged: true}
+		operand = &Template{Kind: TkInt, lo: 0, hi: 9, ranged: true}
 		if s, _, ok := valueSpan(typ); ok && s.hi-s.lo > 1 {
 			operand.lo, operand.hi = s.lo, s.hi
 		}
 	} else {
 		return nil
 	}
-	var ops []*tnode
+	var ops []*Template
 	if t.Kind == task.KindList {
 		for _, m := range codeRe.FindAllStringSubmatch(typ, -1) {
 			c, _ := strconv.ParseInt(m[1], 10, 64)
-			if c > operand.hi && !slices.ContainsFunc(ops, func(o *tnode) bool { return o.lit == c }) {
-				ops = append(ops, &tnode{kind: tkLit, lit: c})
+			if c > operand.hi && !slices.ContainsFunc(ops, func(o *Template) bool { return o.lit == c }) {
+				ops = append(ops, &Template{Kind: tkLit, lit: c})
 			}
 		}
 	} else {
 		for _, m := range quotedOpRe.FindAllStringSubmatch(typ, -1) {
-			op := &tnode{kind: tkLit, lit: m[1]}
+			op := &Template{Kind: tkLit, lit: m[1]}
 			if n, ok := numberWords[m[3]]; ok {
 				op.arity = n
 			}
@@ -560,7 +560,7 @@ func postfixTemplate(t task.Task) *tnode {
 		if m := operatorsRe.FindStringSubmatch(typ); m != nil && len(ops) == 0 {
 			for _, w := range strings.Fields(m[1]) {
 				if r := []rune(w); len(r) == 1 && (unicode.IsPunct(r[0]) || unicode.IsSymbol(r[0])) {
-					ops = append(ops, &tnode{kind: tkLit, lit: w})
+					ops = append(ops, &Template{Kind: tkLit, lit: w})
 				}
 			}
 		}
@@ -568,8 +568,8 @@ func postfixTemplate(t task.Task) *tnode {
 	if len(ops) == 0 {
 		return nil
 	}
-	n := &tnode{kind: tkRPN, elems: append([]*tnode{operand}, ops...), nOperands: 1, minLen: 1, maxLen: 9}
-	if lo, hi, ok := lengthsFrom(t.InputConstraints); ok {
+	n := &Template{Kind: tkRPN, Elems: append([]*Template{operand}, ops...), nOperands: 1, minLen: 1, maxLen: 9}
+	if lo, hi, ok := LengthsFrom(t.InputConstraints); ok {
 		n.minLen, n.maxLen, n.counted = lo, hi, true
 	}
 	return n

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"bufio"
@@ -136,7 +136,7 @@ func TestTemplatesOfPhrasings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tp := inputTemplate(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
+			tp := TemplateOf(task.Task{Kind: tt.kind, InputType: tt.typ, InputConstraints: tt.constr, Domain: tt.dom})
 			got := "<nil>"
 			if tp != nil {
 				got = tp.String()
@@ -153,7 +153,7 @@ func TestTemplatesOfPhrasings(t *testing.T) {
 // that the template admits every held-out input of the task: the phrases
 // of the task set are all read to the right shape.
 func TestTemplatesAcceptHeldoutInputs(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "benchmarks", "tasks", "io2code-style", "*", "task.yaml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "benchmarks", "tasks", "io2code-style", "*", "task.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no benchmark tasks: %v", err)
 	}
@@ -164,8 +164,8 @@ func TestTemplatesAcceptHeldoutInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tk := c.Task.Describe()
-		tp := inputTemplate(tk)
-		if !structuredInputs(tk, tp) || tk.Name == "hard_baseball_scores" {
+		tp := TemplateOf(tk)
+		if !Structured(tk, tp) || tk.Name == "hard_baseball_scores" {
 			// hard_baseball_scores: numbers written as strings are read
 			// as the two examples the description gives ("5", "-2").
 			continue
@@ -198,9 +198,9 @@ func TestTemplatesAcceptHeldoutInputs(t *testing.T) {
 }
 
 // admits reports why a template refuses a value ("" when it admits it).
-func (n *tnode) admits(v any) string {
-	switch n.kind {
-	case tkInt:
+func (n *Template) admits(v any) string {
+	switch n.Kind {
+	case TkInt:
 		f, ok := numberOf(v)
 		if !ok || f < float64(n.lo) || f > float64(n.hi) {
 			return fmt.Sprintf("%v is not an integer in [%d, %d]", v, n.lo, n.hi)
@@ -211,7 +211,7 @@ func (n *tnode) admits(v any) string {
 		}
 	case tkAlt:
 		var whys []string
-		for _, e := range n.elems {
+		for _, e := range n.Elems {
 			why := e.admits(v)
 			if why == "" {
 				return ""
@@ -219,14 +219,14 @@ func (n *tnode) admits(v any) string {
 			whys = append(whys, why)
 		}
 		return strings.Join(whys, "; ")
-	case tkStr:
+	case TkStr:
 		s, ok := v.(string)
 		switch {
 		case !ok:
 			return fmt.Sprintf("%v is not a string", v)
-		case len(n.choices) > 0:
-			if !slices.Contains(n.choices, s) {
-				return fmt.Sprintf("%q is not one of %v", s, n.choices)
+		case len(n.Choices) > 0:
+			if !slices.Contains(n.Choices, s) {
+				return fmt.Sprintf("%q is not one of %v", s, n.Choices)
 			}
 		case len([]rune(s)) < n.minLen || len([]rune(s)) > n.maxLen:
 			return fmt.Sprintf("%q is not of %d to %d characters", s, n.minLen, n.maxLen)
@@ -237,24 +237,24 @@ func (n *tnode) admits(v any) string {
 				}
 			}
 		}
-	case tkTuple:
+	case TkTuple:
 		xs, ok := v.([]any)
-		if !ok || len(xs) != len(n.elems) {
-			return fmt.Sprintf("%v is not a list of %d", v, len(n.elems))
+		if !ok || len(xs) != len(n.Elems) {
+			return fmt.Sprintf("%v is not a list of %d", v, len(n.Elems))
 		}
-		for i, e := range n.elems {
+		for i, e := range n.Elems {
 			if why := e.admits(xs[i]); why != "" {
 				return why
 			}
 		}
-	case tkList, tkRPN:
+	case TkList, tkRPN:
 		xs, ok := v.([]any)
 		if !ok || len(xs) < n.minLen || len(xs) > n.maxLen {
 			return fmt.Sprintf("%v is not a list of %d to %d", v, n.minLen, n.maxLen)
 		}
-		el := n.elems[0]
-		if n.kind == tkRPN {
-			el = &tnode{kind: tkAlt, elems: n.elems}
+		el := n.Elems[0]
+		if n.Kind == tkRPN {
+			el = &Template{Kind: tkAlt, Elems: n.Elems}
 		}
 		for _, x := range xs {
 			if why := el.admits(x); why != "" {
@@ -267,7 +267,7 @@ func (n *tnode) admits(v any) string {
 			return fmt.Sprintf("%v is not an object", v)
 		}
 		for i, k := range n.keys {
-			if why := n.elems[i].admits(m[k]); why != "" {
+			if why := n.Elems[i].admits(m[k]); why != "" {
 				return k + ": " + why
 			}
 		}

@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"encoding/json"
@@ -28,11 +28,11 @@ const (
 	opSwap   = "swap"
 	opGraft  = "graft"
 	opSplice = "splice"
-	// originTemplate marks inputs drawn from the template.
-	originTemplate = "template"
+	// OriginTemplate marks inputs drawn from the template.
+	OriginTemplate = "template"
 )
 
-var mutationOps = []string{opNum, opStr, opDrop, opDup, opSwap, opGraft, opSplice}
+var MutationOps = []string{opNum, opStr, opDrop, opDup, opSwap, opGraft, opSplice}
 
 // valueClass is the kind of a JSON value, strings split into digits,
 // letters and symbols (a token stream mixes them; a word list does not).
@@ -72,19 +72,19 @@ func tuplePattern(xs []any) string {
 	return sb.String()
 }
 
-func templatePattern(n *tnode) string {
+func templatePattern(n *Template) string {
 	var sb strings.Builder
-	for _, e := range n.elems {
+	for _, e := range n.Elems {
 		sb.WriteString(templateClass(e))
 	}
 	return sb.String()
 }
 
-func templateClass(n *tnode) string {
-	switch n.kind {
-	case tkInt:
+func templateClass(n *Template) string {
+	switch n.Kind {
+	case TkInt:
 		return "n"
-	case tkStr, tkUnits:
+	case TkStr, tkUnits:
 		return "s"
 	case tkLit:
 		if _, ok := n.lit.(string); ok {
@@ -93,7 +93,7 @@ func templateClass(n *tnode) string {
 		return "n"
 	case tkAlt:
 		c := ""
-		for _, e := range n.elems {
+		for _, e := range n.Elems {
 			ec := templateClass(e)
 			if c != "" && ec != c {
 				return "?"
@@ -119,30 +119,30 @@ func tupleSig(sig, pattern string, i int) string {
 }
 
 // templateSigs maps each signature to the template nodes found there.
-func templateSigs(n *tnode) map[string][]*tnode {
-	out := map[string][]*tnode{}
-	var visit func(n *tnode, sig string)
-	visit = func(n *tnode, sig string) {
+func templateSigs(n *Template) map[string][]*Template {
+	out := map[string][]*Template{}
+	var visit func(n *Template, sig string)
+	visit = func(n *Template, sig string) {
 		out[sig] = append(out[sig], n)
-		switch n.kind {
+		switch n.Kind {
 		case tkAlt:
 			out[sig] = out[sig][:len(out[sig])-1]
-			for _, e := range n.elems {
+			for _, e := range n.Elems {
 				visit(e, sig)
 			}
-		case tkTuple:
+		case TkTuple:
 			p := templatePattern(n)
-			for i, e := range n.elems {
+			for i, e := range n.Elems {
 				visit(e, tupleSig(sig, p, i))
 			}
-		case tkList:
-			visit(n.elems[0], elemSig(sig))
+		case TkList:
+			visit(n.Elems[0], elemSig(sig))
 		case tkRPN:
-			for _, e := range n.elems {
+			for _, e := range n.Elems {
 				visit(e, elemSig(sig))
 			}
 		case tkObject:
-			for i, e := range n.elems {
+			for i, e := range n.Elems {
 				visit(e, keySig(sig, n.keys[i]))
 			}
 		}
@@ -156,7 +156,7 @@ func templateSigs(n *tnode) map[string][]*tnode {
 // observation is what the observed inputs (and the template, when there is
 // one) say about each position.
 type observation struct {
-	tmpl   map[string][]*tnode
+	tmpl   map[string][]*Template
 	tuple  map[string]bool
 	nums   map[string][]float64
 	ints   map[string]bool
@@ -168,10 +168,10 @@ type observation struct {
 	// uniform marks lists whose sibling lists always share their length
 	// (the rows of a grid): their length is kept.
 	uniform map[string]bool
-	lesson  *lesson
+	lesson  *Lesson
 }
 
-func observe(inputs []any, tp *tnode, l *lesson) *observation {
+func Observe(inputs []any, tp *Template, l *Lesson) *observation {
 	o := &observation{tmpl: templateSigs(tp), tuple: map[string]bool{}, nums: map[string][]float64{}, ints: map[string]bool{},
 		strs: map[string][]string{}, lens: map[string][2]int{}, lists: map[string][][]any{}, sorted: map[string]int{}, mixed: map[string]bool{}, uniform: map[string]bool{}, lesson: l}
 	o.group("$", inputs)
@@ -182,10 +182,10 @@ func observe(inputs []any, tp *tnode, l *lesson) *observation {
 // the template says so, or short lists mixing strings and numbers.
 func (o *observation) isTuple(sig string, group []any) bool {
 	for _, n := range o.tmpl[sig] {
-		switch n.kind {
-		case tkTuple:
+		switch n.Kind {
+		case TkTuple:
 			return true
-		case tkList, tkRPN:
+		case TkList, tkRPN:
 			return false
 		}
 	}
@@ -214,7 +214,7 @@ func (o *observation) isTupleAt(sig string) bool {
 		return true
 	}
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkTuple {
+		if n.Kind == TkTuple {
 			return true
 		}
 	}
@@ -324,7 +324,7 @@ func (o *observation) group(sig string, vals []any) {
 		o.sorted[sig] = -1
 	}
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkList && n.sortKey != -2 {
+		if n.Kind == TkList && n.sortKey != -2 {
 			o.sorted[sig] = n.sortKey
 		}
 	}
@@ -339,7 +339,7 @@ func (o *observation) group(sig string, vals []any) {
 func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
 	found := false
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkInt {
+		if n.Kind == TkInt {
 			if !found {
 				lo, hi, found = float64(n.lo), float64(n.hi), true
 			}
@@ -364,7 +364,7 @@ func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
 // isInt reports whether numbers at sig are integers.
 func (o *observation) isInt(sig string) bool {
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkInt {
+		if n.Kind == TkInt {
 			return true
 		}
 	}
@@ -375,7 +375,7 @@ func (o *observation) isInt(sig string) bool {
 func (o *observation) lenRange(sig string) (lo, hi int) {
 	lo, hi = o.lens[sig][0], o.lens[sig][1]
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkList {
+		if n.Kind == TkList {
 			lo, hi = n.minLen, n.maxLen
 		}
 	}
@@ -397,13 +397,13 @@ func (o *observation) strChoices(sig, s string) []string {
 		}
 	}
 	for _, n := range o.tmpl[sig] {
-		switch n.kind {
+		switch n.Kind {
 		case tkLit:
 			if c, ok := n.lit.(string); ok {
 				add(c)
 			}
-		case tkStr:
-			for _, c := range n.choices {
+		case TkStr:
+			for _, c := range n.Choices {
 				add(c)
 			}
 		}
@@ -601,19 +601,19 @@ func (o *observation) settle(v *any) bool {
 // number f at sig.
 func (o *observation) excluded(sig string, f float64) bool {
 	for _, n := range o.tmpl[sig] {
-		if n.kind == tkInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
+		if n.Kind == TkInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
 			return true
 		}
 	}
 	return o.lesson != nil && slices.Contains(o.lesson.exclude[sig], f)
 }
 
-// admissible reports whether an input drawn by the kind's generator keeps
+// Admissible reports whether an input drawn by the kind's generator keeps
 // to what the description excludes and the rejections taught (ranges,
 // excluded values); it leaves the generator's own ranges alone.
-func (o *observation) admissible(v any) bool {
-	d := roundTrip(v)
-	if o.lesson != nil && !o.lesson.tokensPlaced(d) {
+func (o *observation) Admissible(v any) bool {
+	d := RoundTrip(v)
+	if o.lesson != nil && !o.lesson.TokensPlaced(d) {
 		return false
 	}
 	for _, s := range o.slots(&d) {
@@ -636,9 +636,9 @@ func (o *observation) admissible(v any) bool {
 	return true
 }
 
-// mutant draws one mutation of an observed input with 1 to maxOps
+// Mutant draws one mutation of an observed input with 1 to maxOps
 // operations among allowed; it returns the operations applied.
-func (o *observation) mutant(rng *rand.Rand, inputs []any, allowed []string, maxOps int) (any, []string) {
+func (o *observation) Mutant(rng *rand.Rand, inputs []any, allowed []string, maxOps int) (any, []string) {
 	if len(inputs) == 0 || len(allowed) == 0 {
 		return nil, nil
 	}

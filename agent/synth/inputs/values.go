@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"cmp"
@@ -13,14 +13,14 @@ import (
 // Proposed inputs are JSON values: generated (int64, float64) or decoded
 // (json.Number), in lists ([]any) and objects (map[string]any).
 
-// roundTrip converts a generated value to its decoded JSON form.
-func roundTrip(v any) any {
-	d, _ := task.Decode(encode(v))
+// RoundTrip converts a generated value to its decoded JSON form.
+func RoundTrip(v any) any {
+	d, _ := task.Decode(Encode(v))
 	return d
 }
 
-// encode writes a value as JSON, nil when it cannot.
-func encode(v any) json.RawMessage {
+// Encode writes a value as JSON, nil when it cannot.
+func Encode(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil
@@ -28,9 +28,9 @@ func encode(v any) json.RawMessage {
 	return b
 }
 
-// shapeLen is the length of an input: of a list, of a string, the longer
+// ShapeLen is the length of an input: of a list, of a string, the longer
 // of two number lists.
-func shapeLen(v any) int {
+func ShapeLen(v any) int {
 	switch x := v.(type) {
 	case []any:
 		if len(x) == 2 {
@@ -76,19 +76,19 @@ func deepCopy(v any) any {
 	return v
 }
 
-// leafCount measures an input's size: its numbers, strings and elements.
-func leafCount(v any) int {
+// LeafCount measures an input's size: its numbers, strings and elements.
+func LeafCount(v any) int {
 	switch x := v.(type) {
 	case []any:
 		n := 0
 		for _, e := range x {
-			n += leafCount(e)
+			n += LeafCount(e)
 		}
 		return max(n, 1)
 	case map[string]any:
 		n := 0
 		for _, e := range x {
-			n += leafCount(e)
+			n += LeafCount(e)
 		}
 		return n
 	case string:
@@ -161,42 +161,42 @@ func numberOf(v any) (float64, bool) {
 	return 0, false
 }
 
-// structuredInputs decides whether proposals come from the description's
+// Structured decides whether proposals come from the description's
 // template rather than the kind's generator: for inputs of kind other whose
 // description shows more structure than a list of numbers or pairs, and for
 // strings of a stated unit format.
-func structuredInputs(t task.Task, tp *tnode) bool {
+func Structured(t task.Task, tp *Template) bool {
 	switch {
 	case tp == nil:
 		return false
 	case t.Kind == task.KindOther:
 		return tp.rich(t.Domain)
 	case t.Kind == task.KindString:
-		return tp.kind == tkUnits
+		return tp.Kind == tkUnits
 	case t.Kind == task.KindList:
-		return tp.kind == tkRPN
+		return tp.Kind == tkRPN
 	case t.Kind == task.KindTwoLists:
 		// Two lists whose elements have different ranges ("a list of
 		// integers and a list of 0/1 triggers").
-		if tp.kind != tkTuple || len(tp.elems) != 2 || tp.elems[0].kind != tkList || tp.elems[1].kind != tkList {
+		if tp.Kind != TkTuple || len(tp.Elems) != 2 || tp.Elems[0].Kind != TkList || tp.Elems[1].Kind != TkList {
 			return false
 		}
-		a, b := tp.elems[0].elems[0], tp.elems[1].elems[0]
-		return a.kind == tkInt && b.kind == tkInt && (a.lo != b.lo || a.hi != b.hi)
+		a, b := tp.Elems[0].Elems[0], tp.Elems[1].Elems[0]
+		return a.Kind == TkInt && b.Kind == TkInt && (a.lo != b.lo || a.hi != b.hi)
 	}
 	return false
 }
 
-// sameLengths reports whether an input keeps the one length a template's
+// SameLengths reports whether an input keeps the one length a template's
 // lists share (always, for a template that has none).
-func (n *tnode) sameLengths(v any) bool {
+func (n *Template) SameLengths(v any) bool {
 	xs, ok := v.([]any)
-	if n == nil || n.kind != tkTuple || !n.sameLen || !ok || len(xs) != len(n.elems) {
+	if n == nil || n.Kind != TkTuple || !n.sameLen || !ok || len(xs) != len(n.Elems) {
 		return true
 	}
 	length := -1
-	for i, e := range n.elems {
-		if e.kind != tkList {
+	for i, e := range n.Elems {
+		if e.Kind != TkList {
 			continue
 		}
 		l, ok := xs[i].([]any)
@@ -208,14 +208,14 @@ func (n *tnode) sameLengths(v any) bool {
 	return true
 }
 
-// wellFormed reports whether every postfix expression of an input, where
+// WellFormed reports whether every postfix expression of an input, where
 // the template has one, leaves exactly one value and gives each operator
 // its operands: a mutant of an observed expression seldom does.
-func (n *tnode) wellFormed(v any) bool {
+func (n *Template) WellFormed(v any) bool {
 	if n == nil {
 		return true
 	}
-	switch n.kind {
+	switch n.Kind {
 	case tkRPN:
 		xs, ok := v.([]any)
 		if !ok {
@@ -224,8 +224,8 @@ func (n *tnode) wellFormed(v any) bool {
 		depth := 0
 		for _, x := range xs {
 			arity := -1
-			for _, op := range n.elems[n.nOperands:] {
-				if op.kind == tkLit && fmt.Sprint(x) == fmt.Sprint(op.lit) {
+			for _, op := range n.Elems[n.nOperands:] {
+				if op.Kind == tkLit && fmt.Sprint(x) == fmt.Sprint(op.lit) {
 					arity = cmp.Or(op.arity, 2)
 					break
 				}
@@ -240,27 +240,27 @@ func (n *tnode) wellFormed(v any) bool {
 			depth += 1 - arity
 		}
 		return depth == 1
-	case tkTuple:
+	case TkTuple:
 		xs, ok := v.([]any)
-		if !ok || len(xs) != len(n.elems) {
+		if !ok || len(xs) != len(n.Elems) {
 			return true
 		}
-		for i, e := range n.elems {
-			if !e.wellFormed(xs[i]) {
+		for i, e := range n.Elems {
+			if !e.WellFormed(xs[i]) {
 				return false
 			}
 		}
-	case tkList:
+	case TkList:
 		xs, _ := v.([]any)
 		for _, x := range xs {
-			if !n.elems[0].wellFormed(x) {
+			if !n.Elems[0].WellFormed(x) {
 				return false
 			}
 		}
 	case tkObject:
 		m, _ := v.(map[string]any)
 		for i, k := range n.keys {
-			if x, ok := m[k]; ok && !n.elems[i].wellFormed(x) {
+			if x, ok := m[k]; ok && !n.Elems[i].WellFormed(x) {
 				return false
 			}
 		}

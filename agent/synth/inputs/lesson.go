@@ -1,4 +1,4 @@
-package synth
+package inputs
 
 import (
 	"encoding/json"
@@ -17,10 +17,10 @@ import (
 // the run keeps to it; a rejection nothing explains retires the source of
 // that input.
 
-// lesson is what the rejections of earlier proposals taught about a task's
+// Lesson is what the rejections of earlier proposals taught about a task's
 // inputs: narrower ranges and lengths, orders to keep, operations to stop
 // using. It outlives one Propose call so that later batches keep it.
-type lesson struct {
+type Lesson struct {
 	ranges map[string][2]float64
 	// exclude are values a position must not take.
 	exclude map[string][]float64
@@ -35,19 +35,19 @@ type lesson struct {
 	// the latest where it was refused; and out of every proposal for the
 	// rest of the batch (waiting, the tokens it needs before it).
 	tokenFrom map[string]int
-	waiting   []string
+	Waiting   []string
 	lens      map[string][2]int
 	sorted    map[string]bool
-	banned    map[string]bool
-	// strikes counts rejections nothing above explained: proposals then
+	Banned    map[string]bool
+	// Strikes counts rejections nothing above explained: proposals then
 	// keep closer to the smallest and to the observed inputs.
-	strikes int
-	// last maps each input of the previous proposal to its origin.
-	last map[string]string
+	Strikes int
+	// Last maps each input of the previous proposal to its origin.
+	Last map[string]string
 }
 
-func newLesson() *lesson {
-	return &lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, banned: map[string]bool{}, last: map[string]string{},
+func NewLesson() *Lesson {
+	return &Lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, Banned: map[string]bool{}, Last: map[string]string{},
 		tokenFrom: map[string]int{}}
 }
 
@@ -77,9 +77,9 @@ var (
 
 // rejectedInput finds which input of the previous proposal a rejection
 // names; it returns its canonical form and the message after it.
-func (l *lesson) rejectedInput(reason string) (string, string) {
+func (l *Lesson) rejectedInput(reason string) (string, string) {
 	best := ""
-	for c := range l.last {
+	for c := range l.Last {
 		if len(c) > len(best) && strings.Contains(reason, "("+c+")") {
 			best = c
 		}
@@ -91,10 +91,10 @@ func (l *lesson) rejectedInput(reason string) (string, string) {
 	return best, reason[i+len(best)+2:]
 }
 
-// learn reads a rejection: the numbers and lengths of the rejected input
+// Learn reads a rejection: the numbers and lengths of the rejected input
 // that break a range the message states, an order it names; when nothing
 // explains it, the operations that made the input are dropped.
-func (l *lesson) learn(reason string, tp *tnode, observed []any) {
+func (l *Lesson) Learn(reason string, tp *Template, observed []any) {
 	c, msg := l.rejectedInput(reason)
 	if i := strings.Index(msg, "got "); i >= 0 {
 		msg = msg[:i]
@@ -102,7 +102,7 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 	learned := false
 	if c != "" {
 		if v, ok := dsl.DecodeRaw(json.RawMessage(c)); ok {
-			o := observe(append(slices.Clone(observed), v), tp, nil)
+			o := Observe(append(slices.Clone(observed), v), tp, nil)
 			var ranges [][2]float64
 			for _, re := range reasonRangeRes {
 				for _, m := range re.FindAllStringSubmatch(msg, -1) {
@@ -113,7 +113,7 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 					}
 				}
 			}
-			nlo, nhi, hasLen := lengthsFrom(msg)
+			nlo, nhi, hasLen := LengthsFrom(msg)
 			if m := atMostRe.FindStringSubmatch(msg); !hasLen && m != nil {
 				nlo, nhi, hasLen = 0, atoi(m[1]), true
 			}
@@ -129,8 +129,8 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 				// out of every proposal while another choice remains.
 				if at := tokenIndex(v, m[1]); at >= 0 && reasonContextRe.MatchString(msg) {
 					l.tokenFrom[m[1]] = max(l.tokenFrom[m[1]], at+1)
-					if !slices.Contains(l.waiting, m[1]) {
-						l.waiting = append(l.waiting, m[1])
+					if !slices.Contains(l.Waiting, m[1]) {
+						l.Waiting = append(l.Waiting, m[1])
 					}
 				} else if !slices.Contains(l.badTokens, m[1]) {
 					l.badTokens = append(l.badTokens, m[1])
@@ -204,10 +204,10 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 	if learned {
 		return
 	}
-	l.strikes++
-	if origin := l.last[c]; origin != "" {
+	l.Strikes++
+	if origin := l.Last[c]; origin != "" {
 		for _, op := range strings.Split(origin, "+") {
-			l.banned[op] = true
+			l.Banned[op] = true
 		}
 	}
 }
@@ -215,7 +215,7 @@ func (l *lesson) learn(reason string, tp *tnode, observed []any) {
 // learnExclusion reads "b must not be 0" and the like: the value is
 // excluded where the rejected input holds it, at the positions the message
 // names when it names some.
-func (l *lesson) learnExclusion(msg string, o *observation, v *any) bool {
+func (l *Lesson) learnExclusion(msg string, o *observation, v *any) bool {
 	m := reasonExcludeRe.FindStringSubmatch(msg)
 	if m == nil {
 		return false
@@ -245,54 +245,54 @@ func (l *lesson) learnExclusion(msg string, o *observation, v *any) bool {
 	return len(at) > 0
 }
 
-func (l *lesson) narrow(sig string, r [2]float64) {
+func (l *Lesson) narrow(sig string, r [2]float64) {
 	if old, ok := l.ranges[sig]; ok {
 		r = [2]float64{math.Max(r[0], old[0]), math.Min(r[1], old[1])}
 	}
 	l.ranges[sig] = r
 }
 
-// applyTo narrows a template by what the lesson holds.
-func (l *lesson) applyTo(tp *tnode) {
-	tp.walk(func(n *tnode) {
+// ApplyTo narrows a template by what the lesson holds.
+func (l *Lesson) ApplyTo(tp *Template) {
+	tp.walk(func(n *Template) {
 		switch {
-		case n.kind == tkAlt:
-			if kept := slices.DeleteFunc(slices.Clone(n.elems), l.badLiteral); len(kept) > 0 {
-				n.elems = kept
+		case n.Kind == tkAlt:
+			if kept := slices.DeleteFunc(slices.Clone(n.Elems), l.badLiteral); len(kept) > 0 {
+				n.Elems = kept
 			}
-		case n.kind == tkStr && len(n.choices) > 0:
-			if kept := slices.DeleteFunc(slices.Clone(n.choices), l.refused); len(kept) > 0 {
-				n.choices = kept
+		case n.Kind == TkStr && len(n.Choices) > 0:
+			if kept := slices.DeleteFunc(slices.Clone(n.Choices), l.refused); len(kept) > 0 {
+				n.Choices = kept
 			}
 		}
 	})
 	for sig, nodes := range templateSigs(tp) {
 		for _, n := range nodes {
-			if n.kind == tkInt {
+			if n.Kind == TkInt {
 				for _, x := range l.exclude[sig] {
 					if x == math.Trunc(x) && !slices.Contains(n.exclude, int64(x)) {
 						n.exclude = append(n.exclude, int64(x))
 					}
 				}
 			}
-			if r, ok := l.ranges[sig]; ok && n.kind == tkInt {
+			if r, ok := l.ranges[sig]; ok && n.Kind == TkInt {
 				lo, hi := max(n.lo, int64(math.Ceil(r[0]))), min(n.hi, int64(math.Floor(r[1])))
 				if lo <= hi {
 					n.lo, n.hi = lo, hi
 				}
 			}
-			if n.kind == tkStr && len(n.choices) == 0 {
+			if n.Kind == TkStr && len(n.Choices) == 0 {
 				if al := slices.DeleteFunc(slices.Clone(n.alphabet), func(r rune) bool { return slices.Contains(l.badChars, r) }); len(al) > 0 {
 					n.alphabet = al
 				}
 			}
-			if r, ok := l.lens[sig]; ok && (n.kind == tkList || n.kind == tkRPN || n.kind == tkStr) {
+			if r, ok := l.lens[sig]; ok && (n.Kind == TkList || n.Kind == tkRPN || n.Kind == TkStr) {
 				lo, hi := max(n.minLen, r[0]), min(n.maxLen, r[1])
 				if lo <= hi {
 					n.minLen, n.maxLen = lo, hi
 				}
 			}
-			if l.sorted[sig] && n.kind == tkList && n.sortKey == -2 {
+			if l.sorted[sig] && n.Kind == TkList && n.sortKey == -2 {
 				n.sortKey = -1
 			}
 		}
@@ -301,8 +301,8 @@ func (l *lesson) applyTo(tp *tnode) {
 
 // refused reports whether proposals leave a token out: refused outright,
 // or refused where it stood during this batch.
-func (l *lesson) refused(tok string) bool {
-	return slices.Contains(l.badTokens, tok) || slices.Contains(l.waiting, tok)
+func (l *Lesson) refused(tok string) bool {
+	return slices.Contains(l.badTokens, tok) || slices.Contains(l.Waiting, tok)
 }
 
 // tokenIndex is the first position of a list input holding tok (as a
@@ -323,9 +323,9 @@ func tokenIndex(v any, tok string) int {
 	return -1
 }
 
-// tokensPlaced reports whether no token of a list input stands before the
+// TokensPlaced reports whether no token of a list input stands before the
 // position the lesson keeps it from.
-func (l *lesson) tokensPlaced(v any) bool {
+func (l *Lesson) TokensPlaced(v any) bool {
 	for tok, from := range l.tokenFrom {
 		if at := tokenIndex(v, tok); at >= 0 && at < from {
 			return false
@@ -336,13 +336,13 @@ func (l *lesson) tokensPlaced(v any) bool {
 
 // badLiteral reports whether a template part is a literal token the
 // hidden program refused, or a tuple tagged with one.
-func (l *lesson) badLiteral(n *tnode) bool {
-	switch n.kind {
+func (l *Lesson) badLiteral(n *Template) bool {
+	switch n.Kind {
 	case tkLit:
 		str, ok := n.lit.(string)
 		return ok && l.refused(str)
-	case tkTuple:
-		return len(n.elems) > 0 && l.badLiteral(n.elems[0])
+	case TkTuple:
+		return len(n.Elems) > 0 && l.badLiteral(n.Elems[0])
 	}
 	return false
 }
