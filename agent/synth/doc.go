@@ -127,7 +127,7 @@
 //     strategy_words.go (a string mapped word by word, with a condition
 //     picking the words that change) and strategy_chunks.go (a string
 //     cut into units of a fixed width, each mapped, joined again).
-//   - lastResort (strategy_families.go): the sketches that fit too
+//   - LastResort (strategy_families.go): the sketches that fit too
 //     easily to stand beside the enumerated programs, tried when a search
 //     ends with nothing consistent: strategy_template_chartable.go (a
 //     value per character solved as a linear system, optionally with the

@@ -21,8 +21,8 @@ type enumerator struct {
 	level int // last size completed
 
 	// The search's clock (clock, mark) runs in nanoseconds up to
-	// deadline, or, when maxEval is set, in programs evaluated up to
-	// maxEval: a budget counted in programs makes the search's outcome
+	// deadline, or, when MaxEval is set, in programs evaluated up to
+	// MaxEval: a budget counted in programs makes the search's outcome
 	// independent of the machine's load.
 	deadline time.Time
 	maxEval  int64
@@ -186,7 +186,7 @@ func appendEntry(list []*dsl.Entry, e *dsl.Entry) []*dsl.Entry {
 	return append(list, e)
 }
 
-// grow enumerates every size up to maxSize (continuing from the last level
+// grow enumerates every size up to MaxSize (continuing from the last level
 // completed) until the deadline, the memory bound or onNew stops it. A
 // level cut short by the deadline is resumed by the next grow where it
 // stopped (resume).

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/sketch"
 )
 
 var scalarOpsOnce = sync.OnceValue(func() []*dsl.Operator {
@@ -26,10 +28,10 @@ func scalarOps() []*dsl.Operator { return scalarOpsOnce() }
 // holeSearchBy.
 type enumHoles struct{}
 
-var _ holes = enumHoles{}
+var _ sketch.Holes = enumHoles{}
 
-func (enumHoles) fill(sub *dsl.Problem, h hole) *dsl.Node {
-	return holeSearchBy(sub, h.deadline, h.maxEval, h.done, h.maxSize, h.mem, h.sweep, h.conds, h.accept)
+func (enumHoles) Fill(sub *dsl.Problem, h sketch.Hole) *dsl.Node {
+	return holeSearchBy(sub, h.Deadline, h.MaxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
 }
 
 // holeSearchBy fills a hole (see holes.fill).

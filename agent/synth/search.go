@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/sketch"
 )
 
 // Default search bounds.
@@ -123,7 +125,7 @@ func (s *searcher) run() searchResult {
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
 	}
-	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketchRun) bool { return lastResort(r, s.p, s.consider) }) {
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketch.Search) bool { return sketch.LastResort(r, s.p, s.consider) }) {
 		s.en.stopped = true
 	}
 	return s.result()
@@ -243,9 +245,9 @@ func (s *searcher) strategies() bool {
 	// learned in one pass over the examples (and offer their rivals to
 	// the search of a proposal, which is short); the whole-list map
 	// searches four scalar variables up to size 4, bounded in programs.
-	if s.sketches(func(r *sketchRun) bool {
-		return switchMachines(r, p, s.consider) || walkSketch(r, p, s.consider) || queueSketch(r, p, s.consider) ||
-			wholeListMap(r, p, 0.25, s.consider)
+	if s.sketches(func(r *sketch.Search) bool {
+		return sketch.SwitchMachines(r, p, s.consider) || sketch.Walk(r, p, s.consider) || sketch.Queue(r, p, s.consider) ||
+			sketch.WholeListMap(r, p, 0.25, s.consider)
 	}) {
 		return true
 	}
@@ -264,7 +266,7 @@ func (s *searcher) strategies() bool {
 	// The families' sketches (windows, state machines, digit loops,
 	// stacks, recurrences) after the sweeps, which find the map or fold
 	// a sketch could also express, and write it more plainly.
-	if s.sketches(func(r *sketchRun) bool { return familySketches(r, p, s.consider) }) {
+	if s.sketches(func(r *sketch.Search) bool { return sketch.Families(r, p, s.consider) }) {
 		return true
 	}
 	s.swept = true
@@ -272,18 +274,18 @@ func (s *searcher) strategies() bool {
 }
 
 // sketches runs sketches on the search's enumerator: what they read of it
-// (sketchRun), and their holes filled by enumHoles; a cancellation they
+// (Search), and their holes filled by enumHoles; a cancellation they
 // notice stops the search.
-func (s *searcher) sketches(run func(r *sketchRun) bool) bool {
+func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
 	return runSketches(s.en, run)
 }
 
 // runSketches runs sketches on en (see searcher.sketches).
-func runSketches(en *enumerator, run func(r *sketchRun) bool) bool {
-	r := &sketchRun{envs: en.envs, deadline: en.deadline, done: en.done, memLimit: en.memLimit, lams: en.lams,
-		holes: enumHoles{}, stopped: en.stopped, cancelled: en.cancelled}
+func runSketches(en *enumerator, run func(r *sketch.Search) bool) bool {
+	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
+		Holes: enumHoles{}, Stopped: en.stopped, Cancelled: en.cancelled}
 	found := run(r)
-	en.stopped, en.cancelled = r.stopped, r.cancelled
+	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found
 }
 

@@ -40,7 +40,7 @@ func covers(mask, need []uint64) bool {
 }
 
 // splitConditional looks for "t if c else e" where t is right wherever the
-// condition c holds and e wherever it does not, no bigger than maxSize.
+// condition c holds and e wherever it does not, no bigger than MaxSize.
 func splitConditional(p *dsl.Problem, en *enumerator, masks map[string]*dsl.Entry, order []string, maxSize int) (*dsl.Node, []any) {
 	nObs := len(p.Outs)
 	type cand struct {
