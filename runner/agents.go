@@ -20,8 +20,9 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// newSynth builds the built-in synthesizer from the agent section.
-func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
+// newSynth builds the built-in synthesizer from the agent section, with
+// the lambda banks of shared.
+func newSynth(c *config.Config, shared *synth.Shared, log *zap.Logger) *synth.Agent {
 	return synth.New(synth.Options{
 		Seed:             c.Workflow.Seed,
 		TimeLimit:        c.Agent.Synth.TimeLimit,
@@ -29,6 +30,7 @@ func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
 		ProposeTimeLimit: c.Agent.Synth.ProposeTimeLimit,
 		MaxPrograms:      int64(c.Agent.Synth.MaxPrograms),
 		MemoryBytes:      int64(c.Agent.Synth.MemoryMB) << 20,
+		Shared:           shared,
 		Log:              log.With(zap.String("agent", "synth")),
 	})
 }
@@ -79,10 +81,10 @@ func classifyAgentError(err error) error {
 }
 
 // newAgentKind builds the synth and llm agents.
-func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
+func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "synth":
-		return newSynth(c, log), nil
+		return newSynth(c, shared, log), nil
 	case "llm":
 		tools, ok := box.(llm.Sandbox)
 		if !ok {
@@ -101,7 +103,7 @@ func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, lo
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
-			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
+			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, shared, log),
 			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
 			Log: log.With(zap.String("agent", "llm")),
 		})

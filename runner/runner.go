@@ -20,6 +20,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/replay"
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/binding"
@@ -56,6 +57,10 @@ type Options struct {
 	Config *config.Config
 	// Force uses a workspace that holds files this tool did not write.
 	Force bool
+	// Synth holds the lambda banks the built-in synthesizer shares with
+	// other runs: a sweep's or a worker's tasks (nil: the run makes its
+	// own).
+	Synth *synth.Shared
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -352,11 +357,31 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
 		return nil, err
 	}
+	shared := opts.Synth
+	if shared == nil {
+		shared = synth.NewShared(synth.SharedOptions{})
+	}
+	// The synthesizer's default lambda banks (a second or more of CPU,
+	// once per Shared) are built while the sandboxes start, so that its
+	// first session finds them ready; the run waits for the build to end
+	// before it returns.
+	if c.Agent.Kind == "synth" {
+		prepCtx, stopPrep := context.WithCancel(ctx)
+		prepared := make(chan struct{})
+		go func() {
+			defer close(prepared)
+			shared.Prepare(prepCtx)
+		}()
+		defer func() {
+			stopPrep()
+			<-prepared
+		}()
+	}
 	// An agent that needs no sandbox of its own is made before the
-	// sandboxes start: the synthesizer builds its lambda banks meanwhile.
+	// sandboxes start.
 	var ag agent.Agent
 	if !needsAgentBox(c) {
-		if ag, err = NewAgent(ctx, c, nil, log); err != nil {
+		if ag, err = NewAgent(ctx, c, nil, shared, log); err != nil {
 			return nil, err
 		}
 	}
@@ -418,7 +443,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	}
 	defer orc.Close()
 	if ag == nil {
-		if ag, err = NewAgent(ctx, c, boxes.Agent, log); err != nil {
+		if ag, err = NewAgent(ctx, c, boxes.Agent, shared, log); err != nil {
 			return nil, err
 		}
 	}
@@ -531,9 +556,10 @@ func HostOracleNotice(c *config.Config) string {
 		strings.Join(o.Command, " "), filepath.Dir(c.File), strings.Join(oracle.HostEnvAllowed, ", ")+" and LC_*")
 }
 
-// NewAgent builds the configured agent; its infrastructure failures are
-// marked with workflow.ErrAgentInfrastructure.
-func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
+// NewAgent builds the configured agent, the built-in synthesizer with the
+// lambda banks of shared; its infrastructure failures are marked with
+// workflow.ErrAgentInfrastructure.
+func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
@@ -542,7 +568,7 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 		}
 		return infraAgent{a}, nil
 	}
-	a, err := newAgentKind(ctx, c, box, log)
+	a, err := newAgentKind(ctx, c, box, shared, log)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,10 @@ type Options struct {
 	// applies): the same examples then give the same program on any
 	// machine, however loaded. A proposal's search gets a fifth of it.
 	MaxPrograms int64
-	Log         *zap.Logger
+	// Shared holds the lambda banks this agent shares with the agents of
+	// other runs (a sweep's, a worker's); nil: the agent makes its own.
+	Shared *Shared
+	Log    *zap.Logger
 }
 
 // Agent is the enumerative synthesizer. It is safe for one workflow run at a
@@ -117,10 +120,9 @@ func New(opts Options) *Agent {
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
 	}
-	// The default lambda banks, a second or more of CPU once per process,
-	// are built in the background from now: a run starts its sandboxes
-	// meanwhile, and its first session finds them ready.
-	go defaultLambdas()
+	if opts.Shared == nil {
+		opts.Shared = NewShared(SharedOptions{})
+	}
 	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*inputs.Lesson{}}
 }
 
@@ -155,7 +157,7 @@ func (a *Agent) deadline(ctx context.Context, limit time.Duration) time.Time {
 // spec bounds a search of limit (or, with Options.MaxPrograms, of the
 // programs budget divided by div), cancelled with ctx.
 func (a *Agent) spec(ctx context.Context, limit time.Duration, div int64) searchSpec {
-	s := searchSpec{done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
+	s := searchSpec{shared: a.opts.Shared, done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
 	if a.opts.MaxPrograms > 0 {
 		s.maxPrograms = max(a.opts.MaxPrograms/div, 1)
 		if d, ok := ctx.Deadline(); ok {
@@ -254,9 +256,9 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				break
 			}
 		}
-		// The lambda banks are built once per process (and per set of
+		// The lambda banks are built once per Shared (and per set of
 		// constants mined from the task's text), not on the session's clock.
-		if _, ok := lambdasFor(p.Mined, ctx.Done()); !ok {
+		if _, ok := a.opts.Shared.lambdasFor(p.Mined, ctx.Done()); !ok {
 			return agent.WriteResult{}, fmt.Errorf("synth write: %w", ctx.Err())
 		}
 		limit := a.sessionLimit()

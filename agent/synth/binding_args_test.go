@@ -79,7 +79,7 @@ func TestArgsBindingSolves(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {
-			a := New(Options{Seed: 1, TimeLimit: 20 * time.Second})
+			a := New(Options{Shared: testShared, Seed: 1, TimeLimit: 20 * time.Second})
 			dir := t.TempDir()
 			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: taskFor(tt.c), Examples: examplesFor(t, tt.c, tt.c.inputs), Workspace: dir}); err != nil {
 				t.Fatal(err)

@@ -160,7 +160,7 @@ func BenchmarkSearch(b *testing.B) {
 	cpuStart := cpuTime(b)
 	for i := 0; i < b.N; i++ {
 		for _, p := range problems {
-			res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+			res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 			evaluated += res.evaluated
 		}
 	}

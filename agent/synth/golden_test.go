@@ -395,7 +395,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.c.name, err)
 		}
-		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+		res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 		fmt.Fprintf(w, "== %s: solved %v, passes %d of %d, labels %v\n", s.c.name, res.solved, res.passed, len(p.Outs), p.Labels)
 		if res.best == nil {
 			continue
@@ -412,7 +412,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(w, "== heading: relaxed labels %v", p.RelaxLabels())
-	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+	res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 	fmt.Fprintf(w, ", solved %v: %s\n", res.solved, res.best)
 	// A collecting search keeps the programs still consistent, distinct on
 	// the extra inputs, up to one size beyond the first (sorted, of size
@@ -435,7 +435,7 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		}
 		extra = append(extra, env)
 	}
-	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
+	res = search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
 	fmt.Fprintf(w, "== survivors of sorted on two examples: %d\n", len(res.survivors))
 	for _, e := range res.survivors {
 		fmt.Fprintf(w, "  %s\n", e.N)
@@ -505,7 +505,7 @@ func goldenProposals() []goldenProposal {
 
 func goldenPropose(t *testing.T, w *strings.Builder) {
 	for _, gp := range goldenProposals() {
-		a := New(Options{Seed: 5, MaxPrograms: testPrograms})
+		a := New(Options{Shared: testShared, Seed: 5, MaxPrograms: testPrograms})
 		var exs []task.Example
 		if len(gp.inputs) > 0 {
 			exs = examplesFor(t, familyCase{f: gp.f}, gp.inputs)

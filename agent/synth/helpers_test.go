@@ -144,6 +144,19 @@ func buildLambdasFully(specs [dsl.NumSigs]lamSpec, anchors []int64) *dsl.Lambdas
 	return b
 }
 
+// testShared holds the lambda banks of the package's tests, built once
+// for them all.
+var testShared = NewShared(SharedOptions{})
+
+// defaultLambdas returns the default lambda banks of testShared.
+func defaultLambdas() *dsl.Lambdas { return testShared.defaults() }
+
+// lambdasFor returns the lambda banks of testShared for a set of
+// constants, ok false when done stopped the build.
+func lambdasFor(mined []int64, done <-chan struct{}) (*dsl.Lambdas, bool) {
+	return testShared.lambdasFor(mined, done)
+}
+
 // mustLambdas returns the (complete) lambda banks of a set of constants.
 func mustLambdas(mined []int64) *dsl.Lambdas {
 	b, _ := lambdasFor(mined, nil)
@@ -157,7 +170,7 @@ const testPrograms = 1 << 26
 
 // testSpec bounds a test's search by testPrograms.
 func testSpec() searchSpec {
-	return searchSpec{maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
+	return searchSpec{shared: testShared, maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
 }
 
 // declineCase is a set of examples (input, output) a strategy must find no

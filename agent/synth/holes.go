@@ -26,19 +26,22 @@ func scalarOps() []*dsl.Operator { return scalarOpsOnce() }
 
 // enumHoles fills the holes of sketches with the enumerator: its fill is
 // holeSearchBy.
-type enumHoles struct{}
+type enumHoles struct {
+	shared *Shared
+}
 
 var _ sketch.Holes = enumHoles{}
 
-func (enumHoles) Fill(sub *dsl.Problem, h sketch.Hole) *dsl.Node {
-	return holeSearchBy(sub, h.Deadline, h.MaxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
+// Fill fills a hole (see sketch.Holes).
+func (e enumHoles) Fill(sub *dsl.Problem, h sketch.Hole) *dsl.Node {
+	return holeSearchBy(e.shared, sub, h.Deadline, h.MaxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
 }
 
 // holeSearchBy fills a hole (see holes.fill).
-func holeSearchBy(p *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+func holeSearchBy(shared *Shared, p *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
 	accept func(e *dsl.Entry) bool) *dsl.Node {
 	var found *dsl.Node
-	lams, ok := lambdasFor(p.Mined, done)
+	lams, ok := shared.lambdasFor(p.Mined, done)
 	if !ok {
 		return nil
 	}

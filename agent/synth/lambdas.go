@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -59,21 +60,52 @@ func lamSpecs() [dsl.NumSigs]lamSpec {
 	return specs
 }
 
-// maxTaskBanks bounds the task-specific banks kept in memory.
-const maxTaskBanks = 2
+// DefaultTaskBanks is how many sets of task-specific lambda banks a
+// Shared keeps by default, besides the default banks.
+const DefaultTaskBanks = 2
 
-var (
-	lamMu sync.Mutex
-	// lamCache holds the default banks and the banks of the last
-	// maxTaskBanks constant sets (lamOrder, oldest first).
-	lamCache = map[string]*dsl.Lambdas{}
-	lamOrder []string
-)
+// SharedOptions bound what a Shared keeps.
+type SharedOptions struct {
+	// TaskBanks bounds the lambda banks kept for tasks whose text names
+	// constants, the oldest dropped first (default DefaultTaskBanks); the
+	// default banks, which every task uses, are always kept.
+	TaskBanks int
+}
 
-// defaultLambdas returns the lambda banks that do not depend on the task,
-// built once per process.
-func defaultLambdas() *dsl.Lambdas {
-	b, _ := lambdasFor(nil, nil)
+// Shared is what the searches of several runs share: the lambda banks,
+// built once per set of constants mined from a task's text (a second or
+// two of CPU each) and never changed after. Whoever runs the searches
+// owns one and passes it in Options: the runner for one run, a sweep for
+// all its tasks, a worker for the tasks it runs. It is safe for
+// concurrent use; a bank is built by the first search that needs it,
+// within that search's call.
+type Shared struct {
+	opts SharedOptions
+	mu   sync.Mutex
+	// banks holds the default banks and the banks of the last
+	// opts.TaskBanks constant sets (order, oldest first).
+	banks map[string]*dsl.Lambdas
+	order []string
+}
+
+// NewShared returns an empty Shared with defaults filled in.
+func NewShared(opts SharedOptions) *Shared {
+	if opts.TaskBanks <= 0 {
+		opts.TaskBanks = DefaultTaskBanks
+	}
+	return &Shared{opts: opts, banks: map[string]*dsl.Lambdas{}}
+}
+
+// Prepare builds the default lambda banks, which every task uses, unless
+// they are built or ctx is done first: a runner calls it while its
+// sandboxes start.
+func (s *Shared) Prepare(ctx context.Context) {
+	s.lambdasFor(nil, ctx.Done())
+}
+
+// defaults returns the lambda banks that do not depend on the task.
+func (s *Shared) defaults() *dsl.Lambdas {
+	b, _ := s.lambdasFor(nil, nil)
 	return b
 }
 
@@ -83,13 +115,13 @@ func defaultLambdas() *dsl.Lambdas {
 // (anchoredLambdas) around them. The banks are bounded by their sizes and
 // counts, never by the clock, so that a loaded machine builds the same
 // banks (a second or two of work, once per constant set). Closing done
-// stops the build: the banks are then incomplete, not cached, and ok is
+// stops the build: the banks are then incomplete, not kept, and ok is
 // false.
-func lambdasFor(mined []int64, done <-chan struct{}) (b *dsl.Lambdas, ok bool) {
+func (s *Shared) lambdasFor(mined []int64, done <-chan struct{}) (b *dsl.Lambdas, ok bool) {
 	key := fmt.Sprint(mined)
-	lamMu.Lock()
-	defer lamMu.Unlock()
-	if b, have := lamCache[key]; have {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, have := s.banks[key]; have {
 		return b, true
 	}
 	specs := lamSpecs()
@@ -103,13 +135,13 @@ func lambdasFor(mined []int64, done <-chan struct{}) (b *dsl.Lambdas, ok bool) {
 		return b, false
 	}
 	if len(mined) > 0 {
-		if len(lamOrder) >= maxTaskBanks {
-			delete(lamCache, lamOrder[0])
-			lamOrder = lamOrder[1:]
+		if len(s.order) >= s.opts.TaskBanks {
+			delete(s.banks, s.order[0])
+			s.order = s.order[1:]
 		}
-		lamOrder = append(lamOrder, key)
+		s.order = append(s.order, key)
 	}
-	lamCache[key] = b
+	s.banks[key] = b
 	return b, true
 }
 

@@ -334,7 +334,7 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	if err != nil {
 		return nil
 	}
-	defaultLambdas()
+	a.opts.Shared.defaults()
 	var extra [][]any
 	var idx []int
 	for i, v := range pool {

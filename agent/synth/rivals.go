@@ -38,7 +38,7 @@ func (a *Agent) rivals(ctx context.Context, p *dsl.Problem, extra [][]any) []*ds
 	if a.opts.MaxPrograms <= 0 {
 		deadline = time.Now().Add(limit / 4)
 	}
-	lams, _ := lambdasFor(p.Mined, ctx.Done())
+	lams, _ := a.opts.Shared.lambdasFor(p.Mined, ctx.Done())
 	return withNeighbours(p, surv, extra, neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()})
 }
 

@@ -34,6 +34,8 @@ type searchResult struct {
 
 // searchSpec bounds a search.
 type searchSpec struct {
+	// shared holds the lambda banks.
+	shared *Shared
 	// deadline ends the search (zero: none); maxPrograms, when set, bounds
 	// it by the programs evaluated instead, and the strategies' shares are
 	// then counted in programs too, so that its outcome does not depend on
@@ -98,7 +100,7 @@ func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
 		envs = append(append([][]any{}, p.Envs...), spec.extra...)
 	}
 	s := &searcher{p: p, spec: spec, masks: map[string]*dsl.Entry{}}
-	lams, _ := lambdasFor(p.Mined, spec.done)
+	lams, _ := spec.shared.lambdasFor(p.Mined, spec.done)
 	s.en = newEnumerator(enumConfig{
 		envs: envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top, lams: lams,
 		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
@@ -277,13 +279,13 @@ func (s *searcher) strategies() bool {
 // (Search), and their holes filled by enumHoles; a cancellation they
 // notice stops the search.
 func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
-	return runSketches(s.en, run)
+	return runSketches(s.en, s.spec.shared, run)
 }
 
 // runSketches runs sketches on en (see searcher.sketches).
-func runSketches(en *enumerator, run func(r *sketch.Search) bool) bool {
+func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
 	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
-		Holes: enumHoles{}, Stopped: en.stopped, Cancelled: en.cancelled}
+		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found
