@@ -9,7 +9,7 @@ import (
 // with a word (["push", 5], ["pop"]) — has no DSL type of its own. It binds
 // as a list of strings, one per token, a record written as its parts
 // joined by spaces ("push 5"), so that the string operators and the token
-// interpreter (strategy_template_interp.go) read it. The emitted program
+// interpreter (sketch/interp.go) read it. The emitted program
 // converts input_data the same way with a small helper.
 
 // tokensHelper is the Python helper of the tokens binding.

@@ -57,7 +57,7 @@ type enumerator struct {
 	args   []any
 	picked []*dsl.Entry
 	// ar holds the results of kernels, store what the bank keeps
-	// (arena.go).
+	// (dsl/arena.go).
 	ar    dsl.Arena
 	store *dsl.Store
 	// sweepUntil bounds a sweep on the clock (0: unbounded); sweepCut

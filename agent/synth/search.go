@@ -81,15 +81,15 @@ type searcher struct {
 // until one is consistent with every example (or the limits stop it). On
 // the way it names categorical outputs by a table over computed values
 // (strategy_table.go), and at size 4 it runs the switch machines
-// (strategy_switch.go), the walks (strategy_walk.go), the queues
-// (strategy_queue.go) and the whole-list map (strategy_window.go), the
+// (sketch/switch.go), the walks (sketch/walk.go), the queues
+// (sketch/queue.go) and the whole-list map (sketch/window.go), the
 // loop sweep (strategy_loops.go), the staged sweep over the inputs
 // (strategy_sweep_inputs.go) and the sweep over derived arguments
 // (strategy_sweep_derived.go); after each size it tries conditionals that
 // combine two partial programs (strategy_conditional.go) and programs
 // reduced by a learned modulus (strategy_modulus.go). A search that
 // ends with nothing consistent tries the last resorts
-// (strategy_families.go).
+// (sketch/families.go).
 func search(p *dsl.Problem, spec searchSpec) searchResult {
 	return newSearcher(p, spec).run()
 }

@@ -51,14 +51,14 @@ type chunks[T any] struct {
 
 // chunkMark is a position in an arena's chunks of one type: the chunk's
 // generation in the high 32 bits, the length used in the low 32 (a chunk
-// holds at most maxChunkBytes). An arenaMark of four words is kept in
+// holds at most maxChunkBytes). An ArenaMark of four words is kept in
 // registers; of four pairs of words, each evaluation copied it through
 // the stack, with 16-byte loads of 8-byte stores the processor cannot
 // forward (1.2% of BenchmarkEnumerate's CPU).
 type chunkMark uint64
 
-// arenaMark is a position in an arena to rewind to.
-type arenaMark struct{ ints, floats, bools, pairs chunkMark }
+// ArenaMark is a position in an arena to rewind to.
+type ArenaMark struct{ ints, floats, bools, pairs chunkMark }
 
 func (c *chunks[T]) Take(n int) []T {
 	if c.buf == nil || len(c.buf)+n > cap(c.buf) {
@@ -126,12 +126,14 @@ func (c *chunks[T]) Rewind(m chunkMark) {
 	}
 }
 
-func (a *Arena) Mark() arenaMark {
-	return arenaMark{a.ints.Mark(), a.floats.Mark(), a.bools.Mark(), a.pairs.Mark()}
+// Mark returns the arena's position, to rewind to when the program
+// whose results follow it is a duplicate.
+func (a *Arena) Mark() ArenaMark {
+	return ArenaMark{a.ints.Mark(), a.floats.Mark(), a.bools.Mark(), a.pairs.Mark()}
 }
 
 // Rewind gives back everything taken since m.
-func (a *Arena) Rewind(m arenaMark) {
+func (a *Arena) Rewind(m ArenaMark) {
 	a.ints.Rewind(m.ints)
 	a.floats.Rewind(m.floats)
 	a.bools.Rewind(m.bools)
@@ -254,6 +256,7 @@ func boxSlice[E any](heads *chunks[[]E], c []E) any {
 	return v
 }
 
+// CopyInto appends src to dst, reusing dst's memory.
 func CopyInto[T any](dst, src []T) []T {
 	copy(dst, src)
 	return dst

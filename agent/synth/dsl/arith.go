@@ -10,6 +10,7 @@ import (
 // Python would switch to big integers) is reported as an error so that the
 // enumerator drops the program instead of trusting a wrapped value.
 
+// AddI adds, reporting false on overflow.
 func AddI(a, b int64) (int64, bool) {
 	r := a + b
 	if (a > 0 && b > 0 && r < 0) || (a < 0 && b < 0 && r >= 0) {
@@ -18,6 +19,7 @@ func AddI(a, b int64) (int64, bool) {
 	return r, true
 }
 
+// SubI subtracts, reporting false on overflow.
 func SubI(a, b int64) (int64, bool) {
 	r := a - b
 	if (a >= 0 && b < 0 && r < 0) || (a < 0 && b > 0 && r >= 0) {
@@ -26,6 +28,7 @@ func SubI(a, b int64) (int64, bool) {
 	return r, true
 }
 
+// MulI multiplies, reporting false on overflow.
 func MulI(a, b int64) (int64, bool) {
 	if a == 0 || b == 0 {
 		return 0, true
@@ -41,6 +44,7 @@ func MulI(a, b int64) (int64, bool) {
 	return r, true
 }
 
+// AbsI is the absolute value.
 func AbsI(a int64) int64 {
 	if a < 0 {
 		return -a

@@ -23,6 +23,7 @@ const (
 
 var familyNames = [NumFamilies]string{"constants", "scalar", "conditionals", "lists (map/filter/zip/index)", "windows and scans", "loops and recursion"}
 
+// String names the family in the notes.
 func (f Family) String() string { return familyNames[f] }
 
 // Sig is the argument signature of a lambda: which variables it binds.
@@ -41,6 +42,7 @@ const (
 	NumSigs
 )
 
+// SigArgs are the argument types of each lambda signature.
 var SigArgs = [NumSigs][]Type{nil, {Int}, {Int, Int}, {Float}, {Float, Float}, {Str}, nil}
 
 // Operator is one operator of the DSL: its typed signature, its Go evaluation

@@ -12,8 +12,10 @@ import (
 // value vectors hash alike are treated as observationally equivalent.
 type Hasher uint64
 
+// FnvOffset is the hash of nothing, where every hash starts.
 const FnvOffset Hasher = 14695981039346656037
 
+// Mix adds x to the hash.
 func (h Hasher) Mix(x uint64) Hasher {
 	h ^= Hasher(x)
 	h *= 1099511628211

@@ -59,6 +59,7 @@ func (p *Problem) labelOutputs(repeat int) {
 	p.Labels, p.LabelOf = labels, idx
 }
 
+// IndexOf is the position of v in vs (compared with ==), or -1.
 func IndexOf(vs []any, v any) int {
 	for i, w := range vs {
 		if w == v {

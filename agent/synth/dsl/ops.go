@@ -137,6 +137,7 @@ func conditionalOps() []*Operator {
 	return out
 }
 
+// Types lists types: an operator's arguments.
 func Types(t ...Type) []Type { return t }
 
 var (

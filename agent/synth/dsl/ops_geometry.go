@@ -19,6 +19,8 @@ type geoFunc struct {
 func sub0(p, q Code) Code { return binop(Atom(q.S+"[0]"), "-", Atom(p.S+"[0]"), pAdd) }
 func sub1(p, q Code) Code { return binop(Atom(q.S+"[1]"), "-", Atom(p.S+"[1]"), pAdd) }
 
+// GeoFuncs are the fixed functions of two points the geometry lambdas
+// apply.
 var GeoFuncs = []*geoFunc{
 	{Name: "dist", Ret: Float, floats: func(p, q Pair) float64 {
 		return math.Hypot(float64(q[0]-p[0]), float64(q[1]-p[1]))

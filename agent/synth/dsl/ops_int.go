@@ -12,7 +12,7 @@ import (
 var opAdd = iBin("add", "+", pAdd, AddI)
 
 // OpMod is Python's integer %, the learned modulus's operator
-// (strategy_modulus.go).
+// (package synth's strategy_modulus.go).
 var OpMod = iBin("mod", "%", pMul, PyMod)
 
 // intOps are the basic operators of integers and truth values: arithmetic,

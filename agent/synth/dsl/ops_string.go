@@ -316,6 +316,7 @@ func allRunes(s string, pred func(rune) bool) bool {
 
 func isASCIIDigit(r rune) bool { return r >= '0' && r <= '9' }
 
+// ReverseString reverses a string by runes.
 func ReverseString(s string) string {
 	r := []rune(s)
 	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {

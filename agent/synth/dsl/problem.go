@@ -23,8 +23,12 @@ type Binding struct {
 	Helper string
 }
 
+// ErrUnsupported marks inputs or outputs that the DSL's values cannot
+// hold.
 var ErrUnsupported = errors.New("input shape not supported by the DSL")
 
+// HasFloatLiteral reports whether a decoded JSON value holds a number
+// written as a float.
 func HasFloatLiteral(v any) bool {
 	switch x := v.(type) {
 	case json.Number:
@@ -39,6 +43,7 @@ func HasFloatLiteral(v any) bool {
 	return false
 }
 
+// ShortJSON writes a value as JSON, cut for messages.
 func ShortJSON(v any) string {
 	b, _ := json.Marshal(v)
 	if len(b) > 60 {
@@ -361,6 +366,7 @@ func (p *Problem) AllMatch(vals []any) bool {
 	return true
 }
 
+// OkType reports whether programs of type t may match the outputs.
 func (p *Problem) OkType(t Type) bool {
 	for _, o := range p.Ok {
 		if o == t {

@@ -32,6 +32,7 @@ type Code struct {
 	P int
 }
 
+// Atom is Python code that binds tightest: a name, a literal, a call.
 func Atom(s string) Code { return Code{s, pAtom} }
 
 // At renders c where an operand of precedence at least min is needed.
@@ -50,6 +51,7 @@ func cmpop(a Code, op string, b Code) Code {
 	return Code{a.At(pCmp+1) + " " + op + " " + b.At(pCmp+1), pCmp}
 }
 
+// Call is the Python call of a function on arguments.
 func Call(name string, args ...Code) Code {
 	parts := make([]string, len(args))
 	for i, a := range args {
@@ -73,6 +75,7 @@ type Emitter struct {
 	Helpers map[string]string
 }
 
+// NewEmitter returns an emitter of programs over the variables named.
 func NewEmitter(vars []string) *Emitter {
 	e := &Emitter{Imports: map[string]bool{}, Helpers: map[string]string{}}
 	for _, v := range vars {
@@ -81,6 +84,7 @@ func NewEmitter(vars []string) *Emitter {
 	return e
 }
 
+// Node writes a program as a Python expression over vars.
 func (e *Emitter) Node(n *Node, vars []Code) Code {
 	if n.Op == nil {
 		if n.Var >= 0 {
@@ -123,6 +127,7 @@ func (e *Emitter) use(module string) { e.Imports[module] = true }
 
 func (e *Emitter) helper(name, src string) { e.Helpers[name] = src }
 
+// ConstCode writes a value as a Python literal.
 func ConstCode(v any) Code {
 	switch x := v.(type) {
 	case int64:

@@ -30,6 +30,7 @@ const (
 
 var typeNames = [NumTypes]string{"int", "float", "bool", "str", "list[int]", "list[float]", "list[bool]", "list[str]", "list[pair]"}
 
+// String names the type as the notes and golden files write it.
 func (t Type) String() string { return typeNames[t] }
 
 // Pair is one element of a list of pairs (a point or a 2-tuple).
@@ -39,8 +40,10 @@ type Pair [2]int64
 // range, overflow): the value of that example is an error.
 type errT struct{}
 
+// ErrV is the value of a program where it raised.
 var ErrV any = errT{}
 
+// IsErr reports whether v is ErrV.
 func IsErr(v any) bool { _, ok := v.(errT); return ok }
 
 // TypeOf returns the DSL type of a Go value and whether it has one.
@@ -178,6 +181,7 @@ func listFromJSON(x []any, floats bool) (any, bool) {
 	return nil, false
 }
 
+// IsIntNumber reports whether a JSON number is written as an integer.
 func IsIntNumber(n json.Number) bool { return !strings.ContainsAny(string(n), ".eE") }
 
 // ToJSON renders a DSL value as JSON the way Python's json.dumps would.
@@ -345,6 +349,7 @@ func DecodeRaw(raw json.RawMessage) (any, bool) {
 	return v, err == nil
 }
 
+// SortedKeys returns the keys of a set in order.
 func SortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -16,7 +16,7 @@ import (
 // integers", "exactly 3 points", "a list of four integers", "up to 16
 // bits"), ranges ("between -20 and 20", "from -20 to 20", "-9..9", "in
 // [-10, 10]", "0 or 1") and typed items ("an integer list and an integer",
-// "two strings", "two lists of the same length"). propose_template.go
+// "two strings", "two lists of the same length"). template.go
 // builds the template of inputs from them.
 
 // numberWords are the counts written as words.

@@ -46,6 +46,7 @@ type Lesson struct {
 	Last map[string]string
 }
 
+// NewLesson returns a lesson that has learned nothing yet.
 func NewLesson() *Lesson {
 	return &Lesson{ranges: map[string][2]float64{}, exclude: map[string][]float64{}, lens: map[string][2]int{}, sorted: map[string]bool{}, Banned: map[string]bool{}, Last: map[string]string{},
 		tokenFrom: map[string]int{}}
@@ -215,7 +216,7 @@ func (l *Lesson) Learn(reason string, tp *Template, observed []any) {
 // learnExclusion reads "b must not be 0" and the like: the value is
 // excluded where the rejected input holds it, at the positions the message
 // names when it names some.
-func (l *Lesson) learnExclusion(msg string, o *observation, v *any) bool {
+func (l *Lesson) learnExclusion(msg string, o *Observation, v *any) bool {
 	m := reasonExcludeRe.FindStringSubmatch(msg)
 	if m == nil {
 		return false
@@ -348,7 +349,7 @@ func (l *Lesson) badLiteral(n *Template) bool {
 }
 
 // shortestList finds the shortest list of an input, by its position.
-func shortestList(o *observation, v *any) (string, int, bool) {
+func shortestList(o *Observation, v *any) (string, int, bool) {
 	sig, best, found := "", 0, false
 	for _, s := range o.slots(v) {
 		if x, ok := s.get().([]any); ok && (!found || len(x) < best) {

@@ -32,6 +32,8 @@ const (
 	OriginTemplate = "template"
 )
 
+// MutationOps are the mutations of an observed input, in the order they
+// are tried.
 var MutationOps = []string{opNum, opStr, opDrop, opDup, opSwap, opGraft, opSplice}
 
 // valueClass is the kind of a JSON value, strings split into digits,
@@ -153,9 +155,9 @@ func templateSigs(n *Template) map[string][]*Template {
 	return out
 }
 
-// observation is what the observed inputs (and the template, when there is
+// Observation is what the observed inputs (and the template, when there is
 // one) say about each position.
-type observation struct {
+type Observation struct {
 	tmpl   map[string][]*Template
 	tuple  map[string]bool
 	nums   map[string][]float64
@@ -171,8 +173,10 @@ type observation struct {
 	lesson  *Lesson
 }
 
-func Observe(inputs []any, tp *Template, l *Lesson) *observation {
-	o := &observation{tmpl: templateSigs(tp), tuple: map[string]bool{}, nums: map[string][]float64{}, ints: map[string]bool{},
+// Observe reads the observed inputs, with the template when there is one
+// and what the lesson taught.
+func Observe(inputs []any, tp *Template, l *Lesson) *Observation {
+	o := &Observation{tmpl: templateSigs(tp), tuple: map[string]bool{}, nums: map[string][]float64{}, ints: map[string]bool{},
 		strs: map[string][]string{}, lens: map[string][2]int{}, lists: map[string][][]any{}, sorted: map[string]int{}, mixed: map[string]bool{}, uniform: map[string]bool{}, lesson: l}
 	o.group("$", inputs)
 	return o
@@ -180,7 +184,7 @@ func Observe(inputs []any, tp *Template, l *Lesson) *observation {
 
 // isTuple decides whether the lists at a signature have fixed positions:
 // the template says so, or short lists mixing strings and numbers.
-func (o *observation) isTuple(sig string, group []any) bool {
+func (o *Observation) isTuple(sig string, group []any) bool {
 	for _, n := range o.tmpl[sig] {
 		switch n.Kind {
 		case TkTuple:
@@ -209,7 +213,7 @@ func (o *observation) isTuple(sig string, group []any) bool {
 
 // isTupleAt reports whether lists at sig have fixed positions, by the
 // observed inputs or the template.
-func (o *observation) isTupleAt(sig string) bool {
+func (o *Observation) isTupleAt(sig string) bool {
 	if o.tuple[sig] {
 		return true
 	}
@@ -222,7 +226,7 @@ func (o *observation) isTupleAt(sig string) bool {
 }
 
 // group records the values found at one signature and descends.
-func (o *observation) group(sig string, vals []any) {
+func (o *Observation) group(sig string, vals []any) {
 	var lists [][]any
 	objs := map[string][]any{}
 	var keys []string
@@ -336,7 +340,7 @@ func (o *observation) group(sig string, vals []any) {
 
 // numRange is where a number at sig may lie: the template's range when it
 // states one, else the observed range; narrowed by what rejections taught.
-func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
+func (o *Observation) numRange(sig string) (lo, hi float64, ok bool) {
 	found := false
 	for _, n := range o.tmpl[sig] {
 		if n.Kind == TkInt {
@@ -362,7 +366,7 @@ func (o *observation) numRange(sig string) (lo, hi float64, ok bool) {
 }
 
 // isInt reports whether numbers at sig are integers.
-func (o *observation) isInt(sig string) bool {
+func (o *Observation) isInt(sig string) bool {
 	for _, n := range o.tmpl[sig] {
 		if n.Kind == TkInt {
 			return true
@@ -372,7 +376,7 @@ func (o *observation) isInt(sig string) bool {
 }
 
 // lenRange is the length a list at sig may have.
-func (o *observation) lenRange(sig string) (lo, hi int) {
+func (o *Observation) lenRange(sig string) (lo, hi int) {
 	lo, hi = o.lens[sig][0], o.lens[sig][1]
 	for _, n := range o.tmpl[sig] {
 		if n.Kind == TkList {
@@ -389,7 +393,7 @@ func (o *observation) lenRange(sig string) (lo, hi int) {
 
 // strChoices are the strings that may replace s at sig: the template's
 // literals and choices there, and the observed strings, of s's class.
-func (o *observation) strChoices(sig, s string) []string {
+func (o *Observation) strChoices(sig, s string) []string {
 	var out []string
 	add := func(c string) {
 		if c != s && valueClass(c) == valueClass(s) && !slices.Contains(out, c) {
@@ -421,7 +425,7 @@ type slot struct {
 	set func(any)
 }
 
-func (o *observation) slots(v *any) []slot {
+func (o *Observation) slots(v *any) []slot {
 	var out []slot
 	var visit func(sig string, get func() any, set func(any))
 	visit = func(sig string, get func() any, set func(any)) {
@@ -454,7 +458,7 @@ func (o *observation) slots(v *any) []slot {
 
 // mutate applies one operation at a random fitting position; it reports
 // false when no position fits.
-func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
+func (o *Observation) mutate(rng *rand.Rand, v *any, op string) bool {
 	slots := o.slots(v)
 	order := rng.Perm(len(slots))
 	for _, i := range order {
@@ -567,7 +571,7 @@ func (o *observation) mutate(rng *rand.Rand, v *any, op string) bool {
 
 // settle restores the orders the inputs keep and checks what is stated:
 // numbers within their ranges, lists within their lengths.
-func (o *observation) settle(v *any) bool {
+func (o *Observation) settle(v *any) bool {
 	good := true
 	for _, s := range o.slots(v) {
 		switch x := s.get().(type) {
@@ -599,7 +603,7 @@ func (o *observation) settle(v *any) bool {
 
 // excluded reports whether the description or a rejection rules out the
 // number f at sig.
-func (o *observation) excluded(sig string, f float64) bool {
+func (o *Observation) excluded(sig string, f float64) bool {
 	for _, n := range o.tmpl[sig] {
 		if n.Kind == TkInt && f == math.Trunc(f) && slices.Contains(n.exclude, int64(f)) {
 			return true
@@ -611,7 +615,7 @@ func (o *observation) excluded(sig string, f float64) bool {
 // Admissible reports whether an input drawn by the kind's generator keeps
 // to what the description excludes and the rejections taught (ranges,
 // excluded values); it leaves the generator's own ranges alone.
-func (o *observation) Admissible(v any) bool {
+func (o *Observation) Admissible(v any) bool {
 	d := RoundTrip(v)
 	if o.lesson != nil && !o.lesson.TokensPlaced(d) {
 		return false
@@ -638,7 +642,7 @@ func (o *observation) Admissible(v any) bool {
 
 // Mutant draws one mutation of an observed input with 1 to maxOps
 // operations among allowed; it returns the operations applied.
-func (o *observation) Mutant(rng *rand.Rand, inputs []any, allowed []string, maxOps int) (any, []string) {
+func (o *Observation) Mutant(rng *rand.Rand, inputs []any, allowed []string, maxOps int) (any, []string) {
 	if len(inputs) == 0 || len(allowed) == 0 {
 		return nil, nil
 	}

@@ -13,7 +13,7 @@ import (
 
 // This file turns a task's visible description (input_type,
 // input_constraints, domain) into a template of its inputs, which
-// propose_random.go draws inputs from, and reads the phrases of the
+// random.go draws inputs from, and reads the phrases of the
 // constraints (lengths, alphabets). It lets proposals reach tasks whose
 // inputs the DSL cannot bind: objects with named keys, lists of tagged
 // tuples, token streams.

@@ -17,7 +17,7 @@ import (
 // read back as a number the same way, and written out with the length
 // rule the examples show (no leading zeros, at least as many digits as
 // the inputs, or always one more). Where the digit-loop sketch
-// (strategy_template_digits.go) follows the carry digit by digit, this
+// (digits.go) follows the carry digit by digit, this
 // one changes representation, so that any operation the DSL knows on
 // numbers is in reach.
 

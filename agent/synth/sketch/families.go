@@ -8,18 +8,18 @@ import (
 
 // Families runs the strategies for programs the levels do not reach
 // (after size 4, after the sweeps): the recurrence sketch over
-// an integer (strategy_template_dp.go), the digit-loop sketch
-// (strategy_template_digits.go), the stack sketch
-// (strategy_template_stack.go), the scan of a string's brackets
-// (strategy_brackets.go), the state-machine search
-// (strategy_state.go), error diffusion (strategy_diffusion.go), the
+// an integer (dp.go), the digit-loop sketch
+// (digits.go), the stack sketch
+// (stack.go), the scan of a string's brackets
+// (brackets.go), the state-machine search
+// (state.go), error diffusion (diffusion.go), the
 // position-wise decomposition of list
-// transducers (strategy_window.go), the recurrences over a list's
-// elements (strategy_template_listdp.go), the decomposition of a list of
-// indices (strategy_indices.go), the first pair of indices for which a
-// condition holds (strategy_pairs.go), then the word-wise decomposition
-// of strings (strategy_words.go) and the decomposition into fixed-width
-// units (strategy_chunks.go). It reports whether consider accepted a
+// transducers (window.go), the recurrences over a list's
+// elements (listdp.go), the decomposition of a list of
+// indices (indices.go), the first pair of indices for which a
+// condition holds (pairs.go), then the word-wise decomposition
+// of strings (words.go) and the decomposition into fixed-width
+// units (chunks.go). It reports whether consider accepted a
 // program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
@@ -29,7 +29,7 @@ func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) 
 
 // LastResort runs the sketches that fit too easily to stand beside the
 // programs the levels enumerate, when a search ends with nothing
-// consistent: the character table (strategy_template_chartable.go). A
+// consistent: the character table (chartable.go). A
 // program that fits lets the run go on with more examples, where a partial
 // one would stall it. It reports whether consider accepted a program.
 func LastResort(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {

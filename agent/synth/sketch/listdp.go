@@ -7,7 +7,7 @@ import (
 )
 
 // The 1-D recurrence sketches over the elements of an integer list (the
-// list counterpart of strategy_template_dp.go), each a loop whose holes
+// list counterpart of dp.go), each a loop whose holes
 // are lambdas of the bank, smallest first:
 //
 //   - the two-back recurrence: before, last = 0, 0 and, for every

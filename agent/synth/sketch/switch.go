@@ -26,7 +26,7 @@ import (
 //
 // The learner is exact and costs one pass over the points, so it runs
 // before the sweeps: a threshold such as 18 is a constant the levels do
-// not have, and the positions' enumeration (strategy_window.go) reaches
+// not have, and the positions' enumeration (window.go) reaches
 // such a function only late in a session.
 
 // Bounds of a switch machine: the intervals of one cut, and the data
