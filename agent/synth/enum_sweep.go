@@ -70,7 +70,7 @@ func (en *enumerator) reduceRecent() {
 	recent := en.recent
 	en.recent = nil
 	for _, e := range recent {
-		t := e.Typ()
+		t := e.Type()
 		if t < dsl.Str {
 			// Only reductions of lists and strings: scalar results are
 			// combined by the regular levels.

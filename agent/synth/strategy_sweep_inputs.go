@@ -136,7 +136,7 @@ const maxTransformedLam = 3
 // argument type.
 func applyUnary(en *enumerator, es []*dsl.Entry, ops []*dsl.Operator) {
 	for _, e := range es {
-		t := e.Typ()
+		t := e.Type()
 		for _, op := range ops {
 			if en.stopped {
 				return

@@ -51,5 +51,5 @@ func (e *Entry) At(i int) any {
 	return ErrV
 }
 
-// Typ is the program's type.
-func (e *Entry) Typ() Type { return columnType(e.Col.Data) }
+// Type is the program's type.
+func (e *Entry) Type() Type { return columnType(e.Col.Data) }

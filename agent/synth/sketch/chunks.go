@@ -148,7 +148,7 @@ func searchChunkProgram(p *dsl.Problem, width int, deadline time.Time, en *Searc
 	}
 	var join string
 	accept := func(cand *dsl.Entry) bool {
-		if cand.Typ() != dsl.Str {
+		if cand.Type() != dsl.Str {
 			return false
 		}
 		vals := cand.Values()
