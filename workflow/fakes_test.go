@@ -138,6 +138,8 @@ type scriptAgent struct {
 	writes    int
 	next      int
 	usage     task.Usage
+	// proposeUsage is what each proposal spends.
+	proposeUsage task.Usage
 	proposeFn func(req agent.ProposeRequest) []json.RawMessage
 	requests  []agent.ProposeRequest
 	feedbacks []*agent.Feedback
@@ -199,14 +201,14 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 		}
 	}
 	if a.proposeFn != nil {
-		return agent.ProposeResult{Inputs: a.proposeFn(req)}, nil
+		return agent.ProposeResult{Inputs: a.proposeFn(req), Usage: a.proposeUsage}, nil
 	}
 	out := make([]json.RawMessage, req.K)
 	for i := range out {
 		a.next++
 		out[i] = json.RawMessage(fmt.Sprint(a.next))
 	}
-	return agent.ProposeResult{Inputs: out}, nil
+	return agent.ProposeResult{Inputs: out, Usage: a.proposeUsage}, nil
 }
 
 type fakeRandom struct{ next int }

@@ -72,12 +72,12 @@ func TestProposeErrorsAreRejections(t *testing.T) {
 			if rejected < 3 {
 				t.Errorf("%d rejections carry the agent's error, want every attempt of the failed batch", rejected)
 			}
-			if !strings.Contains(h.progress.String(), "proposal 3 of 3 rejected: the agent could not propose") {
+			if !strings.Contains(h.progress.String(), "proposal 4 of 4 rejected: the agent could not propose") {
 				t.Errorf("the progress output does not show the rejections:\n%s", h.progress.String())
 			}
 			if tt.wantStop == StopProposerFailed {
-				if len(res.Rejections) != 3 || !strings.Contains(res.Rejections[2], cantDraw.Error()) {
-					t.Errorf("result rejections = %q, want the 3 reasons of the failed batch", res.Rejections)
+				if len(res.Rejections) != 4 || !strings.Contains(res.Rejections[3], cantDraw.Error()) {
+					t.Errorf("result rejections = %q, want the 4 reasons of the failed batch (1 + propose_attempts)", res.Rejections)
 				}
 				return
 			}

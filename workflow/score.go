@@ -42,3 +42,9 @@ func (e Evaluation) Score() float64 {
 
 // FullPass reports whether every example passed.
 func (e Evaluation) FullPass() bool { return e.Passed == e.Total }
+
+// judged is the evaluation as the iteration's record reports it.
+func (e Evaluation) judged() Judged {
+	return Judged{Known: e.Total, Passed: e.Passed, Score: e.Score(),
+		Complexity: e.Analysis.Complexity, Hardcoding: e.Analysis.Hardcoding}
+}

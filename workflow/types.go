@@ -67,10 +67,12 @@ const (
 // configuration decodes its workflow section straight into this struct
 // (config.Config.Workflow), and a run's run_started event records it.
 type Settings struct {
-	InitialBatch     int     `mapstructure:"initial_batch" json:"initial_batch"`
-	BatchStep        int     `mapstructure:"batch_step" json:"batch_step"`
-	EarlyStop        int     `mapstructure:"early_stop" json:"early_stop"`
-	MaxIterations    int     `mapstructure:"max_iterations" json:"max_iterations"`
+	InitialBatch  int `mapstructure:"initial_batch" json:"initial_batch"`
+	BatchStep     int `mapstructure:"batch_step" json:"batch_step"`
+	EarlyStop     int `mapstructure:"early_stop" json:"early_stop"`
+	MaxIterations int `mapstructure:"max_iterations" json:"max_iterations"`
+	// ProposeAttempts is how many times a rejected proposal is asked
+	// again: a batch gets 1 + ProposeAttempts tries (Tries).
 	ProposeAttempts  int     `mapstructure:"propose_attempts" json:"propose_attempts"`
 	RandomShare      float64 `mapstructure:"random_share" json:"random_share"`
 	CoverageGate     bool    `mapstructure:"coverage_gate" json:"coverage_gate"`
@@ -89,6 +91,10 @@ type Settings struct {
 	// sessions that change nothing; 0 never does.
 	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
 }
+
+// Tries is how many proposals a batch may get: the first, and one more
+// for each of the ProposeAttempts retries of a rejected one.
+func (s Settings) Tries() int { return 1 + max(0, s.ProposeAttempts) }
 
 // DefaultSettings are the Default… constants as Settings.
 func DefaultSettings() Settings {
@@ -168,21 +174,27 @@ const (
 	EventProposalFallback = "proposal_fallback"
 )
 
+// Judged is a candidate's evaluation on the examples of its iteration, as
+// both the iteration's record and its candidate_archived event report it.
+type Judged struct {
+	Known      int     `json:"known"`
+	Passed     int     `json:"passed"`
+	Score      float64 `json:"score"`
+	Complexity float64 `json:"complexity"`
+	Hardcoding float64 `json:"hardcoding"`
+}
+
 // IterationRecord is the per-iteration summary in Result.Events.
 type IterationRecord struct {
-	Iteration  int               `json:"iteration"`
-	Known      int               `json:"known"`
-	Passed     int               `json:"passed"`
-	Score      float64           `json:"score"`
-	Promoted   bool              `json:"promoted"`
-	Counted    bool              `json:"counted"`
-	Gate       string            `json:"gate,omitempty"`
-	Uncovered  []string          `json:"uncovered"`
-	Memorised  []json.RawMessage `json:"memorised"`
-	Complexity float64           `json:"complexity"`
-	Hardcoding float64           `json:"hardcoding"`
-	Tokens     task.Usage        `json:"tokens"`
-	Candidate  string            `json:"candidate"`
+	Iteration int `json:"iteration"`
+	Judged
+	Promoted  bool              `json:"promoted"`
+	Counted   bool              `json:"counted"`
+	Gate      string            `json:"gate,omitempty"`
+	Uncovered []string          `json:"uncovered"`
+	Memorised []json.RawMessage `json:"memorised"`
+	Tokens    task.Usage        `json:"tokens"`
+	Candidate string            `json:"candidate"`
 	// Repeats is the iteration whose candidate this session returned
 	// again on the same examples (a session that changed nothing), or 0.
 	Repeats int `json:"repeats,omitempty"`
