@@ -133,18 +133,18 @@ func (o *fakeOracle) Close() error { return nil }
 
 // scriptAgent writes scripted programs and proposes fresh integers.
 type scriptAgent struct {
-	mu        sync.Mutex
-	programs  []string // one per Write; the last repeats
-	writes    int
-	next      int
-	usage     task.Usage
+	mu       sync.Mutex
+	programs []string // one per Write; the last repeats
+	writes   int
+	next     int
+	usage    task.Usage
 	// proposeUsage is what each proposal spends.
 	proposeUsage task.Usage
-	proposeFn func(req agent.ProposeRequest) []json.RawMessage
-	requests  []agent.ProposeRequest
-	feedbacks []*agent.Feedback
-	writeErr  error
-	onWrite   func(n int)
+	proposeFn    func(req agent.ProposeRequest) []json.RawMessage
+	requests     []agent.ProposeRequest
+	feedbacks    []*agent.Feedback
+	writeErr     error
+	onWrite      func(n int)
 	// proposeErr, when set, decides an error for a proposal request.
 	proposeErr func(req agent.ProposeRequest) error
 	// block, when set, holds Write (ignoring ctx) until it is closed.
