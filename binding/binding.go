@@ -46,6 +46,7 @@ const (
 	EntryHeldout   = "reconstruct_heldout"
 	EntryOnExample = "reconstruct_on_example"
 	EntryEvaluate  = "reconstruct_evaluate"
+	EntryTool      = "reconstruct_tool"
 )
 
 // Bounds of what Load reads; modules beyond them are imported from the
@@ -249,13 +250,15 @@ func isIdent(s string) bool { return identRE.MatchString(s) }
 func (b *Binding) Factory() string { return b.spec.Factory }
 
 // Program is the shim's function entry, for a sandbox request. Every entry
-// but evaluate is resident: the oracle's sandbox imports the binding once,
-// in one process that serves the oracle, random-input and hook requests.
-// evaluate runs candidates inside its own process, in the evaluator's
-// sandbox: each of its requests gets a fresh child, so that no candidate
-// can patch the hook, or anything else, for the candidates after it.
+// but evaluate and tool is resident: the oracle's sandbox imports the
+// binding once, in one process that serves the oracle, random-input and
+// on_example requests. evaluate and the callable tools are given a
+// candidate, in the evaluator's sandbox: each of their requests gets a
+// fresh child, so that nothing a candidate did lasts to the next request,
+// and the candidate itself runs in a process of its own (the shim's
+// _isolated_candidate), away from the binding.
 func (b *Binding) Program(entry string) sandbox.Program {
-	return sandbox.Program{Source: b.source, Function: entry, Resident: entry != EntryEvaluate}
+	return sandbox.Program{Source: b.source, Function: entry, Resident: entry != EntryEvaluate && entry != EntryTool}
 }
 
 // Changed lists the files whose digests differ between was and b (changed,
@@ -303,9 +306,32 @@ type Description struct {
 	RandomInputs     bool     `json:"random_inputs,omitempty"`
 	OnExample        bool     `json:"on_example,omitempty"`
 	Evaluate         bool     `json:"evaluate,omitempty"`
-	Tools            []string `json:"tools,omitempty"`
+	// Tools are the names of the built-in tools the task offers the LLM
+	// agent (none: all of them); CallableTools are its own tools.
+	Tools         []string   `json:"tools,omitempty"`
+	CallableTools []ToolSpec `json:"callable_tools,omitempty"`
+	// Workspace is where the task wants its runs' files, as it returned it.
+	Workspace string `json:"workspace,omitempty"`
 	// Heldout: the module has a heldout(**args) callable.
 	Heldout bool `json:"heldout,omitempty"`
+}
+
+// ToolSpec is a callable of the task's tools as the LLM agent is told of
+// it: its name, its docstring and the parameters the model gives; Path
+// names the parameter that receives the candidate's path ("" for none).
+type ToolSpec struct {
+	Name   string      `json:"name"`
+	Doc    string      `json:"doc,omitempty"`
+	Params []ToolParam `json:"params,omitempty"`
+	Path   string      `json:"path,omitempty"`
+}
+
+// ToolParam is one parameter of a callable tool; Type is a JSON schema
+// type from its annotation ("" for any value).
+type ToolParam struct {
+	Name     string `json:"name"`
+	Type     string `json:"type,omitempty"`
+	Required bool   `json:"required"`
 }
 
 // Describe calls the factory in box and returns the task it describes.
@@ -377,4 +403,93 @@ func OutcomeValue(factory, what string, o sandbox.Outcome, lim sandbox.Limits) (
 		return nil, fmt.Errorf("%w: task.factory %s: %s %s: %s", ErrInfra, factory, what, o.Status, o.Error)
 	}
 	return nil, &Error{Factory: factory, Msg: msg}
+}
+
+// Record is one result of the task's evaluate hook, as the contract has
+// it: {"ok": true, "output": x} or {"ok": false, "error": "..."}.
+type Record struct {
+	OK     bool            `json:"ok"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// Evaluate runs the task's evaluate(program_path, inputs) on a candidate
+// (its source, defining function) in box, a fresh process of the
+// evaluator's sandbox, and returns one outcome an input: a record that
+// failed is an error outcome with the hook's message. lim bounds each
+// input; the hook is given them all at once.
+func (b *Binding) Evaluate(ctx context.Context, box Caller, source, function string, inputs []json.RawMessage, lim sandbox.Limits) ([]sandbox.Outcome, error) {
+	lim = lim.WithDefaults()
+	job, err := json.Marshal(map[string]any{"source": source, "function_name": function, "inputs": inputs, "output_bytes": lim.OutputBytes})
+	if err != nil {
+		return nil, err
+	}
+	lim.Timeout *= time.Duration(max(1, len(inputs)))
+	lim.OutputBytes *= int64(max(1, len(inputs)))
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: b.Program(EntryEvaluate), Inputs: []json.RawMessage{job}, Limits: lim})
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) != 1 {
+		return nil, fmt.Errorf("%d outcomes for one call", len(outs))
+	}
+	v, err := OutcomeValue(b.spec.Factory, "evaluate", outs[0], lim)
+	if err != nil {
+		return nil, err
+	}
+	var recs []Record
+	if err := json.Unmarshal(v, &recs); err != nil || len(recs) != len(inputs) {
+		return nil, &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("evaluate returned %d records for %d inputs (%v)", len(recs), len(inputs), err)}
+	}
+	res := make([]sandbox.Outcome, len(recs))
+	per := outs[0].Seconds / float64(len(recs))
+	for i, r := range recs {
+		switch {
+		case r.OK && len(r.Output) > 0:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: r.Output, Seconds: per}
+		case r.OK:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("null"), Seconds: per}
+		default:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusError, Error: r.Error, Seconds: per}
+		}
+	}
+	return res, nil
+}
+
+// Tool calls the task's callable tool name with the model's arguments
+// (a JSON object) and the candidate (its source, defining function) in
+// box, a fresh process of the evaluator's sandbox, and returns what it
+// returned as text. The tool's own failure is an *Error, shown to the
+// model; a sandbox failure wraps ErrInfra.
+func (b *Binding) Tool(ctx context.Context, box Caller, name, source, function string, args json.RawMessage, lim sandbox.Limits) (string, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	lim = lim.WithDefaults()
+	job, err := json.Marshal(map[string]any{"name": name, "source": source, "function_name": function, "args": args, "output_bytes": lim.OutputBytes})
+	if err != nil {
+		return "", err
+	}
+	lim.Timeout = max(lim.Timeout, MinTimeout)
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: b.Program(EntryTool), Inputs: []json.RawMessage{job}, Limits: lim})
+	if err != nil {
+		return "", fmt.Errorf("%w: task.factory %s: tool %s: %w", ErrInfra, b.spec.Factory, name, err)
+	}
+	if len(outs) != 1 {
+		return "", fmt.Errorf("%w: task.factory %s: tool %s: %d outcomes for one call", ErrInfra, b.spec.Factory, name, len(outs))
+	}
+	if outs[0].Status == sandbox.StatusCrashed {
+		// The candidate the tool runs may end the tool's process: that is
+		// the tool's outcome, not a broken sandbox.
+		return "", &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("tool %s crashed: %s", name, outs[0].Error)}
+	}
+	v, err := OutcomeValue(b.spec.Factory, "tool "+name, outs[0], lim)
+	if err != nil {
+		return "", err
+	}
+	var text string
+	if err := json.Unmarshal(v, &text); err != nil {
+		return "", &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("tool %s returned %s, want text", name, v)}
+	}
+	return text, nil
 }

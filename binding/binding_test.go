@@ -163,6 +163,7 @@ func TestProgramResident(t *testing.T) {
 		{EntryHeldout, true},
 		{EntryOnExample, true},
 		{EntryEvaluate, false},
+		{EntryTool, false},
 	} {
 		p := b.Program(tc.entry)
 		if p.Resident != tc.resident || p.Function != tc.entry {

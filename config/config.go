@@ -29,7 +29,15 @@ type Config struct {
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
+	// workspaceGiven is set when a file, a variable, a flag or an override
+	// named the workspace (not the default): a factory task's own
+	// workspace is used only when none did.
+	workspaceGiven bool
 }
+
+// WorkspaceGiven reports whether the workspace was named by a file, a
+// variable, a flag or an override rather than defaulted.
+func (c *Config) WorkspaceGiven() bool { return c.workspaceGiven }
 
 // Task is the task section: what the agent may know, and where the hidden
 // program and the random input generator are. Level and Family are free text

@@ -138,6 +138,8 @@ func Load(opts Options) (*Config, error) {
 	}
 	c.File = abs
 	c.factoryFrom = p.from["task.factory"]
+	_, overridden := opts.Override["workspace"]
+	c.workspaceGiven = p.from["workspace"] != "" || overridden
 	c.finish(getenv, p)
 	if err := p.err(); err != nil {
 		return nil, err

@@ -446,7 +446,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		if err != nil {
 			return nil, err
 		}
-		deps.Evaluator = p.evaluator
+		deps.Hook = p.hook
 		if p.random != nil {
 			deps.Random = p.random
 		}

@@ -246,16 +246,54 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 	if len(examples) == 0 {
 		return ev, nil
 	}
-	outcomes, err := e.deps.Evaluator.Call(ctx, sandbox.CallRequest{
+	req := sandbox.CallRequest{
 		Program: sandbox.Program{Source: source, Function: e.spec.Task.FunctionName},
 		Inputs:  inputs, Limits: e.spec.Limits,
-	})
+	}
+	outcomes, err := e.deps.Evaluator.Call(ctx, req)
 	if err != nil {
 		return Evaluation{}, fmt.Errorf("run: %w", err)
+	}
+	if e.deps.Hook != nil && len(outcomes) == len(inputs) {
+		ev.Disagreements = e.checkHook(ctx, req, outcomes)
 	}
 	v := judge.Compare(examples, outcomes, e.settings().Atol)
 	ev.Passed, ev.Failures = v.Passed, v.Failures
 	return ev, nil
+}
+
+// HookDisagrees is the failure of an example on which the task's evaluate
+// hook and the candidate's own evaluation disagree. It says nothing of
+// what the hook returned: the candidate ran in the hook's care, and what
+// it made the hook return must not reach the agent.
+const HookDisagrees = "the task's evaluate hook disagrees with the candidate's own run on this input; the candidate is not promoted on it"
+
+// checkHook has the task's evaluate hook judge the candidate too and fails,
+// in own, every example on which the two disagree: both returned the same
+// value (within atol), or both failed. It returns how many failed so. A
+// hook that fails is logged; the candidate's own evaluation stands.
+func (e *engine) checkHook(ctx context.Context, req sandbox.CallRequest, own []sandbox.Outcome) int {
+	hook, err := e.deps.Hook.Evaluate(ctx, req)
+	if err == nil && len(hook) != len(own) {
+		err = fmt.Errorf("%d outcomes for %d inputs", len(hook), len(own))
+	}
+	if err != nil {
+		e.log.Warn("hook evaluate failed; the candidate's own evaluation stands", zap.Error(err))
+		return 0
+	}
+	n := 0
+	for i, h := range hook {
+		o := own[i]
+		agree := h.OK() == o.OK() && (!o.OK() || task.Equal(h.Output, o.Output, e.settings().Atol))
+		if !agree {
+			own[i] = sandbox.Outcome{Status: sandbox.StatusError, Error: HookDisagrees, Seconds: o.Seconds}
+			n++
+		}
+	}
+	if n > 0 {
+		e.log.Warn("hook evaluate disagrees with the candidate's own evaluation", zap.Int("examples", n), zap.Int("of", len(own)))
+	}
+	return n
 }
 
 // embedded returns the distinct observed inputs the analysis found embedded.

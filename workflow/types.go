@@ -111,6 +111,15 @@ type Evaluator interface {
 	Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error)
 }
 
+// Hook is a task's own evaluation of candidates (a bound task's
+// evaluate). It is never authoritative: a candidate passes an example only
+// when its own evaluation in the evaluator's sandbox passes it and the
+// hook's outcome agrees; a disagreement fails the example. A hook that
+// fails leaves the candidate's own evaluation standing.
+type Hook interface {
+	Evaluate(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
+}
+
 // InputSource is the task's random_inputs generator, independent of the agent.
 type InputSource interface {
 	Generate(ctx context.Context, k int, exclude []json.RawMessage, seed int64) ([]json.RawMessage, error)
@@ -135,7 +144,9 @@ type Deps struct {
 	Oracle    oracle.Oracle
 	Evaluator Evaluator
 	// Random is nil when the task has no random_inputs generator.
-	Random  InputSource
+	Random InputSource
+	// Hook is nil when the task has no evaluation of its own.
+	Hook    Hook
 	Archive Archive
 	// Recorders get every example and event; a recorder error ends the run
 	// (nothing may be lost silently).
@@ -182,6 +193,9 @@ type Judged struct {
 	Score      float64 `json:"score"`
 	Complexity float64 `json:"complexity"`
 	Hardcoding float64 `json:"hardcoding"`
+	// Disagreements counts the examples on which the task's evaluate hook
+	// and the candidate's own evaluation disagreed (each failed).
+	Disagreements int `json:"hook_disagreements,omitempty"`
 }
 
 // IterationRecord is the per-iteration summary in Result.Events.
