@@ -254,4 +254,3 @@ func TestContractTool(t *testing.T) {
 		t.Errorf("unknown tool: %v", err)
 	}
 }
-
