@@ -25,19 +25,27 @@ type Config struct {
 	// Stamp is set on a configuration recorded by a run (Stamped) and read
 	// back (Recorded): its format and the reconstruct that recorded it.
 	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
+	// Origins says, for each key whose default depends on the task
+	// (Key.WithGenerator), where its value came from: OriginDefault,
+	// OriginGenerator, a file, an environment variable or a flag. A run
+	// prints it when it starts and records it.
+	Origins map[string]string `mapstructure:"-" json:"origins,omitempty"`
+	// from is where the keys a file, variable or flag set came from
+	// (problems.from), kept while the task may still be bound.
+	from map[string]string
 	// factoryFrom is where task.factory was set (a file, or an environment
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
-	// workspaceGiven is set when a file, a variable, a flag or an override
-	// named the workspace (not the default): a factory task's own
-	// workspace is used only when none did.
-	workspaceGiven bool
 }
 
 // WorkspaceGiven reports whether the workspace was named by a file, a
-// variable, a flag or an override rather than defaulted.
-func (c *Config) WorkspaceGiven() bool { return c.workspaceGiven }
+// variable, a flag or an override rather than defaulted: a factory task's
+// own workspace is used only when none did.
+func (c *Config) WorkspaceGiven() bool {
+	_, ok := c.from["workspace"]
+	return ok
+}
 
 // Task is the task section: what the agent may know, and where the hidden
 // program and the random input generator are. Level and Family are free text
