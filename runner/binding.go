@@ -126,8 +126,13 @@ func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 	case d.Lo != nil || d.Hi != nil:
 		return bad("the returned task has only one of lo and hi: give both, or neither")
 	}
-	if err := llm.CheckTools(d.Tools, true); err != nil && c.Agent.Kind == "llm" {
-		return bad("%v", err)
+	if c.Agent.Kind == "llm" {
+		if err := llm.CheckTools(d.Tools, true); err != nil {
+			return bad("%v", err)
+		}
+		if err := llm.CheckTaskTools(taskToolSpecs(d)); err != nil {
+			return bad("%v", err)
+		}
 	}
 	if d.Workspace != "" && !c.WorkspaceGiven() {
 		// The task's own workspace, when neither the configuration nor a
@@ -325,4 +330,73 @@ func (h *exampleHook) RecordExamples(ctx context.Context, _ string, examples []t
 		h.log.Warn("hook on_example: write the binding log", zap.Error(err))
 	}
 	return nil
+}
+
+// taskToolSpecs are a task's callable tools as the LLM agent checks them
+// (without a way to call them).
+func taskToolSpecs(d *binding.Description) []llm.TaskTool {
+	out := make([]llm.TaskTool, len(d.CallableTools))
+	for i, spec := range d.CallableTools {
+		props := map[string]any{}
+		required := []string{}
+		for _, p := range spec.Params {
+			s := map[string]any{}
+			if p.Type != "" {
+				s["type"] = p.Type
+			}
+			props[p.Name] = s
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		desc := spec.Doc
+		if desc == "" {
+			desc = "A tool of the task's own."
+		}
+		if spec.Path != "" {
+			desc += "\n(It is run on the current candidate.py.)"
+		}
+		out[i] = llm.TaskTool{Name: spec.Name, Description: desc, TakesCandidate: spec.Path != "",
+			Parameters: map[string]any{"type": "object", "properties": props, "required": required}}
+	}
+	return out
+}
+
+// taskTools are a bound task's callable tools for the LLM agent: each call
+// runs the task's own code in a fresh process of the evaluator's sandbox,
+// where candidates run, and the candidate it is given in a process of its
+// own (binding.Binding.Tool).
+func taskTools(c *config.Config, d *binding.Description, eval binding.Caller) ([]llm.TaskTool, error) {
+	if len(d.CallableTools) == 0 {
+		return nil, nil
+	}
+	b, err := loadBinding(c)
+	if err != nil {
+		return nil, err
+	}
+	tools := taskToolSpecs(d)
+	for i := range tools {
+		name := tools[i].Name
+		tools[i].Call = func(ctx context.Context, source string, args json.RawMessage) (string, error) {
+			out, err := b.Tool(ctx, eval, name, source, c.Task.FunctionName, args, Limits(c))
+			var be *binding.Error
+			switch {
+			case errors.Is(err, binding.ErrInfra):
+				return "", fmt.Errorf("%w: %w", llm.ErrToolInfrastructure, err)
+			case errors.As(err, &be):
+				return "", errors.New(be.Msg) // the model knows no factory
+			}
+			return out, err
+		}
+	}
+	return tools, nil
+}
+
+// toolNames are the names of a task's callable tools.
+func toolNames(specs []binding.ToolSpec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
 }
