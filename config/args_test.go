@@ -48,4 +48,3 @@ func TestFromArgs(t *testing.T) {
 		})
 	}
 }
-

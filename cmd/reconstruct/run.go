@@ -24,13 +24,13 @@ type runOptions struct {
 	taskArgs   string
 	// origArgs is --args: the original workflow's arguments, a JSON object.
 	origArgs string
-	jsonOut    bool
-	runID      string
-	resume     string
-	fork       string
-	force      bool
-	profile    string
-	flags      map[string]*pflag.Flag
+	jsonOut  bool
+	runID    string
+	resume   string
+	fork     string
+	force    bool
+	profile  string
+	flags    map[string]*pflag.Flag
 }
 
 func newRunCmd(a *app) *cobra.Command {
