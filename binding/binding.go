@@ -8,12 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/reconstruct/reconstruct/sandbox"
@@ -49,13 +52,17 @@ const (
 	EntryTool      = "reconstruct_tool"
 )
 
-// Bounds of what Load reads; modules beyond them are imported from the
-// sandbox's view of the directory instead.
+// Bounds of what Load reads: a binding is copied into its sandbox whole,
+// so one that holds more is refused.
 const (
-	maxFiles = 400
-	maxBytes = 8 << 20
+	maxFiles = 2000
+	maxBytes = 64 << 20
 	maxDepth = 4
 )
+
+// HeldoutFile is the name of held-out tests in a task directory: a file of
+// that name is never copied into a sandbox with the binding.
+const HeldoutFile = "heldout.jsonl"
 
 // MinTimeout is the least time a factory or heldout call is given.
 const MinTimeout = 30 * time.Second
@@ -91,12 +98,16 @@ type Error struct {
 
 func (e *Error) Error() string { return "task.factory " + e.Factory + ": " + e.Msg }
 
-// Binding is a factory with its modules' sources read.
+// Binding is a factory with its files read: its modules' sources (served
+// to the shim from memory) and its package's other files (data, copied
+// into the oracle's sandbox with the modules by Stage).
 type Binding struct {
 	spec Spec
 	// Digests maps every file read (relative to Root) to its SHA-256.
 	Digests map[string]string
 	source  string
+	// files are the bytes of every file read, by path relative to Root.
+	files map[string][]byte
 }
 
 type pyFile struct {
@@ -104,11 +115,14 @@ type pyFile struct {
 	pkg      bool
 }
 
-// Load reads the binding's modules — the .py files directly in each
-// spec.Path directory and the factory's top-level package, regular files
-// only (a symbolic link could make this process read a file the sandbox
-// must not see) — and makes the shim's program. A run imports the sources
-// read here throughout; Digests identifies them.
+// Load reads the binding's files — the .py files directly in each
+// spec.Path directory and every file of the factory's top-level package
+// (its data too), regular files only (a symbolic link could make this
+// process read a file the sandbox must not see), hidden ones and
+// __pycache__ left out — and makes the shim's program. A run imports the
+// sources read here throughout, and its oracle's sandbox sees the files
+// read here (Stage), whatever the directory's mode; Digests identifies
+// them. A binding over the bounds (2,000 files, 64 MiB) is refused.
 func Load(spec Spec) (*Binding, error) {
 	if err := CheckFactory(spec.Factory); err != nil {
 		return nil, &Error{Factory: spec.Factory, Msg: err.Error()}
@@ -116,16 +130,20 @@ func Load(spec Spec) (*Binding, error) {
 	if spec.Args == nil {
 		spec.Args = map[string]any{}
 	}
-	b := &Binding{spec: spec, Digests: map[string]string{}}
+	b := &Binding{spec: spec, Digests: map[string]string{}, files: map[string][]byte{}}
 	files := map[string]pyFile{}
 	total := 0
 	// Read: the .py files of each path directory and the factory's
-	// top-level package; other packages import from the directory itself.
+	// top-level package.
 	topPackage, _, _ := strings.Cut(spec.Factory, ".")
 	topPackage, _, _ = strings.Cut(topPackage, ":")
 	for _, dir := range spec.Path {
 		base := filepath.Clean(dir)
-		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		root, err := os.OpenRoot(base)
+		if err != nil {
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's modules in %s: %v", dir, err)}
+		}
+		err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == base {
 					return err
@@ -133,41 +151,56 @@ func Load(spec Spec) (*Binding, error) {
 				return nil // an unreadable corner: the sandbox sees the same
 			}
 			rel, _ := filepath.Rel(base, p)
+			top := !strings.Contains(rel, string(filepath.Separator))
+			name := d.Name()
 			if d.IsDir() {
-				name := d.Name()
-				top := !strings.Contains(rel, string(filepath.Separator))
 				if p != base && (strings.HasPrefix(name, ".") || name == "__pycache__" || (top && name != topPackage) ||
 					strings.Count(rel, string(filepath.Separator)) >= maxDepth) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(p, ".py") {
+			py := strings.HasSuffix(name, ".py")
+			if !d.Type().IsRegular() || strings.HasPrefix(name, ".") || (top && !py) || name == HeldoutFile {
 				return nil
 			}
-			mod, pkg := moduleName(rel)
-			if mod == "" || len(files) >= maxFiles {
-				return nil
+			mod, pkg := "", false
+			if py {
+				if mod, pkg = moduleName(rel); mod != "" {
+					if _, seen := files[mod]; seen {
+						return nil // an earlier path entry wins, as in Python
+					}
+				}
 			}
-			if _, seen := files[mod]; seen {
-				return nil // an earlier path entry wins, as in Python
-			}
-			data, err := os.ReadFile(p)
-			if err != nil || total+len(data) > maxBytes {
-				return nil
-			}
-			total += len(data)
 			rootRel, err := filepath.Rel(spec.Root, p)
 			if err != nil || strings.HasPrefix(rootRel, "..") {
 				return fmt.Errorf("%s is outside %s", p, spec.Root)
 			}
-			files[mod] = pyFile{rel: filepath.ToSlash(rootRel), src: string(data), pkg: pkg}
+			rootRel = filepath.ToSlash(rootRel)
+			if _, seen := b.files[rootRel]; seen {
+				return nil
+			}
+			if len(b.files) >= maxFiles {
+				return fmt.Errorf("more than %d files: a binding is copied into its sandbox whole", maxFiles)
+			}
+			data, err := readRegular(root, rel)
+			if err != nil {
+				return nil // unreadable or replaced since it was listed: the sandbox sees nothing either
+			}
+			if total += len(data); total > maxBytes {
+				return fmt.Errorf("more than %d MiB: a binding is copied into its sandbox whole", maxBytes>>20)
+			}
+			b.files[rootRel] = data
 			sum := sha256.Sum256(data)
-			b.Digests[filepath.ToSlash(rootRel)] = hex.EncodeToString(sum[:])
+			b.Digests[rootRel] = hex.EncodeToString(sum[:])
+			if mod != "" {
+				files[mod] = pyFile{rel: rootRel, src: string(data), pkg: pkg}
+			}
 			return nil
 		})
+		root.Close()
 		if err != nil {
-			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's modules in %s: %v", dir, err)}
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's files in %s: %v", dir, err)}
 		}
 	}
 	// Directories without __init__.py are namespace packages.
@@ -207,6 +240,57 @@ func Load(spec Spec) (*Binding, error) {
 	quoted, _ := json.Marshal(string(data))
 	b.source = shim + "\nimport json as _json\n_SPEC = _json.loads(" + string(quoted) + ")\n"
 	return b, nil
+}
+
+// readRegular reads the regular file rel inside root, following no link
+// out of it.
+func readRegular(root *os.Root, rel string) ([]byte, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", rel)
+	}
+	return io.ReadAll(io.LimitReader(f, maxBytes+1))
+}
+
+// Stage writes the binding's files, as Load read them, into dir (which
+// must exist) at their places relative to the binding's root: the oracle's
+// sandbox works in such a copy, so that the directory's own mode and
+// anything else in it do not matter. Directories are made 0755 and files
+// 0644, readable by the sandbox's user.
+func (b *Binding) Stage(dir string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("stage the binding: %w", err)
+	}
+	defer root.Close()
+	for rel, data := range b.files {
+		// Every directory on the way is made readable whatever the umask.
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("stage the binding: %w", err)
+			}
+			if err := root.Chmod(d, 0o755); err != nil {
+				return fmt.Errorf("stage the binding: %w", err)
+			}
+		}
+		f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return fmt.Errorf("stage the binding: %w", err)
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Chmod(0o644), f.Close()); err != nil {
+			return fmt.Errorf("stage the binding: %s: %w", rel, err)
+		}
+	}
+	return nil
 }
 
 func boolInt(b bool) int {

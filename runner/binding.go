@@ -77,20 +77,38 @@ func Bind(ctx context.Context, c *config.Config, log *zap.Logger) error {
 	return BindIn(ctx, c, box)
 }
 
-// OpenBindingSandbox starts a sandbox set up as a factory task's oracle's.
+// OpenBindingSandbox starts a sandbox set up as a factory task's oracle's,
+// working in a copy of the binding that Close removes.
 func OpenBindingSandbox(ctx context.Context, c *config.Config, log *zap.Logger) (sandbox.Sandbox, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
 	}
-	box, err := openBox(ctx, c, kind, NewRunID(), "oracle", oracleDir(c), log)
+	dir, remove, err := stageBinding(c)
 	if err != nil {
+		return nil, err
+	}
+	box, err := openBox(ctx, c, kind, NewRunID(), "oracle", dir, log)
+	if err != nil {
+		remove()
 		return nil, fmt.Errorf("%w: start the binding's %s sandbox: %w", ErrInfra, kind, err)
 	}
-	return box, nil
+	return stagedBox{box, remove}, nil
 }
 
-// BindIn is Bind in a sandbox of the caller's, bound to c.Task.BindingDir().
+// stagedBox is a sandbox working in a copy of a binding, removed with it.
+type stagedBox struct {
+	sandbox.Sandbox
+	remove func()
+}
+
+func (b stagedBox) Close() error {
+	err := b.Sandbox.Close()
+	b.remove()
+	return err
+}
+
+// BindIn is Bind in a sandbox of the caller's, set up as OpenBindingSandbox does.
 func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 	if c.Task.Factory == "" || c.Task.Bound != nil {
 		return nil
