@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// privateCopy copies the directory src into a new directory of mode 0700
+// (files 0600), as a user's private project is, and returns it.
+func privateCopy(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "private")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.Name() == "runs" || d.Name() == "__pycache__" {
+			return filepath.SkipDir
+		}
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dst, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// The example binding written to the original workflow's contract
+// (configs/examples/contract: a dataclass of its own, random_inputs(k,
+// exclude), an async evaluate returning records, a callable tool,
+// on_example, workspace) runs with random_share 0.5 to early_stop from a
+// directory of mode 0700, in either sandbox: its workspace is the one it
+// names, on_example sees every observed example in order with its source,
+// and its evaluate hook agrees with the candidates' own evaluation.
+func TestContractBindingRunsToEarlyStop(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := privateCopy(t, filepath.Join("..", "configs", "examples", "contract"))
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "run.yaml"), Override: map[string]any{
+			"bank.path": filepath.Join(t.TempDir(), "bank.db"), "sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if res.StopReason != workflow.StopEarly || res.FinalAccuracy != 1 || res.Settings.RandomShare != 0.5 {
+			t.Fatalf("stop %s, final accuracy %v, random share %v", res.StopReason, res.FinalAccuracy, res.Settings.RandomShare)
+		}
+		if want := filepath.Join(dir, "runs", "triple_plus_one"); res.Workspace != want {
+			t.Errorf("workspace %s, want the binding's %s", res.Workspace, want)
+		}
+		random := 0
+		for _, ex := range res.Examples {
+			if ex.Source == task.SourceRandom {
+				random++
+			}
+		}
+		if random == 0 || random != res.RandomInputs {
+			t.Errorf("%d examples from random_inputs (result says %d) of %d", random, res.RandomInputs, res.KnownExamples)
+		}
+		for _, r := range res.Events {
+			if r.Disagreements != 0 {
+				t.Errorf("iteration %d: the evaluate hook disagreed on %d examples", r.Iteration, r.Disagreements)
+			}
+		}
+		lines, err := readLines(filepath.Join(res.Workspace, BindingLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lines) != len(res.Examples) {
+			t.Fatalf("on_example saw %d examples, the run observed %d", len(lines), len(res.Examples))
+		}
+		for i, line := range lines {
+			var got struct {
+				Input, Output json.RawMessage
+				Source        task.Source
+			}
+			if err := json.Unmarshal([]byte(line), &got); err != nil {
+				t.Fatal(err)
+			}
+			ex := res.Examples[i]
+			if !task.Equal(got.Input, ex.Input, 0) || !task.Equal(got.Output, ex.Output, 0) || got.Source != ex.Source {
+				t.Errorf("on_example %d saw %s", i, line)
+			}
+		}
+	})
+}
+
+func readLines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
+}
