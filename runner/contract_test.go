@@ -3,11 +3,15 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
@@ -116,4 +120,46 @@ func readLines(path string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
+}
+
+// The task's workspace is used only when neither the configuration nor a
+// flag names one; the synthesizer says once that it does not call the
+// task's own tools.
+func TestContractBindingWorkspaceAndTools(t *testing.T) {
+	testenv.NeedPython(t)
+	src := filepath.Join("..", "configs", "examples", "contract")
+	for _, tc := range []struct {
+		name     string
+		override map[string]any
+		want     func(dir string) string
+	}{
+		{"the binding's", nil, func(dir string) string { return filepath.Join(dir, "runs", "triple_plus_one") }},
+		{"the configuration's", map[string]any{"workspace": "/elsewhere/ws"}, func(string) string { return "/elsewhere/ws" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := privateCopy(t, src)
+			override := map[string]any{"sandbox.kind": "process"}
+			for k, v := range tc.override {
+				override[k] = v
+			}
+			c, err := config.Load(config.Options{File: filepath.Join(dir, "run.yaml"), Override: override})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Bind(context.Background(), c, nil); err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.want(dir); c.Workspace != want {
+				t.Errorf("workspace %s, want %s", c.Workspace, want)
+			}
+			core, logs := observer.New(zap.InfoLevel)
+			if _, err := NewAgent(context.Background(), c, nil, zap.New(core)); err != nil {
+				t.Fatal(err)
+			}
+			notes := logs.FilterMessage("the synthesizer does not call the task's own tools; the LLM agent does").All()
+			if len(notes) != 1 || fmt.Sprint(notes[0].ContextMap()["tools"]) != "[check_candidate]" {
+				t.Errorf("notes %+v, want one naming check_candidate", notes)
+			}
+		})
+	}
 }
