@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -132,12 +131,7 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		if _, err := Run(context.Background(), c, Options{}); err != nil {
 			t.Fatal(err)
 		}
@@ -176,12 +170,7 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 			"replay.yaml": "candidates:\n  - file: cheat.py\n",
 			"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2, random_share: 0}\n",
 		})
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		res, err := Run(context.Background(), c, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -292,12 +281,7 @@ func TestHookCannotBeUsedToCheat(t *testing.T) {
 			"replay.yaml": "candidates:\n  - file: cheat.py\n",
 			"task.yaml":   "task: {factory: hooked:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 6, early_stop: 3, random_share: 0.5}\n",
 		})
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		res, err := Run(context.Background(), c, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,38 +18,6 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// privateCopy copies the directory src into a new directory of mode 0700
-// (files 0600), as a user's private project is, and returns it.
-func privateCopy(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "private")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.Name() == "runs" || d.Name() == "__pycache__" {
-			return filepath.SkipDir
-		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dst, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // The example binding written to the original workflow's contract
 // (configs/examples/contract: a dataclass of its own, random_inputs(k,
 // exclude), an async evaluate returning records, a callable tool,
@@ -61,12 +28,8 @@ func privateCopy(t *testing.T, src string) string {
 func TestContractBindingRunsToEarlyStop(t *testing.T) {
 	testenv.NeedPython(t)
 	inEachSandbox(t, func(t *testing.T, kind string) {
-		dir := privateCopy(t, filepath.Join("..", "configs", "examples", "contract"))
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "run.yaml"), Override: map[string]any{
-			"bank.path": filepath.Join(t.TempDir(), "bank.db"), "sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir := testenv.PrivateCopy(t, filepath.Join("..", "configs", "examples", "contract"))
+		c := loadIn(t, filepath.Join(dir, "run.yaml"), kind, true)
 		res, err := Run(context.Background(), c, Options{})
 		if err != nil {
 			t.Fatalf("Run: %v", err)
@@ -137,7 +100,7 @@ func TestContractBindingWorkspaceAndTools(t *testing.T) {
 		{"the configuration's", map[string]any{"workspace": "/elsewhere/ws"}, func(string) string { return "/elsewhere/ws" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := privateCopy(t, src)
+			dir := testenv.PrivateCopy(t, src)
 			override := map[string]any{"sandbox.kind": "process"}
 			for k, v := range tc.override {
 				override[k] = v

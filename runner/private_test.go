@@ -2,11 +2,9 @@ package runner
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -17,8 +15,8 @@ import (
 func TestBindingInAPrivateDirectory(t *testing.T) {
 	testenv.NeedPython(t)
 	inEachSandbox(t, func(t *testing.T, kind string) {
-		dir := filepath.Join(t.TempDir(), "private")
-		testenv.WriteFiles(t, dir, map[string]string{
+		src := t.TempDir()
+		testenv.WriteFiles(t, src, map[string]string{
 			"bench/__init__.py": "",
 			"bench/data.txt":    "2\n",
 			"bench/tasks.py": "import os\n\n\ndef _factor():\n    with open(os.path.join(os.path.dirname(__file__), 'data.txt')) as f:\n        return int(f.read())\n\n\n" +
@@ -29,21 +27,8 @@ func TestBindingInAPrivateDirectory(t *testing.T) {
 			"task.yaml": "task: {factory: bench.tasks:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\n" +
 				"workflow: {max_iterations: 2, early_stop: 2, random_share: 0.5, coverage_gate: false}\n",
 		})
-		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if err != nil {
-				return err
-			}
-			if info.IsDir() {
-				return os.Chmod(p, 0o700)
-			}
-			return os.Chmod(p, 0o600)
-		})
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir := testenv.PrivateCopy(t, src)
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		res, err := Run(context.Background(), c, Options{})
 		if err != nil {
 			t.Fatalf("Run: %v", err)

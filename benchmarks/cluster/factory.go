@@ -58,16 +58,7 @@ func prepareFactory(ctx context.Context, b *bank.Bank, p Plan, spec Spec) (Spec,
 		j := Job{ID: ft.ID, Task: ft.Task, Repeat: ft.Repeat,
 			RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n+1), Tree: blobs[0], Heldout: blobs[1],
 			ConfigSHA256: ft.ConfigSHA256}
-		prev, ok := readRecord(p.Out, j.ID)
-		switch {
-		case !ok:
-		case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
-			changed = append(changed, j.ID)
-		default:
-			spec.Previous = append(spec.Previous, prev)
-			continue
-		}
-		spec.Jobs = append(spec.Jobs, j)
+		changed = addJob(&spec, p.Out, j, changed)
 	}
 	if len(changed) > 0 && !p.Force {
 		return Spec{}, fmt.Errorf("%w: %w", ErrInput, benchmarks.ChangedSettings(p.Out, changed))

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,37 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/internal/testenv"
 )
 
 // contractTasks are the four tasks of configs/examples/contract.
 const contractTasks = "triple_plus_one,negate,square,distance_to_ten"
-
-// copyPrivate copies src into a new directory of mode 0700 (files 0600).
-func copyPrivate(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "private")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Name() == "runs" || d.Name() == "__pycache__" {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // A sweep over the example binding written to the original workflow's
 // contract, four tasks, runs on the Temporal engine as on the local one,
@@ -54,7 +26,7 @@ func TestFactorySweepOnBothEngines(t *testing.T) {
 	c := newTestCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	dir := copyPrivate(t, filepath.Join("..", "..", "configs", "examples", "contract"))
+	dir := testenv.PrivateCopy(t, filepath.Join("..", "..", "configs", "examples", "contract"))
 	base := filepath.Join(dir, "sweep.yaml")
 	writeFile(t, base, "sandbox: {kind: process, call_timeout: 30s}\nworkflow: {random_share: 0.5, max_iterations: 10}\n", 0o600)
 	sweep := []string{"bench", "run", "--factory", "my_bench.binding:make_task", "--names", contractTasks, "--config", base}

@@ -126,22 +126,31 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 			if r > 1 {
 				j.ID += "#r" + strconv.Itoa(r)
 			}
-			prev, ok := readRecord(p.Out, j.ID)
-			switch {
-			case !ok:
-			case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
-				changed = append(changed, j.ID)
-			default:
-				spec.Previous = append(spec.Previous, prev)
-				continue
-			}
-			spec.Jobs = append(spec.Jobs, j)
+			changed = addJob(&spec, p.Out, j, changed)
 		}
 	}
 	if len(changed) > 0 && !p.Force {
 		return Spec{}, fmt.Errorf("%w: %w", ErrInput, benchmarks.ChangedSettings(p.Out, changed))
 	}
 	return spec, recordSpec(ctx, b, spec)
+}
+
+// addJob adds j to the sweep, or, when an earlier sweep into out finished
+// it with the same settings, its record to spec.Previous; a job finished
+// with other settings is added and its id appended to changed, which is
+// returned.
+func addJob(spec *Spec, out string, j Job, changed []string) []string {
+	prev, ok := readRecord(out, j.ID)
+	switch {
+	case !ok:
+	case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
+		changed = append(changed, j.ID)
+	default:
+		spec.Previous = append(spec.Previous, prev)
+		return changed
+	}
+	spec.Jobs = append(spec.Jobs, j)
+	return changed
 }
 
 // recordSpec checks a prepared sweep's size and records it in the bank.

@@ -212,7 +212,19 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 		}
 	}
 	// --task and --task-args are in opts.flags.
-	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags}
+	return loadCommandLine(opts, nil)
+}
+
+// loadCommandLine loads a configuration given (at least partly) on the
+// command line: --config when given, else the current directory as the
+// binding's, the environment, the flags and override (the values of
+// --args, when not nil).
+func loadCommandLine(opts *runOptions, override map[string]any) (*config.Config, error) {
+	a := opts.app
+	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags, Override: override}
+	if override != nil {
+		lopts.OverrideFrom = config.ArgsSource
+	}
 	if opts.configFile == "" {
 		lopts.Dir = "."
 	}
@@ -227,7 +239,6 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 // workflow's arguments over --config (or, without one, the current
 // directory as the binding's), with the original's defaults.
 func loadOriginalArgs(opts *runOptions) (*config.Config, error) {
-	a := opts.app
 	override, err := config.FromArgs(opts.origArgs)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
@@ -235,14 +246,5 @@ func loadOriginalArgs(opts *runOptions) (*config.Config, error) {
 	if _, ok := override["task.factory"]; !ok && opts.configFile == "" {
 		return nil, withCode(exitUsage, errors.New(`--args: task: required without --config: the factory, "module:callable"`))
 	}
-	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags,
-		Override: override, OverrideFrom: config.ArgsSource}
-	if opts.configFile == "" {
-		lopts.Dir = "."
-	}
-	c, err := config.Load(lopts)
-	if err != nil {
-		return nil, withCode(exitUsage, err)
-	}
-	return c, nil
+	return loadCommandLine(opts, override)
 }
