@@ -316,14 +316,13 @@ async def _wrap(aw):
 
 def _record(v):
     """A record of evaluate's contract ({"ok": true, "output": x} or
-    {"ok": false, "error": "..."}), normalised, or None for a plain output."""
+    {"ok": false, "error": "..."}, other keys ignored), normalised, or None
+    for what is not one."""
     if not isinstance(v, dict) or not isinstance(v.get("ok"), bool):
         return None
-    if v["ok"] and set(v) == {"ok", "output"}:
-        return {"ok": True, "output": v["output"]}
-    if not v["ok"] and set(v) <= {"ok", "error", "output"}:
-        return {"ok": False, "error": str(v.get("error", ""))[:2000]}
-    return None
+    if v["ok"]:
+        return {"ok": True, "output": v["output"]} if "output" in v else None
+    return {"ok": False, "error": str(v.get("error", ""))[:2000]}
 
 
 def reconstruct_evaluate(job):
