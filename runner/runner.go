@@ -450,7 +450,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		}
 	}
 	if ag == nil {
-		if ag, err = NewAgent(ctx, c, boxes.Agent, shared, log); err != nil {
+		if ag, err = NewAgent(ctx, c, boxes, shared, log); err != nil {
 			return nil, err
 		}
 	}
@@ -478,7 +478,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		if err != nil {
 			return nil, err
 		}
-		deps.Evaluator = p.evaluator
+		deps.Hook = p.hook
 		if p.random != nil {
 			deps.Random = p.random
 		}
@@ -563,10 +563,11 @@ func HostOracleNotice(c *config.Config) string {
 		strings.Join(o.Command, " "), filepath.Dir(c.File), strings.Join(oracle.HostEnvAllowed, ", ")+" and LC_*")
 }
 
-// NewAgent builds the configured agent, the built-in synthesizer with the
-// lambda banks of shared; its infrastructure failures are marked with
-// workflow.ErrAgentInfrastructure.
-func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
+// NewAgent builds the configured agent, with the run's sandboxes when it
+// needs them (nil for agents without tools) and the built-in synthesizer
+// with the lambda banks of shared (nil: its own); its infrastructure
+// failures are marked with workflow.ErrAgentInfrastructure.
+func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
@@ -575,7 +576,7 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, shared
 		}
 		return infraAgent{a}, nil
 	}
-	a, err := newAgentKind(ctx, c, box, shared, log)
+	a, err := newAgentKind(ctx, c, boxes, shared, log)
 	if err != nil {
 		return nil, err
 	}
