@@ -22,6 +22,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/runner"
@@ -57,6 +58,9 @@ type Sweep struct {
 	Progress Progress
 	// Run defaults to runner.Run.
 	Run RunFunc
+	// Synth holds the synthesizer's lambda banks, shared by the sweep's
+	// tasks (nil: Execute makes one for the sweep).
+	Synth *synth.Shared
 	// Bank is the bank given on the command line ("": each task's
 	// configuration and the environment decide, see config.ResolveBank).
 	Bank string
@@ -129,6 +133,9 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	}
 	if s.Run == nil {
 		s.Run = runner.Run
+	}
+	if s.Synth == nil {
+		s.Synth = synth.NewShared(synth.SharedOptions{})
 	}
 	s.Parallel = max(1, s.Parallel)
 	s.Repeat = max(1, s.Repeat)
@@ -364,7 +371,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	}
 	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c, s.Log) })
 	defer scoring.close()
-	res, err := s.Run(ctx, c, runner.Options{Log: s.Log, Recorders: []workflow.Recorder{scoring}})
+	res, err := s.Run(ctx, c, runner.Options{Log: s.Log, Recorders: []workflow.Recorder{scoring}, Synth: s.Synth})
 	if ctx.Err() != nil {
 		return r, false
 	}

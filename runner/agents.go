@@ -21,8 +21,9 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// newSynth builds the built-in synthesizer from the agent section.
-func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
+// newSynth builds the built-in synthesizer from the agent section, with
+// the lambda banks of shared.
+func newSynth(c *config.Config, shared *synth.Shared, log *zap.Logger) *synth.Agent {
 	return synth.New(synth.Options{
 		Seed:             c.Workflow.Seed,
 		TimeLimit:        c.Agent.Synth.TimeLimit,
@@ -30,6 +31,7 @@ func newSynth(c *config.Config, log *zap.Logger) *synth.Agent {
 		ProposeTimeLimit: c.Agent.Synth.ProposeTimeLimit,
 		MaxPrograms:      int64(c.Agent.Synth.MaxPrograms),
 		MemoryBytes:      int64(c.Agent.Synth.MemoryMB) << 20,
+		Shared:           shared,
 		Log:              log.With(zap.String("agent", "synth")),
 	})
 }
@@ -81,7 +83,7 @@ func classifyAgentError(err error) error {
 
 // newAgentKind builds the synth and llm agents; boxes is nil for the
 // synthesizer, which needs no sandbox.
-func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, log *zap.Logger) (agent.Agent, error) {
+func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
 	var d *binding.Description // a factory task's
 	if c.Task.Factory != "" {
 		var err error
@@ -95,7 +97,7 @@ func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, log *
 			log.Info("the synthesizer does not call the task's own tools; the LLM agent does",
 				zap.Strings("tools", toolNames(d.CallableTools)))
 		}
-		return newSynth(c, log), nil
+		return newSynth(c, shared, log), nil
 	case "llm":
 		var box sandbox.Sandbox
 		if boxes != nil {
@@ -119,7 +121,7 @@ func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, log *
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
-			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
+			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, shared, log),
 			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
 			TaskTools: own, Log: log.With(zap.String("agent", "llm")),
 		})

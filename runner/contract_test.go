@@ -116,7 +116,7 @@ func TestContractBindingWorkspaceAndTools(t *testing.T) {
 				t.Errorf("workspace %s, want %s", c.Workspace, want)
 			}
 			core, logs := observer.New(zap.InfoLevel)
-			if _, err := NewAgent(context.Background(), c, nil, zap.New(core)); err != nil {
+			if _, err := NewAgent(context.Background(), c, nil, nil, zap.New(core)); err != nil {
 				t.Fatal(err)
 			}
 			notes := logs.FilterMessage("the synthesizer does not call the task's own tools; the LLM agent does").All()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/replay"
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/bank/backend"
 	"github.com/reconstruct/reconstruct/binding"
@@ -56,6 +57,10 @@ type Options struct {
 	Config *config.Config
 	// Force uses a workspace that holds files this tool did not write.
 	Force bool
+	// Synth holds the lambda banks the built-in synthesizer shares with
+	// other runs: a sweep's or a worker's tasks (nil: the run makes its
+	// own).
+	Synth *synth.Shared
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -352,11 +357,31 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
 		return nil, err
 	}
+	shared := opts.Synth
+	if shared == nil {
+		shared = synth.NewShared(synth.SharedOptions{})
+	}
+	// The synthesizer's default lambda banks (a second or more of CPU,
+	// once per Shared) are built while the sandboxes start, so that its
+	// first session finds them ready; the run waits for the build to end
+	// before it returns.
+	if c.Agent.Kind == "synth" {
+		prepCtx, stopPrep := context.WithCancel(ctx)
+		prepared := make(chan struct{})
+		go func() {
+			defer close(prepared)
+			shared.Prepare(prepCtx)
+		}()
+		defer func() {
+			stopPrep()
+			<-prepared
+		}()
+	}
 	// An agent that needs no sandbox of its own is made before the
-	// sandboxes start: the synthesizer builds its lambda banks meanwhile.
+	// sandboxes start.
 	var ag agent.Agent
 	if !needsAgentBox(c) {
-		if ag, err = NewAgent(ctx, c, nil, log); err != nil {
+		if ag, err = NewAgent(ctx, c, nil, shared, log); err != nil {
 			return nil, err
 		}
 	}
@@ -425,7 +450,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		}
 	}
 	if ag == nil {
-		if ag, err = NewAgent(ctx, c, boxes, log); err != nil {
+		if ag, err = NewAgent(ctx, c, boxes, shared, log); err != nil {
 			return nil, err
 		}
 	}
@@ -539,9 +564,10 @@ func HostOracleNotice(c *config.Config) string {
 }
 
 // NewAgent builds the configured agent, with the run's sandboxes when it
-// needs them (nil for agents without tools); its infrastructure failures
-// are marked with workflow.ErrAgentInfrastructure.
-func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, log *zap.Logger) (agent.Agent, error) {
+// needs them (nil for agents without tools) and the built-in synthesizer
+// with the lambda banks of shared (nil: its own); its infrastructure
+// failures are marked with workflow.ErrAgentInfrastructure.
+func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, shared *synth.Shared, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
@@ -550,7 +576,7 @@ func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, log *zap.
 		}
 		return infraAgent{a}, nil
 	}
-	a, err := newAgentKind(ctx, c, boxes, log)
+	a, err := newAgentKind(ctx, c, boxes, shared, log)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,10 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // Defaults for Options.
@@ -60,7 +64,10 @@ type Options struct {
 	// applies): the same examples then give the same program on any
 	// machine, however loaded. A proposal's search gets a fifth of it.
 	MaxPrograms int64
-	Log         *zap.Logger
+	// Shared holds the lambda banks this agent shares with the agents of
+	// other runs (a sweep's, a worker's); nil: the agent makes its own.
+	Shared *Shared
+	Log    *zap.Logger
 }
 
 // Agent is the enumerative synthesizer. It is safe for one workflow run at a
@@ -73,7 +80,7 @@ type Agent struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	// lessons hold what proposal rejections taught, per input description.
-	lessons map[string]*lesson
+	lessons map[string]*inputs.Lesson
 	// searched is the search time of the run's sessions so far.
 	searched time.Duration
 	// last is the latest session that found a consistent program.
@@ -87,8 +94,8 @@ type Agent struct {
 
 // session is what a Write on one example set found.
 type session struct {
-	prog   program
-	types  []valType
+	prog   dsl.Program
+	types  []dsl.Type
 	result searchResult
 	spent  time.Duration
 	notes  string
@@ -113,11 +120,10 @@ func New(opts Options) *Agent {
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
 	}
-	// The default lambda banks, a second or more of CPU once per process,
-	// are built in the background from now: a run starts its sandboxes
-	// meanwhile, and its first session finds them ready.
-	go defaultLambdas()
-	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*lesson{}}
+	if opts.Shared == nil {
+		opts.Shared = NewShared(SharedOptions{})
+	}
+	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*inputs.Lesson{}}
 }
 
 func examplesKey(exs []task.Example) string {
@@ -151,7 +157,7 @@ func (a *Agent) deadline(ctx context.Context, limit time.Duration) time.Time {
 // spec bounds a search of limit (or, with Options.MaxPrograms, of the
 // programs budget divided by div), cancelled with ctx.
 func (a *Agent) spec(ctx context.Context, limit time.Duration, div int64) searchSpec {
-	s := searchSpec{done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
+	s := searchSpec{shared: a.opts.Shared, done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
 	if a.opts.MaxPrograms > 0 {
 		s.maxPrograms = max(a.opts.MaxPrograms/div, 1)
 		if d, ok := ctx.Deadline(); ok {
@@ -222,7 +228,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	default:
 		p, err := newProblem(req.Task, req.Examples)
 		if err != nil {
-			if !errors.Is(err, errUnsupported) {
+			if !errors.Is(err, dsl.ErrUnsupported) {
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 			}
 			if err := ctx.Err(); err != nil {
@@ -250,9 +256,9 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				break
 			}
 		}
-		// The lambda banks are built once per process (and per set of
+		// The lambda banks are built once per Shared (and per set of
 		// constants mined from the task's text), not on the session's clock.
-		if _, ok := lambdasFor(p.mined, ctx.Done()); !ok {
+		if _, ok := a.opts.Shared.lambdasFor(p.Mined, ctx.Done()); !ok {
 			return agent.WriteResult{}, fmt.Errorf("synth write: %w", ctx.Err())
 		}
 		limit := a.sessionLimit()
@@ -265,7 +271,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		sr := newSearcher(p, spec)
 		res := sr.run()
 		relaxed := false
-		if !res.solved && ctx.Err() == nil && p.relaxLabels() {
+		if !res.solved && ctx.Err() == nil && p.RelaxLabels() {
 			relaxed = true
 			spec := a.spec(ctx, minSessionTime, 20)
 			spec.skip = skip
@@ -274,7 +280,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				r.evaluated += res.evaluated
 				res = r
 				fmt.Fprintf(&notes, "Nothing fitted the %d examples as computed strings; read as the names of categories (%s), a table from a computed value fits.\n",
-					len(req.Examples), strings.Join(labelStrings(p.labels), ", "))
+					len(req.Examples), strings.Join(dsl.LabelStrings(p.Labels), ", "))
 			}
 		}
 		if err := ctx.Err(); err != nil {
@@ -289,8 +295,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			a.stuck, a.stuckKey = sr, key
 		}
 		a.mu.Unlock()
-		s.prog = program{Root: res.best, Binding: p.b.line, BindingHelper: p.b.helper, Vars: p.b.names, Round: p.round, Nullable: p.nullable}
-		s.types = p.b.types
+		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
+		s.types = p.B.Types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
 		a.sessions[key] = s
@@ -362,12 +368,12 @@ func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*
 // failed on some of the earlier examples, so they fail on these, and the
 // new evidence only confirms it. A new search would mostly find it again,
 // at the cost of a whole session.
-func (a *Agent) stillConsistent(p *problem, n int) (s *session) {
+func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	a.mu.Lock()
 	last := a.last
 	a.mu.Unlock()
-	if last == nil || last.prog.Root == nil || last.prog.Binding != p.b.line || !slices.Equal(last.types, p.b.types) ||
-		last.prog.Round != p.round || last.prog.Nullable != p.nullable {
+	if last == nil || last.prog.Root == nil || last.prog.Binding != p.B.Line || !slices.Equal(last.types, p.B.Types) ||
+		last.prog.Round != p.Round || last.prog.Nullable != p.Nullable {
 		return nil
 	}
 	// An operator panicking on an extreme value makes the program fail.
@@ -376,11 +382,11 @@ func (a *Agent) stillConsistent(p *problem, n int) (s *session) {
 			s = nil
 		}
 	}()
-	vals := make([]any, len(p.envs))
-	for i, env := range p.envs {
-		vals[i] = evalNode(last.prog.Root, env)
+	vals := make([]any, len(p.Envs))
+	for i, env := range p.Envs {
+		vals[i] = dsl.EvalNode(last.prog.Root, env)
 	}
-	if !p.allMatch(vals) {
+	if !p.AllMatch(vals) {
 		return nil
 	}
 	res := last.result
@@ -409,12 +415,12 @@ func (r searchResult) skipKeys() map[string]bool {
 
 func describe(res searchResult, n int, spent time.Duration) string {
 	var sb strings.Builder
-	fams := map[family]bool{}
+	fams := map[dsl.Family]bool{}
 	if res.best != nil {
-		res.best.families(fams)
+		res.best.Families(fams)
 	}
 	var used []string
-	for f := famConst; f < numFamilies; f++ {
+	for f := dsl.FamConst; f < dsl.NumFamilies; f++ {
 		if fams[f] {
 			used = append(used, f.String())
 		}
@@ -464,7 +470,7 @@ func modeOutput(exs []task.Example) (any, int) {
 		}
 		count[c]++
 		if count[c] > bestN {
-			if v, ok := decodeRaw(ex.Output); ok {
+			if v, ok := dsl.DecodeRaw(ex.Output); ok {
 				best, bestN = v, count[c]
 			}
 		}

@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func TestSessionLimit(t *testing.T) {
@@ -34,7 +36,7 @@ func TestSessionLimit(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{TimeLimit: tc.session, RunTimeLimit: tc.run})
+			a := New(Options{Shared: testShared, TimeLimit: tc.session, RunTimeLimit: tc.run})
 			a.searched = tc.searched
 			if got := a.sessionLimit(); got != tc.want {
 				t.Errorf("sessionLimit() = %v, want %v", got, tc.want)
@@ -81,7 +83,7 @@ func TestWriteKeepsConsistentProgram(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{Seed: 1, MaxPrograms: testPrograms})
+			a := New(Options{Shared: testShared, Seed: 1, MaxPrograms: testPrograms})
 			dir := t.TempDir()
 			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: first, Workspace: dir}); err != nil {
 				t.Fatal(err)
@@ -112,7 +114,7 @@ func TestDeterminism(t *testing.T) {
 	}}
 	sortExs := examplesFor(t, sorting, []string{"[3,1,2]", "[5,-4]", "[0]"})
 	run := func() (string, []string) {
-		a := New(Options{Seed: 42, MaxPrograms: testPrograms})
+		a := New(Options{Shared: testShared, Seed: 42, MaxPrograms: testPrograms})
 		dir := t.TempDir()
 		if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
 			t.Fatal(err)
@@ -145,7 +147,7 @@ func TestWriteNotesAndFallback(t *testing.T) {
 	tk := task.Task{Name: "t", InputType: "object", FunctionName: "solve", Kind: task.KindOther}
 	exs := []task.Example{{Input: json.RawMessage(`{"a": 1}`), Output: json.RawMessage(`1`)}}
 	dir := t.TempDir()
-	res, err := New(Options{}).Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
+	res, err := New(Options{Shared: testShared}).Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func TestWriteNamesCategoriesAsLastResort(t *testing.T) {
 		{Input: json.RawMessage("[3, -1, 4]"), Output: json.RawMessage(`"north"`)},
 		{Input: json.RawMessage("[-2, -7]"), Output: json.RawMessage(`"south"`)},
 	}
-	a := New(Options{Seed: 1, MaxPrograms: testPrograms})
+	a := New(Options{Shared: testShared, Seed: 1, MaxPrograms: testPrograms})
 	dir := t.TempDir()
 	res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 	if err != nil {
@@ -215,7 +217,7 @@ func TestFallbackConstant(t *testing.T) {
 		for _, o := range tt.outputs {
 			exs = append(exs, task.Example{Input: json.RawMessage(`{"k": 1}`), Output: json.RawMessage(o)})
 		}
-		src := fallbackProgram("solve", exs, errUnsupported)
+		src := fallbackProgram("solve", exs, dsl.ErrUnsupported)
 		out, err := exec.Command("python3", "-c", src+"\nimport json\nprint(json.dumps(solve(None), sort_keys=True))").CombinedOutput()
 		if err != nil {
 			t.Fatalf("fallback program does not run: %v\n%s\n%s", err, src, out)
@@ -252,7 +254,7 @@ func TestWriteCancelled(t *testing.T) {
 		{"while the lambda banks are built", "7002", 5 * time.Millisecond},
 		{"during the search", "7001", 1500 * time.Millisecond},
 	}
-	warm := New(Options{MaxPrograms: 1})
+	warm := New(Options{Shared: testShared, MaxPrograms: 1})
 	tk, exs := stuckTask(t, "7001")
 	// The banks of 7001 exist before the search is cancelled.
 	if _, err := warm.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: t.TempDir()}); err != nil {
@@ -261,7 +263,7 @@ func TestWriteCancelled(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tk, exs := stuckTask(t, tc.constant)
-			a := New(Options{TimeLimit: time.Minute})
+			a := New(Options{Shared: testShared, TimeLimit: time.Minute})
 			dir := t.TempDir()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -310,7 +312,7 @@ func BenchmarkWriteCancel(b *testing.B) {
 	defaultLambdas()
 	var latency time.Duration
 	for i := 0; i < b.N; i++ {
-		a := New(Options{TimeLimit: time.Minute})
+		a := New(Options{Shared: testShared, TimeLimit: time.Minute})
 		ctx, cancel := context.WithCancel(context.Background())
 		var at time.Time
 		go func() {
@@ -334,7 +336,7 @@ func BenchmarkWriteCancel(b *testing.B) {
 // a session reuses the result.
 func TestWriteGoesOnWhenStuck(t *testing.T) {
 	tk, exs := stuckTask(t, "7001")
-	a := New(Options{MaxPrograms: 1 << 16})
+	a := New(Options{Shared: testShared, MaxPrograms: 1 << 16})
 	dir := t.TempDir()
 	key := examplesKey(exs)
 	fb := &agent.Feedback{Passed: 0, Total: len(exs)}
@@ -353,7 +355,7 @@ func TestWriteGoesOnWhenStuck(t *testing.T) {
 		t.Errorf("programs evaluated after each session: %v, want growing", evaluated)
 	}
 	// The run's time spent: the same result again.
-	b := New(Options{TimeLimit: time.Second, RunTimeLimit: time.Second})
+	b := New(Options{Shared: testShared, TimeLimit: time.Second, RunTimeLimit: time.Second})
 	if _, err := b.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +375,7 @@ func TestWriteStuckFindsLater(t *testing.T) {
 	c := familyCases[1] // scalar: a * 2 - b
 	tk := taskFor(c)
 	exs := examplesFor(t, c, c.inputs)
-	a := New(Options{MaxPrograms: 1 << 13})
+	a := New(Options{Shared: testShared, MaxPrograms: 1 << 13})
 	fb := &agent.Feedback{Passed: 0, Total: len(exs)}
 	for i := 0; i < 20; i++ {
 		res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: t.TempDir(), Feedback: fb})

@@ -5,6 +5,10 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // Several arguments in one input: an input of kind other described as a
@@ -29,44 +33,44 @@ var pythonReserved = map[string]bool{"and": true, "as": true, "def": true, "del"
 // description, or returns nil when the description names none, a part
 // is not an integer, a string or a list of either, or an observed input
 // does not fit.
-func argsBinding(t task.Task, inputs []any, b *binding) *binding {
+func argsBinding(t task.Task, observed []any, b *dsl.Binding) *dsl.Binding {
 	if t.Kind != task.KindOther {
 		return nil
 	}
-	tp := inputTemplate(t)
-	if tp == nil || tp.kind != tkTuple || len(tp.elems) < 2 {
+	tp := inputs.TemplateOf(t)
+	if tp == nil || tp.Kind != inputs.TkTuple || len(tp.Elems) < 2 {
 		return nil
 	}
-	m := namesTupleRe.FindStringSubmatch(t.InputType)
+	m := inputs.NamesTupleRe.FindStringSubmatch(t.InputType)
 	if m == nil {
 		return nil
 	}
 	names := strings.Split(m[1], ",")
-	if len(names) != len(tp.elems) {
+	if len(names) != len(tp.Elems) {
 		return nil
 	}
-	nb := &binding{floats: b.floats, shape: "args"}
+	nb := &dsl.Binding{Floats: b.Floats, Shape: "args"}
 	used := map[string]bool{}
-	for i, e := range tp.elems {
-		var vt valType
+	for i, e := range tp.Elems {
+		var vt dsl.Type
 		switch {
-		case e.kind == tkInt:
-			vt = tInt
-		case e.kind == tkStr && len(e.choices) == 0:
-			vt = tStr
-		case e.kind == tkList && e.elems[0].kind == tkInt:
-			vt = tListInt
-		case e.kind == tkList && e.elems[0].kind == tkStr:
-			vt = tListStr
+		case e.Kind == inputs.TkInt:
+			vt = dsl.Int
+		case e.Kind == inputs.TkStr && len(e.Choices) == 0:
+			vt = dsl.Str
+		case e.Kind == inputs.TkList && e.Elems[0].Kind == inputs.TkInt:
+			vt = dsl.ListInt
+		case e.Kind == inputs.TkList && e.Elems[0].Kind == inputs.TkStr:
+			vt = dsl.ListStr
 		default:
 			return nil
 		}
-		if b.floats {
+		if b.Floats {
 			switch vt {
-			case tInt:
-				vt = tFloat
-			case tListInt:
-				vt = tListFloat
+			case dsl.Int:
+				vt = dsl.Float
+			case dsl.ListInt:
+				vt = dsl.ListFloat
 			}
 		}
 		name := strings.ToLower(strings.TrimSpace(names[i]))
@@ -77,17 +81,17 @@ func argsBinding(t task.Task, inputs []any, b *binding) *binding {
 			name += "_"
 		}
 		used[name] = true
-		nb.names = append(nb.names, name)
-		nb.types = append(nb.types, vt)
+		nb.Names = append(nb.Names, name)
+		nb.Types = append(nb.Types, vt)
 	}
-	if !slices.ContainsFunc(nb.types, func(t valType) bool { return t != nb.types[0] }) && nb.types[0] != tListInt && nb.types[0] != tListFloat {
+	if !slices.ContainsFunc(nb.Types, func(t dsl.Type) bool { return t != nb.Types[0] }) && nb.Types[0] != dsl.ListInt && nb.Types[0] != dsl.ListFloat {
 		// Numbers or strings of one type: the list binding (xs, words)
 		// lets min, sorted and the like see them all at once.
 		return nil
 	}
-	nb.line = strings.Join(nb.names, ", ") + " = input_data"
-	for _, in := range inputs {
-		if _, err := nb.env(in); err != nil {
+	nb.Line = strings.Join(nb.Names, ", ") + " = input_data"
+	for _, in := range observed {
+		if _, err := nb.Env(in); err != nil {
 			return nil
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func TestArgsBinding(t *testing.T) {
@@ -38,10 +40,10 @@ func TestArgsBinding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tk := task.Task{Kind: task.KindOther, InputType: tt.typ, InputConstraints: tt.constr}
-			b := argsBinding(tk, decodeAll(t, tt.inputs...), &binding{})
+			b := argsBinding(tk, decodeAll(t, tt.inputs...), &dsl.Binding{})
 			got := "none"
 			if b != nil {
-				got = fmt.Sprintf("%s %v", b.line, b.types)
+				got = fmt.Sprintf("%s %v", b.Line, b.Types)
 			}
 			if got != tt.want {
 				t.Errorf("binding %q, want %q", got, tt.want)
@@ -77,7 +79,7 @@ func TestArgsBindingSolves(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {
-			a := New(Options{Seed: 1, TimeLimit: 20 * time.Second})
+			a := New(Options{Shared: testShared, Seed: 1, TimeLimit: 20 * time.Second})
 			dir := t.TempDir()
 			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: taskFor(tt.c), Examples: examplesFor(t, tt.c, tt.c.inputs), Workspace: dir}); err != nil {
 				t.Fatal(err)

@@ -1,9 +1,7 @@
 package synth
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Token lists. An input of kind other that is a list of tokens of several
@@ -11,7 +9,7 @@ import (
 // with a word (["push", 5], ["pop"]) — has no DSL type of its own. It binds
 // as a list of strings, one per token, a record written as its parts
 // joined by spaces ("push 5"), so that the string operators and the token
-// interpreter (strategy_template_interp.go) read it. The emitted program
+// interpreter (sketch/interp.go) read it. The emitted program
 // converts input_data the same way with a small helper.
 
 // tokensHelper is the Python helper of the tokens binding.
@@ -23,69 +21,15 @@ const tokensHelper = `def token(t):
 // input is not one (every input a list, every token an integer, a string
 // or a record of integers and strings that starts with a string, and no
 // string holding a space).
-func tokensBinding(inputs []any) *binding {
+func tokensBinding(inputs []any) *dsl.Binding {
 	if len(inputs) == 0 {
 		return nil
 	}
 	for _, in := range inputs {
-		if _, ok := tokenList(in); !ok {
+		if _, ok := dsl.TokenList(in); !ok {
 			return nil
 		}
 	}
-	return &binding{names: []string{"toks"}, types: []valType{tListStr}, line: "toks = [token(t) for t in input_data]",
-		shape: "tokens", helper: tokensHelper}
-}
-
-// tokenList converts an input to its tokens' texts.
-func tokenList(in any) ([]string, bool) {
-	xs, ok := in.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		switch t := x.(type) {
-		case []any:
-			if len(t) == 0 {
-				return nil, false
-			}
-			if _, head := t[0].(string); !head {
-				return nil, false
-			}
-			parts := make([]string, len(t))
-			for j, p := range t {
-				s, ok := tokenText(p)
-				if !ok {
-					return nil, false
-				}
-				parts[j] = s
-			}
-			out[i] = strings.Join(parts, " ")
-		default:
-			s, ok := tokenText(x)
-			if !ok {
-				return nil, false
-			}
-			out[i] = s
-		}
-	}
-	return out, true
-}
-
-// tokenText is Python's str of an integer or a string without spaces.
-func tokenText(v any) (string, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		if !isIntNumber(x) {
-			return "", false
-		}
-		var n int64
-		if _, err := fmt.Sscan(string(x), &n); err != nil {
-			return "", false
-		}
-		return fmt.Sprint(n), true
-	case string:
-		return x, x != "" && !strings.ContainsAny(x, " \t\n")
-	}
-	return "", false
+	return &dsl.Binding{Names: []string{"toks"}, Types: []dsl.Type{dsl.ListStr}, Line: "toks = [token(t) for t in input_data]",
+		Shape: "tokens", Helper: tokensHelper}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // A list of tokens of several sorts binds as their texts, the same texts
@@ -34,7 +36,7 @@ func TestTokensBinding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := tokenList(v)
+		got, ok := dsl.TokenList(v)
 		if c.want == nil {
 			if ok {
 				t.Errorf("tokenList(%s) = %q, want no token list", c.in, got)
@@ -51,7 +53,7 @@ func TestTokensBinding(t *testing.T) {
 		if b == nil {
 			t.Fatalf("tokensBinding(%s) = nil", c.in)
 		}
-		env, err := b.env(v)
+		env, err := b.Env(v)
 		if err != nil || !slices.Equal(env[0].([]string), c.want) {
 			t.Errorf("env(%s) = %v, %v", c.in, env, err)
 		}
@@ -73,7 +75,7 @@ func TestTokensBinding(t *testing.T) {
 	}
 	for i, in := range bound {
 		v, _ := task.Decode(json.RawMessage(in))
-		want, _ := tokenList(v)
+		want, _ := dsl.TokenList(v)
 		if !slices.Equal(got[i], want) {
 			t.Errorf("python token texts of %s = %q, want %q", in, got[i], want)
 		}
@@ -100,7 +102,7 @@ func TestOtherBindingFallsBackToTokens(t *testing.T) {
 			ins = append(ins, v)
 		}
 		b, err := newBinding(task.Task{Kind: task.KindOther, InputType: "a list"}, ins)
-		if err != nil || b.shape != c.shape {
+		if err != nil || b.Shape != c.shape {
 			t.Errorf("binding of %v: %+v, %v; want shape %s", c.inputs, b, err, c.shape)
 		}
 	}

@@ -3,19 +3,21 @@ package synth
 import (
 	"sync"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // TestConcurrentSearches runs searches in two goroutines at once, as a
 // sweep with --parallel 2 runs two tasks' synthesizers in one process,
-// and checks that each finds what it finds alone: the lambda banks and
-// the catalogue are shared by all searches, and nothing a search writes
-// may live in them (run with -race as well).
+// and checks that each finds what it finds alone: the two share one
+// Shared, which neither has built banks in yet, and the catalogue, and
+// nothing a search writes may live in them (run with -race as well).
 func TestConcurrentSearches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a dozen searches")
 	}
 	searches := goldenSearches()[:8]
-	problems := make([]*problem, len(searches))
+	problems := make([]*dsl.Problem, len(searches))
 	alone := make([]string, len(searches))
 	spec := testSpec()
 	spec.maxPrograms = 1 << 22
@@ -27,6 +29,7 @@ func TestConcurrentSearches(t *testing.T) {
 		problems[i] = p
 		alone[i] = found(search(p, spec))
 	}
+	spec.shared = NewShared(SharedOptions{})
 	var wg sync.WaitGroup
 	got := make([][]string, 2)
 	for g := range got {

@@ -4,77 +4,25 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
-
-// entry is one program in the bank with its value on every environment.
-type entry struct {
-	n   *node
-	col vec
-	// boxedVals holds the values boxed: filled from col on the first call of
-	// values (an operator without a kernel takes the program as an
-	// argument, a strategy reads it), or given instead of col for a
-	// program outside the bank.
-	boxedVals []any
-}
-
-// values returns the program's values boxed, errV where it raised.
-func (e *entry) values() []any {
-	if e.boxedVals == nil {
-		e.boxedVals = e.col.boxed()
-	}
-	return e.boxedVals
-}
-
-// at returns the program's value on environment i boxed, errV where it
-// raised, without boxing the others.
-func (e *entry) at(i int) any {
-	if e.boxedVals != nil {
-		return e.boxedVals[i]
-	}
-	if e.col.bad != nil && e.col.bad[i] {
-		return errV
-	}
-	switch c := e.col.data.(type) {
-	case []int64:
-		return c[i]
-	case []float64:
-		return c[i]
-	case []bool:
-		return c[i]
-	case []string:
-		return c[i]
-	case [][]int64:
-		return c[i]
-	case [][]float64:
-		return c[i]
-	case [][]bool:
-		return c[i]
-	case [][]string:
-		return c[i]
-	case [][]pair:
-		return c[i]
-	}
-	return errV
-}
-
-// typ is the program's type.
-func (e *entry) typ() valType { return columnType(e.col.data) }
 
 // enumerator grows a bank of programs bottom-up by size. Programs with the
 // same values on every environment are observationally equivalent: only the
 // first (smallest, earliest operator) is kept.
 type enumerator struct {
 	envs  [][]any
-	vars  []valType
-	ops   []*operator
-	lams  *lamBanks
-	bank  [numTypes][][]*entry // [type][size]
-	seen  [numTypes]hashSet
+	vars  []dsl.Type
+	ops   []*dsl.Operator
+	lams  *dsl.Lambdas
+	bank  [dsl.NumTypes][][]*dsl.Entry // [type][size]
+	seen  [dsl.NumTypes]dsl.HashSet
 	level int // last size completed
 
 	// The search's clock (clock, mark) runs in nanoseconds up to
-	// deadline, or, when maxEval is set, in programs evaluated up to
-	// maxEval: a budget counted in programs makes the search's outcome
+	// deadline, or, when MaxEval is set, in programs evaluated up to
+	// MaxEval: a budget counted in programs makes the search's outcome
 	// independent of the machine's load.
 	deadline time.Time
 	maxEval  int64
@@ -87,7 +35,7 @@ type enumerator struct {
 	gc *gcHold
 	// maxPerType caps the bank per type (0: unbounded).
 	maxPerType int
-	perType    [numTypes]int
+	perType    [dsl.NumTypes]int
 
 	// evaluated counts candidate programs evaluated (each on every env).
 	evaluated int64
@@ -98,20 +46,20 @@ type enumerator struct {
 	memFull bool
 
 	// onNew is called for each new program; returning true stops the search.
-	onNew func(t valType, e *entry) bool
+	onNew func(t dsl.Type, e *dsl.Entry) bool
 
 	// The scratch space of try: a column of every result type (in the
 	// store: the first new program of the type keeps it), the mask of
 	// failed environments, the arguments' columns and boxed values.
-	out    [numTypes]any
+	out    [dsl.NumTypes]any
 	bad    []bool
-	cols   []vec
+	cols   []dsl.Vec
 	args   []any
-	picked []*entry
+	picked []*dsl.Entry
 	// ar holds the results of kernels, store what the bank keeps
-	// (arena.go).
-	ar    arena
-	store *store
+	// (dsl/arena.go).
+	ar    dsl.Arena
+	store *dsl.Store
 	// sweepUntil bounds a sweep on the clock (0: unbounded); sweepCut
 	// says it was cut short.
 	sweepUntil int64
@@ -124,15 +72,15 @@ type enumerator struct {
 	skip      int64
 	// recent collects new programs while recording (for the sweep).
 	recording bool
-	recent    []*entry
+	recent    []*dsl.Entry
 }
 
 type enumConfig struct {
 	envs      [][]any
-	vars      []valType
+	vars      []dsl.Type
 	consts    []any
-	ops       []*operator
-	lams      *lamBanks
+	ops       []*dsl.Operator
+	lams      *dsl.Lambdas
 	deadline  time.Time
 	maxEval   int64
 	done      <-chan struct{}
@@ -143,11 +91,11 @@ type enumConfig struct {
 func newEnumerator(c enumConfig) *enumerator {
 	en := &enumerator{envs: c.envs, vars: c.vars, ops: c.ops, lams: c.lams, deadline: c.deadline, maxEval: c.maxEval, done: c.done, memLimit: c.memLimit, maxPerType: c.maxPerTyp}
 	for t := range en.bank {
-		en.bank[t] = [][]*entry{nil, nil}
+		en.bank[t] = [][]*dsl.Entry{nil, nil}
 	}
-	en.store = new(store)
+	en.store = new(dsl.Store)
 	en.bad = make([]bool, len(c.envs))
-	en.cols = make([]vec, 4)
+	en.cols = make([]dsl.Vec, 4)
 	en.args = make([]any, 4)
 	// Size 1: variables, then constants.
 	for i, t := range c.vars {
@@ -155,15 +103,15 @@ func newEnumerator(c enumConfig) *enumerator {
 		for j, env := range c.envs {
 			vals[j] = env[i]
 		}
-		en.add(t, &node{Var: i, Size: 1}, vals)
+		en.add(t, &dsl.Node{Var: i, Size: 1}, vals)
 	}
 	for _, k := range c.consts {
-		t, _ := typeOf(k)
+		t, _ := dsl.TypeOf(k)
 		vals := make([]any, len(c.envs))
 		for j := range vals {
 			vals[j] = k
 		}
-		en.add(t, &node{Var: -1, Const: k, Size: 1}, vals)
+		en.add(t, &dsl.Node{Var: -1, Const: k, Size: 1}, vals)
 	}
 	en.level = 1
 	return en
@@ -172,17 +120,17 @@ func newEnumerator(c enumConfig) *enumerator {
 // add registers a program given its values boxed unless an equivalent
 // one exists; it reports whether the program was new. A constant's values
 // are the same on every environment (vec.same).
-func (en *enumerator) add(t valType, n *node, vals []any) bool {
-	col := columnOf(t, vals)
-	if col.bad != nil && !slices.Contains(col.bad, false) {
+func (en *enumerator) add(t dsl.Type, n *dsl.Node, vals []any) bool {
+	col := dsl.ColumnOf(t, vals)
+	if col.Bad != nil && !slices.Contains(col.Bad, false) {
 		return false
 	}
-	col.same = n.Op == nil && n.Var < 0
-	return en.addHashed(t, n, col, hashColumn(col.data, col.bad, len(vals), col.same))
+	col.Same = n.Op == nil && n.Var < 0
+	return en.addHashed(t, n, col, dsl.HashColumn(col.Data, col.Bad, len(vals), col.Same))
 }
 
-func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
-	if en.seen[t].has(h) {
+func (en *enumerator) addHashed(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hasher) bool {
+	if en.seen[t].Has(h) {
 		return false
 	}
 	return en.addUnseen(t, n, col, h)
@@ -190,7 +138,7 @@ func (en *enumerator) addHashed(t valType, n *node, col vec, h hasher) bool {
 
 // addUnseen is addHashed for a hash known not to be in the set (try has
 // just looked it up).
-func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
+func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hasher) bool {
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
@@ -199,8 +147,8 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 		// A sweep still reduces what it records (transiently); the hash
 		// (a few bytes) keeps equivalent programs from being checked again.
 		en.memFull = true
-		en.seen[t].insert(h)
-		e := &entry{n: n, col: col}
+		en.seen[t].Insert(h)
+		e := &dsl.Entry{N: n, Col: col}
 		if en.recording {
 			en.recent = append(en.recent, e)
 		}
@@ -209,14 +157,14 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 		}
 		return false
 	}
-	en.seen[t].insert(h)
+	en.seen[t].Insert(h)
 	en.perType[t]++
-	en.memUsed += 96 + columnBytes(col.data, col.bad)
+	en.memUsed += 96 + dsl.ColumnBytes(col.Data, col.Bad)
 	en.gc.grew(en.memUsed)
 	for len(en.bank[t]) <= n.Size {
 		en.bank[t] = append(en.bank[t], nil)
 	}
-	e := en.store.entry(entry{n: n, col: col})
+	e := en.store.Entry(dsl.Entry{N: n, Col: col})
 	en.bank[t][n.Size] = appendEntry(en.bank[t][n.Size], e)
 	if en.recording {
 		en.recent = append(en.recent, e)
@@ -228,17 +176,17 @@ func (en *enumerator) addUnseen(t valType, n *node, col vec, h hasher) bool {
 }
 
 // appendEntry is append(list, e), except that a list grows into memory
-// from newChunk: a size of a type holds up to millions of programs, and
+// from NewChunk: a size of a type holds up to millions of programs, and
 // the fresh memory of each doubling is, from a megabyte on, faulted in
 // by one system call instead of one page fault at a time.
-func appendEntry(list []*entry, e *entry) []*entry {
+func appendEntry(list []*dsl.Entry, e *dsl.Entry) []*dsl.Entry {
 	if len(list) == cap(list) {
-		list = append(newChunk[*entry](max(16, 2*cap(list)), true), list...)
+		list = append(dsl.NewChunk[*dsl.Entry](max(16, 2*cap(list)), true), list...)
 	}
 	return append(list, e)
 }
 
-// grow enumerates every size up to maxSize (continuing from the last level
+// grow enumerates every size up to MaxSize (continuing from the last level
 // completed) until the deadline, the memory bound or onNew stops it. A
 // level cut short by the deadline is resumed by the next grow where it
 // stopped (resume).
@@ -298,8 +246,8 @@ func (en *enumerator) end() int64 {
 	return en.deadline.UnixNano()
 }
 
-// mark is the position on the clock after share of what is left.
-func (en *enumerator) mark(share float64) int64 {
+// Mark is the position on the clock after share of what is left.
+func (en *enumerator) Mark(share float64) int64 {
 	now := en.clock()
 	return now + int64(float64(en.end()-now)*share)
 }
@@ -340,7 +288,7 @@ func (en *enumerator) budgeted(share float64, f func()) {
 	if en.stopped {
 		return
 	}
-	en.sweepUntil = en.mark(share)
+	en.sweepUntil = en.Mark(share)
 	f()
 	en.sweepUntil = 0
 	if en.sweepCut {
@@ -354,10 +302,10 @@ func (en *enumerator) growLevel(s int) {
 	for _, op := range en.ops {
 		rest := s - op.Cost
 		nslots := len(op.Args)
-		if op.Sig != sigNone {
+		if op.Sig != dsl.SigNone {
 			nslots++
 		}
-		if op.Sig2 != sigNone {
+		if op.Sig2 != dsl.SigNone {
 			nslots++
 		}
 		if rest < nslots {
@@ -384,7 +332,7 @@ func (en *enumerator) growLevel(s int) {
 
 // compositions distributes total over the operator's slots (lambdas first,
 // then arguments), each at least 1, and enumerates each distribution.
-func (en *enumerator) compositions(op *operator, sizes []int, i, total int) {
+func (en *enumerator) compositions(op *dsl.Operator, sizes []int, i, total int) {
 	if en.stopped {
 		return
 	}
@@ -399,25 +347,25 @@ func (en *enumerator) compositions(op *operator, sizes []int, i, total int) {
 	}
 }
 
-func (en *enumerator) combine(op *operator, sizes []int) {
+func (en *enumerator) combine(op *dsl.Operator, sizes []int) {
 	j := 0
-	var lams1, lams2 []*lambda
-	if op.Sig != sigNone {
-		lams1 = en.lams.get(op.Sig, op.LamRet, sizes[j])
+	var lams1, lams2 []*dsl.Lambda
+	if op.Sig != dsl.SigNone {
+		lams1 = en.lams.Get(op.Sig, op.LamRet, sizes[j])
 		j++
 		if len(lams1) == 0 {
 			return
 		}
 	}
-	if op.Sig2 != sigNone {
-		lams2 = en.lams.get(op.Sig2, op.LamRet2, sizes[j])
+	if op.Sig2 != dsl.SigNone {
+		lams2 = en.lams.Get(op.Sig2, op.LamRet2, sizes[j])
 		j++
 		if len(lams2) == 0 {
 			return
 		}
 	}
 	argSizes := sizes[j:]
-	lists := make([][]*entry, len(op.Args))
+	lists := make([][]*dsl.Entry, len(op.Args))
 	for a, t := range op.Args {
 		if argSizes[a] >= len(en.bank[t]) {
 			return
@@ -432,16 +380,16 @@ func (en *enumerator) combine(op *operator, sizes []int) {
 		size += s
 	}
 	if cap(en.picked) < len(lists) {
-		en.picked = make([]*entry, len(lists))
+		en.picked = make([]*dsl.Entry, len(lists))
 	}
 	picked := en.picked[:len(lists)]
-	run := func(l *lambda) {
+	run := func(l *dsl.Lambda) {
 		en.product(op, l, lists, picked, 0, size)
 	}
 	switch {
-	case op.Sig == sigNone:
+	case op.Sig == dsl.SigNone:
 		run(nil)
-	case op.Sig2 == sigNone:
+	case op.Sig2 == dsl.SigNone:
 		for _, l := range lams1 {
 			if en.stopped {
 				return
@@ -463,7 +411,7 @@ func (en *enumerator) combine(op *operator, sizes []int) {
 	}
 }
 
-func (en *enumerator) product(op *operator, l *lambda, lists [][]*entry, picked []*entry, i, size int) {
+func (en *enumerator) product(op *dsl.Operator, l *dsl.Lambda, lists [][]*dsl.Entry, picked []*dsl.Entry, i, size int) {
 	switch {
 	case i == len(lists):
 		// An operator without arguments.
@@ -501,7 +449,7 @@ func (en *enumerator) product(op *operator, l *lambda, lists [][]*entry, picked 
 //
 // In a level, the choices of arguments are counted (levelDone), and
 // those a resumed level went through before are passed over (skip).
-func (en *enumerator) tryFrom(op *operator, l *lambda, last, picked []*entry, size, k int) (at int) {
+func (en *enumerator) tryFrom(op *dsl.Operator, l *dsl.Lambda, last, picked []*dsl.Entry, size, k int) (at int) {
 	defer func() {
 		if recover() != nil {
 			if en.inLevel && !en.stopped {
@@ -528,13 +476,13 @@ func (en *enumerator) tryFrom(op *operator, l *lambda, last, picked []*entry, si
 
 // try evaluates op applied to the picked programs on every environment;
 // an operator panicking on an extreme value drops that one program.
-func (en *enumerator) try(op *operator, l *lambda, picked []*entry, size int) {
+func (en *enumerator) try(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entry, size int) {
 	defer func() { _ = recover() }()
 	en.tryOne(op, l, picked, size)
 }
 
 // tryOne is try without recovering from a panic (tryFrom recovers).
-func (en *enumerator) tryOne(op *operator, l *lambda, picked []*entry, size int) {
+func (en *enumerator) tryOne(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entry, size int) {
 	if en.maxPerType > 0 && en.perType[op.Ret] >= en.maxPerType {
 		return
 	}
@@ -547,39 +495,39 @@ func (en *enumerator) tryOne(op *operator, l *lambda, picked []*entry, size int)
 	n := len(en.envs)
 	out := en.out[op.Ret]
 	if out == nil {
-		out = en.store.freshColumn(op.Ret, n)
+		out = en.store.FreshColumn(op.Ret, n)
 		en.out[op.Ret] = out
 	}
 	bad := en.bad
-	mark := en.ar.mark()
+	mark := en.ar.Mark()
 	// An operator (a function of its arguments and lambda alone, which
 	// sees only its own arguments) applied to programs that are the same
 	// on every environment gives the same value on every one: it is
 	// computed on the first and copied to the others.
-	same := op.kern != nil && len(picked) > 0
-	if op.kern != nil {
+	same := op.Kern != nil && len(picked) > 0
+	if op.Kern != nil {
 		clear(bad)
 		args := en.cols[:len(picked)]
 		for j, e := range picked {
-			args[j] = e.col
-			same = same && e.col.same
+			args[j] = e.Col
+			same = same && e.Col.Same
 			if !op.Lazy {
-				for i, b := range e.col.bad {
+				for i, b := range e.Col.Bad {
 					bad[i] = bad[i] || b
 				}
 			}
 		}
 		if same {
-			op.kern(&en.ar, l, args, 1, out, bad)
-			spread(out, bad, n)
+			op.Kern(&en.ar, l, args, 1, out, bad)
+			dsl.Spread(out, bad, n)
 		} else {
-			op.kern(&en.ar, l, args, n, out, bad)
+			op.Kern(&en.ar, l, args, n, out, bad)
 		}
 	} else {
 		en.evalBoxed(op, l, picked, out)
 	}
 	if !slices.Contains(bad, false) {
-		en.ar.rewind(mark)
+		en.ar.Rewind(mark)
 		return
 	}
 	if en.inLevel && repeatsArgument(op, out, bad, picked, n, same) {
@@ -588,28 +536,28 @@ func (en *enumerator) tryOne(op *operator, l *lambda, picked []*entry, size int)
 		// (BenchmarkEnumerate: one program evaluated in seven, a sort of
 		// a sorted list, a filter keeping everything...). Only in a
 		// level, whose arguments all come from the bank.
-		en.ar.rewind(mark)
+		en.ar.Rewind(mark)
 		return
 	}
-	h := hashColumn(out, bad, n, same)
-	if en.seen[op.Ret].has(h) {
+	h := dsl.HashColumn(out, bad, n, same)
+	if en.seen[op.Ret].Has(h) {
 		// Equivalent to a program kept before: its results go back.
-		en.ar.rewind(mark)
+		en.ar.Rewind(mark)
 		return
 	}
-	kids := en.store.kids.take(len(picked))
+	kids := en.store.Kids.Take(len(picked))
 	for i, e := range picked {
-		kids[i] = e.n
+		kids[i] = e.N
 	}
 	// The column the kernel wrote is the new program's; the next program
 	// of this type gets a fresh one.
-	col := vec{data: out, same: same}
+	col := dsl.Vec{Data: out, Same: same}
 	en.out[op.Ret] = nil
 	if slices.Contains(bad, true) {
-		col.bad = copyInto(en.store.bools.take(n), bad)
-		clearBad(col.data, col.bad)
+		col.Bad = dsl.CopyInto(en.store.Bools.Take(n), bad)
+		clearBad(col.Data, col.Bad)
 	}
-	en.addUnseen(op.Ret, en.store.node(node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+	en.addUnseen(op.Ret, en.store.Node(dsl.Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
 }
 
 // repeatsArgument reports whether the values out (failed where bad) of
@@ -618,12 +566,12 @@ func (en *enumerator) tryOne(op *operator, l *lambda, picked []*entry, size int)
 // argument's, in the set (the argument is a program of the bank, of op's
 // result type). Values the same on every environment (same, and then
 // the arguments' too) are compared on the first.
-func repeatsArgument(op *operator, out any, bad []bool, picked []*entry, n int, same bool) bool {
+func repeatsArgument(op *dsl.Operator, out any, bad []bool, picked []*dsl.Entry, n int, same bool) bool {
 	if same {
 		n = 1
 	}
 	for j, t := range op.Args {
-		if t == op.Ret && sameValues(out, bad, picked[j].col, n) {
+		if t == op.Ret && sameValues(out, bad, picked[j].Col, n) {
 			return true
 		}
 	}
@@ -633,26 +581,26 @@ func repeatsArgument(op *operator, out any, bad []bool, picked []*entry, n int, 
 // sameValues reports whether the column data (failed where bad) holds the
 // values of v (of data's type) on the first n environments; values equal
 // by == hash alike (floatKey included).
-func sameValues(data any, bad []bool, v vec, n int) bool {
+func sameValues(data any, bad []bool, v dsl.Vec, n int) bool {
 	switch c := data.(type) {
 	case []int64:
-		return sameRows(c, v.data.([]int64), bad, v.bad, n, func(x, y int64) bool { return x == y })
+		return sameRows(c, v.Data.([]int64), bad, v.Bad, n, func(x, y int64) bool { return x == y })
 	case []float64:
-		return sameRows(c, v.data.([]float64), bad, v.bad, n, func(x, y float64) bool { return x == y })
+		return sameRows(c, v.Data.([]float64), bad, v.Bad, n, func(x, y float64) bool { return x == y })
 	case []bool:
-		return sameRows(c, v.data.([]bool), bad, v.bad, n, func(x, y bool) bool { return x == y })
+		return sameRows(c, v.Data.([]bool), bad, v.Bad, n, func(x, y bool) bool { return x == y })
 	case []string:
-		return sameRows(c, v.data.([]string), bad, v.bad, n, func(x, y string) bool { return x == y })
+		return sameRows(c, v.Data.([]string), bad, v.Bad, n, func(x, y string) bool { return x == y })
 	case [][]int64:
-		return sameRows(c, v.data.([][]int64), bad, v.bad, n, slices.Equal[[]int64])
+		return sameRows(c, v.Data.([][]int64), bad, v.Bad, n, slices.Equal[[]int64])
 	case [][]float64:
-		return sameRows(c, v.data.([][]float64), bad, v.bad, n, slices.Equal[[]float64])
+		return sameRows(c, v.Data.([][]float64), bad, v.Bad, n, slices.Equal[[]float64])
 	case [][]bool:
-		return sameRows(c, v.data.([][]bool), bad, v.bad, n, slices.Equal[[]bool])
+		return sameRows(c, v.Data.([][]bool), bad, v.Bad, n, slices.Equal[[]bool])
 	case [][]string:
-		return sameRows(c, v.data.([][]string), bad, v.bad, n, slices.Equal[[]string])
-	case [][]pair:
-		return sameRows(c, v.data.([][]pair), bad, v.bad, n, slices.Equal[[]pair])
+		return sameRows(c, v.Data.([][]string), bad, v.Bad, n, slices.Equal[[]string])
+	case [][]dsl.Pair:
+		return sameRows(c, v.Data.([][]dsl.Pair), bad, v.Bad, n, slices.Equal[[]dsl.Pair])
 	}
 	return false
 }
@@ -674,23 +622,23 @@ func sameRows[T any](a, b []T, bad, bBad []bool, n int, eq func(x, y T) bool) bo
 // evalBoxed is try's evaluation of an operator without a kernel (or a
 // lazy one, which receives failed arguments): environment by environment
 // over boxed values.
-func (en *enumerator) evalBoxed(op *operator, l *lambda, picked []*entry, out any) {
+func (en *enumerator) evalBoxed(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entry, out any) {
 	var boxed [4][]any
 	for j, e := range picked {
-		boxed[j] = e.values()
+		boxed[j] = e.Values()
 	}
 	args := en.args[:len(picked)]
 	for i := range en.bad {
 		failed := false
 		for j := range picked {
 			v := boxed[j][i]
-			if isErr(v) && !op.Lazy {
+			if dsl.IsErr(v) && !op.Lazy {
 				failed = true
 				break
 			}
 			args[j] = v
 		}
-		en.bad[i] = failed || !setAt(out, i, op.Eval(l, args))
+		en.bad[i] = failed || !dsl.SetAt(out, i, op.Eval(l, args))
 	}
 }
 
@@ -722,101 +670,7 @@ func setZero(data any, i int) {
 		c[i] = nil
 	case [][]string:
 		c[i] = nil
-	case [][]pair:
+	case [][]dsl.Pair:
 		c[i] = nil
-	}
-}
-
-// all returns every program of type t, smallest first.
-func (en *enumerator) all(t valType) []*entry {
-	var out []*entry
-	for _, es := range en.bank[t] {
-		out = append(out, es...)
-	}
-	return out
-}
-
-// sweepJob is a one-lambda operator with the programs its arguments take.
-type sweepJob struct {
-	op    *operator
-	lists [][]*entry
-	// args is the size of one choice of arguments.
-	args int
-}
-
-// sweepJobs lists the one-lambda operators (not loops) with their
-// arguments: size-1 programs, except one argument (each in turn) of size
-// argMax.
-func (en *enumerator) sweepJobs(argMax int) []sweepJob {
-	var jobs []sweepJob
-	for _, op := range en.ops {
-		if op.Sig == sigNone || op.Sig2 != sigNone || op.Fam == famLoop {
-			continue
-		}
-		// One argument (each in turn) takes size argMax, the others size 1.
-		positions := len(op.Args)
-		if argMax == 1 {
-			positions = 1
-		}
-		for pos := 0; pos < positions; pos++ {
-			lists := make([][]*entry, len(op.Args))
-			skip := false
-			for a, t := range op.Args {
-				size := 1
-				if a == pos {
-					size = argMax
-				}
-				if len(en.bank[t]) <= size || len(en.bank[t][size]) == 0 {
-					skip = true
-					break
-				}
-				lists[a] = en.bank[t][size]
-			}
-			if !skip {
-				args := 0
-				for _, l := range lists {
-					args += l[0].n.Size
-				}
-				jobs = append(jobs, sweepJob{op, lists, args})
-			}
-		}
-	}
-	return jobs
-}
-
-// reduceRecent applies the lambda-free operators to the programs the sweep
-// produced, with size-1 programs as any further arguments: sum of a map,
-// length of a filter, the maximum of the neighbours' differences...
-func (en *enumerator) reduceRecent() {
-	recent := en.recent
-	en.recent = nil
-	for _, e := range recent {
-		t := e.typ()
-		if t < tStr {
-			// Only reductions of lists and strings: scalar results are
-			// combined by the regular levels.
-			continue
-		}
-		for _, op := range en.ops {
-			if op.Sig != sigNone || len(op.Args) == 0 || len(op.Args) > 2 || op.Args[0] != t {
-				continue
-			}
-			if len(op.Args) == 1 {
-				if en.stopped {
-					return
-				}
-				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
-				continue
-			}
-			if len(en.bank[op.Args[1]]) < 2 {
-				continue
-			}
-			for _, k := range en.bank[op.Args[1]][1] {
-				if en.stopped {
-					return
-				}
-				en.try(op, nil, []*entry{e, k}, op.Cost+e.n.Size+1)
-			}
-		}
 	}
 }

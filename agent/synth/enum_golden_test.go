@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // enumGolden is what an enumerator finds on one problem up to a size: how
@@ -19,7 +21,7 @@ import (
 // evaluating the same number of candidates.
 type enumGolden struct {
 	name      string
-	problem   func(t testing.TB) *problem
+	problem   func(t testing.TB) *dsl.Problem
 	size      int
 	evaluated int64
 	banked    int
@@ -27,8 +29,8 @@ type enumGolden struct {
 }
 
 // familyProblem is the problem of familyCases[i] on its inputs.
-func familyProblem(i int) func(t testing.TB) *problem {
-	return func(t testing.TB) *problem {
+func familyProblem(i int) func(t testing.TB) *dsl.Problem {
+	return func(t testing.TB) *dsl.Problem {
 		t.Helper()
 		c := familyCases[i]
 		p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
@@ -50,13 +52,13 @@ func bankDigest(en *enumerator) (int, string) {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
 				count++
-				fmt.Fprintf(d, "%d %s:", t, e.n.String())
+				fmt.Fprintf(d, "%d %s:", t, e.N.String())
 				for i := range en.envs {
-					if isErr(e.at(i)) {
+					if dsl.IsErr(e.At(i)) {
 						fmt.Fprint(d, " !")
 						continue
 					}
-					fmt.Fprintf(d, " %v", e.at(i))
+					fmt.Fprintf(d, " %v", e.At(i))
 				}
 				fmt.Fprintln(d)
 			}
@@ -90,7 +92,7 @@ func TestEnumeratorGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.problem(t)
 			en := newEnumerator(enumConfig{
-				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+				envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 				lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 			})
 			en.grow(c.size, nil)
@@ -117,20 +119,20 @@ func TestSameValues(t *testing.T) {
 		name string
 		data any
 		bad  []bool
-		v    vec
+		v    dsl.Vec
 		want bool
 	}{
-		{"ints", []int64{1, 2, 3}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, true},
-		{"ints differ", []int64{1, 2, 4}, []bool{false, false, false}, vec{data: []int64{1, 2, 3}}, false},
-		{"failed alike", []int64{1, 9, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}, bad: []bool{false, true, false}}, true},
-		{"failed on one side", []int64{1, 0, 3}, []bool{false, true, false}, vec{data: []int64{1, 0, 3}}, false},
-		{"floats", []float64{0.5, -1}, []bool{false, false}, vec{data: []float64{0.5, -1}}, true},
-		{"NaN", []float64{nan}, []bool{false}, vec{data: []float64{nan}}, false},
-		{"strings", []string{"a", ""}, []bool{false, false}, vec{data: []string{"a", ""}}, true},
-		{"lists", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {}}}, true},
-		{"lists differ", [][]int64{{1, 2}, {}}, []bool{false, false}, vec{data: [][]int64{{1, 2}, {0}}}, false},
-		{"pairs", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{1, 2}}}}, true},
-		{"pairs differ", [][]pair{{{1, 2}}}, []bool{false}, vec{data: [][]pair{{{2, 1}}}}, false},
+		{"ints", []int64{1, 2, 3}, []bool{false, false, false}, dsl.Vec{Data: []int64{1, 2, 3}}, true},
+		{"ints differ", []int64{1, 2, 4}, []bool{false, false, false}, dsl.Vec{Data: []int64{1, 2, 3}}, false},
+		{"failed alike", []int64{1, 9, 3}, []bool{false, true, false}, dsl.Vec{Data: []int64{1, 0, 3}, Bad: []bool{false, true, false}}, true},
+		{"failed on one side", []int64{1, 0, 3}, []bool{false, true, false}, dsl.Vec{Data: []int64{1, 0, 3}}, false},
+		{"floats", []float64{0.5, -1}, []bool{false, false}, dsl.Vec{Data: []float64{0.5, -1}}, true},
+		{"NaN", []float64{nan}, []bool{false}, dsl.Vec{Data: []float64{nan}}, false},
+		{"strings", []string{"a", ""}, []bool{false, false}, dsl.Vec{Data: []string{"a", ""}}, true},
+		{"lists", [][]int64{{1, 2}, {}}, []bool{false, false}, dsl.Vec{Data: [][]int64{{1, 2}, {}}}, true},
+		{"lists differ", [][]int64{{1, 2}, {}}, []bool{false, false}, dsl.Vec{Data: [][]int64{{1, 2}, {0}}}, false},
+		{"pairs", [][]dsl.Pair{{{1, 2}}}, []bool{false}, dsl.Vec{Data: [][]dsl.Pair{{{1, 2}}}}, true},
+		{"pairs differ", [][]dsl.Pair{{{1, 2}}}, []bool{false}, dsl.Vec{Data: [][]dsl.Pair{{{2, 1}}}}, false},
 	}
 	for _, c := range cases {
 		if got := sameValues(c.data, c.bad, c.v, len(c.bad)); got != c.want {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func BenchmarkEnumerate(b *testing.B) {
@@ -21,7 +23,7 @@ func BenchmarkEnumerate(b *testing.B) {
 		// The enumerator alone, level by level (no time-budgeted sweeps),
 		// so that every iteration does the same work.
 		en := newEnumerator(enumConfig{
-			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+			envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 			lams: lams, deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 		})
 		en.grow(6, nil)
@@ -45,7 +47,7 @@ func cpuTime(b *testing.B) time.Duration {
 
 // unreachableProblem is a list task whose first example no program of the
 // DSL fits: the enumerator stays busy for whole levels.
-func unreachableProblem(t testing.TB) *problem {
+func unreachableProblem(t testing.TB) *dsl.Problem {
 	t.Helper()
 	c := familyCases[3]
 	var exs []task.Example
@@ -69,7 +71,7 @@ func bankLog(en *enumerator) []string {
 	for t := range en.bank {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
-				out = append(out, e.n.String())
+				out = append(out, e.N.String())
 			}
 		}
 	}
@@ -84,7 +86,7 @@ func TestEnumeratorResume(t *testing.T) {
 	lams := defaultLambdas()
 	fresh := func(budget int64) *enumerator {
 		return newEnumerator(enumConfig{
-			envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+			envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 			lams: lams, maxEval: budget, memLimit: DefaultMemoryBytes,
 		})
 	}
@@ -125,7 +127,7 @@ func TestEnumeratorCancelled(t *testing.T) {
 	done := make(chan struct{})
 	close(done)
 	en := newEnumerator(enumConfig{
-		envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+		envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), done: done, memLimit: DefaultMemoryBytes,
 	})
 	en.grow(defaultMaxSize, nil)
@@ -144,7 +146,7 @@ func TestEnumeratorCancelled(t *testing.T) {
 // examples.
 func BenchmarkSearch(b *testing.B) {
 	searches := goldenSearches()
-	problems := make([]*problem, len(searches))
+	problems := make([]*dsl.Problem, len(searches))
 	for i, s := range searches {
 		p, err := newProblem(s.t, examplesFor(b, s.c, s.c.inputs))
 		if err != nil {
@@ -158,7 +160,7 @@ func BenchmarkSearch(b *testing.B) {
 	cpuStart := cpuTime(b)
 	for i := 0; i < b.N; i++ {
 		for _, p := range problems {
-			res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+			res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 			evaluated += res.evaluated
 		}
 	}
@@ -174,7 +176,7 @@ func BenchmarkSearch(b *testing.B) {
 func TestSameProgramsMatchEvaluation(t *testing.T) {
 	p := unreachableProblem(t)
 	en := newEnumerator(enumConfig{
-		envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
+		envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 	})
 	en.grow(4, nil)
@@ -182,21 +184,21 @@ func TestSameProgramsMatchEvaluation(t *testing.T) {
 	for typ := range en.bank {
 		for _, es := range en.bank[typ] {
 			for _, e := range es {
-				if !e.col.same {
+				if !e.Col.Same {
 					continue
 				}
 				same++
-				if usesVar(e.n) {
-					t.Fatalf("%s reads an input but counts as the same on every environment", e.n)
+				if usesVar(e.N) {
+					t.Fatalf("%s reads an input but counts as the same on every environment", e.N)
 				}
-				if e.n.Op == nil {
+				if e.N.Op == nil {
 					continue
 				}
 				checked++
-				for i, env := range p.envs {
-					want, got := evalNode(e.n, env), e.at(i)
-					if !equalTo(got, want, 0) && !(isErr(got) && isErr(want)) {
-						t.Fatalf("%s on environment %d = %v, evaluated %v", e.n, i, got, want)
+				for i, env := range p.Envs {
+					want, got := dsl.EvalNode(e.N, env), e.At(i)
+					if !dsl.EqualTo(got, want, 0) && !(dsl.IsErr(got) && dsl.IsErr(want)) {
+						t.Fatalf("%s on environment %d = %v, evaluated %v", e.N, i, got, want)
 					}
 				}
 			}
@@ -213,9 +215,9 @@ func TestSameProgramsMatchEvaluation(t *testing.T) {
 func TestEnumeratorSurvivesPanickingOperator(t *testing.T) {
 	// boom(a, b) = 1000a + b, panicking when a is 5 and b is 0, or a is
 	// 10 and b is 10; boom1(a) = a + 1000, panicking when a is 5.
-	boom := &operator{Name: "boom", Args: []valType{tInt, tInt}, Ret: tInt, Cost: 1,
-		kern: func(_ *arena, _ *lambda, args []vec, n int, out any, _ []bool) {
-			a, b, o := args[0].data.([]int64), args[1].data.([]int64), out.([]int64)
+	boom := &dsl.Operator{Name: "boom", Args: []dsl.Type{dsl.Int, dsl.Int}, Ret: dsl.Int, Cost: 1,
+		Kern: func(_ *dsl.Arena, _ *dsl.Lambda, args []dsl.Vec, n int, out any, _ []bool) {
+			a, b, o := args[0].Data.([]int64), args[1].Data.([]int64), out.([]int64)
 			for i := range n {
 				if (a[i] == 5 && b[i] == 0) || (a[i] == 10 && b[i] == 10) {
 					panic("boom")
@@ -223,9 +225,9 @@ func TestEnumeratorSurvivesPanickingOperator(t *testing.T) {
 				o[i] = 1000*a[i] + b[i]
 			}
 		}}
-	boom1 := &operator{Name: "boom1", Args: []valType{tInt}, Ret: tInt, Cost: 1,
-		kern: func(_ *arena, _ *lambda, args []vec, n int, out any, _ []bool) {
-			a, o := args[0].data.([]int64), out.([]int64)
+	boom1 := &dsl.Operator{Name: "boom1", Args: []dsl.Type{dsl.Int}, Ret: dsl.Int, Cost: 1,
+		Kern: func(_ *dsl.Arena, _ *dsl.Lambda, args []dsl.Vec, n int, out any, _ []bool) {
+			a, o := args[0].Data.([]int64), out.([]int64)
 			for i := range n {
 				if a[i] == 5 {
 					panic("boom1")
@@ -239,8 +241,8 @@ func TestEnumeratorSurvivesPanickingOperator(t *testing.T) {
 			c[i] = int64(i * 5)
 		}
 		return newEnumerator(enumConfig{
-			envs: [][]any{{int64(1)}, {int64(2)}}, vars: []valType{tInt},
-			consts: c, ops: []*operator{boom1, boom},
+			envs: [][]any{{int64(1)}, {int64(2)}}, vars: []dsl.Type{dsl.Int},
+			consts: c, ops: []*dsl.Operator{boom1, boom},
 			deadline: time.Now().Add(time.Hour), maxEval: maxEval, memLimit: DefaultMemoryBytes,
 		})
 	}

@@ -11,7 +11,7 @@ import (
 // The garbage collector during a search. The enumerator's heap is its bank
 // of programs, which lives for the whole search, and little else: the
 // results of programs equivalent to one it has go back to an arena
-// (arena.go) instead of becoming garbage. A collection triggered by the
+// (dsl/arena.go) instead of becoming garbage. A collection triggered by the
 // heap's growth (GOGC) therefore scans the whole bank and frees next to
 // nothing, and while it marks, every pointer the search writes pays a
 // write barrier: in BenchmarkEnumerate the collector cost almost half of

@@ -14,6 +14,8 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // The golden behaviour of the synthesizer: what it does that does not
@@ -58,33 +60,33 @@ func TestGolden(t *testing.T) {
 // last within a size and are left out of anchored and keyed lambdas),
 // comprehension for the operators over one list with a lambda (which the
 // staged sweep tries one lambda size ahead of the others).
-func goldenOpSettings(o *operator) string {
+func goldenOpSettings(o *dsl.Operator) string {
 	return fmt.Sprintf("fam=%s cost=%d lazy=%v sig=%d lamret=%s sig2=%d lamret2=%s rare=%v comprehension=%v",
 		o.Fam, o.Cost, o.Lazy, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Rare, o.Comprehension)
 }
 
 // goldenSamples are argument values of every type.
-var goldenSamples = [numTypes][]any{
-	tInt:       {int64(-7), int64(-1), int64(0), int64(1), int64(2), int64(3), int64(10), int64(97)},
-	tFloat:     {-2.5, 0.0, 0.5, 1.0, 3.75, 100.25},
-	tBool:      {true, false},
-	tStr:       {"", "a", "Hello World", "abba", "a1 b2", "aaBBc", "7"},
-	tListInt:   {[]int64{}, []int64{3}, []int64{3, 1, 2}, []int64{5, 5, 1, 1, 2}, []int64{-3, 7, -3, 7, 0, 0, 9}, []int64{1, 2, 3, 4}},
-	tListFloat: {[]float64{}, []float64{1.5}, []float64{2.5, -1, 0.5}},
-	tListBool:  {[]bool{}, []bool{true, false, true}, []bool{true}},
-	tListStr:   {[]string{}, []string{"a"}, []string{"hello", "World", "a1"}},
-	tListPair:  {[]pair{}, []pair{{1, 2}}, []pair{{3, 4}, {0, 0}, {-4, 3}, {1, 1}}, []pair{{0, 0}, {2, 0}, {2, 2}, {0, 2}}},
+var goldenSamples = [dsl.NumTypes][]any{
+	dsl.Int:       {int64(-7), int64(-1), int64(0), int64(1), int64(2), int64(3), int64(10), int64(97)},
+	dsl.Float:     {-2.5, 0.0, 0.5, 1.0, 3.75, 100.25},
+	dsl.Bool:      {true, false},
+	dsl.Str:       {"", "a", "Hello World", "abba", "a1 b2", "aaBBc", "7"},
+	dsl.ListInt:   {[]int64{}, []int64{3}, []int64{3, 1, 2}, []int64{5, 5, 1, 1, 2}, []int64{-3, 7, -3, 7, 0, 0, 9}, []int64{1, 2, 3, 4}},
+	dsl.ListFloat: {[]float64{}, []float64{1.5}, []float64{2.5, -1, 0.5}},
+	dsl.ListBool:  {[]bool{}, []bool{true, false, true}, []bool{true}},
+	dsl.ListStr:   {[]string{}, []string{"a"}, []string{"hello", "World", "a1"}},
+	dsl.ListPair:  {[]dsl.Pair{}, []dsl.Pair{{1, 2}}, []dsl.Pair{{3, 4}, {0, 0}, {-4, 3}, {1, 1}}, []dsl.Pair{{0, 0}, {2, 0}, {2, 2}, {0, 2}}},
 }
 
 // goldenLambda is the first lambda of the default banks of a signature
 // and result type.
-func goldenLambda(sig lamSig, ret valType) *lambda {
-	if sig == sigGeo {
-		return geoLambdas(ret)[0]
+func goldenLambda(sig dsl.Sig, ret dsl.Type) *dsl.Lambda {
+	if sig == dsl.SigGeo {
+		return dsl.GeoLambdas(ret)[0]
 	}
 	b := defaultLambdas()
-	for size := 1; size < len(b.by[sig][ret]); size++ {
-		if ls := b.by[sig][ret][size]; len(ls) > 0 {
+	for size := 1; size < len(b.By[sig][ret]); size++ {
+		if ls := b.By[sig][ret][size]; len(ls) > 0 {
 			return ls[0]
 		}
 	}
@@ -92,24 +94,24 @@ func goldenLambda(sig lamSig, ret valType) *lambda {
 }
 
 // goldenEval applies an operator, recovering a panic.
-func goldenEval(o *operator, l *lambda, args []any) (s string) {
+func goldenEval(o *dsl.Operator, l *dsl.Lambda, args []any) (s string) {
 	defer func() {
 		if r := recover(); r != nil {
 			s = "panic"
 		}
 	}()
 	v := o.Eval(l, args)
-	if isErr(v) {
+	if dsl.IsErr(v) {
 		return "err"
 	}
-	return string(toJSON(v))
+	return string(dsl.ToJSON(v))
 }
 
 func goldenCatalog(t *testing.T, w *strings.Builder) {
 	lists := []struct {
 		name string
-		ops  []*operator
-	}{{"top", catalog.top}, {"lambda bodies", catalog.scalars}, {"loops", catalog.loops}, {"conditionals", catalog.conds[:]}, {"holes", catalog.holes}}
+		ops  []*dsl.Operator
+	}{{"top", dsl.Catalog.Top}, {"lambda bodies", dsl.Catalog.Scalars}, {"loops", dsl.Catalog.Loops}, {"conditionals", dsl.Catalog.Conds[:]}, {"holes", dsl.Catalog.Holes}}
 	for _, l := range lists {
 		fmt.Fprintf(w, "== %s operators (%d)\n", l.name, len(l.ops))
 		for i, o := range l.ops {
@@ -118,21 +120,21 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 	}
 	helpers := map[string]string{}
 	fmt.Fprintln(w, "== operators at work")
-	for _, o := range catalog.top {
-		var l *lambda
-		if o.Sig != sigNone {
+	for _, o := range dsl.Catalog.Top {
+		var l *dsl.Lambda
+		if o.Sig != dsl.SigNone {
 			l = goldenLambda(o.Sig, o.LamRet)
-			if o.Sig2 != sigNone {
+			if o.Sig2 != dsl.SigNone {
 				next := *goldenLambda(o.Sig2, o.LamRet2)
 				first := *l
 				first.Next = &next
 				l = &first
 			}
 		}
-		e := newEmitter(nil)
-		args := make([]code, len(o.Args))
+		e := dsl.NewEmitter(nil)
+		args := make([]dsl.Code, len(o.Args))
 		for i := range args {
-			args[i] = atom(fmt.Sprintf("a%d", i))
+			args[i] = dsl.Atom(fmt.Sprintf("a%d", i))
 		}
 		py := o.Py(e, l, args)
 		fmt.Fprintf(w, "%s", opSig(o))
@@ -142,8 +144,8 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 				fmt.Fprintf(w, " then %s", l.Next)
 			}
 		}
-		fmt.Fprintf(w, "\n  py %s [p%d] imports %v helpers %v\n", py.s, py.p, sortedKeys(e.imports), sortedKeys(keysOf(e.helpers)))
-		for k, v := range e.helpers {
+		fmt.Fprintf(w, "\n  py %s [p%d] imports %v helpers %v\n", py.S, py.P, dsl.SortedKeys(e.Imports), dsl.SortedKeys(keysOf(e.Helpers)))
+		for k, v := range e.Helpers {
 			helpers[k] = v
 		}
 		for j := range 12 {
@@ -152,7 +154,7 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 			for k, a := range o.Args {
 				s := goldenSamples[a]
 				args[k] = s[(j*(k+1)+k)%len(s)]
-				parts[k] = string(toJSON(args[k]))
+				parts[k] = string(dsl.ToJSON(args[k]))
 			}
 			fmt.Fprintf(w, "  (%s) = %s\n", strings.Join(parts, ", "), goldenEval(o, l, args))
 			if len(o.Args) == 0 {
@@ -161,13 +163,13 @@ func goldenCatalog(t *testing.T, w *strings.Builder) {
 		}
 	}
 	fmt.Fprintln(w, "== helpers")
-	for _, k := range sortedKeys(keysOf(helpers)) {
+	for _, k := range dsl.SortedKeys(keysOf(helpers)) {
 		fmt.Fprintf(w, "-- %s\n%s\n", k, strings.TrimSpace(helpers[k]))
 	}
 	fmt.Fprintln(w, "== geometry functions")
-	for _, g := range geoFuncs {
-		e := newEmitter(nil)
-		fmt.Fprintf(w, "%s -> %s py %s\n", g.name, g.ret, g.py(e, atom("p"), atom("q")).s)
+	for _, g := range dsl.GeoFuncs {
+		e := dsl.NewEmitter(nil)
+		fmt.Fprintf(w, "%s -> %s py %s\n", g.Name, g.Ret, g.Py(e, dsl.Atom("p"), dsl.Atom("q")).S)
 	}
 }
 
@@ -180,9 +182,9 @@ func keysOf[V any](m map[string]V) map[string]bool {
 }
 
 // bankSize is how many lambdas the banks hold.
-func bankSize(b *lamBanks) int {
+func bankSize(b *dsl.Lambdas) int {
 	n := 0
-	for _, bySig := range b.by {
+	for _, bySig := range b.By {
 		for _, byRet := range bySig {
 			for _, ls := range byRet {
 				n += len(ls)
@@ -194,11 +196,11 @@ func bankSize(b *lamBanks) int {
 
 // goldenBanks writes the banks: counts by size, a digest of every lambda
 // in order, and the first few of each size.
-func goldenBanks(w *strings.Builder, b *lamBanks) {
+func goldenBanks(w *strings.Builder, b *dsl.Lambdas) {
 	fmt.Fprintf(w, "total %d\n", bankSize(b))
-	for sig := lamSig(0); sig < numSigs; sig++ {
-		for ret := valType(0); ret < numTypes; ret++ {
-			sizes := b.by[sig][ret]
+	for sig := dsl.Sig(0); sig < dsl.NumSigs; sig++ {
+		for ret := dsl.Type(0); ret < dsl.NumTypes; ret++ {
+			sizes := b.By[sig][ret]
 			if len(sizes) == 0 {
 				continue
 			}
@@ -225,7 +227,7 @@ func goldenLambdas(t *testing.T, w *strings.Builder) {
 	goldenBanks(w, buildLambdasFully(lamSpecs(), nil))
 	fmt.Fprintln(w, "== banks with the constants 97 and 1000")
 	specs := lamSpecs()
-	for sig := sigI; sig < sigGeo; sig++ {
+	for sig := dsl.SigI; sig < dsl.SigGeo; sig++ {
 		specs[sig].consts = withConsts(specs[sig].consts, []int64{97, 1000})
 	}
 	goldenBanks(w, buildLambdasFully(specs, []int64{97, 1000}))
@@ -279,12 +281,12 @@ func goldenProblems() []familyCase {
 
 // goldenTrace records the first limit programs an enumeration produces,
 // as Python, then stops it.
-func goldenTrace(w *strings.Builder, en *enumerator, p *problem, limit int) func() {
+func goldenTrace(w *strings.Builder, en *enumerator, p *dsl.Problem, limit int) func() {
 	n := 0
-	e := newEmitter(p.b.names)
-	en.onNew = func(t valType, x *entry) bool {
+	e := dsl.NewEmitter(p.B.Names)
+	en.onNew = func(t dsl.Type, x *dsl.Entry) bool {
 		n++
-		fmt.Fprintf(w, "  %d %s %d %s\n", n, t, x.n.Size, e.node(x.n, e.vars).s)
+		fmt.Fprintf(w, "  %d %s %d %s\n", n, t, x.N.Size, e.Node(x.N, e.Vars).S)
 		return n >= limit
 	}
 	return func() { en.onNew, en.stopped = nil, false }
@@ -298,17 +300,17 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		}
 		fresh := func() *enumerator {
 			return newEnumerator(enumConfig{
-				envs: p.envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top,
-				lams: mustLambdas(p.mined), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
+				envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
+				lams: mustLambdas(p.Mined), deadline: time.Now().Add(time.Hour), memLimit: DefaultMemoryBytes,
 			})
 		}
-		fmt.Fprintf(w, "== %s: %s -> %s, constants %v\n", c.name, strings.Join(p.b.names, ", "), p.out, topConsts(p))
+		fmt.Fprintf(w, "== %s: %s -> %s, constants %v\n", c.name, strings.Join(p.B.Names, ", "), p.Out, topConsts(p))
 		// Whole levels: how many programs each evaluates and keeps.
 		en := fresh()
 		for size := 2; size <= 4; size++ {
 			en.grow(size, nil)
 			var kept []string
-			for t := valType(0); t < numTypes; t++ {
+			for t := dsl.Type(0); t < dsl.NumTypes; t++ {
 				if en.perType[t] > 0 {
 					kept = append(kept, fmt.Sprintf("%s:%d", t, en.perType[t]))
 				}
@@ -324,7 +326,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		en = fresh()
 		en.grow(3, nil)
 		done = goldenTrace(w, en, p, 150)
-		sweepStaged(en, 1, p.ok)
+		sweepStaged(en, 1, p.Ok)
 		done()
 		fmt.Fprintln(w, "sweep over derived arguments after level 3")
 		done = goldenTrace(w, en, p, 100)
@@ -393,13 +395,13 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.c.name, err)
 		}
-		res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
-		fmt.Fprintf(w, "== %s: solved %v, passes %d of %d, labels %v\n", s.c.name, res.solved, res.passed, len(p.outs), p.labels)
+		res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+		fmt.Fprintf(w, "== %s: solved %v, passes %d of %d, labels %v\n", s.c.name, res.solved, res.passed, len(p.Outs), p.Labels)
 		if res.best == nil {
 			continue
 		}
 		fmt.Fprintf(w, "%s\n", res.best)
-		fmt.Fprint(w, program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", ""))
+		fmt.Fprint(w, dsl.Program{Root: res.best, Binding: p.B.Line, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}.Python("solve", ""))
 	}
 	// Relaxed labels: two examples naming two categories.
 	p, err := newProblem(task.Task{Name: "heading", Kind: task.KindList, InputType: "list of integers"}, []task.Example{
@@ -409,8 +411,8 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(w, "== heading: relaxed labels %v", p.relaxLabels())
-	res := search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
+	fmt.Fprintf(w, "== heading: relaxed labels %v", p.RelaxLabels())
+	res := search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize})
 	fmt.Fprintf(w, ", solved %v: %s\n", res.solved, res.best)
 	// A collecting search keeps the programs still consistent, distinct on
 	// the extra inputs, up to one size beyond the first (sorted, of size
@@ -427,16 +429,16 @@ func goldenSearch(t *testing.T, w *strings.Builder) {
 	var extra [][]any
 	for _, in := range []string{"[]", "[2,2]", "[-9,4,1]", "[7]", "[3,-3,0,11]"} {
 		v, _ := task.Decode(json.RawMessage(in))
-		env, err := p.b.env(v)
+		env, err := p.B.Env(v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		extra = append(extra, env)
 	}
-	res = search(p, searchSpec{deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
+	res = search(p, searchSpec{shared: testShared, deadline: time.Now().Add(goldenDeadline), memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize, extra: extra, collect: true, beyond: 1})
 	fmt.Fprintf(w, "== survivors of sorted on two examples: %d\n", len(res.survivors))
 	for _, e := range res.survivors {
-		fmt.Fprintf(w, "  %s\n", e.n)
+		fmt.Fprintf(w, "  %s\n", e.N)
 	}
 }
 
@@ -503,7 +505,7 @@ func goldenProposals() []goldenProposal {
 
 func goldenPropose(t *testing.T, w *strings.Builder) {
 	for _, gp := range goldenProposals() {
-		a := New(Options{Seed: 5, MaxPrograms: testPrograms})
+		a := New(Options{Shared: testShared, Seed: 5, MaxPrograms: testPrograms})
 		var exs []task.Example
 		if len(gp.inputs) > 0 {
 			exs = examplesFor(t, familyCase{f: gp.f}, gp.inputs)

@@ -3,14 +3,16 @@ package synth
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // Helpers shared by the package's tests.
@@ -90,24 +92,8 @@ func intValue(v any) (int64, bool) {
 	return i, err == nil
 }
 
-func intWithin(v any, lo, hi int64) error {
-	i, ok := intValue(v)
-	if !ok || i < lo || i > hi {
-		return fmt.Errorf("%v is not an integer in [%d, %d]", v, lo, hi)
-	}
-	return nil
-}
-
-func listIn(v any, lo, hi int) ([]any, error) {
-	xs, ok := v.([]any)
-	if !ok || len(xs) < lo || len(xs) > hi {
-		return nil, fmt.Errorf("%v is not a list of %d to %d elements", v, lo, hi)
-	}
-	return xs, nil
-}
-
 // opSig writes an operator's name and signature: add(int, int) -> int.
-func opSig(o *operator) string {
+func opSig(o *dsl.Operator) string {
 	args := make([]string, len(o.Args))
 	for i, a := range o.Args {
 		args[i] = a.String()
@@ -153,13 +139,26 @@ func checkGolden(t *testing.T, path, got string) {
 }
 
 // buildLambdasFully builds lambda banks without cancellation.
-func buildLambdasFully(specs [numSigs]lamSpec, anchors []int64) *lamBanks {
+func buildLambdasFully(specs [dsl.NumSigs]lamSpec, anchors []int64) *dsl.Lambdas {
 	b, _ := buildLambdas(specs, anchors, nil)
 	return b
 }
 
+// testShared holds the lambda banks of the package's tests, built once
+// for them all.
+var testShared = NewShared(SharedOptions{})
+
+// defaultLambdas returns the default lambda banks of testShared.
+func defaultLambdas() *dsl.Lambdas { return testShared.defaults() }
+
+// lambdasFor returns the lambda banks of testShared for a set of
+// constants, ok false when done stopped the build.
+func lambdasFor(mined []int64, done <-chan struct{}) (*dsl.Lambdas, bool) {
+	return testShared.lambdasFor(mined, done)
+}
+
 // mustLambdas returns the (complete) lambda banks of a set of constants.
-func mustLambdas(mined []int64) *lamBanks {
+func mustLambdas(mined []int64) *dsl.Lambdas {
 	b, _ := lambdasFor(mined, nil)
 	return b
 }
@@ -171,7 +170,7 @@ const testPrograms = 1 << 26
 
 // testSpec bounds a test's search by testPrograms.
 func testSpec() searchSpec {
-	return searchSpec{maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
+	return searchSpec{shared: testShared, maxPrograms: testPrograms, memLimit: DefaultMemoryBytes, maxSize: defaultMaxSize}
 }
 
 // declineCase is a set of examples (input, output) a strategy must find no
@@ -200,4 +199,45 @@ func checkDeclines(t *testing.T, tk task.Task, run sketchStrategy, cases []decli
 			}
 		})
 	}
+}
+
+// findOp returns the catalogue operator with a name and argument types.
+func findOp(t *testing.T, name string, args ...dsl.Type) *dsl.Operator {
+	t.Helper()
+	for _, ops := range [][]*dsl.Operator{dsl.Catalog.Scalars, dsl.Catalog.Top, dsl.Catalog.Holes} {
+		for _, o := range ops {
+			if o.Name == name && slices.Equal(o.Args, args) {
+				return o
+			}
+		}
+	}
+	t.Fatalf("no operator %s%v", name, args)
+	return nil
+}
+
+// vr, cst, app and lamApp write programs: a variable, a constant, an
+// operator applied to programs, with a lambda.
+func vr(i int) *dsl.Node  { return &dsl.Node{Var: i, Size: 1} }
+func cst(v any) *dsl.Node { return &dsl.Node{Var: -1, Const: v, Size: 1} }
+func app(o *dsl.Operator, kids ...*dsl.Node) *dsl.Node {
+	return &dsl.Node{Op: o, Kids: kids, Var: -1, Size: 1 + len(kids)}
+}
+func lamApp(o *dsl.Operator, l *dsl.Lambda, kids ...*dsl.Node) *dsl.Node {
+	n := app(o, kids...)
+	n.Lam = l
+	return n
+}
+
+// decodeAll decodes JSON texts.
+func decodeAll(t *testing.T, raws ...string) []any {
+	t.Helper()
+	var out []any
+	for _, r := range raws {
+		v, ok := dsl.DecodeRaw(json.RawMessage(r))
+		if !ok {
+			t.Fatalf("bad JSON %s", r)
+		}
+		out = append(out, v)
+	}
+	return out
 }

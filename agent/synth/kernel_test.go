@@ -5,12 +5,14 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // sampleValue draws a value of type t: small numbers, extremes, short
 // lists and strings, so that operators meet both their usual arguments
 // and the ones on which they fail.
-func sampleValue(r *rand.Rand, t valType) any {
+func sampleValue(r *rand.Rand, t dsl.Type) any {
 	anInt := func() int64 {
 		switch r.IntN(12) {
 		case 0:
@@ -41,42 +43,42 @@ func sampleValue(r *rand.Rand, t valType) any {
 	}
 	n := r.IntN(7)
 	switch t {
-	case tInt:
+	case dsl.Int:
 		return anInt()
-	case tFloat:
+	case dsl.Float:
 		return aFloat()
-	case tBool:
+	case dsl.Bool:
 		return r.IntN(2) == 0
-	case tStr:
+	case dsl.Str:
 		return aString()
-	case tListInt:
+	case dsl.ListInt:
 		out := make([]int64, n)
 		for i := range out {
 			out[i] = int64(r.IntN(13) - 6)
 		}
 		return out
-	case tListFloat:
+	case dsl.ListFloat:
 		out := make([]float64, n)
 		for i := range out {
 			out[i] = aFloat()
 		}
 		return out
-	case tListBool:
+	case dsl.ListBool:
 		out := make([]bool, n)
 		for i := range out {
 			out[i] = r.IntN(2) == 0
 		}
 		return out
-	case tListStr:
+	case dsl.ListStr:
 		out := make([]string, n)
 		for i := range out {
 			out[i] = aString()
 		}
 		return out
-	case tListPair:
-		out := make([]pair, n)
+	case dsl.ListPair:
+		out := make([]dsl.Pair, n)
 		for i := range out {
-			out[i] = pair{int64(r.IntN(13) - 6), int64(r.IntN(13) - 6)}
+			out[i] = dsl.Pair{int64(r.IntN(13) - 6), int64(r.IntN(13) - 6)}
 		}
 		return out
 	}
@@ -85,19 +87,19 @@ func sampleValue(r *rand.Rand, t valType) any {
 
 // sampleLambdas are a few lambdas of an operator's signature, or nil
 // when it takes none.
-func sampleLambdas(t *testing.T, op *operator) []*lambda {
+func sampleLambdas(t *testing.T, op *dsl.Operator) []*dsl.Lambda {
 	t.Helper()
-	if op.Sig == sigNone {
-		return []*lambda{nil}
+	if op.Sig == dsl.SigNone {
+		return []*dsl.Lambda{nil}
 	}
 	banks := defaultLambdas()
-	var out []*lambda
+	var out []*dsl.Lambda
 	for size := 1; size <= 4 && len(out) < 6; size++ {
-		ls := banks.get(op.Sig, op.LamRet, size)
+		ls := banks.Get(op.Sig, op.LamRet, size)
 		for i := 0; i < len(ls) && i < 3; i++ {
 			l := ls[i]
-			if op.Sig2 != sigNone {
-				l2s := banks.get(op.Sig2, op.LamRet2, 3)
+			if op.Sig2 != dsl.SigNone {
+				l2s := banks.Get(op.Sig2, op.LamRet2, 3)
 				if len(l2s) == 0 {
 					continue
 				}
@@ -118,28 +120,28 @@ func sampleLambdas(t *testing.T, op *operator) []*lambda {
 func TestKernelsMatchEval(t *testing.T) {
 	const envs = 40
 	r := rand.New(rand.NewPCG(1, 2))
-	seen := map[*operator]bool{}
-	for _, ops := range [][]*operator{catalog.top, catalog.scalars, catalog.holes} {
+	seen := map[*dsl.Operator]bool{}
+	for _, ops := range [][]*dsl.Operator{dsl.Catalog.Top, dsl.Catalog.Scalars, dsl.Catalog.Holes} {
 		for _, op := range ops {
-			if op.kern == nil || seen[op] {
+			if op.Kern == nil || seen[op] {
 				continue
 			}
 			seen[op] = true
 			t.Run(opSig(op), func(t *testing.T) {
 				for _, l := range sampleLambdas(t, op) {
-					args := make([]vec, len(op.Args))
+					args := make([]dsl.Vec, len(op.Args))
 					boxed := make([][]any, len(op.Args))
 					for j, at := range op.Args {
 						boxed[j] = make([]any, envs)
 						for i := range envs {
 							boxed[j][i] = sampleValue(r, at)
 							if op.Lazy && r.IntN(6) == 0 {
-								boxed[j][i] = errV
+								boxed[j][i] = dsl.ErrV
 							}
 						}
-						args[j] = columnOf(at, boxed[j])
+						args[j] = dsl.ColumnOf(at, boxed[j])
 					}
-					out := newColumn(op.Ret, envs)
+					out := dsl.NewColumn(op.Ret, envs)
 					bad := make([]bool, envs)
 					if !op.Lazy {
 						// Environments marked bad on the way in stay
@@ -156,7 +158,7 @@ func TestKernelsMatchEval(t *testing.T) {
 						}
 						continue
 					}
-					got := vec{data: out, bad: bad}.boxed()
+					got := dsl.Vec{Data: out, Bad: bad}.Boxed()
 					for i := range envs {
 						if !op.Lazy && (i == 3 || i == 17) {
 							if !bad[i] {
@@ -169,7 +171,7 @@ func TestKernelsMatchEval(t *testing.T) {
 							a[j] = boxed[j][i]
 						}
 						want := evalRecovering(op, l, a)
-						if !reflect.DeepEqual(got[i], want) && !(isErr(got[i]) && isErr(want)) {
+						if !reflect.DeepEqual(got[i], want) && !(dsl.IsErr(got[i]) && dsl.IsErr(want)) {
 							t.Errorf("lambda %v, arguments %v: kernel %#v, Eval %#v", l, a, got[i], want)
 						}
 					}
@@ -183,15 +185,15 @@ func TestKernelsMatchEval(t *testing.T) {
 }
 
 // runKernel runs a kernel, reporting whether it panicked.
-func runKernel(op *operator, l *lambda, args []vec, n int, out any, bad []bool) (panicked bool) {
+func runKernel(op *dsl.Operator, l *dsl.Lambda, args []dsl.Vec, n int, out any, bad []bool) (panicked bool) {
 	defer func() { panicked = recover() != nil }()
-	op.kern(&arena{}, l, args, n, out, bad)
+	op.Kern(&dsl.Arena{}, l, args, n, out, bad)
 	return false
 }
 
 // evalPanicsSomewhere reports whether Eval panics on one environment's
 // arguments.
-func evalPanicsSomewhere(op *operator, l *lambda, boxed [][]any, n int) bool {
+func evalPanicsSomewhere(op *dsl.Operator, l *dsl.Lambda, boxed [][]any, n int) bool {
 	for i := range n {
 		a := make([]any, len(boxed))
 		for j := range a {
@@ -209,10 +211,10 @@ func evalPanicsSomewhere(op *operator, l *lambda, boxed [][]any, n int) bool {
 }
 
 // evalRecovering is Eval, with a panic counted as a failure.
-func evalRecovering(op *operator, l *lambda, a []any) (v any) {
+func evalRecovering(op *dsl.Operator, l *dsl.Lambda, a []any) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	return op.Eval(l, a)
@@ -223,7 +225,7 @@ func evalRecovering(op *operator, l *lambda, a []any) (v any) {
 // hashes of values (hasher.ofInts...) are those of hasher.value.
 func TestHashColumnMatchesBoxedHash(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for typ := valType(0); typ < numTypes; typ++ {
+	for typ := dsl.Type(0); typ < dsl.NumTypes; typ++ {
 		t.Run(typ.String(), func(t *testing.T) {
 			for round := range 50 {
 				n := 1 + r.IntN(12)
@@ -231,25 +233,25 @@ func TestHashColumnMatchesBoxedHash(t *testing.T) {
 				for i := range vals {
 					vals[i] = sampleValue(r, typ)
 					if round%3 == 0 && r.IntN(4) == 0 {
-						vals[i] = errV
+						vals[i] = dsl.ErrV
 					}
 				}
-				col := columnOf(typ, vals)
-				want := fnvOffset
+				col := dsl.ColumnOf(typ, vals)
+				want := dsl.FnvOffset
 				for _, v := range vals {
-					want = want.mix(uint64(fnvOffset.value(v)))
+					want = want.Mix(uint64(dsl.FnvOffset.Value(v)))
 				}
-				if got := hashColumn(col.data, col.bad, n, false); got != want {
+				if got := dsl.HashColumn(col.Data, col.Bad, n, false); got != want {
 					t.Fatalf("hashColumn(%v) = %x, boxed hash %x", vals, got, want)
 				}
-				if back := col.boxed(); !reflect.DeepEqual(back, vals) {
+				if back := col.Boxed(); !reflect.DeepEqual(back, vals) {
 					t.Fatalf("columnOf(%v).boxed() = %v", vals, back)
 				}
 				var boxedBytes int64
 				for _, v := range vals {
-					boxedBytes += valueBytes(v)
+					boxedBytes += dsl.ValueBytes(v)
 				}
-				if got := columnBytes(col.data, col.bad); got != boxedBytes {
+				if got := dsl.ColumnBytes(col.Data, col.Bad); got != boxedBytes {
 					t.Fatalf("columnBytes(%v) = %d, boxed %d", vals, got, boxedBytes)
 				}
 			}
@@ -260,11 +262,11 @@ func TestHashColumnMatchesBoxedHash(t *testing.T) {
 // TestColumnOfMarksOtherTypes checks that a value of another type than
 // the column's (an error among them) marks its environment bad.
 func TestColumnOfMarksOtherTypes(t *testing.T) {
-	col := columnOf(tInt, []any{int64(4), errV, "x", int64(-1)})
-	if want := []bool{false, true, true, false}; !reflect.DeepEqual(col.bad, want) {
-		t.Errorf("bad = %v, want %v", col.bad, want)
+	col := dsl.ColumnOf(dsl.Int, []any{int64(4), dsl.ErrV, "x", int64(-1)})
+	if want := []bool{false, true, true, false}; !reflect.DeepEqual(col.Bad, want) {
+		t.Errorf("bad = %v, want %v", col.Bad, want)
 	}
-	if got := columnOf(tStr, []any{"a", "b"}).bad; got != nil {
+	if got := dsl.ColumnOf(dsl.Str, []any{"a", "b"}).Bad; got != nil {
 		t.Errorf("a column without failures has bad = %v, want nil", got)
 	}
 }
@@ -273,7 +275,7 @@ func TestColumnOfMarksOtherTypes(t *testing.T) {
 // judged right or wrong on each example as its boxed values are.
 func TestMatchesColMatchesBoxed(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for typ := valType(0); typ < numTypes; typ++ {
+	for typ := dsl.Type(0); typ < dsl.NumTypes; typ++ {
 		for _, round := range []int{-1, 2} {
 			t.Run(typ.String(), func(t *testing.T) {
 				for range 200 {
@@ -284,32 +286,32 @@ func TestMatchesColMatchesBoxed(t *testing.T) {
 						vals[i] = sampleValue(r, typ)
 						switch r.IntN(5) {
 						case 0:
-							vals[i] = errV
+							vals[i] = dsl.ErrV
 						case 1:
-							outs[i] = errV
+							outs[i] = dsl.ErrV
 						case 2:
 							outs[i] = vals[i]
 						case 3:
 							// Another type: an int where a float is expected.
-							outs[i] = sampleValue(r, valType(r.IntN(int(numTypes))))
+							outs[i] = sampleValue(r, dsl.Type(r.IntN(int(dsl.NumTypes))))
 						default:
 							outs[i] = sampleValue(r, typ)
 						}
 						if outs[i] == nil {
 							outs[i] = vals[i]
 						}
-						if isErr(vals[i]) && !isErr(outs[i]) && r.IntN(2) == 0 {
-							outs[i] = errV
+						if dsl.IsErr(vals[i]) && !dsl.IsErr(outs[i]) && r.IntN(2) == 0 {
+							outs[i] = dsl.ErrV
 						}
 					}
-					p := &problem{outs: outs, round: round}
-					col := columnOf(typ, vals)
-					wantBits, wantN := p.matches(vals)
-					gotBits, gotN := p.matchesCol(col)
+					p := &dsl.Problem{Outs: outs, Round: round}
+					col := dsl.ColumnOf(typ, vals)
+					wantBits, wantN := p.Matches(vals)
+					gotBits, gotN := p.MatchesCol(col)
 					if gotN != wantN || !reflect.DeepEqual(gotBits, wantBits) {
 						t.Fatalf("values %v, outputs %v: matchesCol %v (%d), matches %v (%d)", vals, outs, gotBits, gotN, wantBits, wantN)
 					}
-					if p.allMatchCol(col) != p.allMatch(vals) {
+					if p.AllMatchCol(col) != p.AllMatch(vals) {
 						t.Fatalf("values %v, outputs %v: allMatchCol disagrees", vals, outs)
 					}
 				}
@@ -325,13 +327,13 @@ func TestTypedLambdasMatchBoxed(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	banks := defaultLambdas()
 	typed, all := 0, 0
-	for sig := sigI; sig < sigGeo; sig++ {
-		args := sigArgs[sig]
-		for ret := valType(0); ret < numTypes; ret++ {
-			for _, ls := range banks.by[sig][ret] {
+	for sig := dsl.SigI; sig < dsl.SigGeo; sig++ {
+		args := dsl.SigArgs[sig]
+		for ret := dsl.Type(0); ret < dsl.NumTypes; ret++ {
+			for _, ls := range banks.By[sig][ret] {
 				for _, l := range ls {
 					all++
-					if l.typed == nil {
+					if l.Typed == nil {
 						continue
 					}
 					typed++
@@ -343,7 +345,7 @@ func TestTypedLambdasMatchBoxed(t *testing.T) {
 						}
 						want := boxedCall(l, x, y)
 						got := typedCall(l, ret, x, y)
-						if !reflect.DeepEqual(got, want) && !(isErr(got) && isErr(want)) {
+						if !reflect.DeepEqual(got, want) && !(dsl.IsErr(got) && dsl.IsErr(want)) {
 							t.Fatalf("%v on %v, %v: typed %#v, boxed %#v", l, x, y, got, want)
 						}
 					}
@@ -359,61 +361,61 @@ func TestTypedLambdasMatchBoxed(t *testing.T) {
 
 // boxedCall calls a lambda over boxed values, a panic counted as a
 // failure.
-func boxedCall(l *lambda, x, y any) (v any) {
+func boxedCall(l *dsl.Lambda, x, y any) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
-	if len(sigArgs[l.Sig]) == 2 {
-		return l.call2(x, y)
+	if len(dsl.SigArgs[l.Sig]) == 2 {
+		return l.Call2(x, y)
 	}
-	return l.call1(x)
+	return l.Call1(x)
 }
 
 // typedCall calls a lambda returning ret through lam1 or lam2, as the
-// typed operators do, a panic or a failure counted as errV.
-func typedCall(l *lambda, ret valType, x, y any) (v any) {
+// typed operators do, a panic or a failure counted as ErrV.
+func typedCall(l *dsl.Lambda, ret dsl.Type, x, y any) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	switch ret {
-	case tInt:
+	case dsl.Int:
 		return viaLam[int64](l, x, y)
-	case tFloat:
+	case dsl.Float:
 		return viaLam[float64](l, x, y)
-	case tBool:
+	case dsl.Bool:
 		return viaLam[bool](l, x, y)
-	case tStr:
+	case dsl.Str:
 		return viaLam[string](l, x, y)
 	}
 	return boxedCall(l, x, y)
 }
 
-func viaLam[B any](l *lambda, x, y any) any {
+func viaLam[B any](l *dsl.Lambda, x, y any) any {
 	var v B
 	var good bool
-	two := len(sigArgs[l.Sig]) == 2
+	two := len(dsl.SigArgs[l.Sig]) == 2
 	switch xv := x.(type) {
 	case int64:
 		if two {
-			v, good = lam2[int64, int64, B](nil, l, xv, y.(int64))
+			v, good = dsl.Lam2[int64, int64, B](nil, l, xv, y.(int64))
 		} else {
-			v, good = lam1[int64, B](nil, l, xv)
+			v, good = dsl.Lam1[int64, B](nil, l, xv)
 		}
 	case float64:
 		if two {
-			v, good = lam2[float64, float64, B](nil, l, xv, y.(float64))
+			v, good = dsl.Lam2[float64, float64, B](nil, l, xv, y.(float64))
 		} else {
-			v, good = lam1[float64, B](nil, l, xv)
+			v, good = dsl.Lam1[float64, B](nil, l, xv)
 		}
 	case string:
-		v, good = lam1[string, B](nil, l, xv)
+		v, good = dsl.Lam1[string, B](nil, l, xv)
 	}
 	if !good {
-		return errV
+		return dsl.ErrV
 	}
 	return v
 }

@@ -1,22 +1,12 @@
 package synth
 
 import (
+	"context"
 	"fmt"
 	"sync"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
-
-// lamBanks holds the lambdas of every signature, by result type and size.
-type lamBanks struct {
-	by [numSigs][numTypes][][]*lambda
-}
-
-func (b *lamBanks) get(sig lamSig, ret valType, size int) []*lambda {
-	s := b.by[sig][ret]
-	if size >= len(s) {
-		return nil
-	}
-	return s[size]
-}
 
 // lamSpec says how a signature's lambdas are enumerated: over which probe
 // values (observational equivalence is judged on them), with which
@@ -30,61 +20,92 @@ type lamSpec struct {
 
 var intConsts = []any{int64(0), int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7), int64(8), int64(9), int64(10), int64(-1)}
 
-func lamSpecs() [numSigs]lamSpec {
-	var specs [numSigs]lamSpec
+func lamSpecs() [dsl.NumSigs]lamSpec {
+	var specs [dsl.NumSigs]lamSpec
 	ints := []int64{-7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 15, 16, 25, 64, 99, 100}
 	for _, x := range ints {
-		specs[sigI].probes = append(specs[sigI].probes, []any{x})
+		specs[dsl.SigI].probes = append(specs[dsl.SigI].probes, []any{x})
 	}
-	specs[sigI].consts = intConsts
-	specs[sigI].maxSize, specs[sigI].maxPer = 7, 8000
+	specs[dsl.SigI].consts = intConsts
+	specs[dsl.SigI].maxSize, specs[dsl.SigI].maxPer = 7, 8000
 
 	pairsII := [][2]int64{{0, 0}, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {-1, 4}, {5, -2}, {7, 7}, {-3, -5}, {10, 3}, {4, 12}, {1, 1}, {6, 9}, {-4, 2}, {13, 5}, {2, 2}, {8, -8}, {0, 5}, {-6, 0}, {9, 4}, {3, 15}, {100, 7}}
 	for _, p := range pairsII {
-		specs[sigII].probes = append(specs[sigII].probes, []any{p[0], p[1]})
+		specs[dsl.SigII].probes = append(specs[dsl.SigII].probes, []any{p[0], p[1]})
 	}
-	specs[sigII].consts = intConsts
-	specs[sigII].maxSize, specs[sigII].maxPer = 6, 4000
+	specs[dsl.SigII].consts = intConsts
+	specs[dsl.SigII].maxSize, specs[dsl.SigII].maxPer = 6, 4000
 
 	floats := []float64{-2.5, -1, 0, 0.5, 1, 1.5, 2, 3.75, 10, -0.25, 7.1, 2.345, 100.5}
 	for _, f := range floats {
-		specs[sigF].probes = append(specs[sigF].probes, []any{f})
+		specs[dsl.SigF].probes = append(specs[dsl.SigF].probes, []any{f})
 	}
 	fconsts := []any{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, int64(0), int64(1), int64(2), int64(3), int64(10), int64(100)}
-	specs[sigF].consts = fconsts
-	specs[sigF].maxSize, specs[sigF].maxPer = 5, 5000
+	specs[dsl.SigF].consts = fconsts
+	specs[dsl.SigF].maxSize, specs[dsl.SigF].maxPer = 5, 5000
 
 	for i, f := range floats {
 		g := floats[(i*5+3)%len(floats)]
-		specs[sigFF].probes = append(specs[sigFF].probes, []any{f, g})
+		specs[dsl.SigFF].probes = append(specs[dsl.SigFF].probes, []any{f, g})
 	}
-	specs[sigFF].consts = fconsts
-	specs[sigFF].maxSize, specs[sigFF].maxPer = 5, 6000
+	specs[dsl.SigFF].consts = fconsts
+	specs[dsl.SigFF].maxSize, specs[dsl.SigFF].maxPer = 5, 6000
 
 	words := []string{"a", "B", "z", "Z", "0", "7", " ", "!", "e", "U", "m", "hello", "World", "ab1", "A b", "", "racecar", "Python3", "XYZ"}
 	for _, w := range words {
-		specs[sigS].probes = append(specs[sigS].probes, []any{w})
+		specs[dsl.SigS].probes = append(specs[dsl.SigS].probes, []any{w})
 	}
-	specs[sigS].consts = []any{int64(0), int64(1), int64(2), int64(3), int64(13), int64(-1), "", " "}
-	specs[sigS].maxSize, specs[sigS].maxPer = 5, 3000
+	specs[dsl.SigS].consts = []any{int64(0), int64(1), int64(2), int64(3), int64(13), int64(-1), "", " "}
+	specs[dsl.SigS].maxSize, specs[dsl.SigS].maxPer = 5, 3000
 	return specs
 }
 
-// maxTaskBanks bounds the task-specific banks kept in memory.
-const maxTaskBanks = 2
+// DefaultTaskBanks is how many sets of task-specific lambda banks a
+// Shared keeps by default, besides the default banks.
+const DefaultTaskBanks = 2
 
-var (
-	lamMu sync.Mutex
-	// lamCache holds the default banks and the banks of the last
-	// maxTaskBanks constant sets (lamOrder, oldest first).
-	lamCache = map[string]*lamBanks{}
-	lamOrder []string
-)
+// SharedOptions bound what a Shared keeps.
+type SharedOptions struct {
+	// TaskBanks bounds the lambda banks kept for tasks whose text names
+	// constants, the oldest dropped first (default DefaultTaskBanks); the
+	// default banks, which every task uses, are always kept.
+	TaskBanks int
+}
 
-// defaultLambdas returns the lambda banks that do not depend on the task,
-// built once per process.
-func defaultLambdas() *lamBanks {
-	b, _ := lambdasFor(nil, nil)
+// Shared is what the searches of several runs share: the lambda banks,
+// built once per set of constants mined from a task's text (a second or
+// two of CPU each) and never changed after. Whoever runs the searches
+// owns one and passes it in Options: the runner for one run, a sweep for
+// all its tasks, a worker for the tasks it runs. It is safe for
+// concurrent use; a bank is built by the first search that needs it,
+// within that search's call.
+type Shared struct {
+	opts SharedOptions
+	mu   sync.Mutex
+	// banks holds the default banks and the banks of the last
+	// opts.TaskBanks constant sets (order, oldest first).
+	banks map[string]*dsl.Lambdas
+	order []string
+}
+
+// NewShared returns an empty Shared with defaults filled in.
+func NewShared(opts SharedOptions) *Shared {
+	if opts.TaskBanks <= 0 {
+		opts.TaskBanks = DefaultTaskBanks
+	}
+	return &Shared{opts: opts, banks: map[string]*dsl.Lambdas{}}
+}
+
+// Prepare builds the default lambda banks, which every task uses, unless
+// they are built or ctx is done first: a runner calls it while its
+// sandboxes start.
+func (s *Shared) Prepare(ctx context.Context) {
+	s.lambdasFor(nil, ctx.Done())
+}
+
+// defaults returns the lambda banks that do not depend on the task.
+func (s *Shared) defaults() *dsl.Lambdas {
+	b, _ := s.lambdasFor(nil, nil)
 	return b
 }
 
@@ -94,18 +115,18 @@ func defaultLambdas() *lamBanks {
 // (anchoredLambdas) around them. The banks are bounded by their sizes and
 // counts, never by the clock, so that a loaded machine builds the same
 // banks (a second or two of work, once per constant set). Closing done
-// stops the build: the banks are then incomplete, not cached, and ok is
+// stops the build: the banks are then incomplete, not kept, and ok is
 // false.
-func lambdasFor(mined []int64, done <-chan struct{}) (b *lamBanks, ok bool) {
+func (s *Shared) lambdasFor(mined []int64, done <-chan struct{}) (b *dsl.Lambdas, ok bool) {
 	key := fmt.Sprint(mined)
-	lamMu.Lock()
-	defer lamMu.Unlock()
-	if b, have := lamCache[key]; have {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, have := s.banks[key]; have {
 		return b, true
 	}
 	specs := lamSpecs()
 	if len(mined) > 0 {
-		for sig := sigI; sig < sigGeo; sig++ {
+		for sig := dsl.SigI; sig < dsl.SigGeo; sig++ {
 			specs[sig].consts = withConsts(specs[sig].consts, mined)
 		}
 	}
@@ -114,60 +135,60 @@ func lambdasFor(mined []int64, done <-chan struct{}) (b *lamBanks, ok bool) {
 		return b, false
 	}
 	if len(mined) > 0 {
-		if len(lamOrder) >= maxTaskBanks {
-			delete(lamCache, lamOrder[0])
-			lamOrder = lamOrder[1:]
+		if len(s.order) >= s.opts.TaskBanks {
+			delete(s.banks, s.order[0])
+			s.order = s.order[1:]
 		}
-		lamOrder = append(lamOrder, key)
+		s.order = append(s.order, key)
 	}
-	lamCache[key] = b
+	s.banks[key] = b
 	return b, true
 }
 
 // buildLambdas enumerates every signature's lambdas; anchors are constants
 // that anchoredLambdas combines with the small integer lambdas. It reports
 // whether the build completed (done was not closed).
-func buildLambdas(specs [numSigs]lamSpec, anchors []int64, done <-chan struct{}) (*lamBanks, bool) {
-	b := &lamBanks{}
+func buildLambdas(specs [dsl.NumSigs]lamSpec, anchors []int64, done <-chan struct{}) (*dsl.Lambdas, bool) {
+	b := &dsl.Lambdas{}
 	complete := true
-	for sig := sigI; sig < sigGeo && complete; sig++ {
+	for sig := dsl.SigI; sig < dsl.SigGeo && complete; sig++ {
 		sp := specs[sig]
 		en := newEnumerator(enumConfig{
-			envs: sp.probes, vars: sigArgs[sig], consts: sp.consts, ops: catalog.scalars,
+			envs: sp.probes, vars: dsl.SigArgs[sig], consts: sp.consts, ops: dsl.Catalog.Scalars,
 			done: done, maxPerTyp: sp.maxPer,
 		})
 		en.grow(sp.maxSize, nil)
-		if sig == sigI {
+		if sig == dsl.SigI {
 			conditionalLambdas(en)
 		}
-		if sig == sigII {
+		if sig == dsl.SigII {
 			keyedLambdas(en)
 		}
-		if len(anchors) > 0 && (sig == sigI || sig == sigII) {
+		if len(anchors) > 0 && (sig == dsl.SigI || sig == dsl.SigII) {
 			anchoredLambdas(en, anchors)
 		}
 		complete = !en.cancelled
-		for t := valType(0); t < numTypes; t++ {
+		for t := dsl.Type(0); t < dsl.NumTypes; t++ {
 			for size, es := range en.bank[t] {
 				for _, e := range es {
-					if !usesVar(e.n) {
+					if !usesVar(e.N) {
 						continue
 					}
-					for len(b.by[sig][t]) <= size {
-						b.by[sig][t] = append(b.by[sig][t], nil)
+					for len(b.By[sig][t]) <= size {
+						b.By[sig][t] = append(b.By[sig][t], nil)
 					}
-					b.by[sig][t][size] = append(b.by[sig][t][size], newLambda(sig, t, e.n))
+					b.By[sig][t][size] = append(b.By[sig][t][size], dsl.NewLambda(sig, t, e.N))
 				}
 			}
 		}
 	}
-	for _, t := range []valType{tInt, tFloat} {
-		b.by[sigGeo][t] = [][]*lambda{nil, geoLambdas(t)}
+	for _, t := range []dsl.Type{dsl.Int, dsl.Float} {
+		b.By[dsl.SigGeo][t] = [][]*dsl.Lambda{nil, dsl.GeoLambdas(t)}
 	}
 	return b, complete
 }
 
-func usesVar(n *node) bool {
+func usesVar(n *dsl.Node) bool {
 	if n.Op == nil {
 		return n.Var >= 0
 	}
@@ -192,12 +213,12 @@ const (
 
 func conditionalLambdas(en *enumerator) {
 	en.stopped = false
-	var preds []*entry
-	for size := 2; size <= 3 && size < len(en.bank[tBool]); size++ {
-		preds = append(preds, en.bank[tBool][size]...)
+	var preds []*dsl.Entry
+	for size := 2; size <= 3 && size < len(en.bank[dsl.Bool]); size++ {
+		preds = append(preds, en.bank[dsl.Bool][size]...)
 	}
-	for _, t := range []valType{tInt} {
-		var small, medium []*entry
+	for _, t := range []dsl.Type{dsl.Int} {
+		var small, medium []*dsl.Entry
 		for size := 1; size < len(en.bank[t]) && size <= 4; size++ {
 			if size <= 2 {
 				small = append(small, en.bank[t][size]...)
@@ -208,20 +229,20 @@ func conditionalLambdas(en *enumerator) {
 		if len(small) == 0 {
 			continue
 		}
-		var x *entry
+		var x *dsl.Entry
 		for _, e := range en.bank[t][1] {
-			if e.n.Var == 0 {
+			if e.N.Var == 0 {
 				x = e
 			}
 		}
-		op := catalog.conds[t]
+		op := dsl.Catalog.Conds[t]
 		en.maxPerType = en.perType[t] + maxSmallCondLambdas
 		// Small branches first: "x*x if x % 2 == 0 else 0" must not wait
 		// behind the thousands of medium branches beside x.
 		for _, p := range preds {
 			for _, f := range small {
 				for _, g := range small {
-					en.try(op, nil, []*entry{p, f, g}, 1+p.n.Size+f.n.Size+g.n.Size)
+					en.try(op, nil, []*dsl.Entry{p, f, g}, 1+p.N.Size+f.N.Size+g.N.Size)
 				}
 			}
 		}
@@ -229,8 +250,8 @@ func conditionalLambdas(en *enumerator) {
 			en.maxPerType = en.perType[t] + maxCondLambdas
 			for _, p := range preds {
 				for _, f := range medium {
-					en.try(op, nil, []*entry{p, f, x}, 1+p.n.Size+f.n.Size+1)
-					en.try(op, nil, []*entry{p, x, f}, 1+p.n.Size+f.n.Size+1)
+					en.try(op, nil, []*dsl.Entry{p, f, x}, 1+p.N.Size+f.N.Size+1)
+					en.try(op, nil, []*dsl.Entry{p, x, f}, 1+p.N.Size+f.N.Size+1)
 				}
 			}
 		}
@@ -253,37 +274,37 @@ const (
 // size-ordered enumeration reached, but past the per-type caps that cut it.
 func anchoredLambdas(en *enumerator, anchors []int64) {
 	en.stopped = false
-	var bodies [maxAnchoredBody + 1][]*entry
-	for size := 1; size <= maxAnchoredBody && size < len(en.bank[tInt]); size++ {
-		for _, e := range en.bank[tInt][size] {
-			if usesVar(e.n) {
+	var bodies [maxAnchoredBody + 1][]*dsl.Entry
+	for size := 1; size <= maxAnchoredBody && size < len(en.bank[dsl.Int]); size++ {
+		for _, e := range en.bank[dsl.Int][size] {
+			if usesVar(e.N) {
 				bodies[size] = append(bodies[size], e)
 			}
 		}
 	}
-	var ops []*operator
-	for _, op := range catalog.scalars {
-		if len(op.Args) == 2 && op.Args[0] == tInt && op.Args[1] == tInt && op.Sig == sigNone && !op.Rare {
+	var ops []*dsl.Operator
+	for _, op := range dsl.Catalog.Scalars {
+		if len(op.Args) == 2 && op.Args[0] == dsl.Int && op.Args[1] == dsl.Int && op.Sig == dsl.SigNone && !op.Rare {
 			ops = append(ops, op)
 		}
 	}
 	for _, c := range anchors[:min(len(anchors), maxAnchors)] {
-		var k *entry
-		for _, e := range en.bank[tInt][1] {
-			if e.n.Op == nil && e.n.Var < 0 && e.n.Const == any(c) {
+		var k *dsl.Entry
+		for _, e := range en.bank[dsl.Int][1] {
+			if e.N.Op == nil && e.N.Var < 0 && e.N.Const == any(c) {
 				k = e
 			}
 		}
 		if k == nil {
 			continue
 		}
-		en.maxPerType = max(en.perType[tInt], en.perType[tBool]) + maxPerAnchor
+		en.maxPerType = max(en.perType[dsl.Int], en.perType[dsl.Bool]) + maxPerAnchor
 		for _, bs := range bodies {
 			for _, op := range ops {
 				for _, f := range bs {
-					size := op.Cost + 1 + f.n.Size
-					en.try(op, nil, []*entry{k, f}, size)
-					en.try(op, nil, []*entry{f, k}, size)
+					size := op.Cost + 1 + f.N.Size
+					en.try(op, nil, []*dsl.Entry{k, f}, size)
+					en.try(op, nil, []*dsl.Entry{f, k}, size)
 				}
 			}
 		}
@@ -300,14 +321,14 @@ const maxKeyed = 1500
 // per-type cap of two-argument lambdas cuts at size 5.
 func keyedLambdas(en *enumerator) {
 	en.stopped = false
-	if len(en.bank[tInt]) <= 2 {
+	if len(en.bank[dsl.Int]) <= 2 {
 		return
 	}
-	type key struct{ x, y *entry }
-	keys := map[*operator]*key{}
-	var order []*operator
-	for _, e := range en.bank[tInt][2] {
-		n := e.n
+	type key struct{ x, y *dsl.Entry }
+	keys := map[*dsl.Operator]*key{}
+	var order []*dsl.Operator
+	for _, e := range en.bank[dsl.Int][2] {
+		n := e.N
 		if n.Op == nil || len(n.Kids) != 1 || n.Lam != nil || n.Kids[0].Op != nil || n.Kids[0].Var < 0 {
 			continue
 		}
@@ -323,14 +344,14 @@ func keyedLambdas(en *enumerator) {
 			k.y = e
 		}
 	}
-	en.maxPerType = max(en.perType[tInt], en.perType[tBool]) + maxKeyed
-	for _, op := range catalog.scalars {
-		if len(op.Args) != 2 || op.Args[0] != tInt || op.Args[1] != tInt || op.Sig != sigNone || op.Rare {
+	en.maxPerType = max(en.perType[dsl.Int], en.perType[dsl.Bool]) + maxKeyed
+	for _, op := range dsl.Catalog.Scalars {
+		if len(op.Args) != 2 || op.Args[0] != dsl.Int || op.Args[1] != dsl.Int || op.Sig != dsl.SigNone || op.Rare {
 			continue
 		}
 		for _, f := range order {
 			if k := keys[f]; k.x != nil && k.y != nil {
-				en.try(op, nil, []*entry{k.x, k.y}, op.Cost+k.x.n.Size+k.y.n.Size)
+				en.try(op, nil, []*dsl.Entry{k.x, k.y}, op.Cost+k.x.N.Size+k.y.N.Size)
 			}
 		}
 	}

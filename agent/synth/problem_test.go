@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // secondLargest is the second largest distinct value, or None (null) when
@@ -42,14 +44,14 @@ func TestNullableOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("problem: %v", err)
 	}
-	if !p.nullable {
+	if !p.Nullable {
 		t.Fatal("problem with null outputs is not nullable")
 	}
 	res := search(p, testSpec())
 	if !res.solved {
-		t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
+		t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.Outs))
 	}
-	src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round, Nullable: p.nullable}.Python("solve", "")
+	src := dsl.Program{Root: res.best, Binding: p.B.Line, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}.Python("solve", "")
 	if !strings.Contains(src, "return None") {
 		t.Errorf("emitted program has no None branch:\n%s", src)
 	}
@@ -80,7 +82,7 @@ func TestNullOutputTypes(t *testing.T) {
 			if gotErr := err != nil; gotErr != tc.wantErr {
 				t.Fatalf("newProblem error = %v, want an error: %v", err, tc.wantErr)
 			}
-			if err == nil && !p.nullable {
+			if err == nil && !p.Nullable {
 				t.Error("problem with a null output is not nullable")
 			}
 		})
@@ -89,7 +91,7 @@ func TestNullOutputTypes(t *testing.T) {
 
 // outputsProblem is a list task's problem with the given outputs (JSON
 // texts), on the inputs [0], [1], ...
-func outputsProblem(outs []string) (*problem, error) {
+func outputsProblem(outs []string) (*dsl.Problem, error) {
 	var exs []task.Example
 	for i, o := range outs {
 		exs = append(exs, task.Example{Input: json.RawMessage(fmt.Sprintf("[%d]", i)), Output: json.RawMessage(o)})

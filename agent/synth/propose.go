@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,10 @@ import (
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // proposeShare bounds the search that finds the programs a proposal tells
@@ -33,18 +36,18 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	var observed []any
 	seen := map[string]bool{}
 	for _, ex := range req.Examples {
-		if v, ok := decodeRaw(ex.Input); ok {
+		if v, ok := dsl.DecodeRaw(ex.Input); ok {
 			observed = append(observed, v)
 		}
 		seen[task.MustCanonical(ex.Input)] = true
 	}
 	b, berr := newBinding(req.Task, observed)
-	tp := inputTemplate(req.Task)
+	tp := inputs.TemplateOf(req.Task)
 	l := a.lessonFor(req, tp, observed)
 	switch {
-	case structuredInputs(req.Task, tp):
+	case inputs.Structured(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
-	case berr == nil && b.shape == "tokens":
+	case berr == nil && b.Shape == "tokens":
 		// Token lists have no generator of their kind: the description's
 		// template and mutations of the observed inputs, told apart by the
 		// programs still consistent.
@@ -56,22 +59,22 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	}
 	shape := kindShape(req.Task.Kind)
 	if berr == nil {
-		shape = b.shape
+		shape = b.Shape
 	}
 	conservative := req.Rejection != "" && req.Attempt > 1
-	lim := limitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
+	lim := inputs.LimitsFor(req.Task, req.Domain, b, observed, conservative && req.Attempt > 2)
 	if conservative && req.Attempt == 2 {
 		// First rejection: keep away from the edges of lengths, and to the
 		// characters already accepted.
-		lim.minLen = max(lim.minLen, 1)
-		lim.alphabet = limitsFor(req.Task, req.Domain, b, observed, true).alphabet
+		lim.MinLen = max(lim.MinLen, 1)
+		lim.Alphabet = inputs.LimitsFor(req.Task, req.Domain, b, observed, true).Alphabet
 	}
-	if a, c, ok := lengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
+	if a, c, ok := inputs.LengthsFrom(req.Rejection); ok && req.Task.Kind != task.KindInt && req.Task.Kind != task.KindPair {
 		// The oracle said which lengths it accepts.
-		lim.minLen, lim.maxLen = a, c
+		lim.MinLen, lim.MaxLen = a, c
 	}
-	g := &generator{rng: rng, shape: shape, lim: lim}
-	pool := a.pool(g, req, seen, observe(observed, tp, l).admissible)
+	g := &inputs.Generator{Rand: rng, Shape: shape, Limits: lim}
+	pool := a.pool(g, req, seen, inputs.Observe(observed, tp, l).Admissible)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
@@ -87,7 +90,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	} else {
 		// No evidence yet: informative inputs, not tiny ones.
 		idx := rng.Perm(len(pool))
-		sort.SliceStable(idx, func(i, j int) bool { return shapeLen(pool[idx[i]]) >= 4 && shapeLen(pool[idx[j]]) < 4 })
+		sort.SliceStable(idx, func(i, j int) bool { return inputs.ShapeLen(pool[idx[i]]) >= 4 && inputs.ShapeLen(pool[idx[j]]) < 4 })
 		for _, i := range idx {
 			if len(chosen) == req.K {
 				break
@@ -102,7 +105,7 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	out := make([]json.RawMessage, 0, req.K)
 	last := map[string]string{}
 	for _, i := range chosen[:req.K] {
-		raw := encode(pool[i])
+		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = originKind
 	}
@@ -115,75 +118,49 @@ const originKind = "kind"
 
 // lessonFor returns what earlier rejections taught about this task's
 // inputs, updated with the rejection of the previous attempt.
-func (a *Agent) lessonFor(req agent.ProposeRequest, tp *tnode, observed []any) *lesson {
+func (a *Agent) lessonFor(req agent.ProposeRequest, tp *inputs.Template, observed []any) *inputs.Lesson {
 	key := string(req.Task.Kind) + "\x00" + req.Task.InputType + "\x00" + req.Task.InputConstraints
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	l := a.lessons[key]
 	if l == nil {
-		l = newLesson()
+		l = inputs.NewLesson()
 		a.lessons[key] = l
 	}
 	if req.Attempt <= 1 {
 		// A new batch: the tokens refused where they stood come back,
 		// away from the first positions.
-		l.waiting = nil
+		l.Waiting = nil
 	}
 	if req.Attempt > 1 && req.Rejection != "" {
-		l.learn(req.Rejection, tp, observed)
+		l.Learn(req.Rejection, tp, observed)
 	}
 	return l
 }
 
 // remember records where each proposed input came from, so that the next
 // rejection can be blamed on its source.
-func (a *Agent) remember(l *lesson, last map[string]string) {
+func (a *Agent) remember(l *inputs.Lesson, last map[string]string) {
 	a.mu.Lock()
-	l.last = last
+	l.Last = last
 	a.mu.Unlock()
-}
-
-// structuredInputs decides whether proposals come from the description's
-// template rather than the kind's generator: for inputs of kind other whose
-// description shows more structure than a list of numbers or pairs, and for
-// strings of a stated unit format.
-func structuredInputs(t task.Task, tp *tnode) bool {
-	switch {
-	case tp == nil:
-		return false
-	case t.Kind == task.KindOther:
-		return tp.rich(t.Domain)
-	case t.Kind == task.KindString:
-		return tp.kind == tkUnits
-	case t.Kind == task.KindList:
-		return tp.kind == tkRPN
-	case t.Kind == task.KindTwoLists:
-		// Two lists whose elements have different ranges ("a list of
-		// integers and a list of 0/1 triggers").
-		if tp.kind != tkTuple || len(tp.elems) != 2 || tp.elems[0].kind != tkList || tp.elems[1].kind != tkList {
-			return false
-		}
-		a, b := tp.elems[0].elems[0], tp.elems[1].elems[0]
-		return a.kind == tkInt && b.kind == tkInt && (a.lo != b.lo || a.hi != b.hi)
-	}
-	return false
 }
 
 // proposeStructured proposes inputs drawn from the description's template
 // and mutated from the observed inputs, adapting to the rejection of the
 // previous attempt. tp may be nil (mutations only).
-func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *tnode, l *lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
+func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest, tp *inputs.Template, l *inputs.Lesson, observed []any, seen map[string]bool, rng *rand.Rand, bound bool) (agent.ProposeResult, error) {
 	if tp != nil {
-		l.applyTo(tp)
+		l.ApplyTo(tp)
 	}
-	o := observe(observed, tp, l)
+	o := inputs.Observe(observed, tp, l)
 	want := 48 + 3*req.K
 	var pool []any
 	var origin []string
 	local := map[string]bool{}
 	add := func(v any, from string) {
-		raw := encode(v)
-		if raw == nil || !tp.sameLengths(v) || !tp.wellFormed(v) || !l.tokensPlaced(roundTrip(v)) {
+		raw := inputs.Encode(v)
+		if raw == nil || !tp.SameLengths(v) || !tp.WellFormed(v) || !l.TokensPlaced(inputs.RoundTrip(v)) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -191,32 +168,32 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			return
 		}
 		local[c] = true
-		pool = append(pool, roundTrip(v))
+		pool = append(pool, inputs.RoundTrip(v))
 		origin = append(origin, from)
 	}
 	if tp != nil {
-		g := &tgen{rng: rng, small: l.strikes > 0}
+		g := &inputs.TemplateGenerator{Rand: rng, Small: l.Strikes > 0}
 		for tries := 0; len(pool) < want && tries < 20*want; tries++ {
-			add(g.draw(tp), originTemplate)
+			add(g.Draw(tp), inputs.OriginTemplate)
 		}
 	}
 	var allowed []string
-	for _, op := range mutationOps {
-		if !l.banned[op] {
+	for _, op := range inputs.MutationOps {
+		if !l.Banned[op] {
 			allowed = append(allowed, op)
 		}
 	}
 	if len(observed) > 0 && len(allowed) > 0 {
 		maxOps := 3
-		if l.strikes > 0 || req.Attempt > 1 {
+		if l.Strikes > 0 || req.Attempt > 1 {
 			maxOps = 1
 		}
 		target := len(pool) + want/2
-		if tp == nil || l.banned[originTemplate] {
+		if tp == nil || l.Banned[inputs.OriginTemplate] {
 			target = len(pool) + want
 		}
 		for tries := 0; len(pool) < target && tries < 20*want; tries++ {
-			if v, ops := o.mutant(rng, observed, allowed, maxOps); v != nil {
+			if v, ops := o.Mutant(rng, observed, allowed, maxOps); v != nil {
 				add(v, strings.Join(ops, "+"))
 			}
 		}
@@ -241,10 +218,10 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	// with no evidence yet, larger inputs first.
 	rank := func(i int) int {
 		r := 0
-		if origin[i] == originTemplate && l.banned[originTemplate] {
+		if origin[i] == inputs.OriginTemplate && l.Banned[inputs.OriginTemplate] {
 			r += 2
 		}
-		if len(req.Examples) == 0 && leafCount(pool[i]) < 4 {
+		if len(req.Examples) == 0 && inputs.LeafCount(pool[i]) < 4 {
 			r++
 		}
 		return r
@@ -263,93 +240,12 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 	out := make([]json.RawMessage, 0, req.K)
 	last := map[string]string{}
 	for _, i := range chosen[:req.K] {
-		raw := encode(pool[i])
+		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = origin[i]
 	}
 	a.remember(l, last)
 	return agent.ProposeResult{Inputs: out}, nil
-}
-
-// sameLengths reports whether an input keeps the one length a template's
-// lists share (always, for a template that has none).
-func (n *tnode) sameLengths(v any) bool {
-	xs, ok := v.([]any)
-	if n == nil || n.kind != tkTuple || !n.sameLen || !ok || len(xs) != len(n.elems) {
-		return true
-	}
-	length := -1
-	for i, e := range n.elems {
-		if e.kind != tkList {
-			continue
-		}
-		l, ok := xs[i].([]any)
-		if !ok || (length >= 0 && len(l) != length) {
-			return false
-		}
-		length = len(l)
-	}
-	return true
-}
-
-// wellFormed reports whether every postfix expression of an input, where
-// the template has one, leaves exactly one value and gives each operator
-// its operands: a mutant of an observed expression seldom does.
-func (n *tnode) wellFormed(v any) bool {
-	if n == nil {
-		return true
-	}
-	switch n.kind {
-	case tkRPN:
-		xs, ok := v.([]any)
-		if !ok {
-			return false
-		}
-		depth := 0
-		for _, x := range xs {
-			arity := -1
-			for _, op := range n.elems[n.nOperands:] {
-				if op.kind == tkLit && fmt.Sprint(x) == fmt.Sprint(op.lit) {
-					arity = cmp.Or(op.arity, 2)
-					break
-				}
-			}
-			if arity < 0 {
-				depth++
-				continue
-			}
-			if depth < arity {
-				return false
-			}
-			depth += 1 - arity
-		}
-		return depth == 1
-	case tkTuple:
-		xs, ok := v.([]any)
-		if !ok || len(xs) != len(n.elems) {
-			return true
-		}
-		for i, e := range n.elems {
-			if !e.wellFormed(xs[i]) {
-				return false
-			}
-		}
-	case tkList:
-		xs, _ := v.([]any)
-		for _, x := range xs {
-			if !n.elems[0].wellFormed(x) {
-				return false
-			}
-		}
-	case tkObject:
-		m, _ := v.(map[string]any)
-		for i, k := range n.keys {
-			if x, ok := m[k]; ok && !n.elems[i].wellFormed(x) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func kindShape(k task.Kind) string {
@@ -361,12 +257,12 @@ func kindShape(k task.Kind) string {
 }
 
 // pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
+func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
 	var out []any
 	local := map[string]bool{}
 	addIn := func(v any) {
-		raw := encode(v)
-		if raw == nil || !withinLimits(v, g.lim, g.shape) || !admissible(v) {
+		raw := inputs.Encode(v)
+		if raw == nil || !inputs.Within(v, g.Limits, g.Shape) || !admissible(v) {
 			return
 		}
 		c := task.MustCanonical(raw)
@@ -376,24 +272,24 @@ func (a *Agent) pool(g *generator, req agent.ProposeRequest, seen map[string]boo
 		local[c] = true
 		out = append(out, v)
 	}
-	for _, e := range g.edges() {
+	for _, e := range g.Edges() {
 		addIn(e)
 	}
 	// A witness of each category the workflow asks for, so that the
 	// batch can cover it even where random draws rarely do.
 	for _, c := range req.Missing {
-		if w, ok := g.witness(c); ok {
+		if w, ok := g.Witness(c); ok {
 			addIn(w)
 		}
 	}
 	// Near misses of the observed strings: programs that agree on every
 	// observed input often part on one character changed.
-	for _, v := range g.nearMisses(nearMissSources(req.Examples)) {
+	for _, v := range g.NearMisses(nearMissSources(req.Examples)) {
 		addIn(v)
 	}
 	want := 48 + 3*req.K
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {
-		addIn(g.draw())
+		addIn(g.Draw())
 	}
 	return out
 }
@@ -405,7 +301,7 @@ func nearMissSources(exs []task.Example) []any {
 	var outs []string
 	byOut := map[string][]any{}
 	for i := len(exs) - 1; i >= 0; i-- {
-		v, ok := decodeRaw(exs[i].Input)
+		v, ok := dsl.DecodeRaw(exs[i].Input)
 		if !ok {
 			continue
 		}
@@ -416,10 +312,10 @@ func nearMissSources(exs []task.Example) []any {
 		byOut[o] = append(byOut[o], v)
 	}
 	var out []any
-	for k := 0; len(out) < maxNearMissSources; k++ {
+	for k := 0; len(out) < inputs.MaxNearMissSources; k++ {
 		added := false
 		for _, o := range outs {
-			if k < len(byOut[o]) && len(out) < maxNearMissSources {
+			if k < len(byOut[o]) && len(out) < inputs.MaxNearMissSources {
 				out, added = append(out, byOut[o][k]), true
 			}
 		}
@@ -438,11 +334,11 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	if err != nil {
 		return nil
 	}
-	defaultLambdas()
+	a.opts.Shared.defaults()
 	var extra [][]any
 	var idx []int
 	for i, v := range pool {
-		env, err := p.b.env(roundTrip(v))
+		env, err := p.B.Env(inputs.RoundTrip(v))
 		if err != nil {
 			continue
 		}
@@ -453,13 +349,13 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 	if len(surv) < 2 {
 		return nil
 	}
-	nObs := len(p.envs)
+	nObs := len(p.Envs)
 	// keys[j][s] is survivor s's output class on pool input j.
-	keys := make([][]hasher, len(extra))
+	keys := make([][]dsl.Hasher, len(extra))
 	for j := range extra {
-		keys[j] = make([]hasher, len(surv))
+		keys[j] = make([]dsl.Hasher, len(surv))
 		for s, e := range surv {
-			keys[j][s] = fnvOffset.value(p.rounded(e.values()[nObs+j]))
+			keys[j][s] = dsl.FnvOffset.Value(p.Rounded(e.Values()[nObs+j]))
 		}
 	}
 	class := make([]int, len(surv)) // current partition of survivors
@@ -506,7 +402,7 @@ func distinguishingRoom(req agent.ProposeRequest) int {
 }
 
 // splitPairs counts pairs of survivors in one class that the key separates.
-func splitPairs(class []int, key []hasher) int {
+func splitPairs(class []int, key []dsl.Hasher) int {
 	n := 0
 	for s := range class {
 		for t := s + 1; t < len(class); t++ {
@@ -531,7 +427,7 @@ func fill(chosen []int, pool []any, req agent.ProposeRequest, rng *rand.Rand) []
 	}
 	cats := make([][]string, len(pool))
 	for i, v := range pool {
-		cats[i] = task.CategoriesOf(req.Task.Kind, dom, encode(v))
+		cats[i] = task.CategoriesOf(req.Task.Kind, dom, inputs.Encode(v))
 	}
 	need := map[string]bool{}
 	for _, m := range req.Missing {
@@ -601,155 +497,4 @@ func fill(chosen []int, pool []any, req agent.ProposeRequest, rng *rand.Rand) []
 		}
 	}
 	return chosen
-}
-
-// Proposed inputs are JSON values: generated (int64, float64) or decoded
-// (json.Number), in lists ([]any) and objects (map[string]any).
-
-// roundTrip converts a generated value to its decoded JSON form.
-func roundTrip(v any) any {
-	d, _ := task.Decode(encode(v))
-	return d
-}
-
-// encode writes a value as JSON, nil when it cannot.
-func encode(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// shapeLen is the length of an input: of a list, of a string, the longer
-// of two number lists.
-func shapeLen(v any) int {
-	switch x := v.(type) {
-	case []any:
-		if len(x) == 2 {
-			if a, ok := x[0].([]any); ok {
-				if b, ok := x[1].([]any); ok && (len(a) > 0 || len(b) > 0) {
-					if _, isNum := firstOf(a, b).(json.Number); isNum {
-						return max(len(a), len(b))
-					}
-				}
-			}
-		}
-		return len(x)
-	case string:
-		return len([]rune(x))
-	}
-	return 0
-}
-
-// firstOf is the first element of a, or else of b.
-func firstOf(a, b []any) any {
-	if len(a) > 0 {
-		return a[0]
-	}
-	return b[0]
-}
-
-// deepCopy copies a decoded JSON value.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
-// leafCount measures an input's size: its numbers, strings and elements.
-func leafCount(v any) int {
-	switch x := v.(type) {
-	case []any:
-		n := 0
-		for _, e := range x {
-			n += leafCount(e)
-		}
-		return max(n, 1)
-	case map[string]any:
-		n := 0
-		for _, e := range x {
-			n += leafCount(e)
-		}
-		return n
-	case string:
-		return max(len(x)/2, 1)
-	}
-	return 1
-}
-
-// sortList orders a list in non-decreasing order by the whole element or
-// one position of it; key -2 leaves it alone.
-func sortList(xs []any, key int) {
-	if key == -2 {
-		return
-	}
-	at := func(v any) any {
-		if key >= 0 {
-			if t, ok := v.([]any); ok && key < len(t) {
-				return t[key]
-			}
-		}
-		return v
-	}
-	sort.SliceStable(xs, func(i, j int) bool { return compareValues(at(xs[i]), at(xs[j])) < 0 })
-}
-
-// compareValues orders JSON values: numbers numerically, strings
-// lexicographically, lists element by element; other pairs are equal.
-func compareValues(a, b any) int {
-	if x, ok := numberOf(a); ok {
-		if y, ok := numberOf(b); ok {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
-		}
-	}
-	if x, ok := a.(string); ok {
-		if y, ok := b.(string); ok {
-			return strings.Compare(x, y)
-		}
-	}
-	if x, ok := a.([]any); ok {
-		if y, ok := b.([]any); ok {
-			for i := 0; i < len(x) && i < len(y); i++ {
-				if c := compareValues(x[i], y[i]); c != 0 {
-					return c
-				}
-			}
-			return len(x) - len(y)
-		}
-	}
-	return 0
-}
-
-// numberOf reads a number from a generated (int64, float64) or decoded
-// (json.Number) value.
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }

@@ -104,7 +104,7 @@ func TestProposeStructuredInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			propose := func() []json.RawMessage {
-				a := New(Options{Seed: 5})
+				a := New(Options{Shared: testShared, Seed: 5})
 				res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tt.tk, K: tt.k, Examples: tt.exs, Attempt: 1})
 				if err != nil {
 					t.Fatal(err)
@@ -135,7 +135,7 @@ func TestProposeStructuredInputs(t *testing.T) {
 // description: the retry must obey the range the rejection states.
 func TestProposeAdaptsToRejection(t *testing.T) {
 	strict := limitsObject(2, 4, 5)
-	a := New(Options{Seed: 11})
+	a := New(Options{Shared: testShared, Seed: 11})
 	req := agent.ProposeRequest{Task: limitsTask, K: 10, Attempt: 1}
 	attempt := proposeUntilAccepted(t, a, req, strict, func(raw json.RawMessage) string {
 		return "limit must be between 2 and 4, got " + string(raw)
@@ -164,7 +164,7 @@ func TestProposeAdaptsToRejection(t *testing.T) {
 func TestProposeKindInputsKeepExclusions(t *testing.T) {
 	pairTask := task.Task{Name: "divide", Kind: task.KindPair, FunctionName: "solve", InputType: "pair of integers [a, b]",
 		InputConstraints: "two integers between -100 and 100; b is not 0", Domain: &task.Domain{Lo: -100, Hi: 100}}
-	a := New(Options{Seed: 3, TimeLimit: time.Second})
+	a := New(Options{Shared: testShared, Seed: 3, TimeLimit: time.Second})
 	for _, exs := range [][]task.Example{nil, examples(`[7, 2]`, `[-9, 4]`, `[0, 5]`)} {
 		res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: pairTask, K: 20, Examples: exs, Attempt: 1})
 		if err != nil {
@@ -331,7 +331,7 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 				t.Parallel()
 				ran.Add(1)
 				h := startHidden(t, c.Task.Oracle.Python, c.Task.Oracle.Function)
-				a := New(Options{Seed: 1, TimeLimit: time.Minute, MaxSize: 3})
+				a := New(Options{Shared: testShared, Seed: 1, TimeLimit: time.Minute, MaxSize: 3})
 				var exs []task.Example
 				for batch, k := 1, 2; batch <= 3; batch, k = batch+1, k+2 {
 					observed := map[string]bool{}
@@ -407,7 +407,7 @@ func TestPropose(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			exs := examplesFor(t, sorted, tc.examples)
-			a := New(Options{Seed: 7, TimeLimit: 5 * time.Second, MaxPrograms: testPrograms})
+			a := New(Options{Shared: testShared, Seed: 7, TimeLimit: 5 * time.Second, MaxPrograms: testPrograms})
 			res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: tc.k, Examples: exs, Missing: tc.missing, Domain: dom, Attempt: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -471,7 +471,7 @@ func TestProposeDistinguishes(t *testing.T) {
 		return out
 	}}
 	exs := examplesFor(t, c, []string{"[3,1,2]", "[5,-4]"})
-	a := New(Options{Seed: 3, TimeLimit: 10 * time.Second})
+	a := New(Options{Shared: testShared, Seed: 3, TimeLimit: 10 * time.Second})
 	res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: 4, Examples: exs, Attempt: 1})
 	if err != nil {
 		t.Fatal(err)

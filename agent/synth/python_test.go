@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // TestPythonMatchesGo runs each family's emitted program in python3 and
@@ -26,11 +28,11 @@ func TestPythonMatchesGo(t *testing.T) {
 			got := runCandidate(t, py, src, inputs)
 			for i, in := range inputs {
 				v, _ := task.Decode(json.RawMessage(in))
-				env, err := p.b.env(v)
+				env, err := p.B.Env(v)
 				if err != nil {
 					t.Fatal(err)
 				}
-				goVal := toJSON(p.rounded(evalNode(prog.Root, env)))
+				goVal := dsl.ToJSON(p.Rounded(dsl.EvalNode(prog.Root, env)))
 				if !task.Equal(got[i], goVal, 1e-9) {
 					t.Errorf("input %s: python %s, go %s\n%s", in, got[i], goVal, src)
 				}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // rivalSteps is how many sizes past the smallest program consistent with
@@ -25,7 +27,7 @@ const maxRivals = 4 * maxSurvivors
 // p's binding): any two of them disagree on some candidate. The search
 // gets a proposeShare-th of the session's time (at most
 // Options.ProposeTimeLimit), or of Options.MaxPrograms, and stops with ctx.
-func (a *Agent) rivals(ctx context.Context, p *problem, extra [][]any) []*entry {
+func (a *Agent) rivals(ctx context.Context, p *dsl.Problem, extra [][]any) []*dsl.Entry {
 	limit := a.proposeLimit()
 	spec := a.spec(ctx, limit, proposeShare)
 	spec.extra, spec.collect, spec.beyond, spec.keep = extra, true, rivalSteps, maxRivals
@@ -36,7 +38,7 @@ func (a *Agent) rivals(ctx context.Context, p *problem, extra [][]any) []*entry 
 	if a.opts.MaxPrograms <= 0 {
 		deadline = time.Now().Add(limit / 4)
 	}
-	lams, _ := lambdasFor(p.mined, ctx.Done())
+	lams, _ := a.opts.Shared.lambdasFor(p.Mined, ctx.Done())
 	return withNeighbours(p, surv, extra, neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()})
 }
 
@@ -59,32 +61,32 @@ const maxNeighbours = 3000
 // misses (isalpha for isalnum, < for <=, floor for round) are rivals of
 // the candidate's own size, which a proposal's short search may cut
 // before it reaches them. It keeps at most maxRivals programs in all.
-func withNeighbours(p *problem, surv []*entry, extra [][]any, nb neighbourBounds) []*entry {
+func withNeighbours(p *dsl.Problem, surv []*dsl.Entry, extra [][]any, nb neighbourBounds) []*dsl.Entry {
 	if len(surv) == 0 || len(extra) == 0 || len(surv) >= maxRivals {
 		return surv
 	}
-	nObs := len(p.envs)
-	key := func(vals []any) hasher {
-		h := fnvOffset
+	nObs := len(p.Envs)
+	key := func(vals []any) dsl.Hasher {
+		h := dsl.FnvOffset
 		for _, v := range vals[nObs:] {
-			h = h.value(p.rounded(v))
+			h = h.Value(p.Rounded(v))
 		}
 		return h
 	}
-	seen := map[hasher]bool{}
-	smallest := surv[0].n.Size
+	seen := map[dsl.Hasher]bool{}
+	smallest := surv[0].N.Size
 	for _, e := range surv {
-		seen[key(e.values())] = true
-		smallest = min(smallest, e.n.Size)
+		seen[key(e.Values())] = true
+		smallest = min(smallest, e.N.Size)
 	}
-	envs := append(append([][]any{}, p.envs...), extra...)
+	envs := append(append([][]any{}, p.Envs...), extra...)
 	out := surv
 	tried := 0
 	for _, e := range surv {
-		if e.n.Size != smallest {
+		if e.N.Size != smallest {
 			continue
 		}
-		for _, m := range neighbours(e.n, p.b.types, nb.lams, nb.consts) {
+		for _, m := range neighbours(e.N, p.B.Types, nb.lams, nb.consts) {
 			if tried == maxNeighbours || len(out) == maxRivals {
 				return out
 			}
@@ -98,7 +100,7 @@ func withNeighbours(p *problem, surv []*entry, extra [][]any, nb neighbourBounds
 			}
 			if k := key(vals); !seen[k] {
 				seen[k] = true
-				out = append(out, &entry{n: m, boxedVals: vals})
+				out = append(out, &dsl.Entry{N: m, BoxedVals: vals})
 			}
 		}
 	}
@@ -107,11 +109,11 @@ func withNeighbours(p *problem, surv []*entry, extra [][]any, nb neighbourBounds
 
 // consistentOn evaluates n on envs, whose first ones are p's examples',
 // stopping at the first example it gets wrong.
-func consistentOn(p *problem, n *node, envs [][]any) ([]any, bool) {
+func consistentOn(p *dsl.Problem, n *dsl.Node, envs [][]any) ([]any, bool) {
 	vals := make([]any, len(envs))
 	for i, env := range envs {
-		vals[i] = evalSafe(n, env)
-		if i < len(p.outs) && !p.matchesAt(i, vals[i]) {
+		vals[i] = dsl.EvalSafe(n, env)
+		if i < len(p.Outs) && !p.MatchesAt(i, vals[i]) {
 			return nil, false
 		}
 	}
@@ -120,7 +122,7 @@ func consistentOn(p *problem, n *node, envs [][]any) ([]any, bool) {
 
 // neighbourBounds are what withNeighbours draws from and when it stops.
 type neighbourBounds struct {
-	lams   *lamBanks
+	lams   *dsl.Lambdas
 	consts []any
 	// deadline (zero: none) and done stop it.
 	deadline time.Time
@@ -141,22 +143,22 @@ func (nb neighbourBounds) over() bool {
 
 // neighbours returns the programs one change away from n (see
 // withNeighbours); vars are the types of the input variables.
-func neighbours(n *node, vars []valType, lams *lamBanks, consts []any) []*node {
+func neighbours(n *dsl.Node, vars []dsl.Type, lams *dsl.Lambdas, consts []any) []*dsl.Node {
 	// Lambdas are many: they come after the other changes.
-	var out, byLambda []*node
-	var walk func(m *node, replace func(*node) *node)
-	walk = func(m *node, replace func(*node) *node) {
+	var out, byLambda []*dsl.Node
+	var walk func(m *dsl.Node, replace func(*dsl.Node) *dsl.Node)
+	walk = func(m *dsl.Node, replace func(*dsl.Node) *dsl.Node) {
 		switch {
 		case m.Op == nil && m.Var >= 0:
 			for j, t := range vars {
 				if j != m.Var && t == vars[m.Var] {
-					out = append(out, replace(&node{Var: j, Size: m.Size}))
+					out = append(out, replace(&dsl.Node{Var: j, Size: m.Size}))
 				}
 			}
 			return
 		case m.Op == nil:
 			for _, c := range constNeighbours(m.Const, consts) {
-				out = append(out, replace(&node{Var: -1, Const: c, Size: m.Size}))
+				out = append(out, replace(&dsl.Node{Var: -1, Const: c, Size: m.Size}))
 			}
 			return
 		}
@@ -167,7 +169,7 @@ func neighbours(n *node, vars []valType, lams *lamBanks, consts []any) []*node {
 		}
 		if l := m.Lam; l != nil && l.Next == nil && l.Geo == nil && lams != nil {
 			for size := max(l.Size-1, 1); size <= l.Size+1; size++ {
-				for _, l2 := range lams.get(l.Sig, l.Ret, size) {
+				for _, l2 := range lams.Get(l.Sig, l.Ret, size) {
 					if l2 != l {
 						c := *m
 						c.Lam = l2
@@ -178,16 +180,16 @@ func neighbours(n *node, vars []valType, lams *lamBanks, consts []any) []*node {
 			}
 		}
 		for i, k := range m.Kids {
-			walk(k, func(r *node) *node {
+			walk(k, func(r *dsl.Node) *dsl.Node {
 				c := *m
-				c.Kids = append([]*node{}, m.Kids...)
+				c.Kids = append([]*dsl.Node{}, m.Kids...)
 				c.Kids[i] = r
 				c.Size = m.Size - k.Size + r.Size
 				return replace(&c)
 			})
 		}
 	}
-	walk(n, func(r *node) *node { return r })
+	walk(n, func(r *dsl.Node) *dsl.Node { return r })
 	return append(out, byLambda...)
 }
 
@@ -211,14 +213,14 @@ func constNeighbours(c any, consts []any) []any {
 }
 
 // signature names an operator's argument, lambda and result types.
-func signature(o *operator) string {
+func signature(o *dsl.Operator) string {
 	return fmt.Sprint(o.Args, o.Sig, o.LamRet, o.Sig2, o.LamRet2, o.Ret)
 }
 
 // bySignature groups the whole-program operators by signature.
-var bySignature = sync.OnceValue(func() map[string][]*operator {
-	m := map[string][]*operator{}
-	for _, c := range catalog.top {
+var bySignature = sync.OnceValue(func() map[string][]*dsl.Operator {
+	m := map[string][]*dsl.Operator{}
+	for _, c := range dsl.Catalog.Top {
 		m[signature(c)] = append(m[signature(c)], c)
 	}
 	return m
@@ -226,9 +228,9 @@ var bySignature = sync.OnceValue(func() map[string][]*operator {
 
 // sameSignature returns the whole-program operators with o's argument,
 // lambda and result types, o excluded.
-func sameSignature(o *operator) []*operator {
+func sameSignature(o *dsl.Operator) []*dsl.Operator {
 	same := bySignature()[signature(o)]
-	out := make([]*operator, 0, len(same))
+	out := make([]*dsl.Operator, 0, len(same))
 	for _, c := range same {
 		if c != o {
 			out = append(out, c)

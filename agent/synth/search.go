@@ -2,6 +2,10 @@ package synth
 
 import (
 	"time"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/sketch"
 )
 
 // Default search bounds.
@@ -14,7 +18,7 @@ const (
 
 // searchResult is what one search found.
 type searchResult struct {
-	best      *node
+	best      *dsl.Node
 	passed    int
 	solved    bool
 	evaluated int64
@@ -23,13 +27,15 @@ type searchResult struct {
 	memFull   bool
 	banked    int
 	// survivors are consistent programs distinct on the extra inputs.
-	survivors []*entry
+	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
 	skipped map[string]bool
 }
 
 // searchSpec bounds a search.
 type searchSpec struct {
+	// shared holds the lambda banks.
+	shared *Shared
 	// deadline ends the search (zero: none); maxPrograms, when set, bounds
 	// it by the programs evaluated instead, and the strategies' shares are
 	// then counted in programs too, so that its outcome does not depend on
@@ -57,13 +63,13 @@ type searchSpec struct {
 // searcher is one search in progress: the enumerator and what was found.
 // A search stopped by its clock can be resumed (resume) with more time.
 type searcher struct {
-	p    *problem
+	p    *dsl.Problem
 	spec searchSpec
 	en   *enumerator
 	res  searchResult
 	// bestSize is the size of the best partial program.
 	bestSize  int
-	masks     map[string]*entry
+	masks     map[string]*dsl.Entry
 	maskOrder []string
 	// swept says the strategies run after size 4 ran to their end
 	// (within their shares of the time), so that a resumed search does
@@ -75,33 +81,33 @@ type searcher struct {
 // until one is consistent with every example (or the limits stop it). On
 // the way it names categorical outputs by a table over computed values
 // (strategy_table.go), and at size 4 it runs the switch machines
-// (strategy_switch.go), the walks (strategy_walk.go), the queues
-// (strategy_queue.go) and the whole-list map (strategy_window.go), the
+// (sketch/switch.go), the walks (sketch/walk.go), the queues
+// (sketch/queue.go) and the whole-list map (sketch/window.go), the
 // loop sweep (strategy_loops.go), the staged sweep over the inputs
 // (strategy_sweep_inputs.go) and the sweep over derived arguments
 // (strategy_sweep_derived.go); after each size it tries conditionals that
 // combine two partial programs (strategy_conditional.go) and programs
 // reduced by a learned modulus (strategy_modulus.go). A search that
 // ends with nothing consistent tries the last resorts
-// (strategy_families.go).
-func search(p *problem, spec searchSpec) searchResult {
+// (sketch/families.go).
+func search(p *dsl.Problem, spec searchSpec) searchResult {
 	return newSearcher(p, spec).run()
 }
 
-func newSearcher(p *problem, spec searchSpec) *searcher {
-	envs := p.envs
+func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
+	envs := p.Envs
 	if len(spec.extra) > 0 {
-		envs = append(append([][]any{}, p.envs...), spec.extra...)
+		envs = append(append([][]any{}, p.Envs...), spec.extra...)
 	}
-	s := &searcher{p: p, spec: spec, masks: map[string]*entry{}}
-	lams, _ := lambdasFor(p.mined, spec.done)
+	s := &searcher{p: p, spec: spec, masks: map[string]*dsl.Entry{}}
+	lams, _ := spec.shared.lambdasFor(p.Mined, spec.done)
 	s.en = newEnumerator(enumConfig{
-		envs: envs, vars: p.b.types, consts: topConsts(p), ops: catalog.top, lams: lams,
+		envs: envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top, lams: lams,
 		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
 	})
 	s.en.onNew = s.onNew
 	// Variables and constants were added before onNew was set.
-	for _, t := range p.ok {
+	for _, t := range p.Ok {
 		for _, es := range s.en.bank[t] {
 			for _, e := range es {
 				if s.onNew(t, e) {
@@ -121,7 +127,7 @@ func (s *searcher) run() searchResult {
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
 	}
-	if !s.res.solved && !s.spec.collect && !s.en.cancelled && lastResort(s.en, s.p, s.consider) {
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketch.Search) bool { return sketch.LastResort(r, s.p, s.consider) }) {
 		s.en.stopped = true
 	}
 	return s.result()
@@ -159,16 +165,16 @@ func (s *searcher) result() searchResult {
 
 // consider records a program consistent with every example; it reports
 // whether the search can stop.
-func (s *searcher) consider(n *node, vals []any) bool {
+func (s *searcher) consider(n *dsl.Node, vals []any) bool {
 	p, res := s.p, &s.res
-	if p.allMatch(vals) {
+	if p.AllMatch(vals) {
 		if s.spec.skip[n.String()] {
 			return false
 		}
 		if !res.solved {
-			res.best, res.passed, res.solved = n, len(p.outs), true
+			res.best, res.passed, res.solved = n, len(p.Outs), true
 		}
-		res.survivors = append(res.survivors, &entry{n: n, boxedVals: vals})
+		res.survivors = append(res.survivors, &dsl.Entry{N: n, BoxedVals: vals})
 		keep := s.spec.keep
 		if keep <= 0 {
 			keep = maxSurvivors
@@ -179,27 +185,27 @@ func (s *searcher) consider(n *node, vals []any) bool {
 }
 
 // onNew checks each new program of the enumerator.
-func (s *searcher) onNew(t valType, e *entry) bool {
+func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 	p, res := s.p, &s.res
-	if !p.okType(t) {
-		if p.labels != nil {
-			if n, vals := p.tabled(t, e); n != nil {
+	if !p.OkType(t) {
+		if p.Labels != nil {
+			if n, vals := tabled(p, t, e); n != nil {
 				return s.consider(n, vals)
 			}
 		}
 		return false
 	}
-	if p.allMatchCol(e.col) {
-		return s.consider(e.n, e.values())
+	if p.AllMatchCol(e.Col) {
+		return s.consider(e.N, e.Values())
 	}
 	if res.solved {
 		return false
 	}
-	bits, n := p.matchesCol(e.col)
-	if n > res.passed || res.best == nil || (n == res.passed && e.n.Size < s.bestSize) {
-		res.best, res.passed, s.bestSize = e.n, n, e.n.Size
+	bits, n := p.MatchesCol(e.Col)
+	if n > res.passed || res.best == nil || (n == res.passed && e.N.Size < s.bestSize) {
+		res.best, res.passed, s.bestSize = e.N, n, e.N.Size
 	}
-	if n > 0 && len(p.outs) >= 3 {
+	if n > 0 && len(p.Outs) >= 3 {
 		k := maskKey(bits)
 		if _, have := s.masks[k]; !have {
 			s.masks[k] = e
@@ -223,7 +229,7 @@ func (s *searcher) afterLevel(size int) bool {
 	if size == 4 && !res.solved && s.strategies() {
 		return true
 	}
-	if res.solved || len(p.outs) < 3 || size < 3 {
+	if res.solved || len(p.Outs) < 3 || size < 3 {
 		return false
 	}
 	if n, vals := splitConditional(p, en, s.masks, s.maskOrder, 2*size+1); n != nil {
@@ -241,14 +247,16 @@ func (s *searcher) strategies() bool {
 	// learned in one pass over the examples (and offer their rivals to
 	// the search of a proposal, which is short); the whole-list map
 	// searches four scalar variables up to size 4, bounded in programs.
-	if switchMachines(en, p, s.consider) || walkSketch(en, p, s.consider) || queueSketch(en, p, s.consider) ||
-		wholeListMap(en, p, 0.25, s.consider) {
+	if s.sketches(func(r *sketch.Search) bool {
+		return sketch.SwitchMachines(r, p, s.consider) || sketch.Walk(r, p, s.consider) || sketch.Queue(r, p, s.consider) ||
+			sketch.WholeListMap(r, p, 0.25, s.consider)
+	}) {
 		return true
 	}
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}
-	sweepStaged(en, 0.5, p.ok)
+	sweepStaged(en, 0.5, p.Ok)
 	if en.stopped {
 		return true
 	}
@@ -260,24 +268,40 @@ func (s *searcher) strategies() bool {
 	// The families' sketches (windows, state machines, digit loops,
 	// stacks, recurrences) after the sweeps, which find the map or fold
 	// a sketch could also express, and write it more plainly.
-	if familySketches(en, p, s.consider) {
+	if s.sketches(func(r *sketch.Search) bool { return sketch.Families(r, p, s.consider) }) {
 		return true
 	}
 	s.swept = true
 	return false
 }
 
+// sketches runs sketches on the search's enumerator: what they read of it
+// (Search), and their holes filled by enumHoles; a cancellation they
+// notice stops the search.
+func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
+	return runSketches(s.en, s.spec.shared, run)
+}
+
+// runSketches runs sketches on en (see searcher.sketches).
+func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
+	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
+		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled}
+	found := run(r)
+	en.stopped, en.cancelled = r.Stopped, r.Cancelled
+	return found
+}
+
 // topConsts are the constants of whole programs.
-func topConsts(p *problem) []any {
-	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.mined)
-	if p.b.floats || p.out == tFloat || p.out == tListFloat {
+func topConsts(p *dsl.Problem) []any {
+	cs := withConsts([]any{int64(0), int64(1), int64(2), int64(3), int64(-1), int64(10)}, p.Mined)
+	if p.B.Floats || p.Out == dsl.Float || p.Out == dsl.ListFloat {
 		cs = append(cs, 0.0, 1.0)
 	}
-	if p.out == tStr || p.out == tListStr {
+	if p.Out == dsl.Str || p.Out == dsl.ListStr {
 		cs = append(cs, "", " ")
 	}
-	for _, c := range p.consts {
-		if indexOf(cs, c) < 0 {
+	for _, c := range p.Consts {
+		if dsl.IndexOf(cs, c) < 0 {
 			cs = append(cs, c)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 var familyCases = []familyCase{
@@ -115,7 +117,7 @@ var familyCases = []familyCase{
 }
 
 // solveCase runs the search and checks the program on the probe inputs.
-func solveCase(t *testing.T, c familyCase) (*problem, program) {
+func solveCase(t *testing.T, c familyCase) (*dsl.Problem, dsl.Program) {
 	t.Helper()
 	p, err := newProblem(taskFor(c), examplesFor(t, c, c.inputs))
 	if err != nil {
@@ -123,21 +125,21 @@ func solveCase(t *testing.T, c familyCase) (*problem, program) {
 	}
 	res := search(p, testSpec())
 	if !res.solved {
-		t.Fatalf("no consistent program (level %d, %d evaluated, %d kept, timeout %v, mem %v); best %v passes %d of %d", res.level, res.evaluated, res.banked, res.timedOut, res.memFull, res.best, res.passed, len(p.outs))
+		t.Fatalf("no consistent program (level %d, %d evaluated, %d kept, timeout %v, mem %v); best %v passes %d of %d", res.level, res.evaluated, res.banked, res.timedOut, res.memFull, res.best, res.passed, len(p.Outs))
 	}
 	probes := examplesFor(t, c, c.probe)
 	for _, ex := range probes {
 		v, _ := task.Decode(ex.Input)
-		env, err := p.b.env(v)
+		env, err := p.B.Env(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := toJSON(p.rounded(evalNode(res.best, env)))
+		got := dsl.ToJSON(p.Rounded(dsl.EvalNode(res.best, env)))
 		if !task.Equal(got, ex.Output, 1e-9) {
 			t.Errorf("program %s on %s = %s, want %s", res.best, ex.Input, got, ex.Output)
 		}
 	}
-	return p, program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}
+	return p, dsl.Program{Root: res.best, Binding: p.B.Line, Vars: p.B.Names, Round: p.Round}
 }
 
 func TestFamilies(t *testing.T) {

@@ -1,6 +1,10 @@
 package synth
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
 
 // Conditionals at the top level: after each size, programs right on some
 // examples are combined as "t if c else e" with a condition c that splits
@@ -36,22 +40,22 @@ func covers(mask, need []uint64) bool {
 }
 
 // splitConditional looks for "t if c else e" where t is right wherever the
-// condition c holds and e wherever it does not, no bigger than maxSize.
-func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order []string, maxSize int) (*node, []any) {
-	nObs := len(p.outs)
+// condition c holds and e wherever it does not, no bigger than MaxSize.
+func splitConditional(p *dsl.Problem, en *enumerator, masks map[string]*dsl.Entry, order []string, maxSize int) (*dsl.Node, []any) {
+	nObs := len(p.Outs)
 	type cand struct {
 		bits []uint64
-		e    *entry
+		e    *dsl.Entry
 	}
 	cands := make([]cand, 0, len(order))
 	for _, k := range order {
 		cands = append(cands, cand{maskBits(k), masks[k]})
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.n.Size < cands[j].e.n.Size })
-	var best *node
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].e.N.Size < cands[j].e.N.Size })
+	var best *dsl.Node
 	var bestVals []any
-	for i, c := range en.all(tBool) {
-		if c.n.Size+3 > maxSize || (i&255 == 255 && en.interrupted()) {
+	for i, c := range en.all(dsl.Bool) {
+		if c.N.Size+3 > maxSize || (i&255 == 255 && en.interrupted()) {
 			break
 		}
 		tBits := make([]uint64, (nObs+63)/64)
@@ -59,7 +63,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		nt := 0
 		valid := true
 		for i := 0; i < nObs; i++ {
-			b, good := c.at(i).(bool)
+			b, good := c.At(i).(bool)
 			if !good {
 				valid = false
 				break
@@ -74,7 +78,7 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		if !valid || nt == 0 || nt == nObs {
 			continue
 		}
-		var t, e *entry
+		var t, e *dsl.Entry
 		for _, cd := range cands {
 			if t == nil && covers(cd.bits, tBits) {
 				t = cd.e
@@ -89,27 +93,27 @@ func splitConditional(p *problem, en *enumerator, masks map[string]*entry, order
 		if t == nil || e == nil {
 			continue
 		}
-		size := 1 + c.n.Size + t.n.Size + e.n.Size
+		size := 1 + c.N.Size + t.N.Size + e.N.Size
 		if size > maxSize || (best != nil && size >= best.Size) {
 			continue
 		}
-		ret, _ := typeOf(firstValue(t.values()))
-		if !p.okType(ret) {
+		ret, _ := dsl.TypeOf(dsl.FirstValue(t.Values()))
+		if !p.OkType(ret) {
 			continue
 		}
 		// Both branches must have one type for Python and Go to agree.
-		if rt, _ := typeOf(firstValue(e.values())); rt != ret {
+		if rt, _ := dsl.TypeOf(dsl.FirstValue(e.Values())); rt != ret {
 			continue
 		}
-		best = &node{Op: catalog.conds[ret], Kids: []*node{c.n, t.n, e.n}, Var: -1, Size: size}
-		bestVals = make([]any, len(c.values()))
-		for i := range c.values() {
-			if b, good := c.values()[i].(bool); good && b {
-				bestVals[i] = t.values()[i]
+		best = &dsl.Node{Op: dsl.Catalog.Conds[ret], Kids: []*dsl.Node{c.N, t.N, e.N}, Var: -1, Size: size}
+		bestVals = make([]any, len(c.Values()))
+		for i := range c.Values() {
+			if b, good := c.Values()[i].(bool); good && b {
+				bestVals[i] = t.Values()[i]
 			} else if good {
-				bestVals[i] = e.values()[i]
+				bestVals[i] = e.Values()[i]
 			} else {
-				bestVals[i] = errV
+				bestVals[i] = dsl.ErrV
 			}
 		}
 	}

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"slices"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // loopSeeds are the constants a top-level loop starts from.
@@ -17,17 +19,17 @@ var loopSeeds = []int64{0, 1, 2}
 // bank of steps costs about one loop per lambda. It stops at the first
 // program consider accepts, after share of the time left, or when the
 // search is cancelled.
-func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, []any) bool) bool {
-	if p.out != tInt || en.stopped || len(p.outs) == 0 {
+func loopSweep(en *enumerator, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.Int || en.stopped || len(p.Outs) == 0 {
 		return false
 	}
-	until := en.mark(share)
-	var vars, seeds []*entry
-	for _, e := range en.bank[tInt][1] {
+	until := en.Mark(share)
+	var vars, seeds []*dsl.Entry
+	for _, e := range en.bank[dsl.Int][1] {
 		switch {
-		case e.n.Var >= 0:
+		case e.N.Var >= 0:
 			vars = append(vars, e)
-		case e.n.Op == nil && isSeed(e.n.Const):
+		case e.N.Op == nil && isSeed(e.N.Const):
 			seeds = append(seeds, e)
 		}
 	}
@@ -35,29 +37,29 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, [
 		return false
 	}
 	type loopJob struct {
-		op   *operator
-		kids []*entry
+		op   *dsl.Operator
+		kids []*dsl.Entry
 	}
 	var jobs []loopJob
-	for _, op := range catalog.loops {
+	for _, op := range dsl.Catalog.Loops {
 		for _, n := range vars {
 			for _, a := range seeds {
 				switch op {
-				case opRecurrence:
+				case dsl.OpRecurrence:
 					for _, b := range seeds {
-						jobs = append(jobs, loopJob{op, []*entry{n, a, b}})
+						jobs = append(jobs, loopJob{op, []*dsl.Entry{n, a, b}})
 					}
-				case opApplyTimes:
-					jobs = append(jobs, loopJob{op, []*entry{a, n}})
+				case dsl.OpApplyTimes:
+					jobs = append(jobs, loopJob{op, []*dsl.Entry{a, n}})
 				}
 			}
 		}
 	}
 	args := make([]any, 3)
-	for size := 1; size < len(en.lams.by[sigII][tInt]) || size < len(en.lams.by[sigI][tInt]); size++ {
+	for size := 1; size < len(en.lams.By[dsl.SigII][dsl.Int]) || size < len(en.lams.By[dsl.SigI][dsl.Int]); size++ {
 		for _, j := range jobs {
 			op, kids := j.op, j.kids
-			for _, l := range en.lams.get(op.Sig, op.LamRet, size) {
+			for _, l := range en.lams.Get(op.Sig, op.LamRet, size) {
 				// Each loop is one program evaluated (example by example).
 				if en.evaluated++; en.evaluated&255 == 0 && (en.interrupted() || en.clock() >= until) {
 					return false
@@ -69,10 +71,10 @@ func loopSweep(en *enumerator, p *problem, share float64, consider func(*node, [
 				for i := range vals {
 					vals[i] = evalAt(op, l, kids, args, i)
 				}
-				n := &node{Op: op, Lam: l, Var: -1, Size: op.Cost + l.Size}
+				n := &dsl.Node{Op: op, Lam: l, Var: -1, Size: op.Cost + l.Size}
 				for _, k := range kids {
-					n.Kids = append(n.Kids, k.n)
-					n.Size += k.n.Size
+					n.Kids = append(n.Kids, k.N)
+					n.Size += k.N.Size
 				}
 				if consider(n, vals) {
 					return true
@@ -90,9 +92,9 @@ func isSeed(c any) bool {
 
 // loopFits checks op(l, kids) against the examples one at a time, stopping
 // at the first mismatch.
-func loopFits(p *problem, op *operator, l *lambda, kids []*entry, args []any) bool {
-	for i := range p.outs {
-		if !p.matchesAt(i, evalAt(op, l, kids, args, i)) {
+func loopFits(p *dsl.Problem, op *dsl.Operator, l *dsl.Lambda, kids []*dsl.Entry, args []any) bool {
+	for i := range p.Outs {
+		if !p.MatchesAt(i, evalAt(op, l, kids, args, i)) {
 			return false
 		}
 	}
@@ -101,17 +103,17 @@ func loopFits(p *problem, op *operator, l *lambda, kids []*entry, args []any) bo
 
 // evalAt evaluates op(l, kids) on environment i; an operator panicking on
 // an extreme value fails there.
-func evalAt(op *operator, l *lambda, kids []*entry, args []any, i int) (v any) {
+func evalAt(op *dsl.Operator, l *dsl.Lambda, kids []*dsl.Entry, args []any, i int) (v any) {
 	defer func() {
 		if recover() != nil {
-			v = errV
+			v = dsl.ErrV
 		}
 	}()
 	for k, e := range kids {
-		if isErr(e.at(i)) {
-			return errV
+		if dsl.IsErr(e.At(i)) {
+			return dsl.ErrV
 		}
-		args[k] = e.at(i)
+		args[k] = e.At(i)
 	}
 	return op.Eval(l, args[:len(kids)])
 }

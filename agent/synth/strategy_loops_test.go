@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // pairRecurrence returns x_n for x_0 = a, x_1 = b, x_{k+2} = (x_k + x_{k+1}) % m.
@@ -53,12 +55,12 @@ func TestLoopSweep(t *testing.T) {
 			}
 			res := search(p, testSpec())
 			if !res.solved {
-				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
+				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.Outs))
 			}
-			if res.best.Op == nil || res.best.Op.Fam != famLoop {
+			if res.best.Op == nil || res.best.Op.Fam != dsl.FamLoop {
 				t.Errorf("found %v, want a loop", res.best)
 			}
-			src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
+			src := dsl.Program{Root: res.best, Binding: p.B.Line, Vars: p.B.Names, Round: p.Round}.Python("solve", "")
 			var ins []string
 			for _, n := range append(append([]int64{}, tc.inputs...), tc.probe...) {
 				ins = append(ins, strconv.FormatInt(n, 10))

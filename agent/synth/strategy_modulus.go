@@ -1,5 +1,9 @@
 package synth
 
+import (
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
 // The learned modulus. A checksum or a count "modulo 10**9 + 7" is a
 // program reduced modulo a number the DSL's constants do not reach. After
 // each size, every integer program of that size whose values are congruent
@@ -17,13 +21,13 @@ var (
 
 // modulusSketch tries the programs of one size; it reports whether
 // consider accepted one.
-func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []any) bool) bool {
-	if p.out != tInt || p.nullable || len(p.outs) < 2 || size >= len(en.bank[tInt]) {
+func modulusSketch(en *enumerator, p *dsl.Problem, size int, consider func(*dsl.Node, []any) bool) bool {
+	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 2 || size >= len(en.bank[dsl.Int]) {
 		return false
 	}
-	outs := make([]int64, len(p.outs))
+	outs := make([]int64, len(p.Outs))
 	var top int64
-	for i, o := range p.outs {
+	for i, o := range p.Outs {
 		v, isInt := o.(int64)
 		if !isInt || v < 0 {
 			return false
@@ -43,17 +47,17 @@ func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []
 			}
 		}
 	}
-	for _, e := range en.bank[tInt][size] {
+	for _, e := range en.bank[dsl.Int][size] {
 		for _, m := range mods {
-			if !congruent(e.col, outs, m) {
+			if !congruent(e.Col, outs, m) {
 				continue
 			}
-			n := &node{Op: opMod, Kids: []*node{e.n, {Var: -1, Const: m, Size: 1}}, Var: -1, Size: e.n.Size + 2}
-			vals := make([]any, len(e.values()))
-			for i, v := range e.values() {
-				vals[i] = errV
+			n := &dsl.Node{Op: dsl.OpMod, Kids: []*dsl.Node{e.N, {Var: -1, Const: m, Size: 1}}, Var: -1, Size: e.N.Size + 2}
+			vals := make([]any, len(e.Values()))
+			for i, v := range e.Values() {
+				vals[i] = dsl.ErrV
 				if x, isInt := v.(int64); isInt {
-					vals[i], _ = pyMod(x, m)
+					vals[i], _ = dsl.PyMod(x, m)
 				}
 			}
 			if consider(n, vals) {
@@ -66,18 +70,18 @@ func modulusSketch(en *enumerator, p *problem, size int, consider func(*node, []
 
 // congruent reports whether a program's values (integers) are outs
 // modulo m, one at least reduced.
-func congruent(col vec, outs []int64, m int64) bool {
-	vals, isInt := col.data.([]int64)
+func congruent(col dsl.Vec, outs []int64, m int64) bool {
+	vals, isInt := col.Data.([]int64)
 	if !isInt {
 		return false
 	}
 	reduced := false
 	for i, o := range outs {
-		if col.bad != nil && col.bad[i] {
+		if col.Bad != nil && col.Bad[i] {
 			return false
 		}
 		v := vals[i]
-		if r, _ := pyMod(v, m); r != o {
+		if r, _ := dsl.PyMod(v, m); r != o {
 			return false
 		}
 		reduced = reduced || v != o

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // A sum of character codes modulo 256 is found from two examples.
@@ -54,12 +56,12 @@ func TestCongruent(t *testing.T) {
 		{"reduced", []any{int64(300), int64(5)}, []int64{44, 5}, 256, true},
 		{"nothing reduced", []any{int64(44), int64(5)}, []int64{44, 5}, 256, false},
 		{"one differs", []any{int64(300), int64(6)}, []int64{44, 5}, 256, false},
-		{"an error", []any{errV, int64(300)}, []int64{5, 44}, 256, false},
+		{"an error", []any{dsl.ErrV, int64(300)}, []int64{5, 44}, 256, false},
 		{"negative value", []any{int64(-212), int64(5)}, []int64{44, 5}, 256, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := congruent(columnOf(tInt, c.vals), c.outs, c.m); got != c.want {
+			if got := congruent(dsl.ColumnOf(dsl.Int, c.vals), c.outs, c.m); got != c.want {
 				t.Errorf("congruent(%v, %v, %d) = %v, want %v", c.vals, c.outs, c.m, got, c.want)
 			}
 		})

@@ -1,5 +1,9 @@
 package synth
 
+import (
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
 // sweepArgs applies every one-lambda operator, with every lambda of the
 // bank up to lamMax, to programs of sizes 1..argMax (at least one argument
 // of size argMax): map, filter, scan... of derived lists such as cumsum(xs)
@@ -11,14 +15,14 @@ func (en *enumerator) sweepArgs(argMax, lamMax int) {
 	jobs := en.sweepJobs(argMax)
 	maxLam := 0
 	for _, j := range jobs {
-		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet]))
+		maxLam = max(maxLam, len(en.lams.By[j.op.Sig][j.op.LamRet]))
 	}
 	maxLam = min(maxLam, lamMax+1)
 	en.recording, en.recent = true, nil
 	for size := 1; size < maxLam; size++ {
 		for _, j := range jobs {
-			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size) {
+			picked := make([]*dsl.Entry, len(j.lists))
+			for _, l := range en.lams.Get(j.op.Sig, j.op.LamRet, size) {
 				if en.stopped {
 					en.recording = false
 					return

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"slices"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 // sweepStaged is the enumerator's sweep (every one-lambda operator, with
@@ -14,12 +16,12 @@ import (
 // lambdas' results are transformed once more (then reduced), before the
 // larger lambdas; the rest of the share goes, when the sweep was not cut,
 // to the enumerator's own reductions of every sweep result.
-func sweepStaged(en *enumerator, share float64, want []valType) {
+func sweepStaged(en *enumerator, share float64, want []dsl.Type) {
 	if en.stopped {
 		return
 	}
-	end := en.mark(share)
-	en.sweepUntil = en.mark(share * 7 / 10)
+	end := en.Mark(share)
+	en.sweepUntil = en.Mark(share * 7 / 10)
 	defer func() {
 		en.sweepUntil, en.recording, en.recent = 0, false, nil
 		if en.sweepCut {
@@ -36,31 +38,31 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 		if j.op.Comprehension {
 			delays[i] = 0
 		}
-		maxLam = max(maxLam, len(en.lams.by[j.op.Sig][j.op.LamRet])+delays[i])
+		maxLam = max(maxLam, len(en.lams.By[j.op.Sig][j.op.LamRet])+delays[i])
 	}
-	var reducers, transforms []*operator
+	var reducers, transforms []*dsl.Operator
 	for _, op := range en.ops {
-		if op.Sig != sigNone || len(op.Args) != 1 || op.Args[0] < tStr {
+		if op.Sig != dsl.SigNone || len(op.Args) != 1 || op.Args[0] < dsl.Str {
 			continue
 		}
 		if slices.Contains(want, op.Ret) {
 			reducers = append(reducers, op)
-		} else if op.Ret >= tStr {
+		} else if op.Ret >= dsl.Str {
 			transforms = append(transforms, op)
 		}
 	}
 	// Lists wanted: the larger lambdas' results are transformed (sorted,
 	// reversed...) once the sweep is over, as any other sweep result.
-	scalarWanted := !slices.ContainsFunc(want, func(t valType) bool { return t >= tStr })
+	scalarWanted := !slices.ContainsFunc(want, func(t dsl.Type) bool { return t >= dsl.Str })
 	// Lambda programs the regular levels banked before the sweep are the
 	// sweep's duplicates: they are reduced with its results, smallest first.
-	var all, small []*entry
-	for t := tStr; t < numTypes; t++ {
+	var all, small []*dsl.Entry
+	for t := dsl.Str; t < dsl.NumTypes; t++ {
 		for _, es := range en.bank[t] {
 			for _, e := range es {
-				if e.n.Lam != nil {
+				if e.N.Lam != nil {
 					all = append(all, e)
-					if e.n.Lam.Size <= maxTransformedLam {
+					if e.N.Lam.Size <= maxTransformedLam {
 						small = append(small, e)
 					}
 				}
@@ -72,8 +74,8 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 	for size := 1; size < maxLam && !en.stopped; size++ {
 		en.recording, en.recent = true, nil
 		for i, j := range jobs {
-			picked := make([]*entry, len(j.lists))
-			for _, l := range en.lams.get(j.op.Sig, j.op.LamRet, size-delays[i]) {
+			picked := make([]*dsl.Entry, len(j.lists))
+			for _, l := range en.lams.Get(j.op.Sig, j.op.LamRet, size-delays[i]) {
 				if en.stopped {
 					break
 				}
@@ -118,7 +120,7 @@ func sweepStaged(en *enumerator, share float64, want []valType) {
 // transformSmall transforms the small lambdas' results once more and
 // reduces those: the length of the set of a map, the maximum of the
 // sorted filter...
-func transformSmall(en *enumerator, small []*entry, transforms, reducers []*operator) {
+func transformSmall(en *enumerator, small []*dsl.Entry, transforms, reducers []*dsl.Operator) {
 	en.recording, en.recent = true, nil
 	applyUnary(en, small, transforms)
 	transformed := en.recent
@@ -132,15 +134,15 @@ const maxTransformedLam = 3
 
 // applyUnary applies each one-argument operator to the programs of its
 // argument type.
-func applyUnary(en *enumerator, es []*entry, ops []*operator) {
+func applyUnary(en *enumerator, es []*dsl.Entry, ops []*dsl.Operator) {
 	for _, e := range es {
-		t := e.typ()
+		t := e.Type()
 		for _, op := range ops {
 			if en.stopped {
 				return
 			}
 			if op.Args[0] == t {
-				en.try(op, nil, []*entry{e}, op.Cost+e.n.Size)
+				en.try(op, nil, []*dsl.Entry{e}, op.Cost+e.N.Size)
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package synth
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
 
 // Categorical outputs. When the outputs are a few repeated strings ("ccw",
 // "cw", "degenerate"), the function usually computes a small number or a
@@ -11,75 +15,21 @@ import "strings"
 // computed values, never inputs, and a value the examples did not show
 // raises.
 
-// maxLabels is the most distinct outputs treated as labels.
-const maxLabels = 4
-
-// setLabels records the outputs as labels when they are 2 to maxLabels
-// distinct strings, each seen at least twice on average.
-func (p *problem) setLabels() { p.labelOutputs(2) }
-
-// relaxLabels records the outputs as labels even when they barely repeat
-// (two examples, two strings), reporting whether that made labels of
-// them. It is the last resort of a search that found nothing: the
-// workflow adds examples only once a candidate passes, and a few distinct
-// strings are most often category names.
-func (p *problem) relaxLabels() bool {
-	if p.labels != nil {
-		return false
-	}
-	p.labelOutputs(1)
-	return p.labels != nil
-}
-
-// labelOutputs sets the labels when the outputs are 2 to maxLabels
-// distinct strings and each is seen repeat times on average.
-func (p *problem) labelOutputs(repeat int) {
-	if p.out != tStr || p.nullable {
-		return
-	}
-	var labels []any
-	idx := make([]int8, len(p.outs))
-	for i, o := range p.outs {
-		k := indexOf(labels, o)
-		if k < 0 {
-			if len(labels) == maxLabels {
-				return
-			}
-			k = len(labels)
-			labels = append(labels, o)
-		}
-		idx[i] = int8(k)
-	}
-	if len(labels) < 2 || len(p.outs) < repeat*len(labels) {
-		return
-	}
-	p.labels, p.labelOf = labels, idx
-}
-
-func indexOf(vs []any, v any) int {
-	for i, w := range vs {
-		if w == v {
-			return i
-		}
-	}
-	return -1
-}
-
 // tabled returns the program that names e's values by the labels, with its
 // values, when e's values correspond one to one with the labels on the
 // examples; nil otherwise.
-func (p *problem) tabled(t valType, e *entry) (*node, []any) {
-	if t != tInt && t != tBool {
+func tabled(p *dsl.Problem, t dsl.Type, e *dsl.Entry) (*dsl.Node, []any) {
+	if t != dsl.Int && t != dsl.Bool {
 		return nil, nil
 	}
-	var keys [maxLabels]any
-	for i, k := range p.labelOf {
-		v := e.at(i)
+	var keys [dsl.MaxLabels]any
+	for i, k := range p.LabelOf {
+		v := e.At(i)
 		switch {
-		case isErr(v):
+		case dsl.IsErr(v):
 			return nil, nil
 		case keys[k] == nil:
-			if indexOf(keys[:], v) >= 0 {
+			if dsl.IndexOf(keys[:], v) >= 0 {
 				return nil, nil // one value, two labels
 			}
 			keys[k] = v
@@ -87,53 +37,44 @@ func (p *problem) tabled(t valType, e *entry) (*node, []any) {
 			return nil, nil // one label, two values
 		}
 	}
-	op := tableOp(t, keys[:len(p.labels)], p.labels)
-	vals := make([]any, len(e.values()))
-	for i, v := range e.values() {
+	op := tableOp(t, keys[:len(p.Labels)], p.Labels)
+	vals := make([]any, len(e.Values()))
+	for i, v := range e.Values() {
 		vals[i] = op.Eval(nil, []any{v})
 	}
-	return &node{Op: op, Kids: []*node{e.n}, Var: -1, Size: e.n.Size + 1}, vals
+	return &dsl.Node{Op: op, Kids: []*dsl.Node{e.N}, Var: -1, Size: e.N.Size + 1}, vals
 }
 
 // tableOp maps keys[i] to labels[i]; other values fail.
-func tableOp(t valType, keys, labels []any) *operator {
+func tableOp(t dsl.Type, keys, labels []any) *dsl.Operator {
 	var name strings.Builder
 	name.WriteString("table{")
 	for i, k := range keys {
 		if i > 0 {
 			name.WriteString(", ")
 		}
-		name.WriteString(string(toJSON(k)) + ": " + string(toJSON(labels[i])))
+		name.WriteString(string(dsl.ToJSON(k)) + ": " + string(dsl.ToJSON(labels[i])))
 	}
 	name.WriteString("}")
-	return &operator{Name: name.String(), Fam: famScalar, Args: ts(t), Ret: tStr, Cost: 1,
-		Eval: func(_ *lambda, a []any) any {
-			if i := indexOf(keys, a[0]); i >= 0 {
+	return &dsl.Operator{Name: name.String(), Fam: dsl.FamScalar, Args: dsl.Types(t), Ret: dsl.Str, Cost: 1,
+		Eval: func(_ *dsl.Lambda, a []any) any {
+			if i := dsl.IndexOf(keys, a[0]); i >= 0 {
 				return labels[i]
 			}
-			return errV
+			return dsl.ErrV
 		},
-		Py: func(_ *emitter, _ *lambda, a []code) code {
-			if t == tBool && len(keys) == 2 {
+		Py: func(_ *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
+			if t == dsl.Bool && len(keys) == 2 {
 				yes, no := labels[0], labels[1]
 				if keys[0] == false {
 					yes, no = no, yes
 				}
-				return code{constCode(yes).s + " if " + a[0].at(pOr) + " else " + constCode(no).at(pOr), pTern}
+				return dsl.Code{S: dsl.ConstCode(yes).S + " if " + a[0].At(dsl.POr) + " else " + dsl.ConstCode(no).At(dsl.POr), P: dsl.PTern}
 			}
 			parts := make([]string, len(keys))
 			for i, k := range keys {
-				parts[i] = constCode(k).s + ": " + constCode(labels[i]).s
+				parts[i] = dsl.ConstCode(k).S + ": " + dsl.ConstCode(labels[i]).S
 			}
-			return atom("{" + strings.Join(parts, ", ") + "}[" + a[0].s + "]")
+			return dsl.Atom("{" + strings.Join(parts, ", ") + "}[" + a[0].S + "]")
 		}}
-}
-
-// labelStrings renders labels for notes.
-func labelStrings(labels []any) []string {
-	out := make([]string, len(labels))
-	for i, l := range labels {
-		out[i] = string(toJSON(l))
-	}
-	return out
 }

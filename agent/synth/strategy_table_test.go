@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
 )
 
 func TestSetLabels(t *testing.T) {
@@ -31,7 +33,7 @@ func TestSetLabels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("newProblem: %v", err)
 			}
-			if diff := cmp.Diff(tc.want, p.labels); diff != "" {
+			if diff := cmp.Diff(tc.want, p.Labels); diff != "" {
 				t.Errorf("labels (-want +got):\n%s", diff)
 			}
 		})
@@ -87,9 +89,9 @@ func TestTabledOutputs(t *testing.T) {
 			}
 			res := search(p, testSpec())
 			if !res.solved {
-				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.outs))
+				t.Fatalf("no consistent program; best %v passes %d of %d", res.best, res.passed, len(p.Outs))
 			}
-			src := program{Root: res.best, Binding: p.b.line, Vars: p.b.names, Round: p.round}.Python("solve", "")
+			src := dsl.Program{Root: res.best, Binding: p.B.Line, Vars: p.B.Names, Round: p.Round}.Python("solve", "")
 			if !strings.Contains(src, tc.wantCode) {
 				t.Errorf("emitted program lacks %q:\n%s", tc.wantCode, src)
 			}
@@ -109,14 +111,14 @@ func TestTabledOutputs(t *testing.T) {
 // A value the examples never named has no label: the table raises there
 // rather than guessing.
 func TestTableUnseenKey(t *testing.T) {
-	op := tableOp(tInt, []any{int64(1), int64(-1)}, []any{"up", "down"})
+	op := tableOp(dsl.Int, []any{int64(1), int64(-1)}, []any{"up", "down"})
 	tests := []struct {
 		key  any
 		want any
 	}{
 		{int64(1), "up"},
 		{int64(-1), "down"},
-		{int64(0), errV},
+		{int64(0), dsl.ErrV},
 	}
 	for _, tc := range tests {
 		if got := op.Eval(nil, []any{tc.key}); got != tc.want {

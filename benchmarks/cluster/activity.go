@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
@@ -38,6 +39,9 @@ type Worker struct {
 	// Getenv reads the machine's RECONSTRUCT_* settings (nil: none).
 	Getenv func(string) string
 	Log    *zap.Logger
+	// Synth holds the synthesizer's lambda banks, shared by the tasks
+	// this worker runs (Serve makes one when nil).
+	Synth *synth.Shared
 
 	// handBack, when done, makes running tasks stop at their next safe
 	// point and return to the queue (a worker stopping for good).
@@ -224,7 +228,7 @@ func (w *Worker) run(ctx context.Context, in TaskInput, c *config.Config, beat *
 		return nil, false, err
 	}
 	snap := &snapshotter{bank: w.Bank, trees: newTreeWriter(w.Bank), sweep: in.Sweep, job: in.Job.ID, workspace: c.Workspace, beat: beat}
-	opts := runner.Options{Log: log, Bank: w.Bank, Recorders: []workflow.Recorder{snap}, Config: c}
+	opts := runner.Options{Log: log, Bank: w.Bank, Recorders: []workflow.Recorder{snap}, Config: c, Synth: w.Synth}
 	fresh := func(runID string) (*workflow.Result, bool, error) {
 		if err := os.RemoveAll(c.Workspace); err != nil {
 			return nil, false, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/reconstruct/reconstruct/agent/synth"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -45,6 +46,9 @@ func DefaultIdentity() string {
 func Serve(ctx context.Context, c client.Client, w *Worker, opts ServeOptions, handBack <-chan struct{}) error {
 	if w.Identity == "" {
 		w.Identity = DefaultIdentity()
+	}
+	if w.Synth == nil {
+		w.Synth = synth.NewShared(synth.SharedOptions{})
 	}
 	if err := os.MkdirAll(w.Workdir, 0o755); err != nil {
 		return fmt.Errorf("worker directory: %w", err)

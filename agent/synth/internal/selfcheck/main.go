@@ -1,124 +1,50 @@
-// Command selfcheck measures the synthesizer on a task set without the
-// workflow: it runs a simplified loop (initial batch of 2, batches growing
-// by 2 after each full pass, early stop after 5 consecutive passes, at most
-// 50 iterations), querying hidden.py with python3, and scores the final
-// candidate on heldout.jsonl. With -trace it prints every session's
-// program, and with -dump it writes every session's examples. It is a
-// development tool; it runs the task set's own hidden programs, never
-// candidates from elsewhere.
+// Command selfcheck measures the synthesizer on a task set: it runs each
+// task through the workflow (runner.Run, which drives workflow.Run) with
+// the built-in synthesizer, every setting the task's own or the default
+// unless a flag below changes it, no bank, and a temporary workspace, and
+// scores the final candidate on the task's heldout.jsonl. Candidates and
+// hidden programs are Python: they run in the embedded process sandbox,
+// never in this process. The tasks share one synth.Shared, as a sweep's
+// do. With -trace it prints every session's program, the examples it
+// passed and its time, and with -dump it writes the examples of every
+// session. It is a development tool; "reconstruct bench run" is the
+// sweep users run.
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
-const runner = `
-import importlib.util, json, sys, os
-path, fn = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-spec = importlib.util.spec_from_file_location("m", path)
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
-f = getattr(m, fn)
-out = []
-for x in json.load(sys.stdin):
-    try:
-        out.append({"output": f(x)})
-    except Exception as e:
-        out.append({"error": type(e).__name__ + ": " + str(e)})
-print(json.dumps(out))
-`
-
-type taskFile struct {
-	Task struct {
-		Name             string       `yaml:"name"`
-		Level            string       `yaml:"level"`
-		InputType        string       `yaml:"input_type"`
-		InputConstraints string       `yaml:"input_constraints"`
-		FunctionName     string       `yaml:"function_name"`
-		Kind             task.Kind    `yaml:"kind"`
-		Domain           *task.Domain `yaml:"domain"`
-		Oracle           struct {
-			Python   string `yaml:"python"`
-			Function string `yaml:"function"`
-		} `yaml:"oracle"`
-		RandomInputs struct {
-			Python   string `yaml:"python"`
-			Function string `yaml:"function"`
-		} `yaml:"random_inputs"`
-	} `yaml:"task"`
+// options are the command's flags.
+type options struct {
+	tasks, filter, dump string
+	verbose, trace      bool
+	// override holds the settings the flags set, by configuration key.
+	override map[string]any
 }
 
-// generatorRunner draws inputs from a task's generator, as the workflow's
-// proposal fallback does when every proposal attempt failed.
-const generatorRunner = `
-import importlib.util, json, random, sys, os
-path, fn, k, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-spec = importlib.util.spec_from_file_location("g", path)
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
-print(json.dumps(getattr(m, fn)(k, json.load(sys.stdin), random.Random(seed))))
-`
-
-// generate draws k inputs from the generator at path, none of exclude.
-func generate(ctx context.Context, path, fn string, k, seed int, exclude []json.RawMessage) ([]json.RawMessage, error) {
-	in, _ := json.Marshal(exclude)
-	cmd := exec.CommandContext(ctx, "python3", "-c", generatorRunner, path, fn, fmt.Sprint(k), fmt.Sprint(seed))
-	cmd.Stdin = bytes.NewReader(in)
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("generate %s: %w", path, err)
-	}
-	var xs []json.RawMessage
-	if err := json.Unmarshal(out, &xs); err != nil {
-		return nil, fmt.Errorf("generate %s: %w", path, err)
-	}
-	return xs, nil
-}
-
-type answer struct {
-	Output json.RawMessage `json:"output"`
-	Error  string          `json:"error"`
-}
-
-func run(ctx context.Context, path, fn string, inputs []json.RawMessage) ([]answer, error) {
-	in, _ := json.Marshal(inputs)
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "python3", "-c", runner, path, fn)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %w: %s", path, err, stderr.String())
-	}
-	var ans []answer
-	if err := json.Unmarshal(out, &ans); err != nil {
-		return nil, fmt.Errorf("decode %s output: %w", path, err)
-	}
-	return ans, nil
-}
-
+// outcome is one task's line of the report.
 type outcome struct {
 	name, level string
 	solved      bool
@@ -130,31 +56,194 @@ type outcome struct {
 }
 
 func main() {
-	dir := flag.String("tasks", "benchmarks/tasks/io2code-style", "task set directory")
-	filter := flag.String("run", "", "regexp selecting task names")
-	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session")
-	runLimit := flag.Duration("run-time", 45*time.Second, "synthesizer time limit of all a task's sessions (the configuration's agent.synth.run_time_limit; 0: none)")
-	proposeLimit := flag.Duration("propose-time", synth.DefaultProposeTimeLimit, "search time of a proposal's rival programs (the configuration's agent.synth.propose_time_limit)")
-	verbose := flag.Bool("v", false, "print each task's final program")
-	stall := flag.Int("stall", 5, "stop a task after this many consecutive sessions that write the same candidate (as the workflow's stall_limit)")
-	trace := flag.Bool("trace", false, "print every session's program, the examples it passed and its time")
-	dump := flag.String("dump", "", "write the examples of every session to DIR/TASK-SESSION.json (to replay a session's search)")
+	var o options
+	flag.StringVar(&o.tasks, "tasks", "benchmarks/tasks/io2code-style", "task set directory")
+	flag.StringVar(&o.filter, "run", "", "regexp selecting task names")
+	limit := flag.Duration("time", synth.DefaultTimeLimit, "synthesizer time limit per session (agent.synth.time_limit)")
+	runLimit := flag.Duration("run-time", 0, "synthesizer time limit of all a task's sessions (agent.synth.run_time_limit; unset: the task's)")
+	proposeLimit := flag.Duration("propose-time", synth.DefaultProposeTimeLimit, "search time of a proposal's rival programs (agent.synth.propose_time_limit)")
+	maxPrograms := flag.Int("max-programs", 0, "bound each session's search by programs instead of time (agent.synth.max_programs)")
+	stall := flag.Int("stall", workflow.DefaultStallLimit, "sessions in a row that change nothing that end a task (workflow.stall_limit)")
+	flag.BoolVar(&o.verbose, "v", false, "print each task's final program")
+	flag.BoolVar(&o.trace, "trace", false, "print every session's program, the examples it passed and its time")
+	flag.StringVar(&o.dump, "dump", "", "write the examples of every session to DIR/TASK-SESSION.json (to replay a session's search)")
 	flag.Parse()
-	re := regexp.MustCompile(*filter)
-	entries, err := os.ReadDir(*dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	o.override = map[string]any{"sandbox.kind": "process", "bank.enabled": false, "agent.kind": "synth"}
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "time":
+			o.override["agent.synth.time_limit"] = limit.String()
+		case "run-time":
+			o.override["agent.synth.run_time_limit"] = runLimit.String()
+		case "propose-time":
+			o.override["agent.synth.propose_time_limit"] = proposeLimit.String()
+		case "max-programs":
+			o.override["agent.synth.max_programs"] = *maxPrograms
+		case "stall":
+			o.override["workflow.stall_limit"] = *stall
+		}
+	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := selfcheck(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "selfcheck:", err)
 		os.Exit(2)
 	}
-	var results []outcome
-	for _, e := range entries {
-		if !e.IsDir() || !re.MatchString(e.Name()) {
-			continue
-		}
-		o := checkTask(filepath.Join(*dir, e.Name()), synth.Options{Seed: 1, TimeLimit: *limit, RunTimeLimit: *runLimit, ProposeTimeLimit: *proposeLimit}, *verbose, *trace, *stall, *dump)
-		results = append(results, o)
-		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", o.name, o.level, o.solved, o.acc, o.iters, o.examples, o.secs, o.note)
+}
+
+// selfcheck runs every task of the set that the filter selects and
+// prints a line per task and the table of the levels.
+func selfcheck(ctx context.Context, o options) error {
+	re, err := regexp.Compile(o.filter)
+	if err != nil {
+		return fmt.Errorf("-run: %w", err)
 	}
+	dirs, err := benchmarks.Discover(o.tasks, re)
+	if err != nil {
+		return err
+	}
+	shared := synth.NewShared(synth.SharedOptions{})
+	var results []outcome
+	for _, dir := range dirs {
+		if ctx.Err() != nil {
+			break
+		}
+		r := checkTask(ctx, dir, o, shared)
+		results = append(results, r)
+		fmt.Printf("%-40s %-9s solved=%-5v acc=%.2f iters=%-2d examples=%-3d %5.1fs %s\n", r.name, r.level, r.solved, r.acc, r.iters, r.examples, r.secs, r.note)
+	}
+	printLevels(results)
+	return nil
+}
+
+// checkTask runs one task through the workflow and scores its final
+// candidate on the held-out tests.
+func checkTask(ctx context.Context, dir string, o options, shared *synth.Shared) (r outcome) {
+	start := time.Now()
+	r.name = filepath.Base(dir)
+	defer func() { r.secs = time.Since(start).Seconds() }()
+	ws, err := os.MkdirTemp("", "selfcheck-")
+	if err != nil {
+		r.note = err.Error()
+		return r
+	}
+	defer os.RemoveAll(ws)
+	override := map[string]any{"workspace": ws}
+	for k, v := range o.override {
+		override[k] = v
+	}
+	c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: override})
+	if err != nil {
+		r.note = err.Error()
+		return r
+	}
+	r.level = c.Task.Level
+	tests, err := benchmarks.ReadTests(filepath.Join(dir, "heldout.jsonl"))
+	if err != nil {
+		r.note = err.Error()
+		return r
+	}
+	tr := &tracer{name: r.name, workspace: ws, print: o.trace, dump: o.dump}
+	res, err := runner.Run(ctx, c, runner.Options{Recorders: []workflow.Recorder{tr}, Synth: shared})
+	if res != nil {
+		r.iters, r.examples, r.note = res.Iterations, len(res.Examples), res.StopReason
+	}
+	if err != nil {
+		r.note = "run: " + err.Error()
+		return r
+	}
+	src, err := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
+	if err != nil {
+		r.note = err.Error()
+		return r
+	}
+	box, err := runner.OpenScoringSandbox(ctx, c, zap.NewNop())
+	if err != nil {
+		r.note = err.Error()
+		return r
+	}
+	defer box.Close()
+	score, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	if err != nil {
+		r.note = "score: " + err.Error()
+		return r
+	}
+	r.acc, r.solved = score.Accuracy, score.Total > 0 && score.Passed == score.Total
+	if o.verbose {
+		r.note += " " + headline(string(src))
+		if !r.solved {
+			r.note += "\n    " + strings.ReplaceAll(strings.TrimSpace(tr.lastNotes()), "\n", "\n    ")
+			r.note += "\n    examples: " + shortExamples(res.Examples)
+		}
+	}
+	return r
+}
+
+// tracer is a workflow.Recorder that follows a task's run: it prints each
+// session's program (print), writes the examples each session saw (dump),
+// and keeps the last session's notes.
+type tracer struct {
+	name, workspace string
+	print           bool
+	dump            string
+
+	mu       sync.Mutex
+	examples []task.Example
+	began    time.Time
+	notes    string
+}
+
+var _ workflow.Recorder = (*tracer)(nil)
+
+// RecordExamples keeps the examples observed so far.
+func (t *tracer) RecordExamples(_ context.Context, _ string, exs []task.Example) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.examples = append(t.examples, exs...)
+	return nil
+}
+
+// RecordEvent starts a session's clock and dumps its examples when it
+// starts, and prints its program when its candidate is archived.
+func (t *tracer) RecordEvent(_ context.Context, ev workflow.Event) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev.Type {
+	case workflow.EventIterationStarted:
+		t.began = time.Now()
+		if t.dump == "" {
+			return nil
+		}
+		b, err := json.Marshal(t.examples)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(t.dump, fmt.Sprintf("%s-%d.json", t.name, ev.Iteration)), b, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "dump %s session %d: %v\n", t.name, ev.Iteration, err)
+		}
+	case workflow.EventCandidateArchived:
+		var a workflow.CandidateArchived
+		if err := json.Unmarshal(ev.Data, &a); err != nil {
+			return fmt.Errorf("trace %s: %w", t.name, err)
+		}
+		t.notes = a.Notes
+		if t.print {
+			src, _ := os.ReadFile(filepath.Join(t.workspace, agent.CandidateFile))
+			fmt.Printf("  %s session %d: %d of %d examples in %.1fs: %s\n", t.name, ev.Iteration, a.Passed, a.Known,
+				time.Since(t.began).Seconds(), headline(string(src)))
+		}
+	}
+	return nil
+}
+
+func (t *tracer) lastNotes() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.notes
+}
+
+// printLevels prints the solved share of every level and of the whole set.
+func printLevels(results []outcome) {
 	byLevel := map[string][2]int{}
 	for _, o := range results {
 		c := byLevel[o.level]
@@ -182,195 +271,6 @@ func main() {
 	}
 }
 
-func checkTask(dir string, opts synth.Options, verbose, trace bool, stall int, dump string) outcome {
-	start := time.Now()
-	o := outcome{name: filepath.Base(dir)}
-	raw, err := os.ReadFile(filepath.Join(dir, "task.yaml"))
-	if err != nil {
-		o.note = err.Error()
-		return o
-	}
-	var tf taskFile
-	if err := yaml.Unmarshal(raw, &tf); err != nil {
-		o.note = err.Error()
-		return o
-	}
-	tt := tf.Task
-	t := task.Task{Name: tt.Name, Level: tt.Level, InputType: tt.InputType, InputConstraints: tt.InputConstraints,
-		FunctionName: tt.FunctionName, Kind: tt.Kind, Domain: tt.Domain}
-	o.level = t.Level
-	if t.FunctionName == "" {
-		t.FunctionName = "solve"
-	}
-	hidden := filepath.Join(dir, tf.Task.Oracle.Python)
-	ctx := context.Background()
-	ag := synth.New(opts)
-	ws, _ := os.MkdirTemp("", "selfcheck-")
-	defer os.RemoveAll(ws)
-	var exs []task.Example
-	query := func(k int, batch int) bool {
-		var rejection string
-		for attempt := 1; attempt <= 3; attempt++ {
-			pr, err := ag.Propose(ctx, agent.ProposeRequest{Task: t, K: k, Examples: exs, Attempt: attempt, Rejection: rejection, Workspace: ws,
-				Missing: task.Uncovered(t.Kind, t.Domain, inputsOf(exs))})
-			if err != nil {
-				o.note = "propose: " + err.Error()
-				return false
-			}
-			ans, err := run(ctx, hidden, tf.Task.Oracle.Function, pr.Inputs)
-			if err != nil {
-				o.note = err.Error()
-				return false
-			}
-			bad := ""
-			for i, a := range ans {
-				if a.Error != "" {
-					bad = fmt.Sprintf("input %s rejected: %s", pr.Inputs[i], a.Error)
-					break
-				}
-			}
-			if bad != "" {
-				rejection = bad
-				continue
-			}
-			for i, a := range ans {
-				exs = append(exs, task.Example{Input: pr.Inputs[i], Output: a.Output, Source: task.SourceAgent})
-			}
-			return true
-		}
-		if tf.Task.RandomInputs.Python == "" {
-			o.note = "proposer failed: " + rejection
-			return false
-		}
-		// As the workflow's proposal_fallback: random.
-		ins, err := generate(ctx, filepath.Join(dir, tf.Task.RandomInputs.Python), tf.Task.RandomInputs.Function, k, batch, inputsOf(exs))
-		if err == nil {
-			var ans []answer
-			if ans, err = run(ctx, hidden, tf.Task.Oracle.Function, ins); err == nil {
-				for i, a := range ans {
-					if a.Error != "" {
-						err = fmt.Errorf("generated input %s rejected: %s", ins[i], a.Error)
-						break
-					}
-				}
-				if err == nil {
-					for i, a := range ans {
-						exs = append(exs, task.Example{Input: ins[i], Output: a.Output, Source: task.SourceRandom})
-					}
-					return true
-				}
-			}
-		}
-		o.note = "proposer failed: " + rejection + "; generator: " + err.Error()
-		return false
-	}
-	if !query(2, 2) {
-		return o
-	}
-	batch, streak := 2, 0
-	lastNotes := ""
-	lastSrc, same := "", 0
-	var fb *agent.Feedback
-	for it := 1; it <= 50; it++ {
-		o.iters = it
-		began := time.Now()
-		wr, err := ag.Write(ctx, agent.WriteRequest{Task: t, Iteration: it, Examples: exs, Feedback: fb, Workspace: ws})
-		if err != nil {
-			o.note = "write: " + err.Error()
-			return o
-		}
-		lastNotes = wr.Notes
-		ans, err := run(ctx, filepath.Join(ws, agent.CandidateFile), t.FunctionName, inputsOf(exs))
-		if err != nil {
-			o.note = err.Error()
-			return o
-		}
-		passed := 0
-		for i, a := range ans {
-			if a.Error == "" && task.Equal(a.Output, exs[i].Output, task.DefaultAtol) {
-				passed++
-			}
-		}
-		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
-		if dump != "" {
-			b, err := json.Marshal(exs)
-			if err == nil {
-				err = os.WriteFile(filepath.Join(dump, fmt.Sprintf("%s-%d.json", o.name, it)), b, 0o644)
-			}
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "dump %s session %d: %v\n", o.name, it, err)
-			}
-		}
-		if trace {
-			fmt.Printf("  %s session %d: %d of %d examples in %.1fs: %s\n", o.name, it, passed, len(exs),
-				time.Since(began).Seconds(), headline(string(src)))
-		}
-		if string(src) == lastSrc && passed < len(exs) {
-			if same++; stall > 0 && same >= stall {
-				o.note = "stalled"
-				break
-			}
-		} else {
-			same = 0
-		}
-		lastSrc = string(src)
-		if passed < len(exs) {
-			streak = 0
-			fb = &agent.Feedback{Iteration: it, Passed: passed, Total: len(exs)}
-			continue
-		}
-		fb = nil
-		streak++
-		if streak >= 5 {
-			break
-		}
-		batch += 2
-		if !query(batch, batch) {
-			break
-		}
-	}
-	o.examples = len(exs)
-	// Held-out score.
-	var ins []json.RawMessage
-	var outs []json.RawMessage
-	f, err := os.Open(filepath.Join(dir, "heldout.jsonl"))
-	if err == nil {
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			var l struct {
-				Input  json.RawMessage `json:"input"`
-				Output json.RawMessage `json:"output"`
-			}
-			if json.Unmarshal(sc.Bytes(), &l) == nil {
-				ins, outs = append(ins, l.Input), append(outs, l.Output)
-			}
-		}
-		f.Close()
-	}
-	ans, err := run(ctx, filepath.Join(ws, agent.CandidateFile), t.FunctionName, ins)
-	if err == nil && len(ins) > 0 {
-		ok := 0
-		for i, a := range ans {
-			if a.Error == "" && task.Equal(a.Output, outs[i], task.DefaultAtol) {
-				ok++
-			}
-		}
-		o.acc = float64(ok) / float64(len(ins))
-		o.solved = ok == len(ins)
-	}
-	if verbose {
-		src, _ := os.ReadFile(filepath.Join(ws, agent.CandidateFile))
-		o.note += headline(string(src))
-		if !o.solved {
-			o.note += "\n    " + strings.ReplaceAll(strings.TrimSpace(lastNotes), "\n", "\n    ")
-			o.note += "\n    examples: " + shortExamples(exs)
-		}
-	}
-	o.secs = time.Since(start).Seconds()
-	return o
-}
-
 // headline is the first comment line of a candidate: the program it
 // writes, or why it is a partial one.
 func headline(src string) string {
@@ -380,14 +280,6 @@ func headline(src string) string {
 		}
 	}
 	return ""
-}
-
-func inputsOf(exs []task.Example) []json.RawMessage {
-	out := make([]json.RawMessage, len(exs))
-	for i, e := range exs {
-		out[i] = e.Input
-	}
-	return out
 }
 
 func shortExamples(exs []task.Example) string {

@@ -1,0 +1,338 @@
+package dsl
+
+// Typed value vectors. The enumerator keeps a program's values on every
+// environment as one typed slice (a column) instead of a slice of boxed
+// values: a column of integers is one allocation the garbage collector
+// never scans, and an operator with a typed kernel (kernel.go) reads its
+// arguments' columns and writes its results without boxing either. The
+// environments where a program raised are marked in a separate mask.
+
+// Vec is a program's values on every environment: data is a []int64,
+// []float64, []bool, []string, [][]int64, [][]float64, [][]bool,
+// [][]string or [][]pair by the program's type; bad, nil when the program
+// raised nowhere, marks the environments where it raised (their data
+// element is the zero value).
+type Vec struct {
+	Data any
+	Bad  []bool
+	// Same says the program does not depend on the environment (it is
+	// built from constants alone): its value, or failure, is that of the
+	// first environment on every one, and the elements of a list are
+	// shared. An operator applied to such programs alone is evaluated on
+	// the first environment only (try).
+	Same bool
+}
+
+// failed reports whether the program raised on environment i.
+func (v Vec) failed(i int) bool { return v.Bad != nil && v.Bad[i] }
+
+// NewColumn returns a zeroed column of n values of type t.
+func NewColumn(t Type, n int) any {
+	switch t {
+	case Int:
+		return make([]int64, n)
+	case Float:
+		return make([]float64, n)
+	case Bool:
+		return make([]bool, n)
+	case Str:
+		return make([]string, n)
+	case ListInt:
+		return make([][]int64, n)
+	case ListFloat:
+		return make([][]float64, n)
+	case ListBool:
+		return make([][]bool, n)
+	case ListStr:
+		return make([][]string, n)
+	case ListPair:
+		return make([][]Pair, n)
+	}
+	panic("synth: no column for type " + t.String())
+}
+
+// columnType is the type of a column's values.
+func columnType(data any) Type {
+	switch data.(type) {
+	case []int64:
+		return Int
+	case []float64:
+		return Float
+	case []bool:
+		return Bool
+	case []string:
+		return Str
+	case [][]int64:
+		return ListInt
+	case [][]float64:
+		return ListFloat
+	case [][]bool:
+		return ListBool
+	case [][]string:
+		return ListStr
+	case [][]Pair:
+		return ListPair
+	}
+	panic("synth: not a column")
+}
+
+// ColumnOf unboxes values of type t into a vec; an error value, or a value
+// of another type, marks its environment bad.
+func ColumnOf(t Type, vals []any) Vec {
+	data := NewColumn(t, len(vals))
+	var bad []bool
+	for i, v := range vals {
+		if !SetAt(data, i, v) {
+			if bad == nil {
+				bad = make([]bool, len(vals))
+			}
+			bad[i] = true
+		}
+	}
+	return Vec{Data: data, Bad: bad}
+}
+
+// SetAt stores v at index i of the column, reporting false when v is not
+// of the column's type (an error value among them).
+func SetAt(data any, i int, v any) bool {
+	var good bool
+	switch c := data.(type) {
+	case []int64:
+		c[i], good = v.(int64)
+	case []float64:
+		c[i], good = v.(float64)
+	case []bool:
+		c[i], good = v.(bool)
+	case []string:
+		c[i], good = v.(string)
+	case [][]int64:
+		c[i], good = v.([]int64)
+	case [][]float64:
+		c[i], good = v.([]float64)
+	case [][]bool:
+		c[i], good = v.([]bool)
+	case [][]string:
+		c[i], good = v.([]string)
+	case [][]Pair:
+		c[i], good = v.([]Pair)
+	}
+	return good
+}
+
+// Boxed returns the column's values boxed, ErrV where bad.
+func (v Vec) Boxed() []any {
+	var out []any
+	switch c := v.Data.(type) {
+	case []int64:
+		out = boxAll(c)
+	case []float64:
+		out = boxAll(c)
+	case []bool:
+		out = boxAll(c)
+	case []string:
+		out = boxAll(c)
+	case [][]int64:
+		out = boxAll(c)
+	case [][]float64:
+		out = boxAll(c)
+	case [][]bool:
+		out = boxAll(c)
+	case [][]string:
+		out = boxAll(c)
+	case [][]Pair:
+		out = boxAll(c)
+	}
+	for i, b := range v.Bad {
+		if b {
+			out[i] = ErrV
+		}
+	}
+	return out
+}
+
+func boxAll[T any](c []T) []any {
+	out := make([]any, len(c))
+	for i, x := range c {
+		out[i] = x
+	}
+	return out
+}
+
+// HashColumn is the hash of a program's values on the first n
+// environments: the hash of each value on its own (what hasher.value
+// gives it from FnvOffset, as for the value boxed), mixed in turn. The
+// values' hashes do not depend on one another, so that the processor
+// computes several at once instead of waiting for each multiplication of
+// one long chain through every element of every list.
+//
+// A column whose values are the same on every environment (same) hashes
+// alike, from its first value hashed once.
+func HashColumn(data any, bad []bool, n int, same bool) Hasher {
+	switch c := data.(type) {
+	case []int64:
+		return hashRows(c[:n], bad, same, Hasher.ofInt)
+	case []float64:
+		return hashRows(c[:n], bad, same, Hasher.ofFloat)
+	case []bool:
+		return hashRows(c[:n], bad, same, Hasher.ofBool)
+	case []string:
+		return hashRows(c[:n], bad, same, Hasher.ofStr)
+	case [][]int64:
+		return hashRows(c[:n], bad, same, Hasher.ofInts)
+	case [][]float64:
+		return hashRows(c[:n], bad, same, Hasher.ofFloats)
+	case [][]bool:
+		return hashRows(c[:n], bad, same, Hasher.ofBools)
+	case [][]string:
+		return hashRows(c[:n], bad, same, Hasher.ofStrs)
+	case [][]Pair:
+		return hashRows(c[:n], bad, same, Hasher.ofPairs)
+	}
+	return FnvOffset
+}
+
+// hashRows hashes each value of a column with add, a failed one (marked
+// in bad) as ErrV, and mixes the hashes in turn; when the values are the
+// same on every environment, the first one's hash n times.
+func hashRows[T any](c []T, bad []bool, same bool, add func(Hasher, T) Hasher) Hasher {
+	h := FnvOffset
+	if same && len(c) > 0 {
+		r := errValueHash
+		if bad == nil || !bad[0] {
+			r = add(FnvOffset, c[0])
+		}
+		for range c {
+			h = h.Mix(uint64(r))
+		}
+		return h
+	}
+	for i, x := range c {
+		if bad != nil && bad[i] {
+			h = h.Mix(uint64(errValueHash))
+			continue
+		}
+		h = h.Mix(uint64(add(FnvOffset, x)))
+	}
+	return h
+}
+
+// Spread copies the first environment's value and failure of a column to
+// the next n-1 (the elements of a list are shared).
+func Spread(data any, bad []bool, n int) {
+	switch c := data.(type) {
+	case []int64:
+		fillFirst(c[:n])
+	case []float64:
+		fillFirst(c[:n])
+	case []bool:
+		fillFirst(c[:n])
+	case []string:
+		fillFirst(c[:n])
+	case [][]int64:
+		fillFirst(c[:n])
+	case [][]float64:
+		fillFirst(c[:n])
+	case [][]bool:
+		fillFirst(c[:n])
+	case [][]string:
+		fillFirst(c[:n])
+	case [][]Pair:
+		fillFirst(c[:n])
+	}
+	fillFirst(bad[:n])
+}
+
+// fillFirst sets every element of xs to its first.
+func fillFirst[T any](xs []T) {
+	for i := 1; i < len(xs); i++ {
+		xs[i] = xs[0]
+	}
+}
+
+// errValueHash is the hash of a failed value on its own.
+var errValueHash = FnvOffset.Mix(errHash)
+
+// ColumnBytes is the memory the bank is charged for a program's values:
+// ValueBytes of each value, as if boxed (the bound was set in those
+// terms), 16 for an environment where it raised.
+func ColumnBytes(data any, bad []bool) int64 {
+	var n int64
+	switch c := data.(type) {
+	case []int64, []float64, []bool:
+		return 16 * int64(columnLen(data))
+	case []string:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 16 + int64(len(x))
+		}
+	case [][]int64:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 8*int64(len(x))
+		}
+	case [][]float64:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 8*int64(len(x))
+		}
+	case [][]bool:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + int64(len(x))
+		}
+	case [][]string:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += ValueBytes(x)
+		}
+	case [][]Pair:
+		for i, x := range c {
+			if bad != nil && bad[i] {
+				n += 16
+				continue
+			}
+			n += 24 + 16*int64(len(x))
+		}
+	}
+	return n
+}
+
+// columnLen is the number of values in a column.
+func columnLen(data any) int {
+	switch c := data.(type) {
+	case []int64:
+		return len(c)
+	case []float64:
+		return len(c)
+	case []bool:
+		return len(c)
+	case []string:
+		return len(c)
+	case [][]int64:
+		return len(c)
+	case [][]float64:
+		return len(c)
+	case [][]bool:
+		return len(c)
+	case [][]string:
+		return len(c)
+	case [][]Pair:
+		return len(c)
+	}
+	return 0
+}
