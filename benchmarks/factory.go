@@ -63,7 +63,7 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
-			opts := config.Options{File: s.Base, Env: s.Getenv != nil, Getenv: s.Getenv,
+			opts := config.Options{File: s.Base, Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv,
 				Override: map[string]any{"workspace": s.workspace(j), "task.factory": s.Factory, "task.args": args}}
 			if s.Base == "" {
 				opts.Dir = "."

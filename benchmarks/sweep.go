@@ -51,10 +51,12 @@ type Sweep struct {
 	Parallel int
 	Repeat   int
 	Filter   *regexp.Regexp
-	// Getenv reads RECONSTRUCT_* settings (nil: none).
-	Getenv   func(string) string
-	Log      *zap.Logger
-	Progress Progress
+	// Getenv reads RECONSTRUCT_* settings (nil: none); LookupEnv, when
+	// set too, tells an empty variable from an unset one.
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
+	Log       *zap.Logger
+	Progress  Progress
 	// Run defaults to runner.Run.
 	Run RunFunc
 	// Bank is the bank given on the command line ("": each task's
@@ -263,7 +265,7 @@ func (s *Sweep) plan(dirs []string) ([]job, error) {
 				j.id += "#r" + strconv.Itoa(r)
 			}
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
-				Env: s.Getenv != nil, Getenv: s.Getenv, Override: map[string]any{"workspace": s.workspace(j)}})
+				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)}})
 			if err != nil {
 				return nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
 			}

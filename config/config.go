@@ -29,6 +29,9 @@ type Config struct {
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
+	// from maps a key to where its value came from (problems.from), for
+	// the messages of checks made after loading (Problem).
+	from map[string]string
 }
 
 // Task is the task section: what the agent may know, and where the hidden

@@ -92,6 +92,23 @@ func (p *problems) err() error {
 	return p.list
 }
 
+// since drops the problems found from index from on whose key had a
+// problem before it: a value of the wrong type, set aside, is not then
+// also reported as missing.
+func (p *problems) since(from int) {
+	seen := map[string]bool{}
+	for _, e := range p.list[:from] {
+		seen[e.Key] = true
+	}
+	kept := p.list[:from]
+	for _, e := range p.list[from:] {
+		if e.Key == "" || !seen[e.Key] {
+			kept = append(kept, e)
+		}
+	}
+	p.list = kept
+}
+
 // suggest names the known key closest to an unknown one: the key whose
 // last part is the same (early_stop → workflow.early_stop), else the
 // nearest in spelling, when near enough.
@@ -164,6 +181,28 @@ func oneOf(allowed []string) string {
 		return allowed[0]
 	}
 	return strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+}
+
+// Problem is a problem of key in c, naming where its value came from: the
+// flag or the environment variable that set it, else the file (c.File
+// when no file set it).
+func (c *Config) Problem(key, format string, args ...any) *Error {
+	p := &problems{file: c.File, from: c.from}
+	p.add(key, format, args...)
+	return p.list[0]
+}
+
+// Origin names where key's value came from: "--flag", an environment
+// variable, a file, or "default".
+func (c *Config) Origin(key string) string {
+	f, ok := c.from[key]
+	if !ok {
+		return "default"
+	}
+	if s, ok := strings.CutPrefix(f, sourcePrefix); ok {
+		return s
+	}
+	return f
 }
 
 // CheckValue checks a value given for a key of a few allowed values

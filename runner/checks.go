@@ -26,7 +26,7 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 	// The root and the home directory first: never a workspace, forced
 	// or not.
 	if err := workflow.CheckWorkspace(workspace, true); err != nil {
-		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+		return workspaceProblem(c, err)
 	}
 	hidden := []struct{ key, path string }{{"task.oracle.python", c.Task.Oracle.Python}, {"task.heldout", c.Task.Heldout}}
 	if g := c.Task.RandomInputs; g != nil {
@@ -37,18 +37,25 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 	}
 	for _, h := range hidden {
 		if h.path != "" && within(workspace, h.path) {
-			return fmt.Errorf("%w: %s: workspace %s holds %s (%s): the agent would see it; give a workspace outside the task's files",
-				ErrConfig, c.File, workspace, h.key, h.path)
+			return fmt.Errorf("%w: %w", ErrConfig, c.Problem("workspace", "%s holds %s (%s): the agent would see it; give a workspace outside the task's files",
+				workspace, h.key, h.path))
 		}
 	}
 	if err := workflow.CheckWorkspace(workspace, force); err != nil {
-		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+		return workspaceProblem(c, err)
 	}
 	if l := c.Agent.LLM; c.Agent.Kind == "llm" && l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
-		return fmt.Errorf("%w: %s: agent.llm.api_key_env names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",
-			ErrConfig, c.File, l.APIKeyEnv, l.APIKeyEnv)
+		return fmt.Errorf("%w: %w", ErrConfig, c.Problem("agent.llm.api_key_env", "names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",
+			l.APIKeyEnv, l.APIKeyEnv))
 	}
 	return nil
+}
+
+// workspaceProblem is a refused workspace as a configuration problem,
+// naming where the workspace was set (a flag, a variable or a file).
+func workspaceProblem(c *config.Config, err error) error {
+	msg := strings.TrimPrefix(err.Error(), workflow.ErrWorkspace.Error()+": ")
+	return fmt.Errorf("%w: %w", ErrConfig, c.Problem("workspace", "%s", msg))
 }
 
 // within reports whether path is dir or inside it.

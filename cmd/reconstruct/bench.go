@@ -126,7 +126,7 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
-		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Filter: filter, Getenv: a.getenv, LookupEnv: a.lookupEnv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
 		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir,
 	}
 	if err := factoryArgs(opts, sw); err != nil {

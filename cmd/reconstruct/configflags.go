@@ -61,7 +61,7 @@ func addFlags(fs *pflag.FlagSet, flags []configFlag) map[string]*pflag.Flag {
 // loadConfig loads the configuration file with environment and flags;
 // every problem is a usage error (exit 2).
 func loadConfig(a *app, file string, flags map[string]*pflag.Flag, overlays ...string) (*config.Config, error) {
-	c, err := config.Load(config.Options{File: file, Overlays: overlays, Env: true, Getenv: a.getenv, Flags: flags})
+	c, err := config.Load(config.Options{File: file, Overlays: overlays, Env: true, Getenv: a.getenv, LookupEnv: a.lookupEnv, Flags: flags})
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}

@@ -15,7 +15,7 @@ import (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	a := &app{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv, environ: os.Environ}
 	stopSignals := onSignals(cancel, os.Stderr, a.onSecondSignal)
 	err := newRootCmd(a).ExecuteContext(ctx)
 	stopSignals()

@@ -13,15 +13,22 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
+
+	"github.com/reconstruct/reconstruct/config"
 )
 
 // app holds what every command shares: streams, environment and the logger.
 type app struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	logLevel       string
-	logFormat      string
-	log            *zap.Logger
+	// lookupEnv tells an empty variable from an unset one (nil: getenv,
+	// where empty is unset); environ lists the environment (nil: none is
+	// checked for unknown RECONSTRUCT_* variables).
+	lookupEnv func(string) (string, bool)
+	environ   func() []string
+	logLevel  string
+	logFormat string
+	log       *zap.Logger
 	// secondSignal, when set, is what a second Ctrl-C or SIGTERM does
 	// instead of quitting at once (main); a third one quits.
 	secondSignal atomic.Pointer[signalAction]
@@ -91,7 +98,15 @@ gates, archives every candidate and records every example and event.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return a.setupLog()
+			if err := a.setupLog(); err != nil {
+				return err
+			}
+			if a.environ != nil {
+				for _, w := range config.UnknownEnv(a.environ()) {
+					a.logger().Warn(w)
+				}
+			}
+			return nil
 		},
 	}
 	root.SetOut(a.stdout)

@@ -204,7 +204,7 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 		}
 	}
 	// --task and --task-args are in opts.flags.
-	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags}
+	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, LookupEnv: a.lookupEnv, Flags: opts.flags}
 	if opts.configFile == "" {
 		lopts.Dir = "."
 	}
