@@ -94,6 +94,10 @@ type Oracle struct {
 	HTTP    string        `mapstructure:"http" json:"http,omitempty"`
 	Timeout time.Duration `mapstructure:"timeout" json:"timeout"`
 	Retries int           `mapstructure:"retries" json:"retries"`
+	// RejectExceptions are the exception classes, besides the usual ones
+	// (oracle.DefaultRejects), by which a Python hidden program rejects an
+	// input; any other it raises is an error of the task.
+	RejectExceptions []string `mapstructure:"reject_exceptions" json:"reject_exceptions,omitempty"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.

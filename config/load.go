@@ -211,6 +211,14 @@ func envValue(key, val string) any {
 			return m
 		}
 		return val
+	case "task.oracle.reject_exceptions":
+		var out []string
+		for _, p := range strings.Split(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out
 	case "task.python_path":
 		var out []string
 		for _, p := range strings.Split(val, ",") {
@@ -582,6 +590,14 @@ func (c *Config) finishFiles(p *problems) {
 			bad("task.oracle.python", "%v", err)
 		}
 	}
+	if len(o.RejectExceptions) > 0 && o.Python == "" {
+		bad("task.oracle.reject_exceptions", "applies only to task.oracle.python (a command rejects an input by exiting with an error, an endpoint with a 4xx status)")
+	}
+	for _, name := range o.RejectExceptions {
+		if !exceptionRE.MatchString(name) {
+			bad("task.oracle.reject_exceptions", "%q is not the name of an exception class (such as BadInput, or mymodule.BadInput)", name)
+		}
+	}
 	if o.OnHost && len(o.Command) == 0 {
 		bad("task.oracle.on_host", "applies only to task.oracle.command")
 	}
@@ -845,6 +861,8 @@ func fileExists(p string) error {
 	}
 	return nil
 }
+
+var exceptionRE = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

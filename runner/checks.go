@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -86,20 +87,70 @@ func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) (noti
 	return "", checkFiles(ctx, c, box)
 }
 
+// CheckInputs is how many inputs a task's check asks its generator for,
+// and runs its hidden program on.
+const CheckInputs = 2
+
 // checkFiles is checkTask for the hidden program and generator of a task
-// directory.
+// directory: each names a function that exists; the generator, asked for
+// CheckInputs inputs, returns a list of as many JSON values; the hidden
+// program loads (its imports work) and, on those inputs, returns values
+// JSON holds and raises no exception but those rejecting an input. A
+// mistake there is the task author's (ErrConfig wrapping an
+// *oracle.TaskError), found before anything is created. A hidden program
+// that does not answer in time is left to the run to report.
 func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
 	lim := Limits(c)
 	lim.Timeout = c.Task.Oracle.Timeout
-	if o := c.Task.Oracle; o.Python != "" {
+	o := c.Task.Oracle
+	if o.Python != "" {
 		if err := checkFunction(ctx, box, c.File, "task.oracle", o.Python, o.Function, lim, false); err != nil {
 			return err
 		}
 	}
+	var inputs []json.RawMessage
 	if g := c.Task.RandomInputs; g != nil {
-		return checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true)
+		if err := checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true); err != nil {
+			return err
+		}
+		ins, err := oracle.NewGenerator(box, g.Python, g.Function, Limits(c)).Generate(ctx, CheckInputs, nil, c.Workflow.Seed)
+		var te *oracle.TaskError
+		switch {
+		case errors.As(err, &te):
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		case err != nil:
+			return fmt.Errorf("%w: check the generator %s: %w", ErrInfra, g.Python, err)
+		}
+		inputs = ins
 	}
-	return nil
+	if o.Python == "" {
+		return nil
+	}
+	// Without a generator the program is only loaded: an exception on null
+	// says nothing of the inputs it will be given.
+	probe := inputs
+	if len(probe) == 0 {
+		probe = []json.RawMessage{json.RawMessage("null")}
+	}
+	answers, err := oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions").Query(ctx, probe)
+	var te *oracle.TaskError
+	var fe *oracle.FailureError
+	switch {
+	case err == nil && len(inputs) > 0:
+		for i, a := range answers {
+			if a.Invalid != "" {
+				return fmt.Errorf("%w: %w", ErrConfig, &oracle.TaskError{Program: c.Task.RandomInputs.Python, Key: "task.random_inputs.python",
+					What: "made an input that the hidden program rejects (" + a.Invalid + ")", Input: inputs[i],
+					Fix: "a generator makes valid inputs only"})
+			}
+		}
+		return nil
+	case errors.As(err, &te) && (te.Index == 0 || len(inputs) > 0):
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	case errors.As(err, &te), errors.As(err, &fe), err == nil:
+		return nil
+	}
+	return fmt.Errorf("%w: check the hidden program %s: %w", ErrInfra, o.Python, err)
 }
 
 func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, function string, lim sandbox.Limits, generator bool) error {

@@ -496,7 +496,7 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	case o.Python != "":
 		lim := Limits(c)
 		lim.Timeout = o.Timeout
-		return oracle.NewPython(box, o.Python, o.Function, lim), nil
+		return oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions"), nil
 	case len(o.Command) > 0 && o.OnHost:
 		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
 	case len(o.Command) > 0:

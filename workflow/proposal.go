@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -208,7 +209,7 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 		return nil, fmt.Errorf("random_inputs generator (batch %d): %w", batch, err)
 	}
 	if reason := ValidateProposal(inputs, n, observed, nil); reason != "" {
-		return nil, fmt.Errorf("random_inputs generator (batch %d): %s", batch, reason)
+		return nil, fmt.Errorf("%w: random_inputs generator (batch %d): %s", oracle.ErrTask, batch, reason)
 	}
 	answers, err := e.deps.Oracle.Query(ctx, inputs)
 	if err != nil {
@@ -217,7 +218,7 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 	exs := make([]task.Example, len(inputs))
 	for i, a := range answers {
 		if a.Invalid != "" {
-			return nil, fmt.Errorf("random_inputs generator (batch %d) produced input %s that the hidden program rejects: %s", batch, task.MustCanonical(inputs[i]), a.Invalid)
+			return nil, fmt.Errorf("%w: random_inputs generator (batch %d) produced input %s that the hidden program rejects: %s", oracle.ErrTask, batch, task.MustCanonical(inputs[i]), a.Invalid)
 		}
 		exs[i] = task.Example{Input: inputs[i], Output: a.Output, Source: task.SourceRandom}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -138,6 +139,11 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s and the bank (continue it with: reconstruct run --resume %s)", workspace, res.RunID))
 	case errors.Is(err, runner.ErrConfig), errors.Is(err, workflow.ErrWorkspace):
 		return withCode(exitUsage, err)
+	case errors.Is(err, oracle.ErrTask):
+		// A mistake in the task's files, found once the run was under way
+		// (an input the start-up check did not try): fixed, the task is
+		// run anew, since the examples so far came from the faulty files.
+		return withCode(exitUsage, fmt.Errorf("error of the task: %w\n(run %s stopped on it; fix the task and run it again)", err, res.RunID))
 	case res != nil:
 		return withCode(exitInfra, fmt.Errorf("%w\n(the run can be continued once the cause is fixed: reconstruct run --resume %s)", err, res.RunID))
 	default:
