@@ -352,6 +352,22 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
 		return nil, err
 	}
+	// The workspace is this run's alone until it is over: another run
+	// there is refused before it starts anything.
+	lock, err := workflow.LockWorkspace(workspace, l.runID)
+	if err != nil {
+		return nil, workspaceProblem(c, err)
+	}
+	if lock.Stale != nil {
+		log.Info("took over the workspace of a run that ended without releasing it", zap.String("workspace", workspace), zap.Stringer("holder", *lock.Stale))
+	}
+	started := false
+	defer func() {
+		lock.Release()
+		if !started {
+			workflow.DiscardWorkspace(workspace, lock.Created)
+		}
+	}()
 	// An agent that needs no sandbox of its own is made before the
 	// sandboxes start: the synthesizer builds its lambda banks meanwhile.
 	var ag agent.Agent
@@ -380,16 +396,9 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		return nil, err
 	}
 
-	created, err := workflow.PrepareWorkspace(workspace, l.runID)
-	if err != nil {
+	if _, err := workflow.PrepareWorkspace(workspace, l.runID); err != nil {
 		return nil, err
 	}
-	started := false
-	defer func() {
-		if !started {
-			workflow.DiscardWorkspace(workspace, created)
-		}
-	}()
 	var bankRec *BankRecorder
 	if l.record != nil {
 		rec, closeBank, err := l.record(ctx)
