@@ -3,12 +3,15 @@ package benchmarks
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
@@ -103,7 +106,7 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 				}
 				c.Bank.Path = loc.Location
 			}
-			j.c, j.hash = c, SettingsHash(c)
+			j.c, j.hash, j.files = c, SettingsHash(c), factoryFiles(c, tests)
 			jobs = append(jobs, j)
 		}
 	}
@@ -157,4 +160,21 @@ func writeHeldout(files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// factoryFiles are the files of a factory task (TaskFiles): its module
+// files, and its held-out tests as the module gave them (they are written
+// into the output directory only once the sweep starts).
+func factoryFiles(c *config.Config, tests []byte) map[string]string {
+	files := TaskFiles(c)
+	if len(tests) > 0 {
+		for name := range files {
+			if !strings.HasPrefix(name, "binding:") {
+				delete(files, name)
+			}
+		}
+		sum := sha256.Sum256(tests)
+		files["heldout"] = hex.EncodeToString(sum[:])
+	}
+	return files
 }

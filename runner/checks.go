@@ -159,8 +159,11 @@ func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, fu
 		return fmt.Errorf("%w: %s: %s.python: %w", ErrConfig, file, key, err)
 	}
 	an, err := box.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function})
-	if err == nil && an.DefinesFunc {
+	switch {
+	case err == nil && an.DefinesFunc:
 		return nil
+	case err == nil && !an.Parses && an.ParseError != "":
+		return fmt.Errorf("%w: %w", ErrConfig, &oracle.TaskError{Program: path, Key: key + ".python", What: "does not parse: " + an.ParseError, Fix: "fix the program"})
 	}
 	prog := sandbox.Program{Path: path, Function: function}
 	refused := func(msg string) error {

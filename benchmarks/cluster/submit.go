@@ -100,23 +100,26 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 			return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
 		}
 		seed := c.Workflow.Seed
+		files := benchmarks.TaskFiles(c)
 		for r := 1; r <= spec.Repeat; r++ {
 			n++
 			c.Workflow.Seed = seed + int64(r-1)
 			j := Job{ID: filepath.Base(dir), Task: filepath.Base(dir), Repeat: r,
 				RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n), Tree: tree, Heldout: heldout,
-				ConfigSHA256: benchmarks.SettingsHash(c)}
+				ConfigSHA256: benchmarks.SettingsHash(c), TaskSHA256: benchmarks.TaskDigest(files), TaskFiles: files}
 			if r > 1 {
 				j.ID += "#r" + strconv.Itoa(r)
 			}
-			prev, ok := readRecord(p.Out, j.ID)
-			switch {
-			case !ok:
-			case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
-				changed = append(changed, j.ID)
-			default:
-				spec.Previous = append(spec.Previous, prev)
-				continue
+			if prev, ok := readRecord(p.Out, j.ID); ok {
+				reason, other := benchmarks.Rerun(prev, j.ConfigSHA256, files, p.Force)
+				switch {
+				case other && !p.Force:
+					changed = append(changed, j.ID)
+				case reason == "":
+					spec.Previous = append(spec.Previous, prev)
+					continue
+				}
+				j.Rerun = reason
 			}
 			spec.Jobs = append(spec.Jobs, j)
 		}
