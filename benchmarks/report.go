@@ -186,6 +186,7 @@ figcaption a { color: inherit; }
 {{- end}}
 <div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
 <div class="card"><div class="v" id="rate">{{percent .S.SolveRate}}</div><div class="k">solve rate</div></div>
+<div class="card"><div class="v" id="wrong-early-stops">{{.S.WrongEarlyStops}}</div><div class="k">wrong early stops</div></div>
 <div class="card"><div class="v" id="errors">{{.S.Errors}}</div><div class="k">errors</div></div>
 {{- if .S.Pending}}
 <div class="card"><div class="v" id="pending">{{len .S.Pending}}</div><div class="k">pending</div></div>
@@ -199,6 +200,9 @@ figcaption a { color: inherit; }
 <dt>filter</dt><dd>{{orDash .S.Filter}}</dd>
 <dt>parallel</dt><dd>{{.S.Parallel}}</dd>
 <dt>repeat</dt><dd>{{.S.Repeat}}</dd>
+{{- range .S.Settings}}
+<dt>settings</dt><dd class="run-settings">{{.}}</dd>
+{{- end}}
 <dt>started</dt><dd>{{time .S.StartedAt}}</dd>
 <dt>finished</dt><dd>{{time .S.FinishedAt}}</dd>
 <dt>sessions</dt><dd>{{len .S.Sessions}}</dd>
@@ -209,12 +213,12 @@ figcaption a { color: inherit; }
 <dt>pending</dt><dd>{{join .S.Pending}}</dd>
 {{- end}}
 </dl>
-{{- if or .S.Settings .S.SettingsVary}}
+{{- if or .S.SharedSettings .S.SettingsVary}}
 
 <h2>Settings</h2>
 <dl class="settings" id="settings">
 {{- range $k := .SettingKeys}}
-<dt>{{$k}}</dt><dd>{{index $.S.Settings $k}}</dd>
+<dt>{{$k}}</dt><dd>{{index $.S.SharedSettings $k}}</dd>
 {{- end}}
 {{- if .S.SettingsVary}}
 <dt>differing between runs</dt><dd>{{join .S.SettingsVary}}</dd>
@@ -316,7 +320,7 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 		"S":           s,
 		"Headline":    s.Headline(),
 		"Repeated":    s.Runs != s.Tasks,
-		"SettingKeys": settingKeys(s.Settings),
+		"SettingKeys": settingKeys(s.SharedSettings),
 		"Groups":      groups,
 		"Tasks":       tasksByLevel(s),
 		"Plots":       plots,

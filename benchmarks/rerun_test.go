@@ -230,8 +230,8 @@ func TestSweepSummaryCountsTasksAndRuns(t *testing.T) {
 	if got, want := sum.Headline(), "solved 0 of 3 runs (0.0%) of 1 task"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
-	if sum.Settings["workflow.early_stop"] != float64(workflow.DefaultEarlyStop) || sum.Settings["agent.kind"] != "synth" || len(sum.SettingsVary) != 1 || sum.SettingsVary[0] != "workflow.seed" {
-		t.Errorf("settings %v, varying %v; want the defaults, the seed varying between repeats", sum.Settings, sum.SettingsVary)
+	if sum.SharedSettings["workflow.early_stop"] != float64(workflow.DefaultEarlyStop) || sum.SharedSettings["agent.kind"] != "synth" || len(sum.SettingsVary) != 1 || sum.SettingsVary[0] != "workflow.seed" {
+		t.Errorf("settings %v, varying %v; want the defaults, the seed varying between repeats", sum.SharedSettings, sum.SettingsVary)
 	}
 	if sum.Version != "v1.2.3 (test)" || sum.Machine == nil || sum.Machine.CPUs < 1 || len(sum.Sessions) != 1 || sum.Sessions[0].Ran != 3 {
 		t.Errorf("version %q, machine %v, sessions %+v", sum.Version, sum.Machine, sum.Sessions)

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/machine"
 	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // SummaryFormat is the version of summary.json this package writes; it
@@ -65,9 +67,30 @@ type TaskResult struct {
 	// Rerun says why the task ran again in an output directory that held
 	// a result of it (RerunForced, RerunError, its files changed).
 	Rerun string `json:"rerun,omitempty"`
+	// RandomShare and CoverageGate are the settings whose default depends
+	// on the task (a task with a generator has 0.5 and the gate), as the
+	// run had them; Origins says where each came from (workflow.Result).
+	RandomShare  float64           `json:"random_share"`
+	CoverageGate bool              `json:"coverage_gate"`
+	Origins      map[string]string `json:"origins,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
+}
+
+// FromRun fills what the run's result says: its id, stop, counts, tokens
+// and the settings that depend on the task.
+func (r *TaskResult) FromRun(res *workflow.Result) {
+	r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
+	r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
+	r.RandomShare, r.CoverageGate, r.Origins = res.Settings.RandomShare, res.Settings.CoverageGate, res.Origins
+}
+
+// WrongEarlyStop reports a run that stopped with early_stop, claiming
+// success, on a program that fails some held-out test: the worst answer a
+// sweep can give, counted apart from the unsolved.
+func (r TaskResult) WrongEarlyStop() bool {
+	return r.Error == "" && r.StopReason == workflow.StopEarly && r.HeldoutTotal > 0 && !r.Solved
 }
 
 // NoFamily groups, in Summary.Families, the tasks that name no family.
@@ -120,15 +143,21 @@ type Summary struct {
 	// Pending are the runs the last session was to make and did not
 	// finish (it was interrupted): run the same command again.
 	Pending []string              `json:"pending,omitempty"`
-	Levels  map[string]LevelStats `json:"levels"`
+	// WrongEarlyStops counts the runs that stopped with early_stop on a
+	// program that fails some held-out test (TaskResult.WrongEarlyStop).
+	WrongEarlyStops int `json:"wrong_early_stops"`
+	// Settings are the combinations of the settings whose default depends
+	// on the task that the sweep's runs had, with how many runs had each.
+	Settings []SettingsGroup      `json:"settings,omitempty"`
+	Levels   map[string]LevelStats `json:"levels"`
 	// Families aggregates by task family (NoFamily for tasks without one);
 	// it is empty when no task names a family.
 	Families map[string]LevelStats `json:"families,omitempty"`
-	// Settings are the effective settings every run shared, by key;
-	// SettingsVary names the keys whose value differs between runs (each
-	// run's own are in its result).
-	Settings     map[string]any `json:"settings,omitempty"`
-	SettingsVary []string       `json:"settings_vary,omitempty"`
+	// SharedSettings are the effective settings every run shared, by
+	// key; SettingsVary names the keys whose value differs between runs
+	// (each run's own are in its result).
+	SharedSettings map[string]any `json:"shared_settings,omitempty"`
+	SettingsVary   []string       `json:"settings_vary,omitempty"`
 	// Version, Machine and Load are the last session's: the reconstruct
 	// that ran it, where, and the machine's load averages (1, 5 and 15
 	// minutes) when it ended; Sessions has every session's.
@@ -163,6 +192,53 @@ func taskOf(r TaskResult) string {
 	return id
 }
 
+// SettingsGroup is one combination of random_share and coverage_gate, with
+// where each came from, and the number of runs that had it.
+type SettingsGroup struct {
+	RandomShare  float64           `json:"random_share"`
+	CoverageGate bool              `json:"coverage_gate"`
+	Origins      map[string]string `json:"origins,omitempty"`
+	Runs         int               `json:"runs"`
+}
+
+// String is the group as summaries write it: "random_share 0.5 (default
+// for a task with a generator), coverage_gate true (…): 12 runs".
+func (g SettingsGroup) String() string {
+	origin := func(key string) string {
+		if o := g.Origins[key]; o != "" {
+			return " (" + o + ")"
+		}
+		return ""
+	}
+	return fmt.Sprintf("random_share %g%s, coverage_gate %v%s: %d %s", g.RandomShare, origin("workflow.random_share"),
+		g.CoverageGate, origin("workflow.coverage_gate"), g.Runs, plural(g.Runs, "run", "runs"))
+}
+
+// settingsGroups groups the results of runs that ended with a result (a
+// stop reason) by their settings, the most common first.
+func settingsGroups(results []TaskResult) []SettingsGroup {
+	var groups []SettingsGroup
+	for _, r := range results {
+		if r.StopReason == "" {
+			continue
+		}
+		found := false
+		for i := range groups {
+			g := &groups[i]
+			if g.RandomShare == r.RandomShare && g.CoverageGate == r.CoverageGate && maps.Equal(g.Origins, r.Origins) {
+				g.Runs++
+				found = true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, SettingsGroup{RandomShare: r.RandomShare, CoverageGate: r.CoverageGate, Origins: r.Origins, Runs: 1})
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Runs > groups[j].Runs })
+	return groups
+}
+
 // Summarize aggregates results (sorted by ID) into a Summary.
 func Summarize(results []TaskResult) Summary {
 	s := Summary{Format: SummaryFormat, Levels: map[string]LevelStats{}}
@@ -181,6 +257,9 @@ func Summarize(results []TaskResult) Summary {
 		if r.Error != "" {
 			s.Errors++
 		}
+		if r.WrongEarlyStop() {
+			s.WrongEarlyStops++
+		}
 		s.Levels[r.Level] = s.Levels[r.Level].add(r, levelTasks, r.Level)
 		anyFamily = anyFamily || r.Family != ""
 		families[familyOf(r)] = families[familyOf(r)].add(r, familyTasks, familyOf(r))
@@ -194,7 +273,8 @@ func Summarize(results []TaskResult) Summary {
 	if s.Runs > 0 {
 		s.SolveRate = float64(s.Solved) / float64(s.Runs)
 	}
-	s.Settings, s.SettingsVary = sharedSettings(s.Results)
+	s.Settings = settingsGroups(s.Results)
+	s.SharedSettings, s.SettingsVary = sharedSettings(s.Results)
 	return s
 }
 

@@ -25,13 +25,19 @@ type Config struct {
 	// Stamp is set on a configuration recorded by a run (Stamped) and read
 	// back (Recorded): its format and the reconstruct that recorded it.
 	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
+	// Origins says, for each key whose default depends on the task
+	// (Key.WithGenerator), where its value came from: OriginDefault,
+	// OriginGenerator, a file, an environment variable or a flag. A run
+	// prints it when it starts and records it.
+	Origins map[string]string `mapstructure:"-" json:"origins,omitempty"`
+	// from is where the keys a file, variable or flag set came from
+	// (problems.from), kept while the task may still be bound and for the
+	// messages of checks made after loading (Problem).
+	from map[string]string
 	// factoryFrom is where task.factory was set (a file, or an environment
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
-	// from maps a key to where its value came from (problems.from), for
-	// the messages of checks made after loading (Problem).
-	from map[string]string
 }
 
 // Task is the task section: what the agent may know, and where the hidden

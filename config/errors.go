@@ -187,22 +187,17 @@ func oneOf(allowed []string) string {
 // flag or the environment variable that set it, else the file (c.File
 // when no file set it).
 func (c *Config) Problem(key, format string, args ...any) *Error {
-	p := &problems{file: c.File, from: c.from}
+	from := map[string]string{}
+	for k, f := range c.from {
+		// A value the caller resolved (Options.Override) is blamed on the
+		// file, as Load does.
+		if f != sourcePrefix+OriginOverride {
+			from[k] = f
+		}
+	}
+	p := &problems{file: c.File, from: from}
 	p.add(key, format, args...)
 	return p.list[0]
-}
-
-// Origin names where key's value came from: "--flag", an environment
-// variable, a file, or "default".
-func (c *Config) Origin(key string) string {
-	f, ok := c.from[key]
-	if !ok {
-		return "default"
-	}
-	if s, ok := strings.CutPrefix(f, sourcePrefix); ok {
-		return s
-	}
-	return f
 }
 
 // CheckValue checks a value given for a key of a few allowed values
