@@ -56,6 +56,10 @@ type Options struct {
 	Config *config.Config
 	// Force uses a workspace that holds files this tool did not write.
 	Force bool
+	// Workspace and SandboxKind, when set, replace a resumed run's
+	// recorded workspace (it was moved there) and sandbox.kind (where it
+	// goes on): neither changes what the run computes.
+	Workspace, SandboxKind string
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -122,12 +126,42 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 		}
 		c = opts.Config
 	}
+	if opts.Workspace != "" {
+		c.Workspace = opts.Workspace
+	}
+	if opts.SandboxKind != "" {
+		c.Sandbox.Kind = opts.SandboxKind
+	}
 	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
 	l.c, l.runID, l.state = c, r.events[0].RunID, st
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		// The candidates the workspace lost (it was moved, or emptied)
+		// come back from the bank, or the run is refused before it goes
+		// on: its final selection needs every one.
+		ws, err := filepath.Abs(c.Workspace)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := RestoreCandidates(ctx, r.bank, l.runID, ws, st.Archived)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: resume run %s: %w: give the workspace where it is now with --workspace DIR, or start anew from the run's examples with: reconstruct run --fork %s --config FILE",
+				ErrConfig, run, err, run)
+		}
+		if n > 0 {
+			what := fmt.Sprintf("%d archived candidates of run %s were", n, run)
+			if n == 1 {
+				what = "1 archived candidate of run " + run + " was"
+			}
+			notice := fmt.Sprintf("resume: %s missing from %s: restored from the bank\n", what, ws)
+			if opts.Progress != nil {
+				fmt.Fprint(opts.Progress, notice)
+			} else if opts.Log != nil {
+				opts.Log.Warn(strings.TrimSpace(notice))
+			}
+		}
 		// The bank is the record: the workspace's journal files are
 		// rewritten from it, so that both hold the same events one for one.
 		return continueRecording(ctx, r.bank, r.workspace, c, r.events, st.Examples)
@@ -441,6 +475,9 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	archive, err := candidates.Open(workspace)
 	if err != nil {
 		return nil, err
+	}
+	if bankRec != nil {
+		bankRec.KeepCandidates(archive)
 	}
 	files, err := workflow.NewFileRecorder(workspace, l.state != nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -101,6 +102,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	var err error
 	workspace := ""
 	if opts.resume != "" {
+		if err := resumeSettings(a, opts, &ropts); err != nil {
+			return err
+		}
 		loc, lerr := a.resolveBank(flagValue(opts.flags, "bank.path"), nil)
 		if lerr != nil {
 			return lerr
@@ -173,6 +177,56 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 		res.StopReason, res.Iterations, res.Promotions, res.KnownExamples, res.FinalScore, res.Tokens.Total(),
 		cand, filepath.Join(res.Workspace, workflow.ResultFile))
 	return err
+}
+
+// resumeKeys are the settings --resume applies: where the bank, the
+// workspace (moved since) and the sandbox are; none changes what the run
+// computes.
+var resumeKeys = map[string]bool{"bank.path": true, "workspace": true, "sandbox.kind": true}
+
+// resumeSettings applies to a resumed run the setting flags it takes
+// (resumeKeys) and refuses the others: a resumed run goes on with the
+// settings it was recorded with, and a flag it ignored would be a setting
+// the user believes in and the run does not have. A RECONSTRUCT_*
+// variable of another setting is ignored with a warning.
+func resumeSettings(a *app, opts *runOptions, ropts *runner.Options) error {
+	var refused, given []string
+	for key, f := range opts.flags {
+		if f == nil || !f.Changed || resumeKeys[key] || key == "task.factory" || key == "task.args" {
+			continue
+		}
+		refused = append(refused, "--"+f.Name)
+		given = append(given, "--"+f.Name+"="+f.Value.String())
+	}
+	if len(refused) > 0 {
+		sort.Strings(refused)
+		sort.Strings(given)
+		return withCode(exitUsage, fmt.Errorf("%s: a resumed run goes on with the settings it was recorded with (reconstruct runs show %s lists them); to go on with other settings, start a new run from its examples: reconstruct run --fork %s --config FILE %s",
+			strings.Join(refused, ", "), opts.resume, opts.resume, strings.Join(given, " ")))
+	}
+	ropts.Workspace = flagValue(opts.flags, "workspace")
+	if ropts.Workspace != "" {
+		abs, err := filepath.Abs(ropts.Workspace)
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--workspace: %w", err))
+		}
+		ropts.Workspace = abs
+	}
+	if kind := flagValue(opts.flags, "sandbox.kind"); kind != "" {
+		if err := config.CheckValue("sandbox.kind", kind, "--sandbox"); err != nil {
+			return withCode(exitUsage, err)
+		}
+		ropts.SandboxKind = kind
+	}
+	for _, k := range config.Table {
+		if resumeKeys[k.Name] || strings.HasPrefix(k.Name, "cluster.") {
+			continue
+		}
+		if v := a.getenv(k.Env()); v != "" {
+			a.logger().Warn(k.Env() + " is ignored by --resume: the run goes on with the settings it was recorded with")
+		}
+	}
+	return nil
 }
 
 // flagValue is the value of the flag bound to key when the user gave it.
