@@ -184,8 +184,7 @@ func oneOf(allowed []string) string {
 }
 
 // Problem is a problem of key in c, naming where its value came from: the
-// flag or the environment variable that set it, else the file (c.File
-// when no file set it).
+// flag, the environment variable or the file that set it, or its default.
 func (c *Config) Problem(key, format string, args ...any) *Error {
 	from := map[string]string{}
 	for k, f := range c.from {
@@ -194,6 +193,10 @@ func (c *Config) Problem(key, format string, args ...any) *Error {
 		if f != sourcePrefix+OriginOverride {
 			from[k] = f
 		}
+	}
+	if _, set := c.from[key]; !set && len(c.from) > 0 {
+		// Nothing set the key: its default is at fault, not the file.
+		return &Error{Source: key + " (" + OriginDefault + ")", Msg: fmt.Sprintf(format, args...)}
 	}
 	p := &problems{file: c.File, from: from}
 	p.add(key, format, args...)

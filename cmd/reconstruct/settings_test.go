@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,6 +112,34 @@ agent:
 				if strings.Contains(r.stderr, d) {
 					t.Errorf("stderr has %q:\n%s", d, r.stderr)
 				}
+			}
+		})
+	}
+}
+
+// A bank command given a file that cannot be read answers as for any
+// malformed request: one JSON line on stdout naming the flag and the
+// file, exit 2 (docs/bank.md).
+func TestBankMissingFileAnswers(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bank", "act", "nope.json"}, `{"ok":false,"error":{"code":"malformed_request","message":"the action file: open nope.json: no such file or directory"}}`},
+		{[]string{"bank", "act", "--commit", "nope.json"}, `{"ok":false,"action":"commit","error":{"code":"malformed_request","message":"--commit: open nope.json: no such file or directory"}}`},
+		{[]string{"bank", "create", "--workspace", "w", "--spec", "nope.json"}, `{"ok":false,"action":"create","error":{"code":"malformed_request","message":"--spec: open nope.json: no such file or directory"}}`},
+		{[]string{"bank", "register", "--name", "f", "--function", "nope.json"}, `{"ok":false,"action":"register","error":{"code":"malformed_request","message":"--function: open nope.json: no such file or directory"}}`},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			r := cli(t, dir, nil, tt.args...)
+			if r.code != exitUsage || strings.TrimSpace(r.stdout) != tt.want {
+				t.Errorf("exit %d, stdout %q, want 2 and %s\n%s", r.code, r.stdout, tt.want, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".data")); err == nil {
+				t.Errorf("a bank was created")
 			}
 		})
 	}
