@@ -53,7 +53,7 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, not found, ...), 2 m
 request or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank
 could not be opened or reached (or fails its checks).`,
 	}
-	cmd.PersistentFlags().StringVar(&o.path, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
+	cmd.PersistentFlags().StringVar(&o.path, "bank", "", bankUsage("bank the command works on", false))
 	return cmd
 }
 

@@ -98,7 +98,7 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 	f.StringVar(&opts.argsList, "args-list", "", "with --factory: a file of task arguments, one JSON object per line")
 	f.StringVar(&opts.names, "names", "", "with --factory: task names, comma-separated (each passed as name=...)")
 	f.StringVar(&opts.heldoutDir, "heldout-dir", "", "with --factory: held-out tests as DIR/<task>.jsonl, for a module without heldout(**args)")
-	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank); with --engine temporal, the shared bank every machine records into")
+	f.StringVar(&opts.bank, "bank", "", bankUsage("bank every task is recorded in (with --engine temporal, the one every machine shares)", true))
 	addEngineFlags(f, &opts.cluster)
 	return cmd
 }

@@ -41,7 +41,7 @@ workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// 
 	}
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
+	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", bankUsage("bank holding the runs' workspaces", false))
 	return cmd
 }
 

@@ -30,7 +30,7 @@ func newRunsCmd(opts *runsOptions) *cobra.Command {
 of --config's configuration, else the per-user bank ($XDG_DATA_HOME/reconstruct/bank.db
 or ~/.local/share/reconstruct/bank.db). Reading never creates a bank.`,
 	}
-	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: see above)")
+	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", bankUsage("bank the runs are read from", true))
 	cmd.PersistentFlags().StringVarP(&opts.configFile, "config", "c", "", "read the bank of this run configuration")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	return cmd

@@ -25,7 +25,7 @@ var clusterFlags = []configFlag{
 }
 
 // bankFlag names the shared bank (bench run has its own --bank).
-var bankFlag = configFlag{"bank.path", "bank", "the bank every machine records into: a postgres:// URL (a SQLite file for one machine)", "string"}
+var bankFlag = configFlag{"bank.path", "bank", bankUsage("bank every machine records into (a postgres:// URL when the workers are on several machines)", true), "string"}
 
 // workerFlags are a worker's own settings.
 var workerFlags = []configFlag{
