@@ -124,6 +124,9 @@ func newBankRegisterCmd(o *bankOptions) *cobra.Command {
 	cmd.Flags().StringVar(&opts.function, "function", "", "function file {params, nodes, output}")
 	cmd.Flags().StringVar(&opts.program, "program", "", "program value file {kind: program, data}")
 	cmd.Flags().StringVar(&opts.fromRun, "from-run", "", "register the final program of run RUN (see reconstruct runs list)")
+	if o.app != nil {
+		_ = cmd.RegisterFlagCompletionFunc("from-run", o.app.runIDs(func() string { return o.path }))
+	}
 	mustFlags(cmd, "name")
 	return cmd
 }

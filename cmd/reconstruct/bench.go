@@ -100,6 +100,7 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 	f.StringVar(&opts.heldoutDir, "heldout-dir", "", "with --factory: held-out tests as DIR/<task>.jsonl, for a module without heldout(**args)")
 	f.StringVar(&opts.bank, "bank", "", bankUsage("bank every task is recorded in (with --engine temporal, the one every machine shares)", true))
 	addEngineFlags(f, &opts.cluster)
+	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions([]string{engineLocal, engineTemporal}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -40,6 +40,7 @@ When the workspace is not on this machine (or lacks the run), --run RUN reads th
 workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// bank).`,
 	}
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
+	_ = cmd.RegisterFlagCompletionFunc("run", opts.app.runIDs(func() string { return opts.bank }))
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", bankUsage("bank holding the runs' workspaces", false))
 	return cmd

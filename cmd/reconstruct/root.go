@@ -116,6 +116,8 @@ gates, archives every candidate and records every example and event.`,
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("reconstruct {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
+	_ = root.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions([]string{"debug", "info", "warn", "error"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	addCommands(root, a)
 	wrapUsageErrors(root)
 	return root

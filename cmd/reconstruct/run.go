@@ -89,6 +89,10 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	cmd.Flags().BoolVar(&opts.force, "force", false, "use a workspace that holds files reconstruct did not write")
 	cmd.Flags().StringVar(&opts.profile, "profile", "", "write a CPU and an allocation profile of the run (cpu.pprof, allocs.pprof) into DIR")
 	opts.flags = addConfigFlags(cmd.Flags())
+	completeValues(cmd, opts.flags)
+	for _, name := range []string{"resume", "fork"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, a.runIDs(flagString(cmd, "bank")))
+	}
 	// Set as flags, not overrides, so that a problem with them names them.
 	opts.flags["task.factory"] = cmd.Flags().Lookup("task")
 	opts.flags["task.args"] = cmd.Flags().Lookup("task-args")
