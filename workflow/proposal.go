@@ -19,7 +19,7 @@ import (
 // is set, every number within it. It returns the rejection reason, or "".
 func ValidateProposal(inputs []json.RawMessage, k int, observed map[string]bool, domain *task.Domain) string {
 	if len(inputs) != k {
-		return fmt.Sprintf("wrong count: proposed %d inputs, exactly %d were asked for", len(inputs), k)
+		return fmt.Sprintf("wrong count: proposed %s, exactly %d %s asked for", inputsCount(len(inputs)), k, map[bool]string{true: "was", false: "were"}[k == 1])
 	}
 	seen := map[string]int{}
 	for i, in := range inputs {
@@ -93,7 +93,7 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 			}); err != nil {
 				return false, err
 			}
-			e.progress("batch %d: every proposal was rejected; %d inputs drawn from random_inputs instead", batch, len(exs))
+			e.progress("batch %d: every proposal was rejected; %s drawn from random_inputs instead", batch, inputsCount(len(exs)))
 		}
 		add(exs)
 	}
@@ -247,4 +247,12 @@ func loggable(inputs []json.RawMessage) []json.RawMessage {
 		out[i] = s
 	}
 	return out
+}
+
+// inputsCount is "1 input", "3 inputs".
+func inputsCount(n int) string {
+	if n == 1 {
+		return "1 input"
+	}
+	return fmt.Sprintf("%d inputs", n)
 }

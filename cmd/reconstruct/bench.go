@@ -132,7 +132,7 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
-		Filter: filter, Getenv: a.getenv, LookupEnv: a.lookupEnv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Filter: filter, Getenv: a.getenv, LookupEnv: a.lookupEnv, Log: a.logger(), Progress: newSweepProgress(a.progress()),
 		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir,
 		Version: versionString(debug.ReadBuildInfo()),
 	}

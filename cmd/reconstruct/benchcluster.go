@@ -84,7 +84,7 @@ func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.
 	if err := cluster.WriteRef(opts.out, ref); err != nil {
 		return withCode(exitInfra, err)
 	}
-	fmt.Fprintf(a.stderr, "sweep %s: %d tasks submitted to %s (task queue %s), %d already finished\n",
+	fmt.Fprintf(a.progress(), "sweep %s: %d tasks submitted to %s (task queue %s), %d already finished\n",
 		spec.ID, len(spec.Jobs), cl.Temporal, cl.TaskQueue, len(spec.Previous))
 	if opts.cluster.detach {
 		if opts.jsonOut {
@@ -112,7 +112,7 @@ func checkOutFree(ctx context.Context, c client.Client, out string) error {
 
 // collectSweep follows a sweep to its end and writes its output directory.
 func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id, out string, jsonOut bool) error {
-	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.stderr))
+	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.progress()))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(exitRejected, fmt.Errorf("stopped following sweep %s, which goes on: `reconstruct bench collect %s --out %s` follows it again, `reconstruct bench cancel %s` stops it",
@@ -265,6 +265,6 @@ func runBenchCancel(ctx context.Context, opts *sweepCmdOptions) error {
 	if err := cluster.Cancel(ctx, cc.temporal, id); err != nil {
 		return sweepExit(err)
 	}
-	fmt.Fprintf(a.stderr, "sweep %s: cancel requested; running tasks stop at their next safe point\n", id)
+	fmt.Fprintf(a.progress(), "sweep %s: cancel requested; running tasks stop at their next safe point\n", id)
 	return nil
 }

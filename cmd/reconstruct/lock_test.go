@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,5 +96,55 @@ func TestWorkspaceLock(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, ".reconstruct-lock")); err == nil {
 		t.Errorf("the lock's note is left after the run")
+	}
+}
+
+// A run whose output is read by a command that stops reading (`… 2>&1 |
+// head`) stops as with Ctrl-C: recorded as stopped, to be resumed, rather
+// than killed in the middle by SIGPIPE and left interrupted.
+func TestRunIntoAClosedPipe(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	// Sessions of a second, each writing a line.
+	cfg := writeTask(t, dir, "import hashlib\n\ndef f(x):\n    return int(hashlib.sha256(str(x).encode()).hexdigest()[:8], 16)\n",
+		"agent: {kind: synth, synth: {time_limit: 1s, run_time_limit: 0s}}\nsandbox: {kind: process}\nbank: {path: bank.db}\nworkflow: {max_iterations: 1000, stall_limit: 0}\n")
+	cmd := exec.Command(os.Args[0], "run", "--config", cfg, "--workspace", filepath.Join(dir, "ws"), "--run-id", "piped")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data"))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	// Like head -1: read the first line, then go.
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatalf("first line: %v", err)
+	}
+	t.Logf("read %q", line)
+	// The run reaches a session and writes its next line into the closed
+	// pipe.
+	waitFor(t, cmd, &bytes.Buffer{}, filepath.Join(dir, "ws", workflow.EventsFile), workflow.EventIterationStarted)
+	r.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() < 0 {
+			t.Errorf("the run was killed by a signal: %v", err)
+		}
+	case <-time.After(10 * time.Minute):
+		t.Fatal("the run did not end")
+	}
+	res := cli(t, dir, nil, "runs", "list", "--bank", filepath.Join(dir, "bank.db"))
+	if !strings.Contains(res.stdout, "piped") || !strings.Contains(res.stdout, "stopped") {
+		t.Errorf("the run is not recorded as stopped:\n%s%s", res.stdout, res.stderr)
 	}
 }

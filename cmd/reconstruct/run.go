@@ -101,7 +101,7 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 
 func runRun(ctx context.Context, opts *runOptions) error {
 	a := opts.app
-	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID, Force: opts.force}
+	ropts := runner.Options{Log: a.logger(), Progress: a.progress(), RunID: opts.runID, Force: opts.force}
 	var res *workflow.Result
 	var err error
 	workspace := ""

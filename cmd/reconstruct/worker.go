@@ -179,6 +179,6 @@ func runWorker(ctx context.Context, opts *workerOptions) error {
 	defer a.secondSignal.Store(nil)
 	w := &cluster.Worker{Bank: cc.bank, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
 	err = cluster.Serve(ctx, cc.temporal, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
-		DrainTimeout: cl.DrainTimeout, Status: a.stderr}, handBack)
+		DrainTimeout: cl.DrainTimeout, Status: a.progress()}, handBack)
 	return withCode(exitInfra, err)
 }
