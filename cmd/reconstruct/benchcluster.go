@@ -139,10 +139,11 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 	}
 	switch {
 	case rep.Cancelled:
-		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %d tasks finished (run the same bench run again to run the others)",
-			id, sum.Tasks, len(rep.Spec.Jobs)+len(rep.Spec.Previous)))
+		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %s finished (run the same bench run again to run the others)",
+			id, sum.Runs, benchmarks.Count(len(rep.Spec.Jobs)+len(rep.Spec.Previous), "run", "runs")))
 	case sum.Errors > 0:
-		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(out, benchmarks.SummaryMD)))
+		one, many := sum.Unit()
+		return withCode(exitRejected, fmt.Errorf("%d of %s ended in an error (see %s)", sum.Errors, benchmarks.Count(sum.Runs, one, many), filepath.Join(out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
