@@ -2,8 +2,11 @@ package runner
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,6 +31,9 @@ type Sandboxes struct {
 	Oracle sandbox.Sandbox
 	// Kind is the backend actually used ("process" or "docker").
 	Kind string
+	// unstage removes the copy of a factory task's binding the oracle's
+	// sandbox works in (nil for other tasks).
+	unstage func()
 }
 
 // Close closes every sandbox at once (removing containers takes a while
@@ -42,6 +48,10 @@ func (s *Sandboxes) Close() error {
 		wg.Go(func() { errs[i] = b.Close() })
 	}
 	wg.Wait()
+	if s.unstage != nil {
+		s.unstage()
+		s.unstage = nil
+	}
 	return errors.Join(errs...)
 }
 
@@ -89,11 +99,9 @@ func (s *Sandboxes) start(ctx context.Context, open opener) error {
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
 // program's (generators must live beside it or below it), or the task
-// directory for a command.
+// directory for a command. A factory task's oracle works in a copy of its
+// binding instead (stageBinding).
 func oracleDir(c *config.Config) string {
-	if c.Task.Factory != "" {
-		return c.Task.BindingDir()
-	}
 	if len(c.Task.Oracle.Command) > 0 {
 		return filepath.Dir(c.File)
 	}
@@ -115,16 +123,54 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 		return nil, err
 	}
 	s := &Sandboxes{Kind: kind}
+	dir := oracleDir(c)
+	if c.Task.Factory != "" {
+		if dir, s.unstage, err = stageBinding(c); err != nil {
+			return nil, err
+		}
+	}
 	err = s.start(ctx, func(ctx context.Context, role string) (sandbox.Sandbox, error) {
 		if role == "oracle" {
-			return openBox(ctx, c, kind, runID, role, oracleDir(c), log)
+			return openBox(ctx, c, kind, runID, role, dir, log)
 		}
 		return openScratch(ctx, c, kind, runID, role, log)
 	})
 	if err != nil {
+		s.Close()
 		return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return s, nil
+}
+
+// stageBinding copies a factory task's binding — its modules and its
+// package's files, as binding.Load reads them — into a directory of its
+// own for the oracle's sandbox to work in, so that the binding's own
+// directory may be private to its owner (mode 0700) and nothing else of it
+// (a workspace, held-out tests) is in the sandbox's sight. The copy lies
+// under a directory other users cannot list, behind a random name. remove
+// deletes it.
+func stageBinding(c *config.Config) (dir string, remove func(), err error) {
+	b, err := loadBinding(c)
+	if err != nil {
+		return "", nil, err
+	}
+	top, err := os.MkdirTemp("", "reconstruct-binding-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: copy the binding: %w", ErrInfra, err)
+	}
+	remove = func() { os.RemoveAll(top) }
+	var name [16]byte
+	rand.Read(name[:])
+	dir = filepath.Join(top, hex.EncodeToString(name[:]))
+	err = errors.Join(os.Chmod(top, 0o711), os.Mkdir(dir, 0o755), os.Chmod(dir, 0o755))
+	if err == nil {
+		err = b.Stage(dir)
+	}
+	if err != nil {
+		remove()
+		return "", nil, fmt.Errorf("%w: copy the binding: %w", ErrInfra, err)
+	}
+	return dir, remove, nil
 }
 
 // OpenAgent starts the agent's sandbox on the workspace, for agents with
