@@ -142,13 +142,13 @@ type Summary struct {
 	Errors    int     `json:"errors"`
 	// Pending are the runs the last session was to make and did not
 	// finish (it was interrupted): run the same command again.
-	Pending []string              `json:"pending,omitempty"`
+	Pending []string `json:"pending,omitempty"`
 	// WrongEarlyStops counts the runs that stopped with early_stop on a
 	// program that fails some held-out test (TaskResult.WrongEarlyStop).
 	WrongEarlyStops int `json:"wrong_early_stops"`
 	// Settings are the combinations of the settings whose default depends
 	// on the task that the sweep's runs had, with how many runs had each.
-	Settings []SettingsGroup      `json:"settings,omitempty"`
+	Settings []SettingsGroup       `json:"settings,omitempty"`
 	Levels   map[string]LevelStats `json:"levels"`
 	// Families aggregates by task family (NoFamily for tasks without one);
 	// it is empty when no task names a family.

@@ -91,7 +91,7 @@ func (o *candidatesOptions) runFromBank(ctx context.Context, run string) (string
 		return "", err
 	}
 	if fresh {
-		fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
+		fmt.Fprintf(a.progress(), "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
 	}
 	return dir, nil
 }
