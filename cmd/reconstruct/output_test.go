@@ -85,11 +85,7 @@ func TestCompletionValues(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
-	bank := filepath.Join(dir, "bank.db")
-	if r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "run", "--config", quickstartPath(t), "--workspace", filepath.Join(dir, "ws"),
-		"--bank", bank, "--run-id", "done-1"); r.code != 0 {
-		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
-	}
+	bank := quickstartInBank(t, dir, "done-1")
 	for _, tt := range []struct {
 		args []string
 		want []string
@@ -118,11 +114,7 @@ func TestRunsListFilter(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
 	dir := t.TempDir()
-	bank := filepath.Join(dir, "bank.db")
-	if r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "run", "--config", quickstartPath(t), "--workspace", filepath.Join(dir, "ws"),
-		"--bank", bank, "--run-id", "qs-1"); r.code != 0 {
-		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
-	}
+	bank := quickstartInBank(t, dir, "qs-1")
 	for _, tt := range []struct {
 		args     []string
 		wantCode int
@@ -140,4 +132,16 @@ func TestRunsListFilter(t *testing.T) {
 			t.Errorf("runs list %v: exit %d, %q%s", tt.args, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// quickstartInBank runs the quickstart as run id in dir, recorded in
+// dir/bank.db, and returns the bank's path.
+func quickstartInBank(t *testing.T, dir, id string) string {
+	t.Helper()
+	bank := filepath.Join(dir, "bank.db")
+	if r := cli(t, dir, []string{"RECONSTRUCT_SANDBOX_KIND=process"}, "run", "--config", quickstartPath(t), "--workspace", filepath.Join(dir, "ws"),
+		"--bank", bank, "--run-id", id); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	return bank
 }
