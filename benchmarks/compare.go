@@ -21,11 +21,14 @@ const (
 var bucketOrder = map[Bucket]int{BucketOnlyA: 0, BucketOnlyB: 1, BucketNeither: 2, BucketBoth: 3}
 
 // Comparison sets two sweeps side by side: per task (matched by ID) who
-// solved it, and per level the solve rates and their difference.
+// solved it, and per level the solve rates and their difference, on the
+// tasks both sweeps have (a rate over other tasks would compare nothing).
 type Comparison struct {
+	// A and B are each sweep's own headline figures, every task counted.
 	A SweepTotals `json:"a"`
 	B SweepTotals `json:"b"`
-	// Levels covers every level of either sweep; Total is the whole sweeps.
+	// Levels covers every level of the tasks both sweeps have; Total is
+	// all of them. Tasks of one sweep only are left out of both.
 	Levels []LevelDelta `json:"levels"`
 	Total  LevelDelta   `json:"total"`
 	// Tasks are the tasks present in both sweeps, differences first.
@@ -40,6 +43,7 @@ type Comparison struct {
 type SweepTotals struct {
 	TasksDir  string  `json:"tasks_dir"`
 	Tasks     int     `json:"tasks"`
+	Runs      int     `json:"runs"`
 	Solved    int     `json:"solved"`
 	SolveRate float64 `json:"solve_rate"`
 	Errors    int     `json:"errors"`
@@ -137,29 +141,34 @@ func Compare(a, b Summary) Comparison {
 	byID(c.OnlyInA)
 	byID(c.OnlyInB)
 
-	union := Summary{Levels: map[string]LevelStats{}}
-	for l := range a.Levels {
-		union.Levels[l] = LevelStats{}
+	// The rates are of the common tasks: their results in A, and in B.
+	var ra, rb []TaskResult
+	byB := map[string]TaskResult{}
+	for _, r := range b.Results {
+		byB[r.ID] = r
 	}
-	for l := range b.Levels {
-		union.Levels[l] = LevelStats{}
+	for _, r := range a.Results {
+		if other, ok := byB[r.ID]; ok {
+			ra, rb = append(ra, r), append(rb, other)
+		}
 	}
-	for _, l := range union.LevelNames() {
-		c.Levels = append(c.Levels, levelDelta(l, a.Levels[l], b.Levels[l]))
+	ca, cb := Summarize(ra), Summarize(rb)
+	for _, l := range ca.LevelNames() {
+		c.Levels = append(c.Levels, levelDelta(l, ca.Levels[l], cb.Levels[l]))
 	}
 	c.Total = levelDelta("all levels",
-		LevelStats{Tasks: a.Tasks, Solved: a.Solved, Rate: a.SolveRate},
-		LevelStats{Tasks: b.Tasks, Solved: b.Solved, Rate: b.SolveRate})
+		LevelStats{Tasks: ca.Tasks, Runs: ca.Runs, Solved: ca.Solved, Rate: ca.SolveRate},
+		LevelStats{Tasks: cb.Tasks, Runs: cb.Runs, Solved: cb.Solved, Rate: cb.SolveRate})
 	return c
 }
 
 func totals(s Summary) SweepTotals {
-	return SweepTotals{TasksDir: s.TasksDir, Tasks: s.Tasks, Solved: s.Solved, SolveRate: s.SolveRate, Errors: s.Errors}
+	return SweepTotals{TasksDir: s.TasksDir, Tasks: s.Tasks, Runs: s.Runs, Solved: s.Solved, SolveRate: s.SolveRate, Errors: s.Errors}
 }
 
 func levelDelta(level string, a, b LevelStats) LevelDelta {
-	d := LevelDelta{Level: level, TasksA: a.Tasks, SolvedA: a.Solved, RateA: a.Rate, TasksB: b.Tasks, SolvedB: b.Solved, RateB: b.Rate}
-	if a.Tasks > 0 && b.Tasks > 0 {
+	d := LevelDelta{Level: level, TasksA: a.Runs, SolvedA: a.Solved, RateA: a.Rate, TasksB: b.Runs, SolvedB: b.Solved, RateB: b.Rate}
+	if a.Runs > 0 && b.Runs > 0 {
 		delta := b.Rate - a.Rate
 		d.Delta = &delta
 	}
@@ -170,9 +179,24 @@ func levelDelta(level string, a, b LevelStats) LevelDelta {
 // the sweeps (their directories).
 func (c Comparison) WriteText(w io.Writer, nameA, nameB string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "A\t%s\t%d tasks, %d solved (%s), %d %s\n", nameA, c.A.Tasks, c.A.Solved, ratePct(c.A.SolveRate), c.A.Errors, plural(c.A.Errors, "error", "errors"))
-	fmt.Fprintf(tw, "B\t%s\t%d tasks, %d solved (%s), %d %s\n", nameB, c.B.Tasks, c.B.Solved, ratePct(c.B.SolveRate), c.B.Errors, plural(c.B.Errors, "error", "errors"))
+	for _, side := range []struct {
+		name, dir string
+		t         SweepTotals
+	}{{"A", nameA, c.A}, {"B", nameB, c.B}} {
+		runs := ""
+		if side.t.Runs != side.t.Tasks && side.t.Runs > 0 {
+			runs = fmt.Sprintf(" (%s)", Count(side.t.Runs, "run", "runs"))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s, %d solved (%s), %s\n", side.name, side.dir, Count(side.t.Tasks, "task", "tasks"), runs,
+			side.t.Solved, ratePct(side.t.SolveRate), Count(side.t.Errors, "error", "errors"))
+	}
 	fmt.Fprintln(tw)
+	k := c.Buckets
+	if k.InAOnly+k.InBOnly > 0 {
+		n := k.InAOnly + k.InBOnly
+		fmt.Fprintf(tw, "the rates below are of the %s both sweeps have; %s in one sweep only (%d in A, %d in B) %s left out\n",
+			Count(k.Common, "task", "tasks"), Count(n, "task", "tasks"), k.InAOnly, k.InBOnly, plural(n, "is", "are"))
+	}
 	fmt.Fprintln(tw, "LEVEL\tA\t\tB\t\tDELTA")
 	for _, l := range append(append([]LevelDelta(nil), c.Levels...), c.Total) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Level,
@@ -180,9 +204,8 @@ func (c Comparison) WriteText(w io.Writer, nameA, nameB string) error {
 			fraction(l.SolvedB, l.TasksB), levelRate(l.RateB, l.TasksB), fmtDelta(l.Delta))
 	}
 	fmt.Fprintln(tw)
-	k := c.Buckets
-	fmt.Fprintf(tw, "%d %s in both sweeps: solved in A only %d, in B only %d, in both %d, in neither %d\n",
-		k.Common, plural(k.Common, "task", "tasks"), k.OnlyA, k.OnlyB, k.Both, k.Neither)
+	fmt.Fprintf(tw, "%s in both sweeps, %d solved differently: solved in A only %d, in B only %d, in both %d, in neither %d\n",
+		Count(k.Common, "task", "tasks"), k.OnlyA+k.OnlyB, k.OnlyA, k.OnlyB, k.Both, k.Neither)
 	if k.Common > 0 {
 		fmt.Fprintf(tw, "on these tasks A solved %d, B solved %d\n", k.OnlyA+k.Both, k.OnlyB+k.Both)
 	}

@@ -58,16 +58,17 @@ func TestCompare(t *testing.T) {
 	}
 
 	approx := cmp.Comparer(func(x, y float64) bool { d := x - y; return d < 1e-9 && d > -1e-9 })
+	// The rates are of the 6 tasks both sweeps have: hard_sort (A only)
+	// and geometry_area (B only) are left out.
 	wantLevels := []LevelDelta{
 		{Level: "base", TasksA: 3, SolvedA: 2, RateA: 2.0 / 3, TasksB: 3, SolvedB: 3, RateB: 1, Delta: ptr(1.0 / 3)},
 		{Level: "algorithm", TasksA: 2, SolvedA: 1, RateA: 0.5, TasksB: 2, SolvedB: 1, RateB: 0.5, Delta: ptr(0)},
-		{Level: "geometry", TasksB: 1, SolvedB: 1, RateB: 1},
-		{Level: "hard", TasksA: 2, SolvedA: 1, RateA: 0.5, TasksB: 1, RateB: 0, Delta: ptr(-0.5)},
+		{Level: "hard", TasksA: 1, SolvedA: 1, RateA: 1, TasksB: 1, RateB: 0, Delta: ptr(-1)},
 	}
 	if diff := cmp.Diff(wantLevels, c.Levels, approx); diff != "" {
 		t.Errorf("levels (-want +got):\n%s", diff)
 	}
-	wantTotal := LevelDelta{Level: "all levels", TasksA: 7, SolvedA: 4, RateA: 4.0 / 7, TasksB: 7, SolvedB: 5, RateB: 5.0 / 7, Delta: ptr(1.0 / 7)}
+	wantTotal := LevelDelta{Level: "all levels", TasksA: 6, SolvedA: 4, RateA: 4.0 / 6, TasksB: 6, SolvedB: 4, RateB: 4.0 / 6, Delta: ptr(0)}
 	if diff := cmp.Diff(wantTotal, c.Total, approx); diff != "" {
 		t.Errorf("total (-want +got):\n%s", diff)
 	}
@@ -101,13 +102,13 @@ func TestComparisonText(t *testing.T) {
 	for _, want := range []string{
 		"A runs/a 7 tasks, 4 solved (57.1%), 1 error",
 		"B runs/b 7 tasks, 5 solved (71.4%), 0 errors",
+		"the rates below are of the 6 tasks both sweeps have; 2 tasks in one sweep only (1 in A, 1 in B) are left out",
 		"LEVEL A B DELTA",
 		"base 2/3 66.7% 3/3 100.0% +33.3 pp",
 		"algorithm 1/2 50.0% 1/2 50.0% +0.0 pp",
-		"geometry - 1/1 100.0% -",
-		"hard 1/2 50.0% 0/1 0.0% -50.0 pp",
-		"all levels 4/7 57.1% 5/7 71.4% +14.3 pp",
-		"6 tasks in both sweeps: solved in A only 1, in B only 1, in both 3, in neither 1",
+		"hard 1/1 100.0% 0/1 0.0% -100.0 pp",
+		"all levels 4/6 66.7% 4/6 66.7% +0.0 pp",
+		"6 tasks in both sweeps, 2 solved differently: solved in A only 1, in B only 1, in both 3, in neither 1",
 		"on these tasks A solved 4, B solved 4",
 		"tasks in one sweep only: 1 in A, 1 in B",
 		"hard_rev hard solved unsolved A only",

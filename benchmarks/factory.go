@@ -3,6 +3,8 @@ package benchmarks
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -64,7 +66,7 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
-			opts := config.Options{File: s.Base, Env: s.Getenv != nil, Getenv: s.Getenv,
+			opts := config.Options{File: s.Base, Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv,
 				Override: map[string]any{"workspace": s.workspace(j), "task.factory": s.Factory, "task.args": args}}
 			if s.Base == "" {
 				opts.Dir = "."
@@ -104,7 +106,7 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 				}
 				c.Bank.Path = loc.Location
 			}
-			j.c, j.hash = c, SettingsHash(c)
+			j.c, j.hash, j.files = c, SettingsHash(c), factoryFiles(c, tests)
 			jobs = append(jobs, j)
 		}
 	}
@@ -160,6 +162,24 @@ func writeHeldout(files map[string][]byte) error {
 	return nil
 }
 
+// factoryFiles are the files of a factory task (TaskFiles): its module
+// files, and its held-out tests as the module gave them (they are written
+// into the output directory only once the sweep starts).
+func factoryFiles(c *config.Config, tests []byte) map[string]string {
+	files := TaskFiles(c)
+	if len(tests) > 0 {
+		for name := range files {
+			if !strings.HasPrefix(name, "binding:") {
+				delete(files, name)
+			}
+		}
+		sum := sha256.Sum256(tests)
+		files["heldout"] = hex.EncodeToString(sum[:])
+	}
+	return files
+
+}
+
 // FactoryTask is one (task, repeat) of a factory sweep, bound: what another
 // engine needs to run it as the local one does.
 type FactoryTask struct {
@@ -171,8 +191,10 @@ type FactoryTask struct {
 	Config *config.Config
 	// Heldout are the held-out tests, one JSON object a line.
 	Heldout []byte
-	// ConfigSHA256 identifies the settings (TaskResult.ConfigSHA256).
+	// ConfigSHA256 identifies the settings (TaskResult.ConfigSHA256), Files
+	// the task's files (TaskResult.TaskFiles).
 	ConfigSHA256 string
+	Files        map[string]string
 }
 
 // FactoryTasks binds every task of the factory sweep s and collects its
@@ -193,7 +215,7 @@ func (s *Sweep) FactoryTasks(ctx context.Context) ([]FactoryTask, error) {
 			}
 		}
 		task, _, _ := strings.Cut(j.id, "#")
-		out[i] = FactoryTask{ID: j.id, Task: task, Repeat: j.repeat, Config: j.c, Heldout: tests, ConfigSHA256: j.hash}
+		out[i] = FactoryTask{ID: j.id, Task: task, Repeat: j.repeat, Config: j.c, Heldout: tests, ConfigSHA256: j.hash, Files: j.files}
 	}
 	return out, nil
 }

@@ -129,8 +129,8 @@ func TestFactorySweep(t *testing.T) {
 		t.Errorf("summary names %q", sum.TasksDir)
 	}
 	// A change of the module that leaves the tasks' descriptions as they
-	// were keeps the finished results, as a changed hidden program of a
-	// task directory does.
+	// were runs the tasks again, as a changed hidden program of a task
+	// directory does: their results say why.
 	module := filepath.Join(filepath.Dir(base), "bench", "binding.py")
 	src, err := os.ReadFile(module)
 	if err != nil {
@@ -141,8 +141,17 @@ func TestFactorySweep(t *testing.T) {
 	}
 	ran = nil
 	again, err := (&Sweep{Factory: sw.Factory, Base: base, Out: out, Run: rightProgram(&ran), Args: sw.Args}).Execute(context.Background())
-	if err != nil || len(ran) != 0 || again.Solved != 3 {
-		t.Errorf("resumed sweep: %v, ran %v, solved %d", err, ran, again.Solved)
+	if err != nil || len(ran) != 3 || again.Solved != 3 {
+		t.Errorf("sweep after the module changed: %v, ran %v, solved %d", err, ran, again.Solved)
+	}
+	for _, r := range again.Results {
+		if r.Rerun != "its files changed since: binding:bench/binding.py" {
+			t.Errorf("%s: rerun %q, want the module named", r.ID, r.Rerun)
+		}
+	}
+	ran = nil
+	if _, err := (&Sweep{Factory: sw.Factory, Base: base, Out: out, Run: rightProgram(&ran), Args: sw.Args}).Execute(context.Background()); err != nil || len(ran) != 0 {
+		t.Errorf("resumed sweep: %v, ran %v", err, ran)
 	}
 	// A description that changed is other settings, as a changed task
 	// file is.

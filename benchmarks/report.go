@@ -7,10 +7,12 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/internal/chart"
+	"github.com/reconstruct/reconstruct/internal/machine"
 )
 
 // ReportDir is the default report directory inside a sweep directory.
@@ -74,12 +76,13 @@ func WriteReport(ctx context.Context, s Summary, outDir string) (ReportFiles, er
 	if err != nil {
 		return ReportFiles{}, err
 	}
-	charts := []*chart.Chart{
-		solveRateChart(s, f),
-		iterationsExamplesChart(s, f),
-		tokensChart(s, f),
-		timeChart(s, f),
+	charts := []*chart.Chart{solveRateChart(s, f), iterationsExamplesChart(s, f)}
+	// A sweep whose agents used no model has no tokens to plot: the page
+	// says so in words rather than showing an empty panel.
+	if totalTokens(s) > 0 {
+		charts = append(charts, tokensChart(s, f))
 	}
+	charts = append(charts, timeChart(s, f))
 	files := ReportFiles{Dir: outDir, HTML: filepath.Join(outDir, ReportHTML)}
 	var plots []htmlPlot
 	for _, sc := range charts {
@@ -140,7 +143,7 @@ const reportTemplate = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="reconstruct bench report">
-<title>Sweep report: {{.S.Solved}}/{{.S.Tasks}} solved</title>
+<title>Sweep report: {{.S.Solved}}/{{.S.Runs}} solved</title>
 <style>
 :root { --solved: #1b9e77; --unsolved: #d95f02; --error: #7f7f7f; --line: #dddddd; --muted: #666666; }
 * { box-sizing: border-box; }
@@ -175,13 +178,19 @@ figcaption a { color: inherit; }
 <body>
 <main>
 <h1>Sweep report</h1>
-<p class="sub">{{if .S.TasksDir}}task set {{.S.TasksDir}} · {{end}}{{.S.Solved}} of {{.S.Tasks}} tasks solved</p>
+<p class="sub" id="headline">{{if .S.TasksDir}}task set {{.S.TasksDir}} · {{end}}{{.Headline}}</p>
 <div class="cards">
 <div class="card"><div class="v" id="tasks">{{.S.Tasks}}</div><div class="k">tasks</div></div>
+{{- if ne .S.Runs .S.Tasks}}
+<div class="card"><div class="v" id="runs">{{.S.Runs}}</div><div class="k">runs</div></div>
+{{- end}}
 <div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
 <div class="card"><div class="v" id="rate">{{percent .S.SolveRate}}</div><div class="k">solve rate</div></div>
 <div class="card"><div class="v" id="wrong-early-stops">{{.S.WrongEarlyStops}}</div><div class="k">wrong early stops</div></div>
 <div class="card"><div class="v" id="errors">{{.S.Errors}}</div><div class="k">errors</div></div>
+{{- if .S.Pending}}
+<div class="card"><div class="v" id="pending">{{len .S.Pending}}</div><div class="k">pending</div></div>
+{{- end}}
 <div class="card"><div class="v" id="wall">{{seconds .S.WallSeconds}}</div><div class="k">wall time</div></div>
 <div class="card"><div class="v" id="tokens">{{.Tokens}}</div><div class="k">tokens</div></div>
 </div>
@@ -196,21 +205,43 @@ figcaption a { color: inherit; }
 {{- end}}
 <dt>started</dt><dd>{{time .S.StartedAt}}</dd>
 <dt>finished</dt><dd>{{time .S.FinishedAt}}</dd>
+<dt>sessions</dt><dd>{{len .S.Sessions}}</dd>
+<dt>reconstruct</dt><dd id="version">{{orDash .S.Version}}</dd>
+<dt>machine</dt><dd id="machine">{{machine .S.Machine}}</dd>
+<dt>load</dt><dd id="load">{{load .S.Load}}</dd>
+{{- if .S.Pending}}
+<dt>pending</dt><dd>{{join .S.Pending}}</dd>
+{{- end}}
 </dl>
+{{- if or .S.SharedSettings .S.SettingsVary}}
+
+<h2>Settings</h2>
+<dl class="settings" id="settings">
+{{- range $k := .SettingKeys}}
+<dt>{{$k}}</dt><dd>{{index $.S.SharedSettings $k}}</dd>
+{{- end}}
+{{- if .S.SettingsVary}}
+<dt>differing between runs</dt><dd>{{join .S.SettingsVary}}</dd>
+{{- end}}
+</dl>
+{{- end}}
 {{- range $t := .Groups}}
 
 <h2>{{$t.Heading}}</h2>
 <table id="{{$t.ID}}">
-<thead><tr><th>{{$t.Column}}</th><th class="n">tasks</th><th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
+<thead><tr><th>{{$t.Column}}</th><th class="n">tasks</th>{{if $.Repeated}}<th class="n">runs</th>{{end}}<th class="n">solved</th><th class="n">rate</th><th class="n">errors</th></tr></thead>
 <tbody>
 {{- range $t.Rows}}
-<tr{{if .Total}} class="total"{{end}} data-{{$t.Column}}="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td><td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
+<tr{{if .Total}} class="total"{{end}} data-{{$t.Column}}="{{.Name}}"><td>{{.Name}}</td><td class="n">{{.Stats.Tasks}}</td>{{if $.Repeated}}<td class="n">{{.Stats.Runs}}</td>{{end}}<td class="n">{{.Stats.Solved}}</td><td class="n">{{rate .Stats.Rate}}</td><td class="n">{{.Stats.Errors}}</td></tr>
 {{- end}}
 </tbody>
 </table>
 {{- end}}
 
 <h2>Plots</h2>
+{{- if not .Tokens}}
+<p id="no-tokens">No LLM tokens: no run of this sweep used a model (the built-in synthesizer and replay use none), so there is no plot of tokens.</p>
+{{- end}}
 {{- range .Plots}}
 <figure id="plot-{{.Name}}">
 {{.SVG}}
@@ -250,12 +281,19 @@ var reportFuncs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")
 	},
-	"orDash": func(s string) string {
-		if s == "" {
-			return "—"
-		}
-		return s
-	},
+	"orDash":  orDash,
+	"load":    loadText,
+	"machine": func(m *machine.Info) string { return m.String() },
+	"join":    func(xs []string) string { return strings.Join(xs, ", ") },
+}
+
+// totalTokens adds up the tokens of every run.
+func totalTokens(s Summary) int {
+	n := 0
+	for _, r := range s.Results {
+		n += r.Tokens.Total()
+	}
+	return n
 }
 
 func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
@@ -267,7 +305,7 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 	for _, l := range s.LevelNames() {
 		levels = append(levels, htmlLevel{Name: l, Stats: s.Levels[l]})
 	}
-	levels = append(levels, htmlLevel{Name: "all levels", Stats: LevelStats{Tasks: s.Tasks, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, Total: true})
+	levels = append(levels, htmlLevel{Name: "all levels", Stats: LevelStats{Tasks: s.Tasks, Runs: s.Runs, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, Total: true})
 	groups := []htmlGroups{{Heading: "Levels", ID: "levels", Column: "level", Rows: levels}}
 	// The families' table only when a task names a family.
 	if names, stats := s.familyRows(); len(names) > 0 {
@@ -277,17 +315,16 @@ func renderHTML(s Summary, plots []htmlPlot) ([]byte, error) {
 		}
 		groups = append(groups, htmlGroups{Heading: "Families", ID: "families", Column: "family", Rows: families})
 	}
-	tokens := 0
-	for _, r := range s.Results {
-		tokens += r.Tokens.Total()
-	}
 	var buf bytes.Buffer
 	err = tmpl.Execute(&buf, map[string]any{
-		"S":      s,
-		"Groups": groups,
-		"Tasks":  tasksByLevel(s),
-		"Plots":  plots,
-		"Tokens": tokens,
+		"S":           s,
+		"Headline":    s.Headline(),
+		"Repeated":    s.Runs != s.Tasks,
+		"SettingKeys": settingKeys(s.SharedSettings),
+		"Groups":      groups,
+		"Tasks":       tasksByLevel(s),
+		"Plots":       plots,
+		"Tokens":      totalTokens(s),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render report: %w", err)

@@ -79,10 +79,11 @@ func plural(n int, one, many string) string {
 // share of tasks solved.
 func solveRateChart(s Summary, f *chart.Fonts) *chart.Chart {
 	sc := &chart.Chart{Name: PlotSolveRate, W: 720, H: 400}
+	one, many := s.Unit()
 	sc.DrawTitle("Solve rate per level",
-		fmt.Sprintf("%d of %d tasks solved (%s); solved means held-out accuracy 1.0", s.Solved, s.Tasks, chart.FormatPercent(s.SolveRate)))
+		fmt.Sprintf("%d of %s solved (%s); solved means held-out accuracy 1.0", s.Solved, Count(s.Runs, one, many), chart.FormatPercent(s.SolveRate)))
 	fr := chart.Frame{X0: 72, Y0: 92, X1: sc.W - 24, Y1: sc.H - 62, Top: 1, Step: 0.2}
-	sc.DrawValueAxis(fr, "tasks solved", chart.FormatPercent)
+	sc.DrawValueAxis(fr, many+" solved", chart.FormatPercent)
 	type bar struct {
 		name  string
 		st    LevelStats
@@ -93,7 +94,7 @@ func solveRateChart(s Summary, f *chart.Fonts) *chart.Chart {
 		bars = append(bars, bar{name: l, st: s.Levels[l]})
 	}
 	if len(bars) > 1 {
-		bars = append(bars, bar{name: "all levels", st: LevelStats{Tasks: s.Tasks, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, total: true})
+		bars = append(bars, bar{name: "all levels", st: LevelStats{Tasks: s.Tasks, Runs: s.Runs, Solved: s.Solved, Rate: s.SolveRate, Errors: s.Errors}, total: true})
 	}
 	if len(bars) == 0 {
 		sc.EmptyNote(fr, "no tasks in this sweep")
@@ -109,10 +110,10 @@ func solveRateChart(s Summary, f *chart.Fonts) *chart.Chart {
 			col = colTotal
 		}
 		sc.Rect(&chart.Rect{X: cx - bw/2, Y: top, W: bw, H: fr.Y1 - top, Fill: col,
-			Tip:  fmt.Sprintf("%s: %d of %d solved (%s)", b.name, b.st.Solved, b.st.Tasks, chart.FormatPercent(b.st.Rate)),
-			Data: []chart.Attr{{K: "level", V: b.name}, {K: "solved", V: itoa(b.st.Solved)}, {K: "tasks", V: itoa(b.st.Tasks)}, {K: "rate", V: ftoa(b.st.Rate)}, {K: "errors", V: itoa(b.st.Errors)}}})
+			Tip:  fmt.Sprintf("%s: %d of %d solved (%s)", b.name, b.st.Solved, b.st.Runs, chart.FormatPercent(b.st.Rate)),
+			Data: []chart.Attr{{K: "level", V: b.name}, {K: "solved", V: itoa(b.st.Solved)}, {K: "tasks", V: itoa(b.st.Tasks)}, {K: "runs", V: itoa(b.st.Runs)}, {K: "rate", V: ftoa(b.st.Rate)}, {K: "errors", V: itoa(b.st.Errors)}}})
 		sc.Text(&chart.Text{X: cx, Y: top - 20, S: chart.FormatPercent(b.st.Rate), Size: 13, Bold: true, Anchor: chart.AnchorMiddle})
-		sc.Text(&chart.Text{X: cx, Y: top - 6, S: fmt.Sprintf("%d/%d", b.st.Solved, b.st.Tasks), Size: 11, Anchor: chart.AnchorMiddle, Color: chart.MutedColor})
+		sc.Text(&chart.Text{X: cx, Y: top - 6, S: fmt.Sprintf("%d/%d", b.st.Solved, b.st.Runs), Size: 11, Anchor: chart.AnchorMiddle, Color: chart.MutedColor})
 		sc.Text(&chart.Text{X: cx, Y: fr.Y1 + 18, S: f.Truncate(b.name, 12, slot-4), Size: 12, Bold: b.total, Anchor: chart.AnchorMiddle})
 		if b.st.Errors > 0 {
 			sc.Text(&chart.Text{X: cx, Y: fr.Y1 + 34, S: fmt.Sprintf("%d %s", b.st.Errors, plural(b.st.Errors, "error", "errors")), Size: 10.5, Anchor: chart.AnchorMiddle, Color: colError})
@@ -232,10 +233,10 @@ func quantile(sorted []float64, q float64) float64 {
 // mislead more than the points alone.
 const minBox = 5
 
-// tokensChart plots each task's tokens in a strip per status, with a median
-// line and, from minBox tasks, a box (quartiles) and whiskers (range). A sweep that used
-// no tokens (the synthesizer agent) still gets its points on the zero line
-// and a note saying so.
+// tokensChart plots each task's tokens in a strip per status, with a
+// median line and, from minBox tasks, a box (quartiles) and whiskers
+// (range). It is drawn only when some run used tokens: the report of a
+// sweep that used none (the synthesizer agent) says so in words.
 func tokensChart(s Summary, f *chart.Fonts) *chart.Chart {
 	sc := &chart.Chart{Name: PlotTokensSolved, W: 720, H: 420}
 	groups := []string{statusSolved, statusUnsolved}
@@ -291,13 +292,6 @@ func tokensChart(s Summary, f *chart.Fonts) *chart.Chart {
 			note += ", median " + chart.FormatNumber(med)
 		}
 		sc.Text(&chart.Text{X: cx, Y: fr.Y1 + 36, S: note, Size: 11, Anchor: chart.AnchorMiddle, Color: chart.MutedColor})
-	}
-	switch {
-	case len(s.Results) == 0:
-		sc.EmptyNote(fr, "no tasks in this sweep")
-	case maxTok == 0:
-		sc.Text(&chart.Text{X: (fr.X0 + fr.X1) / 2, Y: (fr.Y0 + fr.Y1) / 2, S: "no task used LLM tokens (the built-in synthesizer uses none)",
-			Size: 12.5, Anchor: chart.AnchorMiddle, Color: chart.MutedColor})
 	}
 	return sc
 }

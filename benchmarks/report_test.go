@@ -196,15 +196,16 @@ func TestReport(t *testing.T) {
 	dir, files, page := reportPage(t, testResults())
 	outDir := filepath.Join(dir, ReportDir)
 	want := []string{filepath.Join(outDir, ReportHTML)}
-	for _, p := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
+	// No run used a model: no plot of tokens.
+	for _, p := range []string{PlotSolveRate, PlotIterationsExamples, PlotTimePerTask} {
 		want = append(want, filepath.Join(outDir, p+".svg"), filepath.Join(outDir, p+".png"))
 	}
 	if diff := cmp.Diff(want, files.All()); diff != "" {
 		t.Errorf("files written (-want +got):\n%s", diff)
 	}
 	doc, svgs := plotSVGs(t, page)
-	if got := len(svgs); got != 4 {
-		t.Fatalf("inline plots: got %d, want 4", got)
+	if got := len(svgs); got != 3 {
+		t.Fatalf("inline plots: got %d, want 3", got)
 	}
 
 	t.Run("header", func(t *testing.T) {
@@ -314,17 +315,11 @@ func TestReport(t *testing.T) {
 	})
 
 	t.Run("tokens", func(t *testing.T) {
-		points := findAll(svgs[PlotTokensSolved], hasAttr("circle", "data-task"))
-		if got, want := len(points), 7; got != want {
-			t.Errorf("token points: got %d, want %d", got, want)
+		if _, ok := svgs[PlotTokensSolved]; ok {
+			t.Error("a sweep without tokens has an empty plot of them")
 		}
-		got := dataRows(svgs[PlotTokensSolved], "text", "group", "n", "median")
-		want := map[string][]string{"solved": {"4", "0"}, "unsolved": {"2", "0"}, "error": {"1", "0"}}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("token groups (-want +got):\n%s", diff)
-		}
-		if !strings.Contains(textOf(svgs[PlotTokensSolved]), "no task used LLM tokens") {
-			t.Error("a sweep without tokens has no note saying so")
+		if !strings.Contains(textOf(doc), "No LLM tokens: no run of this sweep used a model") {
+			t.Error("a sweep without tokens does not say so")
 		}
 	})
 
@@ -476,7 +471,7 @@ func TestReportTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, svgs := plotSVGs(t, page)
+	doc, svgs := plotSVGs(t, page)
 	// Tokens by task in testResults order: 1100, 2200, …, 7700.
 	// solved: base_add 1100, base_abs 2200, algorithm_gcd 4400, hard_rev 7700;
 	// unsolved: base_max 3300, hard_sort 6600; error: algorithm_crash 5500.
@@ -489,7 +484,7 @@ func TestReportTokens(t *testing.T) {
 	if diff := cmp.Diff([]string{"6600", "unsolved"}, points["hard_sort"]); diff != "" {
 		t.Errorf("hard_sort point (-want +got):\n%s", diff)
 	}
-	if strings.Contains(textOf(svgs[PlotTokensSolved]), "no task used LLM tokens") {
+	if strings.Contains(textOf(doc), "No LLM tokens") {
 		t.Error("a sweep with tokens says it used none")
 	}
 }
@@ -497,7 +492,7 @@ func TestReportTokens(t *testing.T) {
 func TestReportEmptySweep(t *testing.T) {
 	_, files, page := reportPage(t, nil)
 	_, svgs := plotSVGs(t, page)
-	for _, name := range []string{PlotSolveRate, PlotIterationsExamples, PlotTokensSolved, PlotTimePerTask} {
+	for _, name := range []string{PlotSolveRate, PlotIterationsExamples, PlotTimePerTask} {
 		svg, ok := svgs[name]
 		if !ok {
 			t.Errorf("plot %s missing", name)

@@ -7,14 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/reconstruct/reconstruct/internal/machine"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// SummaryFormat is the version of summary.json this package writes and reads.
-const SummaryFormat = 1
+// SummaryFormat is the version of summary.json this package writes; it
+// reads format 1 too (where every task ran once: runs are tasks).
+const SummaryFormat = 2
 
 // Files a sweep writes in its output directory.
 const (
@@ -54,6 +57,16 @@ type TaskResult struct {
 	// loaded configuration but the workspace): a sweep resumed with other
 	// settings is refused rather than mixing results.
 	ConfigSHA256 string `json:"config_sha256,omitempty"`
+	// TaskSHA256 identifies the task's files (TaskDigest of TaskFiles, a
+	// digest per file): a task whose files changed since runs again.
+	TaskSHA256 string            `json:"task_sha256,omitempty"`
+	TaskFiles  map[string]string `json:"task_files,omitempty"`
+	// Settings are the effective settings of the run, by key
+	// (EffectiveSettings).
+	Settings map[string]any `json:"settings,omitempty"`
+	// Rerun says why the task ran again in an output directory that held
+	// a result of it (RerunForced, RerunError, its files changed).
+	Rerun string `json:"rerun,omitempty"`
 	// RandomShare and CoverageGate are the settings whose default depends
 	// on the task (a task with a generator has 0.5 and the gate), as the
 	// run had them; Origins says where each came from (workflow.Result).
@@ -94,9 +107,12 @@ func familyOf(r TaskResult) string {
 	return r.Family
 }
 
-// LevelStats aggregates a level (or a family).
+// LevelStats aggregates a level (or a family): its tasks, their runs
+// (more than the tasks with --repeat), and the runs solved and ended in an
+// error; Rate is Solved / Runs.
 type LevelStats struct {
 	Tasks  int     `json:"tasks"`
+	Runs   int     `json:"runs"`
 	Solved int     `json:"solved"`
 	Rate   float64 `json:"rate"`
 	Errors int     `json:"errors"`
@@ -117,10 +133,16 @@ type Summary struct {
 	// WallSeconds is the time the sweep ran, every session of it (an
 	// interrupted sweep resumed) added up.
 	WallSeconds float64 `json:"wall_seconds"`
-	Tasks       int     `json:"tasks"`
-	Solved      int     `json:"solved"`
-	SolveRate   float64 `json:"solve_rate"`
-	Errors      int     `json:"errors"`
+	// Tasks counts the tasks, Runs their runs (Repeat of each); Solved and
+	// Errors count runs, and SolveRate is Solved / Runs.
+	Tasks     int     `json:"tasks"`
+	Runs      int     `json:"runs"`
+	Solved    int     `json:"solved"`
+	SolveRate float64 `json:"solve_rate"`
+	Errors    int     `json:"errors"`
+	// Pending are the runs the last session was to make and did not
+	// finish (it was interrupted): run the same command again.
+	Pending []string `json:"pending,omitempty"`
 	// WrongEarlyStops counts the runs that stopped with early_stop on a
 	// program that fails some held-out test (TaskResult.WrongEarlyStop).
 	WrongEarlyStops int `json:"wrong_early_stops"`
@@ -131,7 +153,43 @@ type Summary struct {
 	// Families aggregates by task family (NoFamily for tasks without one);
 	// it is empty when no task names a family.
 	Families map[string]LevelStats `json:"families,omitempty"`
-	Results  []TaskResult          `json:"results"`
+	// SharedSettings are the effective settings every run shared, by
+	// key; SettingsVary names the keys whose value differs between runs
+	// (each run's own are in its result).
+	SharedSettings map[string]any `json:"shared_settings,omitempty"`
+	SettingsVary   []string       `json:"settings_vary,omitempty"`
+	// Version, Machine and Load are the last session's: the reconstruct
+	// that ran it, where, and the machine's load averages (1, 5 and 15
+	// minutes) when it ended; Sessions has every session's.
+	Version  string        `json:"version,omitempty"`
+	Machine  *machine.Info `json:"machine,omitempty"`
+	Load     []float64     `json:"load,omitempty"`
+	Sessions []Session     `json:"sessions,omitempty"`
+	Results  []TaskResult  `json:"results"`
+}
+
+// Session is one session of a sweep into an output directory (a sweep
+// interrupted and run again has several).
+type Session struct {
+	StartedAt   time.Time     `json:"started_at"`
+	FinishedAt  time.Time     `json:"finished_at"`
+	WallSeconds float64       `json:"wall_seconds"`
+	Version     string        `json:"version,omitempty"`
+	Machine     *machine.Info `json:"machine,omitempty"`
+	// LoadStart and LoadEnd are the load averages when it started and
+	// ended.
+	LoadStart []float64 `json:"load_start,omitempty"`
+	LoadEnd   []float64 `json:"load_end,omitempty"`
+	// Ran counts the runs it finished; Interrupted is set when it was
+	// stopped before its last.
+	Ran         int  `json:"ran"`
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// taskOf is the task of a result: its ID without the repeat's "#r<k>".
+func taskOf(r TaskResult) string {
+	id, _, _ := strings.Cut(r.ID, "#r")
+	return id
 }
 
 // SettingsGroup is one combination of random_share and coverage_gate, with
@@ -188,8 +246,11 @@ func Summarize(results []TaskResult) Summary {
 	sort.Slice(s.Results, func(i, j int) bool { return s.Results[i].ID < s.Results[j].ID })
 	families := map[string]LevelStats{}
 	anyFamily := false
+	tasks := map[string]bool{}
+	levelTasks, familyTasks := map[string]map[string]bool{}, map[string]map[string]bool{}
 	for _, r := range s.Results {
-		s.Tasks++
+		s.Runs++
+		tasks[taskOf(r)] = true
 		if r.Solved {
 			s.Solved++
 		}
@@ -199,25 +260,34 @@ func Summarize(results []TaskResult) Summary {
 		if r.WrongEarlyStop() {
 			s.WrongEarlyStops++
 		}
-		s.Levels[r.Level] = s.Levels[r.Level].add(r)
+		s.Levels[r.Level] = s.Levels[r.Level].add(r, levelTasks, r.Level)
 		anyFamily = anyFamily || r.Family != ""
-		families[familyOf(r)] = families[familyOf(r)].add(r)
+		families[familyOf(r)] = families[familyOf(r)].add(r, familyTasks, familyOf(r))
 	}
+	s.Tasks = len(tasks)
 	fillRates(s.Levels)
 	if anyFamily {
 		fillRates(families)
 		s.Families = families
 	}
-	if s.Tasks > 0 {
-		s.SolveRate = float64(s.Solved) / float64(s.Tasks)
+	if s.Runs > 0 {
+		s.SolveRate = float64(s.Solved) / float64(s.Runs)
 	}
 	s.Settings = settingsGroups(s.Results)
+	s.SharedSettings, s.SettingsVary = sharedSettings(s.Results)
 	return s
 }
 
-// add counts one task's result.
-func (ls LevelStats) add(r TaskResult) LevelStats {
-	ls.Tasks++
+// add counts one run; seen[group] holds the group's tasks so far.
+func (ls LevelStats) add(r TaskResult, seen map[string]map[string]bool, group string) LevelStats {
+	if seen[group] == nil {
+		seen[group] = map[string]bool{}
+	}
+	if !seen[group][taskOf(r)] {
+		seen[group][taskOf(r)] = true
+		ls.Tasks++
+	}
+	ls.Runs++
 	if r.Solved {
 		ls.Solved++
 	}
@@ -229,11 +299,47 @@ func (ls LevelStats) add(r TaskResult) LevelStats {
 
 func fillRates(m map[string]LevelStats) {
 	for k, ls := range m {
-		if ls.Tasks > 0 {
-			ls.Rate = float64(ls.Solved) / float64(ls.Tasks)
+		if ls.Runs > 0 {
+			ls.Rate = float64(ls.Solved) / float64(ls.Runs)
 		}
 		m[k] = ls
 	}
+}
+
+// sharedSettings are the settings every result has with one value, and
+// the keys whose value differs (or that some result lacks).
+func sharedSettings(results []TaskResult) (map[string]any, []string) {
+	var shared map[string]any
+	vary := map[string]bool{}
+	for _, r := range results {
+		if r.Settings == nil {
+			continue
+		}
+		if shared == nil {
+			shared = map[string]any{}
+			for k, v := range r.Settings {
+				shared[k] = v
+			}
+			continue
+		}
+		for k, v := range shared {
+			if w, ok := r.Settings[k]; !ok || fmt.Sprint(w) != fmt.Sprint(v) {
+				vary[k] = true
+				delete(shared, k)
+			}
+		}
+		for k := range r.Settings {
+			if _, ok := shared[k]; !ok {
+				vary[k] = true
+			}
+		}
+	}
+	var names []string
+	for k := range vary {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return shared, names
 }
 
 // LevelNames returns the levels of a summary in a stable order: the
@@ -287,11 +393,12 @@ func (s Summary) familyRows() ([]string, map[string]LevelStats) {
 		}
 		names = append(names, f)
 		total.Tasks += s.Families[f].Tasks
+		total.Runs += s.Families[f].Runs
 		total.Solved += s.Families[f].Solved
 		total.Errors += s.Families[f].Errors
 	}
-	if total.Tasks > 0 {
-		total.Rate = float64(total.Solved) / float64(total.Tasks)
+	if total.Runs > 0 {
+		total.Rate = float64(total.Solved) / float64(total.Runs)
 		rows[AllFamilies] = total
 		names = append(names, AllFamilies)
 	}
@@ -315,8 +422,48 @@ func ReadSummary(path string) (Summary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return Summary{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if s.Format != SummaryFormat {
-		return Summary{}, fmt.Errorf("%s: summary format %d, this reconstruct reads format %d", path, s.Format, SummaryFormat)
+	switch s.Format {
+	case SummaryFormat:
+	case 1:
+		// Format 1 counted runs as tasks: the counts are made again.
+		re := Summarize(s.Results)
+		s.Tasks, s.Runs, s.Solved, s.SolveRate, s.Errors = re.Tasks, re.Runs, re.Solved, re.SolveRate, re.Errors
+		s.Levels, s.Families = re.Levels, re.Families
+	default:
+		return Summary{}, fmt.Errorf("%s: summary format %d, this reconstruct reads formats 1 to %d", path, s.Format, SummaryFormat)
 	}
 	return s, nil
+}
+
+// Count is n with its noun: "1 task", "2 tasks".
+func Count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}
+
+// Unit is what the summary counts: "task"/"tasks" when every task ran
+// once, else "run"/"runs".
+func (s Summary) Unit() (one, many string) {
+	if s.Runs != s.Tasks {
+		return "run", "runs"
+	}
+	return "task", "tasks"
+}
+
+// Headline is the sweep's result in one line: the runs solved of the
+// runs finished (tasks, when each ran once), the errors, and the runs
+// pending when the sweep was interrupted.
+func (s Summary) Headline() string {
+	one, many := s.Unit()
+	of := ""
+	if one == "run" {
+		of = " of " + Count(s.Tasks, "task", "tasks")
+	}
+	h := fmt.Sprintf("solved %d of %s (%.1f%%)%s", s.Solved, Count(s.Runs, one, many), 100*s.SolveRate, of)
+	if s.Errors > 0 {
+		h += fmt.Sprintf("; %s ended in an error", Count(s.Errors, one, many))
+	}
+	if n := len(s.Pending); n > 0 {
+		h += fmt.Sprintf("; %s pending (the sweep was interrupted: run the same command again to finish)", Count(n, one, many))
+	}
+	return h
 }

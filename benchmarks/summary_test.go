@@ -38,9 +38,9 @@ func TestSummaryFamilies(t *testing.T) {
 			name:     "some tasks with a family",
 			families: map[string]string{"base_add": "window", "base_max": "window", "algorithm_crash": "stack", "hard_rev": "stack"},
 			want: map[string]LevelStats{
-				"window": {Tasks: 2, Solved: 1, Rate: 0.5},
-				"stack":  {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1},
-				NoFamily: {Tasks: 3, Solved: 2, Rate: 2.0 / 3},
+				"window": {Tasks: 2, Runs: 2, Solved: 1, Rate: 0.5},
+				"stack":  {Tasks: 2, Runs: 2, Solved: 1, Rate: 0.5, Errors: 1},
+				NoFamily: {Tasks: 3, Runs: 3, Solved: 2, Rate: 2.0 / 3},
 			},
 			rows: []string{
 				"| stack | 2 | 1 | 50.0% | 1 |",
@@ -55,9 +55,9 @@ func TestSummaryFamilies(t *testing.T) {
 			families: map[string]string{"base_add": "text", "base_abs": "text", "base_max": "text", "algorithm_gcd": "digits",
 				"algorithm_crash": "digits", "hard_sort": "dp_loop", "hard_rev": "dp_loop"},
 			want: map[string]LevelStats{
-				"text":    {Tasks: 3, Solved: 2, Rate: 2.0 / 3},
-				"digits":  {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1},
-				"dp_loop": {Tasks: 2, Solved: 1, Rate: 0.5},
+				"text":    {Tasks: 3, Runs: 3, Solved: 2, Rate: 2.0 / 3},
+				"digits":  {Tasks: 2, Runs: 2, Solved: 1, Rate: 0.5, Errors: 1},
+				"dp_loop": {Tasks: 2, Runs: 2, Solved: 1, Rate: 0.5},
 			},
 			rows: []string{
 				"| digits | 2 | 1 | 50.0% | 1 |",

@@ -25,6 +25,8 @@ import (
 	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/dirlock"
+	"github.com/reconstruct/reconstruct/internal/machine"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -52,10 +54,12 @@ type Sweep struct {
 	Parallel int
 	Repeat   int
 	Filter   *regexp.Regexp
-	// Getenv reads RECONSTRUCT_* settings (nil: none).
-	Getenv   func(string) string
-	Log      *zap.Logger
-	Progress Progress
+	// Getenv reads RECONSTRUCT_* settings (nil: none); LookupEnv, when
+	// set too, tells an empty variable from an unset one.
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
+	Log       *zap.Logger
+	Progress  Progress
 	// Run defaults to runner.Run.
 	Run RunFunc
 	// Synth holds the synthesizer's lambda banks, shared by the sweep's
@@ -76,6 +80,8 @@ type Sweep struct {
 	Factory    string
 	Args       []map[string]any
 	HeldoutDir string
+	// Version is the reconstruct that runs the sweep, for the summary.
+	Version string
 }
 
 // ErrRefused marks a sweep refused before it started: a task's
@@ -88,8 +94,12 @@ type job struct {
 	id, dir string
 	repeat  int
 	c       *config.Config
-	// hash identifies the settings (TaskResult.ConfigSHA256).
-	hash string
+	// hash identifies the settings (TaskResult.ConfigSHA256), files the
+	// task's files (TaskResult.TaskFiles).
+	hash  string
+	files map[string]string
+	// rerun says why a task an earlier session finished runs again.
+	rerun string
 }
 
 // Discover lists the task directories (those holding task.yaml) directly
@@ -119,14 +129,18 @@ func Discover(dir string, filter *regexp.Regexp) ([]string, error) {
 	return out, nil
 }
 
-// Execute runs the sweep. Every task's configuration (with Base over it)
-// and held-out tests are checked before the first task starts. Tasks
-// finished by an earlier, interrupted sweep into the same output directory
-// with the same settings are skipped; finished with other settings, they
-// make the sweep refuse to start unless Force. Cancelling ctx stops
-// launching tasks; running ones stop at their next safe point and are run
-// again on resume. The summary files are written in every case, with the
-// wall time of every session added up.
+// Execute runs the sweep. Every task is checked before the first starts,
+// its configuration (with Base over it) and held-out tests read and its
+// files loaded as a run would (CheckTasks): a task that fails refuses the
+// sweep, every such task named. The output directory is the sweep's alone
+// while it runs (a lock). A task an earlier session finished there is kept,
+// unless it ended in an error or its files changed since (it runs again,
+// and its result says why), or Force (every selected task runs again);
+// finished with other settings, it makes the sweep refuse to start unless
+// Force. Cancelling ctx stops launching tasks; running ones stop at their
+// next safe point and are pending, run again on resume. The summary files
+// are written in every case, of every result in the output directory, with
+// the wall time of every session added up.
 func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	if s.Log == nil {
 		s.Log = zap.NewNop()
@@ -151,26 +165,60 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 		if err != nil {
 			return Summary{}, fmt.Errorf("%w: %w", ErrRefused, err)
 		}
-		if planned, err = s.plan(dirs); err != nil {
+		var problems []string
+		planned, problems = s.plan(dirs)
+		broken, err := s.check(ctx, planned)
+		if err != nil {
 			return Summary{}, err
 		}
-	}
-	var jobs []job
-	var results []TaskResult
-	var changed []string
-	for _, j := range planned {
-		prev, ok := s.finished(j)
-		switch {
-		case !ok:
-			jobs = append(jobs, j)
-		case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.hash:
-			changed = append(changed, j.id)
-			jobs = append(jobs, j)
-		default:
-			results = append(results, prev)
+		if problems = append(problems, broken...); len(problems) > 0 {
+			sort.Strings(problems)
+			return Summary{}, fmt.Errorf("%w: %d of %d %s cannot run:\n%s", ErrRefused, len(problems), len(dirs), plural(len(dirs), "task", "tasks"), strings.Join(problems, "\n"))
 		}
 	}
-	if len(changed) > 0 && !s.Force {
+	_, statErr := os.Stat(s.Out)
+	created := errors.Is(statErr, os.ErrNotExist)
+	if err := os.MkdirAll(s.Out, 0o755); err != nil {
+		return Summary{}, fmt.Errorf("create sweep output: %w", err)
+	}
+	lock, err := dirlock.Acquire(s.Out, dirlock.Holder{What: "bench run"})
+	if err != nil {
+		if created {
+			os.Remove(s.Out)
+		}
+		var busy *dirlock.BusyError
+		if errors.As(err, &busy) {
+			return Summary{}, fmt.Errorf("%w: %w: wait for it to end, or give another --out", ErrRefused, err)
+		}
+		return Summary{}, err
+	}
+	defer lock.Release()
+	if lock.Stale != nil {
+		s.Log.Info("took over the sweep output of a sweep that ended without releasing it", zap.String("out", s.Out), zap.Stringer("holder", *lock.Stale))
+	}
+	records := s.records()
+	var jobs []job
+	var changed []string
+	for _, j := range planned {
+		prev, ok := records[j.id]
+		if !ok {
+			jobs = append(jobs, j)
+			continue
+		}
+		reason, other := Rerun(prev, j.hash, j.files, s.Force)
+		switch {
+		case other && !s.Force:
+			changed = append(changed, j.id)
+		case reason != "":
+			j.rerun = reason
+			jobs = append(jobs, j)
+		}
+	}
+	if len(changed) > 0 {
+		lock.Release()
+		if created {
+			os.RemoveAll(s.Out)
+		}
 		return Summary{}, fmt.Errorf("%w: %w", ErrRefused, ChangedSettings(s.Out, changed))
 	}
 	if err := os.MkdirAll(filepath.Join(s.Out, TasksDir), 0o755); err != nil {
@@ -179,23 +227,30 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	if err := writeHeldout(heldout); err != nil {
 		return Summary{}, err
 	}
-	started := time.Now().UTC()
-	firstStart, before := started, 0.0
-	if prev, err := ReadSummary(s.Out); err == nil {
-		firstStart, before = prev.StartedAt, prev.WallSeconds
-	}
+	session := Session{StartedAt: time.Now().UTC(), Version: s.Version, LoadStart: machine.Load()}
+	mi := machine.Describe()
+	session.Machine = &mi
+	prevSum, prevErr := ReadSummary(s.Out)
+	kept := len(planned) - len(jobs)
 	solved := 0
-	for _, r := range results {
-		if r.Solved {
+	for _, j := range planned {
+		if r, ok := records[j.id]; ok && !hasJob(jobs, j.id) && r.Solved {
 			solved++
 		}
 	}
-	total := len(jobs) + len(results)
 	if s.Progress != nil {
-		s.Progress.Start(total, len(results), solved)
+		if n, ok := s.Progress.(RerunNoter); ok {
+			for _, j := range jobs {
+				if j.rerun != "" {
+					n.Rerun(j.id, j.rerun)
+				}
+			}
+		}
+		s.Progress.Start(len(planned), kept, solved)
 	}
 	var mu sync.Mutex
-	done := len(results)
+	done := kept
+	finished := map[string]bool{}
 	work := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < s.Parallel; w++ {
@@ -208,7 +263,7 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 					continue // interrupted: it runs again on resume
 				}
 				mu.Lock()
-				results = append(results, r)
+				finished[j.id] = true
 				done++
 				if r.Solved {
 					solved++
@@ -233,25 +288,115 @@ feed:
 	if s.Progress != nil {
 		s.Progress.Stop()
 	}
+	// The summary is of the whole output directory: the results of this
+	// session and those an earlier one left, of tasks selected now or not.
+	var results []TaskResult
+	for _, r := range s.records() {
+		results = append(results, r)
+	}
 	sum := Summarize(results)
 	sum.TasksDir, sum.Config, sum.Parallel, sum.Repeat = cmp.Or(s.TasksDir, s.Factory), s.Base, s.Parallel, s.Repeat
 	if s.Filter != nil {
 		sum.Filter = s.Filter.String()
 	}
-	sum.StartedAt, sum.FinishedAt = firstStart, time.Now().UTC()
-	sum.WallSeconds = before + sum.FinishedAt.Sub(started).Seconds()
+	for _, j := range jobs {
+		if !finished[j.id] {
+			sum.Pending = append(sum.Pending, j.id)
+		}
+	}
+	sort.Strings(sum.Pending)
+	session.FinishedAt = time.Now().UTC()
+	session.WallSeconds = session.FinishedAt.Sub(session.StartedAt).Seconds()
+	session.LoadEnd, session.Ran, session.Interrupted = machine.Load(), len(finished), len(sum.Pending) > 0
+	if prevErr == nil {
+		sum.Sessions = prevSum.Sessions
+		if len(sum.Sessions) == 0 && prevSum.WallSeconds > 0 {
+			// A summary of an older format kept its sessions' time only.
+			sum.Sessions = []Session{{StartedAt: prevSum.StartedAt, FinishedAt: prevSum.FinishedAt, WallSeconds: prevSum.WallSeconds}}
+		}
+	}
+	sum.Sessions = append(sum.Sessions, session)
+	sum.StartedAt, sum.FinishedAt = sum.Sessions[0].StartedAt, session.FinishedAt
+	for _, se := range sum.Sessions {
+		sum.WallSeconds += se.WallSeconds
+	}
+	sum.Version, sum.Machine, sum.Load = session.Version, session.Machine, session.LoadEnd
 	if err := WriteSummary(s.Out, sum); err != nil {
 		return sum, err
 	}
 	if err := ctx.Err(); err != nil {
-		return sum, fmt.Errorf("sweep interrupted with %d of %d tasks finished (run the same command again to resume): %w", done, total, err)
+		return sum, fmt.Errorf("sweep interrupted with %d of %d %s pending (run the same command again to finish them): %w",
+			len(sum.Pending), len(planned), plural(len(planned), "run", "runs"), err)
 	}
 	return sum, nil
 }
 
+// RerunNoter is a Progress told, before the sweep starts, of each task
+// that runs again and why.
+type RerunNoter interface {
+	Rerun(id, reason string)
+}
+
+func hasJob(jobs []job, id string) bool {
+	for _, j := range jobs {
+		if j.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+// records reads every task record of the output directory, by task id.
+func (s *Sweep) records() map[string]TaskResult {
+	out := map[string]TaskResult{}
+	entries, err := os.ReadDir(filepath.Join(s.Out, TasksDir))
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(s.Out, TasksDir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var r TaskResult
+		if json.Unmarshal(data, &r) != nil || r.ID == "" || strings.ReplaceAll(r.ID, "#", "_")+".json" != e.Name() {
+			continue
+		}
+		out[r.ID] = r
+	}
+	return out
+}
+
+// check loads every task of a sweep over task directories as a run would
+// (runner.CheckTasks): broken has one entry a broken task, err is the
+// sandbox's failure.
+func (s *Sweep) check(ctx context.Context, jobs []job) (broken []string, err error) {
+	var cs []*config.Config
+	var ids []string
+	for _, j := range jobs {
+		if j.repeat == 1 {
+			cs, ids = append(cs, j.c), append(ids, j.id)
+		}
+	}
+	errs, err := runner.CheckTasks(ctx, cs, s.Log)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range errs {
+		if e != nil {
+			broken = append(broken, "task "+ids[i]+": "+indentLines(strings.TrimPrefix(e.Error(), runner.ErrConfig.Error()+": ")))
+		}
+	}
+	return broken, nil
+}
+
 // plan loads every task's configuration, checks its held-out tests and
-// its bank, and makes the jobs; any problem refuses the sweep.
-func (s *Sweep) plan(dirs []string) ([]job, error) {
+// its bank, and makes the jobs; any problem refuses the sweep, every task's
+// problems named at once (one entry a task).
+func (s *Sweep) plan(dirs []string) ([]job, []string) {
 	var overlays []string
 	if s.Base != "" {
 		overlays = []string{s.Base}
@@ -263,6 +408,7 @@ func (s *Sweep) plan(dirs []string) ([]job, error) {
 		getenv = func(string) string { return "" }
 	}
 	var jobs []job
+	var problems []string
 	for _, d := range dirs {
 		for r := 1; r <= s.Repeat; r++ {
 			j := job{id: filepath.Base(d), dir: d, repeat: r}
@@ -270,29 +416,51 @@ func (s *Sweep) plan(dirs []string) ([]job, error) {
 				j.id += "#r" + strconv.Itoa(r)
 			}
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
-				Env: s.Getenv != nil, Getenv: s.Getenv, Override: map[string]any{"workspace": s.workspace(j)}})
+				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)}})
 			if err != nil {
-				return nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
+				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, indentLines(err.Error())))
+				break
 			}
 			c.Workflow.Seed += int64(r - 1)
-			if c.Task.Heldout == "" {
-				return nil, fmt.Errorf("%w: task %s: no held-out tests: %s has no task.heldout and there is no heldout.jsonl beside it", ErrRefused, j.id, c.File)
-			}
-			if st, err := os.Stat(c.Task.Heldout); err != nil || !st.Mode().IsRegular() {
-				return nil, fmt.Errorf("%w: task %s: held-out tests %s: not a readable file", ErrRefused, j.id, c.Task.Heldout)
+			if p := heldoutProblem(c); p != "" {
+				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, p))
+				break
 			}
 			if c.Bank.Enabled {
 				loc, err := config.ResolveBank(s.Bank, getenv, c)
 				if err != nil {
-					return nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
+					problems = append(problems, fmt.Sprintf("task %s: %s", j.id, err))
+					break
 				}
 				c.Bank.Path = loc.Location
 			}
-			j.c, j.hash = c, SettingsHash(c)
+			j.c, j.hash, j.files = c, SettingsHash(c), TaskFiles(c)
 			jobs = append(jobs, j)
 		}
 	}
-	return jobs, nil
+	return jobs, problems
+}
+
+// heldoutProblem says what is wrong with a task's held-out tests: none,
+// a file that cannot be read, or a line that is not a test ("" when they
+// are fine).
+func heldoutProblem(c *config.Config) string {
+	if c.Task.Heldout == "" {
+		return fmt.Sprintf("no held-out tests: %s has no task.heldout and there is no heldout.jsonl beside it", c.File)
+	}
+	if st, err := os.Stat(c.Task.Heldout); err != nil || !st.Mode().IsRegular() {
+		return fmt.Sprintf("held-out tests %s: not a readable file", c.Task.Heldout)
+	}
+	if _, err := ReadTests(c.Task.Heldout); err != nil {
+		return "held-out tests: " + err.Error()
+	}
+	return ""
+}
+
+// indentLines indents the lines after the first of a message of several
+// (every problem of a configuration).
+func indentLines(s string) string {
+	return strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // SettingsHash identifies what a task ran with
@@ -333,26 +501,14 @@ func (s *Sweep) recordPath(j job) string {
 	return filepath.Join(s.Out, TasksDir, strings.ReplaceAll(j.id, "#", "_")+".json")
 }
 
-// finished returns the record of a job an earlier sweep completed.
-func (s *Sweep) finished(j job) (TaskResult, bool) {
-	data, err := os.ReadFile(s.recordPath(j))
-	if err != nil {
-		return TaskResult{}, false
-	}
-	var r TaskResult
-	if json.Unmarshal(data, &r) != nil || r.ID != j.id {
-		return TaskResult{}, false
-	}
-	return r, true
-}
-
 // runJob runs and scores one task; ok is false when the sweep was
 // interrupted before the task finished.
 func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	start := time.Now()
 	c := j.c
 	r = TaskResult{ID: j.id, Name: c.Task.Name, Level: c.Task.Level, Family: c.Task.Family, Kind: c.Task.Kind, Repeat: j.repeat,
-		Workspace: c.Workspace, ConfigSHA256: j.hash}
+		Workspace: c.Workspace, ConfigSHA256: j.hash, TaskSHA256: TaskDigest(j.files), TaskFiles: j.files,
+		Settings: EffectiveSettings(c), Rerun: j.rerun}
 	defer func() {
 		if p := recover(); p != nil {
 			r.Error = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
@@ -526,8 +682,24 @@ func writeCSV(w io.Writer, s Summary) error {
 func Markdown(s Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Sweep of %s\n\n", s.TasksDir)
-	fmt.Fprintf(&b, "Solved **%d of %d** tasks (%.1f%%) on held-out tests; %d errors; wall time %.1f s with %d in parallel.\n\n",
-		s.Solved, s.Tasks, 100*s.SolveRate, s.Errors, s.WallSeconds, s.Parallel)
+	h := s.Headline()
+	fmt.Fprintf(&b, "%s%s on held-out tests; wall time %.1f s with %d in parallel", strings.ToUpper(h[:1]), h[1:], s.WallSeconds, s.Parallel)
+	if n := len(s.Sessions); n > 1 {
+		fmt.Fprintf(&b, ", in %d sessions", n)
+	}
+	b.WriteString(".\n\n")
+	if len(s.Pending) > 0 {
+		fmt.Fprintf(&b, "Pending: %s.\n\n", strings.Join(s.Pending, ", "))
+	}
+	var reruns []string
+	for _, r := range s.Results {
+		if r.Rerun != "" {
+			reruns = append(reruns, fmt.Sprintf("%s (%s)", r.ID, r.Rerun))
+		}
+	}
+	if len(reruns) > 0 {
+		fmt.Fprintf(&b, "Run again in this directory: %s.\n\n", strings.Join(reruns, "; "))
+	}
 	fmt.Fprintf(&b, "Wrong early stops (early_stop on a program that fails a held-out test): **%d**%s.\n\n", s.WrongEarlyStops, wrongEarlyList(s))
 	for _, g := range s.Settings {
 		fmt.Fprintf(&b, "- %s\n", g)
@@ -544,6 +716,7 @@ func Markdown(s Summary) string {
 		statsTable(&b, "family", names, stats)
 		famHead, famRule = " family |", "---|"
 	}
+	writeProvenance(&b, s)
 	fmt.Fprintf(&b, "\n| task | level |%s solved | held-out | stop | iterations | examples | tokens | seconds | error |\n"+
 		"|---|---|%s---|---:|---|---:|---:|---:|---:|---|\n", famHead, famRule)
 	for _, r := range s.Results {
@@ -577,13 +750,63 @@ func wrongEarlyList(s Summary) string {
 	return ": " + strings.Join(ids, ", ")
 }
 
-// statsTable writes a Markdown table of per-group statistics (a level or a family per row).
+// statsTable writes a Markdown table of per-group statistics (a level or
+// a family per row); with repeated runs, a column of runs, which solved
+// and errors count.
 func statsTable(b *strings.Builder, group string, names []string, stats map[string]LevelStats) {
-	fmt.Fprintf(b, "| %s | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n", group)
+	runs := false
+	for _, n := range names {
+		runs = runs || stats[n].Runs != stats[n].Tasks
+	}
+	if runs {
+		fmt.Fprintf(b, "| %s | tasks | runs | solved | rate | errors |\n|---|---:|---:|---:|---:|---:|\n", group)
+	} else {
+		fmt.Fprintf(b, "| %s | tasks | solved | rate | errors |\n|---|---:|---:|---:|---:|\n", group)
+	}
 	for _, n := range names {
 		ls := stats[n]
-		fmt.Fprintf(b, "| %s | %d | %d | %.1f%% | %d |\n", n, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+		if runs {
+			fmt.Fprintf(b, "| %s | %d | %d | %d | %.1f%% | %d |\n", n, ls.Tasks, ls.Runs, ls.Solved, 100*ls.Rate, ls.Errors)
+		} else {
+			fmt.Fprintf(b, "| %s | %d | %d | %.1f%% | %d |\n", n, ls.Tasks, ls.Solved, 100*ls.Rate, ls.Errors)
+		}
 	}
+}
+
+// writeProvenance writes what the results depend on besides the tasks:
+// the settings, the reconstruct and the machine of each session, and its
+// load.
+func writeProvenance(b *strings.Builder, s Summary) {
+	if len(s.SharedSettings) > 0 || len(s.SettingsVary) > 0 {
+		b.WriteString("\n## Settings\n\n")
+		for _, k := range settingKeys(s.SharedSettings) {
+			fmt.Fprintf(b, "- `%s`: %v\n", k, s.SharedSettings[k])
+		}
+		if len(s.SettingsVary) > 0 {
+			fmt.Fprintf(b, "- differing between runs (see each run's record): %s\n", strings.Join(s.SettingsVary, ", "))
+		}
+	}
+	if len(s.Sessions) > 0 {
+		b.WriteString("\n## Sessions\n\n| started | seconds | runs | reconstruct | machine | load (1, 5, 15 min) at start, end |\n|---|---:|---:|---|---|---|\n")
+		for _, se := range s.Sessions {
+			fmt.Fprintf(b, "| %s | %.1f | %d%s | %s | %s | %s, %s |\n", se.StartedAt.Format("2006-01-02 15:04:05 UTC"), se.WallSeconds, se.Ran,
+				map[bool]string{true: " (interrupted)"}[se.Interrupted], orDash(se.Version), se.Machine.String(), loadText(se.LoadStart), loadText(se.LoadEnd))
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func loadText(l []float64) string {
+	if len(l) != 3 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }
 
 func firstLine(s string) string {

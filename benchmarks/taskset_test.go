@@ -11,6 +11,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/runner"
 )
 
 // shippedTaskSet is the task set this repository ships.
@@ -90,6 +91,36 @@ func TestShippedTasksLoad(t *testing.T) {
 	for _, f := range shippedFamilies[1:] {
 		if families[f] < minFamilySize {
 			t.Errorf("family %q has %d tasks, want at least %d", f, families[f], minFamilySize)
+		}
+	}
+}
+
+// TestShippedTasksPassTheSweepCheck runs the check a sweep makes before it
+// starts (runner.CheckTasks) over every shipped task: a task it refused
+// would refuse the whole sweep.
+func TestShippedTasksPassTheSweepCheck(t *testing.T) {
+	testenv.NeedPython(t)
+	dirs, err := Discover(shippedTaskSet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []*config.Config
+	for _, dir := range dirs {
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{"sandbox.kind": "process"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	start := time.Now()
+	errs, err := runner.CheckTasks(context.Background(), cs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("checked %d tasks in %v", len(cs), time.Since(start).Round(time.Millisecond))
+	for i, e := range errs {
+		if e != nil {
+			t.Errorf("%s: %v", filepath.Base(dirs[i]), e)
 		}
 	}
 }

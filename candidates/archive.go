@@ -204,6 +204,38 @@ func (a *Archive) Run(runID string) ([]Record, error) {
 	return out, nil
 }
 
+// Restore puts back a candidate the archive lost (a workspace moved or
+// emptied since): its program under the file name its record gives, and
+// its record in the manifest when missing. A program that does not hash to
+// the record's SHA256 is refused.
+func (a *Archive) Restore(rec Record, source []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.check(); err != nil {
+		return err
+	}
+	if sum := sha256.Sum256(source); hex.EncodeToString(sum[:]) != rec.SHA256 {
+		return fmt.Errorf("restore candidate %s: the program does not match its record (sha256)", rec.File)
+	}
+	if rec.File == "" || filepath.Base(rec.File) != rec.File {
+		return fmt.Errorf("restore candidate: bad file name %q", rec.File)
+	}
+	if err := atomicfile.Write(filepath.Join(a.dir, rec.File), source, 0o644); err != nil {
+		return fmt.Errorf("restore candidate %s: %w", rec.File, err)
+	}
+	m, err := a.read()
+	if err != nil {
+		return err
+	}
+	for _, e := range m.Entries {
+		if e.RunID == rec.RunID && e.Iteration == rec.Iteration {
+			return nil
+		}
+	}
+	m.Entries = append(m.Entries, rec)
+	return a.write(m)
+}
+
 // Source reads an entry's program and checks it against the recorded hash.
 func (a *Archive) Source(rec Record) ([]byte, error) {
 	data, err := os.ReadFile(filepath.Join(a.dir, rec.File))

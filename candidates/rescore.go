@@ -28,12 +28,22 @@ type Rescored struct {
 }
 
 // Rescore runs every record's program on examples: accuracy, and the stage
-// score with the penalties computed against those examples.
-func Rescore(ctx context.Context, a *Archive, recs []Record, ev Evaluator, function string, examples []task.Example, limits sandbox.Limits, atol float64) ([]Rescored, error) {
+// score with the hard-coding penalty measured against observed, the
+// examples the run observed (the stage score's definition: a literal of the
+// program that is one of the held-out tests' values was not hard-coded, as
+// the program never saw them); nil observed means examples.
+func Rescore(ctx context.Context, a *Archive, recs []Record, ev Evaluator, function string, examples, observed []task.Example, limits sandbox.Limits, atol float64) ([]Rescored, error) {
+	if observed == nil {
+		observed = examples
+	}
 	inputs := make([]json.RawMessage, len(examples))
-	outputs := make([]json.RawMessage, len(examples))
 	for i, e := range examples {
-		inputs[i], outputs[i] = e.Input, e.Output
+		inputs[i] = e.Input
+	}
+	seenIn := make([]json.RawMessage, len(observed))
+	seenOut := make([]json.RawMessage, len(observed))
+	for i, e := range observed {
+		seenIn[i], seenOut[i] = e.Input, e.Output
 	}
 	out := make([]Rescored, 0, len(recs))
 	cache := map[string]Rescored{}
@@ -47,7 +57,7 @@ func Rescore(ctx context.Context, a *Archive, recs []Record, ev Evaluator, funct
 		if err != nil {
 			return nil, err
 		}
-		an, err := ev.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function, Inputs: inputs, Outputs: outputs})
+		an, err := ev.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function, Inputs: seenIn, Outputs: seenOut})
 		if err != nil {
 			return nil, fmt.Errorf("analyse %s: %w", rec.File, err)
 		}

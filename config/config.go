@@ -31,7 +31,8 @@ type Config struct {
 	// prints it when it starts and records it.
 	Origins map[string]string `mapstructure:"-" json:"origins,omitempty"`
 	// from is where the keys a file, variable or flag set came from
-	// (problems.from), kept while the task may still be bound.
+	// (problems.from), kept while the task may still be bound and for the
+	// messages of checks made after loading (Problem).
 	from map[string]string
 	// factoryFrom is where task.factory was set (a file, or an environment
 	// variable or a flag as problems.from marks it), for CheckBound's
@@ -107,6 +108,10 @@ type Oracle struct {
 	HTTP    string        `mapstructure:"http" json:"http,omitempty"`
 	Timeout time.Duration `mapstructure:"timeout" json:"timeout"`
 	Retries int           `mapstructure:"retries" json:"retries"`
+	// RejectExceptions are the exception classes, besides the usual ones
+	// (oracle.DefaultRejects), by which a Python hidden program rejects an
+	// input; any other it raises is an error of the task.
+	RejectExceptions []string `mapstructure:"reject_exceptions" json:"reject_exceptions,omitempty"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.

@@ -92,6 +92,23 @@ func (p *problems) err() error {
 	return p.list
 }
 
+// since drops the problems found from index from on whose key had a
+// problem before it: a value of the wrong type, set aside, is not then
+// also reported as missing.
+func (p *problems) since(from int) {
+	seen := map[string]bool{}
+	for _, e := range p.list[:from] {
+		seen[e.Key] = true
+	}
+	kept := p.list[:from]
+	for _, e := range p.list[from:] {
+		if e.Key == "" || !seen[e.Key] {
+			kept = append(kept, e)
+		}
+	}
+	p.list = kept
+}
+
 // suggest names the known key closest to an unknown one: the key whose
 // last part is the same (early_stop → workflow.early_stop), else the
 // nearest in spelling, when near enough.
@@ -164,6 +181,26 @@ func oneOf(allowed []string) string {
 		return allowed[0]
 	}
 	return strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+}
+
+// Problem is a problem of key in c, naming where its value came from: the
+// flag, the environment variable or the file that set it, or its default.
+func (c *Config) Problem(key, format string, args ...any) *Error {
+	from := map[string]string{}
+	for k, f := range c.from {
+		// A value the caller resolved (Options.Override) is blamed on the
+		// file, as Load does.
+		if f != sourcePrefix+OriginOverride {
+			from[k] = f
+		}
+	}
+	if _, set := c.from[key]; !set && len(c.from) > 0 {
+		// Nothing set the key: its default is at fault, not the file.
+		return &Error{Source: key + " (" + OriginDefault + ")", Msg: fmt.Sprintf(format, args...)}
+	}
+	p := &problems{file: c.File, from: from}
+	p.add(key, format, args...)
+	return p.list[0]
 }
 
 // CheckValue checks a value given for a key of a few allowed values

@@ -98,6 +98,7 @@ var Table = []Key{
 	{Name: "task.oracle.http", Default: "", Shown: "—", Doc: "an endpoint: each input POSTed as JSON; 2xx body = output, 4xx = invalid input, 5xx/429/timeouts retried"},
 	{Name: "task.oracle.timeout", Default: defaultOracleTimeout, Doc: "per-input limit for the hidden program (reaching it twice is a broken task, exit 3)"},
 	{Name: "task.oracle.retries", Default: 3, Doc: "HTTP retries before an infrastructure error (exit 3)"},
+	{Name: "task.oracle.reject_exceptions", Default: []string{}, Shown: "none", Doc: "exception classes by which a Python hidden program rejects an input, besides `ValueError`, `TypeError`, `IndexError`, `KeyError` and `AssertionError` (a name such as `BadInput`, or one with its module; subclasses count; in `RECONSTRUCT_TASK_ORACLE_REJECT_EXCEPTIONS`, separated by commas); any other exception it raises is an error of the task, reported with its traceback (exit 2), never a rejected input"},
 	{Name: "task.random_inputs.python", Shown: "none", Path: true, Doc: "a generator file: `generate(k, exclude, rng)` returns k fresh JSON-able inputs"},
 	{Name: "task.random_inputs.function", Shown: "`generate`", Doc: "the generator function"},
 	{Name: "task.heldout", Default: "", Shown: "`heldout.jsonl` beside the file, if present", Path: true, Doc: "held-out tests; read only by `score` and the benchmark runner, never by an agent"},

@@ -33,9 +33,12 @@ type Options struct {
 	// base.yaml over each task's own); their paths resolve against their own
 	// directory.
 	Overlays []string
-	// Env reads RECONSTRUCT_* variables (Getenv, or os.Getenv when nil).
-	Env    bool
-	Getenv func(string) string
+	// Env reads RECONSTRUCT_* variables: LookupEnv, else Getenv (where an
+	// empty value cannot be told from an unset one), else the process's.
+	// A variable set to the empty string sets its key to "".
+	Env       bool
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
 	// Flags maps config keys to command-line flags; a flag wins only when
 	// the user set it.
 	Flags map[string]*pflag.Flag
@@ -71,10 +74,7 @@ func Load(opts Options) (*Config, error) {
 	if err != nil {
 		return nil, &Error{File: opts.File, Msg: err.Error()}
 	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv, lookupEnv := envFuncs(opts.Getenv, opts.LookupEnv)
 	p := &problems{file: abs, from: map[string]string{}}
 	v := viper.New()
 	for k, d := range defaults() {
@@ -102,7 +102,7 @@ func Load(opts Options) (*Config, error) {
 	}
 	if opts.Env {
 		for _, k := range Table {
-			if val := getenv(k.Env()); val != "" {
+			if val, ok := lookupEnv(k.Env()); ok {
 				v.Set(k.Name, envValue(k.Name, val))
 				p.from[k.Name] = sourcePrefix + k.Env()
 				if k.Name == "task.args" {
@@ -134,12 +134,11 @@ func Load(opts Options) (*Config, error) {
 			args = mergeArgs(nil, val)
 		}
 	}
-	if err := p.err(); err != nil {
-		return nil, err
-	}
+	// The files' problems do not stop here: every value that can be read
+	// is, and what the others leave wrong is found too, so that every
+	// problem is reported at once.
 	var c Config
-	if err := v.Unmarshal(&c, decodeOptions(true)); err != nil {
-		decodeProblems(err, p, v.Get)
+	if !unmarshal(v, &c, p) {
 		return nil, p.err()
 	}
 	if m, ok := args.(map[string]any); ok {
@@ -156,7 +155,9 @@ func Load(opts Options) (*Config, error) {
 			c.from[k] = sourcePrefix + OriginOverride
 		}
 	}
+	before := len(p.list)
 	c.finish(getenv, p)
+	p.since(before)
 	if err := p.err(); err != nil {
 		return nil, err
 	}
@@ -167,6 +168,53 @@ func Load(opts Options) (*Config, error) {
 		}
 	}
 	return &c, nil
+}
+
+// envFuncs are the environment's two readers: lookup tells an empty
+// variable from an unset one when it can (LookupEnv, or the process's
+// when neither is given); from Getenv alone, empty is unset.
+func envFuncs(getenv func(string) string, lookup func(string) (string, bool)) (func(string) string, func(string) (string, bool)) {
+	switch {
+	case lookup != nil && getenv == nil:
+		getenv = func(k string) string { v, _ := lookup(k); return v }
+	case lookup == nil && getenv != nil:
+		lookup = func(k string) (string, bool) { v := getenv(k); return v, v != "" }
+	case lookup == nil:
+		getenv, lookup = os.Getenv, os.LookupEnv
+	}
+	return getenv, lookup
+}
+
+// unmarshal decodes v into c, adding a problem for each value that cannot
+// be decoded; such a value is then set back to its default and decoding
+// tried again, so that the rest of the configuration is still checked.
+// It reports false when some value could not be set aside.
+func unmarshal(v *viper.Viper, c *Config, p *problems) bool {
+	for range 8 {
+		*c = Config{}
+		err := v.Unmarshal(c, decodeOptions(true))
+		if err == nil {
+			return true
+		}
+		before := len(p.list)
+		decodeProblems(err, p, v.Get)
+		reset := false
+		for _, e := range p.list[before:] {
+			if e.Key == "" {
+				continue
+			}
+			reset = true
+			if k, ok := lookup[e.Key]; ok && k.Default != nil {
+				v.Set(e.Key, k.Default)
+			} else {
+				v.Set(e.Key, nil)
+			}
+		}
+		if !reset {
+			return false
+		}
+	}
+	return false
 }
 
 // EnvName is the environment variable of a key: sandbox.kind → RECONSTRUCT_SANDBOX_KIND.
@@ -186,6 +234,14 @@ func envValue(key, val string) any {
 			return m
 		}
 		return val
+	case "task.oracle.reject_exceptions":
+		var out []string
+		for _, p := range strings.Split(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out
 	case "task.python_path":
 		var out []string
 		for _, p := range strings.Split(val, ",") {
@@ -262,6 +318,11 @@ func readFile(path string, p *problems) (map[string]any, error) {
 	var probe Config
 	if err := decode(m, &probe, false); err != nil {
 		decodeProblems(err, fp, func(k string) any { return lookupIn(m, k) })
+		// A value of the wrong type is left out (its key keeps its default)
+		// so that the file's other keys are still read and checked.
+		for _, e := range fp.list {
+			deleteIn(m, e.Key)
+		}
 	}
 	p.list = append(p.list, fp.list...)
 	resolvePaths(m, filepath.Dir(path))
@@ -452,6 +513,19 @@ func firstKey(section string) string {
 	return section
 }
 
+// deleteIn removes a dotted key from a nested map.
+func deleteIn(m map[string]any, key string) {
+	parts := strings.Split(key, ".")
+	for _, part := range parts[:len(parts)-1] {
+		next, ok := m[part].(map[string]any)
+		if !ok {
+			return
+		}
+		m = next
+	}
+	delete(m, parts[len(parts)-1])
+}
+
 // lookupIn returns the value of a dotted key in a nested map.
 func lookupIn(m map[string]any, key string) any {
 	var cur any = m
@@ -537,6 +611,14 @@ func (c *Config) finishFiles(p *problems) {
 		}
 		if err := fileExists(o.Python); err != nil {
 			bad("task.oracle.python", "%v", err)
+		}
+	}
+	if len(o.RejectExceptions) > 0 && o.Python == "" {
+		bad("task.oracle.reject_exceptions", "applies only to task.oracle.python (a command rejects an input by exiting with an error, an endpoint with a 4xx status)")
+	}
+	for _, name := range o.RejectExceptions {
+		if !exceptionRE.MatchString(name) {
+			bad("task.oracle.reject_exceptions", "%q is not the name of an exception class (such as BadInput, or mymodule.BadInput)", name)
 		}
 	}
 	if o.OnHost && len(o.Command) == 0 {
@@ -806,6 +888,8 @@ func fileExists(p string) error {
 	}
 	return nil
 }
+
+var exceptionRE = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$`)
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -63,3 +63,55 @@ func clip(raw json.RawMessage, n int) string {
 	}
 	return s
 }
+
+// ErrTask marks an error of the task itself, a mistake of its author to be
+// fixed in its files: a hidden program that cannot be loaded, raises an
+// exception that rejects no input, or returns what JSON cannot hold; a
+// generator that raises or returns something else than a list of inputs.
+// It is neither a rejected input nor a failure of the infrastructure.
+var ErrTask = errors.New("error of the task")
+
+// DefaultRejects are the exceptions by which a hidden Python program
+// rejects an input; a task declares others in task.oracle.reject_exceptions.
+var DefaultRejects = []string{"ValueError", "TypeError", "IndexError", "KeyError", "AssertionError"}
+
+// TaskError is an error of the task (ErrTask): what its program did, and
+// how to fix it.
+type TaskError struct {
+	// Program names the file (or factory) at fault and Key the setting
+	// naming it (task.oracle.python, task.random_inputs.python).
+	Program, Key string
+	// Index is the input's position in the query, from 1 (0: none).
+	Index int
+	Input json.RawMessage
+	// What the program did; Detail, when set, its traceback; Fix what to
+	// do about it.
+	What, Detail, Fix string
+}
+
+func (e *TaskError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s) %s", e.Program, e.Key, e.What)
+	if e.Index > 0 {
+		fmt.Fprintf(&b, " on input %d (%s)", e.Index, clip(e.Input, 200))
+	} else if len(e.Input) > 0 {
+		fmt.Fprintf(&b, " on input %s", clip(e.Input, 200))
+	}
+	if e.Detail == "" {
+		if e.Fix != "" {
+			b.WriteString(": " + e.Fix)
+		}
+		return b.String()
+	}
+	b.WriteString(":")
+	for _, line := range strings.Split(strings.TrimRight(e.Detail, "\n"), "\n") {
+		b.WriteString("\n    " + line)
+	}
+	if e.Fix != "" {
+		b.WriteString("\n" + e.Fix)
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrTask) hold.
+func (e *TaskError) Is(target error) bool { return target == ErrTask }

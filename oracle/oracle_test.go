@@ -306,6 +306,7 @@ func TestPythonOracleOutcomes(t *testing.T) {
 		want      Answer
 		wantCalls int
 		wantFail  string // FailureError.Kind
+		wantTask  string // in a TaskError's message
 		wantErr   bool
 	}{
 		{name: "ok", calls: [][]sandbox.Outcome{{ok}}, want: Answer{Output: json.RawMessage("1")}, wantCalls: 1},
@@ -315,7 +316,12 @@ func TestPythonOracleOutcomes(t *testing.T) {
 		{name: "timeout twice: the task fails", calls: [][]sandbox.Outcome{{timeout}}, wantFail: FailTimeout, wantCalls: 2},
 		{name: "out of memory twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusMemory}}}, wantFail: FailMemory, wantCalls: 2},
 		{name: "crashed twice: the task fails", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusCrashed, Error: "exit status 3"}}}, wantFail: FailCrash, wantCalls: 2},
-		{name: "cannot load: infrastructure", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusLoad, Error: "SyntaxError"}}}, wantErr: true, wantCalls: 1},
+		{name: "cannot load: the task's error", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusLoad, Error: "SyntaxError"}}}, wantTask: "cannot be loaded: SyntaxError", wantCalls: 1},
+		{name: "a set returned: the task's error", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusBadOutput, Error: "the return value cannot be JSON: set"}}},
+			wantTask: "returned a value JSON cannot hold", wantCalls: 1},
+		{name: "an exception rejecting no input: the task's error", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusUnexpected, Error: "Traceback…\nRuntimeError: x"}}},
+			wantTask: "raised an exception that rejects no input on input 1 ([1, 2]):\n    Traceback…\n    RuntimeError: x", wantCalls: 1},
+		{name: "a crash of the sandbox: infrastructure", calls: [][]sandbox.Outcome{{{Status: sandbox.StatusOutputLimit, Error: "too much"}}}, wantErr: true, wantCalls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -334,8 +340,13 @@ func TestPythonOracleOutcomes(t *testing.T) {
 				if msg := err.Error(); !strings.Contains(msg, "input 1 ([1, 2])") || (tt.wantFail == FailTimeout && !strings.Contains(msg, "2s per input (task.oracle.timeout)")) {
 					t.Errorf("message %q does not name the input and the limit", msg)
 				}
+			case tt.wantTask != "":
+				var te *TaskError
+				if !errors.As(err, &te) || !errors.Is(err, ErrTask) || !strings.Contains(err.Error(), tt.wantTask) {
+					t.Fatalf("err = %v, want an error of the task saying %q", err, tt.wantTask)
+				}
 			case tt.wantErr:
-				if err == nil || errors.As(err, &fail) {
+				if err == nil || errors.As(err, &fail) || errors.Is(err, ErrTask) {
 					t.Fatalf("err = %v, want an infrastructure error", err)
 				}
 			case err != nil:
@@ -348,5 +359,90 @@ func TestPythonOracleOutcomes(t *testing.T) {
 	sandboxDown := errors.New("sandbox down")
 	if _, err := NewPython(fakeRunner{err: sandboxDown}, "hidden.py", "f", sandbox.Limits{}).Query(context.Background(), raws("1")); !errors.Is(err, sandboxDown) {
 		t.Errorf("sandbox failure: %v", err)
+	}
+}
+
+// The exceptions that reject an input are told from the others in the
+// sandbox: the usual ones and their subclasses, and those the task
+// declares, by name or with their module; any other is an error of the
+// task, with its traceback.
+func TestPythonOracleRejections(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := taskDir(t, nil)
+	src := `import json
+
+
+class Bad(Exception):
+    pass
+
+
+class Worse(Bad):
+    pass
+
+
+def f(x):
+    if x == "value":
+        raise ValueError("no")
+    if x == "json":
+        json.loads("{")
+    if x == "key":
+        return {}["k"]
+    if x == "assert":
+        assert False, "no"
+    if x == "bad":
+        raise Bad("declared")
+    if x == "worse":
+        raise Worse("a subclass of the declared")
+    if x == "runtime":
+        raise RuntimeError("not a rejection")
+    if x == "zero":
+        return 1 // 0
+    if x == "exit":
+        raise SystemExit(1)
+    return x
+`
+	if err := os.WriteFile(filepath.Join(dir, "hidden.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	box, err := process.New(context.Background(), process.Options{Dir: dir, Log: zaptest.NewLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer box.Close()
+	tests := []struct {
+		input   string
+		declare []string
+		invalid string // Answer.Invalid
+		task    string // in the TaskError
+	}{
+		{input: `"ok"`},
+		{input: `"value"`, invalid: "ValueError: no"},
+		{input: `"json"`, invalid: "JSONDecodeError"},
+		{input: `"key"`, invalid: "KeyError"},
+		{input: `"assert"`, invalid: "AssertionError: no"},
+		{input: `"bad"`, task: "Bad: declared"},
+		{input: `"bad"`, declare: []string{"Bad"}, invalid: "Bad: declared"},
+		{input: `"worse"`, declare: []string{"hidden.Bad"}, invalid: "Worse: a subclass"},
+		{input: `"runtime"`, declare: []string{"Bad"}, task: "RuntimeError: not a rejection"},
+		{input: `"zero"`, task: "ZeroDivisionError"},
+		{input: `"exit"`, task: "SystemExit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input+strings.Join(tt.declare, ","), func(t *testing.T) {
+			o := NewPython(box, filepath.Join(dir, "hidden.py"), "f", sandbox.Limits{Timeout: 30 * time.Second}).Rejecting(tt.declare, "task.oracle.reject_exceptions")
+			got, err := o.Query(context.Background(), raws(tt.input))
+			if tt.task != "" {
+				if !errors.Is(err, ErrTask) || !strings.Contains(err.Error(), tt.task) || !strings.Contains(err.Error(), "Traceback") {
+					t.Fatalf("err = %v, want an error of the task with its traceback, saying %q", err, tt.task)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got[0].Invalid, tt.invalid) || (tt.invalid == "") != (got[0].Invalid == "") {
+				t.Errorf("answer %+v, want invalid %q", got[0], tt.invalid)
+			}
+		})
 	}
 }

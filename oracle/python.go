@@ -3,7 +3,9 @@ package oracle
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 )
@@ -21,6 +23,10 @@ type Python struct {
 	program sandbox.Program
 	name    string // what messages call it
 	limits  sandbox.Limits
+	// rejects are the exceptions that reject an input (nil: every one).
+	rejects    []string
+	rejectsKey string
+	key        string // the setting naming the program
 }
 
 var _ Oracle = (*Python)(nil)
@@ -33,11 +39,24 @@ func NewPython(runner Runner, path, function string, limits sandbox.Limits) *Pyt
 // NewPythonProgram returns an oracle calling program (a factory task's
 // shim, say); name is what its errors call it.
 func NewPythonProgram(runner Runner, program sandbox.Program, name string, limits sandbox.Limits) *Python {
-	return &Python{runner: runner, program: program, name: name, limits: limits}
+	return &Python{runner: runner, program: program, name: name, limits: limits, key: "task.oracle.python"}
+}
+
+// Rejecting makes only the exceptions of DefaultRejects and extra (class
+// names; subclasses count) reject an input: any other exception the
+// program raises is an error of the task (a *TaskError with its
+// traceback), not a rejected input. key names the setting of extra in
+// messages.
+func (p *Python) Rejecting(extra []string, key string) *Python {
+	p.rejects = append(append([]string(nil), DefaultRejects...), extra...)
+	p.rejectsKey = key
+	return p
 }
 
 // Query runs the hidden function on each input. An exception rejects that
-// input. A call that runs past the time limit, runs out of memory or
+// input (only one of the rejecting exceptions, when Rejecting was called;
+// any other is a *TaskError). A value JSON cannot hold, or a program that
+// cannot be loaded, is a *TaskError too. A call that runs past the time limit, runs out of memory or
 // crashes is asked once more on its own (a loaded machine can slow any
 // call down); failing again, it is a FailureError. A program that cannot
 // be loaded, or a sandbox failure, is an infrastructure error too.
@@ -63,6 +82,17 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 			answers[i] = Answer{Output: o.Output}
 		case sandbox.StatusError:
 			answers[i] = Answer{Invalid: describe(o)}
+		case sandbox.StatusUnexpected:
+			return nil, &TaskError{Program: p.name, Key: p.key, Index: i + 1, Input: inputs[i],
+				What: "raised an exception that rejects no input", Detail: o.Error,
+				Fix: fmt.Sprintf("A hidden program rejects an input by raising %s or %s: fix the program, or declare the exceptions that reject an input in %s.",
+					strings.Join(DefaultRejects[:len(DefaultRejects)-1], ", "), DefaultRejects[len(DefaultRejects)-1], p.rejectsKey)}
+		case sandbox.StatusBadOutput:
+			return nil, &TaskError{Program: p.name, Key: p.key, Index: i + 1, Input: inputs[i], What: "returned a value JSON cannot hold (" + o.Error + ")",
+				Fix: "a hidden program returns what JSON holds: None, booleans, numbers, strings, lists (not sets) and dicts with string keys"}
+		case sandbox.StatusLoad:
+			return nil, &TaskError{Program: p.name, Key: p.key, What: "cannot be loaded: " + o.Error,
+				Fix: "fix the program (or the task.oracle.function that names its function)"}
 		default:
 			if kind := failKind(o.Status); kind != "" {
 				return nil, &FailureError{Index: i + 1, Input: inputs[i], Kind: kind, Limit: p.limitOf(kind), Detail: describe(o)}
@@ -74,7 +104,7 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 }
 
 func (p *Python) call(ctx context.Context, inputs []json.RawMessage) ([]sandbox.Outcome, error) {
-	outs, err := p.runner.Call(ctx, sandbox.CallRequest{Program: p.program, Inputs: inputs, Limits: p.limits})
+	outs, err := p.runner.Call(ctx, sandbox.CallRequest{Program: p.program, Inputs: inputs, Limits: p.limits, Rejects: p.rejects})
 	if err != nil {
 		return nil, fmt.Errorf("python oracle %s: %w", p.name, err)
 	}
@@ -144,6 +174,11 @@ func (g *Generator) Generate(ctx context.Context, k int, exclude []json.RawMessa
 	lim := g.limits
 	lim.Timeout *= 5 // a generator makes k inputs in one call
 	ins, err := g.runner.Generate(ctx, sandbox.GenerateRequest{Program: g.program, K: k, Exclude: exclude, Seed: seed, Limits: lim})
+	var remote *sandbox.RemoteError
+	if errors.As(err, &remote) && remote.Program {
+		return nil, &TaskError{Program: g.name, Key: "task.random_inputs.python", What: "failed when asked for " + fmt.Sprint(k) + " inputs: " + remote.Message,
+			Fix: "generate(k, exclude, rng) must return a list of k JSON-able inputs, none of them in exclude"}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("generator %s: %w", g.name, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -190,9 +191,18 @@ type BankRecorder struct {
 	mu       sync.Mutex
 	head     string
 	examples []bank.Value
+	// archive, when set, is the candidate archive each archived
+	// candidate's program is read from into the bank (KeepCandidates).
+	archive *candidates.Archive
 }
 
 var _ workflow.Recorder = (*BankRecorder)(nil)
+
+// KeepCandidates makes the recorder store the program of every candidate
+// the run archives in the workspace's archive as a blob of the bank, named
+// by its SHA-256 as the archive's record is: a resumed run whose workspace
+// lost its archive gets it back from the bank (RestoreCandidates).
+func (r *BankRecorder) KeepCandidates(a *candidates.Archive) { r.archive = a }
 
 // runGraph is a run workspace's computation: the examples, the program, and
 // how many examples are known.
@@ -264,6 +274,13 @@ func (r *BankRecorder) RecordEvent(ctx context.Context, ev workflow.Event) error
 	if err != nil {
 		return err
 	}
+	if ev.Type == workflow.EventCandidateArchived && r.archive != nil {
+		// Before the event: a checkpoint naming a candidate implies its
+		// program is in the bank.
+		if err := r.keepCandidate(ctx, ev); err != nil {
+			return err
+		}
+	}
 	if err := r.bank.AppendEvents(ctx, r.workspace, []bank.Event{{Time: ev.Time, RunID: ev.RunID, Type: ev.Type, Data: data}}); err != nil {
 		return fmt.Errorf("bank journal of %s: %w", r.workspace, err)
 	}
@@ -281,6 +298,90 @@ func (r *BankRecorder) RecordEvent(ctx context.Context, ev workflow.Event) error
 		return fmt.Errorf("final program: %w", err)
 	}
 	return r.update(ctx, map[string]bank.Value{"program": prog}, "final program")
+}
+
+// keepCandidate stores the program of the candidate an archived event
+// names as a blob (the same program is stored once).
+func (r *BankRecorder) keepCandidate(ctx context.Context, ev workflow.Event) error {
+	var d workflow.CandidateArchived
+	if err := json.Unmarshal(ev.Data, &d); err != nil {
+		return err
+	}
+	src, err := r.archive.Source(candidates.Record{File: d.File, SHA256: d.SHA256})
+	if err != nil {
+		return err
+	}
+	if _, err := r.bank.PutBlob(ctx, src); err != nil {
+		return fmt.Errorf("bank workspace %s: candidate %s: %w", r.workspace, d.File, err)
+	}
+	return nil
+}
+
+// RestoreCandidates puts back into the workspace's archive every candidate
+// of recs (a run's, as its checkpoint lists them) that the archive lost:
+// the program from the bank (KeepCandidates stored it), else from the
+// workspace bundle the run stored when it last ended (RunArchive). When
+// some cannot be found, nothing is written and the error names them.
+func RestoreCandidates(ctx context.Context, b *bank.Bank, run, workspace string, recs []candidates.Record) (restored int, err error) {
+	a, err := candidates.Open(workspace)
+	if err != nil {
+		return 0, err
+	}
+	missing := map[string][]byte{}
+	var lost []candidates.Record
+	for _, rec := range recs {
+		if rec.SameAs != 0 {
+			continue // its program is the earlier record's
+		}
+		if _, err := a.Source(rec); err == nil {
+			continue
+		}
+		lost = append(lost, rec)
+		if src, err := b.Blob(ctx, "sha256:"+rec.SHA256); err == nil && len(src) > 0 {
+			missing[rec.File] = src
+		}
+	}
+	if len(lost) == 0 {
+		return 0, nil
+	}
+	if len(missing) < len(lost) {
+		if data, _, err := RunArchive(ctx, b, run); err == nil {
+			dir, derr := os.MkdirTemp("", "reconstruct-restore-*")
+			if derr != nil {
+				return 0, derr
+			}
+			defer os.RemoveAll(dir)
+			if err := candidates.Unpack(data, dir, candidates.DefaultBundleLimit); err == nil {
+				if from, err := candidates.OpenExisting(dir); err == nil {
+					for _, rec := range lost {
+						if _, ok := missing[rec.File]; ok {
+							continue
+						}
+						if src, err := from.Source(rec); err == nil {
+							missing[rec.File] = src
+						}
+					}
+				}
+			}
+		}
+	}
+	var gone []string
+	for _, rec := range lost {
+		if _, ok := missing[rec.File]; !ok {
+			gone = append(gone, rec.File)
+		}
+	}
+	if len(gone) > 0 {
+		return 0, fmt.Errorf("%d of the run's archived candidates are missing from %s and the bank holds no copy of them (%s)",
+			len(gone), filepath.Join(workspace, candidates.Dir), strings.Join(gone, ", "))
+	}
+	for _, rec := range lost {
+		if err := a.Restore(rec, missing[rec.File]); err != nil {
+			return restored, err
+		}
+		restored++
+	}
+	return restored, nil
 }
 
 // RecordExamples records a granted batch as a revision of the examples.

@@ -100,11 +100,14 @@ func UnpackRun(data []byte, hash, cache string) (dir string, fresh bool, err err
 // its candidates define.
 var ErrNoFunction = errors.New("cannot tell the function name")
 
-// Rescoring is how a run's candidates are scored again.
+// Rescoring is how a run's candidates are scored again: their accuracy on
+// Examples, their hard-coding penalty against Observed, the examples the
+// run observed (nil: Examples).
 type Rescoring struct {
 	Function string
 	Atol     float64
 	Examples []task.Example
+	Observed []task.Example
 }
 
 // RescoringOf reads from a run's workspace journal the function name
@@ -155,5 +158,31 @@ func Rescore(ctx context.Context, c *config.Config, log *zap.Logger, sel RunCand
 		return nil, err
 	}
 	defer box.Close()
-	return candidates.Rescore(ctx, sel.Archive, sel.Records, box, r.Function, r.Examples, Limits(c), r.Atol)
+	return candidates.Rescore(ctx, sel.Archive, sel.Records, box, r.Function, r.Examples, r.Observed, Limits(c), r.Atol)
+}
+
+// RunExamples reads the examples run observed from a workspace's journal:
+// the workspace's own when its top-level files are the run's, else those
+// moved aside when another run started there (workflow.PreviousDir); path
+// is the file read.
+func RunExamples(workspace, run string) (examples []task.Example, path string, err error) {
+	dir := workspace
+	if run != "" && run != candidates.AllRuns {
+		if evs, err := workflow.ReadEvents(workspace); err != nil || len(evs) == 0 || evs[0].RunID != run {
+			if prev := filepath.Join(workspace, workflow.PreviousDir, run); dirExists(prev) {
+				dir = prev
+			} else {
+				return nil, "", fmt.Errorf("%s holds no examples of run %s (its %s is another run's, and %s has none)", workspace, run,
+					workflow.ExamplesFile, filepath.Join(workflow.PreviousDir, run))
+			}
+		}
+	}
+	path = filepath.Join(dir, workflow.ExamplesFile)
+	examples, err = workflow.ReadExamples(dir)
+	return examples, path, err
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

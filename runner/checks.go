@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -26,7 +27,7 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 	// The root and the home directory first: never a workspace, forced
 	// or not.
 	if err := workflow.CheckWorkspace(workspace, true); err != nil {
-		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+		return workspaceProblem(c, err)
 	}
 	hidden := []struct{ key, path string }{{"task.oracle.python", c.Task.Oracle.Python}, {"task.heldout", c.Task.Heldout}}
 	if g := c.Task.RandomInputs; g != nil {
@@ -37,18 +38,25 @@ func checkLaunch(c *config.Config, workspace string, force bool) error {
 	}
 	for _, h := range hidden {
 		if h.path != "" && within(workspace, h.path) {
-			return fmt.Errorf("%w: %s: workspace %s holds %s (%s): the agent would see it; give a workspace outside the task's files",
-				ErrConfig, c.File, workspace, h.key, h.path)
+			return fmt.Errorf("%w: %w", ErrConfig, c.Problem("workspace", "%s holds %s (%s): the agent would see it; give a workspace outside the task's files",
+				workspace, h.key, h.path))
 		}
 	}
 	if err := workflow.CheckWorkspace(workspace, force); err != nil {
-		return fmt.Errorf("%w: %s: workspace: %w", ErrConfig, c.File, err)
+		return workspaceProblem(c, err)
 	}
 	if l := c.Agent.LLM; c.Agent.Kind == "llm" && l.APIKeyEnv != "" && os.Getenv(l.APIKeyEnv) == "" {
-		return fmt.Errorf("%w: %s: agent.llm.api_key_env names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",
-			ErrConfig, c.File, l.APIKeyEnv, l.APIKeyEnv)
+		return fmt.Errorf("%w: %w", ErrConfig, c.Problem("agent.llm.api_key_env", "names the environment variable %s, which is empty or unset; export the API key in %s (or set agent.llm.api_key_env to \"\" for a local server without a key)",
+			l.APIKeyEnv, l.APIKeyEnv))
 	}
 	return nil
+}
+
+// workspaceProblem is a refused workspace as a configuration problem,
+// naming where the workspace was set (a flag, a variable or a file).
+func workspaceProblem(c *config.Config, err error) error {
+	msg := strings.TrimPrefix(err.Error(), workflow.ErrWorkspace.Error()+": ")
+	return fmt.Errorf("%w: %w", ErrConfig, c.Problem("workspace", "%s", msg))
 }
 
 // within reports whether path is dir or inside it.
@@ -79,20 +87,70 @@ func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) (noti
 	return "", checkFiles(ctx, c, box)
 }
 
+// CheckInputs is how many inputs a task's check asks its generator for,
+// and runs its hidden program on.
+const CheckInputs = 2
+
 // checkFiles is checkTask for the hidden program and generator of a task
-// directory.
+// directory: each names a function that exists; the generator, asked for
+// CheckInputs inputs, returns a list of as many JSON values; the hidden
+// program loads (its imports work) and, on those inputs, returns values
+// JSON holds and raises no exception but those rejecting an input. A
+// mistake there is the task author's (ErrConfig wrapping an
+// *oracle.TaskError), found before anything is created. A hidden program
+// that does not answer in time is left to the run to report.
 func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
 	lim := Limits(c)
 	lim.Timeout = c.Task.Oracle.Timeout
-	if o := c.Task.Oracle; o.Python != "" {
+	o := c.Task.Oracle
+	if o.Python != "" {
 		if err := checkFunction(ctx, box, c.File, "task.oracle", o.Python, o.Function, lim, false); err != nil {
 			return err
 		}
 	}
+	var inputs []json.RawMessage
 	if g := c.Task.RandomInputs; g != nil {
-		return checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true)
+		if err := checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true); err != nil {
+			return err
+		}
+		ins, err := oracle.NewGenerator(box, g.Python, g.Function, Limits(c)).Generate(ctx, CheckInputs, nil, c.Workflow.Seed)
+		var te *oracle.TaskError
+		switch {
+		case errors.As(err, &te):
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		case err != nil:
+			return fmt.Errorf("%w: check the generator %s: %w", ErrInfra, g.Python, err)
+		}
+		inputs = ins
 	}
-	return nil
+	if o.Python == "" {
+		return nil
+	}
+	// Without a generator the program is only loaded: an exception on null
+	// says nothing of the inputs it will be given.
+	probe := inputs
+	if len(probe) == 0 {
+		probe = []json.RawMessage{json.RawMessage("null")}
+	}
+	answers, err := oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions").Query(ctx, probe)
+	var te *oracle.TaskError
+	var fe *oracle.FailureError
+	switch {
+	case err == nil && len(inputs) > 0:
+		for i, a := range answers {
+			if a.Invalid != "" {
+				return fmt.Errorf("%w: %w", ErrConfig, &oracle.TaskError{Program: c.Task.RandomInputs.Python, Key: "task.random_inputs.python",
+					What: "made an input that the hidden program rejects (" + a.Invalid + ")", Input: inputs[i],
+					Fix: "a generator makes valid inputs only"})
+			}
+		}
+		return nil
+	case errors.As(err, &te) && (te.Index == 0 || len(inputs) > 0):
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	case errors.As(err, &te), errors.As(err, &fe), err == nil:
+		return nil
+	}
+	return fmt.Errorf("%w: check the hidden program %s: %w", ErrInfra, o.Python, err)
 }
 
 func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, function string, lim sandbox.Limits, generator bool) error {
@@ -101,8 +159,11 @@ func checkFunction(ctx context.Context, box sandbox.Sandbox, file, key, path, fu
 		return fmt.Errorf("%w: %s: %s.python: %w", ErrConfig, file, key, err)
 	}
 	an, err := box.Analyse(ctx, sandbox.AnalyseRequest{Source: string(src), FunctionName: function})
-	if err == nil && an.DefinesFunc {
+	switch {
+	case err == nil && an.DefinesFunc:
 		return nil
+	case err == nil && !an.Parses && an.ParseError != "":
+		return fmt.Errorf("%w: %w", ErrConfig, &oracle.TaskError{Program: path, Key: key + ".python", What: "does not parse: " + an.ParseError, Fix: "fix the program"})
 	}
 	prog := sandbox.Program{Path: path, Function: function}
 	refused := func(msg string) error {

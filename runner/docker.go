@@ -44,6 +44,11 @@ func chooseKind(ctx context.Context, c *config.Config, log *zap.Logger) (string,
 // directory read-only, the others with dir (the workspace) read-write, or a
 // size-bounded scratch tmpfs when dir is empty.
 func openDocker(ctx context.Context, c *config.Config, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+	return docker.New(ctx, dockerOptions(c, runID, role, dir, log))
+}
+
+// dockerOptions are openDocker's container's.
+func dockerOptions(c *config.Config, runID, role, dir string, log *zap.Logger) docker.Options {
 	ws := docker.ScratchMount(0)
 	if dir != "" {
 		ws = docker.WorkspaceMount(dir)
@@ -66,5 +71,5 @@ func openDocker(ctx context.Context, c *config.Config, runID, role, dir string, 
 		m.Hide = hiddenFromOracle(c, dir)
 		opts.Mounts = []docker.Mount{m}
 	}
-	return docker.New(ctx, opts)
+	return opts
 }

@@ -61,6 +61,10 @@ type Options struct {
 	// other runs: a sweep's or a worker's tasks (nil: the run makes its
 	// own).
 	Synth *synth.Shared
+	// Workspace and SandboxKind, when set, replace a resumed run's
+	// recorded workspace (it was moved there) and sandbox.kind (where it
+	// goes on): neither changes what the run computes.
+	Workspace, SandboxKind string
 }
 
 // NewRunID returns a sortable, unique run id.
@@ -127,12 +131,42 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 		}
 		c = opts.Config
 	}
+	if opts.Workspace != "" {
+		c.Workspace = opts.Workspace
+	}
+	if opts.SandboxKind != "" {
+		c.Sandbox.Kind = opts.SandboxKind
+	}
 	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
 	l.c, l.runID, l.state = c, r.events[0].RunID, st
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
+		// The candidates the workspace lost (it was moved, or emptied)
+		// come back from the bank, or the run is refused before it goes
+		// on: its final selection needs every one.
+		ws, err := filepath.Abs(c.Workspace)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := RestoreCandidates(ctx, r.bank, l.runID, ws, st.Archived)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: resume run %s: %w: give the workspace where it is now with --workspace DIR, or start anew from the run's examples with: reconstruct run --fork %s --config FILE",
+				ErrConfig, run, err, run)
+		}
+		if n > 0 {
+			what := fmt.Sprintf("%d archived candidates of run %s were", n, run)
+			if n == 1 {
+				what = "1 archived candidate of run " + run + " was"
+			}
+			notice := fmt.Sprintf("resume: %s missing from %s: restored from the bank\n", what, ws)
+			if opts.Progress != nil {
+				fmt.Fprint(opts.Progress, notice)
+			} else if opts.Log != nil {
+				opts.Log.Warn(strings.TrimSpace(notice))
+			}
+		}
 		// The bank is the record: the workspace's journal files are
 		// rewritten from it, so that both hold the same events one for one.
 		return continueRecording(ctx, r.bank, r.workspace, c, r.events, st.Examples)
@@ -357,6 +391,22 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	if err := checkLaunch(c, workspace, opts.Force || (l.state != nil && !l.fork)); err != nil {
 		return nil, err
 	}
+	// The workspace is this run's alone until it is over: another run
+	// there is refused before it starts anything.
+	lock, err := workflow.LockWorkspace(workspace, l.runID)
+	if err != nil {
+		return nil, workspaceProblem(c, err)
+	}
+	if lock.Stale != nil {
+		log.Info("took over the workspace of a run that ended without releasing it", zap.String("workspace", workspace), zap.Stringer("holder", *lock.Stale))
+	}
+	started := false
+	defer func() {
+		lock.Release()
+		if !started {
+			workflow.DiscardWorkspace(workspace, lock.Created)
+		}
+	}()
 	shared := opts.Synth
 	if shared == nil {
 		shared = synth.NewShared(synth.SharedOptions{})
@@ -405,16 +455,9 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		return nil, err
 	}
 
-	created, err := workflow.PrepareWorkspace(workspace, l.runID)
-	if err != nil {
+	if _, err := workflow.PrepareWorkspace(workspace, l.runID); err != nil {
 		return nil, err
 	}
-	started := false
-	defer func() {
-		if !started {
-			workflow.DiscardWorkspace(workspace, created)
-		}
-	}()
 	var bankRec *BankRecorder
 	if l.record != nil {
 		rec, closeBank, err := l.record(ctx)
@@ -457,6 +500,9 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	archive, err := candidates.Open(workspace)
 	if err != nil {
 		return nil, err
+	}
+	if bankRec != nil {
+		bankRec.KeepCandidates(archive)
 	}
 	files, err := workflow.NewFileRecorder(workspace, l.state != nil)
 	if err != nil {
@@ -528,7 +574,7 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	case o.Python != "":
 		lim := Limits(c)
 		lim.Timeout = o.Timeout
-		return oracle.NewPython(box, o.Python, o.Function, lim), nil
+		return oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions"), nil
 	case len(o.Command) > 0 && o.OnHost:
 		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
 	case len(o.Command) > 0:

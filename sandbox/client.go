@@ -53,6 +53,10 @@ var ErrDeadline = errors.New("sandbox harness missed its deadline")
 type RemoteError struct {
 	Op      string
 	Message string
+	// Program is set when the program asked for failed (a generator that
+	// raised, returned something else than a list of inputs or could not
+	// be loaded), not the harness.
+	Program bool
 }
 
 func (e *RemoteError) Error() string { return fmt.Sprintf("harness %s: %s", e.Op, e.Message) }
@@ -84,6 +88,7 @@ type envelope struct {
 	ID       *int64 `json:"id"`
 	OK       bool   `json:"ok"`
 	Error    string `json:"error"`
+	Program  bool   `json:"program"`
 	Version  string `json:"version"`
 	UID      *int   `json:"uid"`
 	ReadOnly bool   `json:"readonly"`
@@ -265,7 +270,7 @@ func (c *Client) send(ctx context.Context, op string, encode func(id int64) ([]b
 			written = nil
 		case env := <-ch:
 			if !env.OK {
-				return env, &RemoteError{Op: op, Message: env.Error}
+				return env, &RemoteError{Op: op, Message: env.Error, Program: env.Program}
 			}
 			return env, nil
 		case <-ctx.Done():
@@ -279,7 +284,7 @@ func (c *Client) send(ctx context.Context, op string, encode func(id int64) ([]b
 			select {
 			case env := <-ch:
 				if !env.OK {
-					return env, &RemoteError{Op: op, Message: env.Error}
+					return env, &RemoteError{Op: op, Message: env.Error, Program: env.Program}
 				}
 				return env, nil
 			default:
@@ -379,6 +384,7 @@ var statusCodes = [256]Status{
 	'b': StatusBadOutput,
 	'c': StatusCrashed,
 	'L': StatusLoad,
+	'x': StatusUnexpected,
 }
 
 // outcomes turns a call response's columns into one Outcome per input. A
@@ -425,7 +431,8 @@ func encodeCall(id int64, req CallRequest) ([]byte, error) {
 		Op      string     `json:"op"`
 		Program Program    `json:"program"`
 		Limits  wireLimits `json:"limits"`
-	}{id, "call", req.Program, toWire(req.Limits)})
+		Rejects []string   `json:"rejects,omitempty"`
+	}{id, "call", req.Program, toWire(req.Limits), req.Rejects})
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ CODES = {
     "load_error": "L",
 }
 # The codes a child may report; the others are the server's verdicts.
-_CHILD_CODES = frozenset("oemlb")
+_CHILD_CODES = frozenset("oemlbx")
 _INT_TYPE = frozenset((int,))
 
 # Set in a child's forked descendants (os.fork in a program): code that
@@ -134,6 +134,38 @@ def _exc_text(e):
     name = type(e).__name__
     msg = _safe_str(e)
     return name + ": " + msg if msg else name
+
+
+def _rejects(e, names):
+    """Whether e is an instance of a class named in names (a bare name,
+    such as ValueError, or one qualified by its module): a call request
+    that lists the exceptions rejecting an input (a hidden program's) gets
+    status "x" for any other, an error of the program rather than a
+    rejection. The names are matched along the class's MRO, so that a
+    subclass (json.JSONDecodeError of ValueError) counts as its base."""
+    try:
+        for c in type(e).__mro__:
+            if c.__name__ in names or "%s.%s" % (c.__module__, c.__qualname__) in names:
+                return True
+    except BaseException:  # noqa: BLE001 - a hostile class
+        pass
+    return False
+
+
+def _traceback_text(e):
+    """The traceback of e, its end kept when it is long (the innermost
+    frames say where it was raised)."""
+    try:
+        import traceback
+
+        # The first frame is the harness's own call of the function.
+        tb = e.__traceback__
+        text = "".join(traceback.format_exception(type(e), e, tb.tb_next if tb is not None else None)).rstrip()
+    except BaseException:  # noqa: BLE001 - a hostile __str__ etc.
+        return _exc_text(e)
+    if len(text) > ERROR_CAP:
+        text = "..." + text[-ERROR_CAP:]
+    return text
 
 
 def _write_all(fd, data):
@@ -468,6 +500,9 @@ class _Child:
         self.last_flush = time.monotonic_ns()
         # The program's module, once exec_program ran it.
         self.module = None
+        # The exception class names that reject an input (see _rejects),
+        # or None: every exception is the call's error.
+        self.rejects = None
 
     def mark(self, index):
         # Start time first, index second: the server never reads a start
@@ -628,6 +663,7 @@ def _run_call(child, job):
         child.send({"t": "load", "ok": False, "error": err})
         return
     inputs = job["inputs"]
+    child.rejects = job.get("rejects")
     _call_inputs(child, fn, job.get("positions") or range(len(inputs)), inputs, out_limit, capture.state)
 
 
@@ -642,6 +678,7 @@ def _call_inputs(child, fn, positions, inputs, out_limit, state):
     forked = _FORKED
     deferred = _DEFERRED
     codes, nanos, vals = child.codes, child.nanos, child.vals
+    rejects = child.rejects
     child.out_limit = out_limit
     for pos, value in zip(positions, inputs):
         if state["n"]:
@@ -661,12 +698,18 @@ def _call_inputs(child, fn, positions, inputs, out_limit, state):
             pass
         except RecursionError as e:
             status, error = "e", _exc_text(e)
+            if rejects is not None and not _rejects(e, rejects):
+                status, error = "x", _traceback_text(e)
         except MemoryError as e:
             status, error = "m", _exc_text(e)
         except SystemExit as e:
             status, error = "e", "SystemExit: %s (the program called sys.exit)" % _safe_str(e.code)
+            if rejects is not None and not _rejects(e, rejects):
+                status, error = "x", _traceback_text(e)
         except BaseException as e:  # noqa: BLE001 - anything the program raises
             status, error = "e", _exc_text(e)
+            if rejects is not None and not _rejects(e, rejects):
+                status, error = "x", _traceback_text(e)
         t1 = clock()
         if forked:
             os._exit(0)
@@ -777,6 +820,7 @@ def _run_resident(child, job, req_fd):
         state["n"] = 0
         state["over"] = False
         if job.get("op") == "call":
+            child.rejects = job.get("rejects")
             _call_inputs(child, fn, job["positions"], job["inputs"], out_limit, state)
         else:
             _generate_with(child, fn, job, out_limit)
@@ -929,7 +973,7 @@ def _child_main(req_fd, res_fd, progress, cfg, warm):
     if req is not None:
         # The client's call request as it came (see Server.call): every
         # input, in order.
-        job = {"op": "call", "program": req.get("program"), "inputs": req.get("inputs"), "limits": req.get("limits")}
+        job = {"op": "call", "program": req.get("program"), "inputs": req.get("inputs"), "limits": req.get("limits"), "rejects": req.get("rejects")}
     child = _Child(res_fd, progress, cfg)
     op = job.get("op")
     if job.get("resident") and op in ("call", "generate"):
@@ -1460,6 +1504,7 @@ class Server:
                     "positions": todo,
                     "inputs": [inputs[i] for i in todo] if len(todo) < n else inputs,
                     "limits": limits,
+                    "rejects": req.get("rejects"),
                 }
             w = self.take(job, key)
             got = 0  # results received from this child: todo[:got]
@@ -1618,7 +1663,9 @@ class Server:
         if msg.get("t") != "gen":
             raise RuntimeError("generate: unexpected message from the child")
         if not msg.get("ok"):
-            return {"id": req.get("id"), "ok": False, "error": _safe_str(msg.get("error"))}
+            # The generator's own failure (it raised, returned no list, could
+            # not be loaded), not the sandbox's.
+            return {"id": req.get("id"), "ok": False, "error": _safe_str(msg.get("error")), "program": True}
         texts = msg.get("inputs")
         if not isinstance(texts, list) or len(texts) != k or not all(isinstance(t, str) for t in texts):
             raise RuntimeError("generate: malformed inputs from the child")

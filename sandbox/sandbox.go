@@ -97,6 +97,9 @@ const (
 	// StatusLoad: the program could not be loaded (syntax error, missing
 	// function, import error).
 	StatusLoad Status = "load_error"
+	// StatusUnexpected: the function raised an exception that is none of
+	// CallRequest.Rejects; Error holds its traceback.
+	StatusUnexpected Status = "unexpected_error"
 )
 
 // Outcome is what happened to one call.
@@ -117,6 +120,12 @@ type CallRequest struct {
 	Program Program
 	Inputs  []json.RawMessage
 	Limits  Limits
+	// Rejects, when not nil, names the exception classes (a bare name, or
+	// one qualified by its module; subclasses count) by which the function
+	// rejects an input: it then raises one of them with StatusError, and
+	// any other exception with StatusUnexpected. A hidden program's calls
+	// set it; a candidate's do not (every exception is its failure).
+	Rejects []string
 }
 
 // AnalyseRequest asks for the static analysis of a candidate's source.

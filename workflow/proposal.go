@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -18,7 +19,7 @@ import (
 // is set, every number within it. It returns the rejection reason, or "".
 func ValidateProposal(inputs []json.RawMessage, k int, observed map[string]bool, domain *task.Domain) string {
 	if len(inputs) != k {
-		return fmt.Sprintf("wrong count: proposed %d inputs, exactly %d were asked for", len(inputs), k)
+		return fmt.Sprintf("wrong count: proposed %s, exactly %d %s asked for", inputsCount(len(inputs)), k, map[bool]string{true: "was", false: "were"}[k == 1])
 	}
 	seen := map[string]int{}
 	for i, in := range inputs {
@@ -92,7 +93,7 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 			}); err != nil {
 				return false, err
 			}
-			e.progress("batch %d: every proposal was rejected; %d inputs drawn from random_inputs instead", batch, len(exs))
+			e.progress("batch %d: every proposal was rejected; %s drawn from random_inputs instead", batch, inputsCount(len(exs)))
 		}
 		add(exs)
 	}
@@ -211,7 +212,7 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 		return nil, fmt.Errorf("random_inputs generator (batch %d): %w", batch, err)
 	}
 	if reason := ValidateProposal(inputs, n, observed, nil); reason != "" {
-		return nil, fmt.Errorf("random_inputs generator (batch %d): %s", batch, reason)
+		return nil, fmt.Errorf("%w: random_inputs generator (batch %d): %s", oracle.ErrTask, batch, reason)
 	}
 	answers, err := e.deps.Oracle.Query(ctx, inputs)
 	if err != nil {
@@ -220,7 +221,7 @@ func (e *engine) randomBatch(ctx context.Context, n int, observed map[string]boo
 	exs := make([]task.Example, len(inputs))
 	for i, a := range answers {
 		if a.Invalid != "" {
-			return nil, fmt.Errorf("random_inputs generator (batch %d) produced input %s that the hidden program rejects: %s", batch, task.MustCanonical(inputs[i]), a.Invalid)
+			return nil, fmt.Errorf("%w: random_inputs generator (batch %d) produced input %s that the hidden program rejects: %s", oracle.ErrTask, batch, task.MustCanonical(inputs[i]), a.Invalid)
 		}
 		exs[i] = task.Example{Input: inputs[i], Output: a.Output, Source: task.SourceRandom}
 	}
@@ -249,4 +250,12 @@ func loggable(inputs []json.RawMessage) []json.RawMessage {
 		out[i] = s
 	}
 	return out
+}
+
+// inputsCount is "1 input", "3 inputs".
+func inputsCount(n int) string {
+	if n == 1 {
+		return "1 input"
+	}
+	return fmt.Sprintf("%d inputs", n)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/dirlock"
 )
 
 // MarkerFile marks a directory as a workspace of this tool: the workspace
@@ -66,9 +67,16 @@ func CheckWorkspace(dir string, force bool) error {
 	if force || Owned(abs) {
 		return nil
 	}
-	entries, err := os.ReadDir(abs)
+	all, err := os.ReadDir(abs)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrWorkspace, err)
+	}
+	// The note of a run that held the directory and died is this tool's.
+	var entries []os.DirEntry
+	for _, e := range all {
+		if e.Name() != dirlock.File {
+			entries = append(entries, e)
+		}
 	}
 	if len(entries) == 0 {
 		return nil
@@ -96,12 +104,42 @@ func Owned(dir string) bool {
 	return false
 }
 
-// PrepareWorkspace makes dir ready for run runID: it creates it when
-// needed, marks it as a workspace, and moves the files another run left at
-// its top to PreviousDir/<that run's id>/, so that no two runs' files are
-// ever mixed. created is the outermost directory made here ("" when dir
-// existed), for DiscardWorkspace. Call CheckWorkspace first.
-func PrepareWorkspace(dir, runID string) (created string, err error) {
+// WorkspaceLock is a workspace held by one run for as long as it runs.
+type WorkspaceLock struct {
+	*dirlock.Lock
+	// Created is the outermost directory made for the workspace ("" when
+	// it existed), for DiscardWorkspace.
+	Created string
+}
+
+// LockWorkspace creates dir when needed and holds it for run runID: a
+// second run there (two runs of one task started together) is refused
+// with ErrWorkspace, naming the run that holds it, before it moves any of
+// that run's files. The lock goes with the process that holds it, however
+// it ends: the directory of a run killed outright is taken over (Stale
+// says by whom it was held). Call CheckWorkspace first, PrepareWorkspace
+// after, and Release when the run is over.
+func LockWorkspace(dir, runID string) (*WorkspaceLock, error) {
+	created, err := createDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	l, err := dirlock.Acquire(dir, dirlock.Holder{What: "run", RunID: runID})
+	var busy *dirlock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		DiscardWorkspace(dir, created)
+		return nil, fmt.Errorf("%w: %w: wait for it to end, or give another workspace (--workspace DIR)", ErrWorkspace, err)
+	case err != nil:
+		DiscardWorkspace(dir, created)
+		return nil, err
+	}
+	return &WorkspaceLock{Lock: l, Created: created}, nil
+}
+
+// createDir makes dir and the directories above it that are missing; it
+// returns the outermost one it made ("" when dir existed).
+func createDir(dir string) (created string, err error) {
 	dir = filepath.Clean(dir)
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); !errors.Is(err, os.ErrNotExist) || d == filepath.Dir(d) {
@@ -111,6 +149,19 @@ func PrepareWorkspace(dir, runID string) (created string, err error) {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create workspace %s: %w", dir, err)
+	}
+	return created, nil
+}
+
+// PrepareWorkspace makes dir ready for run runID: it creates it when
+// needed, marks it as a workspace, and moves the files another run left at
+// its top to PreviousDir/<that run's id>/, so that no two runs' files are
+// ever mixed. created is the outermost directory made here ("" when dir
+// existed), for DiscardWorkspace. Call CheckWorkspace first.
+func PrepareWorkspace(dir, runID string) (created string, err error) {
+	dir = filepath.Clean(dir)
+	if created, err = createDir(dir); err != nil {
+		return "", err
 	}
 	if err := moveAside(dir, runID); err != nil {
 		return created, err

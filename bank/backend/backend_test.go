@@ -254,7 +254,7 @@ func execRaw(t *testing.T, kind, loc, q string) {
 }
 
 const (
-	helperEnv = "RECONSTRUCT_BACKEND_TEST_HELPER"
+	helperEnv = "RECONSTRUCT_TEST_BACKEND_HELPER"
 	// helperAttempts is how many commits each process attempts.
 	helperAttempts = 12
 	processes      = 8

@@ -22,6 +22,7 @@ import (
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -126,7 +127,8 @@ func (w *Worker) log() *zap.Logger {
 // another attempt.
 func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *heartbeat, log *zap.Logger) (benchmarks.TaskResult, error) {
 	j := in.Job
-	r := benchmarks.TaskResult{ID: j.ID, Name: j.Task, Repeat: j.Repeat, RunID: j.RunID, ConfigSHA256: j.ConfigSHA256}
+	r := benchmarks.TaskResult{ID: j.ID, Name: j.Task, Repeat: j.Repeat, RunID: j.RunID, ConfigSHA256: j.ConfigSHA256,
+		TaskSHA256: j.TaskSHA256, TaskFiles: j.TaskFiles, Rerun: j.Rerun}
 	t0 := time.Now()
 	dir, base, err := w.fetch(ctx, in)
 	if err != nil {
@@ -150,6 +152,7 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	}
 	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
 	c.Workflow.Seed += int64(j.Repeat - 1)
+	r.Settings = benchmarks.EffectiveSettings(c)
 
 	t0 = time.Now()
 	beat.phase("run")
@@ -159,7 +162,7 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 		r.FromRun(res)
 	}
 	if err != nil {
-		if errors.Is(err, runner.ErrConfig) {
+		if errors.Is(err, runner.ErrConfig) || errors.Is(err, oracle.ErrTask) {
 			return r, asTaskError(err)
 		}
 		return r, err

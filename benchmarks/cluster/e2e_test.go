@@ -537,7 +537,7 @@ func TestSweepRetriesInfrastructureFailuresOnly(t *testing.T) {
 			w := c.startWorkerEnv(fmt.Sprintf("worker-%d", i), tt.env)
 			stdout, stderr, err := c.clusterRun(ctx, "bench", "collect", id, "--out", out)
 			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr, "1 of 1 tasks ended in an error") {
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr, "1 of 1 task ended in an error") {
 				t.Errorf("bench collect: %v, want exit status 1 saying a task ended in an error\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
 			}
 			sum, err := benchmarks.ReadSummary(out)

@@ -57,8 +57,8 @@ func prepareFactory(ctx context.Context, b *bank.Bank, p Plan, spec Spec) (Spec,
 		}
 		j := Job{ID: ft.ID, Task: ft.Task, Repeat: ft.Repeat,
 			RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n+1), Tree: blobs[0], Heldout: blobs[1],
-			ConfigSHA256: ft.ConfigSHA256}
-		changed = addJob(&spec, p.Out, j, changed)
+			ConfigSHA256: ft.ConfigSHA256, TaskSHA256: benchmarks.TaskDigest(ft.Files), TaskFiles: ft.Files}
+		changed = addJob(&spec, p.Out, j, changed, p.Force)
 	}
 	if len(changed) > 0 && !p.Force {
 		return Spec{}, fmt.Errorf("%w: %w", ErrInput, benchmarks.ChangedSettings(p.Out, changed))

@@ -73,8 +73,13 @@ type Job struct {
 	Tree    string `json:"tree"`
 	Heldout string `json:"heldout"`
 	// ConfigSHA256 identifies the task's settings as the submitting
-	// machine loaded them (benchmarks.SettingsHash), for the task's record.
-	ConfigSHA256 string `json:"config_sha256,omitempty"`
+	// machine loaded them (benchmarks.SettingsHash), for the task's record;
+	// TaskSHA256 and TaskFiles its files (benchmarks.TaskFiles), and Rerun
+	// why a task the output directory held a result of runs again.
+	ConfigSHA256 string            `json:"config_sha256,omitempty"`
+	TaskSHA256   string            `json:"task_sha256,omitempty"`
+	TaskFiles    map[string]string `json:"task_files,omitempty"`
+	Rerun        string            `json:"rerun,omitempty"`
 }
 
 // TaskInput is one activity's input.

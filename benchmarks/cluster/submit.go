@@ -117,16 +117,17 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 			return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
 		}
 		seed := c.Workflow.Seed
+		files := benchmarks.TaskFiles(c)
 		for r := 1; r <= spec.Repeat; r++ {
 			n++
 			c.Workflow.Seed = seed + int64(r-1)
 			j := Job{ID: filepath.Base(dir), Task: filepath.Base(dir), Repeat: r,
 				RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n), Tree: tree, Heldout: heldout,
-				ConfigSHA256: benchmarks.SettingsHash(c)}
+				ConfigSHA256: benchmarks.SettingsHash(c), TaskSHA256: benchmarks.TaskDigest(files), TaskFiles: files}
 			if r > 1 {
 				j.ID += "#r" + strconv.Itoa(r)
 			}
-			changed = addJob(&spec, p.Out, j, changed)
+			changed = addJob(&spec, p.Out, j, changed, p.Force)
 		}
 	}
 	if len(changed) > 0 && !p.Force {
@@ -139,15 +140,17 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 // it with the same settings, its record to spec.Previous; a job finished
 // with other settings is added and its id appended to changed, which is
 // returned.
-func addJob(spec *Spec, out string, j Job, changed []string) []string {
-	prev, ok := readRecord(out, j.ID)
-	switch {
-	case !ok:
-	case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
-		changed = append(changed, j.ID)
-	default:
-		spec.Previous = append(spec.Previous, prev)
-		return changed
+func addJob(spec *Spec, out string, j Job, changed []string, force bool) []string {
+	if prev, ok := readRecord(out, j.ID); ok {
+		reason, other := benchmarks.Rerun(prev, j.ConfigSHA256, j.TaskFiles, force)
+		switch {
+		case other && !force:
+			return append(changed, j.ID)
+		case reason == "":
+			spec.Previous = append(spec.Previous, prev)
+			return changed
+		}
+		j.Rerun = reason
 	}
 	spec.Jobs = append(spec.Jobs, j)
 	return changed

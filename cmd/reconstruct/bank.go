@@ -53,7 +53,7 @@ Exit status: 0 ok, 1 rejected (stale, tampered, constraint, not found, ...), 2 m
 request or a bank whose schema needs "bank migrate" (or a newer reconstruct), 3 the bank
 could not be opened or reached (or fails its checks).`,
 	}
-	cmd.PersistentFlags().StringVar(&o.path, "bank", "", "bank: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
+	cmd.PersistentFlags().StringVar(&o.path, "bank", "", bankUsage("bank the command works on", false))
 	return cmd
 }
 
@@ -75,25 +75,31 @@ func mustFlags(c *cobra.Command, names ...string) {
 	}
 }
 
-// readInput reads a file, or the command's input for "-".
-func (o *bankOptions) readInput(file string) ([]byte, error) {
+// readInput reads a file, or the command's input for "-". A file that
+// cannot be read is the action's malformed_request, answered as every
+// response is (one JSON line on stdout, exit 2); what names the file
+// ("--spec", "the action file").
+func (o *bankOptions) readInput(action, what, file string) ([]byte, error) {
+	failed := func(err error) error {
+		return o.respond(bank.Response{Action: action, Error: &bank.ActionError{Code: bank.CodeMalformed, Message: what + ": " + err.Error()}})
+	}
 	var r io.Reader
 	if file == "-" {
 		r = o.in
 	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return nil, withCode(exitUsage, err)
+			return nil, failed(err)
 		}
 		defer f.Close()
 		r = f
 	}
 	raw, err := io.ReadAll(io.LimitReader(r, maxActionBytes+1))
 	if err != nil {
-		return nil, withCode(exitUsage, fmt.Errorf("read %s: %w", file, err))
+		return nil, failed(fmt.Errorf("read %s: %w", file, err))
 	}
 	if len(raw) > maxActionBytes {
-		return nil, withCode(exitUsage, fmt.Errorf("read %s: larger than %d bytes", file, maxActionBytes))
+		return nil, failed(fmt.Errorf("read %s: larger than %d bytes", file, maxActionBytes))
 	}
 	return raw, nil
 }
@@ -230,7 +236,11 @@ func (o *bankOptions) respond(resp bank.Response) error {
 	if resp.OK {
 		return nil
 	}
-	return withCode(responseExit(resp), fmt.Errorf("bank %s: %s", resp.Action, resp.Error.Error()))
+	action := resp.Action
+	if action == "" {
+		action = "act" // an action that could not be read
+	}
+	return withCode(responseExit(resp), fmt.Errorf("bank %s: %s", action, resp.Error.Error()))
 }
 
 func responseExit(resp bank.Response) int {

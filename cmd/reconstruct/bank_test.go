@@ -27,8 +27,8 @@ import (
 )
 
 const (
-	helperEnv     = "RECONSTRUCT_BANK_TEST_HELPER"
-	helperArgsEnv = "RECONSTRUCT_BANK_TEST_ARGS"
+	helperEnv     = "RECONSTRUCT_TEST_BANK_HELPER"
+	helperArgsEnv = "RECONSTRUCT_TEST_BANK_ARGS"
 )
 
 // runBank runs `reconstruct bank --bank db args...` in process.

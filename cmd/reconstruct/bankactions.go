@@ -38,7 +38,7 @@ func newBankCreateCmd(o *bankOptions) *cobra.Command {
 }
 
 func runBankCreate(ctx context.Context, opts *bankCreateOptions) error {
-	raw, err := opts.readInput(opts.spec)
+	raw, err := opts.readInput("create", "--spec", opts.spec)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func newBankActCmd(o *bankOptions) *cobra.Command {
 
 func runBankAct(ctx context.Context, opts *bankActOptions) error {
 	if opts.commit != "" {
-		raw, err := opts.readInput(opts.commit)
+		raw, err := opts.readInput("commit", "--commit", opts.commit)
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func runBankAct(ctx context.Context, opts *bankActOptions) error {
 		}
 		return opts.actMap(ctx, map[string]any{"action": "commit", "receipt": r})
 	}
-	raw, err := opts.readInput(opts.file)
+	raw, err := opts.readInput("", "the action file", opts.file)
 	if err != nil {
 		return err
 	}
@@ -124,6 +124,9 @@ func newBankRegisterCmd(o *bankOptions) *cobra.Command {
 	cmd.Flags().StringVar(&opts.function, "function", "", "function file {params, nodes, output}")
 	cmd.Flags().StringVar(&opts.program, "program", "", "program value file {kind: program, data}")
 	cmd.Flags().StringVar(&opts.fromRun, "from-run", "", "register the final program of run RUN (see reconstruct runs list)")
+	if o.app != nil {
+		_ = cmd.RegisterFlagCompletionFunc("from-run", o.app.runIDs(func() string { return o.path }))
+	}
 	mustFlags(cmd, "name")
 	return cmd
 }
@@ -138,13 +141,13 @@ func runBankRegister(ctx context.Context, opts *bankRegisterOptions) error {
 		}
 		req["program"] = prog
 	case opts.function != "":
-		raw, err := opts.readInput(opts.function)
+		raw, err := opts.readInput("register", "--function", opts.function)
 		if err != nil {
 			return err
 		}
 		req["function"] = json.RawMessage(raw)
 	default:
-		raw, err := opts.readInput(opts.program)
+		raw, err := opts.readInput("register", "--program", opts.program)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -42,11 +43,15 @@ func newBenchRunCmd(a *app) *cobra.Command {
 		Short: "Run every task of a task set and score it on held-out tests",
 		Long: `Run every task directory under --tasks (each in its own workspace under OUT/runs),
 with --config base.yaml applied over each task's own task.yaml, score the final program
-on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT.
-Every task's configuration and held-out tests are checked before the first task starts.
-A sweep interrupted (Ctrl-C) resumes when run again with the same --out: finished tasks
-are skipped; tasks finished there with other settings are refused unless --force, which
-runs them again. A task that fails is recorded with its error and the sweep goes on.
+on the task's held-out tests, and write summary.json, summary.csv and summary.md in OUT:
+of every result OUT holds, with the settings, the version, the machine and its load.
+Every task is loaded as a run would load it before the first starts (its configuration,
+held-out tests, hidden program and generator): broken tasks refuse the sweep, each named.
+Run again with the same --out, a sweep finishes the tasks an interrupted one left
+pending, runs again those that ended in an error and those whose files changed since
+(saying why), and keeps the others; --force runs again every task selected, and is
+needed when OUT holds results of other settings. One sweep at a time writes into OUT.
+A task that fails is recorded with its error and the sweep goes on.
 With --factory module:callable instead of --tasks, the tasks come from a Python factory,
 one per --names entry or --args-list line (see docs/binding.md).
 
@@ -88,13 +93,14 @@ failure (OUT cannot be written; with temporal, the server or the bank cannot be 
 	f.IntVar(&opts.parallel, "parallel", 1, "tasks run at once (local engine; with --engine temporal each worker's --parallel decides)")
 	f.IntVar(&opts.repeat, "repeat", 1, "runs per task (repeat k uses seed + k - 1)")
 	f.BoolVar(&opts.jsonOut, "json", false, "print summary.json on stdout")
-	f.BoolVar(&opts.force, "force", false, "run again the tasks that OUT holds results of with other settings")
+	f.BoolVar(&opts.force, "force", false, "run again every task selected (--filter), even those OUT holds results of, with other settings or not")
 	f.StringVar(&opts.factory, "factory", "", "sweep the tasks of a Python factory, module:callable (instead of --tasks; see docs/binding.md)")
 	f.StringVar(&opts.argsList, "args-list", "", "with --factory: a file of task arguments, one JSON object per line")
 	f.StringVar(&opts.names, "names", "", "with --factory: task names, comma-separated (each passed as name=...)")
 	f.StringVar(&opts.heldoutDir, "heldout-dir", "", "with --factory: held-out tests as DIR/<task>.jsonl, for a module without heldout(**args)")
-	f.StringVar(&opts.bank, "bank", "", "bank for every task (default: RECONSTRUCT_BANK_PATH, the configuration's bank.path, else the per-user bank); with --engine temporal, the shared bank every machine records into")
+	f.StringVar(&opts.bank, "bank", "", bankUsage("bank every task is recorded in (with --engine temporal, the one every machine shares)", true))
 	addEngineFlags(f, &opts.cluster)
+	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions([]string{engineLocal, engineTemporal}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -127,8 +133,9 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
-		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
+		Filter: filter, Getenv: a.getenv, LookupEnv: a.lookupEnv, Log: a.logger(), Progress: newSweepProgress(a.progress()),
 		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir, Args: args,
+		Version: versionString(debug.ReadBuildInfo()),
 	}
 	sum, err := sw.Execute(ctx)
 	if errors.Is(err, benchmarks.ErrRefused) {
@@ -144,7 +151,8 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 	case err != nil:
 		return withCode(exitRejected, err)
 	case sum.Errors > 0:
-		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(opts.out, benchmarks.SummaryMD)))
+		one, many := sum.Unit()
+		return withCode(exitRejected, fmt.Errorf("%d of %s ended in an error (see %s)", sum.Errors, benchmarks.Count(sum.Runs, one, many), filepath.Join(opts.out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
@@ -156,10 +164,9 @@ func printSweepSummary(a *app, sum benchmarks.Summary, out string, jsonOut bool)
 	}
 	for _, l := range sum.LevelNames() {
 		ls := sum.Levels[l]
-		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %d errors\n", l, ls.Solved, ls.Tasks, 100*ls.Rate, ls.Errors)
+		fmt.Fprintf(a.stdout, "  %-10s %3d/%-3d %5.1f%%  %s\n", l, ls.Solved, ls.Runs, 100*ls.Rate, benchmarks.Count(ls.Errors, "error", "errors"))
 	}
-	fmt.Fprintf(a.stdout, "solved %d of %d tasks (%.1f%%), %.1f s; summary in %s; %d tasks ended in an error\n",
-		sum.Solved, sum.Tasks, 100*sum.SolveRate, sum.WallSeconds, out, sum.Errors)
+	fmt.Fprintf(a.stdout, "%s; %.1f s; summary in %s\n", sum.Headline(), sum.WallSeconds, out)
 	return nil
 }
 
@@ -179,7 +186,13 @@ func (p *sweepProgress) Start(total, done, solved int) {
 		_ = p.bar.Set(done)
 		return
 	}
-	fmt.Fprintf(p.w, "sweep: %d tasks, %d already finished (%d solved)\n", total, done, solved)
+	fmt.Fprintf(p.w, "sweep: %d planned, %d already finished (%d solved)\n", total, done, solved)
+}
+
+// Rerun says, before the sweep starts, that a task finished earlier runs
+// again and why.
+func (p *sweepProgress) Rerun(id, reason string) {
+	fmt.Fprintf(p.w, "sweep: %s runs again: %s\n", id, reason)
 }
 
 func (p *sweepProgress) Finished(r benchmarks.TaskResult, done, solved int) {

@@ -85,7 +85,7 @@ func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.
 	if err := cluster.WriteRef(opts.out, ref); err != nil {
 		return withCode(exitInfra, err)
 	}
-	fmt.Fprintf(a.stderr, "sweep %s: %d tasks submitted to %s (task queue %s), %d already finished\n",
+	fmt.Fprintf(a.progress(), "sweep %s: %d tasks submitted to %s (task queue %s), %d already finished\n",
 		spec.ID, len(spec.Jobs), cl.Temporal, cl.TaskQueue, len(spec.Previous))
 	if opts.cluster.detach {
 		if opts.jsonOut {
@@ -113,7 +113,7 @@ func checkOutFree(ctx context.Context, c client.Client, out string) error {
 
 // collectSweep follows a sweep to its end and writes its output directory.
 func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id, out string, jsonOut bool) error {
-	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.stderr))
+	rep, err := cluster.Follow(ctx, c, id, newSweepProgress(a.progress()))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return withCode(exitRejected, fmt.Errorf("stopped following sweep %s, which goes on: `reconstruct bench collect %s --out %s` follows it again, `reconstruct bench cancel %s` stops it",
@@ -140,10 +140,11 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 	}
 	switch {
 	case rep.Cancelled:
-		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %d tasks finished (run the same bench run again to run the others)",
-			id, sum.Tasks, len(rep.Spec.Jobs)+len(rep.Spec.Previous)))
+		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %s finished (run the same bench run again to run the others)",
+			id, sum.Runs, benchmarks.Count(len(rep.Spec.Jobs)+len(rep.Spec.Previous), "run", "runs")))
 	case sum.Errors > 0:
-		return withCode(exitRejected, fmt.Errorf("%d of %d tasks ended in an error (see %s)", sum.Errors, sum.Tasks, filepath.Join(out, benchmarks.SummaryMD)))
+		one, many := sum.Unit()
+		return withCode(exitRejected, fmt.Errorf("%d of %s ended in an error (see %s)", sum.Errors, benchmarks.Count(sum.Runs, one, many), filepath.Join(out, benchmarks.SummaryMD)))
 	}
 	return nil
 }
@@ -266,6 +267,6 @@ func runBenchCancel(ctx context.Context, opts *sweepCmdOptions) error {
 	if err := cluster.Cancel(ctx, cc.temporal, id); err != nil {
 		return sweepExit(err)
 	}
-	fmt.Fprintf(a.stderr, "sweep %s: cancel requested; running tasks stop at their next safe point\n", id)
+	fmt.Fprintf(a.progress(), "sweep %s: cancel requested; running tasks stop at their next safe point\n", id)
 	return nil
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
-	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // candidatesOptions are the flags every candidates command shares.
@@ -41,8 +40,9 @@ When the workspace is not on this machine (or lacks the run), --run RUN reads th
 workspace archive the run stored in the bank (--bank, e.g. a shared postgres:// bank).`,
 	}
 	cmd.PersistentFlags().StringVar(&opts.run, "run", "", "run id (default: the latest run; list accepts \"all\")")
+	_ = cmd.RegisterFlagCompletionFunc("run", opts.app.runIDs(func() string { return opts.bank }))
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
-	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", "bank holding the runs' workspace archives: a SQLite file or a postgres:// URL (default: RECONSTRUCT_BANK_PATH, else the per-user bank)")
+	cmd.PersistentFlags().StringVar(&opts.bank, "bank", "", bankUsage("bank holding the runs' workspaces", false))
 	return cmd
 }
 
@@ -91,7 +91,7 @@ func (o *candidatesOptions) runFromBank(ctx context.Context, run string) (string
 		return "", err
 	}
 	if fresh {
-		fmt.Fprintf(a.stderr, "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
+		fmt.Fprintf(a.progress(), "run %s: read from the bank %s (unpacked in %s)\n", run, backend.Describe(loc), dir)
 	}
 	return dir, nil
 }
@@ -262,18 +262,24 @@ func runCandidatesRescore(ctx context.Context, opts *candidatesRescoreOptions) e
 	if err != nil { // runner.ErrNoFunction
 		return withCode(exitUsage, fmt.Errorf("%s: %w; give --function", workspace, err))
 	}
-	source := filepath.Join(workspace, workflow.ExamplesFile)
+	// The hard-coding penalty is measured against the examples the run
+	// observed, whatever the candidates are scored on: as the run measured
+	// it, so that list and rescore agree on it.
+	observed, source, err := runner.RunExamples(workspace, sel.Run)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("read the examples the run observed: %w", err))
+	}
+	r.Examples, r.Observed = observed, observed
 	if opts.tests != "" {
 		tests, err := benchmarks.ReadTests(opts.tests)
 		if err != nil {
 			return withCode(exitUsage, err)
 		}
+		r.Examples = nil
 		for _, t := range tests {
 			r.Examples = append(r.Examples, task.Example{Input: t.Input, Output: t.Output})
 		}
 		source = opts.tests
-	} else if r.Examples, err = workflow.ReadExamples(workspace); err != nil {
-		return withCode(exitUsage, fmt.Errorf("read the final examples: %w", err))
 	}
 	getenv := a.getenv
 	if opts.box != "" {
@@ -299,7 +305,7 @@ func runCandidatesRescore(ctx context.Context, opts *candidatesRescoreOptions) e
 	if opts.jsonOut {
 		return a.printJSON(map[string]any{"examples": source, "total": len(r.Examples), "candidates": scored})
 	}
-	fmt.Fprintf(a.stdout, "re-scored on %d examples from %s\n", len(r.Examples), source)
+	fmt.Fprintf(a.stdout, "re-scored on %d examples from %s; hard-coding measured against the %d examples the run observed\n", len(r.Examples), source, len(r.Observed))
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ITER\tRUN\tPASSED\tACCURACY\tSCORE\tCOMPLEXITY\tHARDCODING")
 	for _, s := range scored {

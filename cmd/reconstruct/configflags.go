@@ -27,7 +27,11 @@ func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
 		case bool:
 			kind = "bool"
 		}
-		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: k.FlagUsage(), kind: kind})
+		usage := k.FlagUsage()
+		if k.Name == "bank.path" {
+			usage = bankUsage("bank the run is recorded in", true)
+		}
+		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: usage, kind: kind})
 	}
 	return addFlags(fs, flags)
 }
@@ -61,7 +65,7 @@ func addFlags(fs *pflag.FlagSet, flags []configFlag) map[string]*pflag.Flag {
 // loadConfig loads the configuration file with environment and flags;
 // every problem is a usage error (exit 2).
 func loadConfig(a *app, file string, flags map[string]*pflag.Flag, overlays ...string) (*config.Config, error) {
-	c, err := config.Load(config.Options{File: file, Overlays: overlays, Env: true, Getenv: a.getenv, Flags: flags})
+	c, err := config.Load(config.Options{File: file, Overlays: overlays, Env: true, Getenv: a.getenv, LookupEnv: a.lookupEnv, Flags: flags})
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
@@ -76,4 +80,15 @@ func requireFlag(cmd *cobra.Command, name string) error {
 		return withCode(exitUsage, fmt.Errorf("%s: --%s is required", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), name))
 	}
 	return nil
+}
+
+// bankUsage is the help line of every command's --bank: what the bank is
+// for, and the one rule that finds it (config.ResolveBank); withConfig is
+// set for commands that read a configuration's bank.path.
+func bankUsage(what string, withConfig bool) string {
+	def := config.BankPathEnv + ", else "
+	if withConfig {
+		def += "the configuration's bank.path, else "
+	}
+	return what + ": a SQLite file or a postgres:// URL (default: " + def + "the per-user bank)"
 }

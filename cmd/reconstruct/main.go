@@ -15,15 +15,18 @@ import (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-	stopSignals := onSignals(cancel, os.Stderr, a.onSecondSignal)
+	a := &app{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv, environ: os.Environ}
+	stopSignals := onSignals(cancel, a.progress(), a.onSecondSignal)
+	stopPipe := onBrokenPipe(cancel)
 	err := newRootCmd(a).ExecuteContext(ctx)
 	stopSignals()
 	cancel()
-	a.closeLog()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "reconstruct:", err)
+		a.printError(err, exitCode(err))
 	}
+	a.closeLog()
+	// Until here a write into a closed pipe fails quietly.
+	stopPipe()
 	os.Exit(exitCode(err))
 }
 
@@ -58,6 +61,37 @@ func onSignals(cancel context.CancelFunc, w io.Writer, second func(os.Signal) st
 	}
 }
 
+// onBrokenPipe makes a write to a closed stdout or stderr (the reader of
+// a pipe gone: "reconstruct run … 2>&1 | head") stop the command as Ctrl-C
+// does, once, instead of the process dying on SIGPIPE in the middle of a
+// run: the run is recorded as stopped, to be resumed, and its sandboxes are
+// removed. Later writes fail quietly. The returned function stops
+// listening.
+func onBrokenPipe(cancel context.CancelFunc) func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-done:
+			return
+		}
+		for {
+			select {
+			case <-ch:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
 // onSecondSignal does what a second signal does: the command's own action
 // when it set one (a worker hands its tasks back), once; otherwise, and
 // after that, quit at once. With a nil signal it says what it would do.
@@ -72,7 +106,7 @@ func (a *app) onSecondSignal(sig os.Signal) string {
 		h.do()
 		return h.what
 	}
-	fmt.Fprintf(a.stderr, "reconstruct: %s again: quitting at once\n", signalName(sig))
+	fmt.Fprintf(a.progress(), "reconstruct: %s again: quitting at once\n", signalName(sig))
 	os.Exit(exitRejected)
 	return ""
 }

@@ -19,10 +19,10 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// The test binary doubles as the reconstruct binary: with RECONSTRUCT_AS_CLI
+// The test binary doubles as the reconstruct binary: with RECONSTRUCT_TEST_AS_CLI
 // set it runs main() on its arguments, so the tests drive the real command
 // line, exit codes and signals included.
-const asCLI = "RECONSTRUCT_AS_CLI"
+const asCLI = "RECONSTRUCT_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCLI) == "1" {

@@ -168,7 +168,7 @@ func TestWorkspaceRules(t *testing.T) {
 	for _, ws := range []string{"/", dir} {
 		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
 		r := cli(t, dir, env, "run", "--config", quickstartPath(t), "--workspace", ws)
-		if r.code != exitUsage || !strings.Contains(r.stderr, "workspace refused") {
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--workspace (workspace): "+ws) {
 			t.Errorf("--workspace %s: exit %d, %s", ws, r.code, r.stderr)
 		}
 	}
@@ -211,7 +211,7 @@ func TestBenchRunExitStatus(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	r := cli(t, dir, nil, "bench", "run", "--tasks", tasks, "--filter", "^(negate|crashing_oracle)$", "--config", base, "--out", out)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if r.code != exitRejected || !strings.HasSuffix(lines[len(lines)-1], "; 1 tasks ended in an error") {
+	if r.code != exitRejected || !strings.HasPrefix(lines[len(lines)-1], "solved 1 of 2 tasks (50.0%); 1 task ended in an error; ") {
 		t.Errorf("a sweep with a failed task: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 	// Resuming with other settings is refused unless --force.
@@ -221,7 +221,10 @@ func TestBenchRunExitStatus(t *testing.T) {
 	if r := cli(t, dir, nil, "bench", "run", "--tasks", tasks, "--filter", "^negate$", "--config", other, "--out", out); r.code != exitUsage || !strings.Contains(r.stderr, "--force") {
 		t.Errorf("other settings into a finished sweep: exit %d, %s", r.code, r.stderr)
 	}
-	if r := cli(t, dir, nil, "bench", "run", "--tasks", tasks, "--filter", "^negate$", "--config", other, "--out", out, "--force"); r.code != 0 {
+	// The summary is of the whole output directory: the crashed task is
+	// still an error there.
+	if r := cli(t, dir, nil, "bench", "run", "--tasks", tasks, "--filter", "^negate$", "--config", other, "--out", out, "--force"); r.code != exitRejected ||
+		!strings.Contains(r.stderr, "negate runs again: --force") || !strings.Contains(r.stderr, "1 of 2 tasks ended in an error") {
 		t.Errorf("--force: exit %d, %s", r.code, r.stderr)
 	}
 	// Bad input: nothing is created.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -92,6 +94,10 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	cmd.Flags().BoolVar(&opts.force, "force", false, "use a workspace that holds files reconstruct did not write")
 	cmd.Flags().StringVar(&opts.profile, "profile", "", "write a CPU and an allocation profile of the run (cpu.pprof, allocs.pprof) into DIR")
 	opts.flags = addConfigFlags(cmd.Flags())
+	completeValues(cmd, opts.flags)
+	for _, name := range []string{"resume", "fork"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, a.runIDs(flagString(cmd, "bank")))
+	}
 	// Set as flags, not overrides, so that a problem with them names them.
 	opts.flags["task.factory"] = cmd.Flags().Lookup("task")
 	opts.flags["task.args"] = cmd.Flags().Lookup("task-args")
@@ -100,11 +106,14 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 
 func runRun(ctx context.Context, opts *runOptions) error {
 	a := opts.app
-	ropts := runner.Options{Log: a.logger(), Progress: a.stderr, RunID: opts.runID, Force: opts.force}
+	ropts := runner.Options{Log: a.logger(), Progress: a.progress(), RunID: opts.runID, Force: opts.force}
 	var res *workflow.Result
 	var err error
 	workspace := ""
 	if opts.resume != "" {
+		if err := resumeSettings(a, opts, &ropts); err != nil {
+			return err
+		}
 		loc, lerr := a.resolveBank(flagValue(opts.flags, "bank.path"), nil)
 		if lerr != nil {
 			return lerr
@@ -143,6 +152,11 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return withCode(exitRejected, fmt.Errorf("run interrupted; everything so far is in %s and the bank (continue it with: reconstruct run --resume %s)", workspace, res.RunID))
 	case errors.Is(err, runner.ErrConfig), errors.Is(err, workflow.ErrWorkspace):
 		return withCode(exitUsage, err)
+	case errors.Is(err, oracle.ErrTask):
+		// A mistake in the task's files, found once the run was under way
+		// (an input the start-up check did not try): fixed, the task is
+		// run anew, since the examples so far came from the faulty files.
+		return withCode(exitUsage, fmt.Errorf("error of the task: %w\n(run %s stopped on it; fix the task and run it again)", err, res.RunID))
 	case res != nil:
 		return withCode(exitInfra, fmt.Errorf("%w\n(the run can be continued once the cause is fixed: reconstruct run --resume %s)", err, res.RunID))
 	default:
@@ -172,6 +186,56 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 		res.StopReason, res.Iterations, res.Promotions, res.KnownExamples, res.FinalScore, res.Tokens.Total(),
 		cand, filepath.Join(res.Workspace, workflow.ResultFile))
 	return err
+}
+
+// resumeKeys are the settings --resume applies: where the bank, the
+// workspace (moved since) and the sandbox are; none changes what the run
+// computes.
+var resumeKeys = map[string]bool{"bank.path": true, "workspace": true, "sandbox.kind": true}
+
+// resumeSettings applies to a resumed run the setting flags it takes
+// (resumeKeys) and refuses the others: a resumed run goes on with the
+// settings it was recorded with, and a flag it ignored would be a setting
+// the user believes in and the run does not have. A RECONSTRUCT_*
+// variable of another setting is ignored with a warning.
+func resumeSettings(a *app, opts *runOptions, ropts *runner.Options) error {
+	var refused, given []string
+	for key, f := range opts.flags {
+		if f == nil || !f.Changed || resumeKeys[key] || key == "task.factory" || key == "task.args" {
+			continue
+		}
+		refused = append(refused, "--"+f.Name)
+		given = append(given, "--"+f.Name+"="+f.Value.String())
+	}
+	if len(refused) > 0 {
+		sort.Strings(refused)
+		sort.Strings(given)
+		return withCode(exitUsage, fmt.Errorf("%s: a resumed run goes on with the settings it was recorded with (reconstruct runs show %s lists them); to go on with other settings, start a new run from its examples: reconstruct run --fork %s --config FILE %s",
+			strings.Join(refused, ", "), opts.resume, opts.resume, strings.Join(given, " ")))
+	}
+	ropts.Workspace = flagValue(opts.flags, "workspace")
+	if ropts.Workspace != "" {
+		abs, err := filepath.Abs(ropts.Workspace)
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--workspace: %w", err))
+		}
+		ropts.Workspace = abs
+	}
+	if kind := flagValue(opts.flags, "sandbox.kind"); kind != "" {
+		if err := config.CheckValue("sandbox.kind", kind, "--sandbox"); err != nil {
+			return withCode(exitUsage, err)
+		}
+		ropts.SandboxKind = kind
+	}
+	for _, k := range config.Table {
+		if resumeKeys[k.Name] || strings.HasPrefix(k.Name, "cluster.") {
+			continue
+		}
+		if v := a.getenv(k.Env()); v != "" {
+			a.logger().Warn(k.Env() + " is ignored by --resume: the run goes on with the settings it was recorded with")
+		}
+	}
+	return nil
 }
 
 // flagValue is the value of the flag bound to key when the user gave it.
@@ -221,7 +285,7 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 // --args, when not nil).
 func loadCommandLine(opts *runOptions, override map[string]any) (*config.Config, error) {
 	a := opts.app
-	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags, Override: override}
+	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, LookupEnv: a.lookupEnv, Flags: opts.flags, Override: override}
 	if override != nil {
 		lopts.OverrideFrom = config.ArgsSource
 	}

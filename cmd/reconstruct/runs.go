@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/task"
@@ -30,7 +34,7 @@ func newRunsCmd(opts *runsOptions) *cobra.Command {
 of --config's configuration, else the per-user bank ($XDG_DATA_HOME/reconstruct/bank.db
 or ~/.local/share/reconstruct/bank.db). Reading never creates a bank.`,
 	}
-	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", "bank: a SQLite file or a postgres:// URL (default: see above)")
+	cmd.PersistentFlags().StringVar(&opts.bankPath, "bank", "", bankUsage("bank the runs are read from", true))
 	cmd.PersistentFlags().StringVarP(&opts.configFile, "config", "c", "", "read the bank of this run configuration")
 	cmd.PersistentFlags().BoolVar(&opts.jsonOut, "json", false, "print JSON on stdout")
 	return cmd
@@ -57,15 +61,39 @@ func (o *runsOptions) open(ctx context.Context) (b *bank.Bank, closeBank func() 
 	return b, closeBank, l.Location, err
 }
 
-func newRunsListCmd(o *runsOptions) *cobra.Command {
-	return &cobra.Command{
-		Use: "list", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return runRunsList(c.Context(), o) },
-	}
+type runsListOptions struct {
+	*runsOptions
+	task, status string
 }
 
-func runRunsList(ctx context.Context, opts *runsOptions) error {
+// runStatuses are the values of runs list --status (runner.RunInfo.Status).
+var runStatuses = []string{"finished", "stopped", "interrupted"}
+
+func newRunsListCmd(o *runsOptions) *cobra.Command {
+	opts := &runsListOptions{runsOptions: o}
+	cmd := &cobra.Command{
+		Use: "list [--task REGEXP] [--status STATUS]", Short: "List the runs recorded in the bank", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runRunsList(c.Context(), opts) },
+	}
+	cmd.Flags().StringVar(&opts.task, "task", "", "only the runs of the tasks whose name matches this regular expression")
+	cmd.Flags().StringVar(&opts.status, "status", "", "only the runs of this status: "+strings.Join(runStatuses, ", ")+" (stopped and interrupted runs can be resumed)")
+	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions(runStatuses, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runRunsList(ctx context.Context, opts *runsListOptions) error {
 	a := opts.app
+	var taskRE *regexp.Regexp
+	if opts.task != "" {
+		re, err := regexp.Compile(opts.task)
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--task: %w", err))
+		}
+		taskRE = re
+	}
+	if opts.status != "" && !slices.Contains(runStatuses, opts.status) {
+		return withCode(exitUsage, fmt.Errorf("--status %q: want one of %s", opts.status, strings.Join(runStatuses, ", ")))
+	}
 	b, closeBank, loc, err := opts.open(ctx)
 	var runs []runner.RunInfo
 	switch {
@@ -79,6 +107,10 @@ func runRunsList(ctx context.Context, opts *runsOptions) error {
 			return withCode(exitInfra, err)
 		}
 	}
+	all := len(runs)
+	runs = slices.DeleteFunc(runs, func(r runner.RunInfo) bool {
+		return (taskRE != nil && !taskRE.MatchString(r.Task.Name)) || (opts.status != "" && r.Status != opts.status)
+	})
 	if opts.jsonOut {
 		if runs == nil {
 			runs = []runner.RunInfo{}
@@ -86,6 +118,10 @@ func runRunsList(ctx context.Context, opts *runsOptions) error {
 		return a.printJSON(runs)
 	}
 	if len(runs) == 0 {
+		if all > 0 {
+			_, err := fmt.Fprintf(a.stdout, "none of the %s in the bank %s matches\n", benchmarks.Count(all, "run", "runs"), loc)
+			return err
+		}
 		_, err := fmt.Fprintf(a.stdout, "no runs in the bank %s\n", loc)
 		return err
 	}
@@ -109,13 +145,15 @@ type runsShowOptions struct {
 
 func newRunsShowCmd(o *runsOptions) *cobra.Command {
 	opts := &runsShowOptions{runsOptions: o}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use: "show RUN", Short: "Show one run: task, settings, stop reason, examples, iterations, score, tokens", Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.run = args[0]
 			return runRunsShow(c.Context(), opts)
 		},
 	}
+	cmd.ValidArgsFunction = noArgsYet(o.app.runIDs(func() string { return o.bankPath }))
+	return cmd
 }
 
 func runRunsShow(ctx context.Context, opts *runsShowOptions) error {

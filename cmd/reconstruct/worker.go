@@ -25,7 +25,7 @@ var clusterFlags = []configFlag{
 }
 
 // bankFlag names the shared bank (bench run has its own --bank).
-var bankFlag = configFlag{"bank.path", "bank", "the bank every machine records into: a postgres:// URL (a SQLite file for one machine)", "string"}
+var bankFlag = configFlag{"bank.path", "bank", bankUsage("bank every machine records into (a postgres:// URL when the workers are on several machines)", true), "string"}
 
 // workerFlags are a worker's own settings.
 var workerFlags = []configFlag{
@@ -179,6 +179,6 @@ func runWorker(ctx context.Context, opts *workerOptions) error {
 	defer a.secondSignal.Store(nil)
 	w := &cluster.Worker{Bank: cc.bank, Workdir: workdir, Identity: opts.identity, Getenv: a.getenv, Log: a.logger()}
 	err = cluster.Serve(ctx, cc.temporal, w, cluster.ServeOptions{TaskQueue: cl.TaskQueue, Parallel: cl.Parallel,
-		DrainTimeout: cl.DrainTimeout, Status: a.stderr}, handBack)
+		DrainTimeout: cl.DrainTimeout, Status: a.progress()}, handBack)
 	return withCode(exitInfra, err)
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/workflow"
+)
+
+// A run stopped with Ctrl-C whose workspace was then moved away is resumed
+// with its candidates restored from the bank, and ends as it would have;
+// a setting flag given with --resume is refused, not ignored.
+func TestResumeRestoresTheWorkspace(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	cfg := writeTask(t, dir, "import hashlib\n\ndef f(x):\n    if not isinstance(x, int):\n        raise ValueError('int')\n    return int(hashlib.sha256(str(x).encode()).hexdigest()[:8], 16)\n",
+		"agent: {kind: synth, synth: {time_limit: 2s, run_time_limit: 0s}}\nsandbox: {kind: process}\nworkflow: {max_iterations: 3}\nbank: {path: bank.db}\n")
+	ws := filepath.Join(dir, "ws")
+	first, stderr := startCLI(t, dir, "run", "--config", cfg, "--workspace", ws, "--run-id", "r1")
+	waitFor(t, first, stderr, filepath.Join(ws, workflow.EventsFile), workflow.EventCandidateArchived)
+	first.Process.Signal(syscall.SIGINT)
+	first.Wait()
+	if err := os.Rename(ws, filepath.Join(dir, "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	bank := filepath.Join(dir, "bank.db")
+
+	r := cli(t, dir, nil, "run", "--resume", "r1", "--bank", bank, "--max-iterations", "10", "--early-stop", "2")
+	if r.code != exitUsage {
+		t.Errorf("--resume with setting flags: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	for _, w := range []string{"--early-stop, --max-iterations: a resumed run goes on with the settings it was recorded with",
+		"reconstruct run --fork r1 --config FILE --early-stop=2 --max-iterations=10"} {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+		}
+	}
+	if _, err := os.Stat(ws); err == nil {
+		t.Errorf("the refused resume created the workspace")
+	}
+
+	r = cli(t, dir, nil, "run", "--resume", "r1", "--bank", bank, "--json")
+	if r.code != exitRejected { // the hidden program is out of the synthesizer's reach
+		t.Fatalf("resume: exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "missing from "+ws+": restored from the bank") {
+		t.Errorf("the resume does not say it restored the candidates:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "archived candidate") && strings.Contains(r.stderr, "no such file") {
+		t.Errorf("the final selection missed a candidate:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stdout, `"stop_reason": "max_iterations"`) || !strings.Contains(r.stdout, `"iterations": 3`) {
+		t.Errorf("the resumed run did not end with its recorded settings:\n%s", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "candidate.py")); err != nil {
+		t.Errorf("no final program in the restored workspace: %v", err)
+	}
+}

@@ -1,0 +1,106 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
+	"github.com/reconstruct/reconstruct/sandbox/process"
+)
+
+// CheckTasks checks every task of cs as a run checks its own before it
+// starts anything (checkTask: the functions exist, the generator returns a
+// list of inputs, the hidden program loads and answers them), all in one
+// sandbox set up as the oracles' over the directory holding every task's
+// files, with every task's held-out tests hidden from it: a sweep finds
+// its broken tasks before the first one starts, in about the time of one
+// sandbox's start. errs has one entry per configuration, nil or what is
+// wrong with it (ErrConfig); err is the sandbox's failure. Factory tasks,
+// bound when the sweep is planned, are not checked again.
+func CheckTasks(ctx context.Context, cs []*config.Config, log *zap.Logger) (errs []error, err error) {
+	errs = make([]error, len(cs))
+	var todo []*config.Config
+	var dirs []string
+	for _, c := range cs {
+		if c.Task.Factory == "" {
+			todo = append(todo, c)
+			dirs = append(dirs, oracleDir(c))
+		}
+	}
+	if len(todo) == 0 {
+		return errs, nil
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	dir := commonDir(dirs)
+	var hide []string
+	for _, c := range todo {
+		hide = append(hide, hiddenFromOracle(c, dir)...)
+	}
+	c0 := todo[0]
+	kind, err := chooseKind(ctx, c0, log)
+	if err != nil {
+		return nil, err
+	}
+	box, err := openOracleBox(ctx, c0, kind, NewRunID(), dir, hide, log)
+	if err != nil {
+		return nil, fmt.Errorf("%w: start the %s sandbox to check the tasks: %w", ErrInfra, kind, err)
+	}
+	defer box.Close()
+	for i, c := range cs {
+		if c.Task.Factory != "" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		errs[i] = checkFiles(ctx, c, box)
+		if errs[i] != nil && !errors.Is(errs[i], ErrConfig) {
+			return nil, errs[i]
+		}
+	}
+	return errs, nil
+}
+
+// commonDir is the deepest directory holding every one of dirs.
+func commonDir(dirs []string) string {
+	dir := ""
+	for _, d := range dirs {
+		d = filepath.Clean(d)
+		if dir == "" {
+			dir = d
+			continue
+		}
+		for dir != d && !strings.HasPrefix(d, dir+string(filepath.Separator)) && dir != filepath.Dir(dir) {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// openOracleBox starts a sandbox of the chosen backend set up as the
+// oracle's over dir, with the files hide lists (relative to dir) hidden.
+func openOracleBox(ctx context.Context, c *config.Config, kind, runID, dir string, hide []string, log *zap.Logger) (sandbox.Sandbox, error) {
+	if kind == "docker" {
+		opts := dockerOptions(c, runID, "oracle", dir, log)
+		opts.Mounts[0].Hide = hide
+		box, err := docker.New(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		return box, nil
+	}
+	box, err := process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", "check")), Hide: hide})
+	if err != nil {
+		return nil, err
+	}
+	return box, nil
+}
