@@ -73,11 +73,14 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 		}
 	}
 	fallback := 0
+	// The rival search this batch carries out (RivalSearcher agents).
+	rivalsFor, rivalsWhy := rivalsRandomBatch, ""
 	if nAgent > 0 {
-		exs, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
+		exs, rep, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
 		if err != nil {
 			return false, err
 		}
+		rivalsFor, rivalsWhy = batchRivals(rep, ok)
 		if !ok {
 			if s.ProposalFallback == FallbackStop || e.deps.Random == nil {
 				return false, nil
@@ -110,6 +113,7 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 	}
 	e.st.Examples = append(e.st.Examples, got...)
 	e.st.LastBatch = k
+	e.st.RivalsFor, e.st.RivalsWhy = rivalsFor, rivalsWhy
 	e.st.InitialDone = true
 	// One event holds the new examples and the state that includes them:
 	// a crash can lose the batch or keep it, never half of it.
@@ -128,8 +132,9 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 // proposal that fails validation, that the hidden program rejects, or that
 // the agent could not make (an error that is not an infrastructure
 // failure) is a rejected attempt; the reasons of the last batch that
-// failed every attempt are kept in e.rejections.
-func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bool, source task.Source, batch int) ([]task.Example, bool, error) {
+// failed every attempt are kept in e.rejections. The accepted proposal's
+// rival report (RivalSearcher agents) is recorded with it and returned.
+func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bool, source task.Source, batch int) ([]task.Example, *agent.RivalReport, bool, error) {
 	s := e.settings()
 	var domain *task.Domain
 	if s.DomainCheck && e.spec.Task.Domain != nil && e.spec.Task.Kind != task.KindOther {
@@ -153,12 +158,12 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		}, nil)
 		mistake, err := agentOutcome(ctx, err)
 		if err != nil {
-			return nil, false, fmt.Errorf("agent proposal (batch %d, attempt %d): %w", batch, attempt, err)
+			return nil, nil, false, fmt.Errorf("agent proposal (batch %d, attempt %d): %w", batch, attempt, err)
 		}
 		e.st.Tokens = e.st.Tokens.Add(res.Usage)
 		if res.Usage.Total() > 0 {
 			if err := e.event(ctx, EventTokens, e.st.Iteration, Tokens{Phase: "propose", Usage: res.Usage, Total: e.st.Tokens}); err != nil {
-				return nil, false, err
+				return nil, nil, false, err
 			}
 		}
 		reason := ""
@@ -171,7 +176,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		if reason == "" {
 			answers, err := e.deps.Oracle.Query(ctx, res.Inputs)
 			if err != nil {
-				return nil, false, fmt.Errorf("query hidden program (batch %d): %w", batch, err)
+				return nil, nil, false, fmt.Errorf("query hidden program (batch %d): %w", batch, err)
 			}
 			for i, a := range answers {
 				if a.Invalid != "" {
@@ -182,18 +187,19 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			}
 		}
 		if reason == "" {
-			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs})
+			rep := e.rivalsOf(res.Inputs)
+			return exs, rep, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs, Rivals: rep})
 		}
 		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
 		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, tries, firstLineOf(reason, 300))
 		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, ProposalRejected{Batch: batch, Attempt: attempt, Reason: reason, Inputs: loggable(res.Inputs)}); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		rejection = reason
 		reasons = append(reasons, reason)
 	}
 	e.rejections = reasons
-	return nil, false, nil
+	return nil, nil, false, nil
 }
 
 // randomBatch draws n inputs from the task's generator, excluding every
