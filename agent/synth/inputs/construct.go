@@ -77,9 +77,11 @@ const (
 
 // Construct builds inputs that probe relations between the arguments of
 // the sources (equal, reversed, permuted, contained, ordered) and the
-// boundaries of the constants. The inputs keep the sources' structure but
-// may break the task's constraints (lengths, ranges): callers filter them
-// as they filter drawn inputs.
+// boundaries of the constants. The inputs keep the sources' structure; a
+// value a relation puts in an argument's place looks like the values
+// observed there (fit.go). They may still break the task's constraints
+// (a boundary's length or number): callers filter them as they filter
+// drawn inputs.
 func Construct(c Construction) []Built {
 	if c.MaxLen <= 0 {
 		c.MaxLen = 40
@@ -92,6 +94,7 @@ func Construct(c Construction) []Built {
 	}
 	srcs := c.Sources[:min(len(c.Sources), constructSources)]
 	if c.Tuple {
+		places := profile(c.Sources)
 		for _, src := range srcs {
 			args, ok := src.([]any)
 			if !ok {
@@ -101,7 +104,9 @@ func Construct(c Construction) []Built {
 				for j := range args {
 					if i != j {
 						for _, r := range relations(c.Rand, args[i], args[j]) {
-							add(replaceAt(args, j, r.v), r.p)
+							if j < len(places) && places[j].fits(r.v) {
+								add(replaceAt(args, j, r.v), r.p)
+							}
 						}
 					}
 				}

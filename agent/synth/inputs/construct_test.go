@@ -36,20 +36,20 @@ func TestConstruct(t *testing.T) {
 		// want: for each probe, an input that must be built.
 		want map[Probe][]string
 	}{
-		{name: "two lists", sources: []string{`[[3, 1, 2], [9]]`}, tuple: true,
+		{name: "two lists", sources: []string{`[[3, 1, 2], [9]]`, `[[9], [3, 1, 2]]`}, tuple: true,
 			want: map[Probe][]string{
 				ProbeEqual:     {`[[3,1,2],[3,1,2]]`, `[[9],[9]]`},
 				ProbeReversed:  {`[[3,1,2],[2,1,3]]`},
 				ProbePermuted:  {`[[3,1,2],[1,2,3]]`},
 				ProbeContained: {`[[3,1,2],[1,2]]`, `[[3,1,2],[3,1]]`},
 			}},
-		{name: "a pair of numbers", sources: []string{`[4, 10]`}, tuple: true,
+		{name: "a pair of numbers", sources: []string{`[4, 10]`, `[12, 2]`, `[-5, 6]`}, tuple: true,
 			want: map[Probe][]string{
 				ProbeEqual:    {`[4,4]`, `[10,10]`},
 				ProbeOrdered:  {`[4,5]`, `[4,3]`, `[11,10]`},
-				ProbeReversed: {`[4,-4]`},
+				ProbeReversed: {`[-2,2]`},
 			}},
-		{name: "two strings", sources: []string{`["abc", "x"]`}, tuple: true,
+		{name: "two strings", sources: []string{`["abc", "x"]`, `["x", "abc"]`}, tuple: true,
 			want: map[Probe][]string{
 				ProbeEqual:     {`["abc","abc"]`},
 				ProbeReversed:  {`["abc","cba"]`},
@@ -102,9 +102,30 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
+// A relation puts in an argument's place only a value like those observed
+// there: not a height in the place of a fraction or of a count, nor a
+// negative number where none was observed.
+func TestConstructKeepsEachPlacesValues(t *testing.T) {
+	for seed := int64(1); seed <= 20; seed++ {
+		built := Construct(Construction{Rand: rand.New(rand.NewSource(seed)), Sources: decoded(t, `[2, 1, 5]`, `[82, 1, 14]`, `[40, 1, 9]`), Tuple: true})
+		if len(built) == 0 {
+			t.Fatalf("seed %d: nothing built", seed)
+		}
+		for _, b := range built {
+			args := b.Input.([]any)
+			h, _ := number(args[0])
+			r, _ := number(args[1])
+			n, _ := number(args[2])
+			if h < 2 || h > 82 || r != 1 || n < 5 || n > 14 {
+				t.Errorf("seed %d: probe %s built %s, a value unlike those observed in its place", seed, b.Probe, Encode(b.Input))
+			}
+		}
+	}
+}
+
 // Construct's bound takes each probe in turn, boundaries first.
 func TestConstructBound(t *testing.T) {
-	built := Construct(Construction{Rand: rand.New(rand.NewSource(1)), Sources: decoded(t, `[[3, 1, 2], [9, 4]]`), Tuple: true, Consts: []int64{7}, Max: 6})
+	built := Construct(Construction{Rand: rand.New(rand.NewSource(1)), Sources: decoded(t, `[[3, 1, 2], [9, 4]]`, `[[9, 4], [3, 1, 2]]`), Tuple: true, Consts: []int64{7}, Max: 6})
 	var probes []Probe
 	for _, b := range built {
 		probes = append(probes, b.Probe)
