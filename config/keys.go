@@ -104,7 +104,7 @@ var Table = []Key{
 	{Name: "workflow.complexity_gate", Default: false, Flag: "complexity-gate", Usage: "turn on the complexity gate", Doc: "a pass with complexity penalty ≥ 0.8 gets its batch but is not a promotion, up to three times"},
 	{Name: "workflow.domain_check", Default: false, Flag: "domain-check", Usage: "turn on the domain check", Doc: "proposals with any number outside `task.domain` are rejected; the range is stated in the request"},
 	{Name: "workflow.token_budget", Default: 0, Flag: "token-budget", Usage: "prompt+completion tokens at most (0: no limit)", Doc: "prompt + completion tokens at most; `0` = no limit (`budget_exhausted`, checked after each candidate is archived)"},
-	{Name: "workflow.atol", Default: task.DefaultAtol, Doc: "float tolerance when comparing outputs"},
+	{Name: "workflow.atol", Default: task.DefaultAtol, Doc: "tolerance when comparing two float outputs (an integer and a float are equal only when the float is exactly that integer)"},
 	{Name: "workflow.max_failures", Default: workflow.DefaultMaxFailures, Doc: "failures shown to the agent in feedback"},
 	{Name: "workflow.seed", Default: workflow.DefaultSeed, Flag: "seed", Usage: "seed for the agent and the random inputs", Doc: "seeds the agent and the random inputs"},
 	{Name: "workflow.stall_limit", Default: workflow.DefaultStallLimit, Doc: "sessions in a row that change nothing (the same program on the same examples) that end the run with `stalled`; `0` never does"},

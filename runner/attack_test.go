@@ -197,3 +197,41 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 		}
 	})
 }
+
+// Finding 7 of the security issue: lossy comparisons forged passes. The
+// hidden program returns a string holding a lone surrogate and the
+// integer 10^18 + x; the candidate returns U+FFFD in its place and the
+// float 1e18 (which a comparison through float64 took for any integer
+// near it). It must not pass one example, in either sandbox.
+func TestLossyComparisonsForgeNoPass(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{
+			"hidden.py": "def f(x):\n    if not isinstance(x, int) or isinstance(x, bool):\n        raise ValueError('an integer')\n" +
+				"    return ['\\ud800' + str(x), 10**18 + x + 1]\n",
+			"cheat.py":    "def solve(x):\n    return ['\\ufffd' + str(x), 1e18]\n",
+			"replay.yaml": "candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [1, 2]\n",
+			"task.yaml": "task: {name: lossy, input_type: an integer, kind: int, oracle: {python: hidden.py, function: f}}\n" +
+				"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n",
+		})
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Examples) == 0 || !strings.Contains(string(res.Examples[0].Output), `\ud800`) {
+			t.Fatalf("the hidden program's lone surrogate did not reach the examples: %+v", res.Examples)
+		}
+		for _, r := range res.Events {
+			if r.Passed > 0 {
+				t.Errorf("iteration %d: U+FFFD and 1e18 passed %d/%d examples", r.Iteration, r.Passed, r.Known)
+			}
+		}
+	})
+}

@@ -100,6 +100,8 @@ type fakeOracle struct {
 	drift bool
 	// failAfter, when set, makes every query after that many fail.
 	failAfter int
+	// floats, when set, answers floats (2x as 2.0·x).
+	floats bool
 }
 
 func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
@@ -124,6 +126,9 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 			y += o.queries
 		}
 		raw, _ := json.Marshal(y)
+		if o.floats {
+			raw = append(raw, ".0"...)
+		}
 		out[i] = oracle.Answer{Output: raw}
 	}
 	return out, nil
