@@ -322,7 +322,7 @@ func (l *launch) openBank(ctx context.Context, location string, access BankAcces
 		return l.opts.Bank, func() error { return nil }, nil
 	}
 	b, closeFn, err := OpenBank(ctx, location, access, BankOptions{Log: l.opts.Log})
-	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) || errors.Is(err, bank.ErrForeign) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err != nil {
