@@ -245,6 +245,11 @@ func ContinueRunWorkspace(ctx context.Context, b *bank.Bank, workspace, function
 	if v, ok := rev.Graph.Inputs["examples"]; ok {
 		r.examples, _ = v.Items()
 	}
+	// The journal the run goes on from must hold the examples the bank
+	// holds (checked against their hash), one for one.
+	if ps := compareExamples("", workspace, rev.Name, examples, r.examples, ""); len(ps) > 0 {
+		return nil, fmt.Errorf("bank workspace %s: %w: the run's journal and its content-hashed examples differ: %s (run `reconstruct bank check`)", workspace, bank.ErrTampered, ps[0].Problem)
+	}
 	if len(examples) > len(r.examples) {
 		// A crash between recording a batch's event and its revision.
 		if err := r.RecordExamples(ctx, "", examples[len(r.examples):]); err != nil {
@@ -400,9 +405,12 @@ func ProgramOfRun(ctx context.Context, b *bank.Bank, run string) (bank.Value, er
 	return v, nil
 }
 
-// CheckBank runs SQLite's full integrity_check on the bank at location
-// and returns the problems it finds (none: the bank is sound). A missing
-// bank is ErrNoBank; nothing is created.
+// CheckBank runs SQLite's full integrity_check on the bank at location,
+// then checks every stored value against its content hash and every run's
+// examples against its journal (CheckContent), and returns the problems
+// it finds, each naming the run, revision and example it belongs to
+// (none: the bank is sound). A missing bank is ErrNoBank; nothing is
+// created.
 func CheckBank(ctx context.Context, location string) ([]string, error) {
 	if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w at %s", ErrNoBank, location)
@@ -418,5 +426,13 @@ func CheckBank(ctx context.Context, location string) ([]string, error) {
 		return []string{err.Error()}, nil
 	}
 	defer st.Close()
-	return st.Check(ctx, true)
+	problems, err := st.Check(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	content, err := CheckContent(ctx, bank.New(st, bank.Options{}))
+	if err != nil {
+		return append(problems, "the content cannot be read back: "+err.Error()), nil
+	}
+	return append(problems, content...), nil
 }

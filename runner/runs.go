@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -74,8 +75,13 @@ func ShowRun(ctx context.Context, b *bank.Bank, run string) (RunInfo, error) {
 		return RunInfo{}, err
 	}
 	// The bank's examples input holds every example, a fork's inherited
-	// ones included.
-	if rev, err := b.Load(ctx, ws, ""); err == nil {
+	// ones included. Content that fails its hash is never shown as if
+	// true.
+	rev, err := b.Load(ctx, ws, "")
+	if errors.Is(err, bank.ErrTampered) {
+		return RunInfo{}, fmt.Errorf("run %s: %w", run, err)
+	}
+	if err == nil {
 		if items, ok := rev.Graph.Inputs["examples"].Items(); ok {
 			info.Examples = make([]task.Example, 0, len(items))
 			for _, it := range items {

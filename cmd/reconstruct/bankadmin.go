@@ -16,7 +16,7 @@ import (
 func newBankCheckCmd(o *bankOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
-		Short: "Run SQLite's full integrity_check on the bank file",
+		Short: "Check the bank file: SQLite's integrity_check, every value against its hash, every run's examples against its journal",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.streams(c)
@@ -40,7 +40,7 @@ func runBankCheck(ctx context.Context, opts *bankOptions) error {
 		return opts.openFailed("check", err)
 	case len(problems) > 0:
 		return opts.respond(bank.Response{Action: "check", Error: &bank.ActionError{Code: "integrity_failed",
-			Message: fmt.Sprintf("%s fails SQLite's integrity_check (%d problems)", loc, len(problems)), Details: map[string]any{"bank": loc, "problems": problems}}})
+			Message: fmt.Sprintf("%s fails its checks (%d problems): %s", loc, len(problems), problems[0]), Details: map[string]any{"bank": loc, "problems": problems}}})
 	}
 	return opts.respond(bank.Response{OK: true, Action: "check", Result: map[string]any{"bank": loc, "integrity": "ok"}})
 }

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reconstruct/reconstruct/bank/sqlite"
@@ -163,5 +166,66 @@ func TestBankMigrateCleansTheReceiptKey(t *testing.T) {
 	}
 	if r := cli(t, dir, nil, "bank", "--bank", db, "list"); r.code != 0 {
 		t.Errorf("list after migrate: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// Finding 10: a full disk while the bank was created left a malformed
+// bank.db that every later run tripped on until it was deleted by hand
+// (the checkpoint that moved the new bank from its log into the file
+// failed, unnoticed). Each creation here gets a tmpfs of its own, of a
+// size that runs out somewhere during the creation; whatever the point,
+// it either makes a sound bank or leaves nothing: no bank, no key file,
+// not the directory it made.
+func TestFailedBankCreationLeavesNothing(t *testing.T) {
+	probe := exec.Command("sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt")
+	probe.SysProcAttr = userMountNS()
+	if out, err := probe.CombinedOutput(); err != nil {
+		testenv.Skip(t, fmt.Sprintf("cannot mount a tmpfs in a user and mount namespace of its own (%v: %s)", err, out))
+	}
+	spec := writeFile(t, t.TempDir(), "spec.json", `{"inputs":{"x":{"kind":"index","data":1}},"nodes":[],"outputs":{}}`)
+	failed := 0
+	for kb := 40; kb <= 200; kb += 8 {
+		// The bank and its listing, inside the namespace (the tmpfs goes
+		// with it).
+		script := fmt.Sprintf(`mount -t tmpfs -o size=%dk tmpfs /mnt || exit 99
+"$CLI" bank --bank /mnt/d/bank.db create --workspace w --spec %s >/dev/null 2>/mnt/.err
+code=$?
+echo "exit $code"
+echo "left: $(ls -A /mnt | grep -v '^.err$' | tr '\n' ' ')$(ls -A /mnt/d 2>/dev/null | tr '\n' ' ')"
+if [ $code = 0 ]; then "$CLI" bank --bank /mnt/d/bank.db list >/dev/null 2>&1 || echo "unsound bank"; fi
+cat /mnt/.err`, kb, spec)
+		cmd := exec.Command("sh", "-c", script)
+		cmd.SysProcAttr = userMountNS()
+		cmd.Env = append(os.Environ(), asCLI+"=1", "CLI="+os.Args[0], "XDG_DATA_HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%d KB: %v: %s", kb, err, out)
+		}
+		text := string(out)
+		switch {
+		case strings.HasPrefix(text, "exit 0\n"):
+			if strings.Contains(text, "unsound bank") {
+				t.Errorf("%d KB: the bank it made is not sound:\n%s", kb, text)
+			}
+		default:
+			failed++
+			// Nothing but the error text is left in /mnt.
+			if !strings.Contains(text, "\nleft: \n") {
+				t.Errorf("%d KB: a failed creation left files:\n%s", kb, text)
+			}
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no creation ran out of space: the test proves nothing")
+	}
+}
+
+// userMountNS puts a command in user and mount namespaces of its own, as
+// root there, so that it may mount a tmpfs.
+func userMountNS() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
 	}
 }
