@@ -180,6 +180,7 @@ figcaption a { color: inherit; }
 <div class="card"><div class="v" id="tasks">{{.S.Tasks}}</div><div class="k">tasks</div></div>
 <div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
 <div class="card"><div class="v" id="rate">{{percent .S.SolveRate}}</div><div class="k">solve rate</div></div>
+<div class="card"><div class="v" id="wrong-early-stops">{{.S.WrongEarlyStops}}</div><div class="k">wrong early stops</div></div>
 <div class="card"><div class="v" id="errors">{{.S.Errors}}</div><div class="k">errors</div></div>
 <div class="card"><div class="v" id="wall">{{seconds .S.WallSeconds}}</div><div class="k">wall time</div></div>
 <div class="card"><div class="v" id="tokens">{{.Tokens}}</div><div class="k">tokens</div></div>
@@ -190,6 +191,9 @@ figcaption a { color: inherit; }
 <dt>filter</dt><dd>{{orDash .S.Filter}}</dd>
 <dt>parallel</dt><dd>{{.S.Parallel}}</dd>
 <dt>repeat</dt><dd>{{.S.Repeat}}</dd>
+{{- range .S.Settings}}
+<dt>settings</dt><dd class="run-settings">{{.}}</dd>
+{{- end}}
 <dt>started</dt><dd>{{time .S.StartedAt}}</dd>
 <dt>finished</dt><dd>{{time .S.FinishedAt}}</dd>
 </dl>

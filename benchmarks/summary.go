@@ -3,12 +3,14 @@ package benchmarks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/reconstruct/reconstruct/task"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // SummaryFormat is the version of summary.json this package writes and reads.
@@ -52,9 +54,30 @@ type TaskResult struct {
 	// loaded configuration but the workspace): a sweep resumed with other
 	// settings is refused rather than mixing results.
 	ConfigSHA256 string `json:"config_sha256,omitempty"`
+	// RandomShare and CoverageGate are the settings whose default depends
+	// on the task (a task with a generator has 0.5 and the gate), as the
+	// run had them; Origins says where each came from (workflow.Result).
+	RandomShare  float64           `json:"random_share"`
+	CoverageGate bool              `json:"coverage_gate"`
+	Origins      map[string]string `json:"origins,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
+}
+
+// FromRun fills what the run's result says: its id, stop, counts, tokens
+// and the settings that depend on the task.
+func (r *TaskResult) FromRun(res *workflow.Result) {
+	r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
+	r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
+	r.RandomShare, r.CoverageGate, r.Origins = res.Settings.RandomShare, res.Settings.CoverageGate, res.Origins
+}
+
+// WrongEarlyStop reports a run that stopped with early_stop, claiming
+// success, on a program that fails some held-out test: the worst answer a
+// sweep can give, counted apart from the unsolved.
+func (r TaskResult) WrongEarlyStop() bool {
+	return r.Error == "" && r.StopReason == workflow.StopEarly && r.HeldoutTotal > 0 && !r.Solved
 }
 
 // NoFamily groups, in Summary.Families, the tasks that name no family.
@@ -93,16 +116,69 @@ type Summary struct {
 	FinishedAt time.Time `json:"finished_at"`
 	// WallSeconds is the time the sweep ran, every session of it (an
 	// interrupted sweep resumed) added up.
-	WallSeconds float64               `json:"wall_seconds"`
-	Tasks       int                   `json:"tasks"`
-	Solved      int                   `json:"solved"`
-	SolveRate   float64               `json:"solve_rate"`
-	Errors      int                   `json:"errors"`
-	Levels      map[string]LevelStats `json:"levels"`
+	WallSeconds float64 `json:"wall_seconds"`
+	Tasks       int     `json:"tasks"`
+	Solved      int     `json:"solved"`
+	SolveRate   float64 `json:"solve_rate"`
+	Errors      int     `json:"errors"`
+	// WrongEarlyStops counts the runs that stopped with early_stop on a
+	// program that fails some held-out test (TaskResult.WrongEarlyStop).
+	WrongEarlyStops int `json:"wrong_early_stops"`
+	// Settings are the combinations of the settings whose default depends
+	// on the task that the sweep's runs had, with how many runs had each.
+	Settings []SettingsGroup       `json:"settings,omitempty"`
+	Levels   map[string]LevelStats `json:"levels"`
 	// Families aggregates by task family (NoFamily for tasks without one);
 	// it is empty when no task names a family.
 	Families map[string]LevelStats `json:"families,omitempty"`
 	Results  []TaskResult          `json:"results"`
+}
+
+// SettingsGroup is one combination of random_share and coverage_gate, with
+// where each came from, and the number of runs that had it.
+type SettingsGroup struct {
+	RandomShare  float64           `json:"random_share"`
+	CoverageGate bool              `json:"coverage_gate"`
+	Origins      map[string]string `json:"origins,omitempty"`
+	Runs         int               `json:"runs"`
+}
+
+// String is the group as summaries write it: "random_share 0.5 (default
+// for a task with a generator), coverage_gate true (…): 12 runs".
+func (g SettingsGroup) String() string {
+	origin := func(key string) string {
+		if o := g.Origins[key]; o != "" {
+			return " (" + o + ")"
+		}
+		return ""
+	}
+	return fmt.Sprintf("random_share %g%s, coverage_gate %v%s: %d %s", g.RandomShare, origin("workflow.random_share"),
+		g.CoverageGate, origin("workflow.coverage_gate"), g.Runs, plural(g.Runs, "run", "runs"))
+}
+
+// settingsGroups groups the results of runs that ended with a result (a
+// stop reason) by their settings, the most common first.
+func settingsGroups(results []TaskResult) []SettingsGroup {
+	var groups []SettingsGroup
+	for _, r := range results {
+		if r.StopReason == "" {
+			continue
+		}
+		found := false
+		for i := range groups {
+			g := &groups[i]
+			if g.RandomShare == r.RandomShare && g.CoverageGate == r.CoverageGate && maps.Equal(g.Origins, r.Origins) {
+				g.Runs++
+				found = true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, SettingsGroup{RandomShare: r.RandomShare, CoverageGate: r.CoverageGate, Origins: r.Origins, Runs: 1})
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Runs > groups[j].Runs })
+	return groups
 }
 
 // Summarize aggregates results (sorted by ID) into a Summary.
@@ -120,6 +196,9 @@ func Summarize(results []TaskResult) Summary {
 		if r.Error != "" {
 			s.Errors++
 		}
+		if r.WrongEarlyStop() {
+			s.WrongEarlyStops++
+		}
 		s.Levels[r.Level] = s.Levels[r.Level].add(r)
 		anyFamily = anyFamily || r.Family != ""
 		families[familyOf(r)] = families[familyOf(r)].add(r)
@@ -132,6 +211,7 @@ func Summarize(results []TaskResult) Summary {
 	if s.Tasks > 0 {
 		s.SolveRate = float64(s.Solved) / float64(s.Tasks)
 	}
+	s.Settings = settingsGroups(s.Results)
 	return s
 }
 

@@ -175,3 +175,65 @@ func TestSummaryFamiliesRoundTrip(t *testing.T) {
 		t.Errorf("summary.csv lacks the family column:\n%s", csvText)
 	}
 }
+
+// mustReadFile is the content of the file at p.
+func mustReadFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A run that stopped with early_stop on a program that fails a held-out
+// test is a wrong early stop: counted and named in the summary and the
+// report, apart from the unsolved runs that did not claim success; the
+// runs' settings are grouped with where they came from.
+func TestSummaryWrongEarlyStopsAndSettings(t *testing.T) {
+	gen := map[string]string{"workflow.random_share": "default for a task with a generator", "workflow.coverage_gate": "default for a task with a generator"}
+	flag := map[string]string{"workflow.random_share": "--random-share", "workflow.coverage_gate": "default"}
+	rs := testResults()
+	for i := range rs {
+		if rs[i].StopReason != "" {
+			rs[i].RandomShare, rs[i].CoverageGate, rs[i].Origins = 0.5, true, gen
+		}
+	}
+	// hard_rev claimed success and fails 3 of 20 held-out tests; base_max
+	// and hard_sort fail too, but stopped at max_iterations.
+	rs[6].Solved, rs[6].HeldoutPassed, rs[6].HeldoutAccuracy = false, 17, 0.85
+	rs[0].RandomShare, rs[0].CoverageGate, rs[0].Origins = 0, false, flag
+	s := Summarize(rs)
+	if s.WrongEarlyStops != 1 {
+		t.Errorf("WrongEarlyStops = %d, want 1", s.WrongEarlyStops)
+	}
+	want := []SettingsGroup{
+		{RandomShare: 0.5, CoverageGate: true, Origins: gen, Runs: 5},
+		{RandomShare: 0, CoverageGate: false, Origins: flag, Runs: 1},
+	}
+	if diff := cmp.Diff(want, s.Settings); diff != "" {
+		t.Errorf("Settings (-want +got):\n%s", diff)
+	}
+	md := Markdown(s)
+	for _, line := range []string{
+		"Wrong early stops (early_stop on a program that fails a held-out test): **1**: hard_rev.",
+		"- random_share 0.5 (default for a task with a generator), coverage_gate true (default for a task with a generator): 5 runs",
+		"- random_share 0 (--random-share), coverage_gate false (default): 1 run",
+	} {
+		if !strings.Contains(md, line+"\n") {
+			t.Errorf("summary.md lacks %q:\n%s", line, md)
+		}
+	}
+	_, _, page := reportPage(t, rs)
+	doc, err := html.Parse(strings.NewReader(string(page)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := findAll(doc, func(n *html.Node) bool { id, _ := attrOf(n, "id"); return id == "wrong-early-stops" })
+	if len(cards) != 1 || textOf(cards[0]) != "1" {
+		t.Errorf("report's wrong early stops card: %d found, want one reading 1", len(cards))
+	}
+	if !strings.Contains(string(page), "random_share 0 (--random-share), coverage_gate false (default): 1 run") {
+		t.Errorf("report does not show the settings")
+	}
+}

@@ -369,8 +369,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		return r, false
 	}
 	if res != nil {
-		r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
-		r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
+		r.FromRun(res)
 	}
 	if err != nil {
 		r.Error = err.Error()
@@ -502,13 +501,15 @@ func WriteSummary(dir string, s Summary) error {
 func writeCSV(w io.Writer, s Summary) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "name", "level", "family", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
-		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error"})
+		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error",
+		"random_share", "coverage_gate", "wrong_early_stop"})
 	for _, r := range s.Results {
 		cw.Write([]string{r.ID, r.Name, r.Level, r.Family, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
 			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
 			r.StopReason, strconv.Itoa(r.Iterations), strconv.Itoa(r.Promotions), strconv.Itoa(r.Examples),
 			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
-			strconv.FormatFloat(r.WallSeconds, 'f', 2, 64), firstLine(r.Error)})
+			strconv.FormatFloat(r.WallSeconds, 'f', 2, 64), firstLine(r.Error),
+			strconv.FormatFloat(r.RandomShare, 'g', -1, 64), strconv.FormatBool(r.CoverageGate), strconv.FormatBool(r.WrongEarlyStop())})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -520,6 +521,13 @@ func Markdown(s Summary) string {
 	fmt.Fprintf(&b, "# Sweep of %s\n\n", s.TasksDir)
 	fmt.Fprintf(&b, "Solved **%d of %d** tasks (%.1f%%) on held-out tests; %d errors; wall time %.1f s with %d in parallel.\n\n",
 		s.Solved, s.Tasks, 100*s.SolveRate, s.Errors, s.WallSeconds, s.Parallel)
+	fmt.Fprintf(&b, "Wrong early stops (early_stop on a program that fails a held-out test): **%d**%s.\n\n", s.WrongEarlyStops, wrongEarlyList(s))
+	for _, g := range s.Settings {
+		fmt.Fprintf(&b, "- %s\n", g)
+	}
+	if len(s.Settings) > 0 {
+		b.WriteString("\n")
+	}
 	statsTable(&b, "level", s.LevelNames(), s.Levels)
 	// The family column and table appear only when some task names a family.
 	famHead, famRule := "", ""
@@ -545,6 +553,21 @@ func Markdown(s Summary) string {
 			strings.ReplaceAll(firstLine(r.Error), "|", "\\|"))
 	}
 	return b.String()
+}
+
+// wrongEarlyList names the runs that stopped early on a wrong program
+// (": a, b"), or nothing.
+func wrongEarlyList(s Summary) string {
+	var ids []string
+	for _, r := range s.Results {
+		if r.WrongEarlyStop() {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(ids, ", ")
 }
 
 // statsTable writes a Markdown table of per-group statistics (a level or a family per row).

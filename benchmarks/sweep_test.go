@@ -64,10 +64,21 @@ func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
 	if diff := cmp.Diff(map[string]LevelStats{"reorder": {Tasks: 1, Solved: 1, Rate: 1}, NoFamily: {Tasks: 2, Solved: 1, Rate: 0.5, Errors: 1}}, sum.Families); diff != "" {
 		t.Errorf("families (-want +got):\n%s", diff)
 	}
+	// Every task has a generator: the three runs (one ended by its
+	// crashing oracle) had the defaults of such a task, and the summary
+	// says so.
+	wantSettings := []SettingsGroup{{RandomShare: 0.5, CoverageGate: true, Runs: 3, Origins: map[string]string{
+		"workflow.random_share": config.OriginGenerator, "workflow.coverage_gate": config.OriginGenerator}}}
+	if diff := cmp.Diff(wantSettings, sum.Settings); diff != "" {
+		t.Errorf("settings (-want +got):\n%s", diff)
+	}
 	for _, f := range []string{SummaryJSON, SummaryCSV, SummaryMD} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
+	}
+	if md := mustReadFile(t, filepath.Join(out, SummaryMD)); !strings.Contains(md, "- random_share 0.5 (default for a task with a generator), coverage_gate true (default for a task with a generator): 3 runs") {
+		t.Errorf("summary.md does not say the settings:\n%s", md)
 	}
 	back, err := ReadSummary(out)
 	if err != nil || back.Solved != 2 {

@@ -42,17 +42,31 @@ func TestShippedTaskSetPassesItsCheck(t *testing.T) {
 	}
 }
 
+// shippedFamilies are the families of the shipped task set (README.md
+// describes each); "" is a task of no family.
+var shippedFamilies = []string{"", "window", "two_stream", "state_machine", "digits", "stack", "dp_loop",
+	"multi_arg", "text", "formatted", "loops", "words", "char_table", "two_seq", "multi_result", "float_sim",
+	"grammar"}
+
+// minFamilySize is the fewest tasks a family holds: fewer would make its row
+// in a sweep's per-family table too small to compare.
+const minFamilySize = 8
+
 // TestShippedTasksLoad loads every shipped task.yaml with the run
-// configuration loader: the sweep would stop on any the loader rejects.
+// configuration loader: the sweep would stop on any the loader rejects. Every
+// task names one of the set's families, and every family keeps at least
+// minFamilySize tasks.
 func TestShippedTasksLoad(t *testing.T) {
-	families := map[string]bool{"": true, "window": true, "two_stream": true, "state_machine": true, "digits": true,
-		"stack": true, "dp_loop": true, "multi_arg": true, "text": true}
+	families := map[string]int{}
+	for _, f := range shippedFamilies {
+		families[f] = 0
+	}
 	dirs, err := Discover(shippedTaskSet, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) < 200 {
-		t.Fatalf("found %d tasks in %s, want at least 200", len(dirs), shippedTaskSet)
+	if len(dirs) < 277 {
+		t.Fatalf("found %d tasks in %s, want at least 277", len(dirs), shippedTaskSet)
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -63,12 +77,19 @@ func TestShippedTasksLoad(t *testing.T) {
 			if c.Task.Name != filepath.Base(dir) || !strings.HasPrefix(c.Task.Name, c.Task.Level+"_") {
 				t.Errorf("name %q, level %q in directory %s", c.Task.Name, c.Task.Level, dir)
 			}
-			if !families[c.Task.Family] {
+			if _, ok := families[c.Task.Family]; !ok {
 				t.Errorf("family %q is not one of the set's families", c.Task.Family)
+			} else {
+				families[c.Task.Family]++
 			}
 			if c.Task.Heldout == "" {
 				t.Errorf("no held-out file")
 			}
 		})
+	}
+	for _, f := range shippedFamilies[1:] {
+		if families[f] < minFamilySize {
+			t.Errorf("family %q has %d tasks, want at least %d", f, families[f], minFamilySize)
+		}
 	}
 }

@@ -25,6 +25,14 @@ type Config struct {
 	// Stamp is set on a configuration recorded by a run (Stamped) and read
 	// back (Recorded): its format and the reconstruct that recorded it.
 	Stamp stamp.Stamp `mapstructure:"-" json:"stamp"`
+	// Origins says, for each key whose default depends on the task
+	// (Key.WithGenerator), where its value came from: OriginDefault,
+	// OriginGenerator, a file, an environment variable or a flag. A run
+	// prints it when it starts and records it.
+	Origins map[string]string `mapstructure:"-" json:"origins,omitempty"`
+	// from is where the keys a file, variable or flag set came from
+	// (problems.from), kept while the task may still be bound.
+	from map[string]string
 	// factoryFrom is where task.factory was set (a file, or an environment
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.

@@ -59,7 +59,7 @@ func TestLoadDefaults(t *testing.T) {
 	got := []any{c.Workflow.InitialBatch, c.Workflow.BatchStep, c.Workflow.EarlyStop, c.Workflow.MaxIterations,
 		c.Workflow.ProposeAttempts, c.Workflow.RandomShare, c.Workflow.Atol, c.Workflow.ProposalFallback, c.Workflow.StallLimit,
 		c.Agent.Kind, c.Sandbox.Kind, c.Sandbox.CallTimeout, c.Task.Oracle.Python, c.Task.RandomInputs.Python, c.Workspace, c.Bank.Path}
-	want := []any{2, 2, 5, 50, 3, 0.0, 1e-9, "random", 5, "synth", "auto", 2 * time.Second,
+	want := []any{2, 2, 5, 50, 3, 0.5, 1e-9, "random", 5, "synth", "auto", 2 * time.Second,
 		filepath.Join(dir, "hidden.py"), filepath.Join(dir, "generator.py"), filepath.Join(dir, "runs", "running_max"),
 		"/home/u/.local/share/reconstruct/bank.db"}
 	if diff := cmp.Diff(want, got); diff != "" {

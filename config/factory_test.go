@@ -56,11 +56,11 @@ func TestLoadFactoryTask(t *testing.T) {
 				t.Errorf("task = %+v, binding dir %s", c.Task, c.Task.BindingDir())
 			}
 			c.Task.InputType, c.Task.Kind = "a list", "tree"
-			if err := c.CheckBound(); err == nil || !strings.Contains(err.Error(), `task.factory: bench.b:make returned a task whose kind: unknown value "tree"`) {
+			if err := c.CheckBound(false); err == nil || !strings.Contains(err.Error(), `task.factory: bench.b:make returned a task whose kind: unknown value "tree"`) {
 				t.Errorf("CheckBound: %v", err)
 			}
 			c.Task.Kind = "list"
-			if err := c.CheckBound(); err != nil || c.Workspace != filepath.Join(dir, "runs", "Abs") {
+			if err := c.CheckBound(false); err != nil || c.Workspace != filepath.Join(dir, "runs", "Abs") {
 				t.Errorf("CheckBound: %v, workspace %s", err, c.Workspace)
 			}
 		})
@@ -149,7 +149,7 @@ func TestCheckBoundNamesTheSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.CheckBound()
+	err = c.CheckBound(false)
 	for _, want := range []string{
 		"RECONSTRUCT_TASK_FACTORY (task.factory): m:f returned a task whose input_type: required field is missing",
 		"RECONSTRUCT_TASK_FACTORY (task.factory): m:f returned a task whose kind: required field is missing",

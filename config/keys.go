@@ -35,6 +35,20 @@ type Key struct {
 	// Path marks a path (or a list of paths) resolved against the directory
 	// of the file naming it.
 	Path bool
+	// WithGenerator, when not nil, is the default instead of Default for a
+	// task with an input generator (task.random_inputs, or random_inputs
+	// returned by a factory): where random inputs can be drawn, the more
+	// honest settings are the default (docs/workflow.md, "Defaults").
+	WithGenerator any
+}
+
+// FlagUsage is the help line of the key's flag: Usage, and the defaults
+// when they depend on the task.
+func (k Key) FlagUsage() string {
+	if k.WithGenerator == nil {
+		return k.Usage
+	}
+	return fmt.Sprintf("%s (default %v; %v for a task with a generator)", k.Usage, k.Default, k.WithGenerator)
 }
 
 // Env is the environment variable that sets the key.
@@ -98,8 +112,8 @@ var Table = []Key{
 	{Name: "workflow.max_iterations", Default: workflow.DefaultMaxIterations, Flag: "max-iterations", Usage: "agent sessions at most", Doc: "agent sessions at most (`max_iterations`)"},
 	{Name: "workflow.propose_attempts", Default: workflow.DefaultProposeAttempts, Doc: "tries for a valid proposal before the fallback below"},
 	{Name: "workflow.proposal_fallback", Default: workflow.DefaultProposalFallback, Allowed: []string{workflow.FallbackRandom, workflow.FallbackStop}, Doc: "when every attempt failed: `random` draws the batch from `task.random_inputs` (event `proposal_fallback`) and goes on; `stop` ends the run with `proposer_failed`, as does a task without a generator"},
-	{Name: "workflow.random_share", Default: 0.0, Flag: "random-share", Usage: "fraction of each batch drawn from random_inputs", Doc: "fraction of every batch (rounded) drawn from `task.random_inputs`"},
-	{Name: "workflow.coverage_gate", Default: false, Flag: "coverage-gate", Usage: "turn on the coverage gate", Doc: "promotions count toward early stop only once the observed inputs cover the kind's categories (a missing set stops blocking after three batches)"},
+	{Name: "workflow.random_share", Default: 0.0, WithGenerator: workflow.GeneratorRandomShare, Flag: "random-share", Usage: "fraction of each batch drawn from random_inputs", Doc: "fraction of every batch (rounded) drawn from `task.random_inputs`"},
+	{Name: "workflow.coverage_gate", Default: false, WithGenerator: workflow.GeneratorCoverageGate, Flag: "coverage-gate", Usage: "turn the coverage gate on (or off: --coverage-gate=false)", Doc: "promotions count toward early stop only once the observed inputs cover the kind's categories (a missing set stops blocking after three batches)"},
 	{Name: "workflow.memorisation_gate", Default: false, Flag: "memorisation-gate", Usage: "turn on the memorisation gate", Doc: "a pass by a candidate embedding ≥ 3 observed inputs is sent back for a rewrite, twice, before the batch is granted anyway"},
 	{Name: "workflow.complexity_gate", Default: false, Flag: "complexity-gate", Usage: "turn on the complexity gate", Doc: "a pass with complexity penalty ≥ 0.8 gets its batch but is not a promotion, up to three times"},
 	{Name: "workflow.domain_check", Default: false, Flag: "domain-check", Usage: "turn on the domain check", Doc: "proposals with any number outside `task.domain` are rejected; the range is stated in the request"},
@@ -201,7 +215,15 @@ func (k Key) ShownDefault() string {
 	if k.Shown != "" {
 		return k.Shown
 	}
-	switch v := k.Default.(type) {
+	if k.WithGenerator != nil {
+		return shownValue(k.Default) + ", or " + shownValue(k.WithGenerator) + " for a task with a generator"
+	}
+	return shownValue(k.Default)
+}
+
+// shownValue is a default value as the documentation writes it.
+func shownValue(d any) string {
+	switch v := d.(type) {
 	case string:
 		if v == "" {
 			return "`\"\"`"

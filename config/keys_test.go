@@ -91,7 +91,8 @@ func TestShownDefault(t *testing.T) {
 		want string
 	}{
 		{"workflow.atol", "`1e-9`"},
-		{"workflow.random_share", "`0.0`"},
+		{"workflow.random_share", "`0.0`, or `0.5` for a task with a generator"},
+		{"workflow.coverage_gate", "`false`, or `true` for a task with a generator"},
 		{"agent.llm.request_timeout", "`120s`"},
 		{"sandbox.image", "`\"\"`"},
 		{"task.name", "required"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +41,11 @@ type Options struct {
 	Flags map[string]*pflag.Flag
 	// Override is applied last (already-resolved values, e.g. from a fork).
 	Override map[string]any
+	// OverrideFrom, when set, names where Override's values came from (a
+	// flag such as --args): messages blame it, and its keys count as set
+	// by the user. Empty: Override's values are taken as resolved, not as
+	// choices of the user's.
+	OverrideFrom string
 }
 
 // CommandLine is the name a configuration given without a file (Options.Dir)
@@ -121,6 +127,9 @@ func Load(opts Options) (*Config, error) {
 	}
 	for k, val := range opts.Override {
 		v.Set(k, val)
+		if opts.OverrideFrom != "" {
+			p.from[k] = sourcePrefix + opts.OverrideFrom
+		}
 		if k == "task.args" {
 			args = mergeArgs(nil, val)
 		}
@@ -138,9 +147,24 @@ func Load(opts Options) (*Config, error) {
 	}
 	c.File = abs
 	c.factoryFrom = p.from["task.factory"]
+	// c.from is where every key something set came from: an Override
+	// without OverrideFrom counts as set too (its value is resolved
+	// already), though its problems are blamed on the file.
+	c.from = maps.Clone(p.from)
+	for k := range opts.Override {
+		if opts.OverrideFrom == "" {
+			c.from[k] = sourcePrefix + OriginOverride
+		}
+	}
 	c.finish(getenv, p)
 	if err := p.err(); err != nil {
 		return nil, err
+	}
+	c.originsOfTaskDefaults()
+	if c.Task.RandomInputs != nil {
+		if err := c.useGeneratorDefaults(); err != nil {
+			return nil, err
+		}
 	}
 	return &c, nil
 }
@@ -633,9 +657,10 @@ func (t Task) BindingDir() string {
 
 // CheckBound checks a factory task once its fields were filled from what
 // the factory returned (runner.Bind), and fills the defaults that depend
-// on them. Every problem is reported at once, each naming task.factory
-// (and where it was set) and the field the factory got wrong.
-func (c *Config) CheckBound() error {
+// on them (generator: the factory returned random_inputs). Every problem
+// is reported at once, each naming task.factory (and where it was set) and
+// the field the factory got wrong.
+func (c *Config) CheckBound(generator bool) error {
 	t := &c.Task
 	fields := &problems{file: c.File}
 	t.checkFields(fields)
@@ -651,6 +676,9 @@ func (c *Config) CheckBound() error {
 	}
 	if c.Workspace == "" && t.Name != "" {
 		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
+	}
+	if generator {
+		return c.useGeneratorDefaults()
 	}
 	return nil
 }

@@ -50,6 +50,17 @@ func Recorded(data []byte, what string, getenv func(string) string) (*Config, er
 	}
 	file, _ := m["file"].(string)
 	delete(m, "file")
+	var origins map[string]string
+	if raw, ok := m["origins"]; ok {
+		b, err := json.Marshal(raw)
+		if err == nil {
+			err = json.Unmarshal(b, &origins)
+		}
+		if err != nil {
+			return nil, &Error{File: what, Key: "origins", Msg: err.Error()}
+		}
+		delete(m, "origins")
+	}
 	// A factory task's binding (no key: a run fills it) is read as it was
 	// written, and its arguments keep the case of their keys and their
 	// numbers' digits (viper would fold the one, JSON's float64 round the
@@ -85,7 +96,7 @@ func Recorded(data []byte, what string, getenv func(string) string) (*Config, er
 		decodeProblems(err, p, v.Get)
 		return nil, p.err()
 	}
-	c.File, c.Stamp = file, st
+	c.File, c.Stamp, c.Origins = file, st, origins
 	c.Task.Bound = factory.Task.Bound
 	if factory.Task.Args != nil {
 		c.Task.Args = factory.Task.Args

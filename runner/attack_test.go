@@ -126,7 +126,7 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "task.yaml"), []byte("task:\n  factory: hostile:make\n  args: {secret_path: "+secretPath+"}\n"+
-			"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n"), 0o644); err != nil {
+			"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1, random_share: 0}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
@@ -174,7 +174,7 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 			"cheat.py": "def solve(x):\n    for p in [" + strconv.Quote(module) + ", \"/oracle/quine.py\", \"quine.py\", \"/workspace/quine.py\"]:\n" +
 				"        try:\n            with open(p) as f:\n                return f.read()\n        except OSError:\n            pass\n    return None\n",
 			"replay.yaml": "candidates:\n  - file: cheat.py\n",
-			"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\n",
+			"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2, random_share: 0}\n",
 		})
 		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
 			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),

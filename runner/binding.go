@@ -138,7 +138,7 @@ func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 		return err
 	}
 	t.Bound = &config.Bound{Description: raw, Files: b.Digests}
-	if err := c.CheckBound(); err != nil {
+	if err := c.CheckBound(d.RandomInputs); err != nil {
 		t.Bound = nil
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}

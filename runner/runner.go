@@ -417,6 +417,13 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		}
 	}
 	defer orc.Close()
+	if line := config.SettingsLine(c.TaskDefaults()); line != "" {
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "settings: %s\n", line)
+		} else {
+			log.Info("settings: " + line)
+		}
+	}
 	if ag == nil {
 		if ag, err = NewAgent(ctx, c, boxes.Agent, log); err != nil {
 			return nil, err
@@ -459,7 +466,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		return nil, fmt.Errorf("record the configuration: %w", err)
 	}
 	spec := workflow.Spec{
-		Task: c.Task.Describe(), Settings: c.Workflow, Workspace: workspace, RunID: l.runID,
+		Task: c.Task.Describe(), Settings: c.Workflow, Origins: c.Origins, Workspace: workspace, RunID: l.runID,
 		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Started: startData,
 	}
 	started = true

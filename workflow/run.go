@@ -31,8 +31,12 @@ const ResultFile = "result.json"
 
 // Spec says what to run.
 type Spec struct {
-	Task      task.Task
-	Settings  Settings
+	Task     task.Task
+	Settings Settings
+	// Origins says where the settings whose default depends on the task
+	// came from (key → "default", a file, a variable, a flag…), recorded
+	// in the Result.
+	Origins   map[string]string
 	Workspace string
 	RunID     string
 	// Limits bound each candidate call.
@@ -522,7 +526,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		KnownExamples: len(e.st.Examples), RandomInputs: e.st.RandomCount,
 		Examples: e.examples(), Events: e.st.Records, Tokens: e.st.Tokens,
 		CoverageUncoveredAtEnd: nonNil(task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())),
-		Settings:               s, Workspace: e.spec.Workspace, StartedAt: e.started,
+		Settings:               s, Origins: e.spec.Origins, Workspace: e.spec.Workspace, StartedAt: e.started,
 		Stamp: e.stamp,
 	}
 	if res.Events == nil {

@@ -152,8 +152,7 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	res, resumed, err := w.run(ctx, in, c, beat, log)
 	out.Timing.Run, out.Resumed = time.Since(t0).Seconds(), resumed
 	if res != nil {
-		r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
-		r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
+		r.FromRun(res)
 	}
 	if err != nil {
 		if errors.Is(err, runner.ErrConfig) {

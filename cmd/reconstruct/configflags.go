@@ -27,7 +27,7 @@ func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
 		case bool:
 			kind = "bool"
 		}
-		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: k.Usage, kind: kind})
+		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: k.FlagUsage(), kind: kind})
 	}
 	return addFlags(fs, flags)
 }

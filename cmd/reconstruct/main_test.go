@@ -218,8 +218,8 @@ func TestBadInputExits2AndCreatesNothing(t *testing.T) {
 		want   []string
 	}{
 		{name: "missing file", want: []string{"does not exist"}},
-		{name: "unknown key", config: string(good) + "workflow: {erly_stop: 3}\n", want: []string{"erly_stop"}},
-		{name: "wrong type", config: string(good) + "workflow: {early_stop: soon}\n", want: []string{"workflow.early_stop"}},
+		{name: "unknown key", config: strings.Replace(string(good), "workflow:\n", "workflow:\n  erly_stop: 3\n", 1), want: []string{"erly_stop"}},
+		{name: "wrong type", config: strings.Replace(string(good), "workflow:\n", "workflow:\n  early_stop: soon\n", 1), want: []string{"workflow.early_stop"}},
 		{name: "missing required", config: strings.Replace(string(good), "  kind: list\n", "", 1), want: []string{"task.kind"}},
 		// A value from a flag names the flag, not the file.
 		{name: "bad flag value", config: string(good), args: []string{"--sandbox", "vm"}, want: []string{"--sandbox (sandbox.kind)", `unknown value "vm" (want auto, process or docker)`}},

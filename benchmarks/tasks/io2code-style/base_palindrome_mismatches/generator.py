@@ -1,0 +1,85 @@
+"""Random inputs for base_palindrome_mismatches: a word; 0 to 20 lowercase letters."""
+import json
+
+NAME = 'base_palindrome_mismatches'
+
+EDGE_CASES = [
+    '',
+    'a',
+    'ab',
+    'aba',
+    'abca',
+    'racecar',
+    'abcdef',
+    'aa',
+]
+
+
+def _draw(rng):
+    r = rng.random()
+    if r < 0.4:
+        half = [rng.choice("abcdefghij") for _ in range(rng.randint(0, 9))]
+        s = half + ([rng.choice("abc")] if rng.random() < 0.5 else []) + half[::-1]
+        if len(s) >= 2 and rng.random() < 0.5:
+            for _ in range(rng.randint(1, 3)):
+                s[rng.randrange(len(s))] = rng.choice("abc")
+        return "".join(s)
+    if r < 0.7:
+        return _words(rng, 20, VOCAB, 1)
+    return "".join(rng.choice("abc") for _ in range(rng.randint(0, 20)))
+
+
+VOCAB = ["a", "an", "the", "of", "and", "to", "in", "on", "or", "cat", "sky", "apple", "string", "rhythm",
+         "orange", "yellow", "quiet", "under", "brown", "jumps", "over", "lazy", "dog", "eagle", "island",
+         "school", "three", "queen", "banana", "strength", "it", "is", "spring", "tree", "idea", "umbrella",
+         "level", "noon", "window", "river", "music", "go", "we", "book", "little", "garden", "stop"]
+
+
+def _words(rng, max_len, vocab, max_words=9):
+    """Words from vocab (sometimes random letters) joined by single spaces, at most max_len characters."""
+    words = []
+    for _ in range(rng.randint(0, max_words)):
+        if rng.random() < 0.8:
+            w = rng.choice(vocab)
+        else:
+            w = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+        if len(" ".join(words + [w])) > max_len:
+            break
+        words.append(w)
+    return " ".join(words)
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)

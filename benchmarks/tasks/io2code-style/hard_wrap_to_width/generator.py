@@ -1,0 +1,79 @@
+"""Random inputs for hard_wrap_to_width: [text, width]: a text and a line width; text 0 to 60 characters of lowercase letters and spaces; width from 1 to 20."""
+import json
+
+NAME = 'hard_wrap_to_width'
+
+EDGE_CASES = [
+    ['', 5],
+    ['hello', 3],
+    ['a b c d', 3],
+    ['the quick brown fox jumps', 10],
+    ['one two', 7],
+    ['one two', 6],
+    ['  lots   of   space ', 20],
+    ['a', 1],
+]
+
+
+def _draw(rng):
+    text = _words(rng, 60, VOCAB, 12)
+    if rng.random() < 0.2:
+        text = "".join(c if c != " " else " " * rng.randint(1, 3) for c in text)[:60]
+    width = rng.randint(1, 20) if rng.random() < 0.4 else rng.randint(5, 15)
+    return [text, width]
+
+
+VOCAB = ["a", "an", "the", "of", "and", "to", "in", "on", "or", "cat", "sky", "apple", "string", "rhythm",
+         "orange", "yellow", "quiet", "under", "brown", "jumps", "over", "lazy", "dog", "eagle", "island",
+         "school", "three", "queen", "banana", "strength", "it", "is", "spring", "tree", "idea", "umbrella",
+         "level", "noon", "window", "river", "music", "go", "we", "book", "little", "garden", "stop"]
+
+
+def _words(rng, max_len, vocab, max_words=9):
+    """Words from vocab (sometimes random letters) joined by single spaces, at most max_len characters."""
+    words = []
+    for _ in range(rng.randint(0, max_words)):
+        if rng.random() < 0.8:
+            w = rng.choice(vocab)
+        else:
+            w = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+        if len(" ".join(words + [w])) > max_len:
+            break
+        words.append(w)
+    return " ".join(words)
+
+
+def generate(k, exclude, rng):
+    """Return k inputs, distinct from each other and from every input in exclude."""
+    seen = {_key(x) for x in exclude}
+    edges = list(EDGE_CASES)
+    out = []
+    attempts = 0
+    while len(out) < k:
+        attempts += 1
+        if attempts > 500 * (k + 10):
+            raise ValueError(f"{NAME}: found only {len(out)} fresh inputs of the {k} asked; the input space is exhausted")
+        if edges and rng.random() < 0.25:
+            x = edges.pop(rng.randrange(len(edges)))
+        else:
+            x = _draw(rng)
+        key = _key(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _norm(x):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return [_norm(v) for v in x]
+
+
+def _key(x):
+    """Identity of an input after JSON normalisation (1 and 1.0 are the same)."""
+    return json.dumps(_norm(x), sort_keys=True)
