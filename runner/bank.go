@@ -262,30 +262,33 @@ func ContinueRunWorkspace(ctx context.Context, b *bank.Bank, workspace, function
 // Workspace is the bank workspace name.
 func (r *BankRecorder) Workspace() string { return r.workspace }
 
-// RecordEvent appends the event to the workspace journal; the final event
-// also records the final program as a revision.
+// RecordEvent appends the event to the workspace journal. The final event
+// records the final program as a revision first: a final event in the
+// journal means the program is in the bank.
 func (r *BankRecorder) RecordEvent(ctx context.Context, ev workflow.Event) error {
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return err
 	}
+	if ev.Type == workflow.EventFinal {
+		var final struct {
+			Source string `json:"source"`
+		}
+		if err := json.Unmarshal(ev.Data, &final); err != nil {
+			return err
+		}
+		prog, err := bank.NewProgram(r.function, final.Source)
+		if err != nil {
+			return fmt.Errorf("final program: %w", err)
+		}
+		if err := r.update(ctx, map[string]bank.Value{"program": prog}, "final program"); err != nil {
+			return err
+		}
+	}
 	if err := r.bank.AppendEvents(ctx, r.workspace, []bank.Event{{Time: ev.Time, RunID: ev.RunID, Type: ev.Type, Data: data}}); err != nil {
 		return fmt.Errorf("bank journal of %s: %w", r.workspace, err)
 	}
-	if ev.Type != workflow.EventFinal {
-		return nil
-	}
-	var final struct {
-		Source string `json:"source"`
-	}
-	if err := json.Unmarshal(ev.Data, &final); err != nil {
-		return err
-	}
-	prog, err := bank.NewProgram(r.function, final.Source)
-	if err != nil {
-		return fmt.Errorf("final program: %w", err)
-	}
-	return r.update(ctx, map[string]bank.Value{"program": prog}, "final program")
+	return nil
 }
 
 // RecordExamples records a granted batch as a revision of the examples.

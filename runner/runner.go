@@ -106,8 +106,9 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 // observed example is lost or asked again, and the archive and counts are
 // restored. The run's own recorded configuration is used. A run stopped by
 // Ctrl-C or SIGTERM, or ended by an infrastructure failure, resumes from
-// its last checkpoint; one that reached a stop of the protocol is finished
-// (workflow.ErrFinished).
+// its last checkpoint; one killed during its final selection completes it;
+// one that reached a stop of the protocol and recorded its final selection
+// is finished (workflow.ErrFinished).
 func Resume(ctx context.Context, location, run string, opts Options) (*workflow.Result, error) {
 	l := &launch{opts: opts}
 	r, err := l.recorded(ctx, location, run, "")
@@ -126,7 +127,7 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
-	l.c, l.runID, l.state = c, r.events[0].RunID, st
+	l.c, l.runID, l.state, l.finish = c, r.events[0].RunID, st, workflow.PendingFinal(r.events)
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 		// The bank is the record: the workspace's journal files are
 		// rewritten from it, so that both hold the same events one for one.
@@ -308,6 +309,9 @@ type launch struct {
 	runID string
 	state *workflow.State
 	fork  bool
+	// finish is the stop a resumed run reached without recording its
+	// final selection (workflow.Spec.Finish).
+	finish string
 	// started is recorded in the run_started event (the workflow adds the
 	// task and the settings).
 	started workflow.RunStarted
@@ -467,7 +471,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	}
 	spec := workflow.Spec{
 		Task: c.Task.Describe(), Settings: c.Workflow, Origins: c.Origins, Workspace: workspace, RunID: l.runID,
-		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Started: startData,
+		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Finish: l.finish, Started: startData,
 	}
 	started = true
 	res, runErr := workflow.Run(ctx, spec, deps)

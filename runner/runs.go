@@ -22,10 +22,12 @@ type RunInfo struct {
 	Workspace     string            `json:"workspace,omitempty"`
 	ForkedFrom    string            `json:"forked_from,omitempty"`
 	StartedAt     time.Time         `json:"started_at"`
-	// Status is "finished" for a run that reached a stop of the protocol;
+	// Status is "finished" for a run that reached a stop of the protocol
+	// and recorded its final selection (its final program and result);
 	// "stopped" for one cancelled or ended by an infrastructure failure, and
 	// "interrupted" for one that recorded no stop (killed, or still
-	// running): those two can be continued with run --resume.
+	// running) or was killed during its final selection (StopReason says
+	// which stop it reached): those two can be continued with run --resume.
 	Status     string         `json:"status"`
 	StopReason string         `json:"stop_reason,omitempty"`
 	Error      string         `json:"error,omitempty"`
@@ -123,6 +125,10 @@ func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
 		info.Status, info.StopReason, info.Error = "interrupted", "", ""
 	case workflow.Resumable(stop):
 		info.Status = "stopped"
+	case !workflow.Finished(events):
+		// Killed during its final selection: its stop is kept, and
+		// --resume completes the selection.
+		info.Status = "interrupted"
 	default:
 		info.Status = "finished"
 	}

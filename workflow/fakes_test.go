@@ -231,11 +231,19 @@ type memRecorder struct {
 	events   []Event
 	examples []task.Example
 	fail     error
+	// killedAt, when set, is an event type at which the process "dies":
+	// that event and every later one are lost.
+	killedAt string
+	killed   bool
 }
 
 func (m *memRecorder) RecordEvent(_ context.Context, ev Event) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.killed || ev.Type == m.killedAt {
+		m.killed = true
+		return errInfra
+	}
 	m.events = append(m.events, ev)
 	return m.fail
 }

@@ -49,6 +49,10 @@ type Spec struct {
 	// Fork marks Resume as the starting point of a new run forked from
 	// another (its journal starts with run_started, not run_resumed).
 	Fork bool
+	// Finish, with Resume, is the stop of the protocol a run reached
+	// without recording its final selection (PendingFinal): the resumed
+	// run only selects and records its final program.
+	Finish string
 	// Started is recorded in the run_started event, its task, settings and
 	// (for a fork) starting state filled in: the runner gives the
 	// configuration and the bank workspace.
@@ -94,7 +98,12 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		}
 		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
-	if runErr == nil {
+	switch {
+	case runErr != nil:
+	case spec.Resume != nil && spec.Finish != "":
+		// Killed during its final selection: the loop is over.
+		stop = spec.Finish
+	default:
 		stop, runErr = e.loop(ctx)
 	}
 	if runErr != nil && ctx.Err() != nil {
@@ -517,7 +526,11 @@ func (e *engine) recordExamples(ctx context.Context, exs []task.Example) error {
 }
 
 // finalize selects the final program among this run's candidates on the
-// final example set, writes candidate.py and result.json.
+// final example set, records it (the final event, after the program is in
+// the bank), writes candidate.py and result.json, and ends the journal
+// with run_finished: a run killed before that is not finished, and its
+// resume completes the selection (Spec.Finish), recording its stop again
+// after the run_resumed event.
 func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Result, error) {
 	s := e.settings()
 	res := &Result{
@@ -576,6 +589,11 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	}
 	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), JournalPerm); err != nil {
 		ferr = errors.Join(ferr, err)
+	}
+	if ferr == nil {
+		if err := e.event(ctx, EventRunFinished, e.st.Iteration, RunFinished{StopReason: stop, FinalCandidate: res.FinalCandidate}); err != nil {
+			ferr = err
+		}
 	}
 	return res, ferr
 }
