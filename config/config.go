@@ -99,6 +99,10 @@ type Oracle struct {
 	HTTP    string        `mapstructure:"http" json:"http,omitempty"`
 	Timeout time.Duration `mapstructure:"timeout" json:"timeout"`
 	Retries int           `mapstructure:"retries" json:"retries"`
+	// MaxOutputDepth and MaxOutputKB bound what the hidden program
+	// answers (oracle.Bounds).
+	MaxOutputDepth int `mapstructure:"max_output_depth" json:"max_output_depth"`
+	MaxOutputKB    int `mapstructure:"max_output_kb" json:"max_output_kb"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.

@@ -78,6 +78,13 @@ const (
 	// programs (synth.DefaultProposeTimeLimit).
 	DefaultSynthProposeTime = 400 * time.Millisecond
 	defaultOracleTimeout    = 10 * time.Second
+	// DefaultMaxOutputDepth and DefaultMaxOutputKB bound the hidden
+	// program's outputs (task.oracle.max_output_*).
+	DefaultMaxOutputDepth = 100
+	DefaultMaxOutputKB    = 1024
+	// MaxOutputKBLimit is the most task.oracle.max_output_kb may be: what
+	// a command or an endpoint can send at most.
+	MaxOutputKBLimit = 16 << 10
 )
 
 // Table is every configuration key, in the order docs/config.md lists them.
@@ -98,6 +105,8 @@ var Table = []Key{
 	{Name: "task.oracle.http", Default: "", Shown: "—", Doc: "an endpoint: each input POSTed as JSON; 2xx body = output, 4xx = invalid input, 5xx/429/timeouts retried"},
 	{Name: "task.oracle.timeout", Default: defaultOracleTimeout, Doc: "per-input limit for the hidden program (reaching it twice is a broken task, exit 3)"},
 	{Name: "task.oracle.retries", Default: 3, Doc: "HTTP retries before an infrastructure error (exit 3)"},
+	{Name: "task.oracle.max_output_depth", Default: DefaultMaxOutputDepth, Doc: fmt.Sprintf("deepest nesting of an output of the hidden program (at most %d); a deeper one stops the run as a mistake of the task (exit 2)", task.MaxDepth)},
+	{Name: "task.oracle.max_output_kb", Default: DefaultMaxOutputKB, Doc: fmt.Sprintf("largest output of the hidden program, as JSON text (at most %d); a larger one stops the run as a mistake of the task (exit 2), as does an output that is not UTF-8", MaxOutputKBLimit)},
 	{Name: "task.random_inputs.python", Shown: "none", Path: true, Doc: "a generator file: `generate(k, exclude, rng)` returns k fresh JSON-able inputs"},
 	{Name: "task.random_inputs.function", Shown: "`generate`", Doc: "the generator function"},
 	{Name: "task.heldout", Default: "", Shown: "`heldout.jsonl` beside the file, if present", Path: true, Doc: "held-out tests; read only by `score` and the benchmark runner, never by an agent"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 )
@@ -63,6 +64,13 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 			answers[i] = Answer{Output: o.Output}
 		case sandbox.StatusError:
 			answers[i] = Answer{Invalid: describe(o)}
+		case sandbox.StatusBadOutput:
+			if strings.Contains(o.Error, "nested too deeply") {
+				return nil, &BoundError{Index: i + 1, Input: inputs[i], Key: KeyMaxDepth, Detail: "is nested too deeply for JSON"}
+			}
+			return nil, fmt.Errorf("python oracle %s: input %d: %s", p.name, i+1, describe(o))
+		case sandbox.StatusOutputLimit:
+			return nil, &BoundError{Index: i + 1, Input: inputs[i], Key: KeyMaxBytes, Detail: fmt.Sprintf("is over its output limit of %d KB: %s", p.limits.WithDefaults().OutputBytes>>10, describe(o))}
 		default:
 			if kind := failKind(o.Status); kind != "" {
 				return nil, &FailureError{Index: i + 1, Input: inputs[i], Kind: kind, Limit: p.limitOf(kind), Detail: describe(o)}

@@ -492,21 +492,32 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	return res, runErr
 }
 
-// NewOracle builds the configured oracle.
+// NewOracle builds the configured oracle, its answers bounded by
+// task.oracle.max_output_depth and max_output_kb: an answer beyond them is
+// a configuration error (the task's) naming the bound.
 func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
+	o, err := newOracle(c, box)
+	if err != nil {
+		return nil, err
+	}
+	b := oracle.Bounds{MaxDepth: c.Task.Oracle.MaxOutputDepth, MaxBytes: c.Task.Oracle.MaxOutputKB << 10}
+	return taskOracle{oracle.Bounded(o, b), c.File}, nil
+}
+
+func newOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	o := c.Task.Oracle
+	// A Python hidden program's outputs are bounded in its sandbox too.
+	lim := Limits(c)
+	lim.Timeout = o.Timeout
+	lim.OutputBytes = int64(o.MaxOutputKB) << 10
 	switch {
 	case c.Task.Factory != "":
 		b, err := loadBinding(c)
 		if err != nil {
 			return nil, err
 		}
-		lim := Limits(c)
-		lim.Timeout = o.Timeout
 		return oracle.NewPythonProgram(box, b.Program(binding.EntryOracle), "task.factory "+c.Task.Factory, lim), nil
 	case o.Python != "":
-		lim := Limits(c)
-		lim.Timeout = o.Timeout
 		return oracle.NewPython(box, o.Python, o.Function, lim), nil
 	case len(o.Command) > 0 && o.OnHost:
 		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
@@ -516,6 +527,22 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 		return oracle.NewHTTP(o.HTTP, o.Timeout, o.Retries), nil
 	}
 	return nil, fmt.Errorf("%w: %s: task.oracle: no hidden program configured", ErrConfig, c.File)
+}
+
+// taskOracle marks an answer beyond the task's bounds (oracle.BoundError)
+// as a configuration error of the task file.
+type taskOracle struct {
+	oracle.Oracle
+	file string
+}
+
+func (o taskOracle) Query(ctx context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
+	answers, err := o.Oracle.Query(ctx, inputs)
+	var bound *oracle.BoundError
+	if errors.As(err, &bound) {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, o.file, err)
+	}
+	return answers, err
 }
 
 // sandboxArgv is the command of a command oracle as its sandbox runs it:

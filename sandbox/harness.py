@@ -101,6 +101,24 @@ class _Encoded(str):
 _DEFERRED = frozenset((int, float, str, bool, type(None)))
 
 
+# The recursion limit under which results are encoded: a program may raise
+# its own, but a value nested deeper than this is no output (bad_output),
+# not a message the server cannot decode (its own limit is the default).
+ENCODE_DEPTH = 900
+
+
+def _bounded(encode, v):
+    """encode(v) under ENCODE_DEPTH, the program's own limit restored."""
+    limit = sys.getrecursionlimit()
+    if limit == ENCODE_DEPTH:
+        return encode(v)
+    sys.setrecursionlimit(ENCODE_DEPTH)
+    try:
+        return encode(v)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def _to_json(v):
     """_encode(v), with the common scalars done without building an encoder."""
     t = type(v)
@@ -110,7 +128,7 @@ def _to_json(v):
         return _encode_str(v)
     if t is float and v == v and v != _INF and v != -_INF:
         return float.__repr__(v)
-    return _encode(v)
+    return _bounded(_encode, v)
 
 
 def _err(msg):
@@ -508,7 +526,7 @@ class _Child:
         vals = self.vals
         if not self.encoded:
             try:
-                text = _encode(vals)
+                text = _bounded(_encode, vals)
             except (TypeError, ValueError, RecursionError, MemoryError):
                 text = None
             if text is not None and len(text) <= self.out_limit:

@@ -311,3 +311,36 @@ func surrogateAt(s string) (rune, bool) {
 	}
 	return rune(s[0]&0x0f)<<12 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), true
 }
+
+// MaxDepth is the deepest nesting of a value a run records: an example's
+// input or output, or a candidate's output quoted in feedback. The bank
+// holds JSON nested up to 200 levels, records around the value included;
+// a hidden program's outputs have a lower, configurable bound
+// (task.oracle.max_output_depth), at most this.
+const MaxDepth = 150
+
+// Depth is the nesting depth of a JSON text: 0 for a scalar, 1 for a flat
+// array or object, and so on. It only counts brackets outside strings and
+// does not check the text otherwise.
+func Depth(raw []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}

@@ -187,3 +187,22 @@ func TestStageScore(t *testing.T) {
 		t.Errorf("StageScore clamps at 0: %v", got)
 	}
 }
+
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`"[[["`, 0},
+		{`[]`, 1},
+		{`[1, {"a": [2]}]`, 3},
+		{`["\"[", [[]]]`, 3},
+		{`{"a\\": "]"}`, 1},
+	}
+	for _, tt := range tests {
+		if got := Depth([]byte(tt.in)); got != tt.want {
+			t.Errorf("Depth(%s) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
