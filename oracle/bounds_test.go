@@ -11,7 +11,7 @@ import (
 type answering []Answer
 
 func (a answering) Query(context.Context, []json.RawMessage) ([]Answer, error) { return a, nil }
-func (a answering) Close() error                                                { return nil }
+func (a answering) Close() error                                               { return nil }
 
 func TestBounded(t *testing.T) {
 	b := Bounds{MaxDepth: 3, MaxBytes: 16}
