@@ -1282,6 +1282,9 @@ class Server:
         # kept between requests) and the key of its program and limits.
         self.resident = None
         self.resident_key = None
+        # The limits the harness started with: its zygote's and its spare
+        # children's too (but those a spare sets while idle, _PRESET).
+        self.limits = _limits(0)
         # Forked now, before the first request is read: clean.
         self.zygote = _Zygote(cfg)
         self.zygote.start(fresh=False)
@@ -1289,6 +1292,13 @@ class Server:
     # -- children
 
     def fork(self, warm=False):
+        # A zygote whose limits a program lowered would hand them to every
+        # child: it is replaced by a fresh one, which gets the harness's.
+        if self.zygote.pid and self.limits is not None:
+            bad = _lowered(_limits(self.zygote.pid), self.limits)
+            if bad:
+                _err("the zygote's limits were changed (%s): starting a fresh one" % bad)
+                self.zygote.stop()
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         pfd = os.memfd_create("progress", os.MFD_CLOEXEC)
@@ -1343,12 +1353,45 @@ class Server:
         response) rather than handed a job it would never run."""
         while self.spares:
             w = self.spares.pop(0)
-            if _intact(w.pid):
+            if _intact(w.pid) and not self.changed_limits(w.pid):
                 return w
             w.signal()
             w.release()
             self.dead.append(w)
         return None
+
+    def changed_limits(self, pid):
+        """What of a spare child's limits differs from what the harness
+        gave it ("" when nothing does): a program sharing its uid may have
+        lowered them with prlimit, and they would then be the next job's."""
+        if self.limits is None:
+            return ""
+        bad = _lowered(_limits(pid), self.limits, _PRESET)
+        if bad:
+            _err("a spare child's limits were changed (%s): it is replaced" % bad)
+        return bad
+
+    def check_limits(self):
+        """Restore the harness's own soft limits if a program changed them;
+        raise _Poisoned if it lowered a hard limit, which nothing can raise
+        again."""
+        if self.limits is None:
+            return
+        have = _limits(0)
+        if have is None:
+            raise _Poisoned("its limits cannot be read")
+        hard = []
+        for r, (soft, cap) in self.limits.items():
+            h_soft, h_cap = have[r]
+            if h_cap != cap:
+                hard.append("%s %s, was %s" % (_RLIMIT_NAMES.get(r, r), (h_soft, h_cap), (soft, cap)))
+            elif h_soft != soft:
+                try:
+                    resource.setrlimit(r, (soft, cap))
+                except (OSError, ValueError) as e:
+                    hard.append("%s: %s" % (_RLIMIT_NAMES.get(r, r), e))
+        if hard:
+            raise _Poisoned("; ".join(hard))
 
     def drop_resident(self):
         """Kill the resident child, if any (reaped after the response)."""
@@ -1697,9 +1740,16 @@ class Server:
                 if not line.strip():
                     continue
                 self.respond(self.handle(line))
-                self.clean()
+                try:
+                    self.clean()
+                finally:
+                    self.check_limits()
                 self.reap()
                 self.refill(stdin, REFILL_GRACE)
+        except _Poisoned as e:
+            # The next request finds the harness gone, and the client runs
+            # it on a fresh one that no program has touched.
+            _err("warning: the harness's limits were lowered by a program (%s): it exits, to be replaced" % e)
         finally:
             for w in self.spares:
                 w.kill()
@@ -1764,6 +1814,44 @@ def _intact(pid):
         if key in (b"SigPnd", b"ShdPnd") and int(value.strip() or b"0", 16) != 0:
             return False
     return True
+
+
+# Every resource limit a process has; a program sharing the harness's uid
+# (in a container, or the caller's in the process sandbox when it is not
+# root) can lower any of them for the harness, its zygote and its spare
+# children with prlimit, and nothing can raise a hard limit again.
+_RLIMITS = tuple(getattr(resource, n) for n in sorted(dir(resource)) if n.startswith("RLIMIT_"))
+
+
+def _limits(pid):
+    """{resource: (soft, hard)} of process pid (0: this one); None when they
+    cannot be read (the process is gone)."""
+    try:
+        return {r: resource.prlimit(pid, r) for r in _RLIMITS}
+    except (OSError, ValueError):
+        return None
+
+
+def _lowered(have, want, preset=None):
+    """The limits in have that differ from want (for a resource of preset,
+    its preset value is right too), as text; "" when none does."""
+    if have is None:
+        return "unreadable"
+    bad = []
+    for r, w in want.items():
+        h = have.get(r)
+        if h == w or (preset and r in preset and h == (preset[r], preset[r])):
+            continue
+        bad.append("%s %s, was %s" % (_RLIMIT_NAMES.get(r, r), h, w))
+    return "; ".join(bad)
+
+
+_RLIMIT_NAMES = {getattr(resource, n): n for n in dir(resource) if n.startswith("RLIMIT_")}
+
+
+class _Poisoned(Exception):
+    """The harness's own limits were lowered by a program: it can no longer
+    serve as it did, and exits so that a fresh one replaces it."""
 
 
 def _zombie(pid):

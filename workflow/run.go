@@ -2,6 +2,8 @@ package workflow
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,6 +138,20 @@ type engine struct {
 	// repeats is the progress output's count of sessions not printed
 	// because they repeated the one before (a stall).
 	repeats progressRepeats
+	// tainted holds the digests of programs whose re-scoring for the final
+	// selection ended in an infrastructure error: never the final program,
+	// whatever their archived evaluation says (a candidate may break the
+	// sandbox that evaluates the next one, its own re-scoring included).
+	tainted map[string]bool
+}
+
+// taint marks a program whose re-scoring ended in an infrastructure error.
+func (e *engine) taint(source []byte) {
+	if e.tainted == nil {
+		e.tainted = map[string]bool{}
+	}
+	sum := sha256.Sum256(source)
+	e.tainted[hex.EncodeToString(sum[:])] = true
 }
 
 // progressRepeats collapses the progress lines of sessions that repeat
@@ -214,6 +230,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	}
 	ev, err := e.evaluate(ctx, string(source), e.st.Examples)
 	if err != nil {
+		// Not archived: never the final program.
 		return "", fmt.Errorf("evaluate candidate iter_%03d: %w", it, err)
 	}
 	memorised := e.embedded(ev.Analysis)
@@ -608,7 +625,9 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // fails (the sandbox is gone: Docker stopped, say), the candidates are
 // ranked on their archived evaluations instead — those on the final set
 // first, then those on the most examples — and the error is returned
-// beside the choice.
+// beside the choice. A program whose re-scoring ended in an
+// infrastructure error is never chosen (tainted); nor is the candidate of
+// an iteration whose evaluation did, which is not archived.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	type scored struct {
 		ev  Evaluation
@@ -642,6 +661,9 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 	}
 	for i := range recs {
 		rec := recs[i]
+		if e.tainted[rec.SHA256] {
+			continue
+		}
 		sc, ok := cache[rec.SHA256]
 		if !ok {
 			src, err := e.deps.Archive.Source(rec)
@@ -655,10 +677,11 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
 				if err != nil {
 					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
-					e.log.Warn("the final program is chosen on the archived evaluations", zap.Error(rescoreErr))
-				} else {
-					ev = rescored
+					e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
+					e.taint(src)
+					continue
 				}
+				ev = rescored
 			}
 			sc = scored{ev, src}
 			cache[rec.SHA256] = sc

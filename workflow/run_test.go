@@ -700,3 +700,45 @@ func TestResumeCompletesAnInterruptedFinalSelection(t *testing.T) {
 		t.Errorf("resume of the finished run: %v, want ErrFinished", err)
 	}
 }
+
+// brokenAfter is fakeEvaluator whose calls fail, as a broken sandbox's do,
+// once a program named poison has been evaluated: what a candidate that
+// breaks the sandbox for the next evaluation leaves.
+type brokenAfter struct {
+	fakeEvaluator
+	mu     sync.Mutex
+	broken bool
+}
+
+func (b *brokenAfter) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.broken {
+		return nil, errInfra
+	}
+	if progName(req.Program.Source) == "poison" {
+		b.broken = true
+	}
+	return b.fakeEvaluator.Call(ctx, req)
+}
+
+// Finding 5 of the security issue: a candidate that broke the sandbox for
+// the next evaluation ended the run with an infrastructure error and was
+// chosen as its final program. The final selection re-scores it on the
+// examples it has not seen; that ending in an infrastructure error, it is
+// not chosen on its archived evaluation.
+func TestNoFinalProgramFromAFailedEvaluation(t *testing.T) {
+	// poison is double that breaks the sandbox: it passes, is promoted,
+	// and the next session's evaluation fails.
+	programs["poison"] = programs["double"]
+	t.Cleanup(func() { delete(programs, "poison") })
+	h := newHarness(t, "poison", "double")
+	h.eval = &brokenAfter{}
+	res, err := h.run(context.Background(), settings(nil), task.KindInt)
+	if !errors.Is(err, errInfra) || res.StopReason != StopError {
+		t.Fatalf("run: %v, stop %s; want the infrastructure error", err, res.StopReason)
+	}
+	if res.FinalProgram != "" {
+		t.Errorf("final program %q: a program whose re-scoring failed was chosen", res.FinalProgram)
+	}
+}

@@ -476,3 +476,9 @@ func TestScratchSandbox(t *testing.T) {
 func TestResident(t *testing.T) {
 	sandboxtest.Resident(t, newSandbox(t, Options{}))
 }
+
+// TestPoisonedLimits: a candidate cannot lower the limits of the processes
+// that run the next one (sandboxtest.PoisonedLimits).
+func TestPoisonedLimits(t *testing.T) {
+	sandboxtest.PoisonedLimits(t, scratchSandbox)
+}
