@@ -235,3 +235,72 @@ func TestLossyComparisonsForgeNoPass(t *testing.T) {
 		}
 	})
 }
+
+// seeingOracle is a hidden program that reads every file of its directory
+// and answers which secrets it found there.
+const seeingOracle = `import os
+
+
+def f(x):
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise ValueError("an integer")
+    found = set()
+    top = os.path.dirname(os.path.abspath(__file__))
+    for d, _, files in os.walk(top):
+        for n in files:
+            try:
+                with open(os.path.join(d, n), "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            # Spelt so that this file does not hold them.
+            for m in ("HELDOUT", "CANDIDATE", "BANK"):
+                if (m + "-SECRET").encode() in data:
+                    found.add(m)
+    return sorted(found)
+`
+
+// Finding 9 of the security issue: the hidden program read the held-out
+// tests through a hard link in the task directory, and the candidates,
+// because the default workspace lies in the task directory its sandbox
+// sees. Its sandbox sees a copy of its directory with neither, in either
+// sandbox; the run goes as usual.
+func TestHiddenProgramSeesNoHeldoutNorCandidates(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir, agentDir := t.TempDir(), t.TempDir()
+		testenv.WriteFiles(t, agentDir, map[string]string{
+			"cand.py":     "def solve(x):\n    # CANDIDATE-SECRET\n    return []\n",
+			"replay.yaml": "candidates:\n  - file: cand.py\nproposals:\n  - inputs: [1, 2]\n  - inputs: [3, 4, 5, 6]\n  - inputs: [8, 9, 10, 11, 12, 13]\n",
+		})
+		testenv.WriteFiles(t, dir, map[string]string{
+			"hidden.py":     seeingOracle,
+			"heldout.jsonl": `{"input": 7, "output": ["HELDOUT-SECRET"]}` + "\n",
+			"task.yaml": "task: {name: seeing, input_type: an integer, kind: int, oracle: {python: hidden.py, function: f}}\n" +
+				"agent: {kind: replay, replay: {script: " + filepath.Join(agentDir, "replay.yaml") + "}}\nworkflow: {max_iterations: 3}\n",
+		})
+		if err := os.Link(filepath.Join(dir, "heldout.jsonl"), filepath.Join(dir, "tests.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			// The workspace and the bank where a careless user puts them: in
+			// the task directory.
+			"workspace": filepath.Join(dir, "runs", "seeing"), "bank.path": filepath.Join(dir, "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Examples) < 6 {
+			t.Fatalf("%d examples: the run stopped early (%s): %+v %+v", len(res.Examples), res.StopReason, res.Examples, res.Events)
+		}
+		for _, ex := range res.Examples {
+			if string(ex.Output) != "[]" {
+				t.Errorf("input %s: the hidden program found %s", ex.Input, ex.Output)
+			}
+		}
+	})
+}

@@ -44,8 +44,6 @@ ANALYSE_TIMEOUT = 10.0
 # Cap on the sum of the outputs of one call response.
 RESPONSE_CAP = 256 << 20
 ERROR_CAP = 2000
-PRELOAD_FILES = 64
-PRELOAD_BYTES = 8 << 20
 # The child sends buffered results at least this often (seconds), so that a
 # later hang loses little finished work.
 FLUSH_INTERVAL_NS = 10_000_000
@@ -408,58 +406,6 @@ class _Capture:
         self.state["over"] = False
 
 
-class _Preloaded:
-    """Serves the .py files next to a path program from memory, read before
-    the child dropped privileges, so that a hidden program in a directory the
-    sandbox uid cannot read still imports its neighbours."""
-
-    def __init__(self, files):
-        self.files = files
-
-    def find_spec(self, name, path=None, target=None):
-        if name in self.files:
-            return importlib.util.spec_from_loader(name, self, origin=self.files[name][0])
-        return None
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module):
-        path, src = self.files[module.__name__]
-        module.__file__ = path
-        exec(compile(src, path, "exec"), module.__dict__)
-
-
-def _preload(path):
-    """Read the program and its neighbouring modules (as root, before the drop)."""
-    with open(path, "rb") as f:
-        main = f.read()
-    d = os.path.dirname(os.path.abspath(path))
-    files = {}
-    total = 0
-    try:
-        names = sorted(os.listdir(d))
-    except OSError:
-        names = []
-    for name in names:
-        if not name.endswith(".py") or len(files) >= PRELOAD_FILES:
-            continue
-        p = os.path.join(d, name)
-        mod = name[:-3]
-        if not mod.isidentifier():
-            continue
-        try:
-            if not os.path.isfile(p) or os.path.getsize(p) + total > PRELOAD_BYTES:
-                continue
-            with open(p, "rb") as f:
-                src = f.read()
-        except OSError:
-            continue
-        total += len(src)
-        files[mod] = (p, src)
-    return main, files
-
-
 # The limits a child sets (see _Child.sandbox).
 _LIMITED = (resource.RLIMIT_CORE, resource.RLIMIT_FSIZE, resource.RLIMIT_NPROC, resource.RLIMIT_AS, resource.RLIMIT_NOFILE)
 
@@ -564,15 +510,17 @@ class _Child:
         drop_privileges(_libc(), self.cfg.get("uid"), self.cfg.get("gid"), no_new_privs=pre)
 
     def read_program(self, program):
-        """Read the program (as root: before sandbox()). Returns (source,
+        """Read the program, as the sandbox's user (after sandbox(): a
+        task's files are never read as root, so a link in a task directory
+        to a file only root may read gives nothing). Returns (source,
         details for exec_program) or (None, error text)."""
         fname = program.get("function") or ""
         path = program.get("path")
         source = program.get("source")
-        files = {}
         if path:
             try:
-                raw, files = _preload(path)
+                with open(path, "rb") as f:
+                    raw = f.read()
             except OSError as e:
                 return None, _exc_text(e)
             filename = path
@@ -581,14 +529,12 @@ class _Child:
             raw = source if source is not None else ""
             filename = "<candidate>"
             modname = "candidate"
-        return raw, (filename, modname, files, fname)
+        return raw, (filename, modname, fname)
 
     def exec_program(self, raw, meta):
         """Run the program's module code; returns (function, None) or (None,
         error text)."""
-        filename, modname, files, fname = meta
-        if files:
-            sys.meta_path.insert(0, _Preloaded(files))
+        filename, modname, fname = meta
         if filename != "<candidate>":
             sys.path.insert(0, os.path.dirname(os.path.abspath(filename)))
         mod = types.ModuleType(modname)
@@ -634,11 +580,11 @@ def _run_call(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "load", "ok": False, "error": meta})
         return
-    child.sandbox(limits)
     sys.stdout = sys.__stdout__ = capture
     sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
     fn, err = child.exec_program(raw, meta)
@@ -715,11 +661,11 @@ def _run_generate(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + meta})
         return
-    child.sandbox(limits)
     sys.stdout = sys.__stdout__ = capture
     sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
     fn, err = child.exec_program(raw, meta)
@@ -772,9 +718,9 @@ def _run_resident(child, job, req_fd):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is not None:
-        child.sandbox(limits)
         sys.stdout = sys.__stdout__ = capture
         sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
         fn, err = child.exec_program(raw, meta)
@@ -899,9 +845,10 @@ _PRESANDBOXED = []
 def _presandbox():
     """What a spare child can do of sandbox() before it knows its job, off
     the request path: the limits that are the same for every job, and
-    no_new_privs (with the ambient capabilities cleared). Neither stops
-    it reading the job's program as root, nor holds for a process it has
-    not yet started: it runs no code but the harness's until its job."""
+    no_new_privs (with the ambient capabilities cleared). It runs no code
+    but the harness's until its job; the uid and the memory and file-size
+    limits, which depend on the job, are set when it comes, before its
+    program is read."""
     for res, val in _PRESET.items():
         resource.setrlimit(res, (val, val))
     libc = _libc()
@@ -1006,8 +953,7 @@ def _zygote_main(sock, cfg):
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     # Once here rather than in every child (it keeps the capabilities the
-    # zygote holds: a child still reads a program as root before it drops
-    # them).
+    # zygote holds; a child drops them before it reads its job's program).
     drop_bounding_set(libc)
     _BOUNDING_SET_EMPTY.append(True)
     # Python's objects for the standard streams close their descriptors

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/sandbox/docker"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
@@ -28,14 +29,7 @@ func TestHostileOutputsAreBounded(t *testing.T) {
 	deep := func(levels, width int) string {
 		return "import sys\nsys.setrecursionlimit(100000)\n\n\ndef f(x):\n    v = 'x' * " + itoa(width) + "\n    for _ in range(" + itoa(levels) + "):\n        v = [v]\n    return v\n"
 	}
-	tests := []struct {
-		name   string
-		files  map[string]string
-		oracle string // the task.yaml oracle line
-		extra  string
-		code   int
-		want   string
-	}{
+	tests := []outputCase{
 		{name: "an answer 250 levels deep", files: map[string]string{"hidden.py": deep(250, 1)}, oracle: "{python: hidden.py, function: f}",
 			code: 2, want: "task.oracle.max_output_depth: the hidden program's answer to input 1 (1) is nested 250 levels deep, more than 100"},
 		{name: "two 10-KB answers 5,000 levels deep", files: map[string]string{"hidden.py": deep(5000, 10000)}, oracle: "{python: hidden.py, function: f}",
@@ -56,9 +50,35 @@ func TestHostileOutputsAreBounded(t *testing.T) {
 		{name: "a candidate answering 300 levels deep", files: map[string]string{"hidden.py": "def f(x):\n    return x\n"}, oracle: "{python: hidden.py, function: f}",
 			extra: "deep", code: 1},
 	}
+	for _, kind := range []string{"process", "docker"} {
+		t.Run(kind, func(t *testing.T) {
+			if kind == "docker" {
+				testenv.NeedDocker(t)
+				if ok, reason := docker.Available(t.Context(), docker.DefaultImage()); !ok {
+					testenv.Skip(t, reason)
+				}
+			}
+			hostileOutputs(t, kind, tests)
+		})
+	}
+}
+
+type outputCase struct {
+	name   string
+	files  map[string]string
+	oracle string // the task.yaml oracle line
+	extra  string
+	code   int
+	want   string
+}
+
+func hostileOutputs(t *testing.T, kind string, tests []outputCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			cand := "def solve(x):\n    return x\n"
 			if tt.extra == "deep" {
 				cand = "def solve(x):\n    v = x\n    for _ in range(300):\n        v = [v]\n    return v\n"
@@ -67,7 +87,7 @@ func TestHostileOutputsAreBounded(t *testing.T) {
 				"cand.py":     cand,
 				"replay.yaml": "candidates:\n  - file: cand.py\nproposals:\n  - inputs: [1, 2]\n",
 				"task.yaml": "task: {name: bounded, input_type: an integer, kind: int, oracle: " + tt.oracle + "}\n" +
-					"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\nsandbox: {kind: process, call_timeout: 60s}\n",
+					"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2}\nsandbox: {kind: " + kind + ", call_timeout: 60s}\n",
 			}
 			for k, v := range tt.files {
 				files[k] = v

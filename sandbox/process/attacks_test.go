@@ -28,7 +28,8 @@ func TestAttacks(t *testing.T) {
 		Kind: "process",
 		Eval: scratchSandbox,
 		Oracle: func(t *testing.T, dir string) sandbox.Sandbox {
-			return newSandbox(t, Options{Dir: dir, Hide: []string{"heldout.jsonl"}})
+			st := sandboxtest.OracleStage(t, dir)
+			return sandbox.Staged(newSandbox(t, Options{Dir: st.Dir}), st)
 		},
 		Agent: func(t *testing.T, ws string) sandbox.Sandbox { return newSandbox(t, Options{Dir: ws}) },
 		Generation: func(b sandbox.Sandbox) string {
