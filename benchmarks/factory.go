@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
@@ -157,4 +158,42 @@ func writeHeldout(files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// FactoryTask is one (task, repeat) of a factory sweep, bound: what another
+// engine needs to run it as the local one does.
+type FactoryTask struct {
+	// ID is the task's id, with "#r<k>" for repeats after the first; Task
+	// is the id without it.
+	ID, Task string
+	Repeat   int
+	// Config is the task's configuration, bound (Task.Bound is set).
+	Config *config.Config
+	// Heldout are the held-out tests, one JSON object a line.
+	Heldout []byte
+	// ConfigSHA256 identifies the settings (TaskResult.ConfigSHA256).
+	ConfigSHA256 string
+}
+
+// FactoryTasks binds every task of the factory sweep s and collects its
+// held-out tests, as Execute does before it runs them; nothing is written.
+// Errors wrapping ErrRefused are the user's to fix.
+func (s *Sweep) FactoryTasks(ctx context.Context) ([]FactoryTask, error) {
+	s.Repeat = max(1, s.Repeat)
+	jobs, heldout, err := s.planFactory(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FactoryTask, len(jobs))
+	for i, j := range jobs {
+		tests := heldout[j.c.Task.Heldout]
+		if s.HeldoutDir != "" {
+			if tests, err = os.ReadFile(j.c.Task.Heldout); err != nil {
+				return nil, fmt.Errorf("%w: task %s: held-out tests: %w", ErrRefused, j.id, err)
+			}
+		}
+		task, _, _ := strings.Cut(j.id, "#")
+		out[i] = FactoryTask{ID: j.id, Task: task, Repeat: j.repeat, Config: j.c, Heldout: tests, ConfigSHA256: j.hash}
+	}
+	return out, nil
 }

@@ -8,12 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/reconstruct/reconstruct/sandbox"
@@ -46,15 +49,20 @@ const (
 	EntryHeldout   = "reconstruct_heldout"
 	EntryOnExample = "reconstruct_on_example"
 	EntryEvaluate  = "reconstruct_evaluate"
+	EntryTool      = "reconstruct_tool"
 )
 
-// Bounds of what Load reads; modules beyond them are imported from the
-// sandbox's view of the directory instead.
+// Bounds of what Load reads: a binding is copied into its sandbox whole,
+// so one that holds more is refused.
 const (
-	maxFiles = 400
-	maxBytes = 8 << 20
+	maxFiles = 2000
+	maxBytes = 64 << 20
 	maxDepth = 4
 )
+
+// HeldoutFile is the name of held-out tests in a task directory: a file of
+// that name is never copied into a sandbox with the binding.
+const HeldoutFile = "heldout.jsonl"
 
 // MinTimeout is the least time a factory or heldout call is given.
 const MinTimeout = 30 * time.Second
@@ -90,12 +98,16 @@ type Error struct {
 
 func (e *Error) Error() string { return "task.factory " + e.Factory + ": " + e.Msg }
 
-// Binding is a factory with its modules' sources read.
+// Binding is a factory with its files read: its modules' sources (served
+// to the shim from memory) and its package's other files (data, copied
+// into the oracle's sandbox with the modules by Stage).
 type Binding struct {
 	spec Spec
 	// Digests maps every file read (relative to Root) to its SHA-256.
 	Digests map[string]string
 	source  string
+	// files are the bytes of every file read, by path relative to Root.
+	files map[string][]byte
 }
 
 type pyFile struct {
@@ -103,11 +115,14 @@ type pyFile struct {
 	pkg      bool
 }
 
-// Load reads the binding's modules — the .py files directly in each
-// spec.Path directory and the factory's top-level package, regular files
-// only (a symbolic link could make this process read a file the sandbox
-// must not see) — and makes the shim's program. A run imports the sources
-// read here throughout; Digests identifies them.
+// Load reads the binding's files — the .py files directly in each
+// spec.Path directory and every file of the factory's top-level package
+// (its data too), regular files only (a symbolic link could make this
+// process read a file the sandbox must not see), hidden ones and
+// __pycache__ left out — and makes the shim's program. A run imports the
+// sources read here throughout, and its oracle's sandbox sees the files
+// read here (Stage), whatever the directory's mode; Digests identifies
+// them. A binding over the bounds (2,000 files, 64 MiB) is refused.
 func Load(spec Spec) (*Binding, error) {
 	if err := CheckFactory(spec.Factory); err != nil {
 		return nil, &Error{Factory: spec.Factory, Msg: err.Error()}
@@ -115,16 +130,20 @@ func Load(spec Spec) (*Binding, error) {
 	if spec.Args == nil {
 		spec.Args = map[string]any{}
 	}
-	b := &Binding{spec: spec, Digests: map[string]string{}}
+	b := &Binding{spec: spec, Digests: map[string]string{}, files: map[string][]byte{}}
 	files := map[string]pyFile{}
 	total := 0
 	// Read: the .py files of each path directory and the factory's
-	// top-level package; other packages import from the directory itself.
+	// top-level package.
 	topPackage, _, _ := strings.Cut(spec.Factory, ".")
 	topPackage, _, _ = strings.Cut(topPackage, ":")
 	for _, dir := range spec.Path {
 		base := filepath.Clean(dir)
-		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		root, err := os.OpenRoot(base)
+		if err != nil {
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's modules in %s: %v", dir, err)}
+		}
+		err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == base {
 					return err
@@ -132,41 +151,56 @@ func Load(spec Spec) (*Binding, error) {
 				return nil // an unreadable corner: the sandbox sees the same
 			}
 			rel, _ := filepath.Rel(base, p)
+			top := !strings.Contains(rel, string(filepath.Separator))
+			name := d.Name()
 			if d.IsDir() {
-				name := d.Name()
-				top := !strings.Contains(rel, string(filepath.Separator))
 				if p != base && (strings.HasPrefix(name, ".") || name == "__pycache__" || (top && name != topPackage) ||
 					strings.Count(rel, string(filepath.Separator)) >= maxDepth) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(p, ".py") {
+			py := strings.HasSuffix(name, ".py")
+			if !d.Type().IsRegular() || strings.HasPrefix(name, ".") || (top && !py) || name == HeldoutFile {
 				return nil
 			}
-			mod, pkg := moduleName(rel)
-			if mod == "" || len(files) >= maxFiles {
-				return nil
+			mod, pkg := "", false
+			if py {
+				if mod, pkg = moduleName(rel); mod != "" {
+					if _, seen := files[mod]; seen {
+						return nil // an earlier path entry wins, as in Python
+					}
+				}
 			}
-			if _, seen := files[mod]; seen {
-				return nil // an earlier path entry wins, as in Python
-			}
-			data, err := os.ReadFile(p)
-			if err != nil || total+len(data) > maxBytes {
-				return nil
-			}
-			total += len(data)
 			rootRel, err := filepath.Rel(spec.Root, p)
 			if err != nil || strings.HasPrefix(rootRel, "..") {
 				return fmt.Errorf("%s is outside %s", p, spec.Root)
 			}
-			files[mod] = pyFile{rel: filepath.ToSlash(rootRel), src: string(data), pkg: pkg}
+			rootRel = filepath.ToSlash(rootRel)
+			if _, seen := b.files[rootRel]; seen {
+				return nil
+			}
+			if len(b.files) >= maxFiles {
+				return fmt.Errorf("more than %d files: a binding is copied into its sandbox whole", maxFiles)
+			}
+			data, err := readRegular(root, rel)
+			if err != nil {
+				return nil // unreadable or replaced since it was listed: the sandbox sees nothing either
+			}
+			if total += len(data); total > maxBytes {
+				return fmt.Errorf("more than %d MiB: a binding is copied into its sandbox whole", maxBytes>>20)
+			}
+			b.files[rootRel] = data
 			sum := sha256.Sum256(data)
-			b.Digests[filepath.ToSlash(rootRel)] = hex.EncodeToString(sum[:])
+			b.Digests[rootRel] = hex.EncodeToString(sum[:])
+			if mod != "" {
+				files[mod] = pyFile{rel: rootRel, src: string(data), pkg: pkg}
+			}
 			return nil
 		})
+		root.Close()
 		if err != nil {
-			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's modules in %s: %v", dir, err)}
+			return nil, &Error{Factory: spec.Factory, Msg: fmt.Sprintf("read the binding's files in %s: %v", dir, err)}
 		}
 	}
 	// Directories without __init__.py are namespace packages.
@@ -206,6 +240,57 @@ func Load(spec Spec) (*Binding, error) {
 	quoted, _ := json.Marshal(string(data))
 	b.source = shim + "\nimport json as _json\n_SPEC = _json.loads(" + string(quoted) + ")\n"
 	return b, nil
+}
+
+// readRegular reads the regular file rel inside root, following no link
+// out of it.
+func readRegular(root *os.Root, rel string) ([]byte, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", rel)
+	}
+	return io.ReadAll(io.LimitReader(f, maxBytes+1))
+}
+
+// Stage writes the binding's files, as Load read them, into dir (which
+// must exist) at their places relative to the binding's root: the oracle's
+// sandbox works in such a copy, so that the directory's own mode and
+// anything else in it do not matter. Directories are made 0755 and files
+// 0644, readable by the sandbox's user.
+func (b *Binding) Stage(dir string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("stage the binding: %w", err)
+	}
+	defer root.Close()
+	for rel, data := range b.files {
+		// Every directory on the way is made readable whatever the umask.
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("stage the binding: %w", err)
+			}
+			if err := root.Chmod(d, 0o755); err != nil {
+				return fmt.Errorf("stage the binding: %w", err)
+			}
+		}
+		f, err := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return fmt.Errorf("stage the binding: %w", err)
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Chmod(0o644), f.Close()); err != nil {
+			return fmt.Errorf("stage the binding: %s: %w", rel, err)
+		}
+	}
+	return nil
 }
 
 func boolInt(b bool) int {
@@ -249,13 +334,15 @@ func isIdent(s string) bool { return identRE.MatchString(s) }
 func (b *Binding) Factory() string { return b.spec.Factory }
 
 // Program is the shim's function entry, for a sandbox request. Every entry
-// but evaluate is resident: the oracle's sandbox imports the binding once,
-// in one process that serves the oracle, random-input and hook requests.
-// evaluate runs candidates inside its own process, in the evaluator's
-// sandbox: each of its requests gets a fresh child, so that no candidate
-// can patch the hook, or anything else, for the candidates after it.
+// but evaluate and tool is resident: the oracle's sandbox imports the
+// binding once, in one process that serves the oracle, random-input and
+// on_example requests. evaluate and the callable tools are given a
+// candidate, in the evaluator's sandbox: each of their requests gets a
+// fresh child, so that nothing a candidate did lasts to the next request,
+// and the candidate itself runs in a process of its own (the shim's
+// _isolated_candidate), away from the binding.
 func (b *Binding) Program(entry string) sandbox.Program {
-	return sandbox.Program{Source: b.source, Function: entry, Resident: entry != EntryEvaluate}
+	return sandbox.Program{Source: b.source, Function: entry, Resident: entry != EntryEvaluate && entry != EntryTool}
 }
 
 // Changed lists the files whose digests differ between was and b (changed,
@@ -303,9 +390,32 @@ type Description struct {
 	RandomInputs     bool     `json:"random_inputs,omitempty"`
 	OnExample        bool     `json:"on_example,omitempty"`
 	Evaluate         bool     `json:"evaluate,omitempty"`
-	Tools            []string `json:"tools,omitempty"`
+	// Tools are the names of the built-in tools the task offers the LLM
+	// agent (none: all of them); CallableTools are its own tools.
+	Tools         []string   `json:"tools,omitempty"`
+	CallableTools []ToolSpec `json:"callable_tools,omitempty"`
+	// Workspace is where the task wants its runs' files, as it returned it.
+	Workspace string `json:"workspace,omitempty"`
 	// Heldout: the module has a heldout(**args) callable.
 	Heldout bool `json:"heldout,omitempty"`
+}
+
+// ToolSpec is a callable of the task's tools as the LLM agent is told of
+// it: its name, its docstring and the parameters the model gives; Path
+// names the parameter that receives the candidate's path ("" for none).
+type ToolSpec struct {
+	Name   string      `json:"name"`
+	Doc    string      `json:"doc,omitempty"`
+	Params []ToolParam `json:"params,omitempty"`
+	Path   string      `json:"path,omitempty"`
+}
+
+// ToolParam is one parameter of a callable tool; Type is a JSON schema
+// type from its annotation ("" for any value).
+type ToolParam struct {
+	Name     string `json:"name"`
+	Type     string `json:"type,omitempty"`
+	Required bool   `json:"required"`
 }
 
 // Describe calls the factory in box and returns the task it describes.
@@ -377,4 +487,93 @@ func OutcomeValue(factory, what string, o sandbox.Outcome, lim sandbox.Limits) (
 		return nil, fmt.Errorf("%w: task.factory %s: %s %s: %s", ErrInfra, factory, what, o.Status, o.Error)
 	}
 	return nil, &Error{Factory: factory, Msg: msg}
+}
+
+// Record is one result of the task's evaluate hook, as the contract has
+// it: {"ok": true, "output": x} or {"ok": false, "error": "..."}.
+type Record struct {
+	OK     bool            `json:"ok"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// Evaluate runs the task's evaluate(program_path, inputs) on a candidate
+// (its source, defining function) in box, a fresh process of the
+// evaluator's sandbox, and returns one outcome an input: a record that
+// failed is an error outcome with the hook's message. lim bounds each
+// input; the hook is given them all at once.
+func (b *Binding) Evaluate(ctx context.Context, box Caller, source, function string, inputs []json.RawMessage, lim sandbox.Limits) ([]sandbox.Outcome, error) {
+	lim = lim.WithDefaults()
+	job, err := json.Marshal(map[string]any{"source": source, "function_name": function, "inputs": inputs, "output_bytes": lim.OutputBytes})
+	if err != nil {
+		return nil, err
+	}
+	lim.Timeout *= time.Duration(max(1, len(inputs)))
+	lim.OutputBytes *= int64(max(1, len(inputs)))
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: b.Program(EntryEvaluate), Inputs: []json.RawMessage{job}, Limits: lim})
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) != 1 {
+		return nil, fmt.Errorf("%d outcomes for one call", len(outs))
+	}
+	v, err := OutcomeValue(b.spec.Factory, "evaluate", outs[0], lim)
+	if err != nil {
+		return nil, err
+	}
+	var recs []Record
+	if err := json.Unmarshal(v, &recs); err != nil || len(recs) != len(inputs) {
+		return nil, &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("evaluate returned %d records for %d inputs (%v)", len(recs), len(inputs), err)}
+	}
+	res := make([]sandbox.Outcome, len(recs))
+	per := outs[0].Seconds / float64(len(recs))
+	for i, r := range recs {
+		switch {
+		case r.OK && len(r.Output) > 0:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: r.Output, Seconds: per}
+		case r.OK:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage("null"), Seconds: per}
+		default:
+			res[i] = sandbox.Outcome{Status: sandbox.StatusError, Error: r.Error, Seconds: per}
+		}
+	}
+	return res, nil
+}
+
+// Tool calls the task's callable tool name with the model's arguments
+// (a JSON object) and the candidate (its source, defining function) in
+// box, a fresh process of the evaluator's sandbox, and returns what it
+// returned as text. The tool's own failure is an *Error, shown to the
+// model; a sandbox failure wraps ErrInfra.
+func (b *Binding) Tool(ctx context.Context, box Caller, name, source, function string, args json.RawMessage, lim sandbox.Limits) (string, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	lim = lim.WithDefaults()
+	job, err := json.Marshal(map[string]any{"name": name, "source": source, "function_name": function, "args": args, "output_bytes": lim.OutputBytes})
+	if err != nil {
+		return "", err
+	}
+	lim.Timeout = max(lim.Timeout, MinTimeout)
+	outs, err := box.Call(ctx, sandbox.CallRequest{Program: b.Program(EntryTool), Inputs: []json.RawMessage{job}, Limits: lim})
+	if err != nil {
+		return "", fmt.Errorf("%w: task.factory %s: tool %s: %w", ErrInfra, b.spec.Factory, name, err)
+	}
+	if len(outs) != 1 {
+		return "", fmt.Errorf("%w: task.factory %s: tool %s: %d outcomes for one call", ErrInfra, b.spec.Factory, name, len(outs))
+	}
+	if outs[0].Status == sandbox.StatusCrashed {
+		// The candidate the tool runs may end the tool's process: that is
+		// the tool's outcome, not a broken sandbox.
+		return "", &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("tool %s crashed: %s", name, outs[0].Error)}
+	}
+	v, err := OutcomeValue(b.spec.Factory, "tool "+name, outs[0], lim)
+	if err != nil {
+		return "", err
+	}
+	var text string
+	if err := json.Unmarshal(v, &text); err != nil {
+		return "", &Error{Factory: b.spec.Factory, Msg: fmt.Sprintf("tool %s returned %s, want text", name, v)}
+	}
+	return text, nil
 }

@@ -3,6 +3,8 @@ package binding
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,9 +31,10 @@ func spec(t *testing.T, b *Binding) map[string]any {
 	return m
 }
 
-// Load reads the .py files of the path directories and the factory's
-// package (namespace packages included), never a symbolic link or another
-// package, and names each file's digest.
+// Load reads the .py files of the path directories and every file of the
+// factory's package (namespace packages included, its data too, not a file
+// of held-out tests), never a symbolic link or another package, and names
+// each file's digest; Stage writes them into a directory of their own.
 func TestLoadReadsTheBinding(t *testing.T) {
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.py")
@@ -40,6 +43,8 @@ func TestLoadReadsTheBinding(t *testing.T) {
 		"bench/tasks/__init__.py":  "",
 		"bench/tasks/registry.py":  "def make(): pass\n",
 		"bench/data/notes.txt":     "not python",
+		"bench/data/heldout.jsonl": "{}",
+		"notes.txt":                "beside the path's modules: not the package's",
 		"other/module.py":          "# another package: imported from the directory\n",
 		"runs/t1/candidate.py":     "def solve(x): return x\n",
 		"bench/.hidden/skipped.py": "",
@@ -52,7 +57,7 @@ func TestLoadReadsTheBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"bench/tasks/__init__.py", "bench/tasks/registry.py", "helpers.py"}
+	want := []string{"bench/data/notes.txt", "bench/tasks/__init__.py", "bench/tasks/registry.py", "helpers.py"}
 	if got := sortedKeys(b.Digests); !reflect.DeepEqual(got, want) {
 		t.Errorf("read %v, want %v", got, want)
 	}
@@ -67,6 +72,25 @@ func TestLoadReadsTheBinding(t *testing.T) {
 	}
 	if strings.Contains(b.source, "TOKEN") {
 		t.Error("the file a symbolic link points to was read")
+	}
+	staged := t.TempDir()
+	if err := b.Stage(staged); err != nil {
+		t.Fatal(err)
+	}
+	var copied []string
+	filepath.WalkDir(staged, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(staged, p)
+			copied = append(copied, filepath.ToSlash(rel))
+			if fi, _ := d.Info(); fi.Mode().Perm() != 0o644 {
+				t.Errorf("staged %s has mode %v, want 0644", rel, fi.Mode().Perm())
+			}
+		}
+		return nil
+	})
+	sort.Strings(copied)
+	if !reflect.DeepEqual(copied, want) {
+		t.Errorf("staged %v, want %v", copied, want)
 	}
 	if got := b.Changed(b.Digests); got != nil {
 		t.Errorf("unchanged binding: %v", got)
@@ -163,10 +187,27 @@ func TestProgramResident(t *testing.T) {
 		{EntryHeldout, true},
 		{EntryOnExample, true},
 		{EntryEvaluate, false},
+		{EntryTool, false},
 	} {
 		p := b.Program(tc.entry)
 		if p.Resident != tc.resident || p.Function != tc.entry {
 			t.Errorf("Program(%s) = {Function: %s, Resident: %v}, want resident %v", tc.entry, p.Function, p.Resident, tc.resident)
 		}
+	}
+}
+
+// A binding is copied into its sandbox whole: one with more files than
+// the bound is refused, naming the bound.
+func TestLoadRefusesAnOversizedBinding(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"bench/__init__.py": ""}
+	for i := range maxFiles + 1 {
+		files[fmt.Sprintf("bench/data/%04d.txt", i)] = "x"
+	}
+	testenv.WriteFiles(t, dir, files)
+	_, err := Load(Spec{Factory: "bench:make", Root: dir, Path: []string{dir}})
+	var be *Error
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "more than 2000 files: a binding is copied into its sandbox whole") {
+		t.Errorf("Load: %v", err)
 	}
 }

@@ -39,6 +39,14 @@ type Config struct {
 	factoryFrom string
 }
 
+// WorkspaceGiven reports whether the workspace was named by a file, a
+// variable, a flag or an override rather than defaulted: a factory task's
+// own workspace is used only when none did.
+func (c *Config) WorkspaceGiven() bool {
+	_, ok := c.from["workspace"]
+	return ok
+}
+
 // Task is the task section: what the agent may know, and where the hidden
 // program and the random input generator are. Level and Family are free text
 // that benchmarks group results by; Family (a kind of program, such as

@@ -705,7 +705,7 @@ func (c *Config) finishRest(getenv func(string) string, p *problems) {
 		{"workflow.batch_step", w.BatchStep, 0},
 		{"workflow.early_stop", w.EarlyStop, 1},
 		{"workflow.max_iterations", w.MaxIterations, 1},
-		{"workflow.propose_attempts", w.ProposeAttempts, 1},
+		{"workflow.propose_attempts", w.ProposeAttempts, 0},
 		{"workflow.token_budget", w.TokenBudget, 0},
 		{"workflow.max_failures", w.MaxFailures, 0},
 	} {

@@ -13,6 +13,7 @@ import (
 	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/agent/llm"
 	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/sandbox/docker"
@@ -69,7 +70,7 @@ func classifyAgentError(err error) error {
 	switch {
 	case err == nil, errors.Is(err, workflow.ErrAgentInfrastructure):
 		return err
-	case errors.Is(err, llm.ErrUnavailable), errors.Is(err, llm.ErrConfig),
+	case errors.Is(err, llm.ErrUnavailable), errors.Is(err, llm.ErrConfig), errors.Is(err, llm.ErrToolInfrastructure),
 		errors.Is(err, sandbox.ErrHarnessExited), errors.Is(err, sandbox.ErrClientBroken),
 		errors.Is(err, docker.ErrClosed), errors.Is(err, process.ErrClosed),
 		errors.As(err, &pathErr), errors.As(err, &linkErr), errors.As(err, &errno):
@@ -78,32 +79,49 @@ func classifyAgentError(err error) error {
 	return err
 }
 
-// newAgentKind builds the synth and llm agents.
-func newAgentKind(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
+// newAgentKind builds the synth and llm agents; boxes is nil for the
+// synthesizer, which needs no sandbox.
+func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, log *zap.Logger) (agent.Agent, error) {
+	var d *binding.Description // a factory task's
+	if c.Task.Factory != "" {
+		var err error
+		if d, err = boundDescription(c); err != nil {
+			return nil, err
+		}
+	}
 	switch c.Agent.Kind {
 	case "synth":
+		if d != nil && len(d.CallableTools) > 0 {
+			log.Info("the synthesizer does not call the task's own tools; the LLM agent does",
+				zap.Strings("tools", toolNames(d.CallableTools)))
+		}
 		return newSynth(c, log), nil
 	case "llm":
+		var box sandbox.Sandbox
+		if boxes != nil {
+			box = boxes.Agent
+		}
 		tools, ok := box.(llm.Sandbox)
 		if !ok {
 			return nil, fmt.Errorf("%w: the %T sandbox cannot run the agent's tools", ErrInfra, box)
 		}
 		l := c.Agent.LLM
 		temp := l.Temperature
-		var named []string // the tools a factory's task names
-		if c.Task.Factory != "" {
-			d, err := boundDescription(c)
-			if err != nil {
+		var named []string // the built-in tools a factory's task names
+		var own []llm.TaskTool
+		if d != nil {
+			named = d.Tools
+			var err error
+			if own, err = taskTools(c, d, boxes.Eval); err != nil {
 				return nil, err
 			}
-			named = d.Tools
 		}
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
 			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, log),
 			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
-			Log: log.With(zap.String("agent", "llm")),
+			TaskTools: own, Log: log.With(zap.String("agent", "llm")),
 		})
 		if errors.Is(err, llm.ErrConfig) {
 			return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)

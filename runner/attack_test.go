@@ -132,12 +132,7 @@ func TestHostileBindingFindsNothing(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "replay.yaml"), []byte("candidates:\n  - source: \"def solve(x):\\n    return 0\\n\"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		if _, err := Run(context.Background(), c, Options{}); err != nil {
 			t.Fatal(err)
 		}
@@ -176,12 +171,7 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 			"replay.yaml": "candidates:\n  - file: cheat.py\n",
 			"task.yaml":   "task: {factory: quine:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 2, random_share: 0}\n",
 		})
-		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
-			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
-			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
 		res, err := Run(context.Background(), c, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -193,6 +183,126 @@ func TestCandidatesCannotReadTheBinding(t *testing.T) {
 		for _, r := range res.Events {
 			if r.Passed > 0 {
 				t.Errorf("iteration %d: a candidate read the binding's module and passed %d/%d", r.Iteration, r.Passed, r.Known)
+			}
+		}
+	})
+}
+
+// hookedBinding has an evaluate hook that runs the candidate in its own
+// process, as a binding's own harness would, and held-out tests whose
+// outputs carry a marker no observed example has.
+const hookedBinding = `import random
+
+
+def _double(x):
+    return 2 * x
+
+
+REGISTRY = {"double": _double}
+
+
+def _inputs(k, rng):
+    return [rng.randint(-50, 50) for _ in range(k)]
+
+
+def _evaluate(program_path, inputs):
+    ns = {}
+    with open(program_path) as f:
+        exec(f.read(), ns)
+    return [ns["solve"](x) for x in inputs]
+
+
+def make():
+    return {"input_type": "an integer", "kind": "int", "oracle": _double, "evaluate": _evaluate,
+            "random_inputs": lambda k, exclude, rng: _inputs(k, rng)}
+
+
+def heldout():
+    rng = random.Random(7)
+    return [(x, 987654321000 + _double(x)) for x in _inputs(12, rng)]
+`
+
+// hookCheat answers with whatever it finds in the process that runs it:
+// the task's oracle in the shim's state, the module's registry, or the
+// module's heldout() (the held-out tests, returned as its output so that
+// they reach the feedback).
+const hookCheat = `import gc, json, sys
+
+
+def _oracle():
+    for m in list(sys.modules.values()):
+        st = getattr(m, "_STATE", None)
+        if isinstance(st, dict) and "task" in st:
+            t = st["task"]
+            return t["oracle"] if isinstance(t, dict) else t.oracle
+        reg = getattr(m, "REGISTRY", None)
+        if isinstance(reg, dict) and reg:
+            return next(iter(reg.values()))
+    return None
+
+
+def _heldout():
+    for m in list(sys.modules.values()):
+        h = getattr(m, "heldout", None)
+        if callable(h):
+            try:
+                return h()
+            except Exception:
+                pass
+    for o in gc.get_objects():
+        if callable(o) and getattr(o, "__name__", "") == "heldout":
+            try:
+                return o()
+            except Exception:
+                pass
+    return None
+
+
+def solve(x):
+    o = _oracle()
+    if o is not None and x % 3:
+        return o(x)
+    tests = _heldout()
+    if tests is not None:
+        return json.dumps(tests)
+    return 0
+`
+
+// A binding's evaluate hook is never authoritative: a candidate that the
+// hook runs finds neither the task's oracle nor its held-out tests, is not
+// promoted, and nothing of the held-out tests reaches the agent, in
+// either sandbox.
+func TestHookCannotBeUsedToCheat(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{
+			"hooked.py":   hookedBinding,
+			"cheat.py":    hookCheat,
+			"replay.yaml": "candidates:\n  - file: cheat.py\n",
+			"task.yaml":   "task: {factory: hooked:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 6, early_stop: 3, random_share: 0.5}\n",
+		})
+		c := loadIn(t, filepath.Join(dir, "task.yaml"), kind, false)
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Events {
+			t.Logf("iteration %d: %d/%d, promoted %v", r.Iteration, r.Passed, r.Known, r.Promoted)
+			if r.Promoted || r.Passed == r.Known {
+				t.Errorf("iteration %d: the cheating candidate passed %d/%d (promoted %v)", r.Iteration, r.Passed, r.Known, r.Promoted)
+			}
+		}
+		if res.StopReason == workflow.StopEarly || res.FinalAccuracy == 1 {
+			t.Errorf("stop %s with final accuracy %v: the cheat was promoted", res.StopReason, res.FinalAccuracy)
+		}
+		for _, f := range []string{workflow.EventsFile, workflow.ResultFile} {
+			data, err := os.ReadFile(filepath.Join(c.Workspace, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), "987654321") {
+				t.Errorf("%s holds the held-out tests' outputs", f)
 			}
 		}
 	})

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -78,20 +77,38 @@ func Bind(ctx context.Context, c *config.Config, log *zap.Logger) error {
 	return BindIn(ctx, c, box)
 }
 
-// OpenBindingSandbox starts a sandbox set up as a factory task's oracle's.
+// OpenBindingSandbox starts a sandbox set up as a factory task's oracle's,
+// working in a copy of the binding that Close removes.
 func OpenBindingSandbox(ctx context.Context, c *config.Config, log *zap.Logger) (sandbox.Sandbox, error) {
 	kind, err := chooseKind(ctx, c, log)
 	if err != nil {
 		return nil, err
 	}
-	box, err := openBox(ctx, c, kind, NewRunID(), "oracle", oracleDir(c), log)
+	dir, remove, err := stageBinding(c)
 	if err != nil {
+		return nil, err
+	}
+	box, err := openBox(ctx, c, kind, NewRunID(), "oracle", dir, log)
+	if err != nil {
+		remove()
 		return nil, fmt.Errorf("%w: start the binding's %s sandbox: %w", ErrInfra, kind, err)
 	}
-	return box, nil
+	return stagedBox{box, remove}, nil
 }
 
-// BindIn is Bind in a sandbox of the caller's, bound to c.Task.BindingDir().
+// stagedBox is a sandbox working in a copy of a binding, removed with it.
+type stagedBox struct {
+	sandbox.Sandbox
+	remove func()
+}
+
+func (b stagedBox) Close() error {
+	err := b.Sandbox.Close()
+	b.remove()
+	return err
+}
+
+// BindIn is Bind in a sandbox of the caller's, set up as OpenBindingSandbox does.
 func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 	if c.Task.Factory == "" || c.Task.Bound != nil {
 		return nil
@@ -127,8 +144,22 @@ func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
 	case d.Lo != nil || d.Hi != nil:
 		return bad("the returned task has only one of lo and hi: give both, or neither")
 	}
-	if err := llm.CheckTools(d.Tools, true); err != nil && c.Agent.Kind == "llm" {
-		return bad("%v", err)
+	if c.Agent.Kind == "llm" {
+		if err := llm.CheckTools(d.Tools, true); err != nil {
+			return bad("%v", err)
+		}
+		if err := llm.CheckTaskTools(taskToolSpecs(d)); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if d.Workspace != "" && !c.WorkspaceGiven() {
+		// The task's own workspace, when neither the configuration nor a
+		// flag gives one; relative to the configuration's directory.
+		w := d.Workspace
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(filepath.Dir(c.File), w)
+		}
+		c.Workspace = filepath.Clean(w)
 	}
 	if c.Workflow.RandomShare > 0 && !d.RandomInputs {
 		return bad("workflow.random_share is %g but the returned task has no random_inputs", c.Workflow.RandomShare)
@@ -175,16 +206,16 @@ func boundDescription(c *config.Config) (*binding.Description, error) {
 }
 
 // factoryParts are a bound factory task's generator (nil without
-// random_inputs), hooks and the evaluator to use.
+// random_inputs), on_example recorder and evaluate hook.
 type factoryParts struct {
-	random    workflow.InputSource
-	recorder  workflow.Recorder
-	evaluator workflow.Evaluator
+	random   workflow.InputSource
+	recorder workflow.Recorder
+	hook     workflow.Hook
 }
 
 // factoryTask builds what a bound factory task's run talks to besides its
-// oracle (NewOracle): every call goes to the shim in the oracle's sandbox
-// (the evaluate hook's, in the evaluator's).
+// oracle (NewOracle): every call goes to the shim in the oracle's sandbox,
+// but the evaluate hook's, which runs where candidates run.
 func factoryTask(c *config.Config, boxes *Sandboxes, workspace string, log *zap.Logger) (*factoryParts, error) {
 	b, err := loadBinding(c)
 	if err != nil {
@@ -195,23 +226,44 @@ func factoryTask(c *config.Config, boxes *Sandboxes, workspace string, log *zap.
 		return nil, err
 	}
 	name := "task.factory " + c.Task.Factory
-	p := &factoryParts{evaluator: boxes.Eval}
+	p := &factoryParts{}
 	if d.RandomInputs {
 		p.random = oracle.NewGeneratorProgram(boxes.Oracle, b.Program(binding.EntryGenerate), name+" random_inputs", Limits(c))
 	}
 	if d.OnExample {
-		p.recorder = &exampleHook{b: b, box: boxes.Oracle, lim: Limits(c), path: filepath.Join(workspace, BindingLog), log: log}
+		p.recorder = newExampleHook(b, boxes.Oracle, Limits(c), filepath.Join(workspace, BindingLog), log)
 	}
 	if d.Evaluate {
-		p.evaluator = &evaluateHook{Evaluator: boxes.Eval, b: b, function: c.Task.FunctionName, log: log}
+		p.hook = &evaluateHook{b: b, box: boxes.Eval, function: c.Task.FunctionName}
 	}
 	return p, nil
 }
 
+// evaluateHook runs a candidate through the task's evaluate(program_path,
+// inputs), in the evaluator's sandbox; the workflow holds its outcomes
+// against the candidate's own (workflow.Hook).
+type evaluateHook struct {
+	b        *binding.Binding
+	box      binding.Caller
+	function string
+}
+
+func (h *evaluateHook) Evaluate(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	return h.b.Evaluate(ctx, h.box, req.Program.Source, h.function, req.Inputs, req.Limits)
+}
+
+// Bounds of the binding log: what one on_example call may add, and the
+// whole file. A value over the first is replaced by a line saying so; past
+// the second nothing more is written, and the run says so once.
+const (
+	MaxBindingLogLine  = 64 << 10
+	MaxBindingLogBytes = 16 << 20
+)
+
 // exampleHook calls the task's on_example(input, output, source) for every
-// observed example, in the oracle's sandbox, and appends what it returns
-// to the workspace's binding log. A failing hook is logged with its name;
-// it never ends the run.
+// observed example, in order, in the oracle's sandbox, and appends what it
+// returns to the workspace's binding log, within its bounds. A failing
+// hook is logged with its name; it never ends the run.
 type exampleHook struct {
 	b    *binding.Binding
 	box  binding.Caller
@@ -219,6 +271,16 @@ type exampleHook struct {
 	path string
 	log  *zap.Logger
 	mu   sync.Mutex
+	// size is the log's size so far (-1: not looked at yet); full is set
+	// once it reached MaxBindingLogBytes.
+	size int64
+	full bool
+}
+
+func newExampleHook(b *binding.Binding, box binding.Caller, lim sandbox.Limits, path string, log *zap.Logger) *exampleHook {
+	// lim is the oracle's own: the resident process that serves the
+	// oracle serves on_example only under the same limits.
+	return &exampleHook{b: b, box: box, lim: lim, path: path, log: log, size: -1}
 }
 
 func (h *exampleHook) RecordEvent(context.Context, workflow.Event) error { return nil }
@@ -238,27 +300,46 @@ func (h *exampleHook) RecordExamples(ctx context.Context, _ string, examples []t
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.full {
+		return nil
+	}
 	f, err := os.OpenFile(h.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		h.log.Warn("hook on_example: open the binding log", zap.Error(err))
 		return nil
 	}
 	defer f.Close()
+	if h.size < 0 {
+		if st, err := f.Stat(); err == nil {
+			h.size = st.Size()
+		}
+	}
 	w := bufio.NewWriter(f)
 	// One warning a batch, with the first failure: a hook that raises on
 	// every example would otherwise fill the log.
 	failed, first := 0, error(nil)
+	tooLong, _ := json.Marshal(map[string]any{"reconstruct": "on_example returned more than a line of the binding log takes; left out", "limit_bytes": MaxBindingLogLine})
 	for _, o := range outs {
 		v, err := binding.OutcomeValue(h.b.Factory(), "on_example", o, h.lim)
-		if err != nil {
+		switch {
+		case o.Status == sandbox.StatusOutputLimit || (err == nil && len(v) > MaxBindingLogLine):
+			v = tooLong
+		case err != nil:
 			if failed++; first == nil {
 				first = err
 			}
 			continue
+		case string(v) == "null":
+			continue
 		}
-		if string(v) != "null" {
-			w.Write(append(v, '\n'))
+		if h.size+int64(len(v))+1 > MaxBindingLogBytes {
+			h.full = true
+			h.log.Warn("the binding log is full: on_example's results are no longer written",
+				zap.String("file", h.path), zap.Int("limit_bytes", MaxBindingLogBytes))
+			break
 		}
+		w.Write(append(v, '\n'))
+		h.size += int64(len(v)) + 1
 	}
 	if failed > 0 {
 		h.log.Warn("hook on_example failed", zap.Int("failed", failed), zap.Int("examples", len(outs)), zap.Error(first))
@@ -269,40 +350,71 @@ func (h *exampleHook) RecordExamples(ctx context.Context, _ string, examples []t
 	return nil
 }
 
-// evaluateHook runs a candidate through the task's evaluate(program_path,
-// inputs), in the evaluator's sandbox, instead of calling it directly. A
-// hook that fails is logged with its name and the candidate is evaluated
-// the built-in way.
-type evaluateHook struct {
-	workflow.Evaluator
-	b        *binding.Binding
-	function string
-	log      *zap.Logger
+// taskToolSpecs are a task's callable tools as the LLM agent checks them
+// (without a way to call them).
+func taskToolSpecs(d *binding.Description) []llm.TaskTool {
+	out := make([]llm.TaskTool, len(d.CallableTools))
+	for i, spec := range d.CallableTools {
+		props := map[string]any{}
+		required := []string{}
+		for _, p := range spec.Params {
+			s := map[string]any{}
+			if p.Type != "" {
+				s["type"] = p.Type
+			}
+			props[p.Name] = s
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		desc := spec.Doc
+		if desc == "" {
+			desc = "A tool of the task's own."
+		}
+		if spec.Path != "" {
+			desc += "\n(It is run on the current candidate.py.)"
+		}
+		out[i] = llm.TaskTool{Name: spec.Name, Description: desc, TakesCandidate: spec.Path != "",
+			Parameters: map[string]any{"type": "object", "properties": props, "required": required}}
+	}
+	return out
 }
 
-func (h *evaluateHook) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
-	if req.Program.Source == "" || req.Program.Function != h.function || len(req.Inputs) == 0 {
-		return h.Evaluator.Call(ctx, req)
+// taskTools are a bound task's callable tools for the LLM agent: each call
+// runs the task's own code in a fresh process of the evaluator's sandbox,
+// where candidates run, and the candidate it is given in a process of its
+// own (binding.Binding.Tool).
+func taskTools(c *config.Config, d *binding.Description, eval binding.Caller) ([]llm.TaskTool, error) {
+	if len(d.CallableTools) == 0 {
+		return nil, nil
 	}
-	job, err := json.Marshal(map[string]any{"source": req.Program.Source, "function_name": h.function, "inputs": req.Inputs})
+	b, err := loadBinding(c)
 	if err != nil {
 		return nil, err
 	}
-	lim := req.Limits
-	lim.Timeout = lim.WithDefaults().Timeout * time.Duration(len(req.Inputs))
-	outs, err := h.Evaluator.Call(ctx, sandbox.CallRequest{Program: h.b.Program(binding.EntryEvaluate), Inputs: []json.RawMessage{job}, Limits: lim})
-	if err == nil && len(outs) == 1 {
-		v, verr := binding.OutcomeValue(h.b.Factory(), "evaluate", outs[0], lim)
-		var vals []json.RawMessage
-		if verr == nil && json.Unmarshal(v, &vals) == nil && len(vals) == len(req.Inputs) {
-			res := make([]sandbox.Outcome, len(vals))
-			for i, x := range vals {
-				res[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: x, Seconds: outs[0].Seconds / float64(len(vals))}
+	tools := taskToolSpecs(d)
+	for i := range tools {
+		name := tools[i].Name
+		tools[i].Call = func(ctx context.Context, source string, args json.RawMessage) (string, error) {
+			out, err := b.Tool(ctx, eval, name, source, c.Task.FunctionName, args, Limits(c))
+			var be *binding.Error
+			switch {
+			case errors.Is(err, binding.ErrInfra):
+				return "", fmt.Errorf("%w: %w", llm.ErrToolInfrastructure, err)
+			case errors.As(err, &be):
+				return "", errors.New(be.Msg) // the model knows no factory
 			}
-			return res, nil
+			return out, err
 		}
-		err = verr
 	}
-	h.log.Warn("hook evaluate failed; the candidate is evaluated the built-in way", zap.String("factory", h.b.Factory()), zap.Error(err))
-	return h.Evaluator.Call(ctx, req)
+	return tools, nil
+}
+
+// toolNames are the names of a task's callable tools.
+func toolNames(specs []binding.ToolSpec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
 }

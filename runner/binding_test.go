@@ -5,18 +5,22 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -101,6 +105,23 @@ def _evaluate_doubled(path, inputs):
 def with_evaluate():
     t = as_dict()
     t["evaluate"] = _evaluate_doubled
+    return t
+
+
+async def _evaluate_records(path, inputs):
+    f = _candidate(path)
+    out = []
+    for x in inputs:
+        try:
+            out.append({"ok": True, "output": f(x)})
+        except Exception as e:
+            out.append({"ok": False, "error": str(e)})
+    return out
+
+
+def with_async_evaluate():
+    t = as_dict()
+    t["evaluate"] = _evaluate_records
     return t
 
 
@@ -335,10 +356,12 @@ func TestResumeFactoryRun(t *testing.T) {
 	}
 }
 
-// A task's evaluate(program_path, inputs) replaces the built-in evaluation
-// of candidates and runs in the evaluator's sandbox, away from the
-// binding's files; a hook that raises (evaluate or on_example) is reported
-// with its name and the run goes on to its end.
+// A task's evaluate(program_path, inputs) runs in the evaluator's sandbox,
+// away from the binding's files, sync or async, returning outputs or
+// records; it can hold a candidate back, never pass it: where it disagrees
+// with the candidate's own evaluation the example fails. A hook that raises
+// (evaluate or on_example) is reported with its name and the run goes on to
+// its end.
 func TestFactoryHooks(t *testing.T) {
 	t.Parallel()
 	testenv.NeedPython(t)
@@ -346,16 +369,22 @@ func TestFactoryHooks(t *testing.T) {
 		name, factory, replay string
 		// accuracy is the run's final accuracy.
 		accuracy float64
+		// disagree: the hook disagreed with the candidate's own run.
+		disagree bool
 		// warn is in a warning of the run's log ("" for none of a hook).
 		warn string
 	}{
-		// The candidate returns its input: only the hook's doubling of
-		// what it returns makes it pass.
-		{"evaluate replaces the built-in evaluation", "bench.tasks:with_evaluate", "replay_same.yaml", 1, ""},
-		{"without evaluate the same candidate fails", "bench.tasks:as_dict", "replay_same.yaml", 0, ""},
-		{"evaluate raises", "bench.tasks:raising_evaluate", "replay.yaml", 1,
-			"hook evaluate failed; the candidate is evaluated the built-in way: task.factory bench.tasks:raising_evaluate: evaluate raised ZeroDivisionError: the hook failed on purpose"},
-		{"on_example raises", "bench.tasks:raising_on_example", "replay.yaml", 1,
+		{"an async evaluate returning records agrees", "bench.tasks:with_async_evaluate", "replay.yaml", 1, false, ""},
+		// The candidate returns its input: the hook's doubling of what it
+		// returns would make it pass, its own evaluation does not.
+		{"evaluate cannot pass a candidate", "bench.tasks:with_evaluate", "replay_same.yaml", 0, true,
+			"hook evaluate disagrees with the candidate's own evaluation"},
+		{"evaluate cannot fail a right one unnoticed", "bench.tasks:with_evaluate", "replay.yaml", 0, true,
+			"hook evaluate disagrees with the candidate's own evaluation"},
+		{"without evaluate the same candidate fails", "bench.tasks:as_dict", "replay_same.yaml", 0, false, ""},
+		{"evaluate raises", "bench.tasks:raising_evaluate", "replay.yaml", 1, false,
+			"hook evaluate failed; the candidate's own evaluation stands: task.factory bench.tasks:raising_evaluate: evaluate raised ZeroDivisionError: the hook failed on purpose"},
+		{"on_example raises", "bench.tasks:raising_on_example", "replay.yaml", 1, false,
 			"hook on_example failed: task.factory bench.tasks:raising_on_example: on_example raised ZeroDivisionError: the hook failed on purpose"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -369,6 +398,13 @@ func TestFactoryHooks(t *testing.T) {
 			}
 			if res.FinalAccuracy != tc.accuracy {
 				t.Errorf("final accuracy %v, want %v", res.FinalAccuracy, tc.accuracy)
+			}
+			disagreed := false
+			for _, r := range res.Events {
+				disagreed = disagreed || r.Disagreements > 0
+			}
+			if disagreed != tc.disagree {
+				t.Errorf("records say the hook disagreed: %v, want %v (%+v)", disagreed, tc.disagree, res.Events)
 			}
 			var hooks []string
 			if n := logs.FilterMessage("hook on_example failed").Len(); n > res.Iterations+1 {
@@ -390,5 +426,89 @@ func TestFactoryHooks(t *testing.T) {
 				t.Errorf("hook warnings %q, want %q", hooks, tc.warn)
 			}
 		})
+	}
+}
+
+// noisyModule's on_example returns half a megabyte for every example.
+const noisyModule = `def _double(x):
+    return 2 * x
+
+
+def make():
+    return {"input_type": "an integer", "kind": "int", "oracle": _double,
+            "random_inputs": lambda k, exclude: [len(exclude) + i for i in range(k)],
+            "on_example": lambda i, o, s: "x" * 500000}
+`
+
+// The binding log is bounded: an on_example that returns half a megabyte
+// an example writes a line saying it was left out, not the value.
+func TestBindingLogIsBounded(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"noisy.py":    noisyModule,
+		"solve.py":    "def solve(x):\n    return 2 * x\n",
+		"replay.yaml": "candidates:\n  - file: solve.py\n",
+		"task.yaml": "task: {factory: noisy:make}\nagent: {kind: replay, replay: {script: replay.yaml}}\n" +
+			"sandbox: {kind: process, call_timeout: 60s}\nworkflow: {max_iterations: 3, early_stop: 3, random_share: 0.5}\n",
+	})
+	c := loadFactoryTask(t, filepath.Join(dir, "task.yaml"), nil)
+	res, err := Run(context.Background(), c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(c.Workspace, BindingLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != res.KnownExamples || len(data) > res.KnownExamples*200 {
+		t.Errorf("binding log: %d bytes in %d lines for %d examples, want a short line each", len(data), len(lines), res.KnownExamples)
+	}
+	if !strings.Contains(lines[0], "left out") {
+		t.Errorf("binding log line %q does not say the value was left out", lines[0])
+	}
+}
+
+// fakeCaller answers every on_example request with a value of size bytes.
+type fakeCaller struct{ size int }
+
+func (f fakeCaller) Call(_ context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	v, _ := json.Marshal(strings.Repeat("y", f.size))
+	out := make([]sandbox.Outcome, len(req.Inputs))
+	for i := range out {
+		out[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: v}
+	}
+	return out, nil
+}
+
+// The binding log stops at MaxBindingLogBytes, and says so once.
+func TestBindingLogStopsWhenFull(t *testing.T) {
+	b, err := binding.Load(binding.Spec{Factory: "m:f", Root: t.TempDir(), Path: nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), BindingLog)
+	core, logs := observer.New(zap.WarnLevel)
+	h := newExampleHook(b, fakeCaller{size: MaxBindingLogLine - 100}, sandbox.Limits{}, path, zap.New(core))
+	exs := make([]task.Example, 100)
+	for i := range exs {
+		exs[i] = task.Example{Input: json.RawMessage(strconv.Itoa(i)), Output: json.RawMessage("0"), Source: task.SourceRandom}
+	}
+	for range 5 {
+		if err := h.RecordExamples(context.Background(), "run", exs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > MaxBindingLogBytes || st.Size() < MaxBindingLogBytes-MaxBindingLogLine {
+		t.Errorf("binding log of %d bytes, want it filled up to %d", st.Size(), MaxBindingLogBytes)
+	}
+	if n := logs.FilterMessage("the binding log is full: on_example's results are no longer written").Len(); n != 1 {
+		t.Errorf("%d warnings that the log is full, want 1", n)
 	}
 }

@@ -26,7 +26,7 @@ SECRET = ("resident" + "-secret-%d" % IMPORT[1]).encode()
 
 def make_task():
     return {"input_type": "an integer", "kind": "list", "oracle": lambda x: IMPORT,
-            "random_inputs": lambda k, rng: [IMPORT] * k, "on_example": lambda i, o, s: IMPORT}
+            "random_inputs": lambda k, rng: [IMPORT + [rng.random()] for _ in range(k)], "on_example": lambda i, o, s: IMPORT}
 `
 
 // huntSecret is a candidate that reads the memory of every process it can
@@ -111,7 +111,12 @@ func TestFactoryBindingIsResident(t *testing.T) {
 				t.Fatalf("random inputs: %v", err)
 			}
 			for _, in := range ins {
-				served = append(served, "random_inputs "+string(in))
+				// [pid, token, a random number]: the inputs are distinct.
+				var v []json.RawMessage
+				if err := json.Unmarshal(in, &v); err != nil || len(v) != 3 {
+					t.Fatalf("random input %s", in)
+				}
+				served = append(served, "random_inputs ["+string(v[0])+","+string(v[1])+"]")
 			}
 			if err := parts.recorder.RecordExamples(ctx, "run", []task.Example{{Input: json.RawMessage("1"), Output: json.RawMessage("2"), Source: "query"}}); err != nil {
 				t.Fatal(err)

@@ -429,7 +429,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		}
 	}
 	if ag == nil {
-		if ag, err = NewAgent(ctx, c, boxes.Agent, log); err != nil {
+		if ag, err = NewAgent(ctx, c, boxes, log); err != nil {
 			return nil, err
 		}
 	}
@@ -457,7 +457,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		if err != nil {
 			return nil, err
 		}
-		deps.Evaluator = p.evaluator
+		deps.Hook = p.hook
 		if p.random != nil {
 			deps.Random = p.random
 		}
@@ -569,9 +569,10 @@ func HostOracleNotice(c *config.Config) string {
 		strings.Join(o.Command, " "), filepath.Dir(c.File), strings.Join(oracle.HostEnvAllowed, ", ")+" and LC_*")
 }
 
-// NewAgent builds the configured agent; its infrastructure failures are
-// marked with workflow.ErrAgentInfrastructure.
-func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *zap.Logger) (agent.Agent, error) {
+// NewAgent builds the configured agent, with the run's sandboxes when it
+// needs them (nil for agents without tools); its infrastructure failures
+// are marked with workflow.ErrAgentInfrastructure.
+func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, log *zap.Logger) (agent.Agent, error) {
 	switch c.Agent.Kind {
 	case "replay":
 		a, err := replay.Load(c.Agent.Replay.Script)
@@ -580,7 +581,7 @@ func NewAgent(ctx context.Context, c *config.Config, box sandbox.Sandbox, log *z
 		}
 		return infraAgent{a}, nil
 	}
-	a, err := newAgentKind(ctx, c, box, log)
+	a, err := newAgentKind(ctx, c, boxes, log)
 	if err != nil {
 		return nil, err
 	}

@@ -99,6 +99,21 @@ func inEachSandbox(t *testing.T, test func(t *testing.T, kind string)) {
 	}
 }
 
+// loadIn loads the task file in a sandbox of kind, with a workspace
+// (unless keepWorkspace: the task's own) and a bank of the test's own.
+func loadIn(t *testing.T, file, kind string, keepWorkspace bool) *config.Config {
+	t.Helper()
+	override := map[string]any{"bank.path": filepath.Join(t.TempDir(), "bank.db"), "sandbox.kind": kind, "sandbox.call_timeout": "60s"}
+	if !keepWorkspace {
+		override["workspace"] = filepath.Join(t.TempDir(), "ws")
+	}
+	c, err := config.Load(config.Options{File: file, Override: override})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // needSandbox skips a test of the sandbox kind ("process" or "docker") when
 // the machine cannot run it: Docker needs an engine and the runner image.
 func needSandbox(t *testing.T, kind string) {

@@ -2,8 +2,11 @@ package runner
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -30,6 +33,9 @@ type Sandboxes struct {
 	Oracle sandbox.Sandbox
 	// Kind is the backend actually used ("process" or "docker").
 	Kind string
+	// unstage removes the copy of a factory task's binding the oracle's
+	// sandbox works in (nil for other tasks).
+	unstage func()
 }
 
 // Close closes every sandbox at once (removing containers takes a while
@@ -44,6 +50,10 @@ func (s *Sandboxes) Close() error {
 		wg.Go(func() { errs[i] = b.Close() })
 	}
 	wg.Wait()
+	if s.unstage != nil {
+		s.unstage()
+		s.unstage = nil
+	}
 	return errors.Join(errs...)
 }
 
@@ -91,11 +101,9 @@ func (s *Sandboxes) start(ctx context.Context, open opener) error {
 
 // oracleDir is the directory the oracle's sandbox may read: the hidden
 // program's (generators must live beside it or below it), or the task
-// directory for a command.
+// directory for a command. A factory task's oracle works in a copy of its
+// binding instead (stageBinding).
 func oracleDir(c *config.Config) string {
-	if c.Task.Factory != "" {
-		return c.Task.BindingDir()
-	}
 	if len(c.Task.Oracle.Command) > 0 {
 		return filepath.Dir(c.File)
 	}
@@ -117,8 +125,17 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 		return nil, err
 	}
 	s := &Sandboxes{Kind: kind}
+	dir := oracleDir(c)
+	if c.Task.Factory != "" {
+		if dir, s.unstage, err = stageBinding(c); err != nil {
+			return nil, err
+		}
+	}
 	err = s.start(ctx, func(ctx context.Context, role string) (sandbox.Sandbox, error) {
 		if role == "oracle" {
+			if c.Task.Factory != "" {
+				return openBox(ctx, c, kind, runID, role, dir, log)
+			}
 			return openOracle(ctx, c, kind, runID, log)
 		}
 		return openScratch(ctx, c, kind, runID, role, log)
@@ -127,6 +144,7 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
 	}
 	if err != nil {
+		s.Close()
 		return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return s, nil
@@ -135,13 +153,10 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 // openOracle starts the oracle's sandbox on a copy of the hidden program's
 // directory (sandbox.Stage), which holds nothing the hidden program must
 // not see: not the held-out tests under any name, not the workspace nor
-// any other (the candidates), not the bank. A factory task's binding
-// sandbox sees the binding's directory as it is.
+// any other (the candidates), not the bank. (A factory task's sandbox
+// works in a copy of its binding: stageBinding.)
 func openOracle(ctx context.Context, c *config.Config, kind, runID string, log *zap.Logger) (sandbox.Sandbox, error) {
 	dir := oracleDir(c)
-	if c.Task.Factory != "" {
-		return openBox(ctx, c, kind, runID, "oracle", dir, log)
-	}
 	exclude := []string{c.Workspace}
 	if b := c.Bank.Path; b != "" && !backend.IsPostgres(b) {
 		exclude = append(exclude, b, b+"-wal", b+"-shm", b+"-journal", sqlite.KeyFile(b))
@@ -159,6 +174,37 @@ func openOracle(ctx context.Context, c *config.Config, kind, runID string, log *
 		return nil, err
 	}
 	return sandbox.Staged(box, st), nil
+}
+
+// stageBinding copies a factory task's binding — its modules and its
+// package's files, as binding.Load reads them — into a directory of its
+// own for the oracle's sandbox to work in, so that the binding's own
+// directory may be private to its owner (mode 0700) and nothing else of it
+// (a workspace, held-out tests) is in the sandbox's sight. The copy lies
+// under a directory other users cannot list, behind a random name. remove
+// deletes it.
+func stageBinding(c *config.Config) (dir string, remove func(), err error) {
+	b, err := loadBinding(c)
+	if err != nil {
+		return "", nil, err
+	}
+	top, err := os.MkdirTemp("", "reconstruct-binding-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: copy the binding: %w", ErrInfra, err)
+	}
+	remove = func() { os.RemoveAll(top) }
+	var name [16]byte
+	rand.Read(name[:])
+	dir = filepath.Join(top, hex.EncodeToString(name[:]))
+	err = errors.Join(os.Chmod(top, 0o711), os.Mkdir(dir, 0o755), os.Chmod(dir, 0o755))
+	if err == nil {
+		err = b.Stage(dir)
+	}
+	if err != nil {
+		remove()
+		return "", nil, fmt.Errorf("%w: copy the binding: %w", ErrInfra, err)
+	}
+	return dir, remove, nil
 }
 
 // OpenAgent starts the agent's sandbox on the workspace, for agents with

@@ -54,15 +54,11 @@ type Tokens struct {
 
 // CandidateArchived is the data of a candidate_archived event.
 type CandidateArchived struct {
-	File       string  `json:"file"`
-	SHA256     string  `json:"sha256"`
-	Passed     int     `json:"passed"`
-	Known      int     `json:"known"`
-	Score      float64 `json:"score"`
-	Complexity float64 `json:"complexity"`
-	Hardcoding float64 `json:"hardcoding"`
-	Memorised  int     `json:"memorised"`
-	Notes      string  `json:"notes"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	Judged
+	Memorised int    `json:"memorised"`
+	Notes     string `json:"notes"`
 	// SameAs is the iteration whose identical program the archive kept.
 	SameAs int `json:"same_as,omitempty"`
 }

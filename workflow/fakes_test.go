@@ -138,16 +138,18 @@ func (o *fakeOracle) Close() error { return nil }
 
 // scriptAgent writes scripted programs and proposes fresh integers.
 type scriptAgent struct {
-	mu        sync.Mutex
-	programs  []string // one per Write; the last repeats
-	writes    int
-	next      int
-	usage     task.Usage
-	proposeFn func(req agent.ProposeRequest) []json.RawMessage
-	requests  []agent.ProposeRequest
-	feedbacks []*agent.Feedback
-	writeErr  error
-	onWrite   func(n int)
+	mu       sync.Mutex
+	programs []string // one per Write; the last repeats
+	writes   int
+	next     int
+	usage    task.Usage
+	// proposeUsage is what each proposal spends.
+	proposeUsage task.Usage
+	proposeFn    func(req agent.ProposeRequest) []json.RawMessage
+	requests     []agent.ProposeRequest
+	feedbacks    []*agent.Feedback
+	writeErr     error
+	onWrite      func(n int)
 	// proposeErr, when set, decides an error for a proposal request.
 	proposeErr func(req agent.ProposeRequest) error
 	// block, when set, holds Write (ignoring ctx) until it is closed.
@@ -204,14 +206,14 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 		}
 	}
 	if a.proposeFn != nil {
-		return agent.ProposeResult{Inputs: a.proposeFn(req)}, nil
+		return agent.ProposeResult{Inputs: a.proposeFn(req), Usage: a.proposeUsage}, nil
 	}
 	out := make([]json.RawMessage, req.K)
 	for i := range out {
 		a.next++
 		out[i] = json.RawMessage(fmt.Sprint(a.next))
 	}
-	return agent.ProposeResult{Inputs: out}, nil
+	return agent.ProposeResult{Inputs: out, Usage: a.proposeUsage}, nil
 }
 
 type fakeRandom struct{ next int }

@@ -124,7 +124,9 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (bool, 
 	return true, e.recordExamples(ctx, got)
 }
 
-// proposeAgent asks the agent for n inputs, up to ProposeAttempts times. A
+// proposeAgent asks the agent for n inputs: once, and again after each
+// rejection up to ProposeAttempts times (docs/workflow.md: a rejected
+// proposal is retried up to propose_attempts times). A
 // proposal that fails validation, that the hidden program rejects, or that
 // the agent could not make (an error that is not an infrastructure
 // failure) is a rejected attempt; the reasons of the last batch that
@@ -141,7 +143,8 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 	}
 	rejection := ""
 	var reasons []string
-	for attempt := 1; attempt <= s.ProposeAttempts; attempt++ {
+	tries := s.Tries()
+	for attempt := 1; attempt <= tries; attempt++ {
 		e.st.AgentProposes++
 		req := agent.ProposeRequest{
 			Task: e.spec.Task, K: n, Examples: e.examples(), Missing: missing,
@@ -184,7 +187,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs})
 		}
 		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
-		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, s.ProposeAttempts, firstLineOf(reason, 300))
+		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, tries, firstLineOf(reason, 300))
 		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, ProposalRejected{Batch: batch, Attempt: attempt, Reason: reason, Inputs: loggable(res.Inputs)}); err != nil {
 			return nil, false, err
 		}

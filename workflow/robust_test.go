@@ -72,12 +72,12 @@ func TestProposeErrorsAreRejections(t *testing.T) {
 			if rejected < 3 {
 				t.Errorf("%d rejections carry the agent's error, want every attempt of the failed batch", rejected)
 			}
-			if !strings.Contains(h.progress.String(), "proposal 3 of 3 rejected: the agent could not propose") {
+			if !strings.Contains(h.progress.String(), "proposal 4 of 4 rejected: the agent could not propose") {
 				t.Errorf("the progress output does not show the rejections:\n%s", h.progress.String())
 			}
 			if tt.wantStop == StopProposerFailed {
-				if len(res.Rejections) != 3 || !strings.Contains(res.Rejections[2], cantDraw.Error()) {
-					t.Errorf("result rejections = %q, want the 3 reasons of the failed batch", res.Rejections)
+				if len(res.Rejections) != 4 || !strings.Contains(res.Rejections[3], cantDraw.Error()) {
+					t.Errorf("result rejections = %q, want the 4 reasons of the failed batch (1 + propose_attempts)", res.Rejections)
 				}
 				return
 			}
@@ -490,5 +490,71 @@ func TestPrepareWorkspaceMovesEarlierRunsAside(t *testing.T) {
 	DiscardWorkspace(fresh, created)
 	if entries, _ := os.ReadDir(top); len(entries) != 0 {
 		t.Errorf("discarded workspace left %v", entries)
+	}
+}
+
+// fakeHook is a task's evaluate hook: it answers every input with answer,
+// or fails with err.
+type fakeHook struct {
+	answer string
+	err    error
+	calls  int
+}
+
+func (h *fakeHook) Evaluate(_ context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	h.calls++
+	if h.err != nil {
+		return nil, h.err
+	}
+	out := make([]sandbox.Outcome, len(req.Inputs))
+	for i := range out {
+		out[i] = sandbox.Outcome{Status: sandbox.StatusOK, Output: json.RawMessage(h.answer)}
+	}
+	return out, nil
+}
+
+// A task's evaluate hook can hold a candidate back, never pass it: where
+// it disagrees with the candidate's own evaluation the example fails, the
+// disagreement is recorded, and the feedback says nothing of what the hook
+// returned. A hook that fails leaves the candidate's own evaluation.
+func TestHookIsNeverAuthoritative(t *testing.T) {
+	tests := []struct {
+		name     string
+		program  string
+		hook     *fakeHook
+		wantStop string
+		wantDis  bool
+	}{
+		{"a hook that passes a wrong candidate", "zero", &fakeHook{answer: `"leaked-987654321"`}, StopMaxIterations, true},
+		{"a hook that fails a right candidate", "double", &fakeHook{answer: `-1`}, StopMaxIterations, true},
+		{"a hook that fails itself", "double", &fakeHook{err: errors.New("the hook broke")}, StopEarly, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.program)
+			d := h.deps()
+			d.Hook = tt.hook
+			res, err := Run(context.Background(), h.spec(settings(func(s *Settings) { s.MaxIterations = 3; s.EarlyStop = 2 }), task.KindInt), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != tt.wantStop || tt.hook.calls == 0 {
+				t.Fatalf("stop %s after %d hook calls, want %s", res.StopReason, tt.hook.calls, tt.wantStop)
+			}
+			for _, r := range res.Events {
+				if (r.Disagreements > 0) != tt.wantDis || (tt.wantDis && r.Promoted) {
+					t.Errorf("iteration %d: %d disagreements, promoted %v", r.Iteration, r.Disagreements, r.Promoted)
+				}
+			}
+			for _, fb := range h.agent.feedbacks[1:] {
+				text, _ := json.Marshal(fb)
+				if strings.Contains(string(text), "987654321") {
+					t.Errorf("the feedback shows what the hook returned: %s", text)
+				}
+				if tt.wantDis && !strings.Contains(string(text), "evaluate hook disagrees") {
+					t.Errorf("the feedback does not say the hook disagreed: %s", text)
+				}
+			}
+		})
 	}
 }

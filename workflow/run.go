@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"syscall"
 	"time"
 
@@ -190,186 +189,6 @@ func (e *engine) loop(ctx context.Context) (string, error) {
 	}
 }
 
-// iterate runs one agent session and everything that follows from it.
-func (e *engine) iterate(ctx context.Context) (string, error) {
-	s := e.settings()
-	e.st.Iteration++
-	it := e.st.Iteration
-	if err := e.event(ctx, EventIterationStarted, it, IterationStarted{Known: len(e.st.Examples)}); err != nil {
-		return "", err
-	}
-	candPath := filepath.Join(e.spec.Workspace, agent.CandidateFile)
-	_ = os.Remove(candPath) // a session that writes nothing must not pass with the previous program
-	e.st.AgentWrites++
-	req := agent.WriteRequest{
-		Task: e.spec.Task, Iteration: it, Examples: e.examples(),
-		Feedback: e.st.Feedback, Workspace: e.spec.Workspace,
-	}
-	wres, err := callAgent(ctx, func(ctx context.Context) (agent.WriteResult, error) {
-		return e.deps.Agent.Write(ctx, req)
-	}, e.final.restore)
-	var messages []string
-	mistake, err := agentOutcome(ctx, err)
-	if err != nil {
-		return "", fmt.Errorf("agent session %d: %w", it, err)
-	}
-	if mistake != "" {
-		// The agent's own failure: the session is judged on what it left.
-		e.log.Info("agent session failed", zap.Int("iteration", it), zap.String("error", mistake))
-		messages = append(messages, "the session ended with an error: "+mistake)
-		wres = agent.WriteResult{Notes: "session failed: " + mistake}
-	}
-	e.st.Tokens = e.st.Tokens.Add(wres.Usage)
-	if err := e.event(ctx, EventTokens, it, Tokens{Phase: "write", Usage: wres.Usage, Total: e.st.Tokens}); err != nil {
-		return "", err
-	}
-	source, rerr := readCandidate(e.spec.Workspace)
-	if rerr != nil {
-		source = nil
-		messages = append(messages, rerr.Error())
-	}
-	ev, err := e.evaluate(ctx, string(source), e.st.Examples)
-	if err != nil {
-		// Not archived: never the final program.
-		return "", fmt.Errorf("evaluate candidate iter_%03d: %w", it, err)
-	}
-	memorised := e.embedded(ev.Analysis)
-	rec, err := e.deps.Archive.Add(candidates.Record{
-		RunID: e.spec.RunID, Iteration: it, Passed: ev.Passed, Known: ev.Total,
-		Accuracy: ev.Accuracy(), Score: ev.Score(), Complexity: ev.Analysis.Complexity,
-		Hardcoding: ev.Analysis.Hardcoding, Memorised: len(memorised), Tokens: wres.Usage, Notes: wres.Notes,
-	}, source, wres.Transcript)
-	if err != nil {
-		return "", err
-	}
-	e.st.Archived = append(e.st.Archived, rec)
-	uncovered := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
-	ir := IterationRecord{
-		Iteration: it, Known: ev.Total, Passed: ev.Passed, Score: ev.Score(),
-		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Complexity: ev.Analysis.Complexity,
-		Hardcoding: ev.Analysis.Hardcoding, Tokens: wres.Usage, Candidate: rec.File,
-	}
-	archived := CandidateArchived{
-		File: rec.File, SHA256: rec.SHA256, Passed: ev.Passed, Known: ev.Total,
-		Score: ev.Score(), Complexity: ev.Analysis.Complexity, Hardcoding: ev.Analysis.Hardcoding,
-		Memorised: len(memorised), Notes: wres.Notes, SameAs: rec.SameAs,
-	}
-	if err := e.event(ctx, EventCandidateArchived, it, archived); err != nil {
-		return "", err
-	}
-	// A session that returns the previous session's program on the same
-	// examples changed nothing.
-	if rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown {
-		e.st.Stalled++
-		ir.Repeats = it - e.st.Stalled
-	} else {
-		e.st.Stalled = 0
-	}
-	e.st.LastCandidate, e.st.LastKnown = rec.SHA256, ev.Total
-
-	// The budget check runs after evaluation and archiving, so the last
-	// program is never lost.
-	if s.TokenBudget > 0 && e.st.Tokens.Total() >= s.TokenBudget {
-		e.commitRecord(ir)
-		return StopBudget, nil
-	}
-
-	if !ev.FullPass() {
-		e.st.Consecutive = 0
-		e.st.Feedback = e.feedback(it, ev, messages)
-		e.commitRecord(ir)
-		if e.stalled() {
-			return StopStalled, nil
-		}
-		return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
-	}
-
-	// A full pass: apply the gates.
-	if s.MemorisationGate && len(memorised) >= MemorisedThreshold && e.st.MemoRewrites < 2 {
-		e.st.MemoRewrites++
-		e.st.Consecutive = 0
-		ir.Gate = "memorisation"
-		msg := fmt.Sprintf("the candidate embeds %d observed inputs verbatim (%s); it is not a verified pass. Rewrite it as a general program on the same evidence (request %d of 2).",
-			len(memorised), joinRaw(memorised, 3), e.st.MemoRewrites)
-		e.st.Feedback = e.feedback(it, ev, []string{msg})
-		e.commitRecord(ir)
-		if err := e.event(ctx, EventGate, it, Gate{Gate: "memorisation", Decision: "rewrite", Embedded: len(memorised), Request: e.st.MemoRewrites}); err != nil {
-			return "", err
-		}
-		if e.stalled() {
-			return StopStalled, nil
-		}
-		return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
-	}
-	var notes []string
-	if s.MemorisationGate && len(memorised) >= MemorisedThreshold {
-		notes = append(notes, "memorisation gate: two rewrites did not remove the embedded inputs; batch granted anyway")
-		if err := e.event(ctx, EventGate, it, Gate{Gate: "memorisation", Decision: "granted_anyway"}); err != nil {
-			return "", err
-		}
-	}
-	e.st.MemoRewrites = 0
-	promoted, counted := true, true
-	if s.ComplexityGate && ev.Analysis.Complexity >= ComplexityGateThreshold && e.st.ComplexityStrikes < 3 {
-		e.st.ComplexityStrikes++
-		promoted, counted = false, false
-		ir.Gate = "complexity"
-		notes = append(notes, fmt.Sprintf("complexity penalty %.2f ≥ %.1f: the batch is granted but the pass is not a promotion (%d of 3); prefer a simpler program", ev.Analysis.Complexity, ComplexityGateThreshold, e.st.ComplexityStrikes))
-		if err := e.event(ctx, EventGate, it, Gate{Gate: "complexity", Decision: "not_promoted", Complexity: ev.Analysis.Complexity, Strike: e.st.ComplexityStrikes}); err != nil {
-			return "", err
-		}
-	}
-	blocking := e.blockingCategories()
-	if promoted && len(blocking) > 0 {
-		counted = false
-		ir.Gate = "coverage"
-		if err := e.event(ctx, EventGate, it, Gate{Gate: "coverage", Decision: "not_counted", Missing: blocking}); err != nil {
-			return "", err
-		}
-	}
-	ir.Promoted, ir.Counted = promoted, counted
-	switch {
-	case counted:
-		e.st.Promotions++
-		e.st.Consecutive++
-	case promoted:
-		e.st.Promotions++
-	default:
-		e.st.Consecutive = 0
-	}
-	if promoted {
-		if err := e.event(ctx, EventPromotion, it, Promotion{Counted: counted, Consecutive: e.st.Consecutive, Promotions: e.st.Promotions}); err != nil {
-			return "", err
-		}
-	}
-	e.commitRecord(ir)
-	if counted && e.st.Consecutive >= s.EarlyStop {
-		return StopEarly, nil
-	}
-	// Everything the batch changes is set before it is acquired, so the
-	// checkpoint recorded with the new examples is complete; a failed
-	// proposal ends the run anyway.
-	k := e.st.LastBatch + s.BatchStep
-	e.noteCoverageBatch(blocking)
-	e.st.Feedback = &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
-		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
-	ok, err := e.acquire(ctx, k, task.SourceAgent)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return StopProposerFailed, nil
-	}
-	return "", e.event(ctx, EventIterationFinished, e.st.Iteration, IterationFinished{e.checkpoint()})
-}
-
-// stalled reports whether the sessions that changed nothing reached the
-// stall limit.
-func (e *engine) stalled() bool {
-	limit := e.settings().StallLimit
-	return limit > 0 && e.st.Stalled >= limit
-}
-
 // commitRecord stores the iteration record and prints the progress line:
 // a session that repeats the one before is announced once, and the rest
 // of the streak in one line when it ends.
@@ -421,34 +240,6 @@ func (e *engine) progress(format string, args ...any) {
 	}
 }
 
-// blockingCategories are the coverage categories that still block early
-// stop: none without the gate, none after three batches on the same set.
-func (e *engine) blockingCategories() []string {
-	if !e.settings().CoverageGate {
-		return nil
-	}
-	missing := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
-	if len(missing) == 0 {
-		return nil
-	}
-	if strings.Join(missing, ",") == e.st.CoverageKey && e.st.CoverageBatches >= 3 {
-		return nil
-	}
-	return missing
-}
-
-func (e *engine) noteCoverageBatch(blocking []string) {
-	if len(blocking) == 0 {
-		return
-	}
-	key := strings.Join(blocking, ",")
-	if key == e.st.CoverageKey {
-		e.st.CoverageBatches++
-	} else {
-		e.st.CoverageKey, e.st.CoverageBatches = key, 1
-	}
-}
-
 func (e *engine) feedback(it int, ev Evaluation, messages []string) *agent.Feedback {
 	fb := &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total, Messages: messages}
 	if n := min(len(ev.Failures), max(0, e.settings().MaxFailures)); n > 0 {
@@ -484,16 +275,54 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 	if len(examples) == 0 {
 		return ev, nil
 	}
-	outcomes, err := e.deps.Evaluator.Call(ctx, sandbox.CallRequest{
+	req := sandbox.CallRequest{
 		Program: sandbox.Program{Source: source, Function: e.spec.Task.FunctionName},
 		Inputs:  inputs, Limits: e.spec.Limits,
-	})
+	}
+	outcomes, err := e.deps.Evaluator.Call(ctx, req)
 	if err != nil {
 		return Evaluation{}, fmt.Errorf("run: %w", err)
+	}
+	if e.deps.Hook != nil && len(outcomes) == len(inputs) {
+		ev.Disagreements = e.checkHook(ctx, req, outcomes)
 	}
 	v := judge.Compare(examples, outcomes, e.settings().Atol)
 	ev.Passed, ev.Failures = v.Passed, v.Failures
 	return ev, nil
+}
+
+// HookDisagrees is the failure of an example on which the task's evaluate
+// hook and the candidate's own evaluation disagree. It says nothing of
+// what the hook returned: the candidate ran in the hook's care, and what
+// it made the hook return must not reach the agent.
+const HookDisagrees = "the task's evaluate hook disagrees with the candidate's own run on this input; the candidate is not promoted on it"
+
+// checkHook has the task's evaluate hook judge the candidate too and fails,
+// in own, every example on which the two disagree: both returned the same
+// value (within atol), or both failed. It returns how many failed so. A
+// hook that fails is logged; the candidate's own evaluation stands.
+func (e *engine) checkHook(ctx context.Context, req sandbox.CallRequest, own []sandbox.Outcome) int {
+	hook, err := e.deps.Hook.Evaluate(ctx, req)
+	if err == nil && len(hook) != len(own) {
+		err = fmt.Errorf("%d outcomes for %d inputs", len(hook), len(own))
+	}
+	if err != nil {
+		e.log.Warn("hook evaluate failed; the candidate's own evaluation stands", zap.Error(err))
+		return 0
+	}
+	n := 0
+	for i, h := range hook {
+		o := own[i]
+		agree := h.OK() == o.OK() && (!o.OK() || task.Equal(h.Output, o.Output, e.settings().Atol))
+		if !agree {
+			own[i] = sandbox.Outcome{Status: sandbox.StatusError, Error: HookDisagrees, Seconds: o.Seconds}
+			n++
+		}
+	}
+	if n > 0 {
+		e.log.Warn("hook evaluate disagrees with the candidate's own evaluation", zap.Int("examples", n), zap.Int("of", len(own)))
+	}
+	return n
 }
 
 // embedded returns the distinct observed inputs the analysis found embedded.
@@ -712,18 +541,6 @@ func nonNilRaw(s []json.RawMessage) []json.RawMessage {
 		return []json.RawMessage{}
 	}
 	return s
-}
-
-func joinRaw(xs []json.RawMessage, max int) string {
-	var parts []string
-	for i, x := range xs {
-		if i == max {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, task.MustCanonical(x))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // MaxCandidateBytes bounds the candidate.py the workflow reads.

@@ -50,7 +50,7 @@ func TestRunStopReasons(t *testing.T) {
 			wantStop: StopEarly, wantIters: 2, wantPromos: 2, wantKnown: 2 + 5, wantFinal: "double"},
 		{name: "budget exhausted mid-run", programs: []string{"double"}, usage: task.Usage{PromptTokens: 70, CompletionTokens: 30},
 			settings: settings(func(s *Settings) { s.TokenBudget = 250 }),
-			wantStop: StopBudget, wantIters: 3, wantPromos: 2, wantKnown: 2 + 4 + 6, wantFinal: "double"},
+			wantStop: StopBudget, wantIters: 3, wantPromos: 3, wantKnown: 2 + 4 + 6, wantFinal: "double"},
 		{name: "proposer fails the initial batch", programs: []string{"double"}, settings: settings(func(s *Settings) { s.ProposalFallback = FallbackStop }),
 			propose:  func(req agent.ProposeRequest) []json.RawMessage { return []json.RawMessage{json.RawMessage("1")} },
 			wantStop: StopProposerFailed, wantIters: 0, wantKnown: 0},
@@ -106,6 +106,59 @@ func TestBudgetCheckedAfterArchiving(t *testing.T) {
 	}
 	if res.Tokens.Total() != 500 {
 		t.Errorf("tokens = %d, want 500", res.Tokens.Total())
+	}
+}
+
+// Tokens spent on proposals count towards the budget as a session's do.
+func TestProposalTokensCountTowardsTheBudget(t *testing.T) {
+	h := newHarness(t, "double")
+	h.agent.usage = task.Usage{CompletionTokens: 10}
+	h.agent.proposeUsage = task.Usage{PromptTokens: 50, CompletionTokens: 10}
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.TokenBudget = 100 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// initial proposal 60, session 10 (70), proposal 60 (130), session 10
+	// (140): the budget is spent after the second session, whose pass
+	// still counts.
+	got := []any{res.StopReason, res.Iterations, res.Promotions, res.Tokens.Total()}
+	if diff := cmp.Diff([]any{StopBudget, 2, 2, 140}, got); diff != "" {
+		t.Errorf("stop, iterations, promotions, tokens (-want +got):\n%s", diff)
+	}
+}
+
+// Each session starts with the program the agent wrote last in the
+// workspace; a session that writes nothing is judged on it.
+func TestSessionStartsFromThePreviousCandidate(t *testing.T) {
+	h := newHarness(t, "square", "", "double")
+	var found []string
+	h.agent.onWrite = func(int) {
+		b, err := os.ReadFile(filepath.Join(h.dir, agent.CandidateFile))
+		if err != nil {
+			b = []byte("(none)")
+		}
+		found = append(found, string(b))
+	}
+	// A file an earlier run left is not the first session's.
+	if err := os.WriteFile(filepath.Join(h.dir, agent.CandidateFile), []byte("zero"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.run(context.Background(), settings(func(s *Settings) { s.EarlyStop = 1 }), task.KindInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"(none)", "square", "square"}, found); diff != "" {
+		t.Errorf("candidate.py at the start of each session (-want +got):\n%s", diff)
+	}
+	if res.StopReason != StopEarly || res.Iterations != 3 || progName(res.FinalProgram) != "double" {
+		t.Errorf("stop %s after %d iterations, final %q", res.StopReason, res.Iterations, res.FinalProgram)
+	}
+	first, second := h.agent.feedbacks[1], h.agent.feedbacks[2]
+	if second == nil || second.Passed != first.Passed || len(second.Failures) == 0 || strings.Contains(strings.Join(second.Messages, " "), "not written") {
+		t.Errorf("feedback on the session that wrote nothing = %+v, want the previous program's failures", second)
+	}
+	if res.Events[1].Candidate != res.Events[0].Candidate {
+		t.Errorf("the second session's candidate %s, want the first's %s (the same program)", res.Events[1].Candidate, res.Events[0].Candidate)
 	}
 }
 
@@ -209,18 +262,24 @@ func TestProposalRetriesCarryTheReason(t *testing.T) {
 	}
 }
 
+// A rejected proposal is retried up to propose_attempts times: 1 +
+// propose_attempts tries in all.
 func TestProposerFailedAfterAllAttempts(t *testing.T) {
-	h := newHarness(t, "double")
-	h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage { return nil }
-	res, err := h.run(context.Background(), settings(func(s *Settings) { s.ProposeAttempts = 4; s.ProposalFallback = FallbackStop }), task.KindInt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StopReason != StopProposerFailed || len(h.agent.requests) != 4 {
-		t.Fatalf("stop %s after %d proposals, want proposer_failed after 4", res.StopReason, len(h.agent.requests))
-	}
-	if res.FinalProgram != "" {
-		t.Errorf("final program %q, want none (no session ran)", res.FinalProgram)
+	for _, tt := range []struct{ attempts, wantTries int }{{0, 1}, {1, 2}, {3, 4}, {4, 5}} {
+		t.Run(fmt.Sprint(tt.attempts), func(t *testing.T) {
+			h := newHarness(t, "double")
+			h.agent.proposeFn = func(req agent.ProposeRequest) []json.RawMessage { return nil }
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.ProposeAttempts = tt.attempts; s.ProposalFallback = FallbackStop }), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != StopProposerFailed || len(h.agent.requests) != tt.wantTries || len(res.Rejections) != tt.wantTries {
+				t.Fatalf("stop %s after %d proposals (%d rejections), want proposer_failed after %d", res.StopReason, len(h.agent.requests), len(res.Rejections), tt.wantTries)
+			}
+			if res.FinalProgram != "" {
+				t.Errorf("final program %q, want none (no session ran)", res.FinalProgram)
+			}
+		})
 	}
 }
 

@@ -25,6 +25,9 @@ type Evaluation struct {
 	Total    int
 	Failures []judge.Failure
 	Analysis sandbox.Analysis
+	// Disagreements counts the examples the task's evaluate hook judged
+	// otherwise than the candidate's own evaluation.
+	Disagreements int
 }
 
 // Accuracy is Passed/Total (1 for an empty set).
@@ -42,3 +45,9 @@ func (e Evaluation) Score() float64 {
 
 // FullPass reports whether every example passed.
 func (e Evaluation) FullPass() bool { return e.Passed == e.Total }
+
+// judged is the evaluation as the iteration's record reports it.
+func (e Evaluation) judged() Judged {
+	return Judged{Known: e.Total, Passed: e.Passed, Score: e.Score(),
+		Complexity: e.Analysis.Complexity, Hardcoding: e.Analysis.Hardcoding, Disagreements: e.Disagreements}
+}

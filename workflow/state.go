@@ -52,3 +52,15 @@ func (s *State) inputs() []jsonRaw {
 	}
 	return out
 }
+
+// counters are the state's counters that the rules of an iteration read.
+func (s *State) counters() Counters {
+	return Counters{Consecutive: s.Consecutive, Promotions: s.Promotions, MemoRewrites: s.MemoRewrites,
+		ComplexityStrikes: s.ComplexityStrikes, CoverageKey: s.CoverageKey, CoverageBatches: s.CoverageBatches, Stalled: s.Stalled}
+}
+
+// setCounters stores the counters an iteration's decision left.
+func (s *State) setCounters(c Counters) {
+	s.Consecutive, s.Promotions, s.MemoRewrites, s.ComplexityStrikes = c.Consecutive, c.Promotions, c.MemoRewrites, c.ComplexityStrikes
+	s.CoverageKey, s.CoverageBatches, s.Stalled = c.CoverageKey, c.CoverageBatches, c.Stalled
+}

@@ -78,10 +78,12 @@ const (
 // configuration decodes its workflow section straight into this struct
 // (config.Config.Workflow), and a run's run_started event records it.
 type Settings struct {
-	InitialBatch     int     `mapstructure:"initial_batch" json:"initial_batch"`
-	BatchStep        int     `mapstructure:"batch_step" json:"batch_step"`
-	EarlyStop        int     `mapstructure:"early_stop" json:"early_stop"`
-	MaxIterations    int     `mapstructure:"max_iterations" json:"max_iterations"`
+	InitialBatch  int `mapstructure:"initial_batch" json:"initial_batch"`
+	BatchStep     int `mapstructure:"batch_step" json:"batch_step"`
+	EarlyStop     int `mapstructure:"early_stop" json:"early_stop"`
+	MaxIterations int `mapstructure:"max_iterations" json:"max_iterations"`
+	// ProposeAttempts is how many times a rejected proposal is asked
+	// again: a batch gets 1 + ProposeAttempts tries (Tries).
 	ProposeAttempts  int     `mapstructure:"propose_attempts" json:"propose_attempts"`
 	RandomShare      float64 `mapstructure:"random_share" json:"random_share"`
 	CoverageGate     bool    `mapstructure:"coverage_gate" json:"coverage_gate"`
@@ -101,6 +103,10 @@ type Settings struct {
 	StallLimit int `mapstructure:"stall_limit" json:"stall_limit"`
 }
 
+// Tries is how many proposals a batch may get: the first, and one more
+// for each of the ProposeAttempts retries of a rejected one.
+func (s Settings) Tries() int { return 1 + max(0, s.ProposeAttempts) }
+
 // DefaultSettings are the Default… constants as Settings.
 func DefaultSettings() Settings {
 	return Settings{InitialBatch: DefaultInitialBatch, BatchStep: DefaultBatchStep,
@@ -114,6 +120,15 @@ func DefaultSettings() Settings {
 type Evaluator interface {
 	Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
 	Analyse(ctx context.Context, req sandbox.AnalyseRequest) (sandbox.Analysis, error)
+}
+
+// Hook is a task's own evaluation of candidates (a bound task's
+// evaluate). It is never authoritative: a candidate passes an example only
+// when its own evaluation in the evaluator's sandbox passes it and the
+// hook's outcome agrees; a disagreement fails the example. A hook that
+// fails leaves the candidate's own evaluation standing.
+type Hook interface {
+	Evaluate(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error)
 }
 
 // InputSource is the task's random_inputs generator, independent of the agent.
@@ -140,7 +155,9 @@ type Deps struct {
 	Oracle    oracle.Oracle
 	Evaluator Evaluator
 	// Random is nil when the task has no random_inputs generator.
-	Random  InputSource
+	Random InputSource
+	// Hook is nil when the task has no evaluation of its own.
+	Hook    Hook
 	Archive Archive
 	// Recorders get every example and event; a recorder error ends the run
 	// (nothing may be lost silently).
@@ -182,21 +199,30 @@ const (
 	EventProposalFallback = "proposal_fallback"
 )
 
+// Judged is a candidate's evaluation on the examples of its iteration, as
+// both the iteration's record and its candidate_archived event report it.
+type Judged struct {
+	Known      int     `json:"known"`
+	Passed     int     `json:"passed"`
+	Score      float64 `json:"score"`
+	Complexity float64 `json:"complexity"`
+	Hardcoding float64 `json:"hardcoding"`
+	// Disagreements counts the examples on which the task's evaluate hook
+	// and the candidate's own evaluation disagreed (each failed).
+	Disagreements int `json:"hook_disagreements,omitempty"`
+}
+
 // IterationRecord is the per-iteration summary in Result.Events.
 type IterationRecord struct {
-	Iteration  int               `json:"iteration"`
-	Known      int               `json:"known"`
-	Passed     int               `json:"passed"`
-	Score      float64           `json:"score"`
-	Promoted   bool              `json:"promoted"`
-	Counted    bool              `json:"counted"`
-	Gate       string            `json:"gate,omitempty"`
-	Uncovered  []string          `json:"uncovered"`
-	Memorised  []json.RawMessage `json:"memorised"`
-	Complexity float64           `json:"complexity"`
-	Hardcoding float64           `json:"hardcoding"`
-	Tokens     task.Usage        `json:"tokens"`
-	Candidate  string            `json:"candidate"`
+	Iteration int `json:"iteration"`
+	Judged
+	Promoted  bool              `json:"promoted"`
+	Counted   bool              `json:"counted"`
+	Gate      string            `json:"gate,omitempty"`
+	Uncovered []string          `json:"uncovered"`
+	Memorised []json.RawMessage `json:"memorised"`
+	Tokens    task.Usage        `json:"tokens"`
+	Candidate string            `json:"candidate"`
 	// Repeats is the iteration whose candidate this session returned
 	// again on the same examples (a session that changed nothing), or 0.
 	Repeats int `json:"repeats,omitempty"`

@@ -116,9 +116,12 @@ type Options struct {
 	Atol float64
 	// ShownFailures caps the failures check_candidate reports.
 	ShownFailures int
-	// Tools, when not empty, are the only tools a write session offers
-	// (done is always offered): a task bound from Python names them.
+	// Tools, when not empty, are the only built-in tools a write session
+	// offers (done is always offered): a task bound from Python names them.
 	Tools []string
+	// TaskTools are the task's own tools, offered beside the built-in ones;
+	// one named as a built-in tool replaces it.
+	TaskTools []TaskTool
 	// ScratchDir is where the synthesize tool makes its scratch
 	// directories (empty: the system temporary directory).
 	ScratchDir string
@@ -201,6 +204,9 @@ func newAgent(opts Options) (*Agent, error) {
 		return nil, errors.New("llm agent: Options.Sandbox is nil")
 	}
 	if err := CheckTools(opts.Tools, opts.Synth != nil); err != nil {
+		return nil, err
+	}
+	if err := CheckTaskTools(opts.TaskTools); err != nil {
 		return nil, err
 	}
 	key := ""

@@ -117,6 +117,16 @@ func (s *writeSession) setupTools() {
 		}
 		list = kept
 	}
+	for _, tt := range s.a.opts.TaskTools {
+		// The task's own tool replaces a built-in one of its name.
+		kept := list[:0]
+		for _, t := range list {
+			if t.Name() != tt.Name {
+				kept = append(kept, t)
+			}
+		}
+		list = append(kept, &taskTool{t: tt, ws: s.ws})
+	}
 	list = append(list, s.done)
 	s.tools = map[string]tool{}
 	for _, t := range list {
@@ -227,6 +237,9 @@ func (s *writeSession) runTool(ctx context.Context, turn int, call openai.ToolCa
 }
 
 func (s *writeSession) toolTimeout(name string) time.Duration {
+	if _, ok := s.tools[name].(*taskTool); ok {
+		return 2 * DefaultToolTimeout
+	}
 	switch name {
 	case bashToolName:
 		return MaxBashTimeout + 15*time.Second

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/reconstruct/reconstruct/bank"
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
@@ -38,6 +40,14 @@ type Plan struct {
 	// Getenv reads the submitting machine's RECONSTRUCT_* settings.
 	Getenv func(string) string
 	Retry  Retry
+	// Factory, instead of TasksDir, sweeps the tasks of a Python factory
+	// (module:callable), one per Args entry, scored on the tests its
+	// module's heldout(**args) returns, or on HeldoutDir/<task>.jsonl.
+	Factory    string
+	Args       []map[string]any
+	HeldoutDir string
+	// Log receives the warnings of binding the factory's tasks.
+	Log *zap.Logger
 }
 
 // NewSweepID returns a sortable, unique sweep id (a valid bank workspace
@@ -49,14 +59,21 @@ func NewSweepID() string { return "sweep-" + runner.NewRunID() }
 // and the held-out tests in the bank, and records the sweep there. Errors
 // wrapping ErrInput are the user's to fix; others are the bank's.
 func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
-	dirs, err := benchmarks.Discover(p.TasksDir, p.Filter)
-	if err != nil {
-		return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
-	}
 	spec := Spec{ID: NewSweepID(), TasksDir: p.TasksDir, Config: p.Base, Repeat: max(1, p.Repeat),
 		Env: experimentEnv(p.Getenv), Jobs: []Job{}, Retry: p.Retry}
 	if p.Filter != nil {
 		spec.Filter = p.Filter.String()
+	}
+	if p.Factory != "" {
+		spec, err := prepareFactory(ctx, b, p, spec)
+		if err != nil {
+			return Spec{}, err
+		}
+		return spec, recordSpec(ctx, b, spec)
+	}
+	dirs, err := benchmarks.Discover(p.TasksDir, p.Filter)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	var overlays []string
 	if p.Base != "" {
@@ -109,28 +126,39 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 			if r > 1 {
 				j.ID += "#r" + strconv.Itoa(r)
 			}
-			prev, ok := readRecord(p.Out, j.ID)
-			switch {
-			case !ok:
-			case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
-				changed = append(changed, j.ID)
-			default:
-				spec.Previous = append(spec.Previous, prev)
-				continue
-			}
-			spec.Jobs = append(spec.Jobs, j)
+			changed = addJob(&spec, p.Out, j, changed)
 		}
 	}
 	if len(changed) > 0 && !p.Force {
 		return Spec{}, fmt.Errorf("%w: %w", ErrInput, benchmarks.ChangedSettings(p.Out, changed))
 	}
+	return spec, recordSpec(ctx, b, spec)
+}
+
+// addJob adds j to the sweep, or, when an earlier sweep into out finished
+// it with the same settings, its record to spec.Previous; a job finished
+// with other settings is added and its id appended to changed, which is
+// returned.
+func addJob(spec *Spec, out string, j Job, changed []string) []string {
+	prev, ok := readRecord(out, j.ID)
+	switch {
+	case !ok:
+	case prev.ConfigSHA256 != "" && prev.ConfigSHA256 != j.ConfigSHA256:
+		changed = append(changed, j.ID)
+	default:
+		spec.Previous = append(spec.Previous, prev)
+		return changed
+	}
+	spec.Jobs = append(spec.Jobs, j)
+	return changed
+}
+
+// recordSpec checks a prepared sweep's size and records it in the bank.
+func recordSpec(ctx context.Context, b *bank.Bank, spec Spec) error {
 	if err := checkSize(spec); err != nil {
-		return Spec{}, err
+		return err
 	}
-	if err := createJournal(ctx, b, spec); err != nil {
-		return Spec{}, err
-	}
-	return spec, nil
+	return createJournal(ctx, b, spec)
 }
 
 // MaxSpecBytes bounds a sweep's encoded specification, the workflow's

@@ -3,16 +3,21 @@
 # harness calls one of the reconstruct_* functions below on each input. In
 # the oracle's sandbox that child is resident: it imports the binding and
 # calls the factory once, then serves every request (_STATE keeps them);
-# evaluate runs in a fresh child of the evaluator's sandbox per request. The
+# evaluate and the task's callable tools run in a fresh child of the
+# evaluator's sandbox per request, and the candidate they are given runs in
+# a process of its own (see _isolated_candidate). The
 # binding's modules come from _SPEC["files"] (read by reconstruct when the
 # run was bound, so that a run uses one version of them throughout); the
 # binding's directories are on sys.path for the rest (data files, modules
 # beyond the preloaded ones).
 
+import asyncio
 import importlib
 import importlib.util
 import inspect
+import json
 import os
+import random
 import sys
 import tempfile
 import traceback
@@ -141,7 +146,9 @@ _FIELDS = [
     ("random_inputs", False, callable, "a callable random_inputs(k, ...)"),
     ("on_example", False, callable, "a callable on_example(input, output, source)"),
     ("evaluate", False, callable, "a callable evaluate(program_path, inputs)"),
-    ("tools", False, lambda v: isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v), "a list of strings"),
+    ("tools", False, lambda v: isinstance(v, (list, tuple)) and all(isinstance(x, str) or callable(x) for x in v),
+     "a list of tool names and callables"),
+    ("workspace", False, lambda v: isinstance(v, (str, os.PathLike)) and str(v) != "", "a path"),
 ]
 
 
@@ -158,10 +165,15 @@ def reconstruct_describe(_):
         if not ok(v):
             raise BindingError("the returned %s's field %s is %s (%s), want %s" % (
                 type(obj).__name__, name, type(v).__name__, _short(v), want))
-        if callable(v):
+        if name == "tools":
+            out[name] = [x for x in v if isinstance(x, str)]
+            specs = [_tool_spec(x) for x in v if not isinstance(x, str)]
+            if specs:
+                out["callable_tools"] = specs
+        elif callable(v):
             out[name] = True
-        elif name == "tools":
-            out[name] = list(v)
+        elif name == "workspace":
+            out[name] = os.fspath(v)
         else:
             out[name] = v
     out.pop("oracle", None)
@@ -194,23 +206,70 @@ def reconstruct_oracle(x):
     return _callable("oracle")(x)
 
 
-def reconstruct_generate(k, exclude, rng):
-    fn = _callable("random_inputs")
+def _positional(fn):
+    """The names of fn's positional parameters, and whether it takes *args
+    (None when its signature cannot be read)."""
     try:
-        params = [p for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        var = any(p.kind == p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values())
+        ps = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
-        params, var = [None, None, None], False
-    if var or len(params) >= 3:
-        out = fn(k, exclude, rng)
-    elif len(params) == 2:
-        out = fn(k, rng)
+        return None, True
+    names = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return names, any(p.kind == p.VAR_POSITIONAL for p in ps)
+
+
+# A second parameter of one of these names is given the seeded random.Random
+# (this tool's own older form, random_inputs(k, rng)); any other name is
+# given the observed inputs (the contract's random_inputs(k, exclude)).
+_RNG_NAMES = ("rng", "random", "rand", "generator", "r")
+
+# How many times random_inputs is asked again for the inputs it repeated.
+GENERATE_ROUNDS = 8
+
+
+def _key(v):
+    try:
+        return json.dumps(v, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def reconstruct_generate(k, exclude, rng):
+    """k fresh inputs of the task's random_inputs, called as
+    random_inputs(k, exclude, rng), (k, exclude), (k, rng) or (k) by its
+    parameters. Inputs that repeat an observed one or each other are dropped
+    and it is asked again for the rest, at most GENERATE_ROUNDS times."""
+    fn = _callable("random_inputs")
+    names, var = _positional(fn)
+    if names is None or var or len(names) >= 3:
+        call = lambda n, ex: fn(n, ex, rng)
+    elif len(names) == 2 and names[1].lower() in _RNG_NAMES:
+        call = lambda n, ex: fn(n, rng)
+    elif len(names) == 2:
+        call = lambda n, ex: fn(n, ex)
     else:
-        out = fn(k)
-    if out is not None and not isinstance(out, (list, tuple)):
-        out = list(out)
-    return out
+        call = lambda n, ex: fn(n)
+    # A generator that draws from the random module (not from rng) is
+    # seeded too, so that a run draws the same inputs each time.
+    random.seed(rng.random())
+    exclude = list(exclude)
+    seen = {_key(x) for x in exclude}
+    out = []
+    for _ in range(GENERATE_ROUNDS):
+        got = call(k - len(out), exclude)
+        if got is None:
+            got = []
+        elif not isinstance(got, (list, tuple)):
+            got = list(got)
+        for x in got:
+            key = _key(x)
+            if key not in seen and len(out) < k:
+                seen.add(key)
+                out.append(x)
+                exclude.append(x)
+        if len(out) == k:
+            return out
+    raise BindingError("random_inputs gave %d fresh inputs of the %d asked in %d calls (the others repeated observed inputs or each other)"
+                       % (len(out), k, GENERATE_ROUNDS))
 
 
 def reconstruct_heldout(_):
@@ -233,16 +292,271 @@ def reconstruct_heldout(_):
 
 
 def reconstruct_on_example(ex):
-    return _callable("on_example")(ex["input"], ex["output"], ex["source"])
+    """on_example(input, output, source); one taking two parameters gets
+    (input, output), one taking one the example as a dict."""
+    fn = _callable("on_example")
+    names, var = _positional(fn)
+    if names is None or var or len(names) >= 3:
+        return fn(ex["input"], ex["output"], ex["source"])
+    if len(names) == 2:
+        return fn(ex["input"], ex["output"])
+    return fn(dict(ex))
+
+
+def _await(v):
+    """v, or what it resolves to when it is awaitable (an async hook)."""
+    if inspect.isawaitable(v):
+        return asyncio.run(_wrap(v))
+    return v
+
+
+async def _wrap(aw):
+    return await aw
+
+
+def _record(v):
+    """A record of evaluate's contract ({"ok": true, "output": x} or
+    {"ok": false, "error": "..."}, other keys ignored), normalised, or None
+    for what is not one."""
+    if not isinstance(v, dict) or not isinstance(v.get("ok"), bool):
+        return None
+    if v["ok"]:
+        return {"ok": True, "output": v["output"]} if "output" in v else None
+    return {"ok": False, "error": str(v.get("error", ""))[:2000]}
 
 
 def reconstruct_evaluate(job):
+    """The task's evaluate(program_path, inputs), sync or async, on an
+    isolated candidate: its results as records, one an input (a list whose
+    every item is a record is read as records, anything else as plain
+    outputs)."""
     fn = _callable("evaluate")
+    path = _isolated_candidate(job["source"], job["function_name"], job.get("output_bytes"))
+    outs = _await(fn(path, list(job["inputs"])))
+    if outs is None or not isinstance(outs, (list, tuple)) or len(outs) != len(job["inputs"]):
+        raise BindingError("evaluate returned %s, want a list of %d outputs" % (_short(outs), len(job["inputs"])))
+    recs = [_record(v) for v in outs]
+    if all(r is not None for r in recs):
+        return recs
+    return [{"ok": True, "output": v} for v in outs]
+
+
+# Parameters of a callable tool that are given the candidate's path.
+_PATH_NAMES = ("program_path", "path", "candidate_path")
+
+_JSON_TYPES = {int: "integer", float: "number", str: "string", bool: "boolean", list: "array", dict: "object"}
+
+
+def _tool_spec(fn):
+    """What the LLM agent is told of a callable tool: its name, docstring
+    and parameters (the one named program_path, or path, is given the
+    candidate's path)."""
+    name = getattr(fn, "__name__", "") or type(fn).__name__
+    try:
+        ps = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        ps = []
+    params, path = [], ""
+    for p in ps:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if not path and p.name in _PATH_NAMES:
+            path = p.name
+            continue
+        t = _JSON_TYPES.get(p.annotation, "")
+        params.append({"name": p.name, "type": t, "required": p.default is p.empty})
+    doc = inspect.getdoc(fn) or ""
+    return {"name": name, "doc": doc[:4000], "params": params, "path": path}
+
+
+def reconstruct_tool(job):
+    """Calls the task's callable tool job["name"] with the model's
+    arguments, and the isolated candidate's path for its path parameter."""
+    tools = _get(_task(), "tools")
+    fn = None
+    for t in tools if isinstance(tools, (list, tuple)) else ():
+        if not isinstance(t, str) and _tool_spec(t)["name"] == job["name"]:
+            fn = t
+    if fn is None:
+        raise BindingError("the task has no tool %s" % job["name"])
+    spec = _tool_spec(fn)
+    args = dict(job.get("args") or {})
+    if spec["path"]:
+        args[spec["path"]] = _isolated_candidate(job["source"], job["function_name"], job.get("output_bytes"))
+    v = _await(fn(**args))
+    if v is None or isinstance(v, str):
+        return "" if v is None else v
+    try:
+        return json.dumps(v)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+# -- the candidate, isolated from the hook -----------------------------------
+#
+# A hook (evaluate, a callable tool) runs in a process that has imported the
+# binding: the task's oracle, its registry, heldout. The candidate it is
+# given must find none of them, so it runs in a process of its own: the
+# program_path a hook receives names a stub module whose functions send
+# each call, as JSON, to a fresh interpreter that executed the candidate
+# and nothing else. This process is not dumpable (the harness's children
+# are not), so that interpreter cannot read its memory either.
+
+_RUNNER = r"""
+import builtins, json, os, sys
+out = os.fdopen(int(sys.argv[1]), "wb", buffering=0)
+inp = sys.stdin.buffer
+sys.stdin = None
+def reply(obj):
+    try:
+        data = json.dumps(obj, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        data = json.dumps({"ok": False, "type": "TypeError", "error": "the result cannot be JSON: %s" % e})
+    out.write(data.encode("utf-8", "surrogatepass") + b"\n")
+def fail(e):
+    try:
+        msg = str(e)
+    except BaseException:
+        msg = "?"
+    reply({"ok": False, "type": type(e).__name__, "error": msg[:2000]})
+ns = {"__name__": "candidate", "__builtins__": builtins}
+try:
+    exec(compile(json.loads(inp.readline())["source"], "candidate.py", "exec"), ns)
+    reply({"ok": True})
+except BaseException as e:
+    fail(e)
+    sys.exit(0)
+for line in inp:
+    req = json.loads(line)
+    try:
+        fn = ns.get(req["f"])
+        if not callable(fn):
+            raise AttributeError("candidate.py defines no function %s" % req["f"])
+        reply({"ok": True, "value": fn(*req["a"])})
+    except BaseException as e:
+        fail(e)
+"""
+
+_STUB = r'''"""candidate.py as this task's hooks see it: each call of one of the
+candidate's functions runs in a process of its own, which holds nothing of
+the hook's (docs/binding.md). __candidate_source__ is the candidate's text."""
+import builtins as _builtins
+import json as _json
+import os as _os
+import subprocess as _subprocess
+import sys as _sys
+
+__candidate_source__ = %(source)r
+_RUNNER = %(runner)r
+_LIMIT = %(limit)d
+_proc = None
+
+
+def _start():
+    global _proc
+    r, w = _os.pipe()
+    try:
+        p = _subprocess.Popen([_sys.executable, "-I", "-S", "-c", _RUNNER, str(w)], stdin=_subprocess.PIPE,
+                              stdout=_subprocess.DEVNULL, stderr=_subprocess.DEVNULL, pass_fds=(w,),
+                              close_fds=True, env={"PATH": _os.environ.get("PATH", "/usr/bin:/bin")})
+    finally:
+        _os.close(w)
+    p.replies = _os.fdopen(r, "rb")
+    _proc = p
+    _send({"source": __candidate_source__})
+    _reply()
+
+
+def _send(obj):
+    try:
+        _proc.stdin.write(_json.dumps(obj, allow_nan=False).encode("utf-8", "surrogatepass") + b"\n")
+        _proc.stdin.flush()
+    except OSError:
+        _stop()
+        raise RuntimeError("the candidate's process ended") from None
+
+
+def _reply():
+    line = _proc.replies.readline(_LIMIT + 1)
+    if not line.endswith(b"\n"):
+        _stop()
+        if len(line) > _LIMIT:
+            raise RuntimeError("the candidate returned more than %%d bytes" %% _LIMIT)
+        raise RuntimeError("the candidate's process ended")
+    msg = _json.loads(line)
+    if msg.get("ok"):
+        return msg.get("value")
+    cls = getattr(_builtins, str(msg.get("type")), None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = RuntimeError
+    raise cls(str(msg.get("error"))[:2000])
+
+
+def _stop():
+    global _proc
+    if _proc is not None:
+        _proc.kill()
+        _proc = None
+
+
+def _call(name, args):
+    try:
+        req = {"f": name, "a": list(args)}
+        _json.dumps(req, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError("the arguments of %%s cannot reach the candidate as JSON: %%s" %% (name, e)) from None
+    if _proc is None:
+        _start()
+    _send(req)
+    return _reply()
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return lambda *args: _call(name, args)
+
+
+%(functions)s
+
+if __name__ == "__main__":
+    if _os.environ.get("RECONSTRUCT_HOOK_PID") == str(_os.getpid()):
+        raise RuntimeError("candidate.py cannot run as __main__ in the hook's process; import it, or run it in a process of its own")
+    exec(compile(__candidate_source__, "candidate.py", "exec"), {"__name__": "__main__"})
+'''
+
+
+def _functions(source, function_name):
+    """The names of the candidate's top-level functions (parsing is not
+    running it), function_name always among them."""
+    names = [function_name]
+    try:
+        import ast
+        for node in ast.parse(source).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in names and node.name.isidentifier():
+                names.append(node.name)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    return names
+
+
+def _isolated_candidate(source, function_name, limit=None):
+    """The path of a stub candidate.py whose functions call the real
+    candidate in a process of its own. Before a hook may see it, this
+    process forgets what it does not need: the module's heldout and the
+    shim's own module name."""
+    mod = _module()
+    if hasattr(mod, "heldout"):
+        try:
+            delattr(mod, "heldout")
+        except (AttributeError, TypeError):
+            pass
+    if sys.modules.get(__name__) is not None and __name__ == "candidate":
+        sys.modules.pop(__name__, None)  # the harness's name for this shim
+    os.environ["RECONSTRUCT_HOOK_PID"] = str(os.getpid())
+    fns = "\n\n".join("def %s(*args):\n    return _call(%r, args)\n" % (n, n) for n in _functions(source, function_name))
     d = tempfile.mkdtemp(prefix="candidate-")
     path = os.path.join(d, "candidate.py")
     with open(path, "w") as f:
-        f.write(job["source"])
-    outs = fn(path, list(job["inputs"]))
-    if outs is None or not isinstance(outs, (list, tuple)) or len(outs) != len(job["inputs"]):
-        raise BindingError("evaluate returned %s, want a list of %d outputs" % (_short(outs), len(job["inputs"])))
-    return list(outs)
+        f.write(_STUB % {"source": source, "runner": _RUNNER, "limit": int(limit or (1 << 20)), "functions": fns})
+    return path

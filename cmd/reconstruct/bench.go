@@ -114,23 +114,21 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 	if opts.bank == "" && a.getenv(config.LegacyBankEnv) != "" && a.getenv(config.BankPathEnv) == "" {
 		a.logger().Warn(config.LegacyBankEnv + " is deprecated: set " + config.BankPathEnv + " instead")
 	}
+	args, err := factoryArgs(opts)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
 	switch opts.cluster.engine {
 	case engineLocal:
 	case engineTemporal:
-		if opts.factory != "" {
-			return withCode(exitUsage, errors.New("--factory: a sweep over a Python factory runs on the local engine only (--engine local)"))
-		}
-		return runBenchCluster(ctx, opts, filter)
+		return runBenchCluster(ctx, opts, filter, args)
 	default:
 		return withCode(exitUsage, fmt.Errorf("--engine %q: want local or temporal", opts.cluster.engine))
 	}
 	sw := &benchmarks.Sweep{
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, Log: a.logger(), Progress: newSweepProgress(a.stderr),
-		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir,
-	}
-	if err := factoryArgs(opts, sw); err != nil {
-		return withCode(exitUsage, err)
+		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir, Args: args,
 	}
 	sum, err := sw.Execute(ctx)
 	if errors.Is(err, benchmarks.ErrRefused) {
@@ -213,30 +211,32 @@ func firstLineOf(s string) string {
 	return line
 }
 
-// factoryArgs fills the task arguments of a factory sweep from --names or
-// --args-list, and checks that the factory flags go together.
-func factoryArgs(opts *benchRunOptions, sw *benchmarks.Sweep) error {
+// factoryArgs are the task arguments of a factory sweep, from --names or
+// --args-list (none without --factory); it checks that the factory flags
+// go together.
+func factoryArgs(opts *benchRunOptions) ([]map[string]any, error) {
 	switch {
 	case opts.factory == "" && (opts.argsList != "" || opts.names != "" || opts.heldoutDir != ""):
-		return errors.New("--args-list, --names and --heldout-dir go with --factory")
+		return nil, errors.New("--args-list, --names and --heldout-dir go with --factory")
 	case opts.factory == "":
-		return nil
+		return nil, nil
 	case opts.tasks != "":
-		return errors.New("give --tasks or --factory, not both")
+		return nil, errors.New("give --tasks or --factory, not both")
 	case (opts.argsList == "") == (opts.names == ""):
-		return errors.New("--factory needs the tasks' arguments: --args-list FILE or --names a,b,c")
+		return nil, errors.New("--factory needs the tasks' arguments: --args-list FILE or --names a,b,c")
 	}
+	var out []map[string]any
 	if opts.names != "" {
 		for _, n := range strings.Split(opts.names, ",") {
 			if n = strings.TrimSpace(n); n != "" {
-				sw.Args = append(sw.Args, map[string]any{"name": n})
+				out = append(out, map[string]any{"name": n})
 			}
 		}
-		return nil
+		return out, nil
 	}
 	data, err := os.ReadFile(opts.argsList)
 	if err != nil {
-		return fmt.Errorf("--args-list: %w", err)
+		return nil, fmt.Errorf("--args-list: %w", err)
 	}
 	for n, line := range strings.Split(string(data), "\n") {
 		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
@@ -244,12 +244,12 @@ func factoryArgs(opts *benchRunOptions, sw *benchmarks.Sweep) error {
 		}
 		var args map[string]any
 		if err := json.Unmarshal([]byte(line), &args); err != nil || args == nil {
-			return fmt.Errorf("%s:%d: want a JSON object of keyword arguments", opts.argsList, n+1)
+			return nil, fmt.Errorf("%s:%d: want a JSON object of keyword arguments", opts.argsList, n+1)
 		}
-		sw.Args = append(sw.Args, args)
+		out = append(out, args)
 	}
-	if len(sw.Args) == 0 {
-		return fmt.Errorf("%s: no task arguments", opts.argsList)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no task arguments", opts.argsList)
 	}
-	return nil
+	return out, nil
 }

@@ -52,7 +52,7 @@ func addEngineFlags(f *pflag.FlagSet, o *engineOptions) {
 
 // runBenchCluster submits the sweep to the Temporal server and, unless
 // detached, follows it and writes its summary like the local engine.
-func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.Regexp) error {
+func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.Regexp, args []map[string]any) error {
 	a := opts.app
 	if opts.parallel != 1 {
 		return withCode(exitUsage, errors.New("--parallel is the local engine's: with --engine temporal, each worker's --parallel decides"))
@@ -67,7 +67,8 @@ func runBenchCluster(ctx context.Context, opts *benchRunOptions, filter *regexp.
 		return err
 	}
 	spec, err := cluster.Prepare(ctx, b, cluster.Plan{TasksDir: opts.tasks, Base: opts.base, Filter: filter, Repeat: opts.repeat,
-		Out: opts.out, Force: opts.force, Getenv: a.getenv, Retry: cluster.Retry{MaxAttempts: cl.MaxAttempts, HeartbeatTimeout: cl.HeartbeatTimeout, TaskTimeout: cl.TaskTimeout}})
+		Out: opts.out, Force: opts.force, Getenv: a.getenv, Retry: cluster.Retry{MaxAttempts: cl.MaxAttempts, HeartbeatTimeout: cl.HeartbeatTimeout, TaskTimeout: cl.TaskTimeout},
+		Factory: opts.factory, Args: args, HeldoutDir: opts.heldoutDir, Log: a.logger()})
 	switch {
 	case errors.Is(err, cluster.ErrInput):
 		return withCode(exitUsage, err)

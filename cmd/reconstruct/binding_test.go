@@ -104,3 +104,82 @@ func TestRunTaskMistakes(t *testing.T) {
 		t.Errorf("the refused runs left %v", entries)
 	}
 }
+
+// argsModule is a task with a generator, bound in the original workflow's
+// form.
+const argsModule = `def make_task(name):
+    return {"name": name, "input_type": "an integer", "kind": "int", "oracle": lambda x: 2 * x,
+            "random_inputs": lambda k, exclude: [len(exclude) * 10 + i for i in range(k)]}
+`
+
+// run --args takes the original workflow's arguments: mistakes exit 2
+// naming the key (with the nearest known one), and the original's defaults
+// hold — random_share 0 and no coverage gate, although the task has a
+// generator — unless the arguments set them.
+func TestRunOriginalArgs(t *testing.T) {
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"bench.py":    argsModule,
+		"solve.py":    "def solve(x):\n    return 2 * x\n",
+		"replay.yaml": "candidates:\n  - file: solve.py\n",
+	})
+	for _, tc := range []struct {
+		args string
+		want string
+	}{
+		{`{"task": "bench:make_task", "task_args": {"name": "a"}, "early_stp": 3}`, "--args (early_stp): unknown key; did you mean early_stop?"},
+		{`{"task": "bench:make_task", "token_budget": 3}`, "--args (token_budget): unknown key; did you mean budget?"},
+		{`{"task": "bench:make_task", "budget": "lots", "random_share": true}`, "--args (budget): want a whole number, got \"lots\"\n--args (random_share): want a number, got true"},
+		{`{"task": "bench:make_task", "early_stop": 2.5}`, "--args (early_stop): want a whole number, got 2.5"},
+		{`["bench:make_task"]`, "--args: want a JSON object of the original workflow's arguments"},
+		{`{"task_args": {"name": "a"}}`, "--args: task: required without --config"},
+		{`{"task": "bench:make_task", "task_args": {"name": "a"}, "early_stop": 0}`, "--args (workflow.early_stop): must be at least 1, got 0"},
+	} {
+		r := cli(t, dir, nil, "run", "--sandbox", "process", "--args", tc.args)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("run --args %s: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	if r := cli(t, dir, nil, "run", "--args", `{"task": "bench:make_task"}`, "--task", "bench:make_task"); r.code != 2 || !strings.Contains(r.stderr, "give neither --task nor --resume") {
+		t.Errorf("--args with --task: exit %d, %q", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("the refused runs left %v", entries)
+	}
+
+	env := []string{"RECONSTRUCT_AGENT_KIND=replay", "RECONSTRUCT_AGENT_REPLAY_SCRIPT=" + filepath.Join(dir, "replay.yaml"), "RECONSTRUCT_SANDBOX_KIND=process"}
+	for _, tc := range []struct {
+		args  string
+		share float64
+		gate  bool
+	}{
+		{`{"task": "bench:make_task", "task_args": {"name": "a"}, "max_iterations": 2, "early_stop": 2}`, 0, false},
+		{`{"task": "bench:make_task", "task_args": {"name": "b"}, "max_iterations": 2, "early_stop": 2, "random_share": 0.5, "coverage_gate": true, "budget": 100000}`, 0.5, true},
+	} {
+		r := cli(t, dir, env, "run", "--json", "--args", tc.args)
+		if r.code != 0 && r.code != 1 {
+			t.Fatalf("run --args %s: exit %d\n%s", tc.args, r.code, r.stderr)
+		}
+		var res struct {
+			StopReason string `json:"stop_reason"`
+			Random     int    `json:"random_inputs"`
+			Settings   struct {
+				RandomShare  float64 `json:"random_share"`
+				CoverageGate bool    `json:"coverage_gate"`
+				TokenBudget  int     `json:"token_budget"`
+				EarlyStop    int     `json:"early_stop"`
+			} `json:"settings"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("result: %v\n%s", err, r.stdout)
+		}
+		s := res.Settings
+		if s.RandomShare != tc.share || s.CoverageGate != tc.gate || s.EarlyStop != 2 || (tc.share > 0 && res.Random == 0) {
+			t.Errorf("run --args %s: settings %+v with %d random inputs; want random_share %g, coverage_gate %v", tc.args, s, res.Random, tc.share, tc.gate)
+		}
+		if !strings.Contains(r.stderr, "--args") {
+			t.Errorf("the run does not say its settings came from --args:\n%s", r.stderr)
+		}
+	}
+}

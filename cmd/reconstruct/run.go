@@ -22,13 +22,15 @@ type runOptions struct {
 	configFile string
 	factory    string
 	taskArgs   string
-	jsonOut    bool
-	runID      string
-	resume     string
-	fork       string
-	force      bool
-	profile    string
-	flags      map[string]*pflag.Flag
+	// origArgs is --args: the original workflow's arguments, a JSON object.
+	origArgs string
+	jsonOut  bool
+	runID    string
+	resume   string
+	fork     string
+	force    bool
+	profile  string
+	flags    map[string]*pflag.Flag
 }
 
 func newRunCmd(a *app) *cobra.Command {
@@ -58,7 +60,9 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 				return withCode(exitUsage, errors.New("--resume continues a run with its recorded task: give no --task"))
 			case opts.taskArgs != "" && opts.factory == "":
 				return withCode(exitUsage, errors.New("--task-args goes with --task"))
-			case opts.resume == "" && opts.factory == "":
+			case opts.origArgs != "" && (opts.factory != "" || opts.resume != ""):
+				return withCode(exitUsage, errors.New("--args names the task and its arguments itself: give neither --task nor --resume with it"))
+			case opts.resume == "" && opts.factory == "" && opts.origArgs == "":
 				if err := requireFlag(cmd, "config"); err != nil {
 					return err
 				}
@@ -80,6 +84,7 @@ run ended without one (or was interrupted), 2 for bad input (nothing is created)
 	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "run configuration file (YAML)")
 	cmd.Flags().StringVar(&opts.factory, "task", "", "bind the task from Python: module:callable, found in the current directory (see docs/binding.md)")
 	cmd.Flags().StringVar(&opts.taskArgs, "task-args", "", "the factory's keyword arguments, a JSON object")
+	cmd.Flags().StringVar(&opts.origArgs, "args", "", `the original workflow's form, a JSON object: {"task": "module:callable", "task_args": {...}, "random_share": 0.5, ...} (see docs/binding.md)`)
 	cmd.Flags().BoolVar(&opts.jsonOut, "json", false, "print the Result as JSON on stdout")
 	cmd.Flags().StringVar(&opts.runID, "run-id", "", "run id: letters, digits, '-' and '_' (default: generated)")
 	cmd.Flags().StringVar(&opts.resume, "resume", "", "continue the stopped, killed or failed run RUN from the bank")
@@ -194,6 +199,9 @@ func (a *app) resolveBank(flag string, c *config.Config) (config.BankLocation, e
 // its settings when given too).
 func loadRunConfig(opts *runOptions) (*config.Config, error) {
 	a := opts.app
+	if opts.origArgs != "" {
+		return loadOriginalArgs(opts)
+	}
 	if opts.factory == "" {
 		return loadConfig(a, opts.configFile, opts.flags)
 	}
@@ -204,7 +212,19 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 		}
 	}
 	// --task and --task-args are in opts.flags.
-	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags}
+	return loadCommandLine(opts, nil)
+}
+
+// loadCommandLine loads a configuration given (at least partly) on the
+// command line: --config when given, else the current directory as the
+// binding's, the environment, the flags and override (the values of
+// --args, when not nil).
+func loadCommandLine(opts *runOptions, override map[string]any) (*config.Config, error) {
+	a := opts.app
+	lopts := config.Options{File: opts.configFile, Env: true, Getenv: a.getenv, Flags: opts.flags, Override: override}
+	if override != nil {
+		lopts.OverrideFrom = config.ArgsSource
+	}
 	if opts.configFile == "" {
 		lopts.Dir = "."
 	}
@@ -213,4 +233,18 @@ func loadRunConfig(opts *runOptions) (*config.Config, error) {
 		return nil, withCode(exitUsage, err)
 	}
 	return c, nil
+}
+
+// loadOriginalArgs loads the configuration of run --args: the original
+// workflow's arguments over --config (or, without one, the current
+// directory as the binding's), with the original's defaults.
+func loadOriginalArgs(opts *runOptions) (*config.Config, error) {
+	override, err := config.FromArgs(opts.origArgs)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	if _, ok := override["task.factory"]; !ok && opts.configFile == "" {
+		return nil, withCode(exitUsage, errors.New(`--args: task: required without --config: the factory, "module:callable"`))
+	}
+	return loadCommandLine(opts, override)
 }

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,4 +39,40 @@ func WantErr(t testing.TB, err error, want string) bool {
 		t.Fatalf("err = %v, want it to contain %q", err, want)
 	}
 	return true
+}
+
+// PrivateCopy copies the directory src into a new directory, as a user's
+// private project is: the directories mode 0700, the files 0600; runs/ and
+// __pycache__ are left out. It returns the copy.
+func PrivateCopy(t testing.TB, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "private")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "runs" || d.Name() == "__pycache__") {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if err := os.MkdirAll(to, 0o700); err != nil {
+				return err
+			}
+			return os.Chmod(to, 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, data, 0o600); err != nil {
+			return err
+		}
+		return os.Chmod(to, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
