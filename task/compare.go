@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/internal/canonjson"
+	"github.com/reconstruct/reconstruct/internal/jsonparse"
 )
 
 // DefaultAtol is the float tolerance used when none is configured.
@@ -161,7 +162,7 @@ func writeString(buf *bytes.Buffer, s string) {
 	for {
 		i := strings.IndexByte(s, 0xed)
 		for i >= 0 {
-			if _, ok := surrogateAt(s[i:]); ok {
+			if _, ok := jsonparse.SurrogateAt(s[i:]); ok {
 				break
 			}
 			j := strings.IndexByte(s[i+1:], 0xed)
@@ -175,7 +176,7 @@ func writeString(buf *bytes.Buffer, s string) {
 			break
 		}
 		writeInner(buf, s[:i])
-		r, _ := surrogateAt(s[i:])
+		r, _ := jsonparse.SurrogateAt(s[i:])
 		fmt.Fprintf(buf, "\\u%04x", r)
 		s = s[i+3:]
 	}
