@@ -108,31 +108,42 @@ func resolve(path string) (string, error) {
 	return real, err
 }
 
+// openOwn opens the regular file at path, never through a link, and
+// makes it owner-only (mode 0600); nil when there is none.
+func openOwn(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%w: %s is a symbolic link: the bank's files are never opened through one; remove it", bank.ErrForeign, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("%w: %s is not a regular file", bank.ErrForeign, path)
+	case fi.Mode().Perm()&0o077 != 0:
+		err = f.Chmod(0o600)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // ownerOnly makes the regular file at path mode 0600, never through a
 // link (absent: nothing to do).
 func ownerOnly(path string) error {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+	f, err := openOwn(path)
+	if f != nil {
+		f.Close()
 	}
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("%w: %s is a symbolic link: the bank's files are never opened through one; remove it", bank.ErrForeign, path)
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file", bank.ErrForeign, path)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return f.Chmod(0o600)
-	}
-	return nil
+	return err
 }
 
 // maxKeyFile bounds what is read of a key file.
@@ -141,29 +152,14 @@ const maxKeyFile = 4 << 10
 // readKey reads a key file (nil when there is none), never through a
 // link, making it owner-only.
 func readKey(file string) ([]byte, error) {
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, os.ErrNotExist) {
+	f, err := openOwn(file)
+	if err != nil {
+		return nil, fmt.Errorf("receipt key: %w", err)
+	}
+	if f == nil {
 		return nil, nil
 	}
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%w: %s is a symbolic link: the receipt key is never read through one; remove it", bank.ErrForeign, file)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("receipt key: %w", err)
-	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("receipt key: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", bank.ErrForeign, file)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := f.Chmod(0o600); err != nil {
-			return nil, fmt.Errorf("receipt key: %w", err)
-		}
-	}
 	raw, err := io.ReadAll(io.LimitReader(f, maxKeyFile))
 	if err != nil {
 		return nil, fmt.Errorf("receipt key: %w", err)
