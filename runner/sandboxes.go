@@ -140,11 +140,11 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 		}
 		return openScratch(ctx, c, kind, runID, role, log)
 	})
-	if errors.Is(err, sandbox.ErrStage) {
-		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
-	}
 	if err != nil {
 		s.Close()
+		if errors.Is(err, sandbox.ErrStage) {
+			return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return s, nil
