@@ -20,7 +20,6 @@ Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
 import ast
 import ctypes
 import gc
-import importlib.util
 import json
 import mmap
 import os
