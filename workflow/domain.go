@@ -41,7 +41,7 @@ func (e *engine) openDomain() {
 	}
 	e.dom = d
 	if left, ok := e.left(); ok && !e.st.InitialDone {
-		e.progress("domain: %s (%s); the run ends exhausted once every one is observed", inputsCount(len(left)), from)
+		e.progress("domain: %s (%s); the run ends exhausted once every one is observed and passed", inputsCount(len(left)), from)
 	}
 }
 

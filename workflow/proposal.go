@@ -135,7 +135,7 @@ func (e *engine) takeLeft(ctx context.Context, left []json.RawMessage, k int, so
 	if err != nil {
 		return 0, false, err
 	}
-	e.progress("batch %d: %s of the %s domain left, %d asked: the batch takes them", batch, inputsCount(len(left)), e.dom.from, k)
+	e.progress("batch %d: %d asked, %s of the domain left (%s): the batch takes them all", batch, k, inputsCount(len(left)), e.dom.from)
 	return len(exs), true, e.grant(ctx, batch, k, exs, batchCounts{domain: len(exs)}, source)
 }
 
