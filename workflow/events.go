@@ -98,6 +98,9 @@ type ProposalAccepted struct {
 	// Rivals is the rival search behind the proposal (RivalSearcher
 	// agents): which rivals of the candidate which inputs split.
 	Rivals *agent.RivalReport `json:"rivals,omitempty"`
+	// AllLeft: fewer inputs than asked, every fresh one the agent could
+	// find (agent.ProposeResult.AllLeft).
+	AllLeft bool `json:"all_left,omitempty"`
 }
 
 // ProposalRejected is the data of a proposal_rejected event; Inputs are
@@ -111,8 +114,12 @@ type ProposalRejected struct {
 
 // ProposalFallback is the data of a proposal_fallback event.
 type ProposalFallback struct {
-	Batch      int      `json:"batch"`
-	Size       int      `json:"size"`
+	Batch int `json:"batch"`
+	Size  int `json:"size"`
+	// From is where the batch was drawn from: random_inputs, or the inputs
+	// the task's finite domain had left (where it is known from:
+	// task.domain, task.input_constraints).
+	From       string   `json:"from,omitempty"`
 	Rejections []string `json:"rejections"`
 }
 
@@ -127,10 +134,16 @@ type Checkpoint struct {
 // the state that includes them, so that a crash keeps the batch or loses
 // it, never half of it.
 type BatchGranted struct {
-	Batch      int            `json:"batch"`
-	Size       int            `json:"size"`
-	FromAgent  int            `json:"from_agent"`
-	FromRandom int            `json:"from_random"`
+	Batch int `json:"batch"`
+	// Size counts the new examples: Asked, or fewer when fewer inputs
+	// were left.
+	Size       int `json:"size"`
+	Asked      int `json:"asked,omitempty"`
+	FromAgent  int `json:"from_agent"`
+	FromRandom int `json:"from_random"`
+	// FromDomain counts the inputs taken as the last of the task's finite
+	// domain, without a proposal.
+	FromDomain int            `json:"from_domain,omitempty"`
 	Known      int            `json:"known"`
 	Examples   []task.Example `json:"examples"`
 	Checkpoint
@@ -162,6 +175,15 @@ type Final struct {
 	SHA256    string  `json:"sha256"`
 	Function  string  `json:"function"`
 	Source    string  `json:"source"`
+}
+
+// RunFinished is the data of a run_finished event, the last of a run
+// whose final selection is done.
+type RunFinished struct {
+	StopReason string `json:"stop_reason"`
+	// FinalCandidate is the archived file chosen ("" when the run archived
+	// none).
+	FinalCandidate string `json:"final_candidate,omitempty"`
 }
 
 // DecodeRunStarted decodes a run_started event: the one decoder of it that

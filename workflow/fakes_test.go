@@ -100,12 +100,21 @@ type fakeOracle struct {
 	drift bool
 	// failAfter, when set, makes every query after that many fail.
 	failAfter int
+	// asked holds every query's inputs (canonical), in order.
+	asked [][]string
+	// floats, when set, answers floats (2x as 2.0·x).
+	floats bool
 }
 
 func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.queries++
+	var q []string
+	for _, in := range inputs {
+		q = append(q, task.MustCanonical(in))
+	}
+	o.asked = append(o.asked, q)
 	if o.infra != nil {
 		return nil, o.infra
 	}
@@ -124,6 +133,9 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 			y += o.queries
 		}
 		raw, _ := json.Marshal(y)
+		if o.floats {
+			raw = append(raw, ".0"...)
+		}
 		out[i] = oracle.Answer{Output: raw}
 	}
 	return out, nil
@@ -150,6 +162,9 @@ type scriptAgent struct {
 	// block, when set, holds Write (ignoring ctx) until it is closed.
 	block  chan struct{}
 	active int
+	// allLeft marks a proposal of fewer than K inputs as every fresh
+	// input the agent can find.
+	allLeft bool
 }
 
 // writing reports whether a Write is in progress.
@@ -201,7 +216,8 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 		}
 	}
 	if a.proposeFn != nil {
-		return agent.ProposeResult{Inputs: a.proposeFn(req), Usage: a.proposeUsage}, nil
+		ins := a.proposeFn(req)
+		return agent.ProposeResult{Inputs: ins, Usage: a.proposeUsage, AllLeft: a.allLeft && len(ins) < req.K}, nil
 	}
 	out := make([]json.RawMessage, req.K)
 	for i := range out {
@@ -212,6 +228,8 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 }
 
 type fakeRandom struct{ next int }
+
+func (r *fakeRandom) Name() string { return "fake generator" }
 
 func (r *fakeRandom) Generate(_ context.Context, k int, _ []json.RawMessage, _ int64) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, k)
@@ -228,11 +246,19 @@ type memRecorder struct {
 	events   []Event
 	examples []task.Example
 	fail     error
+	// killedAt, when set, is an event type at which the process "dies":
+	// that event and every later one are lost.
+	killedAt string
+	killed   bool
 }
 
 func (m *memRecorder) RecordEvent(_ context.Context, ev Event) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.killed || ev.Type == m.killedAt {
+		m.killed = true
+		return errInfra
+	}
 	m.events = append(m.events, ev)
 	return m.fail
 }
@@ -265,6 +291,8 @@ type harness struct {
 	// progress lines when set.
 	eval     Evaluator
 	progress *strings.Builder
+	// domain, when set, is the task's finite domain.
+	domain Domain
 }
 
 func newHarness(t *testing.T, programs ...string) *harness {
@@ -297,7 +325,7 @@ func (h *harness) spec(s Settings, kind task.Kind) Spec {
 }
 
 func (h *harness) deps() Deps {
-	d := Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: h.eval, Random: h.random, Archive: h.archive, Recorders: []Recorder{h.rec}}
+	d := Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: h.eval, Random: h.random, Domain: h.domain, Archive: h.archive, Recorders: []Recorder{h.rec}}
 	if h.eval == nil {
 		d.Evaluator = fakeEvaluator{}
 	}

@@ -2,6 +2,8 @@ package workflow
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +50,10 @@ type Spec struct {
 	// Fork marks Resume as the starting point of a new run forked from
 	// another (its journal starts with run_started, not run_resumed).
 	Fork bool
+	// Finish, with Resume, is the stop of the protocol a run reached
+	// without recording its final selection (PendingFinal): the resumed
+	// run only selects and records its final program.
+	Finish string
 	// Started is recorded in the run_started event, its task, settings and
 	// (for a fork) starting state filled in: the runner gives the
 	// configuration and the bank workspace.
@@ -80,6 +86,7 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 			r.Resume(e.st.AgentWrites, e.st.AgentProposes)
 		}
 	}
+	e.openDomain()
 	if spec.Resume != nil && !spec.Fork {
 		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, RunResumed{Known: len(e.st.Examples), Iteration: e.st.Iteration})
 	} else {
@@ -93,7 +100,12 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		}
 		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
-	if runErr == nil {
+	switch {
+	case runErr != nil:
+	case spec.Resume != nil && spec.Finish != "":
+		// Killed during its final selection: the loop is over.
+		stop = spec.Finish
+	default:
 		stop, runErr = e.loop(ctx)
 	}
 	if runErr != nil && ctx.Err() != nil {
@@ -123,9 +135,26 @@ type engine struct {
 	// rejections are the reasons of the last proposal that failed every
 	// attempt.
 	rejections []string
+	// dom lists the task's valid inputs when they are known to be few
+	// (Deps.Domain); nil otherwise.
+	dom *finiteDomain
 	// repeats is the progress output's count of sessions not printed
 	// because they repeated the one before (a stall).
 	repeats progressRepeats
+	// tainted holds the digests of programs whose re-scoring for the final
+	// selection ended in an infrastructure error: never the final program,
+	// whatever their archived evaluation says (a candidate may break the
+	// sandbox that evaluates the next one, its own re-scoring included).
+	tainted map[string]bool
+}
+
+// taint marks a program whose re-scoring ended in an infrastructure error.
+func (e *engine) taint(source []byte) {
+	if e.tainted == nil {
+		e.tainted = map[string]bool{}
+	}
+	sum := sha256.Sum256(source)
+	e.tainted[hex.EncodeToString(sum[:])] = true
 }
 
 // progressRepeats collapses the progress lines of sessions that repeat
@@ -141,7 +170,7 @@ func (e *engine) settings() Settings { return e.spec.Settings }
 func (e *engine) loop(ctx context.Context) (string, error) {
 	s := e.settings()
 	if !e.st.InitialDone {
-		ok, err := e.acquire(ctx, s.InitialBatch, task.SourceInitial)
+		_, ok, err := e.acquire(ctx, s.InitialBatch, task.SourceInitial)
 		if err != nil {
 			return "", err
 		}
@@ -347,7 +376,11 @@ func (e *engine) recordExamples(ctx context.Context, exs []task.Example) error {
 }
 
 // finalize selects the final program among this run's candidates on the
-// final example set, writes candidate.py and result.json.
+// final example set, records it (the final event, after the program is in
+// the bank), writes candidate.py and result.json, and ends the journal
+// with run_finished: a run killed before that is not finished, and its
+// resume completes the selection (Spec.Finish), recording its stop again
+// after the run_resumed event.
 func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Result, error) {
 	s := e.settings()
 	res := &Result{
@@ -368,6 +401,7 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if stop == StopProposerFailed {
 		res.Rejections = e.rejections
 	}
+	res.Domain = e.domainSummary()
 	res.ProposalFallbacks = e.st.Fallbacks
 	var ferr error
 	if stop == StopStalled {
@@ -390,6 +424,9 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		res.FinalScore = bestEval.Score()
 		res.FinalAccuracy = bestEval.Accuracy()
 		res.FinalKnown = bestEval.Total
+		// Every valid input is an observed example: a program that passes
+		// them all is right on the whole domain.
+		res.VerifiedExhaustively = stop == StopExhausted && res.FinalKnown == res.KnownExamples && bestEval.Passed == bestEval.Total
 		if err := e.event(ctx, EventFinal, e.st.Iteration, Final{
 			Candidate: best.File, Iteration: best.Iteration, Score: res.FinalScore,
 			Accuracy: res.FinalAccuracy, Known: res.FinalKnown, SHA256: best.SHA256,
@@ -410,6 +447,11 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), JournalPerm); err != nil {
 		ferr = errors.Join(ferr, err)
 	}
+	if ferr == nil {
+		if err := e.event(ctx, EventRunFinished, e.st.Iteration, RunFinished{StopReason: stop, FinalCandidate: res.FinalCandidate}); err != nil {
+			ferr = err
+		}
+	}
 	return res, ferr
 }
 
@@ -423,7 +465,9 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // fails (the sandbox is gone: Docker stopped, say), the candidates are
 // ranked on their archived evaluations instead — those on the final set
 // first, then those on the most examples — and the error is returned
-// beside the choice.
+// beside the choice. A program whose re-scoring ended in an
+// infrastructure error is never chosen (tainted); nor is the candidate of
+// an iteration whose evaluation did, which is not archived.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	type scored struct {
 		ev  Evaluation
@@ -457,6 +501,9 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 	}
 	for i := range recs {
 		rec := recs[i]
+		if e.tainted[rec.SHA256] {
+			continue
+		}
 		sc, ok := cache[rec.SHA256]
 		if !ok {
 			src, err := e.deps.Archive.Source(rec)
@@ -470,10 +517,11 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
 				if err != nil {
 					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
-					e.log.Warn("the final program is chosen on the archived evaluations", zap.Error(rescoreErr))
-				} else {
-					ev = rescored
+					e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
+					e.taint(src)
+					continue
 				}
+				ev = rescored
 			}
 			sc = scored{ev, src}
 			cache[rec.SHA256] = sc

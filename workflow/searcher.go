@@ -74,7 +74,7 @@ func (e *engine) rivalCheck(sha string) (RivalCheck, string) {
 func batchRivals(rep *agent.RivalReport, proposed bool) (candidate, why string) {
 	switch {
 	case !proposed:
-		return "", "the last batch was drawn from random_inputs after every proposal was rejected"
+		return "", "the last batch was drawn at random after every proposal was rejected"
 	case rep == nil:
 		return "", "the agent made no rival search for the last batch (no candidate to test yet)"
 	case rep.Unsplit > 0:

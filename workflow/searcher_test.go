@@ -109,7 +109,7 @@ func TestRivalsDecideTheStop(t *testing.T) {
 				}
 				return out
 			},
-			wantStop: StopEarly, wantIters: 7, wantPromos: 7, wantGated: []int{1, 3}, wantWhy: []string{"no candidate to test yet", "drawn from random_inputs after every proposal was rejected"}},
+			wantStop: StopEarly, wantIters: 7, wantPromos: 7, wantGated: []int{1, 3}, wantWhy: []string{"no candidate to test yet", "drawn at random after every proposal was rejected"}},
 		{name: "batches drawn wholly at random keep the rules without rivals", programs: []string{"double"}, complete: func(int) bool { return false },
 			settings: settings(func(s *Settings) { s.RandomShare = 1 }),
 			wantStop: StopEarly, wantIters: 5, wantPromos: 5},

@@ -52,6 +52,12 @@ type State struct {
 	// StallDetail is the agent's account of its search when the last
 	// session repeated the one before with nothing left to try.
 	StallDetail string `json:"stall_detail,omitempty"`
+	// Invalid are the inputs of the task's finite domain the hidden
+	// program rejected (canonical JSON): they are not among those left.
+	Invalid []string `json:"invalid,omitempty"`
+	// GeneratorDone: the generator gave fewer inputs than asked, so every
+	// input it can make has been observed; it is not asked again.
+	GeneratorDone bool `json:"generator_done,omitempty"`
 }
 
 func (s *State) inputs() []jsonRaw {

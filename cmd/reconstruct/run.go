@@ -188,6 +188,9 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 	if err == nil && res.StopDetail != "" {
 		_, err = fmt.Fprintf(a.stdout, "stalled: %s\n", res.StopDetail)
 	}
+	if err == nil && res.VerifiedExhaustively && res.Domain != nil {
+		_, err = fmt.Fprintf(a.stdout, "verified exhaustively: the candidate passes every one of the %d valid inputs (%s)\n", res.Domain.Inputs, res.Domain.From)
+	}
 	return err
 }
 
