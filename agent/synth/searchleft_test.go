@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestStuckRunKeepsSearching(t *testing.T) {
 		}
 		last = account
 	}
-	if want := []bool{true, true, false, false}; !equalBools(lefts, want) {
+	if want := []bool{true, true, false, false}; !slices.Equal(lefts, want) {
 		t.Errorf("search left after each session %v, want %v", lefts, want)
 	}
 	for _, want := range []string{"no program fits the 8 examples", "the run's search budget is spent (73728 programs)", "every program up to size"} {
@@ -53,18 +54,6 @@ func TestStuckRunKeepsSearching(t *testing.T) {
 			t.Errorf("account %q does not say %q", last, want)
 		}
 	}
-}
-
-func equalBools(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A search that found a program, and a task whose values the DSL cannot

@@ -211,11 +211,11 @@ func relations(rng *rand.Rand, a, b any) []related {
 			return stringRelations(rng, x)
 		}
 	}
-	fa, okA := number(a)
+	fa, okA := numberOf(a)
 	if !okA {
 		return nil
 	}
-	if _, ok := number(b); ok {
+	if _, ok := numberOf(b); ok {
 		n := numberLike(a)
 		return []related{{n(fa), ProbeEqual}, {n(fa + 1), ProbeOrdered}, {n(fa - 1), ProbeOrdered}, {n(-fa), ProbeReversed}}
 	}
@@ -273,7 +273,7 @@ func replaceAt(args []any, j int, v any) any {
 // withNumber is src with one number (chosen at random) replaced by b, or
 // b itself when src is a number; nil when src holds no integer.
 func withNumber(rng *rand.Rand, src any, b int64) any {
-	if _, ok := number(src); ok {
+	if _, ok := numberOf(src); ok {
 		return b
 	}
 	var paths [][]int
@@ -285,7 +285,7 @@ func withNumber(rng *rand.Rand, src any, b int64) any {
 				walk(e, append(slices.Clone(path), i))
 			}
 		default:
-			if f, ok := number(v); ok && f == math.Trunc(f) {
+			if f, ok := numberOf(v); ok && f == math.Trunc(f) {
 				paths = append(paths, path)
 			}
 		}
@@ -353,20 +353,6 @@ func resized(v any, n int) any {
 		return string(out)
 	}
 	return nil
-}
-
-// number reads a number leaf (generated or decoded).
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // numberLike returns a maker of numbers of a's sort: integers stay
@@ -445,8 +431,8 @@ func Shown(inputs []any, tuple bool) map[Probe]bool {
 
 // relationsOf are the relations b stands in with a.
 func relationsOf(a, b any) []Probe {
-	if fa, ok := number(a); ok {
-		fb, ok := number(b)
+	if fa, ok := numberOf(a); ok {
+		fb, ok := numberOf(b)
 		switch {
 		case !ok:
 			return nil

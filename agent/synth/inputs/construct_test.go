@@ -113,9 +113,9 @@ func TestConstructKeepsEachPlacesValues(t *testing.T) {
 		}
 		for _, b := range built {
 			args := b.Input.([]any)
-			h, _ := number(args[0])
-			r, _ := number(args[1])
-			n, _ := number(args[2])
+			h, _ := numberOf(args[0])
+			r, _ := numberOf(args[1])
+			n, _ := numberOf(args[2])
 			if h < 2 || h > 82 || r != 1 || n < 5 || n > 14 {
 				t.Errorf("seed %d: probe %s built %s, a value unlike those observed in its place", seed, b.Probe, Encode(b.Input))
 			}

@@ -50,7 +50,7 @@ func profile(srcs []any) []*place {
 }
 
 func (p *place) observe(v any) {
-	if f, ok := number(v); ok {
+	if f, ok := numberOf(v); ok {
 		if !p.numbers {
 			p.lo, p.hi, p.integers = f, f, true
 		}
@@ -88,7 +88,7 @@ func (p *place) fits(v any) bool {
 	if p == nil || !p.seen {
 		return true
 	}
-	if f, ok := number(v); ok {
+	if f, ok := numberOf(v); ok {
 		return p.numbers && f >= p.lo && f <= p.hi && (!p.integers || f == math.Trunc(f))
 	}
 	switch x := v.(type) {
@@ -97,7 +97,7 @@ func (p *place) fits(v any) bool {
 			return false
 		}
 		for _, e := range x {
-			if _, ok := number(e); ok && !p.elems.fits(e) {
+			if _, ok := numberOf(e); ok && !p.elems.fits(e) {
 				return false
 			}
 		}
