@@ -71,15 +71,23 @@ func (a *Agent) accountOf(res searchResult, timeUp bool, n int) string {
 	return fmt.Sprintf("no program fits the %d examples: %s after trying %s", n, why, strings.Join(tried, ", "))
 }
 
+// minRunSessions is the least a run's search budget holds in sessions'
+// worth when sessions are bounded by programs: the first session and the
+// five more that a stuck search went on for under the default stall limit
+// before the search said whether it had strategies left, so that a
+// programs-bounded sweep searches no less than it did (a task solved after
+// a million programs of 300,000-program sessions stays solved).
+const minRunSessions = 6
+
 // runPrograms is the run's search budget in programs when sessions are
 // bounded by programs: as many sessions' worth as the run's time limit
-// holds session time limits (at least one).
+// holds session time limits, at least minRunSessions.
 func (a *Agent) runPrograms() int64 {
 	k := 1.0
 	if a.opts.RunTimeLimit > 0 && a.opts.TimeLimit > 0 {
-		k = max(1, float64(a.opts.RunTimeLimit)/float64(a.opts.TimeLimit))
+		k = float64(a.opts.RunTimeLimit) / float64(a.opts.TimeLimit)
 	}
-	return int64(k * float64(a.opts.MaxPrograms))
+	return int64(max(k, minRunSessions) * float64(a.opts.MaxPrograms))
 }
 
 // runBudgetLeft reports whether the run's search budget is not spent yet:

@@ -19,8 +19,9 @@ func TestStalledRunSaysWhatTheSearchTried(t *testing.T) {
 	testenv.NeedPython(t)
 	dir := t.TempDir()
 	// No program of the synthesizer's reaches these outputs. Sessions of
-	// 20,000 programs, a run of 45/20 sessions' worth (45,000): the first
-	// two sessions search with budget left, the third spends the rest.
+	// 20,000 programs, a run of six sessions' worth (120,000; 45/20 is
+	// less): the first five sessions search with budget left, the sixth
+	// spends the rest.
 	cfg := writeTask(t, dir, "import hashlib\n\ndef f(x):\n    return int(hashlib.sha256(str(x).encode()).hexdigest()[:8], 16)\n",
 		"agent: {kind: synth, synth: {max_programs: 20000, time_limit: 20s, run_time_limit: 45s}}\nsandbox: {kind: process}\nbank: {path: bank.db}\nworkflow: {stall_limit: 5, max_iterations: 30}\n")
 	ws := filepath.Join(dir, "ws")
@@ -28,7 +29,7 @@ func TestStalledRunSaysWhatTheSearchTried(t *testing.T) {
 	if r.code != exitRejected {
 		t.Fatalf("exit %d, want %d\n%s", r.code, exitRejected, r.stderr)
 	}
-	const detail = "the run's search budget is spent (45000 programs) after trying every program up to size"
+	const detail = "the run's search budget is spent (120000 programs) after trying every program up to size"
 	for _, w := range []string{"stop: " + workflow.StopStalled, "stalled: no program fits the ", detail} {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
@@ -41,9 +42,9 @@ func TestStalledRunSaysWhatTheSearchTried(t *testing.T) {
 	if res.StopReason != workflow.StopStalled || !strings.Contains(res.StopDetail, detail) {
 		t.Errorf("stop %s, detail %q; want stalled, saying %q", res.StopReason, res.StopDetail, detail)
 	}
-	// Two sessions searched with budget left; the third, which spent the
+	// Five sessions searched with budget left; the sixth, which spent the
 	// rest, and the next four repeated the first with nothing left.
-	if res.Iterations != 7 {
-		t.Errorf("%d iterations, want 7 (2 searching with budget left, then 5 stalled)", res.Iterations)
+	if res.Iterations != 10 {
+		t.Errorf("%d iterations, want 10 (5 searching with budget left, then 5 stalled)", res.Iterations)
 	}
 }
