@@ -652,11 +652,11 @@ func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, shared *s
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		return infraAgent{a}, nil
+		return withInfra(a), nil
 	}
 	a, err := newAgentKind(ctx, c, boxes, shared, log)
 	if err != nil {
 		return nil, err
 	}
-	return infraAgent{a}, nil
+	return withInfra(a), nil
 }

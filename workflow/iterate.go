@@ -42,20 +42,26 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		return "", err
 	}
 	uncovered := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
+	left, account := e.searchLeft()
+	rivals, rivalsWhy := e.rivalCheck(rec.SHA256)
 	d := Decide(e.st.counters(), Verdict{
 		FullPass: ev.FullPass(), Memorised: len(memorised), Complexity: ev.Analysis.Complexity,
 		Uncovered: uncovered, Tokens: e.st.Tokens.Total(),
-		Repeated:  rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
-		Exhausted: e.exhausted(),
+		Repeated:   rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
+		SearchLeft: left, Rivals: rivals, Exhausted: e.exhausted(),
 	}, e.settings())
 	e.st.setCounters(d.Counters)
+	e.st.StallDetail = ""
+	if d.Counters.Stalled > 0 {
+		e.st.StallDetail = account
+	}
 	e.st.LastCandidate, e.st.LastKnown = rec.SHA256, ev.Total
 	ir := IterationRecord{Iteration: it, Judged: ev.judged(), Promoted: d.Promoted, Counted: d.Counted, Gate: d.Gate,
 		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Tokens: wres.Usage, Candidate: rec.File}
 	if d.Counters.Stalled > 0 {
 		ir.Repeats = it - d.Counters.Stalled
 	}
-	if err := e.decisionEvents(ctx, it, d, ev, len(memorised)); err != nil {
+	if err := e.decisionEvents(ctx, it, d, ev, len(memorised), rivalsWhy); err != nil {
 		return "", err
 	}
 	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised)
@@ -151,8 +157,9 @@ func (e *engine) archive(ctx context.Context, it int, source []byte, ev Evaluati
 	})
 }
 
-// decisionEvents records what the gates decided and the promotion.
-func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int) error {
+// decisionEvents records what the gates decided and the promotion;
+// rivalsWhy is why the rivals gate held it (rivalCheck).
+func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int, rivalsWhy string) error {
 	var gates []Gate
 	switch {
 	case d.GateDecision == "rewrite":
@@ -165,6 +172,9 @@ func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Eval
 		gates = append(gates, Gate{Gate: "complexity", Decision: d.GateDecision, Complexity: ev.Analysis.Complexity, Strike: d.Counters.ComplexityStrikes})
 	case "coverage":
 		gates = append(gates, Gate{Gate: "coverage", Decision: d.GateDecision, Missing: d.Missing})
+	}
+	if d.Unverified {
+		gates = append(gates, Gate{Gate: "rivals", Decision: "not_counted", Candidate: e.st.LastCandidate, Reason: rivalsWhy})
 	}
 	for _, g := range gates {
 		if err := e.event(ctx, EventGate, it, g); err != nil {

@@ -82,12 +82,13 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (int, b
 			observed[task.MustCanonical(ex.Input)] = true
 		}
 	}
-	counts := batchCounts{}
+	counts := batchCounts{rivalsFor: rivalsRandomBatch}
 	if nAgent > 0 {
-		exs, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
+		exs, rep, ok, err := e.proposeAgent(ctx, nAgent, observed, source, batch)
 		if err != nil {
 			return 0, false, err
 		}
+		counts.rivalsFor, counts.rivalsWhy = batchRivals(rep, ok)
 		if ok {
 			counts.agent = len(exs)
 		} else {
@@ -119,8 +120,13 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (int, b
 	return len(got), true, e.grant(ctx, batch, k, got, counts, source)
 }
 
-// batchCounts say where a batch's examples came from.
-type batchCounts struct{ agent, random, domain int }
+// batchCounts say where a batch's examples came from, and what they verify
+// of the candidate whose rivals the agent's part was chosen to split
+// (State.RivalsFor, State.RivalsWhy).
+type batchCounts struct {
+	agent, random, domain int
+	rivalsFor, rivalsWhy  string
+}
 
 // generator reports whether the task's generator may be asked for inputs:
 // there is one, and it has not said it has no more.
@@ -139,7 +145,7 @@ func (e *engine) takeLeft(ctx context.Context, left []json.RawMessage, k int, so
 		return 0, false, err
 	}
 	e.progress("batch %d: %d asked, %s of the domain left (%s): the batch takes them all", batch, k, inputsCount(len(left)), e.dom.from)
-	return len(exs), true, e.grant(ctx, batch, k, exs, batchCounts{domain: len(exs)}, source)
+	return len(exs), true, e.grant(ctx, batch, k, exs, batchCounts{domain: len(exs), rivalsFor: rivalsRandomBatch}, source)
 }
 
 // fallback draws the agent's part of a batch, n inputs, when every
@@ -183,6 +189,7 @@ func (e *engine) grant(ctx context.Context, batch, k int, got []task.Example, c 
 	}
 	e.st.Examples = append(e.st.Examples, got...)
 	e.st.LastBatch = k
+	e.st.RivalsFor, e.st.RivalsWhy = c.rivalsFor, c.rivalsWhy
 	e.st.InitialDone = true
 	if fb := e.st.Feedback; source == task.SourceAgent && fb != nil {
 		fb.Messages = append(fb.Messages, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", fb.Total, len(got)))
@@ -202,8 +209,9 @@ func (e *engine) grant(ctx context.Context, batch, k int, got []task.Example, c 
 // proposal that fails validation, that the hidden program rejects, or that
 // the agent could not make (an error that is not an infrastructure
 // failure) is a rejected attempt; the reasons of the last batch that
-// failed every attempt are kept in e.rejections.
-func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bool, source task.Source, batch int) ([]task.Example, bool, error) {
+// failed every attempt are kept in e.rejections. The accepted proposal's
+// rival report (RivalSearcher agents) is recorded with it and returned.
+func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bool, source task.Source, batch int) ([]task.Example, *agent.RivalReport, bool, error) {
 	s := e.settings()
 	var domain *task.Domain
 	if s.DomainCheck && e.spec.Task.Domain != nil && e.spec.Task.Kind != task.KindOther {
@@ -227,12 +235,12 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		}, nil)
 		mistake, err := agentOutcome(ctx, err)
 		if err != nil {
-			return nil, false, fmt.Errorf("agent proposal (batch %d, attempt %d): %w", batch, attempt, err)
+			return nil, nil, false, fmt.Errorf("agent proposal (batch %d, attempt %d): %w", batch, attempt, err)
 		}
 		e.st.Tokens = e.st.Tokens.Add(res.Usage)
 		if res.Usage.Total() > 0 {
 			if err := e.event(ctx, EventTokens, e.st.Iteration, Tokens{Phase: "propose", Usage: res.Usage, Total: e.st.Tokens}); err != nil {
-				return nil, false, err
+				return nil, nil, false, err
 			}
 		}
 		reason := ""
@@ -253,7 +261,7 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 		if reason == "" {
 			answers, err := e.deps.Oracle.Query(ctx, res.Inputs)
 			if err != nil {
-				return nil, false, fmt.Errorf("query hidden program (batch %d): %w", batch, err)
+				return nil, nil, false, fmt.Errorf("query hidden program (batch %d): %w", batch, err)
 			}
 			for i, a := range answers {
 				if a.Invalid == "" {
@@ -270,18 +278,19 @@ func (e *engine) proposeAgent(ctx context.Context, n int, observed map[string]bo
 			if short {
 				e.progress("batch %d: the agent found %s of the %d asked, every fresh one it can: the batch takes them", batch, inputsCount(len(exs)), n)
 			}
-			return exs, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs, AllLeft: short})
+			rep := e.rivalsOf(res.Inputs)
+			return exs, rep, true, e.event(ctx, EventProposalAccepted, e.st.Iteration, ProposalAccepted{Batch: batch, Attempt: attempt, Inputs: res.Inputs, AllLeft: short, Rivals: rep})
 		}
 		e.log.Info("proposal rejected", zap.String("reason", reason), zap.Int("attempt", attempt))
 		e.progress("batch %d: proposal %d of %d rejected: %s", batch, attempt, tries, firstLineOf(reason, 300))
 		if err := e.event(ctx, EventProposalRejected, e.st.Iteration, ProposalRejected{Batch: batch, Attempt: attempt, Reason: reason, Inputs: loggable(res.Inputs)}); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		rejection = reason
 		reasons = append(reasons, reason)
 	}
 	e.rejections = reasons
-	return nil, false, nil
+	return nil, nil, false, nil
 }
 
 // randomBatch draws at most n inputs from the task's generator,

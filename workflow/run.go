@@ -404,7 +404,10 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	res.Domain = e.domainSummary()
 	res.ProposalFallbacks = e.st.Fallbacks
 	var ferr error
-	stopData := Stop{Reason: stop, Error: res.Error, Rejections: res.Rejections, Checkpoint: e.checkpoint()}
+	if stop == StopStalled {
+		res.StopDetail = e.st.StallDetail
+	}
+	stopData := Stop{Reason: stop, Detail: res.StopDetail, Error: res.Error, Rejections: res.Rejections, Checkpoint: e.checkpoint()}
 	if err := e.event(ctx, EventStop, e.st.Iteration, stopData); err != nil {
 		ferr = err
 	}

@@ -261,9 +261,12 @@ type Result struct {
 	// Stamp names result.json's format (Format) and the reconstruct that
 	// wrote it.
 	stamp.Stamp
-	RunID         string `json:"run_id"`
-	Task          string `json:"task"`
-	StopReason    string `json:"stop_reason"`
+	RunID      string `json:"run_id"`
+	Task       string `json:"task"`
+	StopReason string `json:"stop_reason"`
+	// StopDetail is the agent's account of a stall (Searcher agents): what
+	// its search tried and what ended it.
+	StopDetail    string `json:"stop_detail,omitempty"`
 	Error         string `json:"error,omitempty"`
 	Iterations    int    `json:"iterations"`
 	Promotions    int    `json:"promotions"`

@@ -21,6 +21,10 @@
 //     the template (TemplateGenerator).
 //   - mutate.go: inputs mutated from the observed ones (Observation).
 //   - lesson.go: what a rejection by the hidden program teaches (Lesson).
+//   - construct.go: inputs built to probe a candidate (Construct): its
+//     arguments in relations, the boundaries of its constants, an input
+//     of every coverage category; fit.go what a relation may put in an
+//     argument's place.
 //   - values.go: JSON values: copies, order, lengths, whether an input
 //     keeps its template's shape.
 package inputs
