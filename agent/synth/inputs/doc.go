@@ -25,6 +25,8 @@
 //     tuple, an object, a postfix expression...).
 //   - grammar.go: strings with a grammar of characters (items joined by
 //     separators, segments in order).
+//   - notations.go: standard notations a description names (Roman
+//     numerals, the rolls of a bowling game).
 //   - random.go: inputs drawn by the task's kind within Limits, or from
 //     the template (TemplateGenerator).
 //   - mutate.go: inputs mutated from the observed ones (Observation).

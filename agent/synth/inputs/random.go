@@ -35,8 +35,10 @@ type Limits struct {
 	// at least the second; noLeadingZero: no number starts with a 0
 	// but 0 itself.
 	digitNumbers, msdFirst, firstAtLeast, noLeadingZero bool
-	// roman: strings are Roman numerals of the numbers lo to hi.
-	roman bool
+	// roman: strings are Roman numerals of the numbers lo to hi;
+	// bowling: strings are the rolls of complete games of ten-pin
+	// bowling (notations.go).
+	roman, bowling bool
 }
 
 // LimitsFor derives generation bounds from the task and the observed inputs.
@@ -73,6 +75,9 @@ func LimitsFor(t task.Task, dom *task.Domain, b *dsl.Binding, observed []any, co
 				l.lo, l.hi = float64(s.lo), float64(s.hi)
 			}
 			l.MinLen, l.MaxLen = 1, 15
+		}
+		if l.bowling = bowlingRe.MatchString(t.InputType + "; " + t.InputConstraints); l.bowling {
+			l.MinLen, l.MaxLen, l.Alphabet = minBowlingLine, maxBowlingLine, []rune("X/-123456789")
 		}
 	}
 	l.sameLen = t.Kind == task.KindTwoLists && sameLenRe.MatchString(t.InputType+"; "+t.InputConstraints)
@@ -438,6 +443,9 @@ func (g *Generator) Draw() any {
 		if g.Limits.roman {
 			return romanNumeral(g.intIn(int64(g.Limits.lo), int64(g.Limits.hi)))
 		}
+		if g.Limits.bowling {
+			return g.bowlingLine()
+		}
 		return g.str(g.length())
 	case "points", "pairs":
 		n := g.length()
@@ -490,6 +498,10 @@ func (g *Generator) Edges() []any {
 	case "pair":
 		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
 	case "string":
+		if g.Limits.bowling {
+			out = append(out, bowlingEdges...)
+			break
+		}
 		if g.Limits.roman {
 			for _, n := range []int64{1, 4, 9, 14, 40, 90, 400, 1994, 3999} {
 				if float64(n) >= lo && float64(n) <= hi {
@@ -541,20 +553,6 @@ func compareDigits(a, b []any, msdFirst bool) int {
 	return slices.Compare(x, y)
 }
 
-// romanNumeral writes n (1 to 3999) in Roman numerals, in standard
-// subtractive form.
-func romanNumeral(n int64) string {
-	vals := []int64{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}
-	syms := []string{"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"}
-	var sb strings.Builder
-	for i, v := range vals {
-		for ; n >= v; n -= v {
-			sb.WriteString(syms[i])
-		}
-	}
-	return sb.String()
-}
-
 // Within reports whether an input respects the limits (lengths,
 // the number range, the alphabet, one length for two lists, single
 // spaces).
@@ -585,6 +583,9 @@ func Within(v any, l Limits, shape string) bool {
 		}
 	}
 	if s, ok := v.(string); ok && l.singleSpaces && s != strings.Join(strings.Fields(s), " ") {
+		return false
+	}
+	if s, ok := v.(string); ok && (l.bowling && !isBowlingLine(s) || l.roman && !isRomanNumeral(s)) {
 		return false
 	}
 	if shape != "int" && shape != "pair" && (n < l.MinLen || n > l.MaxLen) {
