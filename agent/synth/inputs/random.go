@@ -39,6 +39,10 @@ type Limits struct {
 	// bowling: strings are the rolls of complete games of ten-pin
 	// bowling (notations.go).
 	roman, bowling bool
+	// pairRanges are the ranges of the two numbers of a pair when the
+	// description gives each its own ("n between 0 and 1000000, k
+	// between 1 and 6"); lo and hi then span both.
+	pairRanges [][2]float64
 }
 
 // LimitsFor derives generation bounds from the task and the observed inputs.
@@ -86,6 +90,13 @@ func LimitsFor(t task.Task, dom *task.Domain, b *dsl.Binding, observed []any, co
 		l.msdFirst = msdFirstRe.MatchString(text)
 		l.firstAtLeast = firstAtLeastRe.MatchString(text)
 		l.noLeadingZero = noLeadingZeroRe.MatchString(text)
+	}
+	if t.Kind == task.KindPair && !l.floats {
+		l.pairRanges = pairRangesOf(t, dom)
+		if len(l.pairRanges) == 2 {
+			l.lo = math.Min(l.pairRanges[0][0], l.pairRanges[1][0])
+			l.hi = math.Max(l.pairRanges[0][1], l.pairRanges[1][1])
+		}
 	}
 	l.bits = l.lo == 0 && l.hi == 1
 	if conservative && len(observed) > 0 {
@@ -434,6 +445,9 @@ func (g *Generator) Draw() any {
 		}
 		return g.intIn(lo, hi)
 	case "pair":
+		if len(g.Limits.pairRanges) == 2 {
+			return []any{g.numAt(0), g.numAt(1)}
+		}
 		if g.Rand.Intn(6) == 0 {
 			v := g.num()
 			return []any{v, v}
@@ -496,6 +510,13 @@ func (g *Generator) Edges() []any {
 			}
 		}
 	case "pair":
+		if r := g.Limits.pairRanges; len(r) == 2 {
+			// The numbers nearest 0 and 1 in each range, and each
+			// range's top.
+			at := func(i int, f float64) any { return int64(math.Max(r[i][0], math.Min(r[i][1], f))) }
+			out = append(out, []any{at(0, 0), at(1, 0)}, []any{at(0, 1), at(1, 0)}, []any{at(0, 0), at(1, 1)}, []any{at(0, r[0][1]), at(1, r[1][1])})
+			break
+		}
 		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
 	case "string":
 		if g.Limits.bowling {
@@ -608,5 +629,45 @@ func Within(v any, l Limits, shape string) bool {
 			return false
 		}
 	}
+	if p, ok := d.([]any); ok && shape == "pair" && len(l.pairRanges) == 2 && len(p) == 2 {
+		for i, x := range p {
+			if f, ok := numberOf(x); !ok || f < l.pairRanges[i][0] || f > l.pairRanges[i][1] {
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// pairRangesOf reads each number's own range from a pair's description,
+// within the domain where they meet: nil unless the description gives the
+// two numbers different integer ranges.
+func pairRangesOf(t task.Task, dom *task.Domain) [][2]float64 {
+	tp := TemplateOf(t)
+	if tp == nil || tp.Kind != TkTuple || len(tp.Elems) != 2 {
+		return nil
+	}
+	a, b := tp.Elems[0], tp.Elems[1]
+	if a.Kind != TkInt || b.Kind != TkInt || !a.ranged || !b.ranged || a.lo == b.lo && a.hi == b.hi {
+		return nil
+	}
+	var out [][2]float64
+	for _, e := range []*Template{a, b} {
+		r := [2]float64{float64(e.lo), float64(e.hi)}
+		if dom == nil {
+			out = append(out, r)
+			continue
+		}
+		if x, y := math.Max(r[0], dom.Lo), math.Min(r[1], dom.Hi); x <= y {
+			r = [2]float64{x, y}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// numAt draws the number at position i of a pair with its own range.
+func (g *Generator) numAt(i int) any {
+	r := g.Limits.pairRanges[i]
+	return g.intIn(int64(math.Ceil(r[0])), int64(math.Floor(r[1])))
 }
