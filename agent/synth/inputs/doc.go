@@ -27,6 +27,8 @@
 //     separators, segments in order).
 //   - notations.go: standard notations a description names (Roman
 //     numerals, the rolls of a bowling game).
+//   - records.go: lists of records kept in a running tally (numbers
+//     written as strings, tokens that need values kept before them).
 //   - random.go: inputs drawn by the task's kind within Limits, or from
 //     the template (TemplateGenerator).
 //   - mutate.go: inputs mutated from the observed ones (Observation).

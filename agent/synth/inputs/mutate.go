@@ -85,6 +85,9 @@ func templatePattern(n *Template) string {
 func templateClass(n *Template) string {
 	switch n.Kind {
 	case TkInt, TkFloat:
+		if n.asText {
+			return "s"
+		}
 		return "n"
 	case TkStr, tkUnits, tkSeq, tkJoined:
 		return "s"

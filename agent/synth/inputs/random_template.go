@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -70,6 +71,9 @@ func (g *TemplateGenerator) Draw(n *Template) any {
 			g.drawn = map[*Template]int64{}
 		}
 		g.drawn[n] = v
+		if n.asText {
+			return strconv.FormatInt(v, 10)
+		}
 		return v
 	case tkLit:
 		return n.lit
@@ -130,6 +134,9 @@ func (g *TemplateGenerator) Draw(n *Template) any {
 // list draws a list of k elements of a list template: distinct ones when
 // the template says so (as many as a few tries find), in its order.
 func (g *TemplateGenerator) list(n *Template, k int) []any {
+	if len(n.needs) > 0 {
+		return g.ruledList(n, k)
+	}
 	out := make([]any, 0, k)
 	if n.strict || n.distinct {
 		seen := map[string]bool{}

@@ -88,6 +88,11 @@ type Template struct {
 	// desc: a sorted list is in decreasing order; strict: no two
 	// neighbours equal ("strictly decreasing").
 	desc, strict bool
+	// asText: an integer written as a string ("a number as a string
+	// such as \"5\""); needs: the tokens of a list that come only after
+	// so many kept values (records.go).
+	asText bool
+	needs  map[string]int
 	// flo, fhi bound a TkFloat, drawn with at most decimals decimals.
 	flo, fhi float64
 	decimals int
@@ -219,6 +224,7 @@ func TemplateOf(t task.Task) *Template {
 	if root == nil {
 		return nil
 	}
+	numbersAsText(root, t.InputType)
 	nameParts(root)
 	if al := alphabetFrom(t.InputType); len(al) > 0 && t.Kind == task.KindOther {
 		root.walk(func(n *Template) {
@@ -229,6 +235,7 @@ func TemplateOf(t task.Task) *Template {
 	}
 	retypeByClauses(root, t.InputConstraints)
 	applyConstraints(root, t.InputConstraints, t.Domain)
+	tokenNeeds(root, t.InputConstraints)
 	if postfixRe.MatchString(text) {
 		root.walk(func(n *Template) {
 			if n.Kind == TkList && len(n.Elems) == 1 && n.Elems[0].Kind == tkAlt {
@@ -534,6 +541,9 @@ func (n *Template) write(sb *strings.Builder) {
 	}
 	switch n.Kind {
 	case TkInt:
+		if n.asText {
+			sb.WriteString("text")
+		}
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
@@ -596,6 +606,14 @@ func (n *Template) write(sb *strings.Builder) {
 		}
 		if n.strict || n.distinct {
 			sb.WriteString(" distinct")
+		}
+		if len(n.needs) > 0 {
+			var ks []string
+			for k, c := range n.needs {
+				ks = append(ks, fmt.Sprintf("%s:%d", k, c))
+			}
+			slices.Sort(ks)
+			fmt.Fprintf(sb, " needs(%s)", strings.Join(ks, ","))
 		}
 	case tkObject:
 		sb.WriteString("{")

@@ -262,6 +262,9 @@ func (n *Template) WellFormed(v any) bool {
 		}
 	case TkList:
 		xs, _ := v.([]any)
+		if len(n.needs) > 0 && !n.keptBefore(xs) {
+			return false
+		}
 		for i, x := range xs {
 			if !n.Elems[0].WellFormed(x) {
 				return false
