@@ -48,7 +48,8 @@ type WriteResult struct {
 // ProposeRequest asks for the next batch of inputs.
 type ProposeRequest struct {
 	Task task.Task
-	// K is the exact number of inputs wanted.
+	// K is the exact number of inputs wanted; an agent that can find
+	// fewer fresh inputs returns those it found with AllLeft.
 	K        int
 	Examples []task.Example
 	// Missing are coverage categories the observed inputs lack (coverage gate).
@@ -65,6 +66,10 @@ type ProposeRequest struct {
 type ProposeResult struct {
 	Inputs []json.RawMessage
 	Usage  task.Usage
+	// AllLeft: Inputs, fewer than asked, are every fresh input the agent
+	// can find (a small domain running out); the batch takes them. Without
+	// it a proposal of fewer than K inputs is rejected.
+	AllLeft bool
 }
 
 // Agent writes candidates and proposes inputs. An error means the agent's

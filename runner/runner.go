@@ -519,7 +519,8 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		recorders = append(recorders, bankRec)
 	}
 	recorders = append(append(recorders, files), opts.Recorders...)
-	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders}
+	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders,
+		Domain: taskDomain{c.Task.Describe()}}
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}

@@ -35,6 +35,9 @@ type Verdict struct {
 	// Repeated: the session returned the previous session's program on the
 	// same examples.
 	Repeated bool
+	// Exhausted: every valid input of the task's finite domain has been
+	// observed (every one is among the examples the candidate ran on).
+	Exhausted bool
 }
 
 // Decision is what the rules make of one iteration.
@@ -86,6 +89,12 @@ type Decision struct {
 //     spent, the run ends (budget_exhausted) before any new batch.
 //   - Without a new batch, stall_limit sessions in a row that changed
 //     nothing end the run (stalled).
+//
+// Before the gates: a full pass when every valid input of a finite domain
+// has been observed ends the run (exhausted), a counted promotion. The
+// program is then right on the whole domain, and every gate guards
+// against a pass that would not hold beyond the observed inputs, of which
+// there are none; nor is there a batch left to grant.
 func Decide(c Counters, v Verdict, s Settings) Decision {
 	d := Decision{Counters: c}
 	n := &d.Counters
@@ -97,6 +106,12 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 	switch {
 	case !v.FullPass:
 		n.Consecutive = 0
+	case v.Exhausted:
+		n.MemoRewrites = 0
+		n.Promotions++
+		n.Consecutive++
+		d.Promoted, d.Counted = true, true
+		d.Stop = StopExhausted
 	case s.MemorisationGate && v.Memorised >= MemorisedThreshold && c.MemoRewrites < 2:
 		n.MemoRewrites++
 		n.Consecutive = 0
@@ -126,6 +141,7 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 		}
 	}
 	switch {
+	case d.Stop != "":
 	case d.Counted && n.Consecutive >= s.EarlyStop:
 		d.Stop, d.Batch = StopEarly, false
 	case s.TokenBudget > 0 && v.Tokens >= s.TokenBudget:

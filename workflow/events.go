@@ -90,6 +90,9 @@ type ProposalAccepted struct {
 	Batch   int               `json:"batch"`
 	Attempt int               `json:"attempt"`
 	Inputs  []json.RawMessage `json:"inputs"`
+	// AllLeft: fewer inputs than asked, every fresh one the agent could
+	// find (agent.ProposeResult.AllLeft).
+	AllLeft bool `json:"all_left,omitempty"`
 }
 
 // ProposalRejected is the data of a proposal_rejected event; Inputs are
@@ -103,8 +106,12 @@ type ProposalRejected struct {
 
 // ProposalFallback is the data of a proposal_fallback event.
 type ProposalFallback struct {
-	Batch      int      `json:"batch"`
-	Size       int      `json:"size"`
+	Batch int `json:"batch"`
+	Size  int `json:"size"`
+	// From is where the batch was drawn from: random_inputs, or the inputs
+	// the task's finite domain had left (where it is known from:
+	// task.domain, task.input_constraints).
+	From       string   `json:"from,omitempty"`
 	Rejections []string `json:"rejections"`
 }
 
@@ -119,10 +126,16 @@ type Checkpoint struct {
 // the state that includes them, so that a crash keeps the batch or loses
 // it, never half of it.
 type BatchGranted struct {
-	Batch      int            `json:"batch"`
-	Size       int            `json:"size"`
-	FromAgent  int            `json:"from_agent"`
-	FromRandom int            `json:"from_random"`
+	Batch int `json:"batch"`
+	// Size counts the new examples: Asked, or fewer when fewer inputs
+	// were left.
+	Size       int `json:"size"`
+	Asked      int `json:"asked,omitempty"`
+	FromAgent  int `json:"from_agent"`
+	FromRandom int `json:"from_random"`
+	// FromDomain counts the inputs taken as the last of the task's finite
+	// domain, without a proposal.
+	FromDomain int            `json:"from_domain,omitempty"`
 	Known      int            `json:"known"`
 	Examples   []task.Example `json:"examples"`
 	Checkpoint

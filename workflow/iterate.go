@@ -45,7 +45,8 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	d := Decide(e.st.counters(), Verdict{
 		FullPass: ev.FullPass(), Memorised: len(memorised), Complexity: ev.Analysis.Complexity,
 		Uncovered: uncovered, Tokens: e.st.Tokens.Total(),
-		Repeated: rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
+		Repeated:  rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
+		Exhausted: e.exhausted(),
 	}, e.settings())
 	e.st.setCounters(d.Counters)
 	e.st.LastCandidate, e.st.LastKnown = rec.SHA256, ev.Total
@@ -57,19 +58,23 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if err := e.decisionEvents(ctx, it, d, ev, len(memorised)); err != nil {
 		return "", err
 	}
-	k := e.st.LastBatch + e.settings().BatchStep
-	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised, k)
+	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised)
 	e.commitRecord(ir)
 	if d.Stop != "" {
 		return d.Stop, nil
 	}
 	if d.Batch {
-		ok, err := e.acquire(ctx, k, task.SourceAgent)
+		added, ok, err := e.acquire(ctx, e.st.LastBatch+e.settings().BatchStep, task.SourceAgent)
 		if err != nil {
 			return "", err
 		}
 		if !ok {
 			return StopProposerFailed, nil
+		}
+		if added == 0 && e.exhausted() {
+			// The batch found nothing left: the candidate that earned it
+			// already passed every valid input.
+			return StopExhausted, nil
 		}
 	}
 	return "", e.event(ctx, EventIterationFinished, it, IterationFinished{e.checkpoint()})
@@ -173,9 +178,9 @@ func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Eval
 }
 
 // nextFeedback is what the next session is told of this one's candidate:
-// its failures, or the gate's request, or the batch of k new examples it
-// earned.
-func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []string, memorised []jsonRaw, k int) *agent.Feedback {
+// its failures, or the gate's request; the batch it earned adds its own
+// message once granted (grant).
+func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []string, memorised []jsonRaw) *agent.Feedback {
 	shown := make([]string, len(memorised))
 	for i, m := range memorised {
 		shown[i] = task.MustCanonical(m)
@@ -184,6 +189,5 @@ func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []stri
 	if !d.Batch {
 		return e.feedback(it, ev, append(messages, notes...))
 	}
-	return &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
-		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
+	return &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total, Messages: notes}
 }

@@ -43,6 +43,12 @@ type State struct {
 	LastCandidate string `json:"last_candidate,omitempty"`
 	LastKnown     int    `json:"last_known,omitempty"`
 	Stalled       int    `json:"stalled,omitempty"`
+	// Invalid are the inputs of the task's finite domain the hidden
+	// program rejected (canonical JSON): they are not among those left.
+	Invalid []string `json:"invalid,omitempty"`
+	// GeneratorDone: the generator gave fewer inputs than asked, so every
+	// input it can make has been observed; it is not asked again.
+	GeneratorDone bool `json:"generator_done,omitempty"`
 }
 
 func (s *State) inputs() []jsonRaw {

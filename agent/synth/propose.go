@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"sort"
@@ -21,9 +22,11 @@ import (
 // of Options.MaxPrograms), and at most Options.ProposeTimeLimit.
 const proposeShare = 5
 
-// Propose chooses exactly req.K new inputs: those on which the programs
-// still consistent with the examples disagree most, then inputs covering
-// the missing categories, then diverse random inputs.
+// Propose chooses req.K new inputs: those on which the programs still
+// consistent with the examples disagree most, then inputs covering the
+// missing categories, then diverse random inputs. When fewer fresh inputs
+// can be found (a small domain running out), it proposes every one it
+// found, marked AllLeft; none at all is an error.
 func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.ProposeResult, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.ProposeResult{}, fmt.Errorf("synth propose: %w", err)
@@ -78,11 +81,14 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
+		// Else the proposal is every fresh input left.
 		res, err := a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
-		if err != nil {
-			return agent.ProposeResult{}, fmt.Errorf("synth propose: %d fresh %s inputs within %v, and no other source: %w", len(pool), shape, lim, err)
+		switch {
+		case err == nil && (!res.AllLeft || len(res.Inputs) >= len(pool)):
+			return res, nil
+		case len(pool) == 0 && err != nil:
+			return agent.ProposeResult{}, fmt.Errorf("synth propose: no fresh %s input within %v, and no other source: %w", shape, lim, err)
 		}
-		return res, nil
 	}
 	var chosen []int
 	if len(req.Examples) > 0 && berr == nil {
@@ -99,18 +105,16 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		}
 	}
 	chosen = fill(chosen, pool, req, rng)
-	if len(chosen) < req.K {
-		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be generated", len(chosen), req.K)
-	}
-	out := make([]json.RawMessage, 0, req.K)
+	n := min(req.K, len(chosen))
+	out := make([]json.RawMessage, 0, n)
 	last := map[string]string{}
-	for _, i := range chosen[:req.K] {
+	for _, i := range chosen[:n] {
 		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = originKind
 	}
 	a.remember(l, last)
-	return agent.ProposeResult{Inputs: out}, nil
+	return agent.ProposeResult{Inputs: out, AllLeft: n < req.K}, nil
 }
 
 // originKind marks inputs drawn by the kind's generator.
@@ -198,8 +202,8 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			}
 		}
 	}
-	if len(pool) < req.K {
-		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be drawn from the description and the observed inputs", len(pool), req.K)
+	if len(pool) == 0 {
+		return agent.ProposeResult{}, errors.New("synth propose: no fresh input could be drawn from the description and the observed inputs")
 	}
 	var chosen []int
 	if bound && len(req.Examples) > 0 {
@@ -237,15 +241,17 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			chosen = append(chosen, i)
 		}
 	}
-	out := make([]json.RawMessage, 0, req.K)
+	// Fewer fresh inputs than asked: the proposal is every one of them.
+	n := min(req.K, len(chosen))
+	out := make([]json.RawMessage, 0, n)
 	last := map[string]string{}
-	for _, i := range chosen[:req.K] {
+	for _, i := range chosen[:n] {
 		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = origin[i]
 	}
 	a.remember(l, last)
-	return agent.ProposeResult{Inputs: out}, nil
+	return agent.ProposeResult{Inputs: out, AllLeft: n < req.K}, nil
 }
 
 func kindShape(k task.Kind) string {
