@@ -52,3 +52,23 @@ func TestMultisetKeep(t *testing.T) {
 		})
 	}
 }
+
+// TestPositionsPythonMatchesGo checks the counts of equal and different
+// positions of lists and strings against Python's zip.
+func TestPositionsPythonMatchesGo(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: cannot compare emitted Python with the Go evaluator")
+	}
+	strs := []string{`["", ""]`, `["abc", ""]`, `["abc", "abd"]`, `["héllo", "hallo!"]`, `["aaaa", "aa"]`, `["xyz", "zyx"]`}
+	for _, name := range []string{"matches", "mismatches"} {
+		for _, c := range []libCase{
+			{name: name + "_lists", vars: []string{"xs", "ys"}, types: []Type{ListInt, ListInt}, inputs: multisetInputs,
+				prog: func(t *testing.T) *Node { return app(findOp(t, name, ListInt, ListInt), vr(0), vr(1)) }},
+			{name: name + "_strings", vars: []string{"s", "t"}, types: []Type{Str, Str}, inputs: strs,
+				prog: func(t *testing.T) *Node { return app(findOp(t, name, Str, Str), vr(0), vr(1)) }},
+		} {
+			t.Run(c.name, func(t *testing.T) { checkLibCase(t, py, c) })
+		}
+	}
+}
