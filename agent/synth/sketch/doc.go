@@ -25,7 +25,9 @@
 //     point of a function of a window, the previous output, the other
 //     list) and the whole-list map.
 //   - dp.go, listdp.go: recurrences over an integer and over a list's
-//     elements; align.go tables over two sequences' prefixes; orbit.go an
+//     elements; align.go tables over two sequences' prefixes; shifts.go
+//     two sequences compared at every amount one is rotated or shifted
+//     by (seqpair.go reads a problem as two sequences); orbit.go an
 //     integer iterated under a map.
 //   - digits.go, digitvalue.go: numbers as lists of digits (a carry or a
 //     borrow; digits read as numbers and written back).

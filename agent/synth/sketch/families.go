@@ -15,7 +15,9 @@ import (
 // (state.go), error diffusion (diffusion.go), the
 // position-wise decomposition of list
 // transducers (window.go), the recurrences over a list's
-// elements (listdp.go), the decomposition of a list of
+// elements (listdp.go), the tables over two sequences' prefixes
+// (align.go), two sequences compared at every shift (shifts.go), the
+// decomposition of a list of
 // indices (indices.go), the first pair of indices for which a
 // condition holds (pairs.go), then the word-wise decomposition
 // of strings (words.go) and the decomposition into fixed-width
@@ -23,7 +25,7 @@ import (
 // program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
-		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) ||
+		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) ||
 		Indices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || Chunkwise(en, p, consider)
 }
 
