@@ -34,7 +34,8 @@
 //   - stack.go, interp.go: tokens run on a stack (operator codes; each
 //     word's stack effect); brackets.go a string's brackets.
 //   - indices.go, first.go, pairs.go: lists of indices, the first position
-//     or the first pair for which a condition holds.
+//     or the first pair for which a condition holds; neighbours.go the
+//     positions where a test of an element and its neighbours holds.
 //   - words.go, chunks.go: a string mapped word by word, or cut into units
 //     of a fixed width.
 //   - chartable.go: a value per character solved as a linear system (the
