@@ -14,6 +14,9 @@ const (
 	defaultMaxSize = 14
 	// maxSurvivors bounds the consistent programs kept for proposals.
 	maxSurvivors = 48
+	// programsBoundedSketchTime is the time the sketches of a search
+	// bounded by programs share out (see runSketches).
+	programsBoundedSketchTime = 10 * time.Minute
 )
 
 // searchResult is what one search found.
@@ -282,10 +285,20 @@ func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
 	return runSketches(s.en, s.spec.shared, run)
 }
 
-// runSketches runs sketches on en (see searcher.sketches).
+// runSketches runs sketches on en (see searcher.sketches). A search
+// bounded by programs (Options.MaxPrograms) has no deadline, and the
+// sketches share out time: they get programsBoundedSketchTime, a bound
+// they do not reach, and each of their holes at most the programs left in
+// the search's budget, so that what they find does not depend on the
+// machine's load either.
 func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
-	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
-		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled}
+	deadline, holes := en.deadline, enumHoles{shared: shared}
+	if en.maxEval > 0 && deadline.IsZero() {
+		deadline = time.Now().Add(programsBoundedSketchTime)
+		holes.maxEval = max(en.maxEval-en.evaluated, 1)
+	}
+	r := &sketch.Search{Envs: en.envs, Deadline: deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
+		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found

@@ -191,6 +191,8 @@ func (p Program) Python(fname, comment string) string {
 			sb.WriteString("from itertools import accumulate\n")
 		case "reduce":
 			sb.WriteString("from functools import reduce\n")
+		case "Counter":
+			sb.WriteString("from collections import Counter\n")
 		default:
 			sb.WriteString("import " + m + "\n")
 		}
