@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4093026, banked: 1027715, digest: "7ec43ec0252dadaaff0026c7c67b5c2e5f1faf17e8dc7d0fe43f50ac974b2be7"},
+			evaluated: 4215487, banked: 1033611, digest: "ddd2f79b0d3af664d2c6a3ac10a2a5866bd0a7cb3cd429bb65cc8377a385bfc8"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 294313, banked: 56467, digest: "d555834070959157853c1ffb64965f675c2b9d10ebbfca01afa71744e841d2ad"},
+			evaluated: 297359, banked: 56481, digest: "f159c709fcabced1b0faab3fc86e7d57f65b39d6f1250b6a7c86b7ec1fa9582f"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 215906, banked: 51749, digest: "d0b248e8454904b02d4f059e420b0b916792922fc749002eef04854fcee7df2c"},
+			evaluated: 218092, banked: 51783, digest: "172463ee747aea83bad5f97ca654db542fa285bac89d67fc7b9f72fa3ba2910a"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 202056, banked: 48360, digest: "4f89b06017480be9d2f43a90a691bfaa7b7bf4e1c66df7bb86bdee87d92e9383"},
+			evaluated: 204240, banked: 48404, digest: "e9f2ef83113599e4143cae6564342c51d1faa29b2cec7640b40b806f459176f0"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1206162, banked: 231545, digest: "ffda3ad46e8a6138f80e66d3f973be68c9fd5606392824080011ebca709be2f6"},
+			evaluated: 1248084, banked: 232620, digest: "9d6e1998a23a2eff02792f5bc85c517c27fe36b182566a6c7da3dfba79f942fe"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1320525, banked: 239389, digest: "ccc6052fc22bbfeacad7d815e6dac77bcdb48a922ebc2a63ef2a0a471c8f3661"},
+			evaluated: 1353789, banked: 239756, digest: "19f0798d3955a712c3a53fb9b09054227c51ee7c24ce924713f1d6012ea25f75"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1243692, banked: 228088, digest: "7829ada2588462def0047887e7842155ba045fb2dbad2a323fc2fbea12b2a958"},
+			evaluated: 1275305, banked: 229120, digest: "ca816209c49316e25a75a23dbd0e163c58f66794aa6817d570a12fb33951889a"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

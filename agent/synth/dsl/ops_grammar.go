@@ -10,17 +10,19 @@ package dsl
 // a calculator that applies each operator as it is typed.
 
 // grammarOps are the expression evaluators, operators of whole programs
-// only (a lambda body reads no expressions).
+// only (a lambda body reads no expressions). They cost two: on a string of
+// digits they agree with int(), the simpler reading a sketch's hole (a
+// chunk "a3", a token) must find first.
 func grammarOps() []*Operator {
 	return []*Operator{
-		op1("eval_expr", FamScalar, func(s string) (int64, bool) { return evalExpr(s, true) }, func(e *Emitter, a []Code) Code {
+		costs(2, op1("eval_expr", FamScalar, func(s string) (int64, bool) { return evalExpr(s, true) }, func(e *Emitter, a []Code) Code {
 			e.helper("eval_expr", pyEvalExpr)
 			return Call("eval_expr", a[0])
-		}),
-		op1("eval_ltr", FamScalar, func(s string) (int64, bool) { return evalExpr(s, false) }, func(e *Emitter, a []Code) Code {
+		})),
+		costs(2, op1("eval_ltr", FamScalar, func(s string) (int64, bool) { return evalExpr(s, false) }, func(e *Emitter, a []Code) Code {
 			e.helper("eval_left_to_right", pyEvalLTR)
 			return Call("eval_left_to_right", a[0])
-		}),
+		})),
 	}
 }
 
