@@ -356,7 +356,8 @@ def shift_letters(s, k):
 
 // stringProgramOps are string operators of whole programs only, not of
 // lambda bodies: where a pattern occurs in a string, first (str.find) or
-// everywhere, overlaps included, and the character codes.
+// everywhere, overlaps included, the character codes, and characters
+// mapped or deleted by tables given as arguments (str.translate).
 func stringProgramOps() []*Operator {
 	return []*Operator{
 		op2("find", FamScalar, func(s, p string) (int64, bool) {
@@ -375,6 +376,21 @@ func stringProgramOps() []*Operator {
 			}
 			return out, true
 		}, pyOnly(func(a []Code) Code { return Atom("[ord(c) for c in " + a[0].S + "]") })),
+		// translate is str.translate(str.maketrans(frm, to)): a mapping of
+		// characters given as two arguments; delete_chars drops the
+		// characters of a second argument.
+		op3("translate", FamScalar, pyTranslate,
+			pyOnly(func(a []Code) Code { return method(a[0], "translate", Call("str.maketrans", a[1], a[2])) })),
+		op2("delete_chars", FamScalar, func(s, chars string) (string, bool) {
+			return strings.Map(func(r rune) rune {
+				if strings.ContainsRune(chars, r) {
+					return -1
+				}
+				return r
+			}, s), true
+		}, pyOnly(func(a []Code) Code {
+			return method(a[0], "translate", Call("str.maketrans", Atom(`""`), Atom(`""`), a[1]))
+		})),
 		op2("occurrences", FamList, func(s, p string) ([]int64, bool) {
 			return occurrences([]rune(s), []rune(p), false), true
 		}, pyOnly(func(a []Code) Code {
@@ -397,4 +413,27 @@ func occurrences(s, p []rune, first bool) []int64 {
 		}
 	}
 	return out
+}
+
+// pyTranslate is s.translate(str.maketrans(frm, to)): str.maketrans
+// raises ValueError unless frm and to have as many characters, and a
+// character twice in frm takes its last image.
+func pyTranslate(s, frm, to string) (string, bool) {
+	f, t := []rune(frm), []rune(to)
+	if len(f) != len(t) {
+		return "", false
+	}
+	if len(f) == 0 {
+		return s, true
+	}
+	table := make(map[rune]rune, len(f))
+	for i, r := range f {
+		table[r] = t[i]
+	}
+	return strings.Map(func(r rune) rune {
+		if m, have := table[r]; have {
+			return m
+		}
+		return r
+	}, s), true
 }
