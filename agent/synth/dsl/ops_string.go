@@ -20,7 +20,7 @@ func stringOps() []*Operator {
 		sMap("strip", "strip", strings.TrimSpace),
 		sMap("capitalize", "capitalize", pyCapitalize),
 		sMap("title", "title", pyTitle),
-		sMap("swapcase", "swapcase", pySwapcase),
+		sMap("swapcase", "swapcase", Swapcase),
 		op1("reverse", FamScalar, func(s string) (string, bool) { return ReverseString(s), true },
 			pyOnly(func(a []Code) Code { return Atom(a[0].At(pAtom) + "[::-1]") })),
 		op1("sorted_chars", FamScalar, func(s string) (string, bool) {
@@ -249,11 +249,15 @@ func stringRunLengthOps() []*Operator {
 	}
 }
 
-// stringSplitOps split a string at every single space.
+// stringSplitOps split a string at every single space, and test whether a
+// string is one of a list's (a word among the banned words given beside
+// a text).
 func stringSplitOps() []*Operator {
 	return []*Operator{
 		op1("split_on_space", FamList, func(s string) ([]string, bool) { return strings.Split(s, " "), true },
 			pyOnly(func(a []Code) Code { return method(a[0], "split", Atom(`" "`)) })),
+		op2("member", FamList, func(w string, ws []string) (bool, bool) { return slices.Contains(ws, w), true },
+			pyOnly(func(a []Code) Code { return cmpop(a[0], "in", a[1]) })),
 	}
 }
 
@@ -289,7 +293,8 @@ func pyCapitalize(s string) string {
 	return string(r)
 }
 
-func pySwapcase(s string) string {
+// Swapcase is Python's str.swapcase.
+func Swapcase(s string) string {
 	r := []rune(s)
 	for i, c := range r {
 		switch {
