@@ -279,13 +279,14 @@ func (s *searcher) strategies() bool {
 // (Search), and their holes filled by enumHoles; a cancellation they
 // notice stops the search.
 func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
-	return runSketches(s.en, s.spec.shared, run)
+	return runSketches(s.en, s.spec.shared, s.spec.collect, run)
 }
 
-// runSketches runs sketches on en (see searcher.sketches).
-func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
+// runSketches runs sketches on en (see searcher.sketches); collect says
+// the search collects a proposal's rivals.
+func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketch.Search) bool) bool {
 	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
-		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled}
+		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled, Collect: collect}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found
