@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4215487, banked: 1033611, digest: "ddd2f79b0d3af664d2c6a3ac10a2a5866bd0a7cb3cd429bb65cc8377a385bfc8"},
+			evaluated: 4216620, banked: 1033757, digest: "80b174ec1de9a1c6948af7180ace5a7401149b97c095d934f00cb69539d7a731"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 297359, banked: 56481, digest: "f159c709fcabced1b0faab3fc86e7d57f65b39d6f1250b6a7c86b7ec1fa9582f"},
+			evaluated: 297584, banked: 56496, digest: "89782ff601ddbd73fe73b741a0e039f5c7b56841971c23073fd2d992a5cc536f"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 218092, banked: 51783, digest: "172463ee747aea83bad5f97ca654db542fa285bac89d67fc7b9f72fa3ba2910a"},
+			evaluated: 218261, banked: 51802, digest: "a4d83e323090e81fec24a4da802490aada01eef62e49f77343af80ccf0e9cdb2"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 204240, banked: 48404, digest: "e9f2ef83113599e4143cae6564342c51d1faa29b2cec7640b40b806f459176f0"},
+			evaluated: 204409, banked: 48414, digest: "62645453c637bbfd92957f7b531c40da95897da21e8030bb2c5e01068e637668"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1248084, banked: 232620, digest: "9d6e1998a23a2eff02792f5bc85c517c27fe36b182566a6c7da3dfba79f942fe"},
+			evaluated: 1267430, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1353789, banked: 239756, digest: "19f0798d3955a712c3a53fb9b09054227c51ee7c24ce924713f1d6012ea25f75"},
+			evaluated: 1354394, banked: 239766, digest: "4dd1994783b103e6b3277e0ab1925e0c608987df3ecc1a67037d904d9e31c3c7"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1275305, banked: 229120, digest: "ca816209c49316e25a75a23dbd0e163c58f66794aa6817d570a12fb33951889a"},
+			evaluated: 1275910, banked: 229128, digest: "055b823fb36a2f197926a21c600d838dc5d6e1f5745409f33a13df01738b4cbc"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

@@ -282,23 +282,23 @@ func (s *searcher) strategies() bool {
 // (Search), and their holes filled by enumHoles; a cancellation they
 // notice stops the search.
 func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
-	return runSketches(s.en, s.spec.shared, run)
+	return runSketches(s.en, s.spec.shared, s.spec.collect, run)
 }
 
-// runSketches runs sketches on en (see searcher.sketches). A search
-// bounded by programs (Options.MaxPrograms) has no deadline, and the
-// sketches share out time: they get programsBoundedSketchTime, a bound
-// they do not reach, and each of their holes at most the programs left in
-// the search's budget, so that what they find does not depend on the
-// machine's load either.
-func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
+// runSketches runs sketches on en (see searcher.sketches); collect says
+// the search collects a proposal's rivals. A search bounded by programs
+// (Options.MaxPrograms) has no deadline, and the sketches share out time:
+// they get programsBoundedSketchTime, a bound they do not reach, and each
+// of their holes at most the programs left in the search's budget, so
+// that what they find does not depend on the machine's load either.
+func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketch.Search) bool) bool {
 	deadline, holes := en.deadline, enumHoles{shared: shared}
 	if en.maxEval > 0 && deadline.IsZero() {
 		deadline = time.Now().Add(programsBoundedSketchTime)
 		holes.maxEval = max(en.maxEval-en.evaluated, 1)
 	}
 	r := &sketch.Search{Envs: en.envs, Deadline: deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
-		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled}
+		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled, Collect: collect}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found

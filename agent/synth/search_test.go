@@ -275,7 +275,7 @@ func TestSketchesRunUnderProgramBudget(t *testing.T) {
 	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 		lams: lams, maxEval: 300_000, memLimit: DefaultMemoryBytes})
 	var found *dsl.Node
-	runSketches(en, testShared, func(r *sketch.Search) bool {
+	runSketches(en, testShared, false, func(r *sketch.Search) bool {
 		return sketch.Shifts(r, p, func(n *dsl.Node, vals []any) bool {
 			if p.AllMatch(vals) {
 				found = n
