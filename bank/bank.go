@@ -120,7 +120,8 @@ func (b *Bank) contentCached(ctx context.Context, rec RevisionRecord) (*Graph, *
 	if cached != nil {
 		refs = refs[1:] // the graph is first
 	}
-	blobs, err := b.store.Blobs(ctx, refs)
+	store := verifying{b.store}
+	blobs, err := store.Blobs(ctx, refs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load %s@%s: %w", rec.Workspace, rec.Name, err)
 	}
@@ -130,7 +131,7 @@ func (b *Bank) contentCached(ctx context.Context, rec RevisionRecord) (*Graph, *
 		if !ok {
 			return blobs[h], nil
 		}
-		return readTree(ctx, b.store, h, blobs[root])
+		return readTree(ctx, store, h, blobs[root], true)
 	}
 	inputs := make(map[string]Value, len(rec.Inputs))
 	for name, h := range rec.Inputs {
@@ -468,7 +469,7 @@ func (b *Bank) PutBlob(ctx context.Context, data []byte) (string, error) {
 
 // Blob returns the blob with the given hash (ErrNotFound if absent).
 func (b *Bank) Blob(ctx context.Context, hash string) ([]byte, error) {
-	m, err := b.store.Blobs(ctx, []string{hash})
+	m, err := verifying{b.store}.Blobs(ctx, []string{hash})
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func storeTree(t *testing.T, into memBlobs, data []byte) (root string, added int
 			added += len(d)
 		}
 	}
-	got, err := readTree(context.Background(), into, HashBytes(data), into[root])
+	got, err := readTree(context.Background(), into, HashBytes(data), into[root], true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestReadTreeRejectsDamage(t *testing.T) {
 				m[k] = v
 			}
 			tt.damage(m)
-			_, err := readTree(context.Background(), m, want, m[root])
+			_, err := readTree(context.Background(), m, want, m[root], true)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}

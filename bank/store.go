@@ -20,6 +20,14 @@ var (
 	// does not write (older: `reconstruct bank migrate` upgrades it; newer:
 	// a newer reconstruct wrote it). Nothing was changed.
 	ErrSchema = errors.New("bank schema")
+	// ErrForeign: a path given for the bank holds something that is not
+	// the bank's own — a file that is no bank, a side file (-wal, -shm,
+	// the key file) that is a symbolic link or not a regular file. It is
+	// refused before anything touches it: nothing was changed.
+	ErrForeign = errors.New("not the bank's own file")
+	// ErrTampered: stored content does not match the hash it is stored
+	// under (the bank was altered behind its back, or the disk failed).
+	ErrTampered = errors.New("content does not match its hash")
 )
 
 // RevisionRecord is one immutable revision as stored: references to

@@ -112,6 +112,10 @@ type Oracle struct {
 	// (oracle.DefaultRejects), by which a Python hidden program rejects an
 	// input; any other it raises is an error of the task.
 	RejectExceptions []string `mapstructure:"reject_exceptions" json:"reject_exceptions,omitempty"`
+	// MaxOutputDepth and MaxOutputKB bound what the hidden program
+	// answers (oracle.Bounds).
+	MaxOutputDepth int `mapstructure:"max_output_depth" json:"max_output_depth"`
+	MaxOutputKB    int `mapstructure:"max_output_kb" json:"max_output_kb"`
 }
 
 // Generator names a Python generate(k, exclude, rng) function.

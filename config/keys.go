@@ -78,6 +78,13 @@ const (
 	// programs (synth.DefaultProposeTimeLimit).
 	DefaultSynthProposeTime = 400 * time.Millisecond
 	defaultOracleTimeout    = 10 * time.Second
+	// DefaultMaxOutputDepth and DefaultMaxOutputKB bound the hidden
+	// program's outputs (task.oracle.max_output_*).
+	DefaultMaxOutputDepth = 100
+	DefaultMaxOutputKB    = 1024
+	// MaxOutputKBLimit is the most task.oracle.max_output_kb may be: what
+	// a command or an endpoint can send at most.
+	MaxOutputKBLimit = 16 << 10
 )
 
 // Table is every configuration key, in the order docs/config.md lists them.
@@ -99,6 +106,8 @@ var Table = []Key{
 	{Name: "task.oracle.timeout", Default: defaultOracleTimeout, Doc: "per-input limit for the hidden program (reaching it twice is a broken task, exit 3)"},
 	{Name: "task.oracle.retries", Default: 3, Doc: "HTTP retries before an infrastructure error (exit 3)"},
 	{Name: "task.oracle.reject_exceptions", Default: []string{}, Shown: "none", Doc: "exception classes by which a Python hidden program rejects an input, besides `ValueError`, `TypeError`, `IndexError`, `KeyError` and `AssertionError` (a name such as `BadInput`, or one with its module; subclasses count; in `RECONSTRUCT_TASK_ORACLE_REJECT_EXCEPTIONS`, separated by commas); any other exception it raises is an error of the task, reported with its traceback (exit 2), never a rejected input"},
+	{Name: "task.oracle.max_output_depth", Default: DefaultMaxOutputDepth, Doc: fmt.Sprintf("deepest nesting of an output of the hidden program (at most %d); a deeper one stops the run as a mistake of the task (exit 2)", task.MaxDepth)},
+	{Name: "task.oracle.max_output_kb", Default: DefaultMaxOutputKB, Doc: fmt.Sprintf("largest output of the hidden program, as JSON text (at most %d); a larger one stops the run as a mistake of the task (exit 2), as does an output that is not UTF-8", MaxOutputKBLimit)},
 	{Name: "task.random_inputs.python", Shown: "none", Path: true, Doc: "a generator file: `generate(k, exclude, rng)` returns k fresh JSON-able inputs"},
 	{Name: "task.random_inputs.function", Shown: "`generate`", Doc: "the generator function"},
 	{Name: "task.heldout", Default: "", Shown: "`heldout.jsonl` beside the file, if present", Path: true, Doc: "held-out tests; read only by `score` and the benchmark runner, never by an agent"},
@@ -119,7 +128,7 @@ var Table = []Key{
 	{Name: "workflow.complexity_gate", Default: false, Flag: "complexity-gate", Usage: "turn on the complexity gate", Doc: "a pass with complexity penalty ≥ 0.8 gets its batch but is not a promotion, up to three times"},
 	{Name: "workflow.domain_check", Default: false, Flag: "domain-check", Usage: "turn on the domain check", Doc: "proposals with any number outside `task.domain` are rejected; the range is stated in the request"},
 	{Name: "workflow.token_budget", Default: 0, Flag: "token-budget", Usage: "prompt+completion tokens at most (0: no limit)", Doc: "prompt + completion tokens at most; `0` = no limit (`budget_exhausted`, checked after each candidate is archived)"},
-	{Name: "workflow.atol", Default: task.DefaultAtol, Doc: "float tolerance when comparing outputs"},
+	{Name: "workflow.atol", Default: task.DefaultAtol, Doc: "tolerance when comparing two float outputs (an integer and a float are equal only when the float is exactly that integer)"},
 	{Name: "workflow.max_failures", Default: workflow.DefaultMaxFailures, Doc: "failures shown to the agent in feedback"},
 	{Name: "workflow.seed", Default: workflow.DefaultSeed, Flag: "seed", Usage: "seed for the agent and the random inputs", Doc: "seeds the agent and the random inputs"},
 	{Name: "workflow.stall_limit", Default: workflow.DefaultStallLimit, Doc: "sessions in a row that change nothing (the same program on the same examples) that end the run with `stalled`; `0` never does"},

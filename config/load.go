@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
+
+	"github.com/reconstruct/reconstruct/task"
 )
 
 // EnvPrefix prefixes every environment variable that sets a key.
@@ -632,6 +634,12 @@ func (c *Config) finishFiles(p *problems) {
 	}
 	if o.Retries < 0 {
 		bad("task.oracle.retries", "must not be negative, got %d", o.Retries)
+	}
+	if o.MaxOutputDepth < 1 || o.MaxOutputDepth > task.MaxDepth {
+		bad("task.oracle.max_output_depth", "must be between 1 and %d (the deepest value the bank records), got %d", task.MaxDepth, o.MaxOutputDepth)
+	}
+	if o.MaxOutputKB < 1 || o.MaxOutputKB > MaxOutputKBLimit {
+		bad("task.oracle.max_output_kb", "must be between 1 and %d, got %d", MaxOutputKBLimit, o.MaxOutputKB)
 	}
 	if g := t.RandomInputs; g != nil {
 		if g.Function == "" {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -43,9 +44,14 @@ func Compare(examples []task.Example, outcomes []sandbox.Outcome, atol float64) 
 			continue
 		}
 		f := Failure{Input: ex.Input, Expected: ex.Output}
-		if o.OK() {
+		switch d := task.Depth(o.Output); {
+		case o.OK() && d > task.MaxDepth:
+			// Feedback is recorded: a value deeper than a record can
+			// hold is described, not quoted.
+			f.Error = fmt.Sprintf("the output is nested %d levels deep (not shown: more than %d)", d, task.MaxDepth)
+		case o.OK():
 			f.Actual = o.Output
-		} else {
+		default:
 			f.Error = string(o.Status)
 			if o.Error != "" {
 				f.Error += ": " + o.Error

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,5 +104,19 @@ func TestFailureJSON(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// A candidate's output deeper than a record can hold is described in its
+// failure, not quoted (feedback is recorded in the journal and the bank).
+func TestDeepOutputIsDescribed(t *testing.T) {
+	deep := strings.Repeat("[", 300) + strings.Repeat("]", 300)
+	v := Compare([]task.Example{{Input: json.RawMessage(`1`), Output: json.RawMessage(`2`)}},
+		[]sandbox.Outcome{{Status: sandbox.StatusOK, Output: json.RawMessage(deep)}}, 0)
+	if v.Passed != 0 || len(v.Failures) != 1 {
+		t.Fatalf("verdict %+v", v)
+	}
+	if f := v.Failures[0]; f.Actual != nil || !strings.Contains(f.Error, "nested 300 levels deep") {
+		t.Errorf("failure %+v, want the depth described and no value", f)
 	}
 }

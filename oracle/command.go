@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -93,6 +94,9 @@ type run struct {
 	stderr    string
 	truncated bool
 	timedOut  bool
+	// invalidUTF8: stdout was not UTF-8 (found in the sandbox, which
+	// sends text).
+	invalidUTF8 bool
 }
 
 // Query runs the command once per input. A command that does not answer
@@ -118,6 +122,10 @@ func (c *Command) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer
 			}
 		}
 		if answers[i], err = c.answer(r); err != nil {
+			var bound *BoundError
+			if errors.As(err, &bound) {
+				bound.Index, bound.Input = i+1, inputs[i]
+			}
 			return nil, fmt.Errorf("command oracle %s: input %d: %w", c.argv[0], i+1, err)
 		}
 	}
@@ -168,9 +176,15 @@ func (c *Command) answer(r run) (Answer, error) {
 		return Answer{Invalid: msg}, nil
 	}
 	if r.truncated {
-		return Answer{}, fmt.Errorf("output larger than %d bytes", maxCommandOutput)
+		return Answer{}, &BoundError{Key: KeyMaxBytes, Detail: fmt.Sprintf("is larger than %d bytes", maxCommandOutput)}
+	}
+	if r.invalidUTF8 {
+		return Answer{}, &BoundError{Key: KeyUTF8, Detail: "is not UTF-8 text: a command must print its output as UTF-8 JSON"}
 	}
 	out := bytes.TrimSpace(r.stdout)
+	if !utf8.Valid(out) {
+		return Answer{}, &BoundError{Key: KeyUTF8, Detail: "is not UTF-8 text: a command must print its output as UTF-8 JSON"}
+	}
 	if _, err := task.Decode(out); err != nil {
 		return Answer{}, fmt.Errorf("stdout is not one JSON value: %w", err)
 	}
@@ -234,11 +248,18 @@ def run(stdin):
             pass
         p.wait()
         return {"timeout": True}
-    res = {"code": p.returncode, "stdout": out[:CAP + 1].decode("utf-8", "replace"), "stderr": err[-65536:].decode("utf-8", "replace")}
+    res = {"code": p.returncode, "stdout": "", "stderr": err[-65536:].decode("utf-8", "replace")}
     if p.returncode < 0:
         res["code"], res["signal"] = 0, -p.returncode
     if len(out) > CAP:
         res["truncated"] = True
+    else:
+        # Strictly: an output that is not UTF-8 is the task's mistake, not
+        # text to repair.
+        try:
+            res["stdout"] = out.decode("utf-8")
+        except UnicodeDecodeError:
+            res["invalid_utf8"] = True
     return res
 `
 
@@ -285,13 +306,14 @@ func (c *Command) inSandbox(ctx context.Context, inputs []json.RawMessage) ([]ru
 			return nil, fmt.Errorf("input %d: the oracle's sandbox could not run it: %s", i+1, describe(o))
 		}
 		var r struct {
-			Code       int    `json:"code"`
-			Signal     int    `json:"signal"`
-			Stdout     string `json:"stdout"`
-			Stderr     string `json:"stderr"`
-			Truncated  bool   `json:"truncated"`
-			Timeout    bool   `json:"timeout"`
-			StartError string `json:"start_error"`
+			Code        int    `json:"code"`
+			Signal      int    `json:"signal"`
+			Stdout      string `json:"stdout"`
+			Stderr      string `json:"stderr"`
+			Truncated   bool   `json:"truncated"`
+			InvalidUTF8 bool   `json:"invalid_utf8"`
+			Timeout     bool   `json:"timeout"`
+			StartError  string `json:"start_error"`
 		}
 		if err := json.Unmarshal(o.Output, &r); err != nil {
 			return nil, fmt.Errorf("input %d: %w", i+1, err)
@@ -299,7 +321,7 @@ func (c *Command) inSandbox(ctx context.Context, inputs []json.RawMessage) ([]ru
 		if r.StartError != "" {
 			return nil, fmt.Errorf("cannot start it in the oracle's sandbox: %s (it runs there as another user, in the task directory: the command must be executable and readable by others)", r.StartError)
 		}
-		runs[i] = run{code: r.Code, stdout: []byte(r.Stdout), stderr: r.Stderr, truncated: r.Truncated, timedOut: r.Timeout}
+		runs[i] = run{code: r.Code, stdout: []byte(r.Stdout), stderr: r.Stderr, truncated: r.Truncated, timedOut: r.Timeout, invalidUTF8: r.InvalidUTF8}
 		if r.Signal != 0 {
 			runs[i].signal = syscall.Signal(r.Signal).String()
 		}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reconstruct/reconstruct/task"
 )
@@ -38,6 +40,10 @@ func (h *HTTP) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer, e
 	answers := make([]Answer, len(inputs))
 	for i, in := range inputs {
 		a, err := h.one(ctx, in)
+		var bound *BoundError
+		if errors.As(err, &bound) {
+			bound.Index, bound.Input = i+1, in
+		}
 		if err != nil {
 			return nil, fmt.Errorf("http oracle %s: input %d: %w", h.url, i+1, err)
 		}
@@ -62,8 +68,11 @@ func (h *HTTP) one(ctx context.Context, input json.RawMessage) (Answer, error) {
 			}
 		}
 		a, err := h.post(ctx, input)
-		if err == nil {
-			return a, nil
+		var bound *BoundError
+		if err == nil || errors.As(err, &bound) {
+			// An answer beyond a bound is not retried: it would be the
+			// same.
+			return a, err
 		}
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
@@ -110,6 +119,9 @@ func (h *HTTP) post(ctx context.Context, input json.RawMessage) (Answer, error) 
 		return Answer{Invalid: msg}, nil
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		out := bytes.TrimSpace(body)
+		if !utf8.Valid(out) {
+			return Answer{}, &BoundError{Key: KeyUTF8, Detail: "is not UTF-8 text: an endpoint must answer UTF-8 JSON"}
+		}
 		if _, err := task.Decode(out); err != nil {
 			return Answer{}, fmt.Errorf("response body is not one JSON value: %w", err)
 		}

@@ -88,11 +88,16 @@ func (p *Python) Query(ctx context.Context, inputs []json.RawMessage) ([]Answer,
 				Fix: fmt.Sprintf("A hidden program rejects an input by raising %s or %s: fix the program, or declare the exceptions that reject an input in %s.",
 					strings.Join(DefaultRejects[:len(DefaultRejects)-1], ", "), DefaultRejects[len(DefaultRejects)-1], p.rejectsKey)}
 		case sandbox.StatusBadOutput:
+			if strings.Contains(o.Error, "nested too deeply") {
+				return nil, &BoundError{Index: i + 1, Input: inputs[i], Key: KeyMaxDepth, Detail: "is nested too deeply for JSON"}
+			}
 			return nil, &TaskError{Program: p.name, Key: p.key, Index: i + 1, Input: inputs[i], What: "returned a value JSON cannot hold (" + o.Error + ")",
 				Fix: "a hidden program returns what JSON holds: None, booleans, numbers, strings, lists (not sets) and dicts with string keys"}
 		case sandbox.StatusLoad:
 			return nil, &TaskError{Program: p.name, Key: p.key, What: "cannot be loaded: " + o.Error,
 				Fix: "fix the program (or the task.oracle.function that names its function)"}
+		case sandbox.StatusOutputLimit:
+			return nil, &BoundError{Index: i + 1, Input: inputs[i], Key: KeyMaxBytes, Detail: fmt.Sprintf("is over its output limit of %d KB: %s", p.limits.WithDefaults().OutputBytes>>10, describe(o))}
 		default:
 			if kind := failKind(o.Status); kind != "" {
 				return nil, &FailureError{Index: i + 1, Input: inputs[i], Kind: kind, Limit: p.limitOf(kind), Detail: describe(o)}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -302,6 +303,113 @@ func TestHookCannotBeUsedToCheat(t *testing.T) {
 			}
 			if strings.Contains(string(data), "987654321") {
 				t.Errorf("%s holds the held-out tests' outputs", f)
+			}
+		}
+	})
+}
+
+// Finding 7 of the security issue: lossy comparisons forged passes. The
+// hidden program returns a string holding a lone surrogate and the
+// integer 10^18 + x; the candidate returns U+FFFD in its place and the
+// float 1e18 (which a comparison through float64 took for any integer
+// near it). It must not pass one example, in either sandbox.
+func TestLossyComparisonsForgeNoPass(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{
+			"hidden.py": "def f(x):\n    if not isinstance(x, int) or isinstance(x, bool):\n        raise ValueError('an integer')\n" +
+				"    return ['\\ud800' + str(x), 10**18 + x + 1]\n",
+			"cheat.py":    "def solve(x):\n    return ['\\ufffd' + str(x), 1e18]\n",
+			"replay.yaml": "candidates:\n  - file: cheat.py\nproposals:\n  - inputs: [1, 2]\n",
+			"task.yaml": "task: {name: lossy, input_type: an integer, kind: int, oracle: {python: hidden.py, function: f}}\n" +
+				"agent: {kind: replay, replay: {script: replay.yaml}}\nworkflow: {max_iterations: 1}\n",
+		})
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			"workspace": filepath.Join(t.TempDir(), "ws"), "bank.path": filepath.Join(t.TempDir(), "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Examples) == 0 || !strings.Contains(string(res.Examples[0].Output), `\ud800`) {
+			t.Fatalf("the hidden program's lone surrogate did not reach the examples: %+v", res.Examples)
+		}
+		for _, r := range res.Events {
+			if r.Passed > 0 {
+				t.Errorf("iteration %d: U+FFFD and 1e18 passed %d/%d examples", r.Iteration, r.Passed, r.Known)
+			}
+		}
+	})
+}
+
+// seeingOracle is a hidden program that reads every file of its directory
+// and answers which secrets it found there.
+const seeingOracle = `import os
+
+
+def f(x):
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise ValueError("an integer")
+    found = set()
+    top = os.path.dirname(os.path.abspath(__file__))
+    for d, _, files in os.walk(top):
+        for n in files:
+            try:
+                with open(os.path.join(d, n), "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            # Spelt so that this file does not hold them.
+            for m in ("HELDOUT", "CANDIDATE", "BANK"):
+                if (m + "-SECRET").encode() in data:
+                    found.add(m)
+    return sorted(found)
+`
+
+// Finding 9 of the security issue: the hidden program read the held-out
+// tests through a hard link in the task directory, and the candidates,
+// because the default workspace lies in the task directory its sandbox
+// sees. Its sandbox sees a copy of its directory with neither, in either
+// sandbox; the run goes as usual.
+func TestHiddenProgramSeesNoHeldoutNorCandidates(t *testing.T) {
+	testenv.NeedPython(t)
+	inEachSandbox(t, func(t *testing.T, kind string) {
+		dir, agentDir := t.TempDir(), t.TempDir()
+		testenv.WriteFiles(t, agentDir, map[string]string{
+			"cand.py":     "def solve(x):\n    # CANDIDATE-SECRET\n    return []\n",
+			"replay.yaml": "candidates:\n  - file: cand.py\nproposals:\n  - inputs: [1, 2]\n  - inputs: [3, 4, 5, 6]\n  - inputs: [8, 9, 10, 11, 12, 13]\n",
+		})
+		testenv.WriteFiles(t, dir, map[string]string{
+			"hidden.py":     seeingOracle,
+			"heldout.jsonl": `{"input": 7, "output": ["HELDOUT-SECRET"]}` + "\n",
+			"task.yaml": "task: {name: seeing, input_type: an integer, kind: int, oracle: {python: hidden.py, function: f}}\n" +
+				"agent: {kind: replay, replay: {script: " + filepath.Join(agentDir, "replay.yaml") + "}}\nworkflow: {max_iterations: 3}\n",
+		})
+		if err := os.Link(filepath.Join(dir, "heldout.jsonl"), filepath.Join(dir, "tests.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Override: map[string]any{
+			// The workspace and the bank where a careless user puts them: in
+			// the task directory.
+			"workspace": filepath.Join(dir, "runs", "seeing"), "bank.path": filepath.Join(dir, "bank.db"),
+			"sandbox.kind": kind, "sandbox.call_timeout": "60s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Examples) < 6 {
+			t.Fatalf("%d examples: the run stopped early (%s): %+v %+v", len(res.Examples), res.StopReason, res.Examples, res.Events)
+		}
+		for _, ex := range res.Examples {
+			if string(ex.Output) != "[]" {
+				t.Errorf("input %s: the hidden program found %s", ex.Input, ex.Output)
 			}
 		}
 	})

@@ -255,6 +255,11 @@ func ContinueRunWorkspace(ctx context.Context, b *bank.Bank, workspace, function
 	if v, ok := rev.Graph.Inputs["examples"]; ok {
 		r.examples, _ = v.Items()
 	}
+	// The journal the run goes on from must hold the examples the bank
+	// holds (checked against their hash), one for one.
+	if ps := compareExamples("", workspace, rev.Name, examples, r.examples, ""); len(ps) > 0 {
+		return nil, fmt.Errorf("bank workspace %s: %w: the run's journal and its content-hashed examples differ: %s (run `reconstruct bank check`)", workspace, bank.ErrTampered, ps[0].Problem)
+	}
 	if len(examples) > len(r.examples) {
 		// A crash between recording a batch's event and its revision.
 		if err := r.RecordExamples(ctx, "", examples[len(r.examples):]); err != nil {
@@ -267,8 +272,9 @@ func ContinueRunWorkspace(ctx context.Context, b *bank.Bank, workspace, function
 // Workspace is the bank workspace name.
 func (r *BankRecorder) Workspace() string { return r.workspace }
 
-// RecordEvent appends the event to the workspace journal; the final event
-// also records the final program as a revision.
+// RecordEvent appends the event to the workspace journal. The final event
+// records the final program as a revision first: a final event in the
+// journal means the program is in the bank.
 func (r *BankRecorder) RecordEvent(ctx context.Context, ev workflow.Event) error {
 	data, err := json.Marshal(ev)
 	if err != nil {
@@ -281,23 +287,25 @@ func (r *BankRecorder) RecordEvent(ctx context.Context, ev workflow.Event) error
 			return err
 		}
 	}
+	if ev.Type == workflow.EventFinal {
+		var final struct {
+			Source string `json:"source"`
+		}
+		if err := json.Unmarshal(ev.Data, &final); err != nil {
+			return err
+		}
+		prog, err := bank.NewProgram(r.function, final.Source)
+		if err != nil {
+			return fmt.Errorf("final program: %w", err)
+		}
+		if err := r.update(ctx, map[string]bank.Value{"program": prog}, "final program"); err != nil {
+			return err
+		}
+	}
 	if err := r.bank.AppendEvents(ctx, r.workspace, []bank.Event{{Time: ev.Time, RunID: ev.RunID, Type: ev.Type, Data: data}}); err != nil {
 		return fmt.Errorf("bank journal of %s: %w", r.workspace, err)
 	}
-	if ev.Type != workflow.EventFinal {
-		return nil
-	}
-	var final struct {
-		Source string `json:"source"`
-	}
-	if err := json.Unmarshal(ev.Data, &final); err != nil {
-		return err
-	}
-	prog, err := bank.NewProgram(r.function, final.Source)
-	if err != nil {
-		return fmt.Errorf("final program: %w", err)
-	}
-	return r.update(ctx, map[string]bank.Value{"program": prog}, "final program")
+	return nil
 }
 
 // keepCandidate stores the program of the candidate an archived event
@@ -501,9 +509,12 @@ func ProgramOfRun(ctx context.Context, b *bank.Bank, run string) (bank.Value, er
 	return v, nil
 }
 
-// CheckBank runs SQLite's full integrity_check on the bank at location
-// and returns the problems it finds (none: the bank is sound). A missing
-// bank is ErrNoBank; nothing is created.
+// CheckBank runs SQLite's full integrity_check on the bank at location,
+// then checks every stored value against its content hash and every run's
+// examples against its journal (CheckContent), and returns the problems
+// it finds, each naming the run, revision and example it belongs to
+// (none: the bank is sound). A missing bank is ErrNoBank; nothing is
+// created.
 func CheckBank(ctx context.Context, location string) ([]string, error) {
 	if _, err := os.Stat(location); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w at %s", ErrNoBank, location)
@@ -519,5 +530,13 @@ func CheckBank(ctx context.Context, location string) ([]string, error) {
 		return []string{err.Error()}, nil
 	}
 	defer st.Close()
-	return st.Check(ctx, true)
+	problems, err := st.Check(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	content, err := CheckContent(ctx, bank.New(st, bank.Options{}))
+	if err != nil {
+		return append(problems, "the content cannot be read back: "+err.Error()), nil
+	}
+	return append(problems, content...), nil
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -301,4 +302,32 @@ func quickstartHidden(t *testing.T, c *config.Config, inputs [][]int) []json.Raw
 		out[i] = a.Output
 	}
 	return out
+}
+
+// A run goes on (resume, fork) only from a journal whose examples are the
+// bank's content-hashed ones: an example altered in the journal is
+// refused as tampering, naming it.
+func TestContinueRefusesAJournalThatDiffersFromTheBank(t *testing.T) {
+	ctx := context.Background()
+	b, closeBank, err := OpenBank(ctx, filepath.Join(t.TempDir(), "bank.db"), WriteBank, BankOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeBank()
+	rec, err := NewRunWorkspace(ctx, b, "t-run", "solve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := []task.Example{{Input: json.RawMessage(`[5,-4,7,0]`), Output: json.RawMessage(`[5,5,7,7]`), Source: task.SourceInitial}}
+	if err := rec.RecordExamples(ctx, "", recorded); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ContinueRunWorkspace(ctx, b, "t-run", "solve", recorded); err != nil {
+		t.Fatalf("the same examples: %v", err)
+	}
+	altered := []task.Example{{Input: json.RawMessage(`[5,-4,7,0]`), Output: json.RawMessage(`[5,5,7,8]`), Source: task.SourceInitial}}
+	_, err = ContinueRunWorkspace(ctx, b, "t-run", "solve", altered)
+	if !errors.Is(err, bank.ErrTampered) || !strings.Contains(err.Error(), "[5,5,7,8]") {
+		t.Fatalf("an altered journal: %v, want bank.ErrTampered naming the example", err)
+	}
 }

@@ -135,6 +135,7 @@ func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) erro
 	answers, err := oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions").Query(ctx, probe)
 	var te *oracle.TaskError
 	var fe *oracle.FailureError
+	var be *oracle.BoundError
 	switch {
 	case err == nil && len(inputs) > 0:
 		for i, a := range answers {
@@ -147,7 +148,11 @@ func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) erro
 		return nil
 	case errors.As(err, &te) && (te.Index == 0 || len(inputs) > 0):
 		return fmt.Errorf("%w: %w", ErrConfig, err)
-	case errors.As(err, &te), errors.As(err, &fe), err == nil:
+	case errors.As(err, &be) && len(inputs) > 0:
+		return fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
+	case errors.As(err, &te), errors.As(err, &fe), errors.As(err, &be), err == nil:
+		// Answers to null are left to the run: it reports them on the
+		// inputs it is given.
 		return nil
 	}
 	return fmt.Errorf("%w: check the hidden program %s: %w", ErrInfra, o.Python, err)

@@ -115,8 +115,9 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 // observed example is lost or asked again, and the archive and counts are
 // restored. The run's own recorded configuration is used. A run stopped by
 // Ctrl-C or SIGTERM, or ended by an infrastructure failure, resumes from
-// its last checkpoint; one that reached a stop of the protocol is finished
-// (workflow.ErrFinished).
+// its last checkpoint; one killed during its final selection completes it;
+// one that reached a stop of the protocol and recorded its final selection
+// is finished (workflow.ErrFinished).
 func Resume(ctx context.Context, location, run string, opts Options) (*workflow.Result, error) {
 	l := &launch{opts: opts}
 	r, err := l.recorded(ctx, location, run, "")
@@ -141,7 +142,7 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 	if err != nil {
 		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
-	l.c, l.runID, l.state = c, r.events[0].RunID, st
+	l.c, l.runID, l.state, l.finish = c, r.events[0].RunID, st, workflow.PendingFinal(r.events)
 	l.record = func(ctx context.Context) (*BankRecorder, func() error, error) {
 		// The candidates the workspace lost (it was moved, or emptied)
 		// come back from the bank, or the run is refused before it goes
@@ -347,6 +348,9 @@ type launch struct {
 	runID string
 	state *workflow.State
 	fork  bool
+	// finish is the stop a resumed run reached without recording its
+	// final selection (workflow.Spec.Finish).
+	finish string
 	// started is recorded in the run_started event (the workflow adds the
 	// task and the settings).
 	started workflow.RunStarted
@@ -361,7 +365,7 @@ func (l *launch) openBank(ctx context.Context, location string, access BankAcces
 		return l.opts.Bank, func() error { return nil }, nil
 	}
 	b, closeFn, err := OpenBank(ctx, location, access, BankOptions{Log: l.opts.Log})
-	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) || errors.Is(err, bank.ErrForeign) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err != nil {
@@ -538,7 +542,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	}
 	spec := workflow.Spec{
 		Task: c.Task.Describe(), Settings: c.Workflow, Origins: c.Origins, Workspace: workspace, RunID: l.runID,
-		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Started: startData,
+		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Finish: l.finish, Started: startData,
 	}
 	started = true
 	res, runErr := workflow.Run(ctx, spec, deps)
@@ -559,21 +563,32 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	return res, runErr
 }
 
-// NewOracle builds the configured oracle.
+// NewOracle builds the configured oracle, its answers bounded by
+// task.oracle.max_output_depth and max_output_kb: an answer beyond them is
+// a configuration error (the task's) naming the bound.
 func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
+	o, err := newOracle(c, box)
+	if err != nil {
+		return nil, err
+	}
+	b := oracle.Bounds{MaxDepth: c.Task.Oracle.MaxOutputDepth, MaxBytes: c.Task.Oracle.MaxOutputKB << 10}
+	return taskOracle{oracle.Bounded(o, b), c.File}, nil
+}
+
+func newOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	o := c.Task.Oracle
+	// A Python hidden program's outputs are bounded in its sandbox too.
+	lim := Limits(c)
+	lim.Timeout = o.Timeout
+	lim.OutputBytes = int64(o.MaxOutputKB) << 10
 	switch {
 	case c.Task.Factory != "":
 		b, err := loadBinding(c)
 		if err != nil {
 			return nil, err
 		}
-		lim := Limits(c)
-		lim.Timeout = o.Timeout
 		return oracle.NewPythonProgram(box, b.Program(binding.EntryOracle), "task.factory "+c.Task.Factory, lim), nil
 	case o.Python != "":
-		lim := Limits(c)
-		lim.Timeout = o.Timeout
 		return oracle.NewPython(box, o.Python, o.Function, lim).Rejecting(o.RejectExceptions, "task.oracle.reject_exceptions"), nil
 	case len(o.Command) > 0 && o.OnHost:
 		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
@@ -583,6 +598,22 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 		return oracle.NewHTTP(o.HTTP, o.Timeout, o.Retries), nil
 	}
 	return nil, fmt.Errorf("%w: %s: task.oracle: no hidden program configured", ErrConfig, c.File)
+}
+
+// taskOracle marks an answer beyond the task's bounds (oracle.BoundError)
+// as a configuration error of the task file.
+type taskOracle struct {
+	oracle.Oracle
+	file string
+}
+
+func (o taskOracle) Query(ctx context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
+	answers, err := o.Oracle.Query(ctx, inputs)
+	var bound *oracle.BoundError
+	if errors.As(err, &bound) {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, o.file, err)
+	}
+	return answers, err
 }
 
 // sandboxArgv is the command of a command oracle as its sandbox runs it:

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -21,10 +22,12 @@ type RunInfo struct {
 	Workspace     string            `json:"workspace,omitempty"`
 	ForkedFrom    string            `json:"forked_from,omitempty"`
 	StartedAt     time.Time         `json:"started_at"`
-	// Status is "finished" for a run that reached a stop of the protocol;
+	// Status is "finished" for a run that reached a stop of the protocol
+	// and recorded its final selection (its final program and result);
 	// "stopped" for one cancelled or ended by an infrastructure failure, and
 	// "interrupted" for one that recorded no stop (killed, or still
-	// running): those two can be continued with run --resume.
+	// running) or was killed during its final selection (StopReason says
+	// which stop it reached): those two can be continued with run --resume.
 	Status     string         `json:"status"`
 	StopReason string         `json:"stop_reason,omitempty"`
 	Error      string         `json:"error,omitempty"`
@@ -74,8 +77,13 @@ func ShowRun(ctx context.Context, b *bank.Bank, run string) (RunInfo, error) {
 		return RunInfo{}, err
 	}
 	// The bank's examples input holds every example, a fork's inherited
-	// ones included.
-	if rev, err := b.Load(ctx, ws, ""); err == nil {
+	// ones included. Content that fails its hash is never shown as if
+	// true.
+	rev, err := b.Load(ctx, ws, "")
+	if errors.Is(err, bank.ErrTampered) {
+		return RunInfo{}, fmt.Errorf("run %s: %w", run, err)
+	}
+	if err == nil {
 		if items, ok := rev.Graph.Inputs["examples"].Items(); ok {
 			info.Examples = make([]task.Example, 0, len(items))
 			for _, it := range items {
@@ -117,6 +125,10 @@ func runInfo(ws string, events []workflow.Event) (RunInfo, error) {
 		info.Status, info.StopReason, info.Error = "interrupted", "", ""
 	case workflow.Resumable(stop):
 		info.Status = "stopped"
+	case !workflow.Finished(events):
+		// Killed during its final selection: its stop is kept, and
+		// --resume completes the selection.
+		info.Status = "interrupted"
 	default:
 		info.Status = "finished"
 	}

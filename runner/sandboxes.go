@@ -13,6 +13,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/reconstruct/reconstruct/bank/backend"
+	"github.com/reconstruct/reconstruct/bank/sqlite"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/sandbox/docker"
@@ -131,15 +133,47 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 	}
 	err = s.start(ctx, func(ctx context.Context, role string) (sandbox.Sandbox, error) {
 		if role == "oracle" {
-			return openBox(ctx, c, kind, runID, role, dir, log)
+			if c.Task.Factory != "" {
+				return openBox(ctx, c, kind, runID, role, dir, log)
+			}
+			return openOracle(ctx, c, kind, runID, log)
 		}
 		return openScratch(ctx, c, kind, runID, role, log)
 	})
 	if err != nil {
 		s.Close()
+		if errors.Is(err, sandbox.ErrStage) {
+			return nil, fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrInfra, err)
 	}
 	return s, nil
+}
+
+// openOracle starts the oracle's sandbox on a copy of the hidden program's
+// directory (sandbox.Stage), which holds nothing the hidden program must
+// not see: not the held-out tests under any name, not the workspace nor
+// any other (the candidates), not the bank. (A factory task's sandbox
+// works in a copy of its binding: stageBinding.)
+func openOracle(ctx context.Context, c *config.Config, kind, runID string, log *zap.Logger) (sandbox.Sandbox, error) {
+	dir := oracleDir(c)
+	exclude := []string{c.Workspace}
+	if b := c.Bank.Path; b != "" && !backend.IsPostgres(b) {
+		exclude = append(exclude, b, b+"-wal", b+"-shm", b+"-journal", sqlite.KeyFile(b))
+	}
+	st, err := sandbox.NewStage(dir, sandbox.StageOptions{Secret: hiddenFromOracle(c, dir), Exclude: exclude})
+	if err != nil {
+		return nil, fmt.Errorf("copy %s for the oracle's sandbox: %w", dir, err)
+	}
+	for _, s := range st.Skipped {
+		log.Info("not copied for the oracle's sandbox", zap.String("dir", dir), zap.String("file", s))
+	}
+	box, err := openBox(ctx, c, kind, runID, "oracle", st.Dir, log)
+	if err != nil {
+		st.Remove()
+		return nil, err
+	}
+	return sandbox.Staged(box, st), nil
 }
 
 // stageBinding copies a factory task's binding — its modules and its

@@ -9,5 +9,7 @@
 // call that kills the harness is data too: both backends run calls through
 // CallIsolating, which makes it that input's StatusCrashed outcome. What
 // else the backends share lives here as well: Limits.WithDefaultsFrom,
-// Program.Name and CappedOutput (the agent's shell output).
+// Program.Name, CappedOutput (the agent's shell output) and Stage, the copy
+// of a hidden program's directory that its sandbox sees instead of the
+// directory itself.
 package sandbox

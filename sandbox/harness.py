@@ -20,7 +20,6 @@ Python 3.11 standard library only. Started as `python3 -I -u -c <this source>
 import ast
 import ctypes
 import gc
-import importlib.util
 import json
 import mmap
 import os
@@ -44,8 +43,6 @@ ANALYSE_TIMEOUT = 10.0
 # Cap on the sum of the outputs of one call response.
 RESPONSE_CAP = 256 << 20
 ERROR_CAP = 2000
-PRELOAD_FILES = 64
-PRELOAD_BYTES = 8 << 20
 # The child sends buffered results at least this often (seconds), so that a
 # later hang loses little finished work.
 FLUSH_INTERVAL_NS = 10_000_000
@@ -101,6 +98,24 @@ class _Encoded(str):
 _DEFERRED = frozenset((int, float, str, bool, type(None)))
 
 
+# The recursion limit under which results are encoded: a program may raise
+# its own, but a value nested deeper than this is no output (bad_output),
+# not a message the server cannot decode (its own limit is the default).
+ENCODE_DEPTH = 900
+
+
+def _bounded(encode, v):
+    """encode(v) under ENCODE_DEPTH, the program's own limit restored."""
+    limit = sys.getrecursionlimit()
+    if limit == ENCODE_DEPTH:
+        return encode(v)
+    sys.setrecursionlimit(ENCODE_DEPTH)
+    try:
+        return encode(v)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def _to_json(v):
     """_encode(v), with the common scalars done without building an encoder."""
     t = type(v)
@@ -110,7 +125,7 @@ def _to_json(v):
         return _encode_str(v)
     if t is float and v == v and v != _INF and v != -_INF:
         return float.__repr__(v)
-    return _encode(v)
+    return _bounded(_encode, v)
 
 
 def _err(msg):
@@ -422,58 +437,6 @@ class _Capture:
         self.state["over"] = False
 
 
-class _Preloaded:
-    """Serves the .py files next to a path program from memory, read before
-    the child dropped privileges, so that a hidden program in a directory the
-    sandbox uid cannot read still imports its neighbours."""
-
-    def __init__(self, files):
-        self.files = files
-
-    def find_spec(self, name, path=None, target=None):
-        if name in self.files:
-            return importlib.util.spec_from_loader(name, self, origin=self.files[name][0])
-        return None
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module):
-        path, src = self.files[module.__name__]
-        module.__file__ = path
-        exec(compile(src, path, "exec"), module.__dict__)
-
-
-def _preload(path):
-    """Read the program and its neighbouring modules (as root, before the drop)."""
-    with open(path, "rb") as f:
-        main = f.read()
-    d = os.path.dirname(os.path.abspath(path))
-    files = {}
-    total = 0
-    try:
-        names = sorted(os.listdir(d))
-    except OSError:
-        names = []
-    for name in names:
-        if not name.endswith(".py") or len(files) >= PRELOAD_FILES:
-            continue
-        p = os.path.join(d, name)
-        mod = name[:-3]
-        if not mod.isidentifier():
-            continue
-        try:
-            if not os.path.isfile(p) or os.path.getsize(p) + total > PRELOAD_BYTES:
-                continue
-            with open(p, "rb") as f:
-                src = f.read()
-        except OSError:
-            continue
-        total += len(src)
-        files[mod] = (p, src)
-    return main, files
-
-
 # The limits a child sets (see _Child.sandbox).
 _LIMITED = (resource.RLIMIT_CORE, resource.RLIMIT_FSIZE, resource.RLIMIT_NPROC, resource.RLIMIT_AS, resource.RLIMIT_NOFILE)
 
@@ -543,7 +506,7 @@ class _Child:
         vals = self.vals
         if not self.encoded:
             try:
-                text = _encode(vals)
+                text = _bounded(_encode, vals)
             except (TypeError, ValueError, RecursionError, MemoryError):
                 text = None
             if text is not None and len(text) <= self.out_limit:
@@ -581,15 +544,17 @@ class _Child:
         drop_privileges(_libc(), self.cfg.get("uid"), self.cfg.get("gid"), no_new_privs=pre)
 
     def read_program(self, program):
-        """Read the program (as root: before sandbox()). Returns (source,
+        """Read the program, as the sandbox's user (after sandbox(): a
+        task's files are never read as root, so a link in a task directory
+        to a file only root may read gives nothing). Returns (source,
         details for exec_program) or (None, error text)."""
         fname = program.get("function") or ""
         path = program.get("path")
         source = program.get("source")
-        files = {}
         if path:
             try:
-                raw, files = _preload(path)
+                with open(path, "rb") as f:
+                    raw = f.read()
             except OSError as e:
                 return None, _exc_text(e)
             filename = path
@@ -598,14 +563,12 @@ class _Child:
             raw = source if source is not None else ""
             filename = "<candidate>"
             modname = "candidate"
-        return raw, (filename, modname, files, fname)
+        return raw, (filename, modname, fname)
 
     def exec_program(self, raw, meta):
         """Run the program's module code; returns (function, None) or (None,
         error text)."""
-        filename, modname, files, fname = meta
-        if files:
-            sys.meta_path.insert(0, _Preloaded(files))
+        filename, modname, fname = meta
         if filename != "<candidate>":
             sys.path.insert(0, os.path.dirname(os.path.abspath(filename)))
         mod = types.ModuleType(modname)
@@ -651,11 +614,11 @@ def _run_call(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "load", "ok": False, "error": meta})
         return
-    child.sandbox(limits)
     sys.stdout = sys.__stdout__ = capture
     sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
     fn, err = child.exec_program(raw, meta)
@@ -740,11 +703,11 @@ def _run_generate(child, job):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is None:
         child.send({"t": "gen", "ok": False, "error": "cannot load the generator: " + meta})
         return
-    child.sandbox(limits)
     sys.stdout = sys.__stdout__ = capture
     sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
     fn, err = child.exec_program(raw, meta)
@@ -797,9 +760,9 @@ def _run_resident(child, job, req_fd):
     out_limit = int(limits.get("output_bytes") or DEFAULT_OUTPUT)
     capture = _Capture(out_limit)
     child.mark(-1)
+    child.sandbox(limits)
     raw, meta = child.read_program(job["program"])
     if raw is not None:
-        child.sandbox(limits)
         sys.stdout = sys.__stdout__ = capture
         sys.stderr = sys.__stderr__ = _Capture(out_limit, shared=capture.state)
         fn, err = child.exec_program(raw, meta)
@@ -925,9 +888,10 @@ _PRESANDBOXED = []
 def _presandbox():
     """What a spare child can do of sandbox() before it knows its job, off
     the request path: the limits that are the same for every job, and
-    no_new_privs (with the ambient capabilities cleared). Neither stops
-    it reading the job's program as root, nor holds for a process it has
-    not yet started: it runs no code but the harness's until its job."""
+    no_new_privs (with the ambient capabilities cleared). It runs no code
+    but the harness's until its job; the uid and the memory and file-size
+    limits, which depend on the job, are set when it comes, before its
+    program is read."""
     for res, val in _PRESET.items():
         resource.setrlimit(res, (val, val))
     libc = _libc()
@@ -1032,8 +996,7 @@ def _zygote_main(sock, cfg):
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     # Once here rather than in every child (it keeps the capabilities the
-    # zygote holds: a child still reads a program as root before it drops
-    # them).
+    # zygote holds; a child drops them before it reads its job's program).
     drop_bounding_set(libc)
     _BOUNDING_SET_EMPTY.append(True)
     # Python's objects for the standard streams close their descriptors
@@ -1308,6 +1271,9 @@ class Server:
         # kept between requests) and the key of its program and limits.
         self.resident = None
         self.resident_key = None
+        # The limits the harness started with: its zygote's and its spare
+        # children's too (but those a spare sets while idle, _PRESET).
+        self.limits = _limits(0)
         # Forked now, before the first request is read: clean.
         self.zygote = _Zygote(cfg)
         self.zygote.start(fresh=False)
@@ -1315,6 +1281,13 @@ class Server:
     # -- children
 
     def fork(self, warm=False):
+        # A zygote whose limits a program lowered would hand them to every
+        # child: it is replaced by a fresh one, which gets the harness's.
+        if self.zygote.pid and self.limits is not None:
+            bad = _lowered(_limits(self.zygote.pid), self.limits)
+            if bad:
+                _err("the zygote's limits were changed (%s): starting a fresh one" % bad)
+                self.zygote.stop()
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         pfd = os.memfd_create("progress", os.MFD_CLOEXEC)
@@ -1369,12 +1342,45 @@ class Server:
         response) rather than handed a job it would never run."""
         while self.spares:
             w = self.spares.pop(0)
-            if _intact(w.pid):
+            if _intact(w.pid) and not self.changed_limits(w.pid):
                 return w
             w.signal()
             w.release()
             self.dead.append(w)
         return None
+
+    def changed_limits(self, pid):
+        """What of a spare child's limits differs from what the harness
+        gave it ("" when nothing does): a program sharing its uid may have
+        lowered them with prlimit, and they would then be the next job's."""
+        if self.limits is None:
+            return ""
+        bad = _lowered(_limits(pid), self.limits, _PRESET)
+        if bad:
+            _err("a spare child's limits were changed (%s): it is replaced" % bad)
+        return bad
+
+    def check_limits(self):
+        """Restore the harness's own soft limits if a program changed them;
+        raise _Poisoned if it lowered a hard limit, which nothing can raise
+        again."""
+        if self.limits is None:
+            return
+        have = _limits(0)
+        if have is None:
+            raise _Poisoned("its limits cannot be read")
+        hard = []
+        for r, (soft, cap) in self.limits.items():
+            h_soft, h_cap = have[r]
+            if h_cap != cap:
+                hard.append("%s %s, was %s" % (_RLIMIT_NAMES.get(r, r), (h_soft, h_cap), (soft, cap)))
+            elif h_soft != soft:
+                try:
+                    resource.setrlimit(r, (soft, cap))
+                except (OSError, ValueError) as e:
+                    hard.append("%s: %s" % (_RLIMIT_NAMES.get(r, r), e))
+        if hard:
+            raise _Poisoned("; ".join(hard))
 
     def drop_resident(self):
         """Kill the resident child, if any (reaped after the response)."""
@@ -1726,9 +1732,16 @@ class Server:
                 if not line.strip():
                     continue
                 self.respond(self.handle(line))
-                self.clean()
+                try:
+                    self.clean()
+                finally:
+                    self.check_limits()
                 self.reap()
                 self.refill(stdin, REFILL_GRACE)
+        except _Poisoned as e:
+            # The next request finds the harness gone, and the client runs
+            # it on a fresh one that no program has touched.
+            _err("warning: the harness's limits were lowered by a program (%s): it exits, to be replaced" % e)
         finally:
             for w in self.spares:
                 w.kill()
@@ -1793,6 +1806,44 @@ def _intact(pid):
         if key in (b"SigPnd", b"ShdPnd") and int(value.strip() or b"0", 16) != 0:
             return False
     return True
+
+
+# Every resource limit a process has; a program sharing the harness's uid
+# (in a container, or the caller's in the process sandbox when it is not
+# root) can lower any of them for the harness, its zygote and its spare
+# children with prlimit, and nothing can raise a hard limit again.
+_RLIMITS = tuple(getattr(resource, n) for n in sorted(dir(resource)) if n.startswith("RLIMIT_"))
+
+
+def _limits(pid):
+    """{resource: (soft, hard)} of process pid (0: this one); None when they
+    cannot be read (the process is gone)."""
+    try:
+        return {r: resource.prlimit(pid, r) for r in _RLIMITS}
+    except (OSError, ValueError):
+        return None
+
+
+def _lowered(have, want, preset=None):
+    """The limits in have that differ from want (for a resource of preset,
+    its preset value is right too), as text; "" when none does."""
+    if have is None:
+        return "unreadable"
+    bad = []
+    for r, w in want.items():
+        h = have.get(r)
+        if h == w or (preset and r in preset and h == (preset[r], preset[r])):
+            continue
+        bad.append("%s %s, was %s" % (_RLIMIT_NAMES.get(r, r), h, w))
+    return "; ".join(bad)
+
+
+_RLIMIT_NAMES = {getattr(resource, n): n for n in dir(resource) if n.startswith("RLIMIT_")}
+
+
+class _Poisoned(Exception):
+    """The harness's own limits were lowered by a program: it can no longer
+    serve as it did, and exits so that a fresh one replaces it."""
 
 
 def _zombie(pid):

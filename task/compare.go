@@ -9,27 +9,16 @@ import (
 	"strings"
 
 	"github.com/reconstruct/reconstruct/internal/canonjson"
+	"github.com/reconstruct/reconstruct/internal/jsonparse"
 )
 
 // DefaultAtol is the float tolerance used when none is configured.
 const DefaultAtol = 1e-9
 
-// Decode parses a JSON value keeping numbers exact (json.Number).
-func Decode(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after JSON value")
-	}
-	return v, nil
-}
-
-// Equal compares two JSON values as docs/workflow.md says: integers, strings,
-// booleans and null exactly; floats within atol; lists by length then
+// Equal compares two JSON values as docs/workflow.md says: integers,
+// strings (code point by code point, lone surrogates included), booleans
+// and null exactly; two floats within atol; an integer and a float only
+// when the float is exactly that integer; lists by length then
 // element-wise; objects key-wise. Invalid JSON is never equal.
 func Equal(a, b json.RawMessage, atol float64) bool {
 	va, err := Decode(a)
@@ -88,11 +77,22 @@ func isInteger(n json.Number) bool {
 	return !strings.ContainsAny(string(n), ".eE")
 }
 
+// numbersEqual compares two JSON numbers: two integers exactly, two
+// floats within atol, and an integer with a float only exactly — a
+// tolerance meant for rounding in floating-point work must not let the
+// float 1e18 stand for the integer 10¹⁸ + 1.
 func numbersEqual(x, y json.Number, atol float64) bool {
-	if isInteger(x) && isInteger(y) {
+	xi, yi := isInteger(x), isInteger(y)
+	if xi && yi {
 		bx, okx := new(big.Int).SetString(string(x), 10)
 		by, oky := new(big.Int).SetString(string(y), 10)
 		return okx && oky && bx.Cmp(by) == 0
+	}
+	if xi != yi {
+		if yi {
+			x, y = y, x
+		}
+		return intEqualsFloat(x, y)
 	}
 	fx, errx := x.Float64()
 	fy, erry := y.Float64()
@@ -103,6 +103,21 @@ func numbersEqual(x, y json.Number, atol float64) bool {
 		return fx == fy
 	}
 	return math.Abs(fx-fy) <= atol
+}
+
+// intEqualsFloat reports whether the integer i is exactly the float64
+// that f is read as (what Python makes of it).
+func intEqualsFloat(i, f json.Number) bool {
+	bi, ok := new(big.Int).SetString(string(i), 10)
+	if !ok {
+		return false
+	}
+	ff, err := f.Float64()
+	if err != nil || math.IsInf(ff, 0) || ff != math.Trunc(ff) {
+		return false
+	}
+	bf, _ := new(big.Float).SetFloat64(ff).Int(nil)
+	return bf.Cmp(bi) == 0
 }
 
 // Canonical returns a canonical JSON text of raw: object keys sorted, no
@@ -131,15 +146,51 @@ func MustCanonical(raw json.RawMessage) string {
 }
 
 // canonical is the task's canonical form: strings as encoding/json writes
-// them (HTML characters escaped) and numbers by writeNumber. Its texts decide
-// which inputs are the same and stand in messages shown to agents and
-// recorded in journals, so they keep the spelling they always had.
+// them (HTML characters escaped; a lone surrogate, which it cannot hold,
+// as its \u escape) and numbers by writeNumber. Its texts decide which
+// inputs are the same and stand in messages shown to agents and recorded
+// in journals, so they keep the spelling they always had.
 var canonical = canonjson.Encoder{
-	String: func(buf *bytes.Buffer, s string) {
-		b, _ := json.Marshal(s)
-		buf.Write(b)
-	},
+	String: writeString,
 	Scalar: writeNumber,
+}
+
+// writeString writes s (from Decode: UTF-8 but for lone surrogates in
+// their WTF-8 form) as a JSON string.
+func writeString(buf *bytes.Buffer, s string) {
+	buf.WriteByte('"')
+	for {
+		i := strings.IndexByte(s, 0xed)
+		for i >= 0 {
+			if _, ok := jsonparse.SurrogateAt(s[i:]); ok {
+				break
+			}
+			j := strings.IndexByte(s[i+1:], 0xed)
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			break
+		}
+		writeInner(buf, s[:i])
+		r, _ := jsonparse.SurrogateAt(s[i:])
+		fmt.Fprintf(buf, "\\u%04x", r)
+		s = s[i+3:]
+	}
+	writeInner(buf, s)
+	buf.WriteByte('"')
+}
+
+// writeInner writes the JSON text of a UTF-8 string without its quotes.
+func writeInner(buf *bytes.Buffer, s string) {
+	if s == "" {
+		return
+	}
+	b, _ := json.Marshal(s)
+	buf.Write(b[1 : len(b)-1])
 }
 
 // writeNumber writes a json.Number: an integer in plain decimal, any other

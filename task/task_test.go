@@ -26,7 +26,8 @@ func TestEqual(t *testing.T) {
 		{"null", "0", 0, false},
 		{"[1,2]", "[1,2]", 0, true},
 		{"[1,2]", "[1,2,3]", 0, false},
-		{"[1,[2.0000000001]]", "[1,[2]]", 1e-9, true},
+		{"[1,[2.0000000001]]", "[1,[2.0]]", 1e-9, true},
+		{"[1,[2.0000000001]]", "[1,[2]]", 1e-9, false},
 		{`{"a":1,"b":[1]}`, `{"b":[1],"a":1}`, 0, true},
 		{`{"a":1}`, `{"a":1,"b":2}`, 0, false},
 		{"[1,2]", `{"0":1}`, 0, false},
@@ -35,6 +36,61 @@ func TestEqual(t *testing.T) {
 	for _, tt := range tests {
 		if got := Equal(json.RawMessage(tt.a), json.RawMessage(tt.b), tt.atol); got != tt.want {
 			t.Errorf("Equal(%s, %s, %g) = %v, want %v", tt.a, tt.b, tt.atol, got, tt.want)
+		}
+	}
+}
+
+// TestEqualIsExact is finding 7 of the security issue: lossy comparisons
+// forged passes. A hidden program returning a string with a lone
+// surrogate was matched by a candidate returning U+FFFD, and one returning
+// 10^18 + k by the float 1e18 (both read as float64, within atol).
+func TestEqualIsExact(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"a lone surrogate is not U+FFFD (escaped)", `"\ud800"`, `"\ufffd"`, false},
+		{"a lone surrogate is not U+FFFD (raw)", `"\ud800"`, "\"\uFFFD\"", false},
+		{"two lone surrogates differ", `"\ud800"`, `"\udc00"`, false},
+		{"a lone surrogate is itself", `"a\ud800b"`, `"a\uD800b"`, true},
+		{"a lone low surrogate", `["\udfff"]`, `["\udfff"]`, true},
+		{"a high and a low surrogate the wrong way round", `"\udc00\ud800"`, `"\ufffd\ufffd"`, false},
+		{"a pair is the code point it encodes", `"\ud83d\ude00"`, "\"\U0001F600\"", true},
+		{"a pair is not its halves apart", `"\ud83d\ude00"`, `"\ud83d\ufffd"`, false},
+		{"invalid UTF-8 is no JSON", "\"\xff\"", "\"\xff\"", false},
+		{"10^18 + 1 is not the float 1e18", `1000000000000000001`, `1e18`, false},
+		{"10^18 + 1 is not the float 1e18 (either side)", `1e18`, `1000000000000000001`, false},
+		{"10^18 is the float 1e18", `1000000000000000000`, `1e18`, true},
+		{"an integer is a float that is exactly it", `2`, `2.0`, true},
+		{"an integer is not a float within atol of it", `2`, `2.0000000001`, false},
+		{"a large integer in a list", `[9007199254740993]`, `[9007199254740992.0]`, false},
+		{"an integer is never an infinite float", `1`, `1e999`, false},
+		{"two floats within atol", `0.1`, `0.10000000001`, true},
+		{"two floats apart", `0.1`, `0.1001`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Equal(json.RawMessage(tt.a), json.RawMessage(tt.b), 1e-9); got != tt.want {
+				t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+		})
+	}
+}
+
+// A lone surrogate survives the canonical form: two inputs differing only
+// there are two inputs, and the text shows it.
+func TestCanonicalKeepsSurrogates(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"\ud800"`, `"\ud800"`},
+		{`["x\udc00y", "\ufffd"]`, "[\"x\\udc00y\",\"\uFFFD\"]"},
+		{`{"\ud800": "<&>"}`, `{"\ud800":"\u003c\u0026\u003e"}`},
+		{`"\ud83d\ude00"`, "\"\U0001F600\""},
+		{"\"\uD7FF\u00ed\"", "\"\uD7FF\u00ed\""},
+	}
+	for _, tt := range tests {
+		got, err := Canonical(json.RawMessage(tt.in))
+		if err != nil || got != tt.want {
+			t.Errorf("Canonical(%s) = %s, %v; want %s", tt.in, got, err, tt.want)
 		}
 	}
 }
@@ -129,5 +185,24 @@ func TestStageScore(t *testing.T) {
 	}
 	if got := StageScore(0.05, 1, 1); got != 0 {
 		t.Errorf("StageScore clamps at 0: %v", got)
+	}
+}
+
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`"[[["`, 0},
+		{`[]`, 1},
+		{`[1, {"a": [2]}]`, 3},
+		{`["\"[", [[]]]`, 3},
+		{`{"a\\": "]"}`, 1},
+	}
+	for _, tt := range tests {
+		if got := Depth([]byte(tt.in)); got != tt.want {
+			t.Errorf("Depth(%s) = %d, want %d", tt.in, got, tt.want)
+		}
 	}
 }

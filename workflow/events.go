@@ -153,6 +153,15 @@ type Final struct {
 	Source    string  `json:"source"`
 }
 
+// RunFinished is the data of a run_finished event, the last of a run
+// whose final selection is done.
+type RunFinished struct {
+	StopReason string `json:"stop_reason"`
+	// FinalCandidate is the archived file chosen ("" when the run archived
+	// none).
+	FinalCandidate string `json:"final_candidate,omitempty"`
+}
+
 // DecodeRunStarted decodes a run_started event: the one decoder of it that
 // the runner, the runs and the candidates commands share.
 func DecodeRunStarted(ev Event) (RunStarted, error) {

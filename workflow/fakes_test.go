@@ -100,6 +100,8 @@ type fakeOracle struct {
 	drift bool
 	// failAfter, when set, makes every query after that many fail.
 	failAfter int
+	// floats, when set, answers floats (2x as 2.0·x).
+	floats bool
 }
 
 func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracle.Answer, error) {
@@ -124,6 +126,9 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 			y += o.queries
 		}
 		raw, _ := json.Marshal(y)
+		if o.floats {
+			raw = append(raw, ".0"...)
+		}
 		out[i] = oracle.Answer{Output: raw}
 	}
 	return out, nil
@@ -228,11 +233,19 @@ type memRecorder struct {
 	events   []Event
 	examples []task.Example
 	fail     error
+	// killedAt, when set, is an event type at which the process "dies":
+	// that event and every later one are lost.
+	killedAt string
+	killed   bool
 }
 
 func (m *memRecorder) RecordEvent(_ context.Context, ev Event) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.killed || ev.Type == m.killedAt {
+		m.killed = true
+		return errInfra
+	}
 	m.events = append(m.events, ev)
 	return m.fail
 }

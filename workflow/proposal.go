@@ -23,6 +23,9 @@ func ValidateProposal(inputs []json.RawMessage, k int, observed map[string]bool,
 	}
 	seen := map[string]int{}
 	for i, in := range inputs {
+		if d := task.Depth(in); d > task.MaxDepth {
+			return fmt.Sprintf("input %d is nested %d levels deep, more than the %d an input may be", i+1, d, task.MaxDepth)
+		}
 		c, err := task.Canonical(in)
 		if err != nil {
 			return fmt.Sprintf("input %d is not valid JSON: %v", i+1, err)
@@ -237,16 +240,17 @@ func firstLineOf(s string, n int) string {
 	return line
 }
 
-// loggable keeps a proposal recordable: an input that is not valid JSON is
-// recorded as a string of its text.
+// loggable keeps a proposal recordable: an input that is not valid JSON,
+// or nested deeper than a record can hold, is recorded as a string of (the
+// start of) its text.
 func loggable(inputs []json.RawMessage) []json.RawMessage {
 	out := make([]json.RawMessage, len(inputs))
 	for i, in := range inputs {
-		if json.Valid(in) {
+		if json.Valid(in) && task.Depth(in) <= task.MaxDepth {
 			out[i] = in
 			continue
 		}
-		s, _ := json.Marshal(string(in))
+		s, _ := json.Marshal(firstLineOf(string(in), 300))
 		out[i] = s
 	}
 	return out

@@ -17,8 +17,9 @@ func (e *engine) checkpoint() Checkpoint {
 }
 
 // ErrFinished is returned when asked to resume a run that reached a stop
-// of the protocol (a run interrupted or ended by an infrastructure failure
-// can be resumed).
+// of the protocol and recorded its final selection (a run interrupted or
+// ended by an infrastructure failure can be resumed, and so can one killed
+// during its final selection).
 var ErrFinished = errors.New("the run has already finished")
 
 // StateFromEvents rebuilds a run's state from its journal: the last
@@ -27,13 +28,17 @@ var ErrFinished = errors.New("the run has already finished")
 // recorded one was. Work after the last checkpoint (an interrupted session
 // or query) is done again. A run that stopped because it was cancelled or
 // because of an infrastructure failure resumes from its last checkpoint
-// before that stop; one that reached a stop of the protocol is finished.
+// before that stop; one that reached a stop of the protocol is finished,
+// unless it was killed during its final selection (PendingFinal): its
+// state is then the one its stop recorded, from which only the final
+// selection remains to be done.
 func StateFromEvents(events []Event) (*State, error) {
-	st, stop, err := lastState(events, false)
+	pending := PendingFinal(events)
+	st, stop, err := lastState(events, pending != "")
 	if err != nil {
 		return nil, err
 	}
-	if stop != "" && !Resumable(stop) {
+	if stop != "" && !Resumable(stop) && pending == "" {
 		return nil, fmt.Errorf("%w (%s)", ErrFinished, stop)
 	}
 	return st, nil
@@ -42,7 +47,15 @@ func StateFromEvents(events []Event) (*State, error) {
 // LastStop is the stop reason a run's journal ends with: "" when the run
 // recorded no stop since it last started or resumed (killed, or running).
 func LastStop(events []Event) string {
-	stop := ""
+	stop, _ := lastStop(events)
+	return stop
+}
+
+// lastStop is LastStop and whether the final selection that follows the
+// stop was recorded: a run_finished event, or (as journals written before
+// run_finished have it) a final event, which is recorded once the final
+// program is in the bank.
+func lastStop(events []Event) (stop string, selected bool) {
 	for _, ev := range events {
 		switch ev.Type {
 		case EventStop:
@@ -50,10 +63,30 @@ func LastStop(events []Event) string {
 				Reason string `json:"reason"`
 			}
 			_ = json.Unmarshal(ev.Data, &d)
-			stop = d.Reason
+			stop, selected = d.Reason, false
+		case EventFinal, EventRunFinished:
+			selected = stop != ""
 		case EventRunResumed:
-			stop = ""
+			stop, selected = "", false
 		}
+	}
+	return stop, selected
+}
+
+// Finished reports whether a run reached a stop of the protocol and
+// recorded its final selection: it cannot be resumed (ErrFinished).
+func Finished(events []Event) bool {
+	stop, selected := lastStop(events)
+	return stop != "" && !Resumable(stop) && selected
+}
+
+// PendingFinal is the stop of the protocol a run reached without recording
+// its final selection (killed during it): resuming it does only that. ""
+// for any other run.
+func PendingFinal(events []Event) string {
+	stop, selected := lastStop(events)
+	if stop == "" || Resumable(stop) || selected {
+		return ""
 	}
 	return stop
 }

@@ -2,6 +2,8 @@ package workflow
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +50,10 @@ type Spec struct {
 	// Fork marks Resume as the starting point of a new run forked from
 	// another (its journal starts with run_started, not run_resumed).
 	Fork bool
+	// Finish, with Resume, is the stop of the protocol a run reached
+	// without recording its final selection (PendingFinal): the resumed
+	// run only selects and records its final program.
+	Finish string
 	// Started is recorded in the run_started event, its task, settings and
 	// (for a fork) starting state filled in: the runner gives the
 	// configuration and the bank workspace.
@@ -93,7 +99,12 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		}
 		runErr = e.event(ctx, EventRunStarted, 0, data)
 	}
-	if runErr == nil {
+	switch {
+	case runErr != nil:
+	case spec.Resume != nil && spec.Finish != "":
+		// Killed during its final selection: the loop is over.
+		stop = spec.Finish
+	default:
 		stop, runErr = e.loop(ctx)
 	}
 	if runErr != nil && ctx.Err() != nil {
@@ -126,6 +137,20 @@ type engine struct {
 	// repeats is the progress output's count of sessions not printed
 	// because they repeated the one before (a stall).
 	repeats progressRepeats
+	// tainted holds the digests of programs whose re-scoring for the final
+	// selection ended in an infrastructure error: never the final program,
+	// whatever their archived evaluation says (a candidate may break the
+	// sandbox that evaluates the next one, its own re-scoring included).
+	tainted map[string]bool
+}
+
+// taint marks a program whose re-scoring ended in an infrastructure error.
+func (e *engine) taint(source []byte) {
+	if e.tainted == nil {
+		e.tainted = map[string]bool{}
+	}
+	sum := sha256.Sum256(source)
+	e.tainted[hex.EncodeToString(sum[:])] = true
 }
 
 // progressRepeats collapses the progress lines of sessions that repeat
@@ -347,7 +372,11 @@ func (e *engine) recordExamples(ctx context.Context, exs []task.Example) error {
 }
 
 // finalize selects the final program among this run's candidates on the
-// final example set, writes candidate.py and result.json.
+// final example set, records it (the final event, after the program is in
+// the bank), writes candidate.py and result.json, and ends the journal
+// with run_finished: a run killed before that is not finished, and its
+// resume completes the selection (Spec.Finish), recording its stop again
+// after the run_resumed event.
 func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Result, error) {
 	s := e.settings()
 	res := &Result{
@@ -407,6 +436,11 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, ResultFile), append(data, '\n'), JournalPerm); err != nil {
 		ferr = errors.Join(ferr, err)
 	}
+	if ferr == nil {
+		if err := e.event(ctx, EventRunFinished, e.st.Iteration, RunFinished{StopReason: stop, FinalCandidate: res.FinalCandidate}); err != nil {
+			ferr = err
+		}
+	}
 	return res, ferr
 }
 
@@ -420,7 +454,9 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // fails (the sandbox is gone: Docker stopped, say), the candidates are
 // ranked on their archived evaluations instead — those on the final set
 // first, then those on the most examples — and the error is returned
-// beside the choice.
+// beside the choice. A program whose re-scoring ended in an
+// infrastructure error is never chosen (tainted); nor is the candidate of
+// an iteration whose evaluation did, which is not archived.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	type scored struct {
 		ev  Evaluation
@@ -454,6 +490,9 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 	}
 	for i := range recs {
 		rec := recs[i]
+		if e.tainted[rec.SHA256] {
+			continue
+		}
 		sc, ok := cache[rec.SHA256]
 		if !ok {
 			src, err := e.deps.Archive.Source(rec)
@@ -467,10 +506,11 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
 				if err != nil {
 					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
-					e.log.Warn("the final program is chosen on the archived evaluations", zap.Error(rescoreErr))
-				} else {
-					ev = rescored
+					e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
+					e.taint(src)
+					continue
 				}
+				ev = rescored
 			}
 			sc = scored{ev, src}
 			cache[rec.SHA256] = sc

@@ -460,6 +460,9 @@ func TestFloatTolerance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.atol), func(t *testing.T) {
 			h := newHarness(t, "float")
+			// The tolerance applies when both sides are floats (an integer
+			// never equals a float that is not exactly it).
+			h.oracle.floats = true
 			res, err := h.run(context.Background(), settings(func(s *Settings) { s.Atol = tt.atol; s.MaxIterations = 6; s.StallLimit = 0 }), task.KindInt)
 			if err != nil {
 				t.Fatal(err)
@@ -620,8 +623,8 @@ func TestCancellationWritesEverything(t *testing.T) {
 	if progName(onDisk.FinalProgram) != "square" {
 		t.Errorf("result.json final program %q, want the archived square", onDisk.FinalProgram)
 	}
-	if last := h.rec.types()[len(h.rec.events)-2]; last != EventStop {
-		t.Errorf("events end with %v", h.rec.types()[len(h.rec.events)-3:])
+	if end := h.rec.types()[len(h.rec.events)-3:]; !cmp.Equal(end, []string{EventStop, EventFinal, EventRunFinished}) {
+		t.Errorf("events end with %v", end)
 	}
 }
 
@@ -661,7 +664,7 @@ func TestEventsAndResultJSON(t *testing.T) {
 	want := []string{EventRunStarted, EventProposalAccepted, EventBatchGranted,
 		EventIterationStarted, EventTokens, EventCandidateArchived, EventIterationFinished,
 		EventIterationStarted, EventTokens, EventCandidateArchived, EventPromotion,
-		EventStop, EventFinal}
+		EventStop, EventFinal, EventRunFinished}
 	if diff := cmp.Diff(want, h.rec.types()); diff != "" {
 		t.Errorf("event types (-want +got):\n%s", diff)
 	}
@@ -701,5 +704,100 @@ func TestStageScore(t *testing.T) {
 		if got := StageScore(tt.acc, tt.c, tt.h); fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", tt.want) {
 			t.Errorf("StageScore(%v, %v, %v) = %v, want %v", tt.acc, tt.c, tt.h, got, tt.want)
 		}
+	}
+}
+
+// Finding 10 of the security issue: a run killed during its final
+// selection left no final event, no final program and no result.json, yet
+// counted as finished, and resume refused it. It is not finished until its
+// final selection is recorded (run_finished), and resuming it does only
+// that: no session, no query, the stop it reached kept.
+func TestResumeCompletesAnInterruptedFinalSelection(t *testing.T) {
+	h := newHarness(t, "square", "double")
+	h.rec.killedAt = EventFinal
+	s := settings(func(s *Settings) { s.EarlyStop = 1 })
+	if _, err := h.run(context.Background(), s, task.KindInt); err == nil {
+		t.Fatal("the killed run reported no error")
+	}
+	events := h.rec.events
+	if events[len(events)-1].Type != EventStop || Finished(events) {
+		t.Fatalf("journal ends with %v, finished %v; want a stop and not finished", h.rec.types()[len(events)-1:], Finished(events))
+	}
+	if got := PendingFinal(events); got != StopEarly {
+		t.Fatalf("PendingFinal = %q, want %s", got, StopEarly)
+	}
+	st, err := StateFromEvents(events)
+	if err != nil {
+		t.Fatalf("StateFromEvents: %v (a run killed during its final selection must resume)", err)
+	}
+	os.Remove(filepath.Join(h.dir, ResultFile))
+	h.rec = &memRecorder{events: events}
+	queries, sessions := h.oracle.queries, h.agent.writes
+	spec := h.spec(s, task.KindInt)
+	spec.Resume, spec.Finish = st, PendingFinal(events)
+	res, err := Run(context.Background(), spec, h.deps())
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if res.StopReason != StopEarly || progName(res.FinalProgram) != "double" || res.Iterations != 2 {
+		t.Errorf("resumed result: stop %s, final %q, %d iterations", res.StopReason, progName(res.FinalProgram), res.Iterations)
+	}
+	if h.oracle.queries != queries || h.agent.writes != sessions {
+		t.Errorf("the resume queried or ran sessions")
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, ResultFile)); err != nil {
+		t.Errorf("no result.json after the resume: %v", err)
+	}
+	added := h.rec.types()[len(events):]
+	if !cmp.Equal(added, []string{EventRunResumed, EventStop, EventFinal, EventRunFinished}) {
+		t.Errorf("the resume recorded %v", added)
+	}
+	if !Finished(h.rec.events) {
+		t.Error("the resumed run is not finished")
+	}
+	if _, err := StateFromEvents(h.rec.events); !errors.Is(err, ErrFinished) {
+		t.Errorf("resume of the finished run: %v, want ErrFinished", err)
+	}
+}
+
+// brokenAfter is fakeEvaluator whose calls fail, as a broken sandbox's do,
+// once a program named poison has been evaluated: what a candidate that
+// breaks the sandbox for the next evaluation leaves.
+type brokenAfter struct {
+	fakeEvaluator
+	mu     sync.Mutex
+	broken bool
+}
+
+func (b *brokenAfter) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.broken {
+		return nil, errInfra
+	}
+	if progName(req.Program.Source) == "poison" {
+		b.broken = true
+	}
+	return b.fakeEvaluator.Call(ctx, req)
+}
+
+// Finding 5 of the security issue: a candidate that broke the sandbox for
+// the next evaluation ended the run with an infrastructure error and was
+// chosen as its final program. The final selection re-scores it on the
+// examples it has not seen; that ending in an infrastructure error, it is
+// not chosen on its archived evaluation.
+func TestNoFinalProgramFromAFailedEvaluation(t *testing.T) {
+	// poison is double that breaks the sandbox: it passes, is promoted,
+	// and the next session's evaluation fails.
+	programs["poison"] = programs["double"]
+	t.Cleanup(func() { delete(programs, "poison") })
+	h := newHarness(t, "poison", "double")
+	h.eval = &brokenAfter{}
+	res, err := h.run(context.Background(), settings(nil), task.KindInt)
+	if !errors.Is(err, errInfra) || res.StopReason != StopError {
+		t.Fatalf("run: %v, stop %s; want the infrastructure error", err, res.StopReason)
+	}
+	if res.FinalProgram != "" {
+		t.Errorf("final program %q: a program whose re-scoring failed was chosen", res.FinalProgram)
 	}
 }

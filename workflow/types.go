@@ -191,6 +191,9 @@ const (
 	EventTokens            = "tokens"
 	EventStop              = "stop"
 	EventFinal             = "final"
+	// EventRunFinished ends a run whose final selection is done: its
+	// final program (if any) and result are recorded.
+	EventRunFinished = "run_finished"
 	// EventProposalFallback: every proposal attempt of a batch failed and
 	// the batch was drawn from random_inputs instead.
 	EventProposalFallback = "proposal_fallback"

@@ -68,26 +68,35 @@ func Open(ctx context.Context, location string, opts Options) (bank.Store, error
 	return postgres.Open(ctx, location, po)
 }
 
+// Migration is what Migrate did.
+type Migration struct {
+	// From is the schema version found (0: a new bank), To the one left.
+	From, To int
+	// Cleaned: the file of a SQLite bank made by an earlier version was
+	// rebuilt without the bytes of the receipt key it once held.
+	Cleaned bool
+}
+
 // Migrate creates the bank at location or upgrades its schema to this
-// build's version and returns the version it found (0: a new bank) and
-// the one it left.
-func Migrate(ctx context.Context, location string, opts Options) (from, to int, err error) {
+// build's version.
+func Migrate(ctx context.Context, location string, opts Options) (Migration, error) {
 	if !IsPostgres(location) {
 		s, from, err := sqlite.Migrate(ctx, location)
 		if err != nil {
-			return 0, 0, err
+			return Migration{}, err
 		}
-		return from, sqlite.SchemaVersion(), s.Close()
+		m := Migration{From: from, To: sqlite.SchemaVersion(), Cleaned: s.Scrubbed()}
+		return m, s.Close()
 	}
 	po, err := pgOptions(opts)
 	if err != nil {
-		return 0, 0, err
+		return Migration{}, err
 	}
 	s, from, err := postgres.Migrate(ctx, location, po)
 	if err != nil {
-		return 0, 0, err
+		return Migration{}, err
 	}
-	return from, postgres.SchemaVersion(), s.Close()
+	return Migration{From: from, To: postgres.SchemaVersion()}, s.Close()
 }
 
 func pgOptions(opts Options) (postgres.Options, error) {

@@ -34,14 +34,14 @@ type kind struct {
 var kinds = []kind{
 	{"sqlite", func(t testing.TB) string {
 		loc := filepath.Join(t.TempDir(), "bank.db")
-		if _, _, err := Migrate(context.Background(), loc, Options{}); err != nil {
+		if _, err := Migrate(context.Background(), loc, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		return loc
 	}},
 	{"postgres", func(t testing.TB) string {
 		loc := pgtest.Database(t)
-		if _, _, err := Migrate(context.Background(), loc, Options{}); err != nil {
+		if _, err := Migrate(context.Background(), loc, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		return loc
@@ -178,7 +178,7 @@ func TestOpenRefusesSchemas(t *testing.T) {
 			execRaw(t, k.name, loc, raw[k.name])
 			for _, open := range []func() error{
 				func() error { _, err := Open(ctx, loc, Options{}); return err },
-				func() error { _, _, err := Migrate(ctx, loc, Options{}); return err },
+				func() error { _, err := Migrate(ctx, loc, Options{}); return err },
 			} {
 				if err := open(); !errors.Is(err, bank.ErrSchema) || !strings.Contains(err.Error(), "newer") {
 					t.Errorf("a newer schema: %v", err)

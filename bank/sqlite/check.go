@@ -16,7 +16,9 @@ var ErrNotABank = errors.New("not a sound bank file")
 
 // OpenChecked opens the bank at path for writing, like Open, but refuses a
 // file that exists and is empty or fails SQLite's quick_check, naming the
-// file: such a file is never silently made a new empty bank.
+// file: such a file is never silently made a new empty bank. A file that
+// is no bank at all (empty, not SQLite, another program's database) is
+// also bank.ErrForeign; a bank failing the check is not.
 func OpenChecked(ctx context.Context, path string) (*Store, error) {
 	_, err := os.Stat(path)
 	existed := err == nil
@@ -54,10 +56,10 @@ func CheckFile(path string) error {
 		return err
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file", ErrNotABank, path)
+		return fmt.Errorf("%w: %w: %s is not a regular file", ErrNotABank, bank.ErrForeign, path)
 	}
 	if st.Size() == 0 {
-		return fmt.Errorf("%w: %s is empty (0 bytes); remove it to start a new bank there, or give another bank", ErrNotABank, path)
+		return fmt.Errorf("%w: %w: %s is empty (0 bytes); remove it to start a new bank there, or give another bank", ErrNotABank, bank.ErrForeign, path)
 	}
 	return nil
 }

@@ -39,6 +39,8 @@ type Store struct {
 	key  []byte
 	// foundVersion is the schema version the file had when opened.
 	foundVersion int
+	// scrubbed: see Scrubbed.
+	scrubbed bool
 }
 
 var _ bank.Store = (*Store)(nil)
@@ -72,19 +74,26 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("open bank %s: the path may not contain '?' or '#'", path)
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("open bank %s: %w", path, err)
-		}
+	// Nothing is created or changed before the path is known to be a bank
+	// (or absent) and its side files the bank's own (see files.go).
+	real, err := resolve(path)
+	if err != nil {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
+	if err := checkSides(real, KeyFile(path)); err != nil {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
 	created := false
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		var err error
+	if _, err := os.Stat(real); errors.Is(err, os.ErrNotExist) {
 		if created, err = create(ctx, path); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
+	} else if err != nil {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	} else if err := checkBank(real); err != nil {
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+	for _, p := range []string{real, real + "-wal", real + "-shm"} {
 		if err := ownerOnly(p); err != nil {
 			return nil, fmt.Errorf("open bank %s: %w", path, err)
 		}
@@ -106,35 +115,64 @@ func openStore(ctx context.Context, path string, upgrade bool) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open bank %s: %w", path, err)
 	}
+	if err := s.scrub(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open bank %s: %w", path, err)
+	}
 	return s, nil
 }
 
 // dsn is the driver's name of the database at path, with the bank's
-// settings.
+// settings. secure_delete: what is deleted (the receipt key of a bank
+// made by an earlier version) is overwritten, not left in free space.
 func dsn(path string) string {
 	return path + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_pragma=secure_delete(1)&_txlock=immediate"
 }
 
-// create makes a new bank at path with the current schema. It is made
-// whole under a temporary name beside path and linked into place, so that
-// no other process ever opens it while it is empty (OpenChecked refuses an
+// create makes a new bank at path with the current schema and its
+// receipt key in the key file (never in the database). It is made whole
+// under a temporary name beside path and linked into place, so that no
+// other process ever opens it while it is empty (OpenChecked refuses an
 // empty file), and of two processes creating one bank at once both open
-// the one linked first. SQLite gives the -wal and -shm files the database
-// file's mode: the file is created owner-only. It reports whether the
-// bank it linked is the one at path (false when another process's was
-// linked first).
-func create(ctx context.Context, path string) (bool, error) {
+// the one linked first. The key file is linked first: a bank never exists
+// without one (a key file left with no bank, by an earlier bank deleted
+// without it, is the new bank's key). SQLite gives the -wal and -shm files
+// the database file's mode: the file is created owner-only, and so is a
+// directory made for it. Nothing is left behind by a creation that fails
+// (a full disk, say): neither the temporary files, nor the key file it
+// linked, nor the directories it made. It reports whether the bank it
+// linked is the one at path (false when another process's was linked
+// first).
+func create(ctx context.Context, path string) (ok bool, err error) {
+	made, err := makeDirs(filepath.Dir(path))
+	if err != nil {
+		return false, err
+	}
 	var tag [6]byte
 	if _, err := rand.Read(tag[:]); err != nil {
 		return false, err
 	}
 	tmp := fmt.Sprintf("%s.new-%x", path, tag)
+	linkedKey := false
 	defer func() {
-		for _, p := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"} {
+		for _, p := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal", tmp + ".key"} {
 			os.Remove(p)
 		}
+		if err != nil {
+			if linkedKey {
+				os.Remove(KeyFile(path))
+			}
+			removeDirs(made)
+		}
 	}()
+	key := make([]byte, bank.KeySize)
+	if _, err := rand.Read(key); err != nil {
+		return false, fmt.Errorf("receipt key: %w", err)
+	}
+	if err := writeNew(tmp+".key", []byte(hex.EncodeToString(key)+"\n")); err != nil {
+		return false, fmt.Errorf("create: receipt key: %w", err)
+	}
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return false, err
@@ -146,35 +184,90 @@ func create(ctx context.Context, path string) (bool, error) {
 	}
 	s := &Store{db: db, path: tmp}
 	err = s.migrate(ctx, false)
-	// Closing the last connection checkpoints the WAL into the file.
+	if err == nil {
+		// A new bank has nothing to clean (see scrub).
+		_, err = db.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, scrubPending)
+	}
+	if err == nil {
+		// Checkpointed and truncated: the whole bank is in the file that
+		// is linked, and a full disk shows here, not later.
+		err = checkpoint(ctx, db)
+	}
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return false, fmt.Errorf("create: %w", err)
 	}
+	if err := syncFile(tmp); err != nil {
+		return false, fmt.Errorf("create: %w", err)
+	}
+	switch err := os.Link(tmp+".key", KeyFile(path)); {
+	case err == nil:
+		linkedKey = true
+	case !errors.Is(err, os.ErrExist):
+		return false, fmt.Errorf("create: %w", err)
+	}
 	switch err := os.Link(tmp, path); {
 	case errors.Is(err, os.ErrExist):
+		// Another process's bank was linked first, with the key file
+		// linked before it (ours, if it was first: the database holds
+		// none, so either key is that bank's).
+		linkedKey = false
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("create: %w", err)
 	}
+	syncDir(filepath.Dir(path))
 	return true, nil
 }
 
-// ownerOnly makes an existing file mode 0600.
-func ownerOnly(path string) error {
-	fi, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+// checkpoint copies the write-ahead log into the database and truncates
+// it; a reader of another process that keeps it from finishing is an
+// error.
+func checkpoint(ctx context.Context, db *sql.DB) error {
+	var busy, logged, done int
+	if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &done); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
 	}
+	if busy != 0 {
+		return errors.New("checkpoint: another process has the bank open")
+	}
+	return nil
+}
+
+// writeNew writes data to a new file (mode 0600 from the start) and syncs
+// it.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return os.Chmod(path, 0o600)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
 	}
-	return nil
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // loadKey finds the receipt key. An earlier version kept it in the meta
@@ -221,25 +314,6 @@ func (s *Store) loadKey(ctx context.Context) error {
 	return nil
 }
 
-// readKey reads a key file (nil when there is none), making it owner-only.
-func readKey(file string) ([]byte, error) {
-	raw, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("receipt key: %w", err)
-	}
-	if err := ownerOnly(file); err != nil {
-		return nil, fmt.Errorf("receipt key: %w", err)
-	}
-	key, err := bank.ParseKey(string(raw))
-	if err != nil {
-		return nil, fmt.Errorf("receipt key file %s: %w", file, err)
-	}
-	return key, nil
-}
-
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -280,14 +354,11 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 				return fmt.Errorf("%s: %w", strings.Fields(q)[2], err)
 			}
 		}
-		// The key is moved to its file right after (loadKey): this released
-		// migration stays as it was.
-		key := make([]byte, bank.KeySize)
-		if _, err := rand.Read(key); err != nil {
-			return fmt.Errorf("receipt key: %w", err)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('receipt_key', ?)`, key)
-		return err
+		// As released, this migration also made the receipt key and stored
+		// it in meta (loadKey moved it to the key file right after, leaving
+		// its bytes in free space until version 3). The schema is as it
+		// was; the key is now made by create, in the key file only.
+		return nil
 	},
 	// Version 2: content larger than bank.ChunkThreshold is a tree of
 	// chunk blobs; a revision maps the content's hash to the tree's root.
@@ -296,7 +367,53 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 		_, err := tx.ExecContext(ctx, `ALTER TABLE revisions ADD COLUMN trees TEXT NOT NULL DEFAULT '{}'`)
 		return err
 	},
+	// Version 3: a bank made by an earlier version holds its receipt key's
+	// bytes in free space (or in its meta table): once the key is in the
+	// key file, the file is rebuilt without them (scrub). The mark is
+	// kept until that is done, so a crash in between does it again.
+	func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES (?, x'01')`, scrubPending)
+		return err
+	},
 }
+
+// scrubPending marks, in meta, a bank whose file may still hold its
+// receipt key's bytes (see scrub).
+const scrubPending = "scrub_pending"
+
+// scrub rebuilds the file of a bank marked scrubPending, once its key is
+// out of the meta table: VACUUM writes a new file of the live content only
+// (no free pages, no free space in pages), and a truncating checkpoint
+// empties the write-ahead log, which may hold pages of before. Another
+// process that has the bank open keeps the log from being truncated: the
+// mark then stays, and the next open tries again.
+func (s *Store) scrub(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM meta WHERE key = ?`, scrubPending).Scan(&n); err != nil {
+		return fmt.Errorf("clean the receipt key out of the file: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := s.db.ExecContext(ctx, `VACUUM`); err != nil {
+		return fmt.Errorf("clean the receipt key out of the file: vacuum: %w", err)
+	}
+	if err := checkpoint(ctx, s.db); err != nil {
+		return fmt.Errorf("clean the receipt key out of the file: %w (close it and run `reconstruct bank migrate --bank %s` again)", err, s.path)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, scrubPending); err != nil {
+		return fmt.Errorf("clean the receipt key out of the file: %w", err)
+	}
+	s.scrubbed = true
+	// What this leaves in the log (the mark's deletion, overwritten) holds
+	// nothing of the key: a reader in the way is no failure.
+	_ = checkpoint(ctx, s.db)
+	return nil
+}
+
+// Scrubbed reports whether opening the bank cleaned the bytes of a receipt
+// key kept in the database by an earlier version out of its file.
+func (s *Store) Scrubbed() bool { return s.scrubbed }
 
 // SchemaVersion is the schema version this build writes.
 func SchemaVersion() int { return len(migrations) }

@@ -222,7 +222,8 @@ func (w *Worker) fetch(ctx context.Context, in TaskInput) (dir, base string, err
 // run starts the job's run, or continues the one an earlier attempt
 // started: from its last checkpoint in the bank, in a workspace restored
 // from its last snapshot, so that no example is asked again. A run that
-// had already finished is read back. A run that cannot be continued
+// had already finished is read back (one killed during its final
+// selection is continued: it completes it). A run that cannot be continued
 // (stopped by an infrastructure failure, or killed before it recorded its
 // start) is replaced by a new one under the next run id of the job.
 func (w *Worker) run(ctx context.Context, in TaskInput, c *config.Config, beat *heartbeat, log *zap.Logger) (res *workflow.Result, resumed bool, err error) {
@@ -248,7 +249,7 @@ func (w *Worker) run(ctx context.Context, in TaskInput, c *config.Config, beat *
 		log.Warn("an earlier attempt was lost before its run started; starting a new run", zap.String("run", prev))
 		return fresh(generation(in.Job.RunID, gen+1))
 	}
-	if stop, finished := stopOf(events); finished && stop != workflow.StopCancelled && stop != workflow.StopError {
+	if workflow.Finished(events) {
 		res, err := w.finishedRun(ctx, prev, events)
 		return res, true, err
 	}

@@ -90,7 +90,7 @@ func newTestCluster(t *testing.T) *testCluster {
 	addr := testenv.NeedTemporal(t)
 	url := pgtest.Database(t)
 	ctx := context.Background()
-	if _, _, err := backend.Migrate(ctx, url, backend.Options{}); err != nil {
+	if _, err := backend.Migrate(ctx, url, backend.Options{}); err != nil {
 		t.Fatalf("create the bank: %v", err)
 	}
 	st, err := backend.Open(ctx, url, backend.Options{})

@@ -128,10 +128,11 @@ func (o *bankOptions) logger() *zap.Logger {
 
 // openExit is the exit status of a bank that cannot be opened: 2 for a
 // schema this build does not use as it is (run bank migrate, or a newer
-// reconstruct) or a bad bank setting, 3 for anything else (unreachable,
-// unreadable).
+// reconstruct), a bad bank setting or a path that holds something else
+// (no bank, a side file that is a link), 3 for anything else
+// (unreachable, unreadable).
 func openExit(err error) int {
-	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) {
+	if errors.Is(err, bank.ErrSchema) || errors.Is(err, backend.ErrSetting) || errors.Is(err, bank.ErrForeign) {
 		return exitUsage
 	}
 	return exitInfra

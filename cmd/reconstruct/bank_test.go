@@ -314,15 +314,20 @@ func TestBankCLIRefusesBrokenFiles(t *testing.T) {
 	os.WriteFile(empty, nil, 0o600)
 	corrupt := filepath.Join(dir, "corrupt.db")
 	corruptCopy(t, good, corrupt)
-	for _, tt := range []struct{ name, db, want string }{
-		{"empty", empty, "empty"},
-		{"corrupted", corrupt, corrupt},
+	// An empty file is no bank at all (bad input, exit 2); a damaged
+	// bank is a failure of its storage (exit 3).
+	for _, tt := range []struct {
+		name, db, want string
+		code           int
+	}{
+		{"empty", empty, "empty", 2},
+		{"corrupted", corrupt, corrupt, 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := os.ReadFile(tt.db)
-			out, code := runBank(t, tt.db, "", "create", "--workspace", "new", "--spec", objectsSpec)
-			if code != 3 || !strings.Contains(out, tt.db) || !strings.Contains(out, tt.want) {
-				t.Errorf("write into the %s bank: exit %d, %s", tt.name, code, out)
+			out, code, msg := runBankEnv(t, nil, tt.db, "", "create", "--workspace", "new", "--spec", objectsSpec)
+			if code != tt.code || !strings.Contains(out+msg, tt.db) || !strings.Contains(out+msg, tt.want) {
+				t.Errorf("write into the %s bank: exit %d, %s %s", tt.name, code, out, msg)
 			}
 			if after, _ := os.ReadFile(tt.db); !bytes.Equal(before, after) {
 				t.Errorf("the %s bank file was changed", tt.name)

@@ -16,7 +16,7 @@ import (
 func newBankCheckCmd(o *bankOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
-		Short: "Run SQLite's full integrity_check on the bank file",
+		Short: "Check the bank file: SQLite's integrity_check, every value against its hash, every run's examples against its journal",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.streams(c)
@@ -40,7 +40,7 @@ func runBankCheck(ctx context.Context, opts *bankOptions) error {
 		return opts.openFailed("check", err)
 	case len(problems) > 0:
 		return opts.respond(bank.Response{Action: "check", Error: &bank.ActionError{Code: "integrity_failed",
-			Message: fmt.Sprintf("%s fails SQLite's integrity_check (%d problems)", loc, len(problems)), Details: map[string]any{"bank": loc, "problems": problems}}})
+			Message: fmt.Sprintf("%s fails its checks (%d problems): %s", loc, len(problems), problems[0]), Details: map[string]any{"bank": loc, "problems": problems}}})
 	}
 	return opts.respond(bank.Response{OK: true, Action: "check", Result: map[string]any{"bank": loc, "integrity": "ok"}})
 }
@@ -50,7 +50,11 @@ func newBankMigrateCmd(o *bankOptions) *cobra.Command {
 		Use:   "migrate",
 		Short: "Create the bank, or upgrade its schema to this build's version",
 		Long: `Create the bank (for PostgreSQL, in a database that exists already), or upgrade
-an older schema to this build's version, in one transaction.
+an older schema to this build's version, in one transaction. A SQLite bank made by an
+earlier version (schema 1 or 2) kept its receipt key in the database, and its bytes
+stayed in the file's free space once the key moved to the key file: migrating it
+wipes them (secure deletion, VACUUM, and a truncated write-ahead log) and says so
+("cleaned").
 Other commands never change a bank's schema: they refuse an older one (exit 2) until
 this command has run, and always refuse a newer one.`,
 		Args: cobra.NoArgs,
@@ -68,10 +72,13 @@ func runBankMigrate(ctx context.Context, opts *bankOptions) error {
 	if err != nil {
 		return err
 	}
-	from, to, err := backend.Migrate(ctx, loc, backend.Options{Logger: opts.logger(), Getenv: opts.getenv})
+	m, err := backend.Migrate(ctx, loc, backend.Options{Logger: opts.logger(), Getenv: opts.getenv})
 	if err != nil {
 		return withCode(openExit(err), err)
 	}
-	return opts.respond(bank.Response{OK: true, Action: "migrate", Result: map[string]any{
-		"bank": backend.Describe(loc), "from_version": from, "version": to, "created": from == 0, "changed": from != to}})
+	res := map[string]any{"bank": backend.Describe(loc), "from_version": m.From, "version": m.To, "created": m.From == 0, "changed": m.From != m.To}
+	if m.Cleaned {
+		res["cleaned"] = "the receipt key, which an earlier version kept in the database (and whose bytes stayed in its free space), was wiped from the file: it is now only in the key file"
+	}
+	return opts.respond(bank.Response{OK: true, Action: "migrate", Result: res})
 }

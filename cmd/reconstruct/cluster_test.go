@@ -104,11 +104,11 @@ func TestClusterSubmitStatusCancelCollect(t *testing.T) {
 	}
 
 	// A worker given an empty file for its bank refuses it (never makes
-	// it a new bank), naming it, and leaves it empty.
+	// it a new bank: bad input), naming it, and leaves it empty.
 	empty := filepath.Join(dir, "empty.db")
 	os.WriteFile(empty, nil, 0o600)
 	r = cli(t, dir, env, "worker", "--bank", empty, "--workdir", dir)
-	if fi, err := os.Stat(empty); r.code != exitInfra || !strings.Contains(r.stderr, empty) || !strings.Contains(r.stderr, "empty") || err != nil || fi.Size() != 0 {
+	if fi, err := os.Stat(empty); r.code != exitUsage || !strings.Contains(r.stderr, empty) || !strings.Contains(r.stderr, "empty") || err != nil || fi.Size() != 0 {
 		t.Errorf("worker with an empty bank file: exit %d, %s", r.code, r.stderr)
 	}
 

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 func main() {
@@ -67,20 +69,22 @@ func onSignals(cancel context.CancelFunc, w io.Writer, second func(os.Signal) st
 // run: the run is recorded as stopped, to be resumed, and its sandboxes are
 // removed. Later writes fail quietly. The returned function stops
 // listening.
+//
+// Once SIGPIPE is asked for, every broken pipe raises it, not only the
+// standard streams': a hidden program run as a command on the host that
+// exits before reading its input does too. Such a signal stops nothing:
+// the run is stopped only when stdout or stderr has lost its reader.
 func onBrokenPipe(cancel context.CancelFunc) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGPIPE)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case <-ch:
-			cancel()
-		case <-done:
-			return
-		}
 		for {
 			select {
 			case <-ch:
+				if lostReader(os.Stdout) || lostReader(os.Stderr) {
+					cancel()
+				}
 			case <-done:
 				return
 			}
@@ -90,6 +94,15 @@ func onBrokenPipe(cancel context.CancelFunc) func() {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// lostReader reports a stream that is the writing end of a pipe whose
+// reader is gone: poll says so with POLLERR. A terminal or a file never
+// does.
+func lostReader(f *os.File) bool {
+	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLOUT}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n == 1 && fds[0].Revents&unix.POLLERR != 0
 }
 
 // onSecondSignal does what a second signal does: the command's own action

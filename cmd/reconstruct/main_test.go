@@ -364,8 +364,8 @@ workspace: ws
 		t.Errorf("result after Ctrl-C: stop %s, %d iterations, final %q", res.StopReason, res.Iterations, firstN(res.FinalProgram, 40))
 	}
 	evs, err := workflow.ReadEvents(filepath.Join(dir, "ws"))
-	if err != nil || evs[len(evs)-1].Type != workflow.EventFinal {
-		t.Errorf("events.jsonl does not end with the final event: %v", err)
+	if err != nil || len(evs) < 2 || evs[len(evs)-2].Type != workflow.EventFinal || evs[len(evs)-1].Type != workflow.EventRunFinished {
+		t.Errorf("events.jsonl does not end with the final and run_finished events: %v", err)
 	}
 	if kind == "docker" {
 		noContainersLeft(t, res.RunID)

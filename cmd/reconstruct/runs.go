@@ -167,6 +167,10 @@ func runRunsShow(ctx context.Context, opts *runsShowOptions) error {
 	}
 	defer closeBank()
 	info, err := runner.ShowRun(ctx, b, run)
+	if errors.Is(err, bank.ErrTampered) {
+		// Stored content that fails its hash is never shown as if true.
+		return withCode(exitInfra, fmt.Errorf("%w in the bank %s", err, loc))
+	}
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("%w in the bank %s", err, loc))
 	}

@@ -17,7 +17,8 @@ func TestAttacks(t *testing.T) {
 			return newTestSandbox(t, ref, RoleAgent, ScratchMount(0))
 		},
 		Oracle: func(t *testing.T, dir string) sandbox.Sandbox {
-			return newTestSandbox(t, ref, RoleOracle, ProgramMount(dir))
+			st := sandboxtest.OracleStage(t, dir)
+			return sandbox.Staged(newTestSandbox(t, ref, RoleOracle, ProgramMount(st.Dir)), st)
 		},
 		Agent: func(t *testing.T, ws string) sandbox.Sandbox {
 			return newTestSandbox(t, ref, RoleAgent, WorkspaceMount(ws))

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,6 +95,10 @@ type Options struct {
 	// API is the engine client; default NewClient().
 	API client.APIClient
 	Log *zap.Logger
+
+	// listening, when set (tests), is called with the harness socket's
+	// path once it listens, before the container starts.
+	listening func(path string)
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -438,7 +443,7 @@ func (s *Sandbox) start(ctx context.Context) (*instance, error) {
 }
 
 // startWith is start over the socket (sock) or the attach stream.
-func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err error) {
+func (s *Sandbox) startWith(ctx context.Context, sock bool) (_ *instance, err error) {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	var hl *harnessListener
@@ -449,6 +454,9 @@ func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err
 		}
 		defer hl.close()
 		sockDir = hl.dir
+		if s.opts.listening != nil {
+			s.opts.listening(filepath.Join(hl.dir, socketName))
+		}
 	}
 	cfg, host := s.containerConfig(sockDir)
 	name := containerName(s.opts.RunID, s.opts.Role)
@@ -459,7 +467,9 @@ func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err
 	if err != nil {
 		return nil, fmt.Errorf("docker sandbox: create container from %s: %w", s.opts.Image, err)
 	}
-	inst = &instance{id: created.ID, stderr: &tailBuffer{max: 4 << 10}}
+	// Not the named result: a failed start returns a nil instance, and
+	// this one must still be removed.
+	inst := &instance{id: created.ID, stderr: &tailBuffer{max: 4 << 10}}
 	defer func() {
 		if err != nil {
 			inst.remove(s.api, s.log)
@@ -504,7 +514,7 @@ func (s *Sandbox) startWith(ctx context.Context, sock bool) (inst *instance, err
 		if err != nil {
 			return nil, fmt.Errorf("docker sandbox: the harness's pid in container %s: %w%s", shortID(created.ID), &errNoSocket{fmt.Errorf("inspect: %w", err)}, inst.stderr.suffix())
 		}
-		uc, err := hl.accept(ctx, info.State.Pid, exited)
+		uc, err := hl.accept(ctx, info.State.Pid, exited, log)
 		if err != nil {
 			return nil, fmt.Errorf("docker sandbox: container %s: %w%s", shortID(created.ID), err, inst.stderr.suffix())
 		}

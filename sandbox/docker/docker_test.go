@@ -580,3 +580,12 @@ func TestResident(t *testing.T) {
 	_, ref := needImage(t)
 	sandboxtest.Resident(t, newTestSandbox(t, ref, RoleOracle, ProgramMount(t.TempDir())))
 }
+
+// TestPoisonedLimits: a candidate cannot lower the limits of the processes
+// that run the next one (sandboxtest.PoisonedLimits).
+func TestPoisonedLimits(t *testing.T) {
+	_, ref := needImage(t)
+	sandboxtest.PoisonedLimits(t, func(t *testing.T) sandbox.Sandbox {
+		return newTestSandbox(t, ref, RoleAgent, ScratchMount(0))
+	})
+}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // The harness's protocol runs over a Unix socket rather than the engine's
@@ -31,7 +33,9 @@ import (
 //     container's PID 1 (SO_PEERCRED: a host process of the same user
 //     that raced to connect is refused), then stops listening and removes
 //     the directory: from then on a connect gets ECONNREFUSED or finds
-//     nothing, in the container and on the host.
+//     nothing, in the container and on the host. A connection from any
+//     other process (a host process that raced to connect first) is
+//     closed at once and logged, and the harness's still awaited.
 //
 // The connection is then what stdin and stdout were: a descriptor of the
 // harness, which is not dumpable (its /proc/PID/fd cannot be opened by the
@@ -118,18 +122,23 @@ func (hl *harnessListener) close() {
 
 // accept waits for the harness's connection until ctx ends or exited is
 // closed (the container stopped), then stops listening. The connection is
-// taken only from pid, the container's PID 1 as this process sees it.
-func (hl *harnessListener) accept(ctx context.Context, pid int, exited <-chan struct{}) (*net.UnixConn, error) {
+// taken only from pid, the container's PID 1 as this process sees it: a
+// connection from any other process (one on the host that raced to
+// connect first) is refused — closed at once and logged — and the
+// harness's own is still awaited.
+func (hl *harnessListener) accept(ctx context.Context, pid int, exited <-chan struct{}, log *zap.Logger) (*net.UnixConn, error) {
 	defer hl.close()
 	type result struct {
 		conn *net.UnixConn
 		err  error
 	}
 	got := make(chan result, 1)
-	go func() {
-		conn, err := hl.ln.AcceptUnix()
-		got <- result{conn, err}
-	}()
+	next := func() {
+		go func() {
+			conn, err := hl.ln.AcceptUnix()
+			got <- result{conn, err}
+		}()
+	}
 	// abandon stops the accept and closes a connection that came in
 	// meanwhile.
 	abandon := func(err error) (*net.UnixConn, error) {
@@ -139,27 +148,30 @@ func (hl *harnessListener) accept(ctx context.Context, pid int, exited <-chan st
 		}
 		return nil, &errNoSocket{err}
 	}
-	var r result
-	select {
-	case r = <-got:
-	case <-ctx.Done():
-		return abandon(fmt.Errorf("the harness did not connect: %w", ctx.Err()))
-	case <-exited:
-		return abandon(errors.New("the harness exited without connecting"))
-	}
-	if r.err != nil {
-		return nil, &errNoSocket{r.err}
-	}
-	peer, err := peerPID(r.conn)
-	if err != nil {
+	for next(); ; next() {
+		var r result
+		select {
+		case r = <-got:
+		case <-ctx.Done():
+			return abandon(fmt.Errorf("the harness did not connect: %w", ctx.Err()))
+		case <-exited:
+			return abandon(errors.New("the harness exited without connecting"))
+		}
+		if r.err != nil {
+			return nil, &errNoSocket{r.err}
+		}
+		peer, err := peerPID(r.conn)
+		if err != nil {
+			r.conn.Close()
+			return nil, &errNoSocket{err}
+		}
+		if peer == pid {
+			return r.conn, nil
+		}
 		r.conn.Close()
-		return nil, &errNoSocket{err}
+		log.Warn("the harness socket refused a connection that did not come from the container's harness",
+			zap.Int("peer_pid", peer), zap.Int("harness_pid", pid), zap.String("socket", hl.dir))
 	}
-	if peer != pid {
-		r.conn.Close()
-		return nil, &errNoSocket{fmt.Errorf("the connection came from pid %d, not from the container's harness (pid %d)", peer, pid)}
-	}
-	return r.conn, nil
 }
 
 // socketWriter is the request side of the harness's socket; Close

@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/reconstruct/reconstruct/sandbox"
 )
 
@@ -87,7 +91,8 @@ func TestHarnessListenerAccept(t *testing.T) {
 		wantErr string
 	}{
 		{name: "the expected peer", pid: os.Getpid(), connect: true},
-		{name: "another peer", pid: os.Getpid() + 1, connect: true, wantErr: "not from the container's harness"},
+		// Refused, and the harness's connection still awaited.
+		{name: "another peer", pid: os.Getpid() + 1, connect: true, timeout: time.Second, wantErr: "did not connect"},
 		{name: "the container stopped", pid: os.Getpid(), exited: true, wantErr: "exited without connecting"},
 		{name: "no connection in time", pid: os.Getpid(), timeout: time.Millisecond, wantErr: "did not connect"},
 	}
@@ -119,7 +124,7 @@ func TestHarnessListenerAccept(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tc.timeout)
 				defer cancel()
 			}
-			conn, err := hl.accept(ctx, tc.pid, exited)
+			conn, err := hl.accept(ctx, tc.pid, exited, zaptest.NewLogger(t))
 			if conn != nil {
 				conn.Close()
 			}
@@ -137,5 +142,75 @@ func TestHarnessListenerAccept(t *testing.T) {
 				t.Errorf("the socket's directory survives accept: %v", err)
 			}
 		})
+	}
+}
+
+// TestForeignPeerOnHarnessSocket is finding 6 of the security issue: a
+// process on the host that connects to the harness's socket before the
+// harness does made reconstruct panic (a nil instance removed), leaving
+// the container and the socket's directory behind. The foreign peer is
+// refused (its connection closed), the refusal logged, and the harness's
+// own connection taken: the sandbox starts and works, over its socket.
+func TestForeignPeerOnHarnessSocket(t *testing.T) {
+	api, ref := needImage(t)
+	if !strings.HasPrefix(api.DaemonHost(), "unix://") {
+		skipOrFail(t, "the engine at "+api.DaemonHost()+" is not on this machine: there is no harness socket")
+	}
+	core, logs := observer.New(zap.WarnLevel)
+	var foreign []*net.UnixConn
+	var dir string
+	opts := Options{
+		Image: ref, RunID: testRunID(t), Role: RoleAgent, Mounts: []Mount{ScratchMount(0)},
+		Limits: sandbox.Limits{Timeout: time.Second}, Log: zap.New(core),
+		// A host process (this test) connects first, twice.
+		listening: func(path string) {
+			dir = filepath.Dir(path)
+			for range 2 {
+				c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+				if err != nil {
+					t.Errorf("connect first: %v", err)
+					return
+				}
+				foreign = append(foreign, c)
+			}
+		},
+	}
+	s, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if len(foreign) != 2 {
+		t.Fatalf("the test connected %d times, want 2", len(foreign))
+	}
+	for i, c := range foreign {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if n, err := c.Read(make([]byte, 1)); err == nil || n != 0 {
+			t.Errorf("foreign connection %d was not closed (read %d bytes, %v)", i+1, n, err)
+		}
+		c.Close()
+	}
+	s.mu.Lock()
+	inst := s.inst
+	s.mu.Unlock()
+	if inst == nil || inst.sock == nil {
+		t.Errorf("the harness does not use its socket after the foreign peers were refused")
+	}
+	if n := logs.FilterMessageSnippet("refused a connection").Len(); n != 2 {
+		t.Errorf("%d refusals logged, want 2: %v", n, logs.All())
+	}
+	out, err := s.Call(context.Background(), sandbox.CallRequest{Program: source("def f(x):\n    return x + 1\n", "f"), Inputs: raw(`41`)})
+	if err != nil || string(out[0].Output) != "42" {
+		t.Fatalf("Call after the refusals: %v %v", out, err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket's directory %s survives the start: %v", dir, err)
+	}
+	id := s.ContainerID()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if _, err := api.ContainerInspect(context.Background(), id); err == nil {
+		t.Errorf("container %s survives Close", shortID(id))
 	}
 }

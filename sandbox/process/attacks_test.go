@@ -28,7 +28,8 @@ func TestAttacks(t *testing.T) {
 		Kind: "process",
 		Eval: scratchSandbox,
 		Oracle: func(t *testing.T, dir string) sandbox.Sandbox {
-			return newSandbox(t, Options{Dir: dir, Hide: []string{"heldout.jsonl"}})
+			st := sandboxtest.OracleStage(t, dir)
+			return sandbox.Staged(newSandbox(t, Options{Dir: st.Dir}), st)
 		},
 		Agent: func(t *testing.T, ws string) sandbox.Sandbox { return newSandbox(t, Options{Dir: ws}) },
 		Generation: func(b sandbox.Sandbox) string {
@@ -58,7 +59,7 @@ func scratchSandbox(t *testing.T) sandbox.Sandbox {
 // unprivilegedUID runs the suite's second pass: nobody.
 const unprivilegedUID = 65534
 
-// TestAttacksUnprivileged runs TestAttacks again as a user who is not root,
+// TestAttacksUnprivileged runs TestAttacks and TestPoisonedLimits again as a user who is not root,
 // the way most people run reconstruct: untrusted code then keeps the
 // caller's uid (as root of a user namespace of its own) and only the
 // namespaces, the private root and the dropped capabilities hold. When the
@@ -111,7 +112,7 @@ func TestAttacksUnprivileged(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run", "^TestAttacks$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", "^(TestAttacks|TestPoisonedLimits)$", "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + filepath.Dir(python) + ":/usr/bin:/bin", "HOME=" + home, "TMPDIR=/tmp", testenv.RequireAllEnv + "=" + os.Getenv(testenv.RequireAllEnv)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: unprivilegedUID, Gid: unprivilegedUID}}

@@ -225,6 +225,8 @@ func TestBatchIsolatesFailures(t *testing.T) {
 	}
 }
 
+// A hidden program in a directory only its owner may read runs from the
+// copy a run stages for its sandbox, which the sandbox's user may read.
 func TestHiddenProgramInPrivateDirectory(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o700); err != nil {
@@ -240,7 +242,12 @@ func TestHiddenProgramInPrivateDirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := newSandbox(t, Options{Dir: dir})
+	st, err := sandbox.NewStage(dir, sandbox.StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sandbox.Staged(newSandbox(t, Options{Dir: st.Dir}), st)
+	t.Cleanup(func() { s.Close() })
 	got, err := s.Call(context.Background(), sandbox.CallRequest{
 		Program: sandbox.Program{Path: filepath.Join(dir, "hidden.py"), Function: "solve"},
 		Inputs:  []json.RawMessage{raw(`20`)},
@@ -286,6 +293,57 @@ func TestHiddenProgramInPrivateDirectory(t *testing.T) {
 	}
 	if !a.Parses || !a.DefinesFunc {
 		t.Errorf("Analyse: %+v", a)
+	}
+}
+
+// Finding 2 of the third security issue: the harness read the hidden
+// program and the .py files beside it as root, following links, so that a
+// task directory with leak.py -> /etc/shadow beside hidden.py put the
+// shadow file's bytes into the examples. Task files are read as the
+// sandbox's user: what that user may not read, a program does not get,
+// link or no link (when reconstruct runs as root; otherwise the sandbox's
+// user is the caller).
+func TestTaskFilesAreReadAsTheSandboxUser(t *testing.T) {
+	testenv.NeedPython(t)
+	if os.Geteuid() != 0 {
+		testenv.Skip(t, "not root: the sandbox's user is the caller, who may read what it may")
+	}
+	shadow, err := os.ReadFile("/etc/shadow")
+	if err != nil || len(shadow) < 16 {
+		testenv.Skip(t, "no /etc/shadow to read")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testenv.WriteFiles(t, dir, map[string]string{
+		"hidden.py": "import sys\n\n\ndef solve(x):\n    got = []\n" +
+			"    for f in sys.meta_path:\n        for name, v in (getattr(f, 'files', None) or {}).items():\n            got.append(v[1][:64].decode('latin-1'))\n" +
+			"    try:\n        import leak\n    except BaseException as e:\n        got.append(type(e).__name__)\n" +
+			"    try:\n        got.append(open('leak.py', 'rb').read(64).decode('latin-1'))\n    except OSError as e:\n        got.append(type(e).__name__)\n" +
+			"    return got\n",
+		"secret.py": "def solve(x):\n    return 1\n",
+	})
+	if err := os.Symlink("/etc/shadow", filepath.Join(dir, "leak.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "secret.py"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newSandbox(t, Options{Dir: dir})
+	got, err := s.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Path: filepath.Join(dir, "hidden.py"), Function: "solve"}, Inputs: []json.RawMessage{raw(`0`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].OK() || strings.Contains(string(got[0].Output), string(shadow[:16])) {
+		t.Errorf("the hidden program got %s %s %s; want no byte of /etc/shadow", got[0].Status, got[0].Output, got[0].Error)
+	}
+	got, err = s.Call(context.Background(), sandbox.CallRequest{Program: sandbox.Program{Path: filepath.Join(dir, "secret.py"), Function: "solve"}, Inputs: []json.RawMessage{raw(`0`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Status != sandbox.StatusLoad || !strings.Contains(got[0].Error, "PermissionError") {
+		t.Errorf("a program only root may read: %s %s %s; want a load error (it is read as the sandbox's user)", got[0].Status, got[0].Output, got[0].Error)
 	}
 }
 
@@ -475,4 +533,10 @@ func TestScratchSandbox(t *testing.T) {
 // process until a timeout or a crash, as in the Docker sandbox.
 func TestResident(t *testing.T) {
 	sandboxtest.Resident(t, newSandbox(t, Options{}))
+}
+
+// TestPoisonedLimits: a candidate cannot lower the limits of the processes
+// that run the next one (sandboxtest.PoisonedLimits).
+func TestPoisonedLimits(t *testing.T) {
+	sandboxtest.PoisonedLimits(t, scratchSandbox)
 }

@@ -25,7 +25,8 @@ type Env struct {
 	// Eval starts a sandbox as the workflow's evaluator uses it (candidates
 	// run with no workspace in sight).
 	Eval func(t *testing.T) sandbox.Sandbox
-	// Oracle starts the hidden program's sandbox for the task directory dir.
+	// Oracle starts the hidden program's sandbox for the task directory
+	// dir, as a run does: on a copy of it (OracleStage).
 	Oracle func(t *testing.T, dir string) sandbox.Sandbox
 	// Agent, when set, starts the agent's sandbox on the workspace dir (its
 	// Exec is the agent's shell tool).
@@ -63,6 +64,22 @@ type Host struct {
 	// request before a memory attack; Inputs the inputs of a call before it.
 	Outputs []string
 	Inputs  []string
+	// rootOnly is the start of /etc/shadow when the test can read it (as
+	// root): a sandbox must not.
+	rootOnly string
+}
+
+// OracleStage stages a task directory for its oracle's sandbox as a run
+// does (runner.OpenSandboxes): the held-out tests are its secret; the
+// stage is removed when the test ends.
+func OracleStage(t *testing.T, dir string) *sandbox.Stage {
+	t.Helper()
+	st, err := sandbox.NewStage(dir, sandbox.StageOptions{Secret: []string{"heldout.jsonl"}})
+	if err != nil {
+		t.Fatalf("stage %s: %v", dir, err)
+	}
+	t.Cleanup(func() { st.Remove() })
+	return st
 }
 
 // token returns prefix + 16 random hex digits: "QZ" tokens are what the
@@ -110,6 +127,28 @@ func Plant(t *testing.T) *Host {
 		t.Fatal(err)
 	}
 	h.Heldout = write(filepath.Join(h.TaskDir, "heldout.jsonl"), "the held-out tests")
+	// The held-out tests under other names: a hard link, a copy.
+	if err := os.Link(h.Heldout, filepath.Join(h.TaskDir, "tests-copy.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(h.TaskDir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(h.Heldout); err != nil || os.WriteFile(filepath.Join(h.TaskDir, "data", "expected.txt"), data, 0o644) != nil {
+		t.Fatalf("copy the held-out tests: %v", err)
+	}
+	// A run's workspace in the task directory, where the default one is:
+	// the candidates and the observed examples.
+	write(filepath.Join(h.TaskDir, "runs", "task", "examples.jsonl"), "a workspace in the task directory")
+	write(filepath.Join(h.TaskDir, "runs", "task", ".oc_candidates", "iter_001.py"), "a candidate in the task directory's workspace")
+	// A link beside the hidden program to a file only root may read, in a
+	// place every sandbox shows (its own /etc).
+	if err := os.Symlink("/etc/shadow", filepath.Join(h.TaskDir, "leak.py")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile("/etc/shadow"); err == nil && len(data) >= 16 {
+		h.rootOnly = string(data[:16])
+	}
 	if home, err := os.UserHomeDir(); err == nil {
 		p := filepath.Join(home, "."+filepath.Base(base))
 		secret := token("QZ")
@@ -458,6 +497,46 @@ var Attacks = []Attack{
 	}},
 	{Name: "a hidden program reads the bank", Where: "oracle", Judge: found, Body: func(h *Host) string {
 		return "    return read(" + pyList(h.Bank) + "[0])"
+	}},
+	// Finding 9 of the third security issue: the held-out tests through a
+	// hard link (or a copy), the candidates in a workspace inside the task
+	// directory; finding 2: a link beside the hidden program to a file
+	// only root may read, which the harness read as root.
+	{Name: "a hidden program reads every file beside it (links, copies, workspaces)", Finding: "41.2, 41.9", Where: "oracle", Body: func(h *Host) string {
+		return `    out = set()
+    texts = []
+    top = os.path.dirname(os.path.abspath(__file__))
+    for p in [top] + walk(top, 8):
+        try:
+            if os.path.isdir(p):
+                continue
+            with open(p, "rb") as f:
+                data = f.read(1 << 20)
+            scan_bytes(data, out)
+            texts.append(data[:64].decode("latin-1"))
+        except Exception as e:
+            texts.append(type(e).__name__)
+    for finder in sys.meta_path:
+        for name, v in (getattr(finder, "files", None) or {}).items():
+            scan_bytes(v[1], out)
+            texts.append(v[1][:64].decode("latin-1"))
+    return [sorted(out), texts]`
+	}, Judge: func(h *Host, att sandbox.Outcome) string {
+		// Its own source is the hidden program's to read.
+		var leaks []string
+		for _, what := range h.leaked(string(att.Output) + " " + att.Error) {
+			if what != "the hidden program" {
+				leaks = append(leaks, what)
+			}
+		}
+		breach := ""
+		if len(leaks) > 0 {
+			breach = "read " + strings.Join(leaks, ", ")
+		}
+		if h.rootOnly != "" && strings.Contains(string(att.Output), h.rootOnly) {
+			breach = strings.TrimPrefix(breach+"; read /etc/shadow through a link", "; ")
+		}
+		return breach
 	}},
 
 	// Finding 5: host sockets, /sys, descriptors, privileges.
