@@ -88,7 +88,7 @@ type Agent struct {
 	// stuck is the search of the latest session that found nothing
 	// before its clock ran out, kept to go on with while the examples do
 	// not change (stuckKey).
-	stuck    *searcher
+	stuck    solver
 	stuckKey string
 }
 
@@ -268,8 +268,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		start := time.Now()
 		spec := a.spec(ctx, limit, 1)
 		spec.skip = skip
-		sr := newSearcher(p, spec)
-		res := sr.run()
+		sr := plan(p, spec, 0)
+		res := sr.solve(budgetOf(spec))
 		relaxed := false
 		if !res.solved && ctx.Err() == nil && p.RelaxLabels() {
 			relaxed = true
@@ -336,10 +336,10 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 // goOn continues a stuck search with the session's time and returns the
 // session it makes; the stuck search is dropped once it found a program,
 // ran out of sizes or was cancelled.
-func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*session, error) {
+func (a *Agent) goOn(ctx context.Context, sr solver, prev *session, n int) (*session, error) {
 	start := time.Now()
 	spec := a.spec(ctx, a.sessionLimit(), 1)
-	res := sr.resume(spec.deadline, spec.maxPrograms, spec.done)
+	res := sr.solve(budgetOf(spec))
 	if err := ctx.Err(); err != nil {
 		a.mu.Lock()
 		a.stuck = nil
@@ -425,6 +425,7 @@ func describe(res searchResult, n int, spent time.Duration) string {
 			used = append(used, f.String())
 		}
 	}
+	sb.WriteString(res.note)
 	fmt.Fprintf(&sb, "Enumerated %d candidate programs bottom-up by size (sizes 1..%d complete, %d kept after observational-equivalence pruning) in %s, over the families constants, scalar, conditionals, lists, windows/scans, loops/recursion.\n",
 		res.evaluated, res.level, res.banked, spent.Round(time.Millisecond))
 	switch {

@@ -33,6 +33,8 @@ type searchResult struct {
 	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
 	skipped map[string]bool
+	// note says how a split searched the problem's parts (split.go).
+	note string
 }
 
 // searchSpec bounds a search.
@@ -109,8 +111,16 @@ func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
 		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
 	})
 	s.en.onNew = s.onNew
-	// Variables and constants were added before onNew was set.
-	for _, t := range p.Ok {
+	// Variables and constants were added before onNew was set (of every
+	// type when labels name computed values).
+	types := p.Ok
+	if p.Labels != nil {
+		types = nil
+		for t := dsl.Type(0); t < dsl.NumTypes; t++ {
+			types = append(types, t)
+		}
+	}
+	for _, t := range types {
 		for _, es := range s.en.bank[t] {
 			for _, e := range es {
 				if s.onNew(t, e) {
@@ -195,6 +205,7 @@ func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 			if n, vals := tabled(p, t, e); n != nil {
 				return s.consider(n, vals)
 			}
+			return s.intervals(t, e)
 		}
 		return false
 	}

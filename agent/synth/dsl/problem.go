@@ -138,10 +138,23 @@ type Problem struct {
 	// (setLabels); LabelOf is each example's label.
 	Labels  []any
 	LabelOf []int8
+	// Render, when set, says the outputs are numbers written as texts in
+	// that format (a template's hole: "442.20", "25.0"): a program's value
+	// matches when the format writes it as Texts[i], exactly.
+	Render *Format
+	Texts  []string
+	// comps are the decoded outputs of each component when every output
+	// is a list of one fixed length; Parts their problems (Components).
+	comps [][]any
+	Parts []*Problem
 }
 
 // SetOutputs converts the outputs to one DSL type.
 func (p *Problem) SetOutputs(outs []any) error {
+	p.comps, p.Parts = components(outs), nil
+	if p.comps != nil && mixedComponents(p.comps) {
+		return p.setTuple()
+	}
 	floats := false
 	maxDec := 0
 	for _, o := range outs {
@@ -160,6 +173,9 @@ func (p *Problem) SetOutputs(outs []any) error {
 		}
 		v, good := FromJSON(o, floats)
 		if !good {
+			if p.comps != nil {
+				return p.setTuple()
+			}
 			return fmt.Errorf("%w: output %s", ErrUnsupported, ShortJSON(o))
 		}
 		conv[i] = v
@@ -177,6 +193,9 @@ func (p *Problem) SetOutputs(outs []any) error {
 		}
 		t, _ := TypeOf(v)
 		if have && t != typ {
+			if p.comps != nil {
+				return p.setTuple()
+			}
 			return fmt.Errorf("%w: outputs of mixed types", ErrUnsupported)
 		}
 		typ, have = t, true
@@ -270,6 +289,10 @@ func (p *Problem) MatchesAt(i int, v any) bool {
 	if IsErr(want) {
 		return IsErr(got)
 	}
+	if p.Render != nil {
+		s, good := p.Render.Write(v)
+		return good && s == p.Texts[i]
+	}
 	return !IsErr(got) && EqualTo(got, want, task.DefaultAtol)
 }
 
@@ -282,6 +305,10 @@ func (p *Problem) matchesColAt(col Vec, i int) bool {
 	}
 	switch c := col.Data.(type) {
 	case []int64:
+		if p.Render != nil {
+			s, good := p.Render.Write(c[i])
+			return good && s == p.Texts[i]
+		}
 		switch w := want.(type) {
 		case int64:
 			return c[i] == w
@@ -297,6 +324,10 @@ func (p *Problem) matchesColAt(col Vec, i int) bool {
 		return good && w == c[i]
 	case []float64:
 		v := c[i]
+		if p.Render != nil {
+			s, good := p.Render.Write(v)
+			return good && s == p.Texts[i]
+		}
 		if p.Round >= 0 {
 			scale := math.Pow(10, float64(p.Round))
 			v = math.RoundToEven(v*scale) / scale
