@@ -295,7 +295,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			a.stuck, a.stuckKey = sr, key
 		}
 		a.mu.Unlock()
-		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
+		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: roundFor(p, res.best), Nullable: p.Nullable}
 		s.types = p.B.Types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
@@ -349,7 +349,7 @@ func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*
 	res.skipped = prev.result.skipped
 	spent := time.Since(start)
 	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
-	s.prog.Root = res.best
+	s.prog.Root, s.prog.Round = res.best, roundFor(sr.p, res.best)
 	s.notes = describe(res, n, s.spent)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -363,6 +363,20 @@ func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*
 	return s, nil
 }
 
+// roundFor is the rounding the program n is emitted with on problem p
+// (dsl.Problem.RoundFor): none when its values on the examples are the
+// outputs as they are.
+func roundFor(p *dsl.Problem, n *dsl.Node) int {
+	if n == nil || p.Round < 0 {
+		return p.Round
+	}
+	vals := make([]any, len(p.Outs))
+	for i := range vals {
+		vals[i] = dsl.EvalSafe(n, p.Envs[i])
+	}
+	return p.RoundFor(vals)
+}
+
 // stillConsistent returns a session keeping the last consistent program
 // when it passes every example of p too: the programs searched before it
 // failed on some of the earlier examples, so they fail on these, and the
@@ -373,7 +387,7 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	last := a.last
 	a.mu.Unlock()
 	if last == nil || last.prog.Root == nil || last.prog.Binding != p.B.Line || !slices.Equal(last.types, p.B.Types) ||
-		last.prog.Round != p.Round || last.prog.Nullable != p.Nullable {
+		last.prog.Nullable != p.Nullable {
 		return nil
 	}
 	// An operator panicking on an extreme value makes the program fail.
@@ -386,7 +400,9 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	for i, env := range p.Envs {
 		vals[i] = dsl.EvalNode(last.prog.Root, env)
 	}
-	if !p.AllMatch(vals) {
+	// The rounding is the new examples' own: a program kept unrounded
+	// must still match them as it is.
+	if !p.AllMatch(vals) || last.prog.Round != p.RoundFor(vals) {
 		return nil
 	}
 	res := last.result
