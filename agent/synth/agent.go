@@ -87,8 +87,9 @@ type Agent struct {
 	last *session
 	// stuck is the search of the latest session that found nothing
 	// before its clock ran out, kept to go on with while the examples do
-	// not change (stuckKey).
+	// not change (stuckKey); stuckP is its problem.
 	stuck    solver
+	stuckP   *dsl.Problem
 	stuckKey string
 }
 
@@ -198,7 +199,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	var s *session
 	failedOwn := prev != nil && req.Feedback != nil && req.Feedback.Passed < req.Feedback.Total && prev.result.solved
 	a.mu.Lock()
-	stuck := a.stuck
+	stuck, stuckP := a.stuck, a.stuckP
 	if a.stuckKey != key {
 		// New evidence: the stuck search is of no further use.
 		stuck, a.stuck = nil, nil
@@ -210,7 +211,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		// session goes on with that search (the level it was cut in, then
 		// larger sizes) instead of returning the same partial program.
 		var err error
-		if s, err = a.goOn(ctx, stuck, prev, len(req.Examples)); err != nil {
+		if s, err = a.goOn(ctx, stuck, stuckP, prev, len(req.Examples)); err != nil {
 			return agent.WriteResult{}, err
 		}
 		if s.result.solved {
@@ -292,10 +293,10 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		a.mu.Lock()
 		a.searched += s.spent
 		if !relaxed && sr.resumable() {
-			a.stuck, a.stuckKey = sr, key
+			a.stuck, a.stuckP, a.stuckKey = sr, p, key
 		}
 		a.mu.Unlock()
-		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
+		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: roundFor(p, res.best), Nullable: p.Nullable}
 		s.types = p.B.Types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
@@ -333,10 +334,10 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	return agent.WriteResult{Notes: notes.String()}, nil
 }
 
-// goOn continues a stuck search with the session's time and returns the
+// goOn continues a stuck search of p with the session's time and returns the
 // session it makes; the stuck search is dropped once it found a program,
 // ran out of sizes or was cancelled.
-func (a *Agent) goOn(ctx context.Context, sr solver, prev *session, n int) (*session, error) {
+func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, prev *session, n int) (*session, error) {
 	start := time.Now()
 	spec := a.spec(ctx, a.sessionLimit(), 1)
 	res := sr.solve(budgetOf(spec))
@@ -349,7 +350,7 @@ func (a *Agent) goOn(ctx context.Context, sr solver, prev *session, n int) (*ses
 	res.skipped = prev.result.skipped
 	spent := time.Since(start)
 	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
-	s.prog.Root = res.best
+	s.prog.Root, s.prog.Round = res.best, roundFor(p, res.best)
 	s.notes = describe(res, n, s.spent)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -363,6 +364,20 @@ func (a *Agent) goOn(ctx context.Context, sr solver, prev *session, n int) (*ses
 	return s, nil
 }
 
+// roundFor is the rounding the program n is emitted with on problem p
+// (dsl.Problem.RoundFor): none when its values on the examples are the
+// outputs as they are.
+func roundFor(p *dsl.Problem, n *dsl.Node) int {
+	if n == nil || p.Round < 0 {
+		return p.Round
+	}
+	vals := make([]any, len(p.Outs))
+	for i := range vals {
+		vals[i] = dsl.EvalSafe(n, p.Envs[i])
+	}
+	return p.RoundFor(vals)
+}
+
 // stillConsistent returns a session keeping the last consistent program
 // when it passes every example of p too: the programs searched before it
 // failed on some of the earlier examples, so they fail on these, and the
@@ -373,7 +388,7 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	last := a.last
 	a.mu.Unlock()
 	if last == nil || last.prog.Root == nil || last.prog.Binding != p.B.Line || !slices.Equal(last.types, p.B.Types) ||
-		last.prog.Round != p.Round || last.prog.Nullable != p.Nullable {
+		last.prog.Nullable != p.Nullable {
 		return nil
 	}
 	// An operator panicking on an extreme value makes the program fail.
@@ -386,7 +401,9 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	for i, env := range p.Envs {
 		vals[i] = dsl.EvalNode(last.prog.Root, env)
 	}
-	if !p.AllMatch(vals) {
+	// The rounding is the new examples' own: a program kept unrounded
+	// must still match them as it is.
+	if !p.AllMatch(vals) || last.prog.Round != p.RoundFor(vals) {
 		return nil
 	}
 	res := last.result
