@@ -48,7 +48,8 @@ type WriteResult struct {
 // ProposeRequest asks for the next batch of inputs.
 type ProposeRequest struct {
 	Task task.Task
-	// K is the exact number of inputs wanted.
+	// K is the exact number of inputs wanted; an agent that can find
+	// fewer fresh inputs returns those it found with AllLeft.
 	K        int
 	Examples []task.Example
 	// Missing are coverage categories the observed inputs lack (coverage gate).
@@ -65,6 +66,49 @@ type ProposeRequest struct {
 type ProposeResult struct {
 	Inputs []json.RawMessage
 	Usage  task.Usage
+	// AllLeft: Inputs, fewer than asked, are every fresh input the agent
+	// can find (a small domain running out); the batch takes them. Without
+	// it a proposal of fewer than K inputs is rejected.
+	AllLeft bool
+}
+
+// RivalReport is an agent's account of the rival search behind one
+// proposal: before proposing, it looked for rivals of its candidate —
+// programs that fit every observed example but disagree with the candidate
+// on some valid input — and chose inputs that split them from it.
+type RivalReport struct {
+	// Candidate is the sha256 (hex) of the candidate.py whose rivals were
+	// searched.
+	Candidate string `json:"candidate"`
+	// Complete: every rival found disagrees with the candidate on some
+	// input of the proposal, so the examples the proposal adds rule out
+	// either the candidate or every rival found.
+	Complete bool `json:"complete"`
+	// Rivals are the rivals found that the proposal splits from the
+	// candidate, each with the inputs that split it.
+	Rivals []Rival `json:"rivals,omitempty"`
+	// More counts the rivals split beyond those listed in Rivals.
+	More int `json:"more,omitempty"`
+	// Unsplit counts the rivals found that no input of the proposal splits
+	// from the candidate (the batch was too small).
+	Unsplit int `json:"unsplit,omitempty"`
+	// Searched counts the programs the search found consistent with every
+	// example (the candidate's equals on the inputs tried among them).
+	Searched int `json:"searched"`
+	// Constructed counts the proposal's inputs that were built to probe
+	// the candidate (relations between its arguments, the boundaries of
+	// its constants, coverage categories) rather than drawn at random.
+	Constructed int `json:"constructed,omitempty"`
+}
+
+// Rival is one rival of a candidate and the inputs of a proposal on which
+// the two disagree.
+type Rival struct {
+	// Program is the rival, as the agent writes it.
+	Program string `json:"program"`
+	// SplitBy are the positions (from 1) of the proposal's inputs on which
+	// the rival and the candidate disagree.
+	SplitBy []int `json:"split_by"`
 }
 
 // Agent writes candidates and proposes inputs. An error means the agent's

@@ -187,6 +187,9 @@ figcaption a { color: inherit; }
 <div class="card"><div class="v" id="solved">{{.S.Solved}}</div><div class="k">solved</div></div>
 <div class="card"><div class="v" id="rate">{{percent .S.SolveRate}}</div><div class="k">solve rate</div></div>
 <div class="card"><div class="v" id="wrong-early-stops">{{.S.WrongEarlyStops}}</div><div class="k">wrong early stops</div></div>
+{{- if .S.VerifiedExhaustively}}
+<div class="card"><div class="v" id="verified-exhaustively">{{.S.VerifiedExhaustively}}</div><div class="k">verified exhaustively{{if .S.WrongExhaustive}} ({{.S.WrongExhaustive}} failing held-out){{end}}</div></div>
+{{- end}}
 <div class="card"><div class="v" id="errors">{{.S.Errors}}</div><div class="k">errors</div></div>
 {{- if .S.Pending}}
 <div class="card"><div class="v" id="pending">{{len .S.Pending}}</div><div class="k">pending</div></div>

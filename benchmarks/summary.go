@@ -73,6 +73,10 @@ type TaskResult struct {
 	RandomShare  float64           `json:"random_share"`
 	CoverageGate bool              `json:"coverage_gate"`
 	Origins      map[string]string `json:"origins,omitempty"`
+	// VerifiedExhaustively: the run ended exhausted, its final program
+	// passing every valid input of the task's finite domain
+	// (workflow.Result).
+	VerifiedExhaustively bool `json:"verified_exhaustively,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
@@ -84,6 +88,7 @@ func (r *TaskResult) FromRun(res *workflow.Result) {
 	r.RunID, r.StopReason, r.Iterations, r.Promotions = res.RunID, res.StopReason, res.Iterations, res.Promotions
 	r.Examples, r.FinalScore, r.Tokens = res.KnownExamples, res.FinalScore, res.Tokens
 	r.RandomShare, r.CoverageGate, r.Origins = res.Settings.RandomShare, res.Settings.CoverageGate, res.Origins
+	r.VerifiedExhaustively = res.VerifiedExhaustively
 }
 
 // WrongEarlyStop reports a run that stopped with early_stop, claiming
@@ -91,6 +96,14 @@ func (r *TaskResult) FromRun(res *workflow.Result) {
 // sweep can give, counted apart from the unsolved.
 func (r TaskResult) WrongEarlyStop() bool {
 	return r.Error == "" && r.StopReason == workflow.StopEarly && r.HeldoutTotal > 0 && !r.Solved
+}
+
+// WrongExhaustive reports a run verified exhaustively whose program fails
+// some held-out test: the held-out tests hold an input outside the domain
+// the run listed (or the task's description misstates it), which a sweep
+// must show rather than count as a proof.
+func (r TaskResult) WrongExhaustive() bool {
+	return r.Error == "" && r.VerifiedExhaustively && r.HeldoutTotal > 0 && !r.Solved
 }
 
 // NoFamily groups, in Summary.Families, the tasks that name no family.
@@ -146,6 +159,12 @@ type Summary struct {
 	// WrongEarlyStops counts the runs that stopped with early_stop on a
 	// program that fails some held-out test (TaskResult.WrongEarlyStop).
 	WrongEarlyStops int `json:"wrong_early_stops"`
+	// VerifiedExhaustively counts the runs that ended exhausted on a
+	// program passing every valid input of the task's finite domain;
+	// WrongExhaustive those of them failing a held-out test
+	// (TaskResult.WrongExhaustive).
+	VerifiedExhaustively int `json:"verified_exhaustively"`
+	WrongExhaustive      int `json:"wrong_exhaustive,omitempty"`
 	// Settings are the combinations of the settings whose default depends
 	// on the task that the sweep's runs had, with how many runs had each.
 	Settings []SettingsGroup       `json:"settings,omitempty"`
@@ -259,6 +278,12 @@ func Summarize(results []TaskResult) Summary {
 		}
 		if r.WrongEarlyStop() {
 			s.WrongEarlyStops++
+		}
+		if r.VerifiedExhaustively {
+			s.VerifiedExhaustively++
+		}
+		if r.WrongExhaustive() {
+			s.WrongExhaustive++
 		}
 		s.Levels[r.Level] = s.Levels[r.Level].add(r, levelTasks, r.Level)
 		anyFamily = anyFamily || r.Family != ""

@@ -1,13 +1,17 @@
 package benchmarks
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
+
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // withFamilies gives the tasks of testResults the families named by ID.
@@ -235,5 +239,57 @@ func TestSummaryWrongEarlyStopsAndSettings(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "random_share 0 (--random-share), coverage_gate false (default): 1 run") {
 		t.Errorf("report does not show the settings")
+	}
+}
+
+// A run that ended exhausted on a program passing every valid input is
+// counted as verified exhaustively, in summary.json, summary.md, the CSV
+// and the report; one that still fails a held-out test (its held-out
+// tests hold an input outside the listed domain) is named apart.
+func TestSummaryVerifiedExhaustively(t *testing.T) {
+	rs := testResults()
+	rs[0].StopReason, rs[0].VerifiedExhaustively = workflow.StopExhausted, true // base_add, solved
+	rs[2].StopReason, rs[2].VerifiedExhaustively = workflow.StopExhausted, true // base_max, 15 of 20
+	s := Summarize(rs)
+	if s.VerifiedExhaustively != 2 || s.WrongExhaustive != 1 {
+		t.Errorf("VerifiedExhaustively %d, WrongExhaustive %d; want 2, 1", s.VerifiedExhaustively, s.WrongExhaustive)
+	}
+	md := Markdown(s)
+	want := "Verified exhaustively (stop exhausted: every valid input observed, and passed by the final program): **2**; of them failing a held-out test, an input outside the domain listed: **1**: base_max.\n"
+	if !strings.Contains(md, want) {
+		t.Errorf("summary.md lacks %q:\n%s", want, md)
+	}
+	var csvBuf strings.Builder
+	if err := writeCSV(&csvBuf, s); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(csvBuf.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "verified_exhaustively")
+	if col < 0 {
+		t.Fatalf("summary.csv has no verified_exhaustively column: %v", rows[0])
+	}
+	n := 0
+	for _, row := range rows[1:] {
+		if row[col] == "true" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("summary.csv marks %d runs verified exhaustively, want 2", n)
+	}
+	_, _, page := reportPage(t, rs)
+	doc, err := html.Parse(strings.NewReader(string(page)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := findAll(doc, func(n *html.Node) bool { id, _ := attrOf(n, "id"); return id == "verified-exhaustively" })
+	if len(cards) != 1 || textOf(cards[0]) != "2" {
+		t.Errorf("report's verified exhaustively card: %d found, want one reading 2", len(cards))
+	}
+	if strings.Contains(Markdown(Summarize(testResults())), "Verified exhaustively") {
+		t.Errorf("the summary of a sweep without exhausted runs speaks of them")
 	}
 }

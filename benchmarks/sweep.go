@@ -665,14 +665,15 @@ func writeCSV(w io.Writer, s Summary) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "name", "level", "family", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
 		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error",
-		"random_share", "coverage_gate", "wrong_early_stop"})
+		"random_share", "coverage_gate", "wrong_early_stop", "verified_exhaustively"})
 	for _, r := range s.Results {
 		cw.Write([]string{r.ID, r.Name, r.Level, r.Family, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
 			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
 			r.StopReason, strconv.Itoa(r.Iterations), strconv.Itoa(r.Promotions), strconv.Itoa(r.Examples),
 			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
 			strconv.FormatFloat(r.WallSeconds, 'f', 2, 64), firstLine(r.Error),
-			strconv.FormatFloat(r.RandomShare, 'g', -1, 64), strconv.FormatBool(r.CoverageGate), strconv.FormatBool(r.WrongEarlyStop())})
+			strconv.FormatFloat(r.RandomShare, 'g', -1, 64), strconv.FormatBool(r.CoverageGate), strconv.FormatBool(r.WrongEarlyStop()),
+			strconv.FormatBool(r.VerifiedExhaustively)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -700,7 +701,14 @@ func Markdown(s Summary) string {
 	if len(reruns) > 0 {
 		fmt.Fprintf(&b, "Run again in this directory: %s.\n\n", strings.Join(reruns, "; "))
 	}
-	fmt.Fprintf(&b, "Wrong early stops (early_stop on a program that fails a held-out test): **%d**%s.\n\n", s.WrongEarlyStops, wrongEarlyList(s))
+	fmt.Fprintf(&b, "Wrong early stops (early_stop on a program that fails a held-out test): **%d**%s.\n\n", s.WrongEarlyStops, runList(s, TaskResult.WrongEarlyStop))
+	if s.VerifiedExhaustively > 0 {
+		fmt.Fprintf(&b, "Verified exhaustively (stop exhausted: every valid input observed, and passed by the final program): **%d**", s.VerifiedExhaustively)
+		if s.WrongExhaustive > 0 {
+			fmt.Fprintf(&b, "; of them failing a held-out test, an input outside the domain listed: **%d**%s", s.WrongExhaustive, runList(s, TaskResult.WrongExhaustive))
+		}
+		b.WriteString(".\n\n")
+	}
 	for _, g := range s.Settings {
 		fmt.Fprintf(&b, "- %s\n", g)
 	}
@@ -735,12 +743,11 @@ func Markdown(s Summary) string {
 	return b.String()
 }
 
-// wrongEarlyList names the runs that stopped early on a wrong program
-// (": a, b"), or nothing.
-func wrongEarlyList(s Summary) string {
+// runList names the runs of which is holds (": a, b"), or nothing.
+func runList(s Summary, is func(TaskResult) bool) string {
 	var ids []string
 	for _, r := range s.Results {
-		if r.WrongEarlyStop() {
+		if is(r) {
 			ids = append(ids, r.ID)
 		}
 	}

@@ -174,7 +174,10 @@ func NewGeneratorProgram(runner Runner, program sandbox.Program, name string, li
 	return &Generator{runner: runner, program: program, name: name, limits: limits}
 }
 
-// Generate asks for k fresh inputs.
+// Name is what the generator's errors call it: its file, or its factory.
+func (g *Generator) Name() string { return g.name }
+
+// Generate asks for k fresh inputs; fewer mean the generator has no more.
 func (g *Generator) Generate(ctx context.Context, k int, exclude []json.RawMessage, seed int64) ([]json.RawMessage, error) {
 	lim := g.limits
 	lim.Timeout *= 5 // a generator makes k inputs in one call
@@ -182,7 +185,7 @@ func (g *Generator) Generate(ctx context.Context, k int, exclude []json.RawMessa
 	var remote *sandbox.RemoteError
 	if errors.As(err, &remote) && remote.Program {
 		return nil, &TaskError{Program: g.name, Key: "task.random_inputs.python", What: "failed when asked for " + fmt.Sprint(k) + " inputs: " + remote.Message,
-			Fix: "generate(k, exclude, rng) must return a list of k JSON-able inputs, none of them in exclude"}
+			Fix: "generate(k, exclude, rng) must return a list of at most k JSON-able inputs, none of them in exclude (fewer only when no more exist)"}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generator %s: %w", g.name, err)

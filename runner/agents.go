@@ -56,6 +56,32 @@ func (a infraAgent) Propose(ctx context.Context, req agent.ProposeRequest) (agen
 	return res, classifyAgentError(err)
 }
 
+// infraSearcher is infraAgent for an agent that searches, as the
+// synthesizer does: the workflow's questions about its rival searches and
+// its search left (workflow.RivalSearcher, workflow.Searcher) reach it
+// through the wrapper.
+type infraSearcher struct {
+	infraAgent
+	workflow.RivalSearcher
+	workflow.Searcher
+}
+
+var (
+	_ workflow.RivalSearcher = infraSearcher{}
+	_ workflow.Searcher      = infraSearcher{}
+)
+
+// withInfra wraps an agent in infraAgent, keeping the optional interfaces
+// of the workflow that it implements.
+func withInfra(a agent.Agent) agent.Agent {
+	rs, rivals := a.(workflow.RivalSearcher)
+	se, search := a.(workflow.Searcher)
+	if rivals && search {
+		return infraSearcher{infraAgent{a}, rs, se}
+	}
+	return infraAgent{a}
+}
+
 // Resume passes a resumed run's position on to agents that keep one.
 func (a infraAgent) Resume(writes, proposes int) {
 	if r, ok := a.Agent.(agent.Resumer); ok {

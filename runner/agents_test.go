@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"context"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/agent/llm"
 	"github.com/reconstruct/reconstruct/agent/synth"
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // TestSynthDefaultsAgree checks that the synthesizer used as a library and
@@ -31,5 +35,49 @@ func TestSynthDefaultsAgree(t *testing.T) {
 			}
 			t.Fatalf("no configuration key %s", tc.key)
 		})
+	}
+}
+
+// plainAgent is an agent with none of the workflow's optional interfaces,
+// as the LLM agent is.
+type plainAgent struct{}
+
+func (plainAgent) Write(context.Context, agent.WriteRequest) (agent.WriteResult, error) {
+	return agent.WriteResult{}, nil
+}
+
+func (plainAgent) Propose(context.Context, agent.ProposeRequest) (agent.ProposeResult, error) {
+	return agent.ProposeResult{}, nil
+}
+
+// The wrapper that classifies an agent's errors keeps what the workflow
+// asks of a synthesizer (its rival searches, its search left) and adds
+// nothing to an agent without them: the LLM agent keeps the rules without
+// rivals.
+func TestWithInfraKeepsTheSearchersInterfaces(t *testing.T) {
+	tests := []struct {
+		name           string
+		agent          agent.Agent
+		rivals, search bool
+	}{
+		{name: "the synthesizer", agent: synth.New(synth.Options{}), rivals: true, search: true},
+		{name: "an agent without them", agent: plainAgent{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := withInfra(tt.agent)
+			_, rivals := a.(workflow.RivalSearcher)
+			_, search := a.(workflow.Searcher)
+			if rivals != tt.rivals || search != tt.search {
+				t.Errorf("wrapped: RivalSearcher %v, Searcher %v; want %v, %v", rivals, search, tt.rivals, tt.search)
+			}
+			if _, ok := a.(agent.Resumer); !ok {
+				t.Errorf("wrapped: not a Resumer")
+			}
+		})
+	}
+	var _ agent.Agent = (*llm.Agent)(nil)
+	if _, ok := any((*llm.Agent)(nil)).(workflow.RivalSearcher); ok {
+		t.Errorf("the LLM agent searches rivals: the rules of early stop would change for it")
 	}
 }

@@ -120,6 +120,13 @@ func TestLLMAgentPatchesItsPreviousProgramWithTheTasksTool(t *testing.T) {
 	if len(m.sessions) < 2 {
 		t.Fatalf("%d sessions", len(m.sessions))
 	}
+	// The LLM agent searches no rivals: its promotions count as they
+	// always did.
+	for _, r := range res.Events {
+		if r.Promoted && !r.Counted {
+			t.Errorf("iteration %d: a promotion not counted (gate %q)", r.Iteration, r.Gate)
+		}
+	}
 	if r := m.sessions[0]; !llmtest.HasText(r, "There is no candidate.py yet") {
 		t.Errorf("the first session's prompt: %s", lastUser(r))
 	}

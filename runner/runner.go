@@ -519,7 +519,8 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 		recorders = append(recorders, bankRec)
 	}
 	recorders = append(append(recorders, files), opts.Recorders...)
-	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders}
+	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders,
+		Domain: taskDomain{c.Task.Describe()}}
 	if g := c.Task.RandomInputs; g != nil {
 		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
 	}
@@ -651,11 +652,11 @@ func NewAgent(ctx context.Context, c *config.Config, boxes *Sandboxes, shared *s
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		return infraAgent{a}, nil
+		return withInfra(a), nil
 	}
 	a, err := newAgentKind(ctx, c, boxes, shared, log)
 	if err != nil {
 		return nil, err
 	}
-	return infraAgent{a}, nil
+	return withInfra(a), nil
 }

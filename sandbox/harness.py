@@ -737,8 +737,9 @@ def _generate_with(child, fn, job, out_limit):
     if not isinstance(result, list):
         child.send({"t": "gen", "ok": False, "error": "the generator returned %s, not a list" % type(result).__name__})
         return
-    if len(result) != k:
-        child.send({"t": "gen", "ok": False, "error": "the generator returned %d inputs, want %d" % (len(result), k)})
+    if len(result) > k:
+        # Fewer than k is a generator with no more inputs; more is a mistake.
+        child.send({"t": "gen", "ok": False, "error": "the generator returned %d inputs when asked for %d" % (len(result), k)})
         return
     texts = []
     for j, v in enumerate(result):
@@ -1673,7 +1674,7 @@ class Server:
             # not be loaded), not the sandbox's.
             return {"id": req.get("id"), "ok": False, "error": _safe_str(msg.get("error")), "program": True}
         texts = msg.get("inputs")
-        if not isinstance(texts, list) or len(texts) != k or not all(isinstance(t, str) for t in texts):
+        if not isinstance(texts, list) or len(texts) > k or not all(isinstance(t, str) for t in texts):
             raise RuntimeError("generate: malformed inputs from the child")
         try:
             values = [_loads(t) for t in texts]

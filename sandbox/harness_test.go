@@ -512,12 +512,18 @@ def slow(k, exclude, rng):
 	if diff := cmp.Diff([]string{"11", "21"}, []string{string(got[0]), string(got[1])}); diff != "" {
 		t.Errorf("exclude not passed through (-want +got):\n%s", diff)
 	}
+	// A generator with fewer inputs left than asked gives those: that is
+	// no error, but how it says it has no more.
+	got, err = c.Generate(ctx, sandbox.GenerateRequest{Program: prog("shifted"), K: 3, Exclude: raws(`10`, `20`), Limits: limits})
+	if err != nil || len(got) != 2 {
+		t.Errorf("Generate of 3 from a generator with 2 left: %s, %v; want its 2 inputs", got, err)
+	}
 
 	failures := []struct {
 		fn      string
 		errLike string
 	}{
-		{"wrong_count", "returned 4 inputs, want 3"},
+		{"wrong_count", "returned 4 inputs when asked for 3"},
 		{"raises", "RuntimeError: no inputs today"},
 		{"not_list", "returned int, not a list"},
 		{"bad_item", "input 0: the return value cannot be JSON"},

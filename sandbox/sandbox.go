@@ -173,8 +173,9 @@ type Sandbox interface {
 	Call(ctx context.Context, req CallRequest) ([]Outcome, error)
 	// Analyse parses a candidate and computes its penalties.
 	Analyse(ctx context.Context, req AnalyseRequest) (Analysis, error)
-	// Generate asks a generator for fresh inputs. A generator that raises or
-	// returns the wrong shape is an error naming the program.
+	// Generate asks a generator for at most K fresh inputs (fewer when it
+	// has no more). A generator that raises, returns the wrong shape or
+	// more than K inputs is an error naming the program.
 	Generate(ctx context.Context, req GenerateRequest) ([]json.RawMessage, error)
 	// Close stops the sandbox and releases everything it holds.
 	Close() error

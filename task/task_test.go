@@ -188,6 +188,40 @@ func TestStageScore(t *testing.T) {
 	}
 }
 
+// Kind int with a domain lists its integers; a domain with fractional
+// bounds keeps the integers inside; anything else is not known finite.
+func TestFiniteInputs(t *testing.T) {
+	tests := []struct {
+		name   string
+		kind   Kind
+		domain *Domain
+		max    int
+		want   []string
+		ok     bool
+	}{
+		{"integers 0 to 3", KindInt, &Domain{Lo: 0, Hi: 3}, 10, []string{"0", "1", "2", "3"}, true},
+		{"fractional bounds", KindInt, &Domain{Lo: -1.5, Hi: 0.5}, 10, []string{"-1", "0"}, true},
+		{"one integer", KindInt, &Domain{Lo: 7, Hi: 7}, 1, []string{"7"}, true},
+		{"more than max", KindInt, &Domain{Lo: 0, Hi: 10}, 10, nil, false},
+		{"no integer inside", KindInt, &Domain{Lo: 0.2, Hi: 0.8}, 10, nil, false},
+		{"no domain", KindInt, nil, 10, nil, false},
+		{"a list is not bounded in length", KindList, &Domain{Lo: 0, Hi: 1}, 10, nil, false},
+		{"a pair may hold floats", KindPair, &Domain{Lo: 0, Hi: 1}, 10, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := FiniteInputs(tt.kind, tt.domain, tt.max)
+			var texts []string
+			for _, in := range got {
+				texts = append(texts, string(in))
+			}
+			if ok != tt.ok || !cmp.Equal(texts, tt.want) {
+				t.Errorf("FiniteInputs = %v, %v; want %v, %v", texts, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
 func TestDepth(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -35,6 +35,16 @@ type Verdict struct {
 	// Repeated: the session returned the previous session's program on the
 	// same examples.
 	Repeated bool
+	// SearchLeft: the agent (a Searcher) says its search on these examples
+	// has strategies left, which the next session goes on with: a repeated
+	// session is then no stall.
+	SearchLeft bool
+	// Rivals is what the agent's rival search says of this candidate
+	// (RivalsNotSearched for an agent that searches none).
+	Rivals RivalCheck
+	// Exhausted: every valid input of the task's finite domain has been
+	// observed (every one is among the examples the candidate ran on).
+	Exhausted bool
 }
 
 // Decision is what the rules make of one iteration.
@@ -50,6 +60,10 @@ type Decision struct {
 	// pass through after its rewrites.
 	Gate, GateDecision string
 	GrantedAnyway      bool
+	// Unverified: the promotion does not count because the agent's rival
+	// search has not yet split this candidate from every rival it found
+	// (Gate is "rivals" unless another gate held the pass first).
+	Unverified bool
 	// Missing are the coverage categories that still block early stop
 	// when a batch is granted (the coverage gate held the pass when it
 	// was a promotion); a batch granted on the same set three times in a
@@ -80,16 +94,28 @@ type Decision struct {
 //   - Coverage gate: a promotion counts towards early stop only once the
 //     observed inputs cover the kind's categories; a missing set stops
 //     blocking after three batches granted on it in a row.
+//   - Rivals: for an agent that searches rivals, a promotion counts
+//     towards early stop only when the batch it was judged on came from a
+//     rival search for this very candidate that split every rival found
+//     (the candidate passing that batch rules them all out); it does not
+//     reset the consecutive count.
 //   - A counted promotion that reaches early_stop ends the run
 //     (early_stop), whatever the budget.
 //   - The budget is checked once the candidate is evaluated and archived:
 //     spent, the run ends (budget_exhausted) before any new batch.
 //   - Without a new batch, stall_limit sessions in a row that changed
-//     nothing end the run (stalled).
+//     nothing end the run (stalled); a session whose agent says its search
+//     has strategies left changed something.
+//
+// Before the gates: a full pass when every valid input of a finite domain
+// has been observed ends the run (exhausted), a counted promotion. The
+// program is then right on the whole domain, and every gate guards
+// against a pass that would not hold beyond the observed inputs, of which
+// there are none; nor is there a batch left to grant.
 func Decide(c Counters, v Verdict, s Settings) Decision {
 	d := Decision{Counters: c}
 	n := &d.Counters
-	if v.Repeated {
+	if v.Repeated && !v.SearchLeft {
 		n.Stalled++
 	} else {
 		n.Stalled = 0
@@ -97,6 +123,12 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 	switch {
 	case !v.FullPass:
 		n.Consecutive = 0
+	case v.Exhausted:
+		n.MemoRewrites = 0
+		n.Promotions++
+		n.Consecutive++
+		d.Promoted, d.Counted = true, true
+		d.Stop = StopExhausted
 	case s.MemorisationGate && v.Memorised >= MemorisedThreshold && c.MemoRewrites < 2:
 		n.MemoRewrites++
 		n.Consecutive = 0
@@ -115,6 +147,13 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 			d.Counted = false
 			d.Gate, d.GateDecision = "coverage", "not_counted"
 		}
+		if d.Promoted && v.Rivals == RivalsPending {
+			d.Unverified = true
+			if d.Counted {
+				d.Counted = false
+				d.Gate, d.GateDecision = "rivals", "not_counted"
+			}
+		}
 		switch {
 		case d.Counted:
 			n.Promotions++
@@ -126,6 +165,7 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 		}
 	}
 	switch {
+	case d.Stop != "":
 	case d.Counted && n.Consecutive >= s.EarlyStop:
 		d.Stop, d.Batch = StopEarly, false
 	case s.TokenBudget > 0 && v.Tokens >= s.TokenBudget:

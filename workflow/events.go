@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -65,7 +66,7 @@ type CandidateArchived struct {
 
 // Gate is the data of a gate event: which gate decided what.
 type Gate struct {
-	// Gate is memorisation, complexity or coverage.
+	// Gate is memorisation, complexity, coverage or rivals.
 	Gate     string `json:"gate"`
 	Decision string `json:"decision"`
 	// Embedded and Request: the memorisation gate's rewrite requests.
@@ -76,6 +77,10 @@ type Gate struct {
 	Strike     int     `json:"strike,omitempty"`
 	// Missing: the coverage categories still unobserved.
 	Missing []string `json:"missing,omitempty"`
+	// Candidate: the candidate (sha256) the rivals gate held, and Reason
+	// why the batch it passed does not verify it.
+	Candidate string `json:"candidate,omitempty"`
+	Reason    string `json:"reason,omitempty"`
 }
 
 // Promotion is the data of a promotion event.
@@ -90,6 +95,12 @@ type ProposalAccepted struct {
 	Batch   int               `json:"batch"`
 	Attempt int               `json:"attempt"`
 	Inputs  []json.RawMessage `json:"inputs"`
+	// Rivals is the rival search behind the proposal (RivalSearcher
+	// agents): which rivals of the candidate which inputs split.
+	Rivals *agent.RivalReport `json:"rivals,omitempty"`
+	// AllLeft: fewer inputs than asked, every fresh one the agent could
+	// find (agent.ProposeResult.AllLeft).
+	AllLeft bool `json:"all_left,omitempty"`
 }
 
 // ProposalRejected is the data of a proposal_rejected event; Inputs are
@@ -103,8 +114,12 @@ type ProposalRejected struct {
 
 // ProposalFallback is the data of a proposal_fallback event.
 type ProposalFallback struct {
-	Batch      int      `json:"batch"`
-	Size       int      `json:"size"`
+	Batch int `json:"batch"`
+	Size  int `json:"size"`
+	// From is where the batch was drawn from: random_inputs, or the inputs
+	// the task's finite domain had left (where it is known from:
+	// task.domain, task.input_constraints).
+	From       string   `json:"from,omitempty"`
 	Rejections []string `json:"rejections"`
 }
 
@@ -119,10 +134,16 @@ type Checkpoint struct {
 // the state that includes them, so that a crash keeps the batch or loses
 // it, never half of it.
 type BatchGranted struct {
-	Batch      int            `json:"batch"`
-	Size       int            `json:"size"`
-	FromAgent  int            `json:"from_agent"`
-	FromRandom int            `json:"from_random"`
+	Batch int `json:"batch"`
+	// Size counts the new examples: Asked, or fewer when fewer inputs
+	// were left.
+	Size       int `json:"size"`
+	Asked      int `json:"asked,omitempty"`
+	FromAgent  int `json:"from_agent"`
+	FromRandom int `json:"from_random"`
+	// FromDomain counts the inputs taken as the last of the task's finite
+	// domain, without a proposal.
+	FromDomain int            `json:"from_domain,omitempty"`
 	Known      int            `json:"known"`
 	Examples   []task.Example `json:"examples"`
 	Checkpoint
@@ -135,7 +156,10 @@ type IterationFinished struct {
 
 // Stop is the data of a stop event.
 type Stop struct {
-	Reason     string   `json:"reason"`
+	Reason string `json:"reason"`
+	// Detail is the agent's account of a stall (Searcher agents): what its
+	// search tried and what ended it.
+	Detail     string   `json:"detail,omitempty"`
 	Error      string   `json:"error"`
 	Rejections []string `json:"rejections,omitempty"`
 	Checkpoint

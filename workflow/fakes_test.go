@@ -100,6 +100,8 @@ type fakeOracle struct {
 	drift bool
 	// failAfter, when set, makes every query after that many fail.
 	failAfter int
+	// asked holds every query's inputs (canonical), in order.
+	asked [][]string
 	// floats, when set, answers floats (2x as 2.0·x).
 	floats bool
 }
@@ -108,6 +110,11 @@ func (o *fakeOracle) Query(_ context.Context, inputs []json.RawMessage) ([]oracl
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.queries++
+	var q []string
+	for _, in := range inputs {
+		q = append(q, task.MustCanonical(in))
+	}
+	o.asked = append(o.asked, q)
 	if o.infra != nil {
 		return nil, o.infra
 	}
@@ -155,6 +162,9 @@ type scriptAgent struct {
 	// block, when set, holds Write (ignoring ctx) until it is closed.
 	block  chan struct{}
 	active int
+	// allLeft marks a proposal of fewer than K inputs as every fresh
+	// input the agent can find.
+	allLeft bool
 }
 
 // writing reports whether a Write is in progress.
@@ -206,7 +216,8 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 		}
 	}
 	if a.proposeFn != nil {
-		return agent.ProposeResult{Inputs: a.proposeFn(req), Usage: a.proposeUsage}, nil
+		ins := a.proposeFn(req)
+		return agent.ProposeResult{Inputs: ins, Usage: a.proposeUsage, AllLeft: a.allLeft && len(ins) < req.K}, nil
 	}
 	out := make([]json.RawMessage, req.K)
 	for i := range out {
@@ -217,6 +228,8 @@ func (a *scriptAgent) Propose(_ context.Context, req agent.ProposeRequest) (agen
 }
 
 type fakeRandom struct{ next int }
+
+func (r *fakeRandom) Name() string { return "fake generator" }
 
 func (r *fakeRandom) Generate(_ context.Context, k int, _ []json.RawMessage, _ int64) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, k)
@@ -278,6 +291,8 @@ type harness struct {
 	// progress lines when set.
 	eval     Evaluator
 	progress *strings.Builder
+	// domain, when set, is the task's finite domain.
+	domain Domain
 }
 
 func newHarness(t *testing.T, programs ...string) *harness {
@@ -310,7 +325,7 @@ func (h *harness) spec(s Settings, kind task.Kind) Spec {
 }
 
 func (h *harness) deps() Deps {
-	d := Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: h.eval, Random: h.random, Archive: h.archive, Recorders: []Recorder{h.rec}}
+	d := Deps{Agent: h.agent, Oracle: h.oracle, Evaluator: h.eval, Random: h.random, Domain: h.domain, Archive: h.archive, Recorders: []Recorder{h.rec}}
 	if h.eval == nil {
 		d.Evaluator = fakeEvaluator{}
 	}

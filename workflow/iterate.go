@@ -42,34 +42,45 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		return "", err
 	}
 	uncovered := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
+	left, account := e.searchLeft()
+	rivals, rivalsWhy := e.rivalCheck(rec.SHA256)
 	d := Decide(e.st.counters(), Verdict{
 		FullPass: ev.FullPass(), Memorised: len(memorised), Complexity: ev.Analysis.Complexity,
 		Uncovered: uncovered, Tokens: e.st.Tokens.Total(),
-		Repeated: rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
+		Repeated:   rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
+		SearchLeft: left, Rivals: rivals, Exhausted: e.exhausted(),
 	}, e.settings())
 	e.st.setCounters(d.Counters)
+	e.st.StallDetail = ""
+	if d.Counters.Stalled > 0 {
+		e.st.StallDetail = account
+	}
 	e.st.LastCandidate, e.st.LastKnown = rec.SHA256, ev.Total
 	ir := IterationRecord{Iteration: it, Judged: ev.judged(), Promoted: d.Promoted, Counted: d.Counted, Gate: d.Gate,
 		Uncovered: nonNil(uncovered), Memorised: nonNilRaw(memorised), Tokens: wres.Usage, Candidate: rec.File}
 	if d.Counters.Stalled > 0 {
 		ir.Repeats = it - d.Counters.Stalled
 	}
-	if err := e.decisionEvents(ctx, it, d, ev, len(memorised)); err != nil {
+	if err := e.decisionEvents(ctx, it, d, ev, len(memorised), rivalsWhy); err != nil {
 		return "", err
 	}
-	k := e.st.LastBatch + e.settings().BatchStep
-	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised, k)
+	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised)
 	e.commitRecord(ir)
 	if d.Stop != "" {
 		return d.Stop, nil
 	}
 	if d.Batch {
-		ok, err := e.acquire(ctx, k, task.SourceAgent)
+		added, ok, err := e.acquire(ctx, e.st.LastBatch+e.settings().BatchStep, task.SourceAgent)
 		if err != nil {
 			return "", err
 		}
 		if !ok {
 			return StopProposerFailed, nil
+		}
+		if added == 0 && e.exhausted() {
+			// The batch found nothing left: the candidate that earned it
+			// already passed every valid input.
+			return StopExhausted, nil
 		}
 	}
 	return "", e.event(ctx, EventIterationFinished, it, IterationFinished{e.checkpoint()})
@@ -146,8 +157,9 @@ func (e *engine) archive(ctx context.Context, it int, source []byte, ev Evaluati
 	})
 }
 
-// decisionEvents records what the gates decided and the promotion.
-func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int) error {
+// decisionEvents records what the gates decided and the promotion;
+// rivalsWhy is why the rivals gate held it (rivalCheck).
+func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int, rivalsWhy string) error {
 	var gates []Gate
 	switch {
 	case d.GateDecision == "rewrite":
@@ -161,6 +173,9 @@ func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Eval
 	case "coverage":
 		gates = append(gates, Gate{Gate: "coverage", Decision: d.GateDecision, Missing: d.Missing})
 	}
+	if d.Unverified {
+		gates = append(gates, Gate{Gate: "rivals", Decision: "not_counted", Candidate: e.st.LastCandidate, Reason: rivalsWhy})
+	}
 	for _, g := range gates {
 		if err := e.event(ctx, EventGate, it, g); err != nil {
 			return err
@@ -173,9 +188,9 @@ func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Eval
 }
 
 // nextFeedback is what the next session is told of this one's candidate:
-// its failures, or the gate's request, or the batch of k new examples it
-// earned.
-func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []string, memorised []jsonRaw, k int) *agent.Feedback {
+// its failures, or the gate's request; the batch it earned adds its own
+// message once granted (grant).
+func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []string, memorised []jsonRaw) *agent.Feedback {
 	shown := make([]string, len(memorised))
 	for i, m := range memorised {
 		shown[i] = task.MustCanonical(m)
@@ -184,6 +199,5 @@ func (e *engine) nextFeedback(it int, ev Evaluation, d Decision, messages []stri
 	if !d.Batch {
 		return e.feedback(it, ev, append(messages, notes...))
 	}
-	return &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total,
-		Messages: append(notes, fmt.Sprintf("the previous candidate passed all %d examples; %d new examples were added", ev.Total, k))}
+	return &agent.Feedback{Iteration: it, Passed: ev.Passed, Total: ev.Total, Messages: notes}
 }

@@ -93,8 +93,9 @@ func PendingFinal(events []Event) string {
 
 // ForkState is the starting state of a run forked from the recorded one:
 // its examples, candidates and counts (iterations, batches, promotions
-// carry on), with the consecutive-promotion count, the gates' counters and
-// the token spend starting afresh under the new run's settings.
+// carry on), with the consecutive-promotion count, the gates' counters,
+// the rival searches and the token spend starting afresh under the new
+// run's settings.
 func ForkState(events []Event) (*State, error) {
 	st, _, err := lastState(events, true)
 	if err != nil {
@@ -102,6 +103,8 @@ func ForkState(events []Event) (*State, error) {
 	}
 	st.Consecutive, st.MemoRewrites, st.ComplexityStrikes = 0, 0, 0
 	st.CoverageKey, st.CoverageBatches = "", 0
+	// The fork's agent searched no rivals yet.
+	st.RivalsFor, st.RivalsWhy, st.StallDetail = "", "", ""
 	st.Tokens = task.Usage{}
 	st.Seq = 0
 	return st, nil

@@ -86,6 +86,7 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 			r.Resume(e.st.AgentWrites, e.st.AgentProposes)
 		}
 	}
+	e.openDomain()
 	if spec.Resume != nil && !spec.Fork {
 		runErr = e.event(ctx, EventRunResumed, e.st.Iteration, RunResumed{Known: len(e.st.Examples), Iteration: e.st.Iteration})
 	} else {
@@ -134,6 +135,9 @@ type engine struct {
 	// rejections are the reasons of the last proposal that failed every
 	// attempt.
 	rejections []string
+	// dom lists the task's valid inputs when they are known to be few
+	// (Deps.Domain); nil otherwise.
+	dom *finiteDomain
 	// repeats is the progress output's count of sessions not printed
 	// because they repeated the one before (a stall).
 	repeats progressRepeats
@@ -166,7 +170,7 @@ func (e *engine) settings() Settings { return e.spec.Settings }
 func (e *engine) loop(ctx context.Context) (string, error) {
 	s := e.settings()
 	if !e.st.InitialDone {
-		ok, err := e.acquire(ctx, s.InitialBatch, task.SourceInitial)
+		_, ok, err := e.acquire(ctx, s.InitialBatch, task.SourceInitial)
 		if err != nil {
 			return "", err
 		}
@@ -397,9 +401,13 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 	if stop == StopProposerFailed {
 		res.Rejections = e.rejections
 	}
+	res.Domain = e.domainSummary()
 	res.ProposalFallbacks = e.st.Fallbacks
 	var ferr error
-	stopData := Stop{Reason: stop, Error: res.Error, Rejections: res.Rejections, Checkpoint: e.checkpoint()}
+	if stop == StopStalled {
+		res.StopDetail = e.st.StallDetail
+	}
+	stopData := Stop{Reason: stop, Detail: res.StopDetail, Error: res.Error, Rejections: res.Rejections, Checkpoint: e.checkpoint()}
 	if err := e.event(ctx, EventStop, e.st.Iteration, stopData); err != nil {
 		ferr = err
 	}
@@ -416,6 +424,9 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 		res.FinalScore = bestEval.Score()
 		res.FinalAccuracy = bestEval.Accuracy()
 		res.FinalKnown = bestEval.Total
+		// Every valid input is an observed example: a program that passes
+		// them all is right on the whole domain.
+		res.VerifiedExhaustively = stop == StopExhausted && res.FinalKnown == res.KnownExamples && bestEval.Passed == bestEval.Total
 		if err := e.event(ctx, EventFinal, e.st.Iteration, Final{
 			Candidate: best.File, Iteration: best.Iteration, Score: res.FinalScore,
 			Accuracy: res.FinalAccuracy, Known: res.FinalKnown, SHA256: best.SHA256,

@@ -43,6 +43,21 @@ type State struct {
 	LastCandidate string `json:"last_candidate,omitempty"`
 	LastKnown     int    `json:"last_known,omitempty"`
 	Stalled       int    `json:"stalled,omitempty"`
+	// RivalsFor is the candidate (sha256) whose rivals the last batch's
+	// proposal was chosen to split (RivalSearcher agents; "" for none,
+	// rivalsRandomBatch after a batch the agent had no part in), and
+	// RivalsWhy, when that batch cannot verify it, why not (rivalCheck).
+	RivalsFor string `json:"rivals_for,omitempty"`
+	RivalsWhy string `json:"rivals_why,omitempty"`
+	// StallDetail is the agent's account of its search when the last
+	// session repeated the one before with nothing left to try.
+	StallDetail string `json:"stall_detail,omitempty"`
+	// Invalid are the inputs of the task's finite domain the hidden
+	// program rejected (canonical JSON): they are not among those left.
+	Invalid []string `json:"invalid,omitempty"`
+	// GeneratorDone: the generator gave fewer inputs than asked, so every
+	// input it can make has been observed; it is not asked again.
+	GeneratorDone bool `json:"generator_done,omitempty"`
 }
 
 func (s *State) inputs() []jsonRaw {

@@ -26,6 +26,10 @@ const (
 	// StopStalled: Settings.StallLimit consecutive sessions changed nothing
 	// (the same candidate on the same examples); an extension of the spec.
 	StopStalled = "stalled"
+	// StopExhausted: every valid input of the task's finite domain was
+	// observed and the candidate passed them all: nothing is left to ask,
+	// and the program is verified on the whole domain.
+	StopExhausted = "exhausted"
 )
 
 // Resumable reports whether a run that stopped for reason can be continued
@@ -133,8 +137,30 @@ type Hook interface {
 
 // InputSource is the task's random_inputs generator, independent of the agent.
 type InputSource interface {
+	// Generate returns at most k inputs, none in exclude nor repeated:
+	// fewer only when no more exist, which tells the run that every input
+	// the generator can make has been observed.
 	Generate(ctx context.Context, k int, exclude []json.RawMessage, seed int64) ([]json.RawMessage, error)
+	// Name names the generator in errors (its file, or its factory).
+	Name() string
 }
+
+// Domain knows a task's valid inputs when they are few enough to list (an
+// integer within task.domain, say, or what a description bounds in every
+// part). The run consults it once, when it starts: a batch then takes
+// every input left when no more are left than it asks for, and a run
+// whose every valid input was observed ends with stop reason exhausted.
+type Domain interface {
+	// Inputs lists every valid input of the task when they are known to
+	// be at most max, and says where that is known from (task.domain,
+	// task.input_constraints); ok is false when they may be more.
+	Inputs(max int) (inputs []json.RawMessage, from string, ok bool)
+}
+
+// DomainLimit is the most inputs a run asks a Domain to list: a domain
+// larger than that could not be exhausted within a run's iterations
+// anyway (50 batches growing by 2 hold 2,550 inputs).
+const DomainLimit = 10_000
 
 // Archive keeps every candidate (candidates.Archive).
 type Archive interface {
@@ -156,6 +182,8 @@ type Deps struct {
 	Evaluator Evaluator
 	// Random is nil when the task has no random_inputs generator.
 	Random InputSource
+	// Domain is nil when nothing says the task's inputs are few.
+	Domain Domain
 	// Hook is nil when the task has no evaluation of its own.
 	Hook    Hook
 	Archive Archive
@@ -233,9 +261,12 @@ type Result struct {
 	// Stamp names result.json's format (Format) and the reconstruct that
 	// wrote it.
 	stamp.Stamp
-	RunID         string `json:"run_id"`
-	Task          string `json:"task"`
-	StopReason    string `json:"stop_reason"`
+	RunID      string `json:"run_id"`
+	Task       string `json:"task"`
+	StopReason string `json:"stop_reason"`
+	// StopDetail is the agent's account of a stall (Searcher agents): what
+	// its search tried and what ended it.
+	StopDetail    string `json:"stop_detail,omitempty"`
 	Error         string `json:"error,omitempty"`
 	Iterations    int    `json:"iterations"`
 	Promotions    int    `json:"promotions"`
@@ -257,10 +288,17 @@ type Result struct {
 	// FinalKnown is how many examples FinalScore and FinalAccuracy were
 	// measured on: KnownExamples, unless the sandbox could not re-score the
 	// archive at the end and the archived evaluation was used.
-	FinalKnown             int        `json:"final_known"`
-	CoverageUncoveredAtEnd []string   `json:"coverage_uncovered_at_end"`
-	Tokens                 task.Usage `json:"tokens"`
-	Settings               Settings   `json:"settings"`
+	FinalKnown int `json:"final_known"`
+	// VerifiedExhaustively: the run ended exhausted and its final program
+	// passes every observed example, which are every valid input of the
+	// task's finite domain: it is right on the whole domain.
+	VerifiedExhaustively bool `json:"verified_exhaustively"`
+	// Domain is what the run knew of its task's finite domain; nil when
+	// its inputs were not known to be few.
+	Domain                 *FiniteDomain `json:"domain,omitempty"`
+	CoverageUncoveredAtEnd []string      `json:"coverage_uncovered_at_end"`
+	Tokens                 task.Usage    `json:"tokens"`
+	Settings               Settings      `json:"settings"`
 	// Origins says where the settings whose default depends on the task
 	// (random_share, coverage_gate) came from, by key
 	// (workflow.random_share): "default", "default for a task with a
@@ -270,6 +308,25 @@ type Result struct {
 	StartedAt   time.Time         `json:"started_at"`
 	FinishedAt  time.Time         `json:"finished_at"`
 	WallSeconds float64           `json:"wall_seconds"`
+}
+
+// DomainFromGenerator is FiniteDomain.From for a domain known from the
+// task's generator: it gave fewer inputs than asked, having no more.
+const DomainFromGenerator = "random_inputs"
+
+// FiniteDomain is what a run knew of its task's finite domain.
+type FiniteDomain struct {
+	// From says how the domain is known: task.domain, the description
+	// (task.input_constraints), or random_inputs (the generator gave
+	// fewer inputs than asked: it had no more).
+	From string `json:"from"`
+	// Inputs counts its valid inputs: those listed but the ones the hidden
+	// program rejected (for random_inputs, the inputs observed).
+	Inputs int `json:"inputs"`
+	// Left counts those not observed yet; 0 once the domain is exhausted.
+	Left int `json:"left"`
+	// Rejected counts the listed inputs the hidden program rejected.
+	Rejected int `json:"rejected,omitempty"`
 }
 
 // MarshalJSON writes examples as [input, output, source] triples.

@@ -87,10 +87,28 @@ type Agent struct {
 	last *session
 	// stuck is the search of the latest session that found nothing
 	// before its clock ran out, kept to go on with while the examples do
-	// not change (stuckKey); stuckP is its problem.
-	stuck    solver
-	stuckP   *dsl.Problem
-	stuckKey string
+	// not change (stuckKey); stuckP is its problem, stuckEvaluated the
+	// programs its calls evaluated so far (a solver counts them all).
+	stuck          solver
+	stuckP         *dsl.Problem
+	stuckEvaluated int64
+	stuckKey       string
+	// written is the session whose program the last Write wrote (nil for
+	// a program no search made) and writtenSHA the digest of that
+	// candidate.py: the candidate the next proposal's rivals are
+	// searched for (verify.go).
+	written    *session
+	writtenSHA string
+	// reports are the rival searches of the latest proposals, by
+	// proposal (reportOrder, oldest first).
+	reports     map[string]agent.RivalReport
+	reportOrder []string
+	// programs counts the programs the run's sessions evaluated (the
+	// run's budget with MaxPrograms); left and account are what the last
+	// session's search left (searchleft.go).
+	programs int64
+	left     bool
+	account  string
 }
 
 // session is what a Write on one example set found.
@@ -199,19 +217,19 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	var s *session
 	failedOwn := prev != nil && req.Feedback != nil && req.Feedback.Passed < req.Feedback.Total && prev.result.solved
 	a.mu.Lock()
-	stuck, stuckP := a.stuck, a.stuckP
+	stuck, stuckP, stuckEvaluated := a.stuck, a.stuckP, a.stuckEvaluated
 	if a.stuckKey != key {
 		// New evidence: the stuck search is of no further use.
 		stuck, a.stuck = nil, nil
 	}
 	a.mu.Unlock()
 	switch {
-	case prev != nil && stuck != nil && a.runTimeLeft():
+	case prev != nil && stuck != nil && a.runBudgetLeft():
 		// Nothing fitted these examples before the clock ran out: the
 		// session goes on with that search (the level it was cut in, then
 		// larger sizes) instead of returning the same partial program.
 		var err error
-		if s, err = a.goOn(ctx, stuck, stuckP, prev, len(req.Examples)); err != nil {
+		if s, err = a.goOn(ctx, stuck, stuckP, stuckEvaluated, prev, len(req.Examples)); err != nil {
 			return agent.WriteResult{}, err
 		}
 		if s.result.solved {
@@ -221,11 +239,17 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		a.mu.Lock()
 		a.sessions[key] = s
+		kept := a.stuck
 		a.mu.Unlock()
+		a.setLeft(s, kept, len(req.Examples))
 	case prev != nil && !failedOwn:
 		// The same evidence was searched already: the result cannot change.
 		s = prev
 		fmt.Fprintf(&notes, "Same %d examples as an earlier session: reusing its search (no new evidence).\n", len(req.Examples))
+		a.setLeft(s, stuck, len(req.Examples))
+		if _, account := a.SearchLeft(); account != "" {
+			notes.WriteString("The search has nothing left to try on these examples: " + account + ".\n")
+		}
 	default:
 		p, err := newProblem(req.Task, req.Examples)
 		if err != nil {
@@ -239,6 +263,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			if werr := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); werr != nil {
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", werr)
 			}
+			a.wrote(nil, src)
+			a.setUnsupported(err)
 			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote the best constant program."}, nil
 		}
 		skip := map[string]bool{}
@@ -254,6 +280,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				a.mu.Lock()
 				a.sessions[key] = s
 				a.mu.Unlock()
+				a.setLeft(s, nil, len(req.Examples))
 				break
 			}
 		}
@@ -271,9 +298,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		spec.skip = skip
 		sr := plan(p, spec, 0)
 		res := sr.solve(budgetOf(spec))
-		relaxed := false
 		if !res.solved && ctx.Err() == nil && p.RelaxLabels() {
-			relaxed = true
 			spec := a.spec(ctx, minSessionTime, 20)
 			spec.skip = skip
 			r := search(p, spec)
@@ -290,11 +315,16 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		res.skipped = skip
 		s = &session{result: res, spent: time.Since(start)}
-		a.mu.Lock()
-		a.searched += s.spent
-		if !relaxed && sr.resumable() {
-			a.stuck, a.stuckP, a.stuckKey = sr, p, key
+		a.spend(s.spent, res.evaluated)
+		var kept solver
+		if !res.solved && sr.resumable() {
+			// Also after a relaxed search that found nothing: the next
+			// session on these examples goes on with sr (which reads the
+			// outputs as categories too from now on).
+			kept = sr
 		}
+		a.mu.Lock()
+		a.stuck, a.stuckP, a.stuckEvaluated, a.stuckKey = kept, p, res.evaluated, key
 		a.mu.Unlock()
 		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: roundFor(p, res.best), Nullable: p.Nullable}
 		s.types = p.B.Types
@@ -305,6 +335,10 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			a.last = s
 		}
 		a.mu.Unlock()
+		a.setLeft(s, kept, len(req.Examples))
+		if _, account := a.SearchLeft(); account != "" {
+			notes.WriteString("The search has nothing left to try on these examples: " + account + ".\n")
+		}
 	}
 	notes.WriteString(s.notes)
 	for _, m := range msgs(req.Feedback) {
@@ -329,6 +363,11 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	if err := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
+	if s.prog.Root == nil {
+		a.wrote(nil, src)
+	} else {
+		a.wrote(s, src)
+	}
 	a.log.Debug("write", zap.Int("examples", len(req.Examples)), zap.Bool("solved", s.result.solved),
 		zap.Int64("evaluated", s.result.evaluated), zap.Duration("spent", s.spent))
 	return agent.WriteResult{Notes: notes.String()}, nil
@@ -337,7 +376,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 // goOn continues a stuck search of p with the session's time and returns the
 // session it makes; the stuck search is dropped once it found a program,
 // ran out of sizes or was cancelled.
-func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, prev *session, n int) (*session, error) {
+func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, before int64, prev *session, n int) (*session, error) {
 	start := time.Now()
 	spec := a.spec(ctx, a.sessionLimit(), 1)
 	res := sr.solve(budgetOf(spec))
@@ -352,9 +391,10 @@ func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, prev *sessi
 	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
 	s.prog.Root, s.prog.Round = res.best, roundFor(p, res.best)
 	s.notes = describe(res, n, s.spent)
+	a.spend(spent, res.evaluated-before)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.searched += spent
+	a.stuckEvaluated = res.evaluated
 	if res.solved {
 		a.last = s
 	}

@@ -30,16 +30,22 @@
 // The agent:
 //   - agent.go: Agent, Options and Write (one search per new set of
 //     examples, going on with a search that found nothing while the
-//     examples stay the same and the run's time lasts, the notes, the
-//     constant program written when the DSL cannot express the task).
+//     examples stay the same and the run's budget lasts, the notes, the
+//     constant program written when the DSL cannot express the task);
+//     searchleft.go whether the last search has strategies left and, when
+//     not, what it tried (workflow.Searcher).
 //     A cancelled context stops a session within milliseconds and writes
 //     nothing; Options.MaxPrograms bounds searches by programs instead of
 //     time, so that a loaded machine finds the same programs.
-//   - propose.go: Propose, choosing inputs that split the programs still
-//     consistent, then inputs covering missing categories.
+//   - propose.go: Propose, choosing inputs that split the candidate from
+//     its rivals, then probes, then inputs that split the programs still
+//     consistent, then inputs covering missing categories; probes.go the
+//     inputs built to probe the candidate in the pool.
 //   - rivals.go: the programs a proposal tells apart: every program
 //     consistent with the examples up to two sizes past the smallest, and
-//     their near misses.
+//     their near misses (the candidate's too).
+//   - verify.go: the candidate the last Write wrote, its rivals split by
+//     a proposal and the report of it (workflow.RivalSearcher).
 //
 // The problem of a task:
 //   - problem.go: a Write request as the enumerator sees it: how inputs

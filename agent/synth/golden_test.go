@@ -522,7 +522,7 @@ func goldenPropose(t *testing.T, w *strings.Builder) {
 			for _, in := range res.Inputs {
 				ins = append(ins, string(in))
 			}
-			fmt.Fprintf(w, "attempt %d: %s\n", req.Attempt, strings.Join(ins, " "))
+			fmt.Fprintf(w, "attempt %d: %s%s\n", req.Attempt, strings.Join(ins, " "), allLeftMark(res))
 			if gp.reject == "" || req.Attempt == 3 || len(res.Inputs) == 0 {
 				break
 			}
@@ -540,7 +540,16 @@ func goldenPropose(t *testing.T, w *strings.Builder) {
 			for _, in := range res.Inputs {
 				ins = append(ins, string(in))
 			}
-			fmt.Fprintf(w, "later: %s\n", strings.Join(ins, " "))
+			fmt.Fprintf(w, "later: %s%s\n", strings.Join(ins, " "), allLeftMark(res))
 		}
 	}
+}
+
+// allLeftMark marks a proposal of fewer inputs than asked, every fresh one
+// the synthesizer found.
+func allLeftMark(res agent.ProposeResult) string {
+	if res.AllLeft {
+		return " (all left)"
+	}
+	return ""
 }

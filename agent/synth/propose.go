@@ -3,8 +3,10 @@ package synth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,9 +23,11 @@ import (
 // of Options.MaxPrograms), and at most Options.ProposeTimeLimit.
 const proposeShare = 5
 
-// Propose chooses exactly req.K new inputs: those on which the programs
-// still consistent with the examples disagree most, then inputs covering
-// the missing categories, then diverse random inputs.
+// Propose chooses req.K new inputs: those on which the programs still
+// consistent with the examples disagree most, then inputs covering the
+// missing categories, then diverse random inputs. When fewer fresh inputs
+// can be found (a small domain running out), it proposes every one it
+// found, marked AllLeft; none at all is an error.
 func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.ProposeResult, error) {
 	if err := ctx.Err(); err != nil {
 		return agent.ProposeResult{}, fmt.Errorf("synth propose: %w", err)
@@ -74,19 +78,24 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		lim.MinLen, lim.MaxLen = a, c
 	}
 	g := &inputs.Generator{Rand: rng, Shape: shape, Limits: lim}
-	pool := a.pool(g, req, seen, inputs.Observe(observed, tp, l).Admissible)
+	built := a.probes(req, probeRand(req, a.opts.Seed), tupleInput(shape, tp), lim.MaxLen)
+	pool, probes := a.pool(g, req, seen, inputs.Observe(observed, tp, l).Admissible, built, l)
 	if len(pool) < req.K {
 		// The kind's generator is exhausted: mutations of the observed
 		// inputs and the description's template may still find fresh ones.
+		// Else the proposal is every fresh input left.
 		res, err := a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
-		if err != nil {
-			return agent.ProposeResult{}, fmt.Errorf("synth propose: %d fresh %s inputs within %v, and no other source: %w", len(pool), shape, lim, err)
+		switch {
+		case err == nil && (!res.AllLeft || len(res.Inputs) >= len(pool)):
+			return res, nil
+		case len(pool) == 0 && err != nil:
+			return agent.ProposeResult{}, fmt.Errorf("synth propose: no fresh %s input within %v, and no other source: %w", shape, lim, err)
 		}
-		return res, nil
 	}
 	var chosen []int
+	var split *rivalSplit
 	if len(req.Examples) > 0 && berr == nil {
-		chosen = a.distinguishing(ctx, req, pool, distinguishingRoom(req), rng)
+		chosen, split = a.distinguishing(ctx, req, pool, probes, distinguishingRoom(req), rng)
 	} else {
 		// No evidence yet: informative inputs, not tiny ones.
 		idx := rng.Perm(len(pool))
@@ -99,18 +108,20 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 		}
 	}
 	chosen = fill(chosen, pool, req, rng)
-	if len(chosen) < req.K {
-		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be generated", len(chosen), req.K)
-	}
-	out := make([]json.RawMessage, 0, req.K)
+	n := min(req.K, len(chosen))
+	out := make([]json.RawMessage, 0, n)
 	last := map[string]string{}
-	for _, i := range chosen[:req.K] {
+	for _, i := range chosen[:n] {
 		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = originKind
+		if probes[i] != "" {
+			last[task.MustCanonical(raw)] = originProbe + string(probes[i])
+		}
 	}
 	a.remember(l, last)
-	return agent.ProposeResult{Inputs: out}, nil
+	a.reportRivals(split, out, chosen[:n], probes)
+	return agent.ProposeResult{Inputs: out, AllLeft: n < req.K}, nil
 }
 
 // originKind marks inputs drawn by the kind's generator.
@@ -198,12 +209,26 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			}
 		}
 	}
-	if len(pool) < req.K {
-		return agent.ProposeResult{}, fmt.Errorf("synth propose: only %d fresh inputs of the %d asked could be drawn from the description and the observed inputs", len(pool), req.K)
+	shape := ""
+	if b, err := newBinding(req.Task, observed); err == nil {
+		shape = b.Shape
+	}
+	for _, bt := range a.probes(req, probeRand(req, a.opts.Seed), tupleInput(shape, tp), 0) {
+		if !l.Banned[originProbe+string(bt.Probe)] && o.Admissible(bt.Input) {
+			add(bt.Input, originProbe+string(bt.Probe))
+		}
+	}
+	if len(pool) == 0 {
+		return agent.ProposeResult{}, errors.New("synth propose: no fresh input could be drawn from the description and the observed inputs")
+	}
+	probes := make([]inputs.Probe, len(pool))
+	for i, from := range origin {
+		probes[i] = probeOf(from)
 	}
 	var chosen []int
+	var split *rivalSplit
 	if bound && len(req.Examples) > 0 {
-		chosen = a.distinguishing(ctx, req, pool, distinguishingRoom(req), rng)
+		chosen, split = a.distinguishing(ctx, req, pool, probes, distinguishingRoom(req), rng)
 	}
 	if req.Task.Kind != task.KindOther {
 		// Kinds with coverage categories: cover the missing ones, then
@@ -237,15 +262,18 @@ func (a *Agent) proposeStructured(ctx context.Context, req agent.ProposeRequest,
 			chosen = append(chosen, i)
 		}
 	}
-	out := make([]json.RawMessage, 0, req.K)
+	// Fewer fresh inputs than asked: the proposal is every one of them.
+	n := min(req.K, len(chosen))
+	out := make([]json.RawMessage, 0, n)
 	last := map[string]string{}
-	for _, i := range chosen[:req.K] {
+	for _, i := range chosen[:n] {
 		raw := inputs.Encode(pool[i])
 		out = append(out, raw)
 		last[task.MustCanonical(raw)] = origin[i]
 	}
 	a.remember(l, last)
-	return agent.ProposeResult{Inputs: out}, nil
+	a.reportRivals(split, out, chosen[:n], probes)
+	return agent.ProposeResult{Inputs: out, AllLeft: n < req.K}, nil
 }
 
 func kindShape(k task.Kind) string {
@@ -256,11 +284,14 @@ func kindShape(k task.Kind) string {
 	return "pairs"
 }
 
-// pool generates fresh candidate inputs: edge cases first, then random.
-func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool) []any {
-	var out []any
+// pool generates fresh candidate inputs: edge cases first, witnesses of
+// the missing categories, the probes built (and not banned by a
+// rejection), an input of every category of the kind, near misses of the
+// observed strings, then random ones. probes[i] names the probe that
+// built pool[i] ("" for the others).
+func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[string]bool, admissible func(any) bool, built []inputs.Built, l *inputs.Lesson) (out []any, probes []inputs.Probe) {
 	local := map[string]bool{}
-	addIn := func(v any) {
+	addAs := func(v any, p inputs.Probe) {
 		raw := inputs.Encode(v)
 		if raw == nil || !inputs.Within(v, g.Limits, g.Shape) || !admissible(v) {
 			return
@@ -271,7 +302,9 @@ func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[str
 		}
 		local[c] = true
 		out = append(out, v)
+		probes = append(probes, p)
 	}
+	addIn := func(v any) { addAs(v, "") }
 	for _, e := range g.Edges() {
 		addIn(e)
 	}
@@ -282,16 +315,40 @@ func (a *Agent) pool(g *inputs.Generator, req agent.ProposeRequest, seen map[str
 			addIn(w)
 		}
 	}
+	for _, b := range built {
+		if !l.Banned[originProbe+string(b.Probe)] {
+			addAs(b.Input, b.Probe)
+		}
+	}
+	if len(req.Examples) > 0 {
+		dom := req.Domain
+		if dom == nil {
+			dom = req.Task.Domain
+		}
+		// With a generator of their own, so that the random inputs stay
+		// those drawn without.
+		gc := *g
+		gc.Rand = probeRand(req, a.opts.Seed+1)
+		for _, v := range gc.Covering(req.Task.Kind, dom, task.Categories(req.Task.Kind, dom), categoryTries) {
+			addAs(v, inputs.ProbeCategory)
+		}
+	}
 	// Near misses of the observed strings: programs that agree on every
 	// observed input often part on one character changed.
 	for _, v := range g.NearMisses(nearMissSources(req.Examples)) {
 		addIn(v)
 	}
+	// As many random inputs as without the probes.
 	want := 48 + 3*req.K
+	for _, p := range probes {
+		if p != "" {
+			want++
+		}
+	}
 	for tries := 0; len(out) < want && tries < 40*want; tries++ {
 		addIn(g.Draw())
 	}
-	return out
+	return out, probes
 }
 
 // nearMissSources picks the observed inputs whose near misses the pool
@@ -327,28 +384,32 @@ func nearMissSources(exs []task.Example) []any {
 }
 
 // distinguishing enumerates programs consistent with the examples, keeping
-// apart those that differ on the pool, and greedily picks pool inputs that
-// split the most pairs of surviving programs.
-func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, pool []any, room int, rng *rand.Rand) []int {
+// apart those that differ on the pool, and picks up to room pool inputs:
+// first, greedily, those that split the most rivals from the candidate the
+// last Write wrote, until every rival is split; then half of the room left
+// to the pool's probes (withProbes); then those that split the most pairs
+// of surviving programs. The split it returns (nil without a candidate to
+// report on) says which rivals the chosen inputs split.
+func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, pool []any, probes []inputs.Probe, room int, rng *rand.Rand) ([]int, *rivalSplit) {
 	p, err := newProblem(req.Task, req.Examples)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	a.opts.Shared.defaults()
 	var extra [][]any
 	var idx []int
+	extraOf := map[int]int{}
 	for i, v := range pool {
 		env, err := p.B.Env(inputs.RoundTrip(v))
 		if err != nil {
 			continue
 		}
+		extraOf[i] = len(extra)
 		extra = append(extra, env)
 		idx = append(idx, i)
 	}
-	surv := a.rivals(ctx, p, extra)
-	if len(surv) < 2 {
-		return nil
-	}
+	cand, sha := a.candidateOn(p)
+	surv := a.rivals(ctx, p, extra, cand)
 	nObs := len(p.Envs)
 	// keys[j][s] is survivor s's output class on pool input j.
 	keys := make([][]dsl.Hasher, len(extra))
@@ -358,37 +419,59 @@ func (a *Agent) distinguishing(ctx context.Context, req agent.ProposeRequest, po
 			keys[j][s] = dsl.FnvOffset.Value(p.Rounded(e.Values()[nObs+j]))
 		}
 	}
-	class := make([]int, len(surv)) // current partition of survivors
-	var chosen []int
-	used := map[int]bool{}
+	var rs *rivalSplit
+	if cand != nil {
+		rs = &rivalSplit{p: p, surv: surv, keys: keys, sha: sha, extraOf: extraOf, cancelled: ctx.Err() != nil}
+		rs.cand = make([]dsl.Hasher, len(extra))
+		for j, env := range extra {
+			rs.cand[j] = dsl.FnvOffset.Value(p.Rounded(dsl.EvalSafe(cand, env)))
+		}
+	}
 	order := rng.Perm(len(extra))
-	for len(chosen) < room {
-		best, bestScore := -1, 0
-		for _, j := range order {
-			if used[j] {
-				continue
-			}
-			score := splitPairs(class, keys[j])
-			if score > bestScore {
-				best, bestScore = j, score
-			}
+	var chosen []int
+	class := make([]int, len(surv)) // current partition of survivors
+	used := map[int]bool{}
+	take := func(i int) {
+		chosen = append(chosen, i)
+		j, ok := extraOf[i]
+		if !ok {
+			return
 		}
-		if best < 0 {
-			break
-		}
-		used[best] = true
-		chosen = append(chosen, idx[best])
-		// Refine the partition.
+		used[j] = true
 		ids := map[[2]uint64]int{}
 		for s := range class {
-			k := [2]uint64{uint64(class[s]), uint64(keys[best][s])}
+			k := [2]uint64{uint64(class[s]), uint64(keys[j][s])}
 			if _, ok := ids[k]; !ok {
 				ids[k] = len(ids)
 			}
 			class[s] = ids[k]
 		}
 	}
-	return chosen
+	if rs != nil {
+		for _, j := range rs.splitCandidate(room, order) {
+			take(idx[j])
+		}
+	}
+	n := len(chosen)
+	for _, i := range withProbes(slices.Clone(chosen), probes, (room-n+1)/2, inputs.Shown(probeSources(req.Examples), tupleInput(p.B.Shape, inputs.TemplateOf(req.Task))))[n:] {
+		take(i)
+	}
+	for len(chosen) < room && len(surv) >= 2 {
+		best, bestScore := -1, 0
+		for _, j := range order {
+			if used[j] {
+				continue
+			}
+			if score := splitPairs(class, keys[j]); score > bestScore {
+				best, bestScore = j, score
+			}
+		}
+		if best < 0 {
+			break
+		}
+		take(idx[best])
+	}
+	return chosen, rs
 }
 
 // distinguishingRoom is how many of a batch's inputs may be chosen to split

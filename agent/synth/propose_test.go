@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -502,5 +503,72 @@ func TestNearMissSources(t *testing.T) {
 	want := []any{"ef", "racecar", "gh", "abba", "kl", "mn"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+// With fewer fresh inputs left than asked, the proposal is every one of
+// them, marked AllLeft; with none left, it is an error. With enough left,
+// it is exactly the K asked for.
+func TestProposeTakesWhatIsLeft(t *testing.T) {
+	tk := task.Task{Name: "small", Kind: task.KindInt, FunctionName: "solve", InputType: "an integer",
+		InputConstraints: "one integer between 0 and 9", Domain: &task.Domain{Lo: 0, Hi: 9}}
+	examples := func(xs ...int) []task.Example {
+		var out []task.Example
+		for _, x := range xs {
+			out = append(out, task.Example{Input: json.RawMessage(fmt.Sprint(x)), Output: json.RawMessage(fmt.Sprint(x * x)), Source: task.SourceAgent})
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		observed []task.Example
+		k        int
+		want     []string // sorted; nil: any k fresh inputs
+		allLeft  bool
+		err      bool
+	}{
+		{name: "enough left", observed: examples(0, 1), k: 4},
+		{name: "four left of six asked", observed: examples(0, 1, 2, 3, 5, 8), k: 6, want: []string{"4", "6", "7", "9"}, allLeft: true},
+		{name: "exactly as many left", observed: examples(0, 1, 2, 3, 5, 8), k: 4, want: []string{"4", "6", "7", "9"}},
+		{name: "none left", observed: examples(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), k: 2, err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := New(Options{Shared: testShared, Seed: 5, MaxPrograms: testPrograms})
+			res, err := a.Propose(context.Background(), agent.ProposeRequest{Task: tk, K: tt.k, Examples: tt.observed, Attempt: 1})
+			if tt.err {
+				if err == nil {
+					t.Fatalf("Propose = %s, want an error", res.Inputs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := tt.k
+			if tt.want != nil {
+				n = len(tt.want)
+			}
+			observed := map[string]bool{}
+			for _, ex := range tt.observed {
+				observed[task.MustCanonical(ex.Input)] = true
+			}
+			if reason := workflow.ValidateProposal(res.Inputs, n, observed, tk.Domain); reason != "" {
+				t.Fatalf("proposal %s: %s", res.Inputs, reason)
+			}
+			if res.AllLeft != tt.allLeft {
+				t.Errorf("AllLeft %v, want %v", res.AllLeft, tt.allLeft)
+			}
+			if tt.want != nil {
+				var got []string
+				for _, in := range res.Inputs {
+					got = append(got, task.MustCanonical(in))
+				}
+				sort.Strings(got)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("inputs (-want +got):\n%s", diff)
+				}
+			}
+		})
 	}
 }

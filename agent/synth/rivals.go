@@ -27,19 +27,52 @@ const maxRivals = 4 * maxSurvivors
 // p's binding): any two of them disagree on some candidate. The search
 // gets a proposeShare-th of the session's time (at most
 // Options.ProposeTimeLimit), or of Options.MaxPrograms, and stops with ctx.
-func (a *Agent) rivals(ctx context.Context, p *dsl.Problem, extra [][]any) []*dsl.Entry {
+// When cand, the candidate the proposal tests, is not among them (a
+// strategy found it, beyond the short search's sizes), its own near
+// misses are rivals too: programs of its size one change away.
+func (a *Agent) rivals(ctx context.Context, p *dsl.Problem, extra [][]any, cand *dsl.Node) []*dsl.Entry {
 	limit := a.proposeLimit()
 	spec := a.spec(ctx, limit, proposeShare)
 	spec.extra, spec.collect, spec.beyond, spec.keep = extra, true, rivalSteps, maxRivals
 	surv := search(p, spec).survivors
 	// The near misses get a quarter of the search's time more (with
 	// Options.MaxPrograms, only their count bounds them).
-	var deadline time.Time
-	if a.opts.MaxPrograms <= 0 {
-		deadline = time.Now().Add(limit / 4)
+	bounds := func() neighbourBounds {
+		var deadline time.Time
+		if a.opts.MaxPrograms <= 0 {
+			deadline = time.Now().Add(limit / 4)
+		}
+		lams, _ := a.opts.Shared.lambdasFor(p.Mined, ctx.Done())
+		return neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()}
 	}
-	lams, _ := a.opts.Shared.lambdasFor(p.Mined, ctx.Done())
-	return withNeighbours(p, surv, extra, neighbourBounds{lams: lams, consts: topConsts(p), deadline: deadline, done: ctx.Done()})
+	surv = withNeighbours(p, surv, extra, bounds())
+	if cand == nil || len(surv) >= maxRivals || slices.ContainsFunc(surv, func(e *dsl.Entry) bool { return e.N.String() == cand.String() }) {
+		return surv
+	}
+	envs := append(append([][]any{}, p.Envs...), extra...)
+	vals, ok := consistentOn(p, cand, envs)
+	if !ok {
+		return surv
+	}
+	// The candidate's near misses that part from every rival on the pool.
+	key := func(vals []any) dsl.Hasher {
+		h := dsl.FnvOffset
+		for _, v := range vals[len(p.Envs):] {
+			h = h.Value(p.Rounded(v))
+		}
+		return h
+	}
+	seen := map[dsl.Hasher]bool{}
+	for _, e := range surv {
+		seen[key(e.Values())] = true
+	}
+	for _, e := range withNeighbours(p, []*dsl.Entry{{N: cand, BoxedVals: vals}}, extra, bounds())[1:] {
+		if k := key(e.Values()); !seen[k] && len(surv) < maxRivals {
+			seen[k] = true
+			surv = append(surv, e)
+		}
+	}
+	return surv
 }
 
 // proposeLimit is the search time of a proposal's rivals: a

@@ -222,8 +222,12 @@ def _positional(fn):
 # given the observed inputs (the contract's random_inputs(k, exclude)).
 _RNG_NAMES = ("rng", "random", "rand", "generator", "r")
 
-# How many times random_inputs is asked again for the inputs it repeated.
+# How many calls in a row that bring no fresh input make random_inputs
+# done: it has no more.
 GENERATE_ROUNDS = 8
+
+# The most inputs one call asks for when the calls before brought too few.
+GENERATE_MAX_DRAW = 256
 
 
 def _key(v):
@@ -234,10 +238,14 @@ def _key(v):
 
 
 def reconstruct_generate(k, exclude, rng):
-    """k fresh inputs of the task's random_inputs, called as
+    """At most k fresh inputs of the task's random_inputs, called as
     random_inputs(k, exclude, rng), (k, exclude), (k, rng) or (k) by its
-    parameters. Inputs that repeat an observed one or each other are dropped
-    and it is asked again for the rest, at most GENERATE_ROUNDS times."""
+    parameters. Inputs that repeat an observed one or each other are
+    dropped and it is asked again for the rest, for twice as many after
+    each call that brought nothing fresh (a generator that cannot see the
+    observed inputs draws them again and again from a small domain). After
+    GENERATE_ROUNDS such calls in a row it has no more: the inputs found so
+    far, fewer than k, say so to the run."""
     fn = _callable("random_inputs")
     names, var = _positional(fn)
     if names is None or var or len(names) >= 3:
@@ -254,22 +262,23 @@ def reconstruct_generate(k, exclude, rng):
     exclude = list(exclude)
     seen = {_key(x) for x in exclude}
     out = []
-    for _ in range(GENERATE_ROUNDS):
-        got = call(k - len(out), exclude)
+    fruitless = 0
+    while len(out) < k and fruitless < GENERATE_ROUNDS:
+        want = k - len(out)
+        got = call(min(max(want << fruitless, want), max(GENERATE_MAX_DRAW, want)), exclude)
         if got is None:
             got = []
         elif not isinstance(got, (list, tuple)):
             got = list(got)
+        before = len(out)
         for x in got:
             key = _key(x)
             if key not in seen and len(out) < k:
                 seen.add(key)
                 out.append(x)
                 exclude.append(x)
-        if len(out) == k:
-            return out
-    raise BindingError("random_inputs gave %d fresh inputs of the %d asked in %d calls (the others repeated observed inputs or each other)"
-                       % (len(out), k, GENERATE_ROUNDS))
+        fruitless = 0 if len(out) > before else fruitless + 1
+    return out
 
 
 def reconstruct_heldout(_):

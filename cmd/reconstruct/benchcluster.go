@@ -140,8 +140,13 @@ func collectSweep(ctx context.Context, a *app, c client.Client, b *bank.Bank, id
 	}
 	switch {
 	case rep.Cancelled:
+		// Tasks when each runs once, runs when --repeat made several of one.
+		one, many := "task", "tasks"
+		if rep.Spec.Repeat > 1 {
+			one, many = "run", "runs"
+		}
 		return withCode(exitRejected, fmt.Errorf("sweep %s was cancelled with %d of %s finished (run the same bench run again to run the others)",
-			id, sum.Runs, benchmarks.Count(len(rep.Spec.Jobs)+len(rep.Spec.Previous), "run", "runs")))
+			id, sum.Runs, benchmarks.Count(len(rep.Spec.Jobs)+len(rep.Spec.Previous), one, many)))
 	case sum.Errors > 0:
 		one, many := sum.Unit()
 		return withCode(exitRejected, fmt.Errorf("%d of %s ended in an error (see %s)", sum.Errors, benchmarks.Count(sum.Runs, one, many), filepath.Join(out, benchmarks.SummaryMD)))

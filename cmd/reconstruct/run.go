@@ -185,6 +185,12 @@ func printResult(a *app, res *workflow.Result, jsonOut bool) error {
 	_, err := fmt.Fprintf(a.stdout, "stop: %s  iterations: %d  promotions: %d  examples: %d  final score: %.3f  tokens: %d\ncandidate: %s\nresult: %s\n",
 		res.StopReason, res.Iterations, res.Promotions, res.KnownExamples, res.FinalScore, res.Tokens.Total(),
 		cand, filepath.Join(res.Workspace, workflow.ResultFile))
+	if err == nil && res.StopDetail != "" {
+		_, err = fmt.Fprintf(a.stdout, "stalled: %s\n", res.StopDetail)
+	}
+	if err == nil && res.VerifiedExhaustively && res.Domain != nil {
+		_, err = fmt.Fprintf(a.stdout, "verified exhaustively: the candidate passes every one of the %d valid inputs (%s)\n", res.Domain.Inputs, res.Domain.From)
+	}
 	return err
 }
 

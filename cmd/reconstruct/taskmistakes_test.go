@@ -58,7 +58,7 @@ func TestTaskMistakes(t *testing.T) {
 			name:            "a generator returning 42",
 			gen:             "def generate(k, exclude, rng):\n    return 42\n",
 			wantCode:        exitUsage,
-			want:            []string{"generator.py (task.random_inputs.python) failed when asked for 2 inputs: the generator returned int, not a list", "must return a list of k JSON-able inputs"},
+			want:            []string{"generator.py (task.random_inputs.python) failed when asked for 2 inputs: the generator returned int, not a list", "must return a list of at most k JSON-able inputs"},
 			leavesNoRecords: true,
 		},
 		{

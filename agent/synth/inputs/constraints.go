@@ -66,6 +66,7 @@ func alphabetFrom(text string) []rune {
 			}
 		}
 	}
+	text = negationRe.ReplaceAllString(text, " ")
 	ranged := false
 	for _, m := range charRangeRe.FindAllStringSubmatch(text, -1) {
 		a, b := rune(m[1][0]), rune(m[2][0])
@@ -152,6 +153,8 @@ type countPhrase struct {
 	n      span
 	noun   string   // singular: "integer", "character"
 	before []string // up to three words before the count
+	adj    []string // the words between the count and its noun ("note" in "1 to 6 note values")
+	words  []string // the words after the count ("note values between", "item prices between")
 	at     [2]int   // where its numbers are in the text
 }
 
@@ -192,9 +195,10 @@ func countsIn(text string) []countPhrase {
 		}
 		words := strings.Fields(strings.ToLower(g(7)))
 		noun := ""
-		for _, w := range words {
+		var adj []string
+		for i, w := range words {
 			if w = stem(w); slices.Contains(countNouns, w) {
-				noun = w
+				noun, adj = w, words[:i]
 				break
 			}
 		}
@@ -205,7 +209,7 @@ func countsIn(text string) []countPhrase {
 			}
 			noun = stem(words[0])
 		}
-		out = append(out, countPhrase{n: n, noun: noun, before: lastWords(text[:m[0]], 3), at: [2]int{m[0], m[14]}})
+		out = append(out, countPhrase{n: n, noun: noun, before: lastWords(text[:m[0]], 3), adj: adj, words: words, at: [2]int{m[0], m[14]}})
 	}
 	return out
 }
@@ -274,149 +278,7 @@ var (
 	singleSpacesRe  = regexp.MustCompile(`(?i)\bsingle spaces?\b`)
 	sameLenRe       = regexp.MustCompile(`(?i)\b(?:same|equal)\s+lengths?\b`)
 	parenRe         = regexp.MustCompile(`\(([^()]*)\)`)
-	itemSplitRe     = regexp.MustCompile(`(?i)\s+and\s+|\s*;\s*`)
 )
-
-// argsTemplate reads an input that is several arguments in one list, a
-// bracketed tuple of names typed by the words around it: "[xs, k]: a list
-// of integers and a rotation amount", "a list [numbers, target] of an
-// integer list and an integer", "three integers [a, b, c]", "[s, t]: two
-// strings". It returns nil unless the words give exactly one type per
-// name.
-func argsTemplate(inputType string) *Template {
-	m := NamesTupleRe.FindStringSubmatchIndex(inputType)
-	if m == nil {
-		return nil
-	}
-	var names []string
-	for _, n := range strings.Split(inputType[m[2]:m[3]], ",") {
-		names = append(names, strings.TrimSpace(n))
-	}
-	after := inputType[m[1]:]
-	desc := inputType[:m[0]] + " " + after
-	if a := strings.TrimSpace(after); strings.HasPrefix(a, ":") {
-		desc = a[1:]
-	}
-	items := typedItems(desc)
-	if len(items) != len(names) {
-		return nil
-	}
-	tup := &Template{Kind: TkTuple, Elems: items, sameLen: sameLenRe.MatchString(desc)}
-	for i, it := range items {
-		it.names = append(nameWords([]string{names[i]}), it.names...)
-		if it.Kind == TkList {
-			it.Elems[0].names = append(nameWords([]string{names[i]}), it.Elems[0].names...)
-		}
-	}
-	return tup
-}
-
-// typedItems reads a description of arguments into one template per
-// argument: "an integer list and an integer", "two strings of lowercase
-// letters", "the base (2 to 10) and two digit lists of the same length",
-// "a list of four integers"; nil when a part names no type.
-func typedItems(desc string) []*Template {
-	var out []*Template
-	for _, part := range itemSplitRe.Split(desc, -1) {
-		part = strings.TrimSpace(part)
-		if i := strings.Index(part, ","); i >= 0 {
-			part = part[:i]
-		}
-		var rng *span
-		if pm := parenRe.FindStringSubmatch(part); pm != nil {
-			if s, _, ok := valueSpan(pm[1]); ok {
-				rng = &s
-			} else if c := bareSpanRe.FindStringSubmatch(pm[1]); c != nil {
-				rng = &span{int64(atoi(c[1])), int64(atoi(c[2]))}
-			}
-			part = parenRe.ReplaceAllString(part, " ")
-		}
-		words := strings.Fields(strings.ToLower(part))
-		if len(words) == 0 {
-			continue
-		}
-		count, listAt, countAt := 1, -1, -1
-		for i, w := range words {
-			if n, ok := numberWords[w]; ok && countAt < 0 && w != "single" {
-				count, countAt = n, i
-			}
-			if (w == "list" || w == "lists" || w == "array" || w == "arrays") && listAt < 0 {
-				listAt = i
-			}
-		}
-		if countAt < 0 && len(words) == 1 && words[0] == "a" {
-			continue
-		}
-		el := itemLeaf(words, rng)
-		if el == nil {
-			return nil
-		}
-		if listAt >= 0 && !(countAt > listAt && count > 1) {
-			// A list per count ("two integer lists"), unless the count
-			// follows the list ("a list of four integers").
-			ename := normWords(words)
-			el.names = ename
-			for range count {
-				out = append(out, &Template{Kind: TkList, Elems: []*Template{cloneNode(el)}, sortKey: -2, names: ename})
-			}
-			continue
-		}
-		for range count {
-			out = append(out, cloneNode(el))
-		}
-	}
-	return out
-}
-
-// itemLeaf is the value an argument's words name: a string, a bit, a
-// digit or an integer.
-func itemLeaf(words []string, rng *span) *Template {
-	has := func(ws ...string) bool {
-		for _, w := range words {
-			if slices.Contains(ws, w) {
-				return true
-			}
-		}
-		return false
-	}
-	n := &Template{Kind: TkInt, names: normWords(words)}
-	switch {
-	case has("string", "strings", "word", "words", "text", "texts"):
-		n.Kind = TkStr
-	case has("bit", "bits", "binary", "0/1"):
-		n.lo, n.hi, n.ranged = 0, 1, true
-	case has("digit", "digits") && !has("base"):
-		n.lo, n.hi, n.ranged = 0, 9, true
-	case has("integer", "integers", "int", "ints", "number", "numbers", "amount", "limit", "target", "base", "value", "values", "index", "count", "k", "n"):
-	default:
-		return nil
-	}
-	if rng != nil && n.Kind == TkInt {
-		n.lo, n.hi, n.ranged = rng.lo, rng.hi, true
-	}
-	if n.Kind == TkInt && !n.ranged {
-		switch {
-		case has("non-negative", "nonnegative"):
-			n.lo, n.hi, n.ranged = 0, defaultIntHi, true
-		case has("positive"):
-			n.lo, n.hi, n.ranged = 1, defaultIntHi, true
-		}
-	}
-	return n
-}
-
-// cloneNode copies a template.
-func cloneNode(n *Template) *Template {
-	c := *n
-	c.names = slices.Clone(n.names)
-	c.exclude = slices.Clone(n.exclude)
-	c.alphabet = slices.Clone(n.alphabet)
-	c.Elems = nil
-	for _, e := range n.Elems {
-		c.Elems = append(c.Elems, cloneNode(e))
-	}
-	return &c
-}
 
 // belowRe is a bound by another part: "every digit below the base".
 var belowRe = regexp.MustCompile(`(?i)\b([a-z]+)\s+(?:is\s+|are\s+)?(?:below|less than|smaller than)\s+the\s+([a-z]+)`)
@@ -434,8 +296,10 @@ var listNouns = []string{"integer", "number", "element", "item", "value", "digit
 // applyCounts gives the strings and lists a clause names the lengths it
 // states ("s 0 to 24 letters and pattern 1 to 4 letters", "each string 0
 // to 49 printable characters", "0 to 12 numbers"); a count naming no part
-// goes to the parts of its sort not counted yet.
-func applyCounts(sub string, strs, lists []*Template) {
+// goes to the parts of its sort not counted yet. It returns the strings
+// whose characters it counted.
+func applyCounts(sub string, strs, lists []*Template) []*Template {
+	var counted []*Template
 	cs := countsIn(sub)
 	if m := namedSpanRe.FindStringSubmatchIndex(sub); m != nil && len(cs) > 0 && (m[0] >= cs[len(cs)-1].at[1]) {
 		cs = append(cs, countPhrase{n: span{int64(atoi(sub[m[4]:m[5]])), int64(atoi(sub[m[6]:m[7]]))},
@@ -444,16 +308,17 @@ func applyCounts(sub string, strs, lists []*Template) {
 	for _, c := range cs {
 		lo, hi := int(c.n.lo), int(c.n.hi)
 		if slices.Contains(charNouns, c.noun) {
-			hit := bestMatches(strs, normWords(c.before))
+			hit := bestMatches(strs, normWords(append(c.before, c.adj...)))
 			if len(hit) == 0 {
 				hit = uncounted(strs)
 			}
 			for _, h := range hit {
 				h.minLen, h.maxLen, h.counted = lo, hi, true
 			}
+			counted = append(counted, hit...)
 			continue
 		}
-		hit := bestMatches(lists, normWords(append([]string{c.noun}, c.before...)))
+		hit := bestMatches(lists, normWords(append(append([]string{c.noun}, c.before...), c.adj...)))
 		if len(hit) == 0 {
 			// "0 to 12 numbers", "1 to 8 digits each": the lists not
 			// counted yet.
@@ -463,6 +328,7 @@ func applyCounts(sub string, strs, lists []*Template) {
 			h.minLen, h.maxLen, h.counted = lo, hi, true
 		}
 	}
+	return counted
 }
 
 // isCountOnly reports whether a clause states a count and nothing of
@@ -491,16 +357,22 @@ func listsFromCounts(root *Template, text string) {
 		return
 	}
 	for _, c := range countsIn(text) {
-		if !slices.Contains(listNouns, c.noun) {
+		// A count of numbers ("0 to 12 integers") or of what names an
+		// argument of no stated type ("1 to 5 parcel weights").
+		listNoun := slices.Contains(listNouns, c.noun)
+		if !listNoun && slices.Contains(charNouns, c.noun) {
 			continue
 		}
 		var ints []*Template
 		for _, e := range root.Elems {
-			if e.Kind == TkInt {
+			if e.Kind == TkInt && (listNoun || !e.typed) {
 				ints = append(ints, e)
 			}
 		}
-		for _, h := range bestMatches(ints, normWords(c.before)) {
+		// The words of the count name the part, but for the nouns that
+		// count anything ("item" in "2 to 8 item prices").
+		words := slices.DeleteFunc(normWords(c.words), func(w string) bool { return slices.Contains(countNouns, w) })
+		for _, h := range bestMatches(ints, append(normWords(c.before), words...)) {
 			el := &Template{Kind: TkInt, names: append(slices.Clone(h.names), c.noun)}
 			*h = Template{Kind: TkList, names: h.names, Elems: []*Template{el}, sortKey: -2}
 		}

@@ -282,12 +282,17 @@ func (l *Lesson) ApplyTo(tp *Template) {
 					n.lo, n.hi = lo, hi
 				}
 			}
+			if r, ok := l.ranges[sig]; ok && n.Kind == TkFloat {
+				if lo, hi := math.Max(n.flo, r[0]), math.Min(n.fhi, r[1]); lo <= hi {
+					n.flo, n.fhi = lo, hi
+				}
+			}
 			if n.Kind == TkStr && len(n.Choices) == 0 {
 				if al := slices.DeleteFunc(slices.Clone(n.alphabet), func(r rune) bool { return slices.Contains(l.badChars, r) }); len(al) > 0 {
 					n.alphabet = al
 				}
 			}
-			if r, ok := l.lens[sig]; ok && (n.Kind == TkList || n.Kind == tkRPN || n.Kind == TkStr) {
+			if r, ok := l.lens[sig]; ok && (n.Kind == TkList || n.Kind == tkRPN || n.Kind == TkStr || n.Kind == tkJoined) {
 				lo, hi := max(n.minLen, r[0]), min(n.maxLen, r[1])
 				if lo <= hi {
 					n.minLen, n.maxLen = lo, hi

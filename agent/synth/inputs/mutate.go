@@ -84,9 +84,12 @@ func templatePattern(n *Template) string {
 
 func templateClass(n *Template) string {
 	switch n.Kind {
-	case TkInt:
+	case TkInt, TkFloat:
+		if n.asText {
+			return "s"
+		}
 		return "n"
-	case TkStr, tkUnits:
+	case TkStr, tkUnits, tkSeq, tkJoined:
 		return "s"
 	case tkLit:
 		if _, ok := n.lit.(string); ok {
@@ -343,12 +346,18 @@ func (o *Observation) group(sig string, vals []any) {
 func (o *Observation) numRange(sig string) (lo, hi float64, ok bool) {
 	found := false
 	for _, n := range o.tmpl[sig] {
-		if n.Kind == TkInt {
-			if !found {
-				lo, hi, found = float64(n.lo), float64(n.hi), true
-			}
-			lo, hi = math.Min(lo, float64(n.lo)), math.Max(hi, float64(n.hi))
+		nlo, nhi := float64(n.lo), float64(n.hi)
+		switch n.Kind {
+		case TkFloat:
+			nlo, nhi = n.flo, n.fhi
+		case TkInt:
+		default:
+			continue
 		}
+		if !found {
+			lo, hi, found = nlo, nhi, true
+		}
+		lo, hi = math.Min(lo, nlo), math.Max(hi, nhi)
 	}
 	if !found {
 		xs := o.nums[sig]
@@ -368,11 +377,25 @@ func (o *Observation) numRange(sig string) (lo, hi float64, ok bool) {
 // isInt reports whether numbers at sig are integers.
 func (o *Observation) isInt(sig string) bool {
 	for _, n := range o.tmpl[sig] {
-		if n.Kind == TkInt {
+		switch n.Kind {
+		case TkInt:
 			return true
+		case TkFloat:
+			return false
 		}
 	}
 	return o.ints[sig]
+}
+
+// decimals is how many decimals a number at sig has at most: the
+// template's, else two.
+func (o *Observation) decimals(sig string) int {
+	for _, n := range o.tmpl[sig] {
+		if n.Kind == TkFloat {
+			return n.decimals
+		}
+	}
+	return 2
 }
 
 // lenRange is the length a list at sig may have.
@@ -480,7 +503,8 @@ func (o *Observation) mutate(rng *rand.Rand, v *any, op string) bool {
 			} else if o.isInt(s.sig) {
 				nf = float64(int64(math.Ceil(lo)) + rng.Int63n(int64(math.Floor(hi))-int64(math.Ceil(lo))+1))
 			} else {
-				nf = math.Round((lo+rng.Float64()*(hi-lo))*100) / 100
+				scale := math.Pow(10, float64(o.decimals(s.sig)))
+				nf = math.Round((lo+rng.Float64()*(hi-lo))*scale) / scale
 			}
 			if nf == f || nf < lo || nf > hi {
 				continue
@@ -578,6 +602,11 @@ func (o *Observation) settle(v *any) bool {
 		case []any:
 			if k, ok := o.sorted[s.sig]; ok && k != -2 && !o.isTupleAt(s.sig) {
 				sortList(x, k)
+				for _, n := range o.tmpl[s.sig] {
+					if n.Kind == TkList && n.desc {
+						slices.Reverse(x)
+					}
+				}
 			}
 			if !o.isTupleAt(s.sig) {
 				if lo, hi := o.lenRange(s.sig); len(x) < lo || len(x) > hi {

@@ -35,8 +35,14 @@ type Limits struct {
 	// at least the second; noLeadingZero: no number starts with a 0
 	// but 0 itself.
 	digitNumbers, msdFirst, firstAtLeast, noLeadingZero bool
-	// roman: strings are Roman numerals of the numbers lo to hi.
-	roman bool
+	// roman: strings are Roman numerals of the numbers lo to hi;
+	// bowling: strings are the rolls of complete games of ten-pin
+	// bowling (notations.go).
+	roman, bowling bool
+	// pairRanges are the ranges of the two numbers of a pair when the
+	// description gives each its own ("n between 0 and 1000000, k
+	// between 1 and 6"); lo and hi then span both.
+	pairRanges [][2]float64
 }
 
 // LimitsFor derives generation bounds from the task and the observed inputs.
@@ -74,6 +80,9 @@ func LimitsFor(t task.Task, dom *task.Domain, b *dsl.Binding, observed []any, co
 			}
 			l.MinLen, l.MaxLen = 1, 15
 		}
+		if l.bowling = bowlingRe.MatchString(t.InputType + "; " + t.InputConstraints); l.bowling {
+			l.MinLen, l.MaxLen, l.Alphabet = minBowlingLine, maxBowlingLine, []rune("X/-123456789")
+		}
 	}
 	l.sameLen = t.Kind == task.KindTwoLists && sameLenRe.MatchString(t.InputType+"; "+t.InputConstraints)
 	if text := t.InputType + "; " + t.InputConstraints; t.Kind == task.KindTwoLists && digitNumbersRe.MatchString(text) {
@@ -81,6 +90,13 @@ func LimitsFor(t task.Task, dom *task.Domain, b *dsl.Binding, observed []any, co
 		l.msdFirst = msdFirstRe.MatchString(text)
 		l.firstAtLeast = firstAtLeastRe.MatchString(text)
 		l.noLeadingZero = noLeadingZeroRe.MatchString(text)
+	}
+	if t.Kind == task.KindPair && !l.floats {
+		l.pairRanges = pairRangesOf(t, dom)
+		if len(l.pairRanges) == 2 {
+			l.lo = math.Min(l.pairRanges[0][0], l.pairRanges[1][0])
+			l.hi = math.Max(l.pairRanges[0][1], l.pairRanges[1][1])
+		}
 	}
 	l.bits = l.lo == 0 && l.hi == 1
 	if conservative && len(observed) > 0 {
@@ -429,6 +445,9 @@ func (g *Generator) Draw() any {
 		}
 		return g.intIn(lo, hi)
 	case "pair":
+		if len(g.Limits.pairRanges) == 2 {
+			return []any{g.numAt(0), g.numAt(1)}
+		}
 		if g.Rand.Intn(6) == 0 {
 			v := g.num()
 			return []any{v, v}
@@ -437,6 +456,9 @@ func (g *Generator) Draw() any {
 	case "string":
 		if g.Limits.roman {
 			return romanNumeral(g.intIn(int64(g.Limits.lo), int64(g.Limits.hi)))
+		}
+		if g.Limits.bowling {
+			return g.bowlingLine()
 		}
 		return g.str(g.length())
 	case "points", "pairs":
@@ -488,8 +510,19 @@ func (g *Generator) Edges() []any {
 			}
 		}
 	case "pair":
+		if r := g.Limits.pairRanges; len(r) == 2 {
+			// The numbers nearest 0 and 1 in each range, and each
+			// range's top.
+			at := func(i int, f float64) any { return int64(math.Max(r[i][0], math.Min(r[i][1], f))) }
+			out = append(out, []any{at(0, 0), at(1, 0)}, []any{at(0, 1), at(1, 0)}, []any{at(0, 0), at(1, 1)}, []any{at(0, r[0][1]), at(1, r[1][1])})
+			break
+		}
 		out = append(out, []any{zero, zero}, []any{one, zero}, []any{zero, one})
 	case "string":
+		if g.Limits.bowling {
+			out = append(out, bowlingEdges...)
+			break
+		}
 		if g.Limits.roman {
 			for _, n := range []int64{1, 4, 9, 14, 40, 90, 400, 1994, 3999} {
 				if float64(n) >= lo && float64(n) <= hi {
@@ -541,20 +574,6 @@ func compareDigits(a, b []any, msdFirst bool) int {
 	return slices.Compare(x, y)
 }
 
-// romanNumeral writes n (1 to 3999) in Roman numerals, in standard
-// subtractive form.
-func romanNumeral(n int64) string {
-	vals := []int64{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}
-	syms := []string{"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"}
-	var sb strings.Builder
-	for i, v := range vals {
-		for ; n >= v; n -= v {
-			sb.WriteString(syms[i])
-		}
-	}
-	return sb.String()
-}
-
 // Within reports whether an input respects the limits (lengths,
 // the number range, the alphabet, one length for two lists, single
 // spaces).
@@ -587,6 +606,9 @@ func Within(v any, l Limits, shape string) bool {
 	if s, ok := v.(string); ok && l.singleSpaces && s != strings.Join(strings.Fields(s), " ") {
 		return false
 	}
+	if s, ok := v.(string); ok && (l.bowling && !isBowlingLine(s) || l.roman && !isRomanNumeral(s)) {
+		return false
+	}
 	if shape != "int" && shape != "pair" && (n < l.MinLen || n > l.MaxLen) {
 		return false
 	}
@@ -607,5 +629,45 @@ func Within(v any, l Limits, shape string) bool {
 			return false
 		}
 	}
+	if p, ok := d.([]any); ok && shape == "pair" && len(l.pairRanges) == 2 && len(p) == 2 {
+		for i, x := range p {
+			if f, ok := numberOf(x); !ok || f < l.pairRanges[i][0] || f > l.pairRanges[i][1] {
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// pairRangesOf reads each number's own range from a pair's description,
+// within the domain where they meet: nil unless the description gives the
+// two numbers different integer ranges.
+func pairRangesOf(t task.Task, dom *task.Domain) [][2]float64 {
+	tp := TemplateOf(t)
+	if tp == nil || tp.Kind != TkTuple || len(tp.Elems) != 2 {
+		return nil
+	}
+	a, b := tp.Elems[0], tp.Elems[1]
+	if a.Kind != TkInt || b.Kind != TkInt || !a.ranged || !b.ranged || a.lo == b.lo && a.hi == b.hi {
+		return nil
+	}
+	var out [][2]float64
+	for _, e := range []*Template{a, b} {
+		r := [2]float64{float64(e.lo), float64(e.hi)}
+		if dom == nil {
+			out = append(out, r)
+			continue
+		}
+		if x, y := math.Max(r[0], dom.Lo), math.Min(r[1], dom.Hi); x <= y {
+			r = [2]float64{x, y}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// numAt draws the number at position i of a pair with its own range.
+func (g *Generator) numAt(i int) any {
+	r := g.Limits.pairRanges[i]
+	return g.intIn(int64(math.Ceil(r[0])), int64(math.Floor(r[1])))
 }

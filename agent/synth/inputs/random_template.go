@@ -1,8 +1,10 @@
 package inputs
 
 import (
+	"math"
 	"math/rand"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -69,30 +71,37 @@ func (g *TemplateGenerator) Draw(n *Template) any {
 			g.drawn = map[*Template]int64{}
 		}
 		g.drawn[n] = v
+		if n.asText {
+			return strconv.FormatInt(v, 10)
+		}
 		return v
 	case tkLit:
 		return n.lit
 	case tkAlt:
 		return g.Draw(n.Elems[g.Rand.Intn(len(n.Elems))])
+	case TkFloat:
+		return g.float(n)
 	case TkStr:
 		if len(n.Choices) > 0 {
 			return n.Choices[g.Rand.Intn(len(n.Choices))]
 		}
-		k := g.length(n.minLen, n.maxLen)
-		rs := make([]rune, k)
-		for i := range rs {
-			rs[i] = n.alphabet[g.Rand.Intn(len(n.alphabet))]
-		}
-		return string(rs)
+		return g.text(n, g.length(n.minLen, n.maxLen))
+	case tkSeq, tkJoined:
+		return g.drawGrammar(n)
 	case TkTuple:
 		out := make([]any, len(n.Elems))
 		k := -1
 		for i, e := range n.Elems {
-			if n.sameLen && e.Kind == TkList {
+			if n.sharesLength(e) {
 				if k < 0 {
 					k = g.length(e.minLen, e.maxLen)
 				}
-				out[i] = g.list(e, max(e.minLen, min(k, e.maxLen)))
+				k1 := max(e.minLen, min(k, e.maxLen))
+				if e.Kind == TkStr {
+					out[i] = g.text(e, k1)
+				} else {
+					out[i] = g.list(e, k1)
+				}
 				continue
 			}
 			out[i] = g.Draw(e)
@@ -122,14 +131,114 @@ func (g *TemplateGenerator) Draw(n *Template) any {
 	return nil
 }
 
-// list draws a list of k elements of a list template.
+// list draws a list of k elements of a list template: distinct ones when
+// the template says so (as many as a few tries find), in its order.
 func (g *TemplateGenerator) list(n *Template, k int) []any {
-	out := make([]any, k)
-	for i := range out {
-		out[i] = g.Draw(n.Elems[0])
+	if len(n.needs) > 0 {
+		return g.ruledList(n, k)
+	}
+	out := make([]any, 0, k)
+	if n.strict || n.distinct {
+		seen := map[string]bool{}
+		for tries := 0; len(out) < k && tries < 20*k; tries++ {
+			v := g.Draw(n.Elems[0])
+			if c := string(Encode(v)); !seen[c] {
+				seen[c] = true
+				out = append(out, v)
+			}
+		}
+	} else {
+		for range k {
+			out = append(out, g.Draw(n.Elems[0]))
+		}
 	}
 	sortList(out, n.sortKey)
+	if n.desc {
+		slices.Reverse(out)
+	}
 	return out
+}
+
+// float draws a number of a float template: a bound, a whole number or
+// one with the template's decimals.
+func (g *TemplateGenerator) float(n *Template) float64 {
+	lo, hi := n.flo, n.fhi
+	switch r := g.Rand.Intn(8); {
+	case r == 0 || hi <= lo:
+		return lo
+	case r == 1:
+		return hi
+	case r == 2 && math.Floor(hi) >= math.Ceil(lo):
+		a, b := int64(math.Ceil(lo)), int64(math.Floor(hi))
+		return float64(a + g.Rand.Int63n(b-a+1))
+	}
+	scale := math.Pow(10, float64(max(n.decimals, 0)))
+	f := math.Round((lo+g.Rand.Float64()*(hi-lo))*scale) / scale
+	return math.Max(lo, math.Min(hi, f))
+}
+
+// text draws a string of k characters of a string template: words
+// separated by single spaces where the template says so, and often words
+// separated by one or two spaces where its alphabet has a space and
+// letters (a random draw over such an alphabet seldom holds a space);
+// no character twice for a distinct one.
+func (g *TemplateGenerator) text(n *Template, k int) string {
+	if n.distinct {
+		al := slices.Clone(n.alphabet)
+		g.Rand.Shuffle(len(al), func(i, j int) { al[i], al[j] = al[j], al[i] })
+		return string(al[:min(k, len(al))])
+	}
+	var letters []rune
+	for _, r := range n.alphabet {
+		if r != ' ' {
+			letters = append(letters, r)
+		}
+	}
+	spaced := len(letters) > 0 && len(letters) < len(n.alphabet)
+	if spaced && (n.words || g.Rand.Intn(2) == 0) {
+		var sb []rune
+		for len(sb) < k {
+			if len(sb) > 0 || !n.words && g.Rand.Intn(8) == 0 {
+				gap := 1
+				if !n.words && g.Rand.Intn(6) == 0 {
+					gap = 2
+				}
+				if n.words && k-len(sb) < 2 {
+					break
+				}
+				for range min(gap, k-len(sb)) {
+					sb = append(sb, ' ')
+				}
+			}
+			w := 1 + g.Rand.Intn(7)
+			for range min(w, k-len(sb)) {
+				sb = append(sb, letters[g.Rand.Intn(len(letters))])
+			}
+		}
+		return string(sb)
+	}
+	rs := make([]rune, k)
+	for i := range rs {
+		rs[i] = n.alphabet[g.Rand.Intn(len(n.alphabet))]
+	}
+	if n.words {
+		return strings.Join(strings.Fields(string(rs)), " ")
+	}
+	return string(rs)
+}
+
+// sharesLength reports whether a part of a tuple takes the one length its
+// tuple's parts share: a member, or any list of a tuple with no members.
+func (n *Template) sharesLength(e *Template) bool {
+	if !n.sameLen {
+		return false
+	}
+	for _, x := range n.Elems {
+		if x.sameLenMember {
+			return e.sameLenMember && (e.Kind == TkList || e.Kind == TkStr && len(e.Choices) == 0)
+		}
+	}
+	return e.Kind == TkList
 }
 
 // postfix draws a well-formed postfix expression: a random tree of

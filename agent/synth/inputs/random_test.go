@@ -440,3 +440,64 @@ func editsFrom(a, b string) int {
 	}
 	return d
 }
+
+// TestPairRangesFromDescription draws pairs whose two numbers have ranges
+// of their own ("n between 0 and 1000000, k between 1 and 6"): every
+// draw and edge keeps each number in its range, both ends of the small
+// range are reached, and a pair whose ranges are one keeps the kind's
+// draws (equal pairs among them).
+func TestPairRangesFromDescription(t *testing.T) {
+	tests := []struct {
+		name, typ, constr string
+		want              [][2]float64
+	}{
+		{name: "ranges apart", typ: "pair [n, k]", constr: "n between 0 and 1000000, k between 1 and 6", want: [][2]float64{{0, 1000000}, {1, 6}}},
+		{name: "ranges by clause", typ: "[n, total]: a number of dice and a total", constr: "n from 1 to 4; total from 0 to 26", want: [][2]float64{{1, 4}, {0, 26}}},
+		{name: "one range", typ: "pair [a, b]", constr: "a and b between -100 and 100", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tk := task.Task{Kind: task.KindPair, InputType: tt.typ, InputConstraints: tt.constr}
+			l := LimitsFor(tk, nil, nil, nil, false)
+			if diff := cmp.Diff(tt.want, l.pairRanges); diff != "" {
+				t.Fatalf("pair ranges (-want +got):\n%s", diff)
+			}
+			g := &Generator{Rand: rand.New(rand.NewSource(2)), Shape: "pair", Limits: l}
+			draws := append(g.Edges(), make([]any, 0, 300)...)
+			for range 300 {
+				draws = append(draws, g.Draw())
+			}
+			kept, equal := 0, 0
+			ends := map[float64]bool{}
+			for _, d := range draws {
+				p := d.([]any)
+				a, b := toF(p[0]), toF(p[1])
+				if a == b {
+					equal++
+				}
+				if !Within(d, l, "pair") {
+					continue
+				}
+				kept++
+				if tt.want != nil {
+					ends[b] = true
+				}
+			}
+			if tt.want == nil {
+				if equal == 0 {
+					t.Error("no equal pair among the kind's draws")
+				}
+				return
+			}
+			if kept != len(draws) {
+				t.Errorf("%d of %d draws outside their ranges %v", len(draws)-kept, len(draws), tt.want)
+			}
+			if !ends[tt.want[1][0]] || !ends[tt.want[1][1]] {
+				t.Errorf("the second number never reached both ends of %v: %v", tt.want[1], ends)
+			}
+			if Within([]any{int64(tt.want[0][0]), int64(tt.want[1][1] + 1)}, l, "pair") {
+				t.Error("a pair past the second range is within the limits")
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,6 +32,9 @@ const (
 	tkObject              // an object with fixed keys
 	tkRPN                 // a well-formed postfix expression over operands and binary operators
 	tkUnits               // a string made of repeated units of character classes
+	TkFloat               // a number with decimals ("from 0 to 1.5 with at most two decimals")
+	tkSeq                 // a string of segments in order ("nine digits, then a digit or X")
+	tkJoined              // a string of items joined by separators ("numbers of 1 to 3 digits joined by + and -")
 )
 
 // Template is one part of an input template.
@@ -69,6 +73,29 @@ type Template struct {
 	// below is the integer an integer must stay below ("every digit
 	// below the base"), drawn before it.
 	below *Template
+	// typed: the words of the description named the part's type (an
+	// argument named only by its placeholder may be typed by its
+	// constraints: "noun 1 to 12 lowercase letters").
+	typed bool
+	// sameLenMember: the part shares its length with the other members
+	// of its tuple ("two strings of the same length"); a tuple with
+	// sameLen and no member makes all its lists one length.
+	sameLenMember bool
+	// words: a string of words separated by single spaces, none at
+	// either end; distinct: no character (of a string) or element (of a
+	// list) twice.
+	words, distinct bool
+	// desc: a sorted list is in decreasing order; strict: no two
+	// neighbours equal ("strictly decreasing").
+	desc, strict bool
+	// asText: an integer written as a string ("a number as a string
+	// such as \"5\""); needs: the tokens of a list that come only after
+	// so many kept values (records.go).
+	asText bool
+	needs  map[string]int
+	// flo, fhi bound a TkFloat, drawn with at most decimals decimals.
+	flo, fhi float64
+	decimals int
 }
 
 // Default bounds for parts no constraint speaks of.
@@ -77,6 +104,13 @@ const (
 	defaultStrMax  = 5
 	defaultIntLo   = 0
 	defaultIntHi   = 9
+)
+
+// The superlatives that order a list from its smallest ("cheapest
+// first") or from its largest ("heaviest first").
+const (
+	ascFirst  = `smallest|lowest|lightest|shortest|earliest|cheapest|fewest|least|nearest|closest|youngest`
+	descFirst = `largest|biggest|highest|heaviest|longest|latest|greatest|most|farthest|oldest`
 )
 
 // walk visits every node of a template, parents first.
@@ -119,15 +153,19 @@ func nameParts(n *Template) {
 }
 
 var (
-	clauseRangeRe = regexp.MustCompile(`(?i)([a-z][a-z\s-]*?)?\s*\b(?:between|from)\s+(-?\d+)\s+(?:and|to)\s+(-?\d+)`)
+	clauseRangeRe = regexp.MustCompile(`(?i)([a-z][a-z\s-]*?)?\s*\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to)\s+(-?\d+(?:\.\d+)?)`)
 	clauseEnumRe  = regexp.MustCompile(`(?i)\b([a-z]+)\s+((?:[a-z]+\s*,\s*)*[a-z]+\s+or\s+[a-z]+)\b`)
-	orderRe       = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:in\s+)?(?:non-decreasing|nondecreasing|ascending|increasing|sorted)\b`)
-	postfixRe     = regexp.MustCompile(`(?i)\b(?:reverse polish|postfix|rpn)\b`)
-	unitsRe       = regexp.MustCompile(`(?i)\bpairs\s+of\s+(.+?)\s+and\s+(.+?)(?:[;,.]|$)`)
-	digitRangeRe  = regexp.MustCompile(`(\d)\s*(?:to|-|\.\.)\s*(\d)`)
-	exclusionRe   = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+not|must\s+not\s+be|cannot\s+be|is\s+never|never)\s+(-?\d+)\b`)
-	nonZeroRe     = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+|are\s+|must\s+be\s+)?non-?zero`)
-	charCountRe   = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+))\s+(?:characters|chars|letters)`)
+	orderRe       = regexp.MustCompile(`(?i)(?:([a-z][a-z\s]*?)[\s,]+)?(?:in\s+)?(?:strictly\s+)?(?:non-decreasing|nondecreasing|non-increasing|nonincreasing|ascending|descending|increasing|decreasing|sorted|(?:` + ascFirst + `|` + descFirst + `)\s+first)\b`)
+	// ascRe is an order from the smallest up.
+	ascRe = regexp.MustCompile(`(?i)\b(?:non-decreasing|nondecreasing|ascending|increasing|(?:` + ascFirst + `)\s+first)\b`)
+	// descRe is an order from the largest down.
+	descRe       = regexp.MustCompile(`(?i)\b(?:non-increasing|nonincreasing|descending|decreasing|(?:` + descFirst + `)\s+first)\b`)
+	postfixRe    = regexp.MustCompile(`(?i)\b(?:reverse polish|postfix|rpn)\b`)
+	unitsRe      = regexp.MustCompile(`(?i)\bpairs\s+of\s+(.+?)\s+and\s+(.+?)(?:[;,.]|$)`)
+	digitRangeRe = regexp.MustCompile(`(\d)\s*(?:to|-|\.\.)\s*(\d)`)
+	exclusionRe  = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+not|must\s+not\s+be|cannot\s+be|is\s+never|never)\s+(-?\d+)\b`)
+	nonZeroRe    = regexp.MustCompile(`(?i)([a-z][a-z\s]*?)\s+(?:is\s+|are\s+|must\s+be\s+)?non-?zero`)
+	charCountRe  = regexp.MustCompile(`(?i)(?:(\d+)\s+to\s+(\d+)|at\s+most\s+(\d+)|up\s+to\s+(\d+))\s+(?:characters|chars|letters)`)
 )
 
 func lastWords(s string, n int) []string {
@@ -172,7 +210,10 @@ func atoi(s string) int {
 func TemplateOf(t task.Task) *Template {
 	text := t.InputType + "; " + t.InputConstraints
 	if t.Kind == task.KindString {
-		return unitsTemplate(t.InputConstraints)
+		if u := unitsTemplate(t.InputConstraints); u != nil {
+			return u
+		}
+		return grammarTemplate(t.InputConstraints)
 	}
 	if t.Kind == task.KindList || t.Kind == task.KindOther {
 		if pf := postfixTemplate(t); pf != nil {
@@ -183,6 +224,7 @@ func TemplateOf(t task.Task) *Template {
 	if root == nil {
 		return nil
 	}
+	numbersAsText(root, t.InputType)
 	nameParts(root)
 	if al := alphabetFrom(t.InputType); len(al) > 0 && t.Kind == task.KindOther {
 		root.walk(func(n *Template) {
@@ -191,7 +233,9 @@ func TemplateOf(t task.Task) *Template {
 			}
 		})
 	}
+	retypeByClauses(root, t.InputConstraints)
 	applyConstraints(root, t.InputConstraints, t.Domain)
+	tokenNeeds(root, t.InputConstraints)
 	if postfixRe.MatchString(text) {
 		root.walk(func(n *Template) {
 			if n.Kind == TkList && len(n.Elems) == 1 && n.Elems[0].Kind == tkAlt {
@@ -199,13 +243,22 @@ func TemplateOf(t task.Task) *Template {
 			}
 		})
 	}
-	if m := orderRe.FindStringSubmatch(text); m != nil {
+	if ms := orderRe.FindAllStringSubmatch(text, -1); ms != nil {
+		// The first phrase of order names the key; any may say the
+		// direction and strictness ("largest first" ... "strictly
+		// decreasing").
+		m := ms[0]
 		words := normWords(lastWords(m[1], 3))
+		desc, strict := false, false
+		for _, m := range ms {
+			desc = desc || descRe.MatchString(m[0]) && !ascRe.MatchString(m[0])
+			strict = strict || strings.Contains(strings.ToLower(m[0]), "strictly")
+		}
 		root.walk(func(n *Template) {
 			if n.Kind != TkList || n.sortKey != -2 {
 				return
 			}
-			n.sortKey = -1
+			n.sortKey, n.desc, n.strict = -1, desc, strict
 			if el := n.Elems[0]; el.Kind == TkTuple {
 				for i, e := range el.Elems {
 					if overlap(e.names, words) > 0 {
@@ -267,7 +320,7 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 	var leaves, lists, strs []*Template
 	root.walk(func(n *Template) {
 		switch n.Kind {
-		case TkInt:
+		case TkInt, TkFloat:
 			leaves = append(leaves, n)
 		case TkStr:
 			leaves = append(leaves, n)
@@ -276,8 +329,9 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 			lists = append(lists, n)
 		}
 	})
-	var generic [][2]int64
+	var generic [][2]float64
 	for _, clause := range strings.Split(text, ";") {
+		subject := clauseSubject(clause, topParts(root))
 		if m := clauseEnumRe.FindStringSubmatchIndex(clause); m != nil {
 			name := normWords([]string{clause[m[2]:m[3]]})
 			if hit := bestMatches(leaves, name); len(hit) > 0 {
@@ -293,8 +347,11 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 				clause = clause[:m[0]] + clause[m[1]:]
 			}
 		}
+		// counted are the strings whose characters the clause counts:
+		// its alphabet is theirs.
+		var counted []*Template
 		for _, sub := range strings.Split(clause, ",") {
-			applyCounts(sub, strs, lists)
+			counted = append(counted, applyCounts(sub, strs, lists)...)
 			if m := exclusionRe.FindStringSubmatch(sub); m != nil {
 				v, _ := strconv.ParseInt(m[2], 10, 64)
 				for _, h := range bestMatches(leaves, nameWords(lastWords(m[1], 2))) {
@@ -313,28 +370,33 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 				if m[2] >= 0 {
 					prefix = sub[m[2]:m[3]]
 				}
-				lo, _ := strconv.ParseInt(sub[m[4]:m[5]], 10, 64)
-				hi, _ := strconv.ParseInt(sub[m[6]:m[7]], 10, 64)
+				lo, hi := parseNum(sub[m[4]:m[5]]), parseNum(sub[m[6]:m[7]])
 				hit := bestMatches(leaves, nameWords(lastWords(prefix, 3)))
 				for _, h := range hit {
-					if h.Kind == TkInt {
-						h.lo, h.hi, h.ranged = lo, hi, true
-					}
+					setRange(h, lo, hi)
 				}
 				if len(hit) == 0 && lo <= hi {
-					generic = append(generic, [2]int64{lo, hi})
-				}
-				sub = sub[:m[0]] + " " + sub[m[1]:]
-			}
-			if al := alphabetFrom(sub); len(al) > 0 && !isCountOnly(sub) {
-				hit := bestMatches(strs, normWords(firstWords(sub, 2)))
-				if len(hit) == 0 {
-					hit = strs
-				}
-				for _, h := range hit {
-					h.alphabet = al
+					generic = append(generic, [2]float64{lo, hi})
 				}
 			}
+		}
+		if al := alphabetFrom(clause); len(al) > 0 && !isCountOnly(clause) {
+			hit := counted
+			if len(hit) == 0 {
+				hit = stringsUnder(subject)
+			}
+			if len(hit) == 0 {
+				hit = bestMatches(strs, normWords(firstWords(clause, 2)))
+			}
+			if len(hit) == 0 {
+				hit = strs
+			}
+			for _, h := range hit {
+				h.alphabet = al
+			}
+			clauseTraits(root, clause, hit)
+		} else {
+			clauseTraits(root, clause, append(counted, stringsUnder(subject)...))
 		}
 	}
 	if m := belowRe.FindStringSubmatch(text); m != nil {
@@ -358,7 +420,7 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 			switch {
 			case n.ranged:
 			case len(generic) > 0:
-				n.lo, n.hi = generic[0][0], generic[0][1]
+				n.lo, n.hi = int64(math.Ceil(generic[0][0])), int64(math.Floor(generic[0][1]))
 			case dom != nil:
 				n.lo, n.hi = int64(dom.Lo), int64(dom.Hi)
 			default:
@@ -367,12 +429,28 @@ func applyConstraints(root *Template, text string, dom *task.Domain) {
 			if dom != nil {
 				n.lo, n.hi = max(n.lo, int64(dom.Lo)), min(n.hi, int64(dom.Hi))
 			}
+		case TkFloat:
+			switch {
+			case n.ranged:
+			case len(generic) > 0:
+				n.flo, n.fhi = generic[0][0], generic[0][1]
+			case dom != nil:
+				n.flo, n.fhi = dom.Lo, dom.Hi
+			default:
+				n.flo, n.fhi = defaultIntLo, defaultIntHi
+			}
+			if n.decimals == 0 {
+				n.decimals = 2
+			}
 		case TkStr:
 			if !n.counted {
 				n.minLen, n.maxLen = 1, defaultStrMax
 			}
 			if len(n.alphabet) == 0 {
 				n.alphabet = []rune(letters)
+			}
+			if n.distinct {
+				n.maxLen = min(n.maxLen, len(n.alphabet))
 			}
 		}
 	}
@@ -424,13 +502,13 @@ func (n *Template) rich(dom *task.Domain) bool {
 	if n == nil {
 		return false
 	}
-	if n.Kind == tkObject || n.Kind == TkTuple || n.Kind == tkRPN || n.Kind == tkUnits {
+	if n.Kind == tkObject || n.Kind == TkTuple || n.Kind == tkRPN || n.Kind == tkUnits || n.Kind == tkSeq || n.Kind == tkJoined {
 		return true
 	}
 	r := false
 	n.walk(func(m *Template) {
 		switch m.Kind {
-		case tkLit, tkAlt, tkObject, tkRPN:
+		case tkLit, tkAlt, tkObject, tkRPN, TkFloat:
 			r = true
 		case TkStr:
 			r = r || len(m.Choices) > 0
@@ -463,6 +541,9 @@ func (n *Template) write(sb *strings.Builder) {
 	}
 	switch n.Kind {
 	case TkInt:
+		if n.asText {
+			sb.WriteString("text")
+		}
 		fmt.Fprintf(sb, "int[%d,%d]", n.lo, n.hi)
 		for _, x := range n.exclude {
 			fmt.Fprintf(sb, "!%d", x)
@@ -470,12 +551,31 @@ func (n *Template) write(sb *strings.Builder) {
 		if n.below != nil {
 			fmt.Fprintf(sb, "<%s", n.below.names[0])
 		}
+	case TkFloat:
+		fmt.Fprintf(sb, "float[%g,%g].%d", n.flo, n.fhi, n.decimals)
 	case TkStr:
 		if len(n.Choices) > 0 {
 			fmt.Fprintf(sb, "str{%s}", strings.Join(n.Choices, ","))
 			return
 		}
 		fmt.Fprintf(sb, "str[%d,%d]{%s}", n.minLen, n.maxLen, runeRanges(n.alphabet))
+		if n.words {
+			sb.WriteString("/words")
+		}
+		if n.distinct {
+			sb.WriteString("/distinct")
+		}
+		if n.sameLenMember {
+			sb.WriteString("/samelen")
+		}
+	case tkSeq:
+		sb.WriteString("seq(")
+		join(n.Elems, " ")
+		sb.WriteString(")")
+	case tkJoined:
+		fmt.Fprintf(sb, "joined[%d,%d](", n.minLen, n.maxLen)
+		join(n.Elems, " by ")
+		sb.WriteString(")")
 	case tkLit:
 		if s, ok := n.lit.(string); ok {
 			fmt.Fprintf(sb, "%q", s)
@@ -500,6 +600,20 @@ func (n *Template) write(sb *strings.Builder) {
 			sb.WriteString(" sorted")
 		case n.sortKey >= 0:
 			fmt.Fprintf(sb, " sorted@%d", n.sortKey)
+		}
+		if n.desc {
+			sb.WriteString(" desc")
+		}
+		if n.strict || n.distinct {
+			sb.WriteString(" distinct")
+		}
+		if len(n.needs) > 0 {
+			var ks []string
+			for k, c := range n.needs {
+				ks = append(ks, fmt.Sprintf("%s:%d", k, c))
+			}
+			slices.Sort(ks)
+			fmt.Fprintf(sb, " needs(%s)", strings.Join(ks, ","))
 		}
 	case tkObject:
 		sb.WriteString("{")

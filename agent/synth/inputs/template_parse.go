@@ -176,8 +176,8 @@ func placeholder(words []string) *Template {
 	n := &Template{Kind: TkInt, names: nameWords(words)}
 	for _, w := range n.names {
 		switch w {
-		case "text", "string", "word", "name", "label", "letter", "char", "character":
-			n.Kind = TkStr
+		case "text", "string", "word", "name", "label", "letter", "char", "character", "sentence", "phrase", "noun", "message":
+			n.Kind, n.typed = TkStr, true
 		}
 	}
 	return n

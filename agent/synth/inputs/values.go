@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -172,7 +173,7 @@ func Structured(t task.Task, tp *Template) bool {
 	case t.Kind == task.KindOther:
 		return tp.rich(t.Domain)
 	case t.Kind == task.KindString:
-		return tp.Kind == tkUnits
+		return tp.Kind == tkUnits || tp.Kind == tkSeq || tp.Kind == tkJoined
 	case t.Kind == task.KindList:
 		return tp.Kind == tkRPN
 	case t.Kind == task.KindTwoLists:
@@ -196,21 +197,30 @@ func (n *Template) SameLengths(v any) bool {
 	}
 	length := -1
 	for i, e := range n.Elems {
-		if e.Kind != TkList {
+		if !n.sharesLength(e) {
 			continue
 		}
-		l, ok := xs[i].([]any)
-		if !ok || (length >= 0 && len(l) != length) {
+		k := -1
+		switch x := xs[i].(type) {
+		case []any:
+			k = len(x)
+		case string:
+			k = len([]rune(x))
+		}
+		if k < 0 || (length >= 0 && k != length) {
 			return false
 		}
-		length = len(l)
+		length = k
 	}
 	return true
 }
 
 // WellFormed reports whether every postfix expression of an input, where
 // the template has one, leaves exactly one value and gives each operator
-// its operands: a mutant of an observed expression seldom does.
+// its operands (a mutant of an observed expression seldom does), and
+// whether its strings keep the shapes the template states (words
+// separated by single spaces, no character twice, a grammar), its
+// distinct lists no element twice.
 func (n *Template) WellFormed(v any) bool {
 	if n == nil {
 		return true
@@ -252,11 +262,37 @@ func (n *Template) WellFormed(v any) bool {
 		}
 	case TkList:
 		xs, _ := v.([]any)
-		for _, x := range xs {
+		if len(n.needs) > 0 && !n.keptBefore(xs) {
+			return false
+		}
+		for i, x := range xs {
 			if !n.Elems[0].WellFormed(x) {
 				return false
 			}
+			if (n.strict || n.distinct) && slices.ContainsFunc(xs[:i], func(y any) bool { return compareValues(x, y) == 0 }) {
+				return false
+			}
 		}
+	case TkStr:
+		s, ok := v.(string)
+		if !ok || len(n.Choices) > 0 {
+			return true
+		}
+		if n.words && s != strings.Join(strings.Fields(s), " ") {
+			return false
+		}
+		if n.distinct {
+			seen := map[rune]bool{}
+			for _, r := range s {
+				if seen[r] {
+					return false
+				}
+				seen[r] = true
+			}
+		}
+	case tkSeq, tkJoined:
+		s, ok := v.(string)
+		return ok && n.matchesGrammar(s)
 	case tkObject:
 		m, _ := v.(map[string]any)
 		for i, k := range n.keys {
