@@ -87,9 +87,12 @@ type Agent struct {
 	last *session
 	// stuck is the search of the latest session that found nothing
 	// before its clock ran out, kept to go on with while the examples do
-	// not change (stuckKey).
-	stuck    *searcher
-	stuckKey string
+	// not change (stuckKey); stuckP is its problem, stuckEvaluated the
+	// programs its calls evaluated so far (a solver counts them all).
+	stuck          solver
+	stuckP         *dsl.Problem
+	stuckEvaluated int64
+	stuckKey       string
 	// written is the session whose program the last Write wrote (nil for
 	// a program no search made) and writtenSHA the digest of that
 	// candidate.py: the candidate the next proposal's rivals are
@@ -214,7 +217,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	var s *session
 	failedOwn := prev != nil && req.Feedback != nil && req.Feedback.Passed < req.Feedback.Total && prev.result.solved
 	a.mu.Lock()
-	stuck := a.stuck
+	stuck, stuckP, stuckEvaluated := a.stuck, a.stuckP, a.stuckEvaluated
 	if a.stuckKey != key {
 		// New evidence: the stuck search is of no further use.
 		stuck, a.stuck = nil, nil
@@ -226,7 +229,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		// session goes on with that search (the level it was cut in, then
 		// larger sizes) instead of returning the same partial program.
 		var err error
-		if s, err = a.goOn(ctx, stuck, prev, len(req.Examples)); err != nil {
+		if s, err = a.goOn(ctx, stuck, stuckP, stuckEvaluated, prev, len(req.Examples)); err != nil {
 			return agent.WriteResult{}, err
 		}
 		if s.result.solved {
@@ -293,8 +296,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		start := time.Now()
 		spec := a.spec(ctx, limit, 1)
 		spec.skip = skip
-		sr := newSearcher(p, spec)
-		res := sr.run()
+		sr := plan(p, spec, 0)
+		res := sr.solve(budgetOf(spec))
 		if !res.solved && ctx.Err() == nil && p.RelaxLabels() {
 			spec := a.spec(ctx, minSessionTime, 20)
 			spec.skip = skip
@@ -313,7 +316,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		res.skipped = skip
 		s = &session{result: res, spent: time.Since(start)}
 		a.spend(s.spent, res.evaluated)
-		var kept *searcher
+		var kept solver
 		if !res.solved && sr.resumable() {
 			// Also after a relaxed search that found nothing: the next
 			// session on these examples goes on with sr (which reads the
@@ -321,9 +324,9 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			kept = sr
 		}
 		a.mu.Lock()
-		a.stuck, a.stuckKey = kept, key
+		a.stuck, a.stuckP, a.stuckEvaluated, a.stuckKey = kept, p, res.evaluated, key
 		a.mu.Unlock()
-		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
+		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: roundFor(p, res.best), Nullable: p.Nullable}
 		s.types = p.B.Types
 		s.notes = describe(res, len(req.Examples), s.spent)
 		a.mu.Lock()
@@ -370,14 +373,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	return agent.WriteResult{Notes: notes.String()}, nil
 }
 
-// goOn continues a stuck search with the session's time and returns the
+// goOn continues a stuck search of p with the session's time and returns the
 // session it makes; the stuck search is dropped once it found a program,
 // ran out of sizes or was cancelled.
-func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*session, error) {
+func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, before int64, prev *session, n int) (*session, error) {
 	start := time.Now()
 	spec := a.spec(ctx, a.sessionLimit(), 1)
-	before := sr.en.evaluated
-	res := sr.resume(spec.deadline, spec.maxPrograms, spec.done)
+	res := sr.solve(budgetOf(spec))
 	if err := ctx.Err(); err != nil {
 		a.mu.Lock()
 		a.stuck = nil
@@ -387,11 +389,12 @@ func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*
 	res.skipped = prev.result.skipped
 	spent := time.Since(start)
 	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
-	s.prog.Root = res.best
+	s.prog.Root, s.prog.Round = res.best, roundFor(p, res.best)
 	s.notes = describe(res, n, s.spent)
 	a.spend(spent, res.evaluated-before)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.stuckEvaluated = res.evaluated
 	if res.solved {
 		a.last = s
 	}
@@ -399,6 +402,20 @@ func (a *Agent) goOn(ctx context.Context, sr *searcher, prev *session, n int) (*
 		a.stuck = nil
 	}
 	return s, nil
+}
+
+// roundFor is the rounding the program n is emitted with on problem p
+// (dsl.Problem.RoundFor): none when its values on the examples are the
+// outputs as they are.
+func roundFor(p *dsl.Problem, n *dsl.Node) int {
+	if n == nil || p.Round < 0 {
+		return p.Round
+	}
+	vals := make([]any, len(p.Outs))
+	for i := range vals {
+		vals[i] = dsl.EvalSafe(n, p.Envs[i])
+	}
+	return p.RoundFor(vals)
 }
 
 // stillConsistent returns a session keeping the last consistent program
@@ -411,7 +428,7 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	last := a.last
 	a.mu.Unlock()
 	if last == nil || last.prog.Root == nil || last.prog.Binding != p.B.Line || !slices.Equal(last.types, p.B.Types) ||
-		last.prog.Round != p.Round || last.prog.Nullable != p.Nullable {
+		last.prog.Nullable != p.Nullable {
 		return nil
 	}
 	// An operator panicking on an extreme value makes the program fail.
@@ -424,7 +441,9 @@ func (a *Agent) stillConsistent(p *dsl.Problem, n int) (s *session) {
 	for i, env := range p.Envs {
 		vals[i] = dsl.EvalNode(last.prog.Root, env)
 	}
-	if !p.AllMatch(vals) {
+	// The rounding is the new examples' own: a program kept unrounded
+	// must still match them as it is.
+	if !p.AllMatch(vals) || last.prog.Round != p.RoundFor(vals) {
 		return nil
 	}
 	res := last.result
@@ -463,6 +482,7 @@ func describe(res searchResult, n int, spent time.Duration) string {
 			used = append(used, f.String())
 		}
 	}
+	sb.WriteString(res.note)
 	fmt.Fprintf(&sb, "Enumerated %d candidate programs bottom-up by size (sizes 1..%d complete, %d kept after observational-equivalence pruning) in %s, over the families constants, scalar, conditionals, lists, windows/scans, loops/recursion.\n",
 		res.evaluated, res.level, res.banked, spent.Round(time.Millisecond))
 	switch {

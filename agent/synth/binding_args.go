@@ -15,8 +15,8 @@ import (
 // bracketed tuple of names of simple types of more than one sort ("[xs,
 // k]: a list of integers and a rotation amount", "[a, b, limit]: two
 // integer lists and a limit") binds one variable per name, so that the
-// enumerator combines them like the two numbers of a pair. Numbers or
-// strings all of one type keep the list binding (xs, words).
+// enumerator combines them like the two numbers of a pair. Numbers all
+// of one type, or two strings, keep the list binding (xs, words).
 
 // pythonReserved are names a variable must not take: keywords and the
 // builtins the emitted programs call.
@@ -84,9 +84,13 @@ func argsBinding(t task.Task, observed []any, b *dsl.Binding) *dsl.Binding {
 		nb.Names = append(nb.Names, name)
 		nb.Types = append(nb.Types, vt)
 	}
-	if !slices.ContainsFunc(nb.Types, func(t dsl.Type) bool { return t != nb.Types[0] }) && nb.Types[0] != dsl.ListInt && nb.Types[0] != dsl.ListFloat {
-		// Numbers or strings of one type: the list binding (xs, words)
-		// lets min, sorted and the like see them all at once.
+	if !slices.ContainsFunc(nb.Types, func(t dsl.Type) bool { return t != nb.Types[0] }) && nb.Types[0] != dsl.ListInt && nb.Types[0] != dsl.ListFloat &&
+		(nb.Types[0] != dsl.Str || len(nb.Types) < 3) {
+		// Numbers or two strings: the list binding (xs, words) lets min,
+		// sorted and the like see them all at once, and first and last
+		// reach either string. Three strings or more are named: the list
+		// operators reach no string between the first and the last (a
+		// text and the two strings of a character mapping).
 		return nil
 	}
 	nb.Line = strings.Join(nb.Names, ", ") + " = input_data"

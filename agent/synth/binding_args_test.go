@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +30,8 @@ func TestArgsBinding(t *testing.T) {
 			want: "numbers, target = input_data [list[int] int]"},
 		{name: "two strings keep the list binding", typ: "[s, t]: two strings", constr: "each string 0 to 49 printable characters",
 			want: "none"},
+		{name: "three strings bind by name", typ: "[text, source, target]: a text and two strings of the same length",
+			inputs: []string{`["abc", "a", "b"]`}, want: "text, source, target = input_data [str str str]"},
 		{name: "four integers keep the list binding", typ: "a list of four integers [a, b, c, d]", constr: "each from -1000 to 1000",
 			want: "none"},
 		{name: "two lists and an int", typ: "[a, b, limit]: two integer lists of equal length and a non-negative limit", constr: "0 to 10 integers",
@@ -76,6 +80,19 @@ func TestArgsBindingSolves(t *testing.T) {
 				}
 				return n
 			}}, probe: []string{"[[2, 2, 5, 2], 2]", "[[9, 8], 1]"}},
+		// A character mapping given as two arguments: str.translate.
+		{c: familyCase{name: "character mapping", kind: task.KindOther, typ: "[s, old, new]: a word and two strings of one length",
+			inputs: []string{`["banana", "an", "xy"]`, `["code", "", ""]`, `["level", "ev", "ab"]`, `["moon", "o", "0"]`},
+			f: func(v any) any {
+				p := v.([]any)
+				from, to := []rune(p[1].(string)), []rune(p[2].(string))
+				return strings.Map(func(r rune) rune {
+					if i := slices.Index(from, r); i >= 0 {
+						return to[i]
+					}
+					return r
+				}, p[0].(string))
+			}}, probe: []string{`["mississippi", "sp", "zq"]`, `["abc", "cba", "xyz"]`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.c.name, func(t *testing.T) {

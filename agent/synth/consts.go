@@ -14,7 +14,8 @@ const maxMined = 8
 
 // minedConsts returns the integers written in the task's visible
 // description of the function: its name ("pow_mod97", "sum_multiples_3_5")
-// and its input type ("list of 3 integers"). Programs by example routinely
+// and its input type ("list of 3 integers"), in digits or as words
+// (numberWords). Programs by example routinely
 // seed their constant pool this way: a modulus or a bound named in the
 // description is rarely among a fixed set of small constants. The input
 // constraints are left out: their numbers bound the inputs ("between -50
@@ -34,11 +35,43 @@ func minedConsts(t task.Task) []int64 {
 	}
 	add(t.Name, true)
 	add(t.InputType, true)
+	for _, text := range []string{t.Name, t.InputType} {
+		for _, w := range words(text) {
+			if v, ok := numberWords[w]; ok && len(out) < maxMined && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
 	if slices.Contains(words(t.Name), "mod") {
 		add(t.InputConstraints, false)
 	}
 	return out
 }
+
+// numberWords are the numbers a task's text may write as words ("sevens
+// not fives", "six-sided dice", "a rate in percent"), beyond the
+// constants every search has (0, 1, 2, 3, 10): "two lists" or "one
+// integer" would only rebuild the lambda banks for nothing.
+var numberWords = func() map[string]int64 {
+	m := map[string]int64{"percent": 100, "percentage": 100, "percentages": 100, "dozen": 12, "dozens": 12,
+		"hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000}
+	for v, w := range []string{4: "four", "five", "six", "seven", "eight", "nine", 11: "eleven", "twelve", "thirteen", "fourteen",
+		"fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"} {
+		if w != "" {
+			m[w] = int64(v)
+			// The plural: "fives", "sixes", "twenties".
+			switch {
+			case strings.HasSuffix(w, "x"):
+				m[w+"es"] = int64(v)
+			case strings.HasSuffix(w, "y"):
+				m[w[:len(w)-1]+"ies"] = int64(v)
+			default:
+				m[w+"s"] = int64(v)
+			}
+		}
+	}
+	return m
+}()
 
 // words splits a name at every character that is not a letter or digit
 // ("algorithm_fib_mod" gives algorithm, fib, mod), in lower case.

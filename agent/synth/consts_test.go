@@ -44,6 +44,11 @@ func TestMinedConsts(t *testing.T) {
 		{"a named modulus only", task.Task{Name: "pow_mod97", InputType: "integer", InputConstraints: "between 0 and 500"}, []int64{97}},
 		{"mod inside a word is not the word", task.Task{Name: "modal_value", InputType: "list", InputConstraints: "between 0 and 9"}, nil},
 		{"bounded", task.Task{Name: "a1_2_3_4_5_6_7_8_9_10"}, []int64{1, 2, 3, 4, 5, 6, 7, 8}},
+		{"number words in the name", task.Task{Name: "sevens_not_fives", InputType: "[a, b]: two integers"}, []int64{7, 5}},
+		{"a number word in the input type", task.Task{Name: "dice_chance", InputType: "[n, total]: a number of six-sided dice and a total"}, []int64{6}},
+		{"percent is a hundred", task.Task{Name: "grow", InputType: "[amount, rate]: an amount and a rate in percent"}, []int64{100}},
+		{"plurals and words after digits", task.Task{Name: "count_sixes_of_12", InputType: "a dozen twenties"}, []int64{12, 6, 20}},
+		{"the default constants are not words to mine", task.Task{Name: "one_or_two", InputType: "two lists of three integers"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4093026, banked: 1027715, digest: "7ec43ec0252dadaaff0026c7c67b5c2e5f1faf17e8dc7d0fe43f50ac974b2be7"},
+			evaluated: 4216620, banked: 1033757, digest: "80b174ec1de9a1c6948af7180ace5a7401149b97c095d934f00cb69539d7a731"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 294313, banked: 56467, digest: "d555834070959157853c1ffb64965f675c2b9d10ebbfca01afa71744e841d2ad"},
+			evaluated: 297584, banked: 56496, digest: "89782ff601ddbd73fe73b741a0e039f5c7b56841971c23073fd2d992a5cc536f"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 215906, banked: 51749, digest: "d0b248e8454904b02d4f059e420b0b916792922fc749002eef04854fcee7df2c"},
+			evaluated: 218261, banked: 51802, digest: "a4d83e323090e81fec24a4da802490aada01eef62e49f77343af80ccf0e9cdb2"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 202056, banked: 48360, digest: "4f89b06017480be9d2f43a90a691bfaa7b7bf4e1c66df7bb86bdee87d92e9383"},
+			evaluated: 204409, banked: 48414, digest: "62645453c637bbfd92957f7b531c40da95897da21e8030bb2c5e01068e637668"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1206162, banked: 231545, digest: "ffda3ad46e8a6138f80e66d3f973be68c9fd5606392824080011ebca709be2f6"},
+			evaluated: 1267430, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1320525, banked: 239389, digest: "ccc6052fc22bbfeacad7d815e6dac77bcdb48a922ebc2a63ef2a0a471c8f3661"},
+			evaluated: 1354394, banked: 239766, digest: "4dd1994783b103e6b3277e0ab1925e0c608987df3ecc1a67037d904d9e31c3c7"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1243692, banked: 228088, digest: "7829ada2588462def0047887e7842155ba045fb2dbad2a323fc2fbea12b2a958"},
+			evaluated: 1275910, banked: 229128, digest: "055b823fb36a2f197926a21c600d838dc5d6e1f5745409f33a13df01738b4cbc"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

@@ -25,16 +25,22 @@ var scalarOpsOnce = sync.OnceValue(func() []*dsl.Operator {
 func scalarOps() []*dsl.Operator { return scalarOpsOnce() }
 
 // enumHoles fills the holes of sketches with the enumerator: its fill is
-// holeSearchBy.
+// holeSearchBy. maxEval, when set, bounds every hole the sketch does not
+// bound itself by programs (a search bounded by programs).
 type enumHoles struct {
-	shared *Shared
+	shared  *Shared
+	maxEval int64
 }
 
 var _ sketch.Holes = enumHoles{}
 
 // Fill fills a hole (see sketch.Holes).
 func (e enumHoles) Fill(sub *dsl.Problem, h sketch.Hole) *dsl.Node {
-	return holeSearchBy(e.shared, sub, h.Deadline, h.MaxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
+	maxEval := h.MaxEval
+	if maxEval <= 0 || e.maxEval > 0 && e.maxEval < maxEval {
+		maxEval = e.maxEval
+	}
+	return holeSearchBy(e.shared, sub, h.Deadline, maxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
 }
 
 // holeSearchBy fills a hole (see holes.fill).

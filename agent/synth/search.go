@@ -14,6 +14,9 @@ const (
 	defaultMaxSize = 14
 	// maxSurvivors bounds the consistent programs kept for proposals.
 	maxSurvivors = 48
+	// programsBoundedSketchTime is the time the sketches of a search
+	// bounded by programs share out (see runSketches).
+	programsBoundedSketchTime = 10 * time.Minute
 )
 
 // searchResult is what one search found.
@@ -30,6 +33,8 @@ type searchResult struct {
 	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
 	skipped map[string]bool
+	// note says how a split searched the problem's parts (split.go).
+	note string
 }
 
 // searchSpec bounds a search.
@@ -106,8 +111,16 @@ func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
 		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
 	})
 	s.en.onNew = s.onNew
-	// Variables and constants were added before onNew was set.
-	for _, t := range p.Ok {
+	// Variables and constants were added before onNew was set (of every
+	// type when labels name computed values).
+	types := p.Ok
+	if p.Labels != nil {
+		types = nil
+		for t := dsl.Type(0); t < dsl.NumTypes; t++ {
+			types = append(types, t)
+		}
+	}
+	for _, t := range types {
 		for _, es := range s.en.bank[t] {
 			for _, e := range es {
 				if s.onNew(t, e) {
@@ -192,6 +205,7 @@ func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 			if n, vals := tabled(p, t, e); n != nil {
 				return s.consider(n, vals)
 			}
+			return s.intervals(t, e)
 		}
 		return false
 	}
@@ -279,13 +293,23 @@ func (s *searcher) strategies() bool {
 // (Search), and their holes filled by enumHoles; a cancellation they
 // notice stops the search.
 func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
-	return runSketches(s.en, s.spec.shared, run)
+	return runSketches(s.en, s.spec.shared, s.spec.collect, run)
 }
 
-// runSketches runs sketches on en (see searcher.sketches).
-func runSketches(en *enumerator, shared *Shared, run func(r *sketch.Search) bool) bool {
-	r := &sketch.Search{Envs: en.envs, Deadline: en.deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
-		Holes: enumHoles{shared}, Stopped: en.stopped, Cancelled: en.cancelled}
+// runSketches runs sketches on en (see searcher.sketches); collect says
+// the search collects a proposal's rivals. A search bounded by programs
+// (Options.MaxPrograms) has no deadline, and the sketches share out time:
+// they get programsBoundedSketchTime, a bound they do not reach, and each
+// of their holes at most the programs left in the search's budget, so
+// that what they find does not depend on the machine's load either.
+func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketch.Search) bool) bool {
+	deadline, holes := en.deadline, enumHoles{shared: shared}
+	if en.maxEval > 0 && deadline.IsZero() {
+		deadline = time.Now().Add(programsBoundedSketchTime)
+		holes.maxEval = max(en.maxEval-en.evaluated, 1)
+	}
+	r := &sketch.Search{Envs: en.envs, Deadline: deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
+		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled, Collect: collect}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	return found

@@ -9,6 +9,7 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+	"github.com/reconstruct/reconstruct/agent/synth/sketch"
 )
 
 var familyCases = []familyCase{
@@ -253,5 +254,37 @@ func TestSearchFindsCases(t *testing.T) {
 			_, prog := solveCase(t, c)
 			t.Logf("%s: %s", c.name, prog.Root)
 		})
+	}
+}
+
+// A search bounded by programs has no deadline; its sketches' holes are
+// bounded by the programs left instead, and still run (they were given a
+// deadline in the past before, and found nothing in such a search).
+func TestSketchesRunUnderProgramBudget(t *testing.T) {
+	tk := task.Task{Name: "rotation", Kind: task.KindTwoLists, InputType: "two lists of integers", FunctionName: "solve"}
+	var exs []task.Example
+	for _, e := range [][2]string{{`[[1,2,3],[2,3,1]]`, `1`}, {`[[1,2,3],[3,1,2]]`, `2`}, {`[[4,5],[4,5]]`, `0`}, {`[[4,5],[4,4]]`, `-1`},
+		{`[[1,2,1,2],[2,1,2,1]]`, `1`}, {`[[3,0,1,2],[2,3,0,1]]`, `3`}, {`[[1,1,2],[2,1,1]]`, `2`}} {
+		exs = append(exs, task.Example{Input: json.RawMessage(e[0]), Output: json.RawMessage(e[1])})
+	}
+	p, err := newProblem(tk, exs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lams, _ := lambdasFor(p.Mined, nil)
+	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
+		lams: lams, maxEval: 300_000, memLimit: DefaultMemoryBytes})
+	var found *dsl.Node
+	runSketches(en, testShared, false, func(r *sketch.Search) bool {
+		return sketch.Shifts(r, p, func(n *dsl.Node, vals []any) bool {
+			if p.AllMatch(vals) {
+				found = n
+				return true
+			}
+			return false
+		})
+	})
+	if found == nil {
+		t.Fatal("the shift sketch found nothing in a search bounded by programs")
 	}
 }

@@ -26,7 +26,7 @@ func (a *Agent) SearchLeft() (bool, string) {
 
 // setLeft records what the session's search left on its examples: stuck is
 // the search kept to go on with (nil when it cannot), s the session.
-func (a *Agent) setLeft(s *session, stuck *searcher, n int) {
+func (a *Agent) setLeft(s *session, stuck solver, n int) {
 	budget := a.runBudgetLeft()
 	a.mu.Lock()
 	defer a.mu.Unlock()

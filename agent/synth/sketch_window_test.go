@@ -51,7 +51,7 @@ func strategyWithin(p *dsl.Problem, run sketchStrategy, budget time.Duration) se
 	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
 		lams: lams, deadline: time.Now().Add(budget), memLimit: DefaultMemoryBytes})
 	var res searchResult
-	runSketches(en, testShared, func(r *sketch.Search) bool {
+	runSketches(en, testShared, false, func(r *sketch.Search) bool {
 		return run(r, p, func(n *dsl.Node, vals []any) bool {
 			if p.AllMatch(vals) {
 				res.best, res.solved = n, true

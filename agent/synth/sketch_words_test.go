@@ -2,6 +2,7 @@ package synth
 
 import (
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +62,63 @@ func TestWordwise(t *testing.T) {
 				return strings.Join(words, " ")
 			}},
 	}
+	censorTask := task.Task{Name: "t", Kind: task.KindOther, InputType: "[text, stop]: a string and a list of words", FunctionName: "solve"}
+	vocab := []string{"red", "Blue", "green", "sun", "MOON", "star", "sky", "tree", "leaf", "rock"}
+	cases = append(cases,
+		// The bound 6 is written nowhere: a learned threshold.
+		sketchCase{name: "upper_words_longer_than_six", task: strTask, n: 8, gen: sentence,
+			f: func(in any) any {
+				words := strings.Split(in.(string), " ")
+				for i, w := range words {
+					if len(w) > 6 {
+						words[i] = strings.ToUpper(w)
+					}
+				}
+				return strings.Join(words, " ")
+			}},
+		// A list given beside the text, compared case-insensitively, and
+		// a character only the outputs show.
+		sketchCase{name: "mask_listed_words", task: censorTask, n: 8,
+			gen: func(r *rand.Rand) any {
+				words := make([]string, 1+r.Intn(6))
+				for i := range words {
+					words[i] = vocab[r.Intn(len(vocab))]
+				}
+				stop := []string{}
+				for _, w := range vocab {
+					if r.Intn(3) == 0 {
+						stop = append(stop, strings.ToLower(w))
+					}
+				}
+				return []any{strings.Join(words, " "), stop}
+			},
+			f: func(in any) any {
+				args := in.([]any)
+				var stop []string
+				for _, w := range args[1].([]any) {
+					stop = append(stop, w.(string))
+				}
+				words := strings.Split(args[0].(string), " ")
+				for i, w := range words {
+					if slices.Contains(stop, strings.ToLower(w)) {
+						words[i] = strings.Repeat("#", len(w))
+					}
+				}
+				return strings.Join(words, " ")
+			}},
+		// Words separated by runs of spaces, joined again by one.
+		sketchCase{name: "swapcase_words_spaced", task: strTask, n: 6,
+			gen: func(r *rand.Rand) any {
+				return strings.ReplaceAll(sentence(r).(string), " ", strings.Repeat(" ", 1+r.Intn(3)))
+			},
+			f: func(in any) any {
+				words := strings.Fields(in.(string))
+				for i, w := range words {
+					words[i] = strings.ToUpper(w[:1]) + w[1:]
+				}
+				return strings.Join(words, " ")
+			}},
+	)
 	runSketchCases(t, cases, sketch.Wordwise)
 }
 

@@ -19,7 +19,7 @@ import (
 // values, when e's values correspond one to one with the labels on the
 // examples; nil otherwise.
 func tabled(p *dsl.Problem, t dsl.Type, e *dsl.Entry) (*dsl.Node, []any) {
-	if t != dsl.Int && t != dsl.Bool {
+	if t != dsl.Int && t != dsl.Bool || len(p.Labels) > dsl.MaxLabels {
 		return nil, nil
 	}
 	var keys [dsl.MaxLabels]any
@@ -57,6 +57,7 @@ func tableOp(t dsl.Type, keys, labels []any) *dsl.Operator {
 	}
 	name.WriteString("}")
 	return &dsl.Operator{Name: name.String(), Fam: dsl.FamScalar, Args: dsl.Types(t), Ret: dsl.Str, Cost: 1,
+		Choice: &dsl.Choice{Keys: keys, Labels: labels},
 		Eval: func(_ *dsl.Lambda, a []any) any {
 			if i := dsl.IndexOf(keys, a[0]); i >= 0 {
 				return labels[i]

@@ -46,7 +46,7 @@ func newCatalog() opCatalog {
 	lists := slices.Concat(
 		listOps(), stringListOps(), pairListOps(), pointWindowOps(),
 		listLibraryOps(), pairLibraryOps(), pointLibraryOps(),
-		orbitOps(), listNamedOps(), stringRunLengthOps(), listNamedLateOps(), stringSplitOps(), pointNamedOps(),
+		orbitOps(), listNamedOps(), stringRunLengthOps(), listNamedLateOps(), stringSplitOps(), pointNamedOps(), multisetOps(), positionOps(),
 	)
 	c.Loops = loopOps()
 	for _, o := range c.Scalars {
@@ -54,7 +54,7 @@ func newCatalog() opCatalog {
 			c.Top = append(c.Top, o)
 		}
 	}
-	c.Top = slices.Concat(c.Top, intProgramOps(), stringProgramOps(), lists, listProgramOps(), c.Loops)
+	c.Top = slices.Concat(c.Top, intProgramOps(), stringProgramOps(), grammarOps(), lists, listProgramOps(), c.Loops)
 	// Simplest family first; within one size, loops go right after the
 	// scalar operators: their few combinations are cheap to try while a
 	// whole level of list programs can take the rest of the time limit.

@@ -39,7 +39,10 @@
 //     typed helpers; ops_int.go, ops_float.go, ops_string.go,
 //     ops_list.go, ops_pair.go, ops_geometry.go, ops_loop.go: the
 //     operators by the values they work on, each with its Python
-//     helpers; ops_extra.go the operators of sketches' holes only.
+//     helpers; ops_grammar.go strings read as arithmetic expressions;
+//     ops_multiset.go lists read as multisets; ops_positions.go two
+//     sequences compared position by position;
+//     ops_extra.go the operators of sketches' holes only.
 //   - python.go: the translation of a program into a candidate.py.
 //   - problem.go: the problem and its binding, the matching of values
 //     against the outputs; labels.go categorical outputs.

@@ -85,6 +85,10 @@ type Operator struct {
 	lower func(l *Lambda, kids []any) any
 	// Py renders the call in Python given the rendered arguments.
 	Py func(e *Emitter, l *Lambda, a []Code) Code
+	// Choice, when set, says the operator names its argument's value by
+	// a label (a table, intervals): a choice of programs by that label
+	// (ChooseOp) is written with it.
+	Choice *Choice
 }
 
 // Node is a DSL program: an operator applied to sub-programs, a constant or

@@ -62,6 +62,12 @@ func (h Hasher) Value(v any) Hasher {
 		return h.ofStrs(x)
 	case []Pair:
 		return h.ofPairs(x)
+	case []any:
+		h = h.Mix(12).Mix(uint64(len(x)))
+		for _, e := range x {
+			h = h.Value(e)
+		}
+		return h
 	}
 	return h.Mix(11)
 }

@@ -14,11 +14,15 @@ func LabelStrings(labels []any) []string {
 	return out
 }
 
-// MaxLabels is the most distinct outputs treated as labels.
+// MaxLabels is the most labels a table names (one computed value each).
 const MaxLabels = 4
 
-// setLabels records the outputs as labels when they are 2 to MaxLabels
-// distinct strings, each seen at least twice on average.
+// MaxCategories is the most distinct outputs treated as labels: more than
+// a table names, as intervals of a number may (the grades "A" to "F").
+const MaxCategories = 8
+
+// setLabels records the outputs as labels when they are 2 to
+// MaxCategories distinct strings, each seen at least twice on average.
 func (p *Problem) setLabels() { p.labelOutputs(2) }
 
 // RelaxLabels records the outputs as labels even when they barely repeat
@@ -34,7 +38,7 @@ func (p *Problem) RelaxLabels() bool {
 	return p.Labels != nil
 }
 
-// labelOutputs sets the labels when the outputs are 2 to MaxLabels
+// labelOutputs sets the labels when the outputs are 2 to MaxCategories
 // distinct strings and each is seen repeat times on average.
 func (p *Problem) labelOutputs(repeat int) {
 	if p.Out != Str || p.Nullable {
@@ -45,7 +49,7 @@ func (p *Problem) labelOutputs(repeat int) {
 	for i, o := range p.Outs {
 		k := IndexOf(labels, o)
 		if k < 0 {
-			if len(labels) == MaxLabels {
+			if len(labels) == MaxCategories {
 				return
 			}
 			k = len(labels)

@@ -20,7 +20,7 @@ func stringOps() []*Operator {
 		sMap("strip", "strip", strings.TrimSpace),
 		sMap("capitalize", "capitalize", pyCapitalize),
 		sMap("title", "title", pyTitle),
-		sMap("swapcase", "swapcase", pySwapcase),
+		sMap("swapcase", "swapcase", Swapcase),
 		op1("reverse", FamScalar, func(s string) (string, bool) { return ReverseString(s), true },
 			pyOnly(func(a []Code) Code { return Atom(a[0].At(pAtom) + "[::-1]") })),
 		op1("sorted_chars", FamScalar, func(s string) (string, bool) {
@@ -249,11 +249,15 @@ func stringRunLengthOps() []*Operator {
 	}
 }
 
-// stringSplitOps split a string at every single space.
+// stringSplitOps split a string at every single space, and test whether a
+// string is one of a list's (a word among the banned words given beside
+// a text).
 func stringSplitOps() []*Operator {
 	return []*Operator{
 		op1("split_on_space", FamList, func(s string) ([]string, bool) { return strings.Split(s, " "), true },
 			pyOnly(func(a []Code) Code { return method(a[0], "split", Atom(`" "`)) })),
+		op2("member", FamList, func(w string, ws []string) (bool, bool) { return slices.Contains(ws, w), true },
+			pyOnly(func(a []Code) Code { return cmpop(a[0], "in", a[1]) })),
 	}
 }
 
@@ -289,7 +293,8 @@ func pyCapitalize(s string) string {
 	return string(r)
 }
 
-func pySwapcase(s string) string {
+// Swapcase is Python's str.swapcase.
+func Swapcase(s string) string {
 	r := []rune(s)
 	for i, c := range r {
 		switch {
@@ -356,7 +361,8 @@ def shift_letters(s, k):
 
 // stringProgramOps are string operators of whole programs only, not of
 // lambda bodies: where a pattern occurs in a string, first (str.find) or
-// everywhere, overlaps included, and the character codes.
+// everywhere, overlaps included, the character codes, and characters
+// mapped or deleted by tables given as arguments (str.translate).
 func stringProgramOps() []*Operator {
 	return []*Operator{
 		op2("find", FamScalar, func(s, p string) (int64, bool) {
@@ -375,6 +381,21 @@ func stringProgramOps() []*Operator {
 			}
 			return out, true
 		}, pyOnly(func(a []Code) Code { return Atom("[ord(c) for c in " + a[0].S + "]") })),
+		// translate is str.translate(str.maketrans(frm, to)): a mapping of
+		// characters given as two arguments; delete_chars drops the
+		// characters of a second argument.
+		op3("translate", FamScalar, pyTranslate,
+			pyOnly(func(a []Code) Code { return method(a[0], "translate", Call("str.maketrans", a[1], a[2])) })),
+		op2("delete_chars", FamScalar, func(s, chars string) (string, bool) {
+			return strings.Map(func(r rune) rune {
+				if strings.ContainsRune(chars, r) {
+					return -1
+				}
+				return r
+			}, s), true
+		}, pyOnly(func(a []Code) Code {
+			return method(a[0], "translate", Call("str.maketrans", Atom(`""`), Atom(`""`), a[1]))
+		})),
 		op2("occurrences", FamList, func(s, p string) ([]int64, bool) {
 			return occurrences([]rune(s), []rune(p), false), true
 		}, pyOnly(func(a []Code) Code {
@@ -397,4 +418,27 @@ func occurrences(s, p []rune, first bool) []int64 {
 		}
 	}
 	return out
+}
+
+// pyTranslate is s.translate(str.maketrans(frm, to)): str.maketrans
+// raises ValueError unless frm and to have as many characters, and a
+// character twice in frm takes its last image.
+func pyTranslate(s, frm, to string) (string, bool) {
+	f, t := []rune(frm), []rune(to)
+	if len(f) != len(t) {
+		return "", false
+	}
+	if len(f) == 0 {
+		return s, true
+	}
+	table := make(map[rune]rune, len(f))
+	for i, r := range f {
+		table[r] = t[i]
+	}
+	return strings.Map(func(r rune) rune {
+		if m, have := table[r]; have {
+			return m
+		}
+		return r
+	}, s), true
 }

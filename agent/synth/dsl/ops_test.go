@@ -98,6 +98,16 @@ func libCases() []libCase {
 		{name: "occurrences", vars: []string{"s", "p"}, types: []Type{S, S},
 			inputs: []string{`["", ""]`, `["ab", ""]`, `["", "a"]`, `["aaaa", "aa"]`, `["abababa", "aba"]`, `["abc", "d"]`, `["héé", "é"]`},
 			prog:   func(t *testing.T) *Node { return app(findOp(t, "occurrences", S, S), vr(0), vr(1)) }},
+		{name: "translate", vars: []string{"s", "f", "t"}, types: []Type{S, S, S},
+			inputs: []string{`["", "", ""]`, `["abc", "", ""]`, `["hello world", "lo", "01"]`, `["abcabc", "aa", "xy"]`,
+				`["abc", "ab", "x"]`, `["héllo", "é", "e"]`, `["a b", " ", "_"]`},
+			prog: func(t *testing.T) *Node { return app(findOp(t, "translate", S, S, S), vr(0), vr(1), vr(2)) }},
+		{name: "delete_chars", vars: []string{"s", "d"}, types: []Type{S, S},
+			inputs: []string{`["", ""]`, `["abc", ""]`, `["hello world", "lo"]`, `["héllo", "é"]`, `["a  b", " "]`},
+			prog:   func(t *testing.T) *Node { return app(findOp(t, "delete_chars", S, S), vr(0), vr(1)) }},
+		{name: "member_str", vars: []string{"w", "ws"}, types: []Type{S, ListStr},
+			inputs: []string{`["", []]`, `["a", ["b", "a"]]`, `["A", ["a"]]`, `["", [""]]`, `["ab", ["a", "b"]]`},
+			prog:   func(t *testing.T) *Node { return app(findOp(t, "member", S, ListStr), vr(0), vr(1)) }},
 		{name: "sumsq", vars: []string{"a", "b"}, types: []Type{I, I}, inputs: pairIn[:len(pairIn)-1],
 			prog: func(t *testing.T) *Node { return app(findOp(t, "sumsq", I, I), vr(0), vr(1)) }},
 		{name: "mode_str", vars: []string{"s"}, types: []Type{S},
@@ -181,55 +191,60 @@ func TestLibPythonMatchesGo(t *testing.T) {
 		t.Skip("python3 not found: cannot compare emitted Python with the Go evaluator")
 	}
 	for _, c := range libCases() {
-		t.Run(c.name, func(t *testing.T) {
-			root := c.prog(t)
-			line := strings.Join(c.vars, ", ") + " = input_data"
-			src := Program{Root: root, Binding: line, Vars: c.vars, Round: -1}.Python("solve", "")
-			t.Log(src)
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
+		t.Run(c.name, func(t *testing.T) { checkLibCase(t, py, c) })
+	}
+}
+
+// checkLibCase runs a case's program in python3 and in Go on every input
+// and compares them: the same value, or an error on both sides.
+func checkLibCase(t *testing.T, py string, c libCase) {
+	t.Helper()
+	root := c.prog(t)
+	line := strings.Join(c.vars, ", ") + " = input_data"
+	src := Program{Root: root, Binding: line, Vars: c.vars, Round: -1}.Python("solve", "")
+	t.Log(src)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\nout = []\n" +
+		"for x in json.loads(sys.argv[2]):\n    try:\n        out.append([True, solve(x)])\n    except Exception:\n        out.append([False, None])\n" +
+		"print(json.dumps(out))\n"
+	out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(c.inputs, ",")+"]").CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s\n%s", err, out, src)
+	}
+	var got [][2]json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("decode python output %q: %v", out, err)
+	}
+	for i, in := range c.inputs {
+		v, err := task.Decode(json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := []any{v}
+		if len(c.vars) > 1 {
+			parts = v.([]any)
+		}
+		env := make([]any, len(parts))
+		for j, p := range parts {
+			val, good := FromJSON(p, false)
+			if !good {
+				t.Fatalf("input %s: cannot convert %v", in, p)
 			}
-			script := "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom candidate import solve\nout = []\n" +
-				"for x in json.loads(sys.argv[2]):\n    try:\n        out.append([True, solve(x)])\n    except Exception:\n        out.append([False, None])\n" +
-				"print(json.dumps(out))\n"
-			out, err := exec.Command(py, "-c", script, dir, "["+strings.Join(c.inputs, ",")+"]").CombinedOutput()
-			if err != nil {
-				t.Fatalf("python: %v\n%s\n%s", err, out, src)
-			}
-			var got [][2]json.RawMessage
-			if err := json.Unmarshal(out, &got); err != nil {
-				t.Fatalf("decode python output %q: %v", out, err)
-			}
-			for i, in := range c.inputs {
-				v, err := task.Decode(json.RawMessage(in))
-				if err != nil {
-					t.Fatal(err)
-				}
-				parts := []any{v}
-				if len(c.vars) > 1 {
-					parts = v.([]any)
-				}
-				env := make([]any, len(parts))
-				for j, p := range parts {
-					val, good := FromJSON(p, false)
-					if !good {
-						t.Fatalf("input %s: cannot convert %v", in, p)
-					}
-					env[j] = coerce(val, c.types[j])
-				}
-				goVal := EvalNode(root, env)
-				pyOK := string(got[i][0]) == "true"
-				switch {
-				case IsErr(goVal) && pyOK:
-					t.Errorf("input %s: python %s, go raises\n%s", in, got[i][1], src)
-				case !IsErr(goVal) && !pyOK:
-					t.Errorf("input %s: python raises, go %s\n%s", in, ToJSON(goVal), src)
-				case !IsErr(goVal) && !task.Equal(got[i][1], ToJSON(goVal), 1e-9):
-					t.Errorf("input %s: python %s, go %s\n%s", in, got[i][1], ToJSON(goVal), src)
-				}
-			}
-		})
+			env[j] = coerce(val, c.types[j])
+		}
+		goVal := EvalNode(root, env)
+		pyOK := string(got[i][0]) == "true"
+		switch {
+		case IsErr(goVal) && pyOK:
+			t.Errorf("input %s: python %s, go raises\n%s", in, got[i][1], src)
+		case !IsErr(goVal) && !pyOK:
+			t.Errorf("input %s: python raises, go %s\n%s", in, ToJSON(goVal), src)
+		case !IsErr(goVal) && !task.Equal(got[i][1], ToJSON(goVal), 1e-9):
+			t.Errorf("input %s: python %s, go %s\n%s", in, got[i][1], ToJSON(goVal), src)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/reconstruct/reconstruct/task"
@@ -138,17 +139,31 @@ type Problem struct {
 	// (setLabels); LabelOf is each example's label.
 	Labels  []any
 	LabelOf []int8
+	// Render, when set, says the outputs are numbers written as texts in
+	// that format (a template's hole: "442.20", "25.0"): a program's value
+	// matches when the format writes it as Texts[i], exactly.
+	Render *Format
+	Texts  []string
+	// comps are the decoded outputs of each component when every output
+	// is a list of one fixed length; Parts their problems (Components).
+	comps [][]any
+	Parts []*Problem
 }
 
 // SetOutputs converts the outputs to one DSL type.
 func (p *Problem) SetOutputs(outs []any) error {
-	floats := false
+	p.comps, p.Parts = components(outs), nil
+	if p.comps != nil && mixedComponents(p.comps) {
+		return p.setTuple()
+	}
+	floats, shown := false, false
 	maxDec := 0
 	for _, o := range outs {
 		if HasFloatLiteral(o) {
 			floats = true
 		}
 		maxDec = max(maxDec, decimals(o))
+		shown = shown || roundingShown(o)
 	}
 	var typ Type
 	have := false
@@ -160,6 +175,9 @@ func (p *Problem) SetOutputs(outs []any) error {
 		}
 		v, good := FromJSON(o, floats)
 		if !good {
+			if p.comps != nil {
+				return p.setTuple()
+			}
 			return fmt.Errorf("%w: output %s", ErrUnsupported, ShortJSON(o))
 		}
 		conv[i] = v
@@ -177,6 +195,9 @@ func (p *Problem) SetOutputs(outs []any) error {
 		}
 		t, _ := TypeOf(v)
 		if have && t != typ {
+			if p.comps != nil {
+				return p.setTuple()
+			}
 			return fmt.Errorf("%w: outputs of mixed types", ErrUnsupported)
 		}
 		typ, have = t, true
@@ -204,7 +225,11 @@ func (p *Problem) SetOutputs(outs []any) error {
 	default:
 		p.Ok = []Type{typ}
 	}
-	if floats && maxDec <= 6 {
+	switch {
+	case !floats || maxDec > maxShownDecimals:
+	case shown:
+		p.Round = maxDec
+	case maxDec <= 6:
 		p.Round = 6
 	}
 	p.setLabels()
@@ -219,6 +244,50 @@ func allErr(vals []any) bool {
 		}
 	}
 	return true
+}
+
+// maxShownDecimals bounds the decimals of outputs read as rounded: an
+// output written with more is taken as the exact value of a computation.
+const maxShownDecimals = 10
+
+// roundingShown reports whether a number in v is written with a few
+// decimals that no short binary fraction has (0.1127, 46.4; not 0.75):
+// outputs that are all written with at most d decimals, one of them such,
+// are read as rounded to d decimals. A float computed exactly rarely has
+// so short a decimal form unless it is a sum of halves, quarters, eighths.
+// Dyadic ones (0.5, 0.927001953125) say nothing: they are as likely exact.
+func roundingShown(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		s := string(x)
+		i := strings.IndexByte(s, '.')
+		if i < 0 || strings.ContainsAny(s, "eE") {
+			return false
+		}
+		frac := strings.TrimRight(s[i+1:], "0")
+		if frac == "" || len(frac) > maxShownDecimals {
+			return false
+		}
+		f, err := strconv.ParseInt(frac, 10, 64)
+		if err != nil {
+			return false
+		}
+		// frac / 10^d is a binary fraction exactly when 5^d divides frac.
+		for range len(frac) {
+			if f%5 != 0 {
+				return true
+			}
+			f /= 5
+		}
+		return false
+	case []any:
+		for _, e := range x {
+			if roundingShown(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decimals returns the most decimal places of any float in v.
@@ -242,25 +311,49 @@ func decimals(v any) int {
 	return 0
 }
 
-// Rounded applies the problem's output rounding to a program value.
+// Rounded applies the problem's output rounding to a program value as
+// the emitted program's round(v, n) does (a value it cannot round is
+// left as it is). The kernels' columns are judged with a faster rounding
+// (matchesColAt) that differs from it only on a tie's last bit; the
+// program a search returns is judged with this one.
 func (p *Problem) Rounded(v any) any {
 	if p.Round < 0 {
 		return v
 	}
-	scale := math.Pow(10, float64(p.Round))
-	// A fast rounding (the emitted program uses Python's round): results
-	// are compared within atol afterwards.
 	switch x := v.(type) {
 	case float64:
-		return math.RoundToEven(x*scale) / scale
+		if r, good := roundTo(x, int64(p.Round)); good {
+			return r
+		}
 	case []float64:
 		out := make([]float64, len(x))
 		for i, f := range x {
-			out[i] = math.RoundToEven(f*scale) / scale
+			r, good := roundTo(f, int64(p.Round))
+			if !good {
+				return v
+			}
+			out[i] = r
 		}
 		return out
 	}
 	return v
+}
+
+// RoundFor returns the rounding a program with these values on the
+// examples must be emitted with: the problem's when some example matches
+// only once rounded, none (-1) otherwise. A program whose values are the
+// outputs exactly is not rounded: a rounding the examples did not need
+// would be wrong wherever the hidden program's results are longer.
+func (p *Problem) RoundFor(vals []any) int {
+	if p.Round < 0 {
+		return -1
+	}
+	for i := range p.Outs {
+		if i < len(vals) && !IsErr(p.Outs[i]) && !IsErr(vals[i]) && !EqualTo(vals[i], p.Outs[i], task.DefaultAtol) && p.MatchesAt(i, vals[i]) {
+			return p.Round
+		}
+	}
+	return -1
 }
 
 // MatchesAt reports whether v, a program's value on example i, is right
@@ -269,6 +362,10 @@ func (p *Problem) MatchesAt(i int, v any) bool {
 	want, got := p.Outs[i], p.Rounded(v)
 	if IsErr(want) {
 		return IsErr(got)
+	}
+	if p.Render != nil {
+		s, good := p.Render.Write(v)
+		return good && s == p.Texts[i]
 	}
 	return !IsErr(got) && EqualTo(got, want, task.DefaultAtol)
 }
@@ -282,6 +379,10 @@ func (p *Problem) matchesColAt(col Vec, i int) bool {
 	}
 	switch c := col.Data.(type) {
 	case []int64:
+		if p.Render != nil {
+			s, good := p.Render.Write(c[i])
+			return good && s == p.Texts[i]
+		}
 		switch w := want.(type) {
 		case int64:
 			return c[i] == w
@@ -297,6 +398,10 @@ func (p *Problem) matchesColAt(col Vec, i int) bool {
 		return good && w == c[i]
 	case []float64:
 		v := c[i]
+		if p.Render != nil {
+			s, good := p.Render.Write(v)
+			return good && s == p.Texts[i]
+		}
 		if p.Round >= 0 {
 			scale := math.Pow(10, float64(p.Round))
 			v = math.RoundToEven(v*scale) / scale

@@ -51,6 +51,9 @@ func cmpop(a Code, op string, b Code) Code {
 	return Code{a.At(pCmp+1) + " " + op + " " + b.At(pCmp+1), pCmp}
 }
 
+// Compare is the Python comparison a op b (op: <, >, ==, in...).
+func Compare(a Code, op string, b Code) Code { return cmpop(a, op, b) }
+
 // Call is the Python call of a function on arguments.
 func Call(name string, args ...Code) Code {
 	parts := make([]string, len(args))
@@ -191,6 +194,8 @@ func (p Program) Python(fname, comment string) string {
 			sb.WriteString("from itertools import accumulate\n")
 		case "reduce":
 			sb.WriteString("from functools import reduce\n")
+		case "Counter":
+			sb.WriteString("from collections import Counter\n")
 		default:
 			sb.WriteString("import " + m + "\n")
 		}

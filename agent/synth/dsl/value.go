@@ -31,7 +31,12 @@ const (
 var typeNames = [NumTypes]string{"int", "float", "bool", "str", "list[int]", "list[float]", "list[bool]", "list[str]", "list[pair]"}
 
 // String names the type as the notes and golden files write it.
-func (t Type) String() string { return typeNames[t] }
+func (t Type) String() string {
+	if t == Tuple {
+		return "tuple"
+	}
+	return typeNames[t]
+}
 
 // Pair is one element of a list of pairs (a point or a 2-tuple).
 type Pair [2]int64
@@ -67,6 +72,8 @@ func TypeOf(v any) (Type, bool) {
 		return ListStr, true
 	case []Pair:
 		return ListPair, true
+	case []any:
+		return Tuple, true
 	}
 	return 0, false
 }
@@ -218,6 +225,8 @@ func writeJSON(sb *strings.Builder, v any) {
 		writeList(sb, len(x), func(i int) {
 			sb.WriteString("[" + strconv.FormatInt(x[i][0], 10) + ", " + strconv.FormatInt(x[i][1], 10) + "]")
 		})
+	case []any:
+		writeList(sb, len(x), func(i int) { writeJSON(sb, x[i]) })
 	default:
 		sb.WriteString("null")
 	}
@@ -264,6 +273,9 @@ func pyFloat(f float64) string {
 // EqualTo reports whether a program value matches an expected value with
 // the workflow's comparison (numbers numerically, floats within atol).
 func EqualTo(got, want any, atol float64) bool {
+	if g, ok := got.([]any); ok {
+		return tupleEqual(g, want, atol)
+	}
 	near := func(g, w float64) bool { return math.Abs(g-w) <= atol }
 	switch w := want.(type) {
 	case int64:
@@ -309,6 +321,9 @@ func EqualTo(got, want any, atol float64) bool {
 	case []Pair:
 		g, ok := got.([]Pair)
 		return ok && slices.Equal(g, w)
+	case []any:
+		g := elements(got)
+		return g != nil && tupleEqual(g, w, atol)
 	}
 	return false
 }

@@ -23,8 +23,11 @@ import (
 // A table fits any few examples: the sketch is a last resort, tried when
 // a search ends with nothing consistent, so that the run gets the examples
 // that pin the table down (a system with one solution is preferred to one
-// with several, whose free values are taken as 0). Characters no example
-// showed count 0.
+// with several, whose free values are taken as 0). A character no example
+// showed has no value: the program raises rather than invent one (and,
+// when the search collects a proposal's rivals, the same table counting
+// such characters 0 is offered too, so that the proposal asks about
+// them).
 
 // Bounds of the sketch: the characters of the examples (the unknowns),
 // those ordered for the subtractive rule (every ordering is tried), and
@@ -42,6 +45,8 @@ type charTable struct {
 	bias        int64
 	lower       bool
 	subtractive bool
+	// unseenZero counts a character the table lacks 0: a rival only.
+	unseenZero bool
 }
 
 func (c charTable) run(s string) any {
@@ -51,9 +56,18 @@ func (c charTable) run(s string) any {
 	rs := []rune(s)
 	total := c.bias
 	for i, r := range rs {
-		v := c.table[r]
-		if c.subtractive && i+1 < len(rs) && c.table[rs[i+1]] > v {
-			v = -v
+		v, have := c.table[r]
+		if !have && !c.unseenZero {
+			return dsl.ErrV
+		}
+		if c.subtractive && i+1 < len(rs) {
+			next, have := c.table[rs[i+1]]
+			if !have && !c.unseenZero {
+				return dsl.ErrV
+			}
+			if next > v {
+				v = -v
+			}
 		}
 		var good bool
 		if total, good = dsl.AddI(total, v); !good {
@@ -111,7 +125,13 @@ func CharTable(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool)
 }
 
 func tryCharTable(en *Search, p *dsl.Problem, c charTable, consider func(*dsl.Node, []any) bool) bool {
-	return fillSketch(en, p, []charTable{c}, func(c charTable, env []any) any { return c.run(env[0].(string)) },
+	fills := []charTable{c}
+	if en.Collect {
+		rival := c
+		rival.unseenZero = true
+		fills = append(fills, rival)
+	}
+	return fillSketch(en, p, fills, func(c charTable, env []any) any { return c.run(env[0].(string)) },
 		func(c charTable) *dsl.Node { return charTableNode(p, c) }, consider)
 }
 
@@ -341,7 +361,7 @@ func charTableNode(p *dsl.Problem, c charTable) *dsl.Node {
 	for _, r := range keys {
 		items = append(items, strconv.Quote(string(r))+": "+strconv.FormatInt(c.table[r], 10))
 	}
-	name := fmt.Sprintf("char_table[%s bias=%d lower=%v subtractive=%v]", strings.Join(items, " "), c.bias, c.lower, c.subtractive)
+	name := fmt.Sprintf("char_table[%s bias=%d lower=%v subtractive=%v unseen_zero=%v]", strings.Join(items, " "), c.bias, c.lower, c.subtractive, c.unseenZero)
 	op := &dsl.Operator{Name: name, Args: p.B.Types, Ret: dsl.Int, Fam: dsl.FamLoop, Cost: 1,
 		Eval: func(_ *dsl.Lambda, a []any) any { return c.run(a[0].(string)) },
 		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
@@ -352,13 +372,21 @@ func charTableNode(p *dsl.Problem, c charTable) *dsl.Node {
 				fmt.Fprintf(&sb, "    %s = %s.lower()\n", s, s)
 			}
 			fmt.Fprintf(&sb, "    total = %d\n", c.bias)
+			// A character the table lacks raises KeyError (counts 0 in a
+			// rival).
+			look := func(k string) string {
+				if c.unseenZero {
+					return "table.get(" + k + ", 0)"
+				}
+				return "table[" + k + "]"
+			}
 			if c.subtractive {
 				fmt.Fprintf(&sb, "    for i, ch in enumerate(%s):\n", s)
-				sb.WriteString("        v = table.get(ch, 0)\n")
-				fmt.Fprintf(&sb, "        if i + 1 < len(%s) and table.get(%s[i + 1], 0) > v:\n", s, s)
+				fmt.Fprintf(&sb, "        v = %s\n", look("ch"))
+				fmt.Fprintf(&sb, "        if i + 1 < len(%s) and %s > v:\n", s, look(s+"[i + 1]"))
 				sb.WriteString("            v = -v\n        total += v\n")
 			} else {
-				fmt.Fprintf(&sb, "    for ch in %s:\n        total += table.get(ch, 0)\n", s)
+				fmt.Fprintf(&sb, "    for ch in %s:\n        total += %s\n", s, look("ch"))
 			}
 			sb.WriteString("    return total\n")
 			return dsl.Call(e.LoopHelper("char_table", p.B.Names, sb.String()), a...)

@@ -25,14 +25,17 @@
 //     point of a function of a window, the previous output, the other
 //     list) and the whole-list map.
 //   - dp.go, listdp.go: recurrences over an integer and over a list's
-//     elements; align.go tables over two sequences' prefixes; orbit.go an
+//     elements; align.go tables over two sequences' prefixes; shifts.go
+//     two sequences compared at every amount one is rotated or shifted
+//     by (seqpair.go reads a problem as two sequences); orbit.go an
 //     integer iterated under a map.
 //   - digits.go, digitvalue.go: numbers as lists of digits (a carry or a
 //     borrow; digits read as numbers and written back).
 //   - stack.go, interp.go: tokens run on a stack (operator codes; each
 //     word's stack effect); brackets.go a string's brackets.
 //   - indices.go, first.go, pairs.go: lists of indices, the first position
-//     or the first pair for which a condition holds.
+//     or the first pair for which a condition holds; neighbours.go the
+//     positions where a test of an element and its neighbours holds.
 //   - words.go, chunks.go: a string mapped word by word, or cut into units
 //     of a fixed width.
 //   - chartable.go: a value per character solved as a linear system (the

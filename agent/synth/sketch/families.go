@@ -7,24 +7,24 @@ import (
 )
 
 // Families runs the strategies for programs the levels do not reach
-// (after size 4, after the sweeps): the recurrence sketch over
-// an integer (dp.go), the digit-loop sketch
-// (digits.go), the stack sketch
-// (stack.go), the scan of a string's brackets
-// (brackets.go), the state-machine search
-// (state.go), error diffusion (diffusion.go), the
-// position-wise decomposition of list
-// transducers (window.go), the recurrences over a list's
-// elements (listdp.go), the decomposition of a list of
-// indices (indices.go), the first pair of indices for which a
-// condition holds (pairs.go), then the word-wise decomposition
-// of strings (words.go) and the decomposition into fixed-width
-// units (chunks.go). It reports whether consider accepted a
-// program.
+// (after size 4, after the sweeps): the recurrence sketch over an integer
+// (dp.go), the digit-loop sketch (digits.go), the stack sketch (stack.go),
+// the scan of a string's brackets (brackets.go), the state-machine search
+// (state.go), error diffusion (diffusion.go), the position-wise
+// decomposition of list transducers (window.go), the recurrences over a
+// list's elements (listdp.go), the tables over two sequences' prefixes
+// (align.go), two sequences compared at every shift (shifts.go), the
+// decomposition of a list of indices (indices.go) and the scan of
+// neighbours (neighbours.go), the first pair of indices for which a
+// condition holds (pairs.go), then the word-wise decomposition of strings
+// (words.go), the character map and fold (charmap.go, charfold.go) and the
+// decomposition into fixed-width units (chunks.go). It reports whether
+// consider accepted a program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
-		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) ||
-		Indices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || Chunkwise(en, p, consider)
+		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) ||
+		Indices(en, p, consider) || NeighbourIndices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || CharMap(en, p, consider) || CharFold(en, p, consider) ||
+		Chunkwise(en, p, consider)
 }
 
 // LastResort runs the sketches that fit too easily to stand beside the
@@ -56,6 +56,11 @@ type Search struct {
 	// Stopped says the search is stopped (its clock, its budget or a
 	// cancellation), Cancelled that Done was closed.
 	Stopped, Cancelled bool
+	// Collect says the search collects the rivals of a proposal: a
+	// sketch may then also offer programs that differ from its own only
+	// where the examples say nothing (a character no example showed), so
+	// that the proposal asks there.
+	Collect bool
 }
 
 // interrupted reports whether the search was cancelled, and stops it then.

@@ -2,6 +2,7 @@ package sketch
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,46 +11,74 @@ import (
 )
 
 // Word-wise decomposition. When a string maps to a string with as many
-// words (split on one separator), every word of every example is a data
-// point of a string function of the word, its index and the number of
-// words: "capitalise every word", "reverse the words of five letters or
-// more". The enumerator searches that function as a hole; when no one
-// function gives every word, it searches one for the words that change
-// and then a condition telling them from the words left as they are. The
-// program splits, maps and joins again, with the separator or with
-// nothing ("snake_case" to "camelCase"): then the output is cut into the
-// words' lengths, so the function keeps a word's length.
+// words (split on one separator, or on runs of white space), every word
+// of every example is a data point of a string function of the word, its
+// index, the number of words and the task's other arguments: "capitalise
+// every word", "reverse the words of five letters or more", "blank out
+// the words of a list given beside the text". The enumerator searches
+// that function as a hole; when no one function gives every word, it
+// searches one for the words that change and then a condition telling
+// them from the words left as they are: a small truth value, a number of
+// the word above or below a bound learned from the examples (threshold.go:
+// "more than four letters" when no four is written anywhere), or a larger
+// truth value. The characters the outputs hold and no input does ("*")
+// are constants of the holes. The program splits, maps and joins again,
+// with the separator or with nothing ("snake_case" to "camelCase"): then
+// the output is cut into the words' lengths, so the function keeps a
+// word's length.
 
-// wordSeps are the separators tried.
-var wordSeps = []string{" ", "_", "-", ","}
+// wordSeps are the separators tried; "" is a run of white space
+// (str.split()), the words joined again by single spaces.
+var wordSeps = []string{" ", "", "_", "-", ","}
 
 // Bounds of the decomposition: the sizes of the word function and of the
-// condition, and the share of the time left it may take.
+// condition (a first search of small conditions before the thresholds),
+// and the share of the time left it may take.
 const (
-	wordFuncMax = 5
-	wordCondMax = 5
-	wordsShare  = 0.6
+	wordFuncMax      = 5
+	wordCondSmallMax = 3
+	wordCondMax      = 5
+	wordsShare       = 0.6
+	wordMaxConsts    = 3
 )
 
-// wordNames are the Python names of the hole's variables.
-var wordNames = []string{"w", "i", "len(words)"}
-
-// wordProgram is a filling: the separator, the function and the optional
-// condition (words where it is false stay as they are).
+// wordProgram is a filling: the text variable, the separator, the
+// function and the optional condition (words where it is false stay as
+// they are).
 type wordProgram struct {
+	text      int
 	sep, join string
 	fn        *dsl.Node
 	cond      *dsl.Node
 }
 
-func (wp wordProgram) run(s string) any {
-	words := strings.Split(s, wp.sep)
+// split cuts the text into words: on sep, or on runs of white space.
+func (wp wordProgram) split(s string) []string {
+	if wp.sep == "" {
+		return strings.Fields(s)
+	}
+	return strings.Split(s, wp.sep)
+}
+
+// wordEnv is the environment of a word's hole: the word, its index, the
+// number of words and the other variables.
+func wordEnv(w string, i, n int, env []any, text int) []any {
+	out := []any{w, int64(i), int64(n)}
+	for j, v := range env {
+		if j != text {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (wp wordProgram) run(env []any) any {
+	words := wp.split(env[wp.text].(string))
 	out := make([]string, len(words))
-	n := int64(len(words))
 	for i, w := range words {
-		env := []any{w, int64(i), n}
+		wenv := wordEnv(w, i, len(words), env, wp.text)
 		if wp.cond != nil {
-			b, isBool := dsl.EvalSafe(wp.cond, env).(bool)
+			b, isBool := dsl.EvalSafe(wp.cond, wenv).(bool)
 			if !isBool {
 				return dsl.ErrV
 			}
@@ -58,7 +87,7 @@ func (wp wordProgram) run(s string) any {
 				continue
 			}
 		}
-		v, isStr := dsl.EvalSafe(wp.fn, env).(string)
+		v, isStr := dsl.EvalSafe(wp.fn, wenv).(string)
 		if !isStr {
 			return dsl.ErrV
 		}
@@ -67,38 +96,101 @@ func (wp wordProgram) run(s string) any {
 	return strings.Join(out, wp.join)
 }
 
+// textVar is the index of the problem's one string variable, -1 when it
+// has none or several.
+func textVar(p *dsl.Problem) int {
+	at := -1
+	for i, t := range p.B.Types {
+		if t == dsl.Str {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
+}
+
 // Wordwise tries every separator within its share of the time left; it
 // reports whether consider accepted a program.
 func Wordwise(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
-	if len(p.B.Types) != 1 || p.B.Types[0] != dsl.Str || p.Out != dsl.Str || p.Nullable || len(p.Outs) < 2 || en.Stopped {
+	text := textVar(p)
+	if text < 0 || p.Out != dsl.Str || p.Nullable || len(p.Outs) < 2 || en.Stopped {
 		return false
+	}
+	for j, name := range p.B.Names {
+		if j != text && (name == "w" || name == "i" || name == "words") {
+			return false // the emitted loop's own names would hide it
+		}
 	}
 	until := time.Now().Add(time.Duration(float64(time.Until(en.Deadline)) * wordsShare))
 	for _, sep := range wordSeps {
-		for _, join := range []string{sep, ""} {
+		joins := []string{sep, ""}
+		if sep == "" {
+			joins = []string{" "}
+		}
+		for _, join := range joins {
 			if time.Now().After(until) {
 				return false
 			}
-			wp, good := searchWordProgram(p, sep, join, until, en)
-			if !good {
-				continue
-			}
-			vals := make([]any, len(en.Envs))
-			for i, env := range en.Envs {
-				vals[i] = wp.run(env[0].(string))
-			}
-			if consider(wordNode(p, wp), vals) {
-				return true
+			for _, wp := range searchWordProgram(p, text, sep, join, until, en) {
+				vals := make([]any, len(en.Envs))
+				for i, env := range en.Envs {
+					vals[i] = wp.run(env)
+				}
+				if consider(wordNode(p, wp), vals) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
+// wordSub is the problem of a word's hole: the word, its index, the
+// number of words and the other variables, with the constants the outputs
+// show.
+func wordSub(p *dsl.Problem, text int, out dsl.Type, consts []any) *dsl.Problem {
+	b := &dsl.Binding{Names: []string{"w", "i", "len(words)"}, Types: []dsl.Type{dsl.Str, dsl.Int, dsl.Int}}
+	for j, name := range p.B.Names {
+		if j != text {
+			b.Names, b.Types = append(b.Names, name), append(b.Types, p.B.Types[j])
+		}
+	}
+	return &dsl.Problem{B: b, Round: -1, Mined: p.Mined, Out: out, Ok: []dsl.Type{out}, Consts: consts}
+}
+
+// outputChars are the characters the outputs hold and no input does (at
+// most wordMaxConsts, as strings): the "*" that blanks a word out.
+func outputChars(p *dsl.Problem) []any {
+	var ins strings.Builder
+	for _, env := range p.Envs[:len(p.Outs)] {
+		for _, v := range env {
+			switch x := v.(type) {
+			case string:
+				ins.WriteString(x)
+			case []string:
+				ins.WriteString(strings.Join(x, ""))
+			}
+		}
+	}
+	var out []any
+	for _, o := range p.Outs {
+		for _, r := range o.(string) {
+			c := string(r)
+			if !strings.Contains(ins.String(), c) && !slices.Contains(out, any(c)) && len(out) < wordMaxConsts {
+				out = append(out, c)
+			}
+		}
+	}
+	return append(slices.Clone(p.Consts), out...)
+}
+
 // searchWordProgram reads the examples as words split on sep (the
 // outputs' words joined by join) and searches the function (and the
-// condition) that gives every output word.
-func searchWordProgram(p *dsl.Problem, sep, join string, until time.Time, en *Search) (wordProgram, bool) {
+// condition) that gives every output word: the program, then (when the
+// condition is a learned threshold) its rivals.
+func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Time, en *Search) []wordProgram {
 	type point struct {
 		env []any
 		out string
@@ -106,15 +198,16 @@ func searchWordProgram(p *dsl.Problem, sep, join string, until time.Time, en *Se
 	var points []point
 	several, changed := false, 0
 	for e, o := range p.Outs {
-		in := strings.Split(p.Envs[e][0].(string), sep)
+		wp := wordProgram{sep: sep}
+		in := wp.split(p.Envs[e][text].(string))
 		out, good := splitWords(o.(string), join, in)
 		if !good {
-			return wordProgram{}, false
+			return nil
 		}
 		several = several || len(in) > 1
 		for i, w := range in {
 			if len(points) < maxPointsSearched {
-				points = append(points, point{[]any{w, int64(i), int64(len(in))}, out[i]})
+				points = append(points, point{wordEnv(w, i, len(in), p.Envs[e], text), out[i]})
 			}
 			if out[i] != w {
 				changed++
@@ -122,58 +215,69 @@ func searchWordProgram(p *dsl.Problem, sep, join string, until time.Time, en *Se
 		}
 	}
 	if !several || changed == 0 {
-		return wordProgram{}, false
+		return nil
 	}
-	sub := func(out dsl.Type) *dsl.Problem {
-		return &dsl.Problem{B: &dsl.Binding{Names: wordNames, Types: []dsl.Type{dsl.Str, dsl.Int, dsl.Int}}, Round: -1, Mined: p.Mined,
-			Out: out, Ok: []dsl.Type{out}}
-	}
+	consts := outputChars(p)
 	share := func(part float64) time.Time {
 		return time.Now().Add(time.Duration(float64(time.Until(until)) * part))
 	}
-	all := sub(dsl.Str)
+	all := wordSub(p, text, dsl.Str, consts)
 	for _, pt := range points {
 		all.Envs, all.Outs = append(all.Envs, pt.env), append(all.Outs, pt.out)
 	}
-	if fn := en.holeSearch(all, share(0.4), en.Done, wordFuncMax, en.MemLimit/4, false, false); fn != nil {
-		return wordProgram{sep: sep, join: join, fn: fn}, true
+	found := wordProgram{text: text, sep: sep, join: join}
+	if found.fn = en.holeSearch(all, share(0.4), en.Done, wordFuncMax, en.MemLimit/4, false, false); found.fn != nil {
+		return []wordProgram{found}
 	}
 	// The words that change, then the condition that tells them apart.
-	moved := sub(dsl.Str)
+	moved := wordSub(p, text, dsl.Str, consts)
 	for _, pt := range points {
 		if pt.out != pt.env[0].(string) {
 			moved.Envs, moved.Outs = append(moved.Envs, pt.env), append(moved.Outs, pt.out)
 		}
 	}
 	if len(moved.Outs) < 2 || len(moved.Outs) == len(points) {
-		return wordProgram{}, false
+		return nil
 	}
-	fn := en.holeSearch(moved, share(0.5), en.Done, wordFuncMax, en.MemLimit/4, false, false)
-	if fn == nil {
-		return wordProgram{}, false
+	if found.fn = en.holeSearch(moved, share(0.5), en.Done, wordFuncMax, en.MemLimit/4, false, false); found.fn == nil {
+		return nil
 	}
-	cond := sub(dsl.Bool)
+	cond := wordSub(p, text, dsl.Bool, consts)
 	for _, pt := range points {
-		v, isStr := dsl.EvalSafe(fn, pt.env).(string)
+		v, isStr := dsl.EvalSafe(found.fn, pt.env).(string)
 		if isStr && v == pt.env[0].(string) {
 			continue // f leaves the word as it is: either branch fits
 		}
 		cond.Envs, cond.Outs = append(cond.Envs, pt.env), append(cond.Outs, pt.out != pt.env[0].(string))
 	}
 	if len(cond.Outs) < 2 {
-		return wordProgram{}, false
+		return nil
 	}
-	c := en.holeSearch(cond, until, en.Done, wordCondMax, en.MemLimit/4, false, false)
-	if c == nil {
-		return wordProgram{}, false
+	if found.cond = en.holeSearch(cond, share(0.3), en.Done, wordCondSmallMax, en.MemLimit/4, false, false); found.cond != nil {
+		return []wordProgram{found}
 	}
-	return wordProgram{sep: sep, join: join, fn: fn, cond: c}, true
+	if ts := en.thresholdHole(cond, share(0.3)); len(ts) > 0 {
+		var out []wordProgram
+		for _, t := range ts {
+			wp := found
+			wp.cond = t.node()
+			out = append(out, wp)
+		}
+		return out
+	}
+	if found.cond = en.holeSearch(cond, until, en.Done, wordCondMax, en.MemLimit/4, false, false); found.cond != nil {
+		return []wordProgram{found}
+	}
+	return nil
 }
 
 // splitWords cuts an output into the words of the input in: on join, or
 // into the input words' lengths when join is empty.
 func splitWords(out, join string, in []string) ([]string, bool) {
 	if join != "" {
+		if out == "" && len(in) == 0 {
+			return nil, true
+		}
 		words := strings.Split(out, join)
 		return words, len(words) == len(in)
 	}
@@ -191,26 +295,35 @@ func splitWords(out, join string, in []string) ([]string, bool) {
 }
 
 func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
-	name := fmt.Sprintf("wordwise[%q to %q: %s", wp.sep, wp.join, wp.fn)
+	sep := strconv.Quote(wp.sep)
+	if wp.sep == "" {
+		sep = "None"
+	}
+	name := fmt.Sprintf("wordwise[%s to %q: %s", sep, wp.join, wp.fn)
 	size := 3 + wp.fn.Size
 	if wp.cond != nil {
 		name += " if " + wp.cond.String()
 		size += 1 + wp.cond.Size
 	}
 	op := &dsl.Operator{Name: name + "]", Args: p.B.Types, Ret: dsl.Str, Fam: dsl.FamList, Cost: 1,
-		Eval: func(_ *dsl.Lambda, a []any) any { return wp.run(a[0].(string)) },
+		Eval: func(_ *dsl.Lambda, a []any) any { return wp.run(a) },
 		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
-			vars := make([]dsl.Code, len(wordNames))
-			for i, n := range wordNames {
+			sub := wordSub(p, wp.text, dsl.Str, nil)
+			vars := make([]dsl.Code, len(sub.B.Names))
+			for i, n := range sub.B.Names {
 				vars[i] = dsl.Atom(n)
 			}
 			expr := e.Node(wp.fn, vars).S
 			if wp.cond != nil {
 				expr = fmt.Sprintf("%s if %s else w", expr, e.Node(wp.cond, vars).S)
 			}
-			body := fmt.Sprintf("    words = %s.split(%s)\n    return %s.join([%s for i, w in enumerate(words)])\n",
-				p.B.Names[0], strconv.Quote(wp.sep), strconv.Quote(wp.join), expr)
+			split := fmt.Sprintf("%s.split(%s)", p.B.Names[wp.text], strconv.Quote(wp.sep))
+			if wp.sep == "" {
+				split = p.B.Names[wp.text] + ".split()"
+			}
+			body := fmt.Sprintf("    words = %s\n    return %s.join([%s for i, w in enumerate(words)])\n",
+				split, strconv.Quote(wp.join), expr)
 			return dsl.Call(e.LoopHelper("wordwise", p.B.Names, body), a...)
 		}}
-	return &dsl.Node{Op: op, Kids: []*dsl.Node{{Var: 0, Size: 1}}, Var: -1, Size: size}
+	return overVars(p, op, size)
 }

@@ -3,7 +3,7 @@ def char_table(s):
     s = s.lower()
     total = 0
     for ch in s:
-        total += table.get(ch, 0)
+        total += table[ch]
     return total
 
 

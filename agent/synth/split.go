@@ -1,0 +1,232 @@
+package synth
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
+// Component-wise outputs and string templates. A problem whose outputs
+// are lists of one fixed length is split into one problem per component
+// (dsl.Problem.Components); a string output built from fixed text and
+// values into one problem per hole of its templates, and one of which
+// template an example follows when there are several (dsl.Templates).
+// Each part is searched on its own, by a whole search of its own (a part
+// may itself split), the time left shared fairly among the parts not yet
+// solved; the programs found are joined into one program (dsl.TupleOp,
+// dsl.ConcatOp with dsl.FormatOp, dsl.ChooseOp), which the emitted
+// function writes as one expression.
+
+// Shares of a session the whole problem's search gets before a split is
+// tried: a fixed-length list is most often one list operation (sorted,
+// divmod, a bounding box), so it gets half; a string template's holes are
+// small programs the whole search would not combine, so it gets a third.
+const (
+	wholeShareList     = 0.5
+	wholeShareTemplate = 1.0 / 3
+)
+
+// maxSplitDepth bounds the nesting of splits (a hole that is itself a
+// template, a component that is a tuple).
+const maxSplitDepth = 2
+
+// plan is the solver of a problem: its whole search, alone or before a
+// split, or the split alone when the outputs have no type as a whole.
+func plan(p *dsl.Problem, spec searchSpec, depth int) solver {
+	whole := &wholeSolver{p: p, spec: spec}
+	if depth >= maxSplitDepth {
+		return whole
+	}
+	if p.Out == dsl.Tuple {
+		if sp := componentSplit(p, spec, depth); sp != nil {
+			return sp
+		}
+		return whole
+	}
+	// Each alternative gets its share of the memory as of the time: the
+	// whole search's bank lives on while the split runs.
+	either := func(share float64, sp *splitSolver) solver {
+		whole.spec.memLimit = int64(float64(spec.memLimit) * share)
+		sp.spec.memLimit = spec.memLimit - whole.spec.memLimit
+		return newAlternatives([]solver{whole, sp}, []float64{share, 1})
+	}
+	if parts := p.Components(); parts != nil {
+		if sp := componentSplit(p, spec, depth); sp != nil {
+			return either(wholeShareList, sp)
+		}
+	}
+	if sp := templateSplit(p, spec, depth); sp != nil {
+		return either(wholeShareTemplate, sp)
+	}
+	return whole
+}
+
+// splitSolver searches the parts of a problem one by one and joins the
+// programs found.
+type splitSolver struct {
+	whole *dsl.Problem
+	spec  searchSpec
+	depth int
+	parts []*dsl.Problem
+	// names say what each part is, for the notes.
+	names   []string
+	solvers []solver
+	results []searchResult
+	started []bool
+	// join makes the whole program of the parts' programs (nil where a
+	// part has none yet), or nil.
+	join func(progs []*dsl.Node) *dsl.Node
+	// kind says how the problem was split, for the notes.
+	kind string
+}
+
+func (s *splitSolver) evaluated() int64 {
+	var n int64
+	for _, r := range s.results {
+		n += r.evaluated
+	}
+	return n
+}
+
+// solve gives each part not yet solved a fair share of what is left (the
+// k-th of n parts left gets 1/(n-k+1) of it), twice over: what the parts
+// solved early left is shared by the others on the second round.
+func (s *splitSolver) solve(b budget) searchResult {
+	if s.solvers == nil {
+		s.solvers = make([]solver, len(s.parts))
+		s.results = make([]searchResult, len(s.parts))
+		s.started = make([]bool, len(s.parts))
+		spec := s.spec
+		spec.memLimit = max(spec.memLimit/int64(len(s.parts)), 16<<20)
+		for i, sub := range s.parts {
+			s.solvers[i] = plan(sub, spec, s.depth+1)
+		}
+	}
+	var used int64
+	for round := 0; round < 2; round++ {
+		var pending []int
+		for i, r := range s.results {
+			if !r.solved && (!s.started[i] || s.solvers[i] != nil && s.solvers[i].resumable()) {
+				pending = append(pending, i)
+			}
+		}
+		if len(pending) == 0 {
+			break
+		}
+		for k, i := range pending {
+			if b.spent(used) {
+				break
+			}
+			r := s.solvers[i].solve(b.share(1/float64(len(pending)-k), used))
+			used += r.evaluated - s.results[i].evaluated
+			s.results[i], s.started[i] = r, true
+			if r.solved {
+				s.solvers[i] = nil // its bank is no longer needed
+			}
+		}
+	}
+	return s.result()
+}
+
+// result joins the parts' programs: a solution when every part is solved
+// and the join passes every example, else the best partial program.
+func (s *splitSolver) result() searchResult {
+	res := searchResult{evaluated: s.evaluated(), level: -1}
+	progs := make([]*dsl.Node, len(s.parts))
+	solved := true
+	for i, r := range s.results {
+		progs[i] = r.best
+		solved = solved && r.solved
+		res.timedOut = res.timedOut || r.timedOut
+		res.memFull = res.memFull || r.memFull
+		res.banked += r.banked
+		if res.level < 0 || r.level < res.level {
+			res.level = r.level
+		}
+	}
+	res.level = max(res.level, 0)
+	res.note = s.describe()
+	n := s.join(progs)
+	if n == nil {
+		return res
+	}
+	vals := make([]any, len(s.whole.Envs))
+	for i, env := range s.whole.Envs {
+		vals[i] = dsl.EvalSafe(n, env)
+	}
+	_, res.passed = s.whole.Matches(vals)
+	res.best = n
+	if solved && res.passed == len(s.whole.Outs) && !s.spec.skip[n.String()] {
+		res.solved = true
+		res.survivors = []*dsl.Entry{{N: n, BoxedVals: vals}}
+	}
+	return res
+}
+
+func (s *splitSolver) resumable() bool {
+	if s.solvers == nil {
+		return true
+	}
+	for i, r := range s.results {
+		if !r.solved && (!s.started[i] || s.solvers[i] != nil && s.solvers[i].resumable()) {
+			return true
+		}
+	}
+	return false
+}
+
+// describe says how the problem was split and what each part found.
+func (s *splitSolver) describe() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Split the outputs %s into %d parts, each searched on its own:", s.kind, len(s.parts))
+	for i, r := range s.results {
+		switch {
+		case r.solved:
+			fmt.Fprintf(&sb, " %s: %s;", s.names[i], r.best)
+		case r.best != nil:
+			fmt.Fprintf(&sb, " %s: nothing consistent (best passes %d of %d);", s.names[i], r.passed, len(s.parts[i].Outs))
+		default:
+			fmt.Fprintf(&sb, " %s: nothing found;", s.names[i])
+		}
+	}
+	return strings.TrimSuffix(sb.String(), ";") + ".\n"
+}
+
+// componentSplit splits a problem whose outputs are lists of one length
+// into its components; nil when they are not.
+func componentSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
+	parts := p.Components()
+	if parts == nil {
+		return nil
+	}
+	s := &splitSolver{whole: p, spec: spec, depth: depth, parts: parts, kind: fmt.Sprintf("(lists of %d)", len(parts))}
+	for i := range parts {
+		s.names = append(s.names, fmt.Sprintf("component %d", i))
+	}
+	s.join = func(progs []*dsl.Node) *dsl.Node {
+		kinds := make([]dsl.Type, len(progs))
+		size := 1
+		for i, n := range progs {
+			if n == nil {
+				return nil
+			}
+			kinds[i] = nodeType(p, n)
+			size += n.Size
+		}
+		return &dsl.Node{Op: dsl.TupleOp(p, kinds), Kids: progs, Var: -1, Size: size}
+	}
+	return s
+}
+
+// nodeType is the static type of a program over p's variables.
+func nodeType(p *dsl.Problem, n *dsl.Node) dsl.Type {
+	switch {
+	case n.Op != nil:
+		return n.Op.Ret
+	case n.Var >= 0:
+		return p.B.Types[n.Var]
+	}
+	t, _ := dsl.TypeOf(n.Const)
+	return t
+}

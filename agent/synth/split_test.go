@@ -1,0 +1,199 @@
+package synth
+
+import (
+	"fmt"
+	"math/rand"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
+// splitPrograms bounds a split test's session: the whole problem's
+// search gets its share of it before the split.
+const splitPrograms = 3_000_000
+
+// splitCase is a hidden function whose outputs a split solves.
+type splitCase struct {
+	name string
+	task task.Task
+	gen  func(r *rand.Rand) any
+	f    func(in any) any
+	n    int
+	// op is the operator the program found must join the parts with.
+	op string
+}
+
+func randWord(r *rand.Rand, lo, hi int) string {
+	var sb strings.Builder
+	for range lo + r.Intn(hi-lo+1) {
+		sb.WriteByte(byte('a' + r.Intn(26)))
+	}
+	return sb.String()
+}
+
+// runSplitCases solves each case from n examples with the session's
+// solver (plan), checks the join operator, keeps the emitted Python as a
+// golden file and checks the program, in Go and in python3, on 40 fresh
+// inputs.
+func runSplitCases(t *testing.T, cases []splitCase) {
+	t.Helper()
+	py, _ := exec.LookPath("python3")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(7))
+			mk := func(k int) ([]task.Example, []string) {
+				var exs []task.Example
+				var ins []string
+				for range k {
+					in := jsonOf(t, c.gen(r))
+					v, err := task.Decode(in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					exs = append(exs, task.Example{Input: in, Output: jsonOf(t, c.f(v))})
+					ins = append(ins, string(in))
+				}
+				return exs, ins
+			}
+			exs, _ := mk(c.n)
+			p, err := newProblem(c.task, exs)
+			if err != nil {
+				t.Fatalf("problem: %v", err)
+			}
+			spec := testSpec()
+			spec.maxPrograms = splitPrograms
+			res := plan(p, spec, 0).solve(budgetOf(spec))
+			if !res.solved {
+				t.Fatalf("no consistent program; best %v passes %d of %d\n%s", res.best, res.passed, len(p.Outs), res.note)
+			}
+			if !strings.HasPrefix(res.best.Op.Name, c.op) {
+				t.Errorf("found %v, want a program joined by %s", res.best, c.op)
+			}
+			prog := dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
+			src := prog.Python("solve", "")
+			checkGolden(t, filepath.Join("testdata", "split", c.name+".py"), src)
+			probe, ins := mk(40)
+			for i, ex := range probe {
+				v, _ := task.Decode(ex.Input)
+				env, err := p.B.Env(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := dsl.ToJSON(p.Rounded(dsl.EvalNode(res.best, env))); !task.Equal(got, ex.Output, 1e-9) {
+					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
+				}
+			}
+			if py == "" {
+				return
+			}
+			got := runCandidate(t, py, src, ins)
+			for i, ex := range probe {
+				if !task.Equal(got[i], ex.Output, 1e-9) {
+					t.Errorf("python: solve(%s) = %s, want %s\n%s", ins[i], got[i], ex.Output, src)
+				}
+			}
+		})
+	}
+}
+
+// Outputs that are lists of one length are split into their components,
+// each searched on its own, and joined into one list: a string and a
+// count, two lists, counts beside a rounded mean, a component that is
+// null where the input is empty.
+func TestComponentSplit(t *testing.T) {
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	text := task.Task{Name: "word_facts", Kind: task.KindString, InputType: "a word", FunctionName: "solve"}
+	draw := func(lo, hi, minLen, maxLen int) func(r *rand.Rand) any {
+		return func(r *rand.Rand) any { return randInts(r, lo, hi, minLen, maxLen) }
+	}
+	cases := []splitCase{
+		{name: "upper_and_length", task: text, n: 6, op: "tuple",
+			gen: func(r *rand.Rand) any { return randWord(r, 0, 9) },
+			f:   func(in any) any { s := in.(string); return []any{strings.ToUpper(s), len(s)} }},
+		{name: "positives_and_others", task: list("positives_and_others"), n: 8, op: "tuple",
+			gen: draw(-9, 9, 0, 7),
+			f: func(in any) any {
+				pos, rest := []int64{}, []int64{}
+				for _, x := range ints(in) {
+					if x > 0 {
+						pos = append(pos, x)
+					} else {
+						rest = append(rest, x)
+					}
+				}
+				return []any{pos, rest}
+			}},
+		{name: "length_and_half_sum", task: list("length_and_half_sum"), n: 8, op: "tuple",
+			gen: draw(-20, 20, 0, 8),
+			f: func(in any) any {
+				xs := ints(in)
+				var s int64
+				for _, x := range xs {
+					s += x
+				}
+				return []any{len(xs), float64(s) / 2}
+			}},
+		{name: "length_and_largest_or_none", task: list("length_and_largest_or_none"), n: 8, op: "tuple",
+			gen: draw(-20, 20, 0, 6),
+			f: func(in any) any {
+				xs := ints(in)
+				if len(xs) == 0 {
+					return []any{0, nil}
+				}
+				m := xs[0]
+				for _, x := range xs {
+					m = max(m, x)
+				}
+				return []any{len(xs), m}
+			}},
+	}
+	runSplitCases(t, cases)
+}
+
+// A string output of fixed text and values is split into its holes: an
+// integer, zero-padded fields, a number with two decimals, a word, and
+// outputs of two kinds chosen by a condition.
+func TestTemplateSplit(t *testing.T) {
+	intTask := func(name string, lo, hi int) (task.Task, func(r *rand.Rand) any) {
+		return task.Task{Name: name, Kind: task.KindInt, InputType: "an integer", FunctionName: "solve"},
+			func(r *rand.Rand) any { return lo + r.Intn(hi-lo+1) }
+	}
+	list := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
+	}
+	squareT, squareG := intTask("square_sentence", -30, 30)
+	clockT, clockG := intTask("minutes_seconds", 0, 3599)
+	cases := []splitCase{
+		{name: "square_sentence", task: squareT, gen: squareG, n: 4, op: "template",
+			f: func(in any) any { n := num(in); return fmt.Sprintf("%d squared is %d", n, n*n) }},
+		{name: "minutes_seconds", task: clockT, gen: clockG, n: 6, op: "template",
+			f: func(in any) any { n := num(in); return fmt.Sprintf("%02d:%02d", n/60, n%60) }},
+		{name: "mean_two_decimals", task: list("mean_two_decimals"), n: 6, op: "template",
+			gen: func(r *rand.Rand) any { return randInts(r, 0, 50, 1, 6) },
+			f: func(in any) any {
+				xs := ints(in)
+				var s int64
+				for _, x := range xs {
+					s += x
+				}
+				return fmt.Sprintf("Mean: %.2f", float64(s)/float64(len(xs)))
+			}},
+		{name: "first_or_empty", task: list("first_or_empty"), n: 14, op: "choose",
+			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 0, 4) },
+			f: func(in any) any {
+				xs := ints(in)
+				if len(xs) == 0 {
+					return "nothing"
+				}
+				return fmt.Sprintf("first %d of %d", xs[0], len(xs))
+			}},
+	}
+	runSplitCases(t, cases)
+}
