@@ -154,17 +154,15 @@ func (p *exprParser) unary() int64 {
 	return 0
 }
 
-const pyEvalExpr = `
+// The two expression evaluators' Python helpers differ only in how
+// expr reads its operators: the tokenizer (pyExprPeek) and the operands
+// (pyExprOperands) are one text, so that a fix reaches both.
+const (
+	pyEvalExpr = `
 def eval_expr(s):
     # Integers, + - * with the usual precedence, signs, parentheses, spaces.
     pos = depth = 0
-
-    def peek():
-        nonlocal pos
-        while pos < len(s) and s[pos] == " ":
-            pos += 1
-        return s[pos] if pos < len(s) else ""
-
+` + pyExprPeek + `
     def expr():
         nonlocal pos
         acc = term()
@@ -182,54 +180,12 @@ def eval_expr(s):
             pos += 1
             acc *= unary()
         return acc
-
-    def unary():
-        nonlocal depth
-        depth += 1
-        if depth > 100:
-            raise ValueError("nested too deeply")
-        v = operand()
-        depth -= 1
-        return v
-
-    def operand():
-        nonlocal pos
-        c = peek()
-        if c in ("+", "-"):
-            pos += 1
-            v = unary()
-            return -v if c == "-" else v
-        if c == "(":
-            pos += 1
-            v = expr()
-            if peek() != ")":
-                raise ValueError("expected ) at %d" % pos)
-            pos += 1
-            return v
-        start = pos
-        while pos < len(s) and s[pos] in "0123456789":
-            pos += 1
-        if pos == start:
-            raise ValueError("expected a number at %d" % pos)
-        return int(s[start:pos])
-
-    v = expr()
-    if peek() != "":
-        raise ValueError("unexpected %r at %d" % (s[pos], pos))
-    return v
-`
-
-const pyEvalLTR = `
+` + pyExprOperands
+	pyEvalLTR = `
 def eval_left_to_right(s):
     # Integers and + - * applied left to right, signs, parentheses, spaces.
     pos = depth = 0
-
-    def peek():
-        nonlocal pos
-        while pos < len(s) and s[pos] == " ":
-            pos += 1
-        return s[pos] if pos < len(s) else ""
-
+` + pyExprPeek + `
     def expr():
         nonlocal pos
         acc = unary()
@@ -239,7 +195,18 @@ def eval_left_to_right(s):
             v = unary()
             acc = acc + v if op == "+" else acc - v if op == "-" else acc * v
         return acc
+` + pyExprOperands
+)
 
+const pyExprPeek = `
+    def peek():
+        nonlocal pos
+        while pos < len(s) and s[pos] == " ":
+            pos += 1
+        return s[pos] if pos < len(s) else ""
+`
+
+const pyExprOperands = `
     def unary():
         nonlocal depth
         depth += 1
