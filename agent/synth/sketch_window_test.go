@@ -110,20 +110,7 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(1))
-			mk := func(k int) ([]task.Example, []string) {
-				var exs []task.Example
-				var ins []string
-				for range k {
-					in := jsonOf(t, c.gen(r))
-					v, err := task.Decode(in)
-					if err != nil {
-						t.Fatal(err)
-					}
-					exs = append(exs, task.Example{Input: in, Output: jsonOf(t, c.f(v))})
-					ins = append(ins, string(in))
-				}
-				return exs, ins
-			}
+			mk := func(k int) ([]task.Example, []string) { return examplesOf(t, r, c.gen, c.f, k) }
 			exs, _ := mk(c.n)
 			p, err := newProblem(c.task, exs)
 			if err != nil {
@@ -150,16 +137,42 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
 				}
 			}
-			if py == "" {
-				return
-			}
-			got := runCandidate(t, py, src, ins)
-			for i, ex := range probe {
-				if !task.Equal(got[i], ex.Output, 1e-9) {
-					t.Errorf("python: solve(%s) = %s, want %s\n%s", ins[i], got[i], ex.Output, src)
-				}
-			}
+			checkPython(t, py, src, ins, probe)
 		})
+	}
+}
+
+// examplesOf draws k inputs with gen and answers each with f: the
+// examples, and the inputs' texts.
+func examplesOf(t *testing.T, r *rand.Rand, gen func(*rand.Rand) any, f func(any) any, k int) ([]task.Example, []string) {
+	t.Helper()
+	var exs []task.Example
+	var ins []string
+	for range k {
+		in := jsonOf(t, gen(r))
+		v, err := task.Decode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs = append(exs, task.Example{Input: in, Output: jsonOf(t, f(v))})
+		ins = append(ins, string(in))
+	}
+	return exs, ins
+}
+
+// checkPython runs the emitted program src in python3 (py; nothing when
+// there is none) on the probe's inputs and compares its answers with the
+// probe's outputs.
+func checkPython(t *testing.T, py, src string, ins []string, probe []task.Example) {
+	t.Helper()
+	if py == "" {
+		return
+	}
+	got := runCandidate(t, py, src, ins)
+	for i, ex := range probe {
+		if !task.Equal(got[i], ex.Output, 1e-9) {
+			t.Errorf("python: solve(%s) = %s, want %s\n%s", ins[i], got[i], ex.Output, src)
+		}
 	}
 }
 

@@ -46,20 +46,7 @@ func runSplitCases(t *testing.T, cases []splitCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(7))
-			mk := func(k int) ([]task.Example, []string) {
-				var exs []task.Example
-				var ins []string
-				for range k {
-					in := jsonOf(t, c.gen(r))
-					v, err := task.Decode(in)
-					if err != nil {
-						t.Fatal(err)
-					}
-					exs = append(exs, task.Example{Input: in, Output: jsonOf(t, c.f(v))})
-					ins = append(ins, string(in))
-				}
-				return exs, ins
-			}
+			mk := func(k int) ([]task.Example, []string) { return examplesOf(t, r, c.gen, c.f, k) }
 			exs, _ := mk(c.n)
 			p, err := newProblem(c.task, exs)
 			if err != nil {
@@ -88,15 +75,7 @@ func runSplitCases(t *testing.T, cases []splitCase) {
 					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
 				}
 			}
-			if py == "" {
-				return
-			}
-			got := runCandidate(t, py, src, ins)
-			for i, ex := range probe {
-				if !task.Equal(got[i], ex.Output, 1e-9) {
-					t.Errorf("python: solve(%s) = %s, want %s\n%s", ins[i], got[i], ex.Output, src)
-				}
-			}
+			checkPython(t, py, src, ins, probe)
 		})
 	}
 }
