@@ -101,3 +101,24 @@ func TestNoDefaultWrittenByHand(t *testing.T) {
 		})
 	}
 }
+
+// docs/cluster.md's table of the cluster settings states each default as
+// config.Table has it.
+func TestClusterDocStatesTheTablesDefaults(t *testing.T) {
+	doc := mustRead(t, repoPath(t, "docs", "cluster.md"))
+	row := regexp.MustCompile("(?m)^\\| `([a-z_.]+)` \\| [^|]+ \\| ([^|]+) \\|")
+	rows := 0
+	for _, m := range row.FindAllStringSubmatch(doc, -1) {
+		k, ok := config.Lookup(m[1])
+		if !ok || k.DefaultText() == "" {
+			continue
+		}
+		rows++
+		if got, want := strings.TrimSpace(m[2]), k.ShownDefault(); got != want {
+			t.Errorf("docs/cluster.md: %s's default is %s, config.Table's %s", m[1], got, want)
+		}
+	}
+	if rows < 6 {
+		t.Errorf("docs/cluster.md: %d rows with a default found, want the cluster table's", rows)
+	}
+}
