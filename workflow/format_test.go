@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -185,7 +186,7 @@ func TestRecordsAreStamped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := stamp.New(Format)
+	want := stamp.New(Format, sandbox.HarnessSHA256())
 	if len(h.rec.events) == 0 {
 		t.Fatal("nothing recorded")
 	}
