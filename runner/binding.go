@@ -127,8 +127,8 @@ func BindIn(ctx context.Context, c *config.Config, box binding.Caller) (*config.
 }
 
 // Describe calls a factory task's factory in box and returns the task
-// section it yields, for config.Bind. A factory's mistake (an exception, a
-// task tools this agent lacks, one bound of the domain) wraps ErrConfig,
+// section it yields, for config.Bind. A factory's mistake (an exception,
+// tools this agent lacks, one bound of the domain only) wraps ErrConfig,
 // a sandbox's failure ErrInfra.
 func Describe(ctx context.Context, c *config.Config, box binding.Caller) (config.BoundTask, error) {
 	t := c.Task
