@@ -43,8 +43,7 @@ func loadBinding(c *config.Config) (*binding.Binding, error) {
 // goes on with the files as they are, as the run of a task directory does
 // with its hidden program and generator: the examples observed so far came
 // from the old ones.
-func changedBindingNotice(c *config.Config, b *binding.Binding) string {
-	t := c.Task
+func changedBindingNotice(t config.Task, b *binding.Binding) string {
 	if t.Bound == nil {
 		return ""
 	}
