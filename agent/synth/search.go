@@ -270,6 +270,11 @@ func (s *searcher) strategies() bool {
 	if loopSweep(en, p, 0.1, s.consider) {
 		return true
 	}
+	// Loops over the inputs' numbers: accumulators over a range, steps
+	// counted until a condition fails (sketch/loop_kit.go).
+	if s.sketches(func(r *sketch.Search) bool { return sketch.Loops(r, p, 0.25, s.consider) }) {
+		return true
+	}
 	sweepStaged(en, 0.5, p.Ok)
 	if en.stopped {
 		return true
@@ -310,8 +315,12 @@ func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketc
 	}
 	r := &sketch.Search{Envs: en.envs, Deadline: deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
 		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled, Collect: collect}
+	if en.maxEval > 0 {
+		r.MaxEval = max(en.maxEval-en.evaluated, 1)
+	}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
+	en.evaluated += r.Evaluated
 	return found
 }
 

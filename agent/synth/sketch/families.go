@@ -61,6 +61,11 @@ type Search struct {
 	// where the examples say nothing (a character no example showed), so
 	// that the proposal asks there.
 	Collect bool
+	// MaxEval is the programs left in the search's budget when it counts
+	// programs rather than time (0: it does not); a sketch that counts
+	// its own work adds it to Evaluated, which the search adds to its
+	// count, so that a loaded machine finds what an idle one does.
+	MaxEval, Evaluated int64
 }
 
 // interrupted reports whether the search was cancelled, and stops it then.
