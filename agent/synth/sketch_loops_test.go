@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reconstruct/reconstruct/task"
 
@@ -52,7 +53,7 @@ func TestFoldSketch(t *testing.T) {
 					x = x * (1 + rate/100)
 				}
 				return x
-			}, check: isLoop("fold"), exact: true},
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
 		{name: "fold_tea_cooling", task: otherTask("tea", "[temp, room, k, minutes]: temperatures, a factor and minutes"), n: 6,
 			gen: func(r *rand.Rand) any { return []any{r.Intn(100), r.Intn(30), float64(r.Intn(100)) / 100, r.Intn(30)} },
 			f: func(in any) any {
@@ -62,7 +63,7 @@ func TestFoldSketch(t *testing.T) {
 					x = x + k*(room-x)
 				}
 				return x
-			}, check: isLoop("fold"), exact: true},
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
 		{name: "fold_sum_of_squares", task: task.Task{Name: "sum_of_squares", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 5,
 			gen: func(r *rand.Rand) any { return r.Intn(200) },
 			f: func(in any) any {
@@ -71,7 +72,7 @@ func TestFoldSketch(t *testing.T) {
 					s += i * i
 				}
 				return s
-			}, exact: true},
+			}, exact: true, budget: 3 * time.Minute},
 		{name: "fold_basel_partial_sum", task: task.Task{Name: "basel_sum", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 5,
 			gen: func(r *rand.Rand) any { return r.Intn(300) },
 			f: func(in any) any {
@@ -80,7 +81,7 @@ func TestFoldSketch(t *testing.T) {
 					s += 1 / float64(i*i)
 				}
 				return s
-			}, check: isLoop("fold"), exact: true},
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
 	}
 	runSketchCases(t, cases, loops)
 }
@@ -100,7 +101,7 @@ func TestUntilSketch(t *testing.T) {
 					years++
 				}
 				return years
-			}, check: isLoop("steps_while"), exact: true},
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
 		{name: "until_years_or_never", task: otherTask("years_to_goal", "[amount, goal, rate]: an amount, a goal and a rate in percent"), n: 10,
 			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(500), 1 + r.Intn(5000), r.Intn(4)} },
 			f: func(in any) any {
@@ -115,7 +116,7 @@ func TestUntilSketch(t *testing.T) {
 					years++
 				}
 				return years
-			}, check: isLoop("steps_while"), exact: true},
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
 	}
 	runSketchCases(t, cases, loops)
 }

@@ -159,6 +159,18 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 		if !float && (r.ints == nil || c.typ != dsl.Int || d != nil && d.typ != dsl.Int) {
 			return false
 		}
+		at := func(e int) int { return e }
+		if trace != nil {
+			at = func(e int) int {
+				if !trace.covers(e) || lk.ps[e][trace.count].(int64) < 1 {
+					return -1
+				}
+				return trace.at(e, 1)
+			}
+		}
+		if ignoresState(r, c, d, at, len(lk.ps)) {
+			return false
+		}
 		for _, fc := range cases {
 			if trace != nil && trace.count != fc.count || extra >= 0 && fc.extra != extra {
 				continue

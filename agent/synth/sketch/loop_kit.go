@@ -247,6 +247,29 @@ func (lk *loopKit) searchRules(try func(r *rule, c, d *term, extra int) bool, ma
 	return false
 }
 
+// ignoresState reports whether a rule with its terms gives one value
+// whatever the state on every example the terms are defined at (x * 0 +
+// d, x + 1 * (d - x)): a loop of it is no loop but an expression that
+// the levels write plainly, and it fits the examples whose loop runs
+// once or more only by accident. at gives the values' index of an
+// example's terms (-1: none); with no example to tell, it does not.
+func ignoresState(r *rule, c, d *term, at func(e int) int, examples int) bool {
+	decided := false
+	for e := range examples {
+		k := at(e)
+		if k < 0 || !c.good(k) || d != nil && !d.good(k) {
+			continue
+		}
+		a, goodA := r.float(1.5, c.f[k], termF(d, k))
+		b, goodB := r.float(2.5, c.f[k], termF(d, k))
+		if !goodA || !goodB || a != b {
+			return false
+		}
+		decided = true
+	}
+	return decided
+}
+
 // ruleProg is a rule's program over [x, i, params...] with its terms
 // (over [i, params...]) in place.
 func (lk *loopKit) ruleProg(r *rule, c, d *term, float bool) *dsl.Node {

@@ -228,6 +228,9 @@ func untilSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 	}
 	float := false
 	try := func(r *rule, c, d *term, extra int) bool {
+		if ignoresState(r, c, d, func(e int) int { return e }, len(lk.ps)) {
+			return false
+		}
 		for _, uc := range cases {
 			if uc.extra != extra {
 				continue
