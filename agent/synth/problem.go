@@ -7,6 +7,8 @@ import (
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+
+	"github.com/reconstruct/reconstruct/agent/synth/inputs"
 )
 
 // newBinding chooses variables from the task's kind and input_type, refined
@@ -133,6 +135,7 @@ func newProblem(t task.Task, examples []task.Example) (*dsl.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.Parts = partNames(t, b, ins)
 	p := &dsl.Problem{B: b, Round: -1, Mined: minedConsts(t)}
 	for _, in := range ins {
 		env, err := b.Env(in)
@@ -145,4 +148,37 @@ func newProblem(t task.Task, examples []task.Example) (*dsl.Problem, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// partNames returns the names the task's input type gives the positions
+// of a list input ("[balance, rate, years]: ..."), when the inputs are
+// bound as one list and every observed input has that many elements;
+// nil otherwise.
+func partNames(t task.Task, b *dsl.Binding, ins []any) []string {
+	if t.Kind != task.KindOther || b.Shape != "list" || len(ins) == 0 {
+		return nil
+	}
+	m := inputs.NamesTupleRe.FindStringSubmatch(t.InputType)
+	if m == nil {
+		return nil
+	}
+	var names []string
+	used := map[string]bool{}
+	for _, n := range strings.Split(m[1], ",") {
+		name := strings.ToLower(strings.TrimSpace(n))
+		if pythonReserved[name] || name == "xs" {
+			name += "_"
+		}
+		for used[name] {
+			name += "_"
+		}
+		used[name] = true
+		names = append(names, name)
+	}
+	for _, in := range ins {
+		if l, ok := in.([]any); !ok || len(l) != len(names) {
+			return nil
+		}
+	}
+	return names
 }

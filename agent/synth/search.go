@@ -17,6 +17,9 @@ const (
 	// programsBoundedSketchTime is the time the sketches of a search
 	// bounded by programs share out (see runSketches).
 	programsBoundedSketchTime = 10 * time.Minute
+	// loopDeferSize is the size after which a loop sketch's program
+	// found earlier is taken (see strategies).
+	loopDeferSize = 6
 )
 
 // searchResult is what one search found.
@@ -76,6 +79,9 @@ type searcher struct {
 	bestSize  int
 	masks     map[string]*dsl.Entry
 	maskOrder []string
+	// loop is a loop sketch's program that fits, held back until the
+	// levels up to loopDeferSize are done (see strategies).
+	loop *dsl.Entry
 	// swept says the strategies run after size 4 ran to their end
 	// (within their shares of the time), so that a resumed search does
 	// not run them again.
@@ -139,6 +145,9 @@ func (s *searcher) run() searchResult {
 	}
 	if !s.en.stopped {
 		s.en.grow(s.spec.maxSize, s.afterLevel)
+	}
+	if !s.res.solved && s.loop != nil && !s.en.cancelled {
+		s.consider(s.loop.N, s.loop.BoxedVals)
 	}
 	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketch.Search) bool { return sketch.LastResort(r, s.p, s.consider) }) {
 		s.en.stopped = true
@@ -243,6 +252,9 @@ func (s *searcher) afterLevel(size int) bool {
 	if size == 4 && !res.solved && s.strategies() {
 		return true
 	}
+	if size >= loopDeferSize && !res.solved && s.loop != nil {
+		return s.consider(s.loop.N, s.loop.BoxedVals)
+	}
 	if res.solved || len(p.Outs) < 3 || size < 3 {
 		return false
 	}
@@ -268,6 +280,25 @@ func (s *searcher) strategies() bool {
 		return true
 	}
 	if loopSweep(en, p, 0.1, s.consider) {
+		return true
+	}
+	// Loops over the inputs' numbers (sketch/loop_kit.go): accumulators
+	// over a range, steps counted until a condition fails. A loop found
+	// waits for the levels up to loopDeferSize, whose smaller programs
+	// come first (with few examples a loop fits what a + (a - b) says);
+	// a proposal's search takes it as a rival at once.
+	s.sketches(func(r *sketch.Search) bool {
+		return sketch.Loops(r, p, 0.25, func(n *dsl.Node, vals []any) bool {
+			if s.spec.collect {
+				return s.consider(n, vals)
+			}
+			if p.AllMatch(vals) && s.loop == nil {
+				s.loop = &dsl.Entry{N: n, BoxedVals: vals}
+			}
+			return s.loop != nil
+		})
+	})
+	if en.stopped {
 		return true
 	}
 	sweepStaged(en, 0.5, p.Ok)
@@ -310,8 +341,12 @@ func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketc
 	}
 	r := &sketch.Search{Envs: en.envs, Deadline: deadline, Done: en.done, MemLimit: en.memLimit, Lambdas: en.lams,
 		Holes: holes, Stopped: en.stopped, Cancelled: en.cancelled, Collect: collect}
+	if en.maxEval > 0 {
+		r.MaxEval = max(en.maxEval-en.evaluated, 1)
+	}
 	found := run(r)
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
+	en.evaluated += r.Evaluated
 	return found
 }
 

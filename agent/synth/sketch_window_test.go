@@ -30,6 +30,10 @@ type sketchCase struct {
 	// that shares its time among many choices needs more on a loaded
 	// machine when the choice that fits comes late.
 	budget time.Duration
+	// exact makes the emitted Python's answers equal the Go evaluation's
+	// exactly (floats bit for bit), not only the hidden function's within
+	// a tolerance.
+	exact bool
 }
 
 // sketchStrategy runs one strategy alone on an enumerator over the
@@ -127,17 +131,27 @@ func runSketchCases(t *testing.T, cases []sketchCase, run sketchStrategy) {
 			src := prog.Python("solve", "")
 			checkGolden(t, filepath.Join("testdata", "sketch", c.name+".py"), src)
 			probe, ins := mk(40)
+			var goOuts []json.RawMessage
 			for i, ex := range probe {
 				v, _ := task.Decode(ex.Input)
 				env, err := p.B.Env(v)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := dsl.ToJSON(dsl.EvalNode(res.best, env)); !task.Equal(got, ex.Output, 1e-9) {
+				got := dsl.ToJSON(dsl.EvalNode(res.best, env))
+				if !task.Equal(got, ex.Output, 1e-9) {
 					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
 				}
+				goOuts = append(goOuts, got)
 			}
 			checkPython(t, py, src, ins, probe)
+			if c.exact && py != "" {
+				for i, got := range runCandidate(t, py, src, ins) {
+					if !task.Equal(got, goOuts[i], 0) {
+						t.Errorf("python: solve(%s) = %s, go %s exactly\n%s", ins[i], got, goOuts[i], src)
+					}
+				}
+			}
 		})
 	}
 }

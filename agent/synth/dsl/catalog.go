@@ -78,3 +78,17 @@ func boolRank(b bool) int {
 	}
 	return 0
 }
+
+// Find returns the operator of a name and argument types among the
+// scalars, whole programs' and holes' operators (a sketch building a
+// program of its own from the DSL's operators), or nil.
+func (c *opCatalog) Find(name string, args ...Type) *Operator {
+	for _, ops := range [][]*Operator{c.Scalars, c.Top, c.Holes} {
+		for _, o := range ops {
+			if o.Name == name && slices.Equal(o.Args, args) {
+				return o
+			}
+		}
+	}
+	return nil
+}

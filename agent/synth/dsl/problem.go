@@ -22,6 +22,11 @@ type Binding struct {
 	// Helper is Python source the binding line needs (tokens: the
 	// conversion of one token), emitted before the function.
 	Helper string
+	// Parts are the names the task's description gives the positions of
+	// a list input of one length ("[balance, rate, years]" bound as xs),
+	// when it names them: a sketch reading the positions as parameters
+	// writes them so.
+	Parts []string
 }
 
 // ErrUnsupported marks inputs or outputs that the DSL's values cannot

@@ -17,13 +17,16 @@ import (
 // decomposition of a list of indices (indices.go) and the scan of
 // neighbours (neighbours.go), the first pair of indices for which a
 // condition holds (pairs.go), then the word-wise decomposition of strings
-// (words.go), the character map and fold (charmap.go, charfold.go) and the
+// (words.go) and their order (wordorder.go), the character map and fold
+// (charmap.go, charfold.go), sentences, lines and words counted or
+// measured (segments.go), greedy wrapping (wrap.go) and the
 // decomposition into fixed-width units (chunks.go). It reports whether
 // consider accepted a program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
 		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) ||
-		Indices(en, p, consider) || NeighbourIndices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || CharMap(en, p, consider) || CharFold(en, p, consider) ||
+		Indices(en, p, consider) || NeighbourIndices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || WordOrder(en, p, consider) || CharMap(en, p, consider) || CharFold(en, p, consider) ||
+		Segments(en, p, consider) || Wrap(en, p, consider) ||
 		Chunkwise(en, p, consider)
 }
 
@@ -61,6 +64,11 @@ type Search struct {
 	// where the examples say nothing (a character no example showed), so
 	// that the proposal asks there.
 	Collect bool
+	// MaxEval is the programs left in the search's budget when it counts
+	// programs rather than time (0: it does not); a sketch that counts
+	// its own work adds it to Evaluated, which the search adds to its
+	// count, so that a loaded machine finds what an idle one does.
+	MaxEval, Evaluated int64
 }
 
 // interrupted reports whether the search was cancelled, and stops it then.

@@ -1,0 +1,122 @@
+package synth
+
+import (
+	"encoding/json"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+	"github.com/reconstruct/reconstruct/agent/synth/sketch"
+)
+
+// loops runs the loop sketches alone, with the whole budget.
+func loops(en *sketch.Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+	return sketch.Loops(en, p, 1, consider)
+}
+
+func fnum(v any) float64 { f, _ := v.(json.Number).Float64(); return f }
+
+func args(v any) []any { return v.([]any) }
+
+// tenths is a random number with at most one decimal, from 0 to hi.
+func tenths(r *rand.Rand, hi int) float64 { return float64(r.Intn(hi*10+1)) / 10 }
+
+func otherTask(name, typ string) task.Task {
+	return task.Task{Name: name, Kind: task.KindOther, InputType: typ, FunctionName: "solve"}
+}
+
+func isLoop(prefix string) func(t *testing.T, n *dsl.Node) {
+	return func(t *testing.T, n *dsl.Node) {
+		t.Helper()
+		if n.Op == nil || !strings.HasPrefix(n.Op.Name, prefix) {
+			t.Errorf("found %v, want a %s program", n, prefix)
+		}
+	}
+}
+
+// The accumulator loop finds a quantity updated over n steps by a rule
+// (interest, cooling) and the sums and products of n terms of a series,
+// exactly as floats: the emitted loop computes what the Go evaluation
+// did, operation by operation.
+func TestFoldSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "fold_savings_after_years", task: otherTask("savings", "[amount, rate, years]: a deposit, a yearly rate in percent and a number of years"), n: 6,
+			gen: func(r *rand.Rand) any { return []any{float64(r.Intn(100000)) / 100, tenths(r, 9), r.Intn(40)} },
+			f: func(in any) any {
+				a := args(in)
+				x, rate := fnum(a[0]), fnum(a[1])
+				for range num(a[2]) {
+					x = x * (1 + rate/100)
+				}
+				return x
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
+		{name: "fold_tea_cooling", task: otherTask("tea", "[temp, room, k, minutes]: temperatures, a factor and minutes"), n: 6,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(100), r.Intn(30), float64(r.Intn(100)) / 100, r.Intn(30)} },
+			f: func(in any) any {
+				a := args(in)
+				x, room, k := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				for range num(a[3]) {
+					x = x + k*(room-x)
+				}
+				return x
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
+		{name: "fold_sum_of_squares", task: task.Task{Name: "sum_of_squares", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 5,
+			gen: func(r *rand.Rand) any { return r.Intn(200) },
+			f: func(in any) any {
+				s := int64(0)
+				for i := int64(1); i <= num(in); i++ {
+					s += i * i
+				}
+				return s
+			}, exact: true, budget: 3 * time.Minute},
+		{name: "fold_basel_partial_sum", task: task.Task{Name: "basel_sum", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 5,
+			gen: func(r *rand.Rand) any { return r.Intn(300) },
+			f: func(in any) any {
+				s := 0.0
+				for i := int64(1); i <= num(in); i++ {
+					s += 1 / float64(i*i)
+				}
+				return s
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
+}
+
+// The counting loop finds the steps until a quantity passes a bound, and
+// the value the outputs give for "never" (a payment below the interest).
+func TestUntilSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "until_years_to_double", task: otherTask("years_to_goal", "[amount, goal, rate]: an amount, a goal and a rate in percent"), n: 8,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(500), 1 + r.Intn(5000), 1 + r.Intn(20)} },
+			f: func(in any) any {
+				a := args(in)
+				x, goal, rate := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				years := 0
+				for x < goal {
+					x = x * (1 + rate/100)
+					years++
+				}
+				return years
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
+		{name: "until_years_or_never", task: otherTask("years_to_goal", "[amount, goal, rate]: an amount, a goal and a rate in percent"), n: 10,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(500), 1 + r.Intn(5000), r.Intn(4)} },
+			f: func(in any) any {
+				a := args(in)
+				x, goal, rate := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				if rate == 0 && x < goal {
+					return -1
+				}
+				years := 0
+				for x < goal {
+					x = x * (1 + rate/100)
+					years++
+				}
+				return years
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
+}

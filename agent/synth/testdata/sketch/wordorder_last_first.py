@@ -1,0 +1,8 @@
+def word_order(s):
+    words = s.split(" ")
+    return " ".join([words[j + -1] for j in range(len(words))])
+
+
+def solve(input_data):
+    s = input_data
+    return word_order(s)
