@@ -242,6 +242,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
+	// The collector runs under the searches' memory limit for the whole
+	// session, not only while a bank grows: the sketches and last resorts
+	// between two grows make garbage beside a bank of up to the bound,
+	// which the collector's own target (twice the heap alive) would let
+	// reach twice the bound (gc.go).
+	holdGC(a.mem)
+	defer releaseGC(a.mem)
 	fname := req.Task.FunctionName
 	if fname == "" {
 		fname = "solve"
