@@ -31,17 +31,18 @@ var OriginalArgs = map[string]string{
 }
 
 // originalDefaults are the original workflow's defaults where this tool's
-// differ: it keeps its disciplines off for a task with a generator too, and
-// a script ported with --args behaves as it did.
+// differ: it keeps its disciplines off for a task with a generator too, has
+// no selection gate, and a script ported with --args behaves as it did.
 var originalDefaults = map[string]any{
-	"workflow.random_share":  0.0,
-	"workflow.coverage_gate": false,
+	"workflow.random_share":   0.0,
+	"workflow.coverage_gate":  false,
+	"workflow.selection_gate": false,
 }
 
 // FromArgs decodes the original workflow's --args object into overrides of
 // the configuration (Options.Override, with OverrideFrom ArgsSource): the
-// keys it names, and the original's defaults of random_share and
-// coverage_gate where it names neither. Every problem is reported at once,
+// keys it names, the original's defaults of random_share and coverage_gate
+// where it names neither, and the selection gate off. Every problem is reported at once,
 // naming the --args key: an unknown key with the nearest known one, a value
 // of the wrong type with the type wanted.
 func FromArgs(text string) (map[string]any, error) {

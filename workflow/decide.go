@@ -45,6 +45,11 @@ type Verdict struct {
 	// Exhausted: every valid input of the task's finite domain has been
 	// observed (every one is among the examples the candidate ran on).
 	Exhausted bool
+	// Outranked: the final selection on these examples would not be this
+	// candidate but an archived one that fails some of them, with a
+	// better stage score (the engine looks only when the pass would
+	// otherwise end the run with early_stop).
+	Outranked bool
 }
 
 // Decision is what the rules make of one iteration.
@@ -64,6 +69,9 @@ type Decision struct {
 	// search has not yet split this candidate from every rival it found
 	// (Gate is "rivals" unless another gate held the pass first).
 	Unverified bool
+	// Outranked: the selection gate held the pass — the run's final
+	// program would be an earlier candidate failing observed examples.
+	Outranked bool
 	// Missing are the coverage categories that still block early stop
 	// when a batch is granted (the coverage gate held the pass when it
 	// was a promotion); a batch granted on the same set three times in a
@@ -99,6 +107,13 @@ type Decision struct {
 //     rival search for this very candidate that split every rival found
 //     (the candidate passing that batch rules them all out); it does not
 //     reset the consecutive count.
+//   - Selection gate: a promotion that would end the run with early_stop
+//     while the final selection on the same examples would choose an
+//     earlier candidate that fails some of them (its stage score is
+//     better) does not count, and no batch is granted: the agent is
+//     asked for a program that outranks it, on the same evidence. Without
+//     it, early_stop would be claimed for a final program that is wrong on
+//     an observed example.
 //   - A counted promotion that reaches early_stop ends the run
 //     (early_stop), whatever the budget.
 //   - The budget is checked once the candidate is evaluated and archived:
@@ -152,6 +167,13 @@ func Decide(c Counters, v Verdict, s Settings) Decision {
 			if d.Counted {
 				d.Counted = false
 				d.Gate, d.GateDecision = "rivals", "not_counted"
+			}
+		}
+		if d.Promoted && v.Outranked && s.SelectionGate {
+			d.Outranked, d.Batch = true, false
+			if d.Counted {
+				d.Counted = false
+				d.Gate, d.GateDecision = "selection", "not_counted"
 			}
 		}
 		switch {

@@ -19,13 +19,21 @@ import (
 )
 
 // The fakes run no Python: a "program" is the name of a Go function in
-// programs, optionally followed by "#embed:<n>", "#complexity:<x>" tags that
+// programs, optionally followed by "#embed:<n>", "#complexity:<x>",
+// "#hardcoding:<x>" tags that
 // drive the fake analysis.
 var programs = map[string]func(in []int) any{
 	"double": func(in []int) any { return in[0] * 2 },
 	"square": func(in []int) any { return in[0] * in[0] },
 	"zero":   func(in []int) any { return 0 },
 	"float":  func(in []int) any { return float64(in[0])*2 + 1e-12 },
+	// almost: right on every input but 3.
+	"almost": func(in []int) any {
+		if in[0] == 3 {
+			return 0
+		}
+		return in[0] * 2
+	},
 }
 
 func decodeInts(raw json.RawMessage) []int {
@@ -78,6 +86,9 @@ func (fakeEvaluator) Analyse(_ context.Context, req sandbox.AnalyseRequest) (san
 	an := sandbox.Analysis{Parses: true, DefinesFunc: progName(req.Source) != ""}
 	if c := tag(req.Source, "complexity"); c != "" {
 		fmt.Sscan(c, &an.Complexity)
+	}
+	if h := tag(req.Source, "hardcoding"); h != "" {
+		fmt.Sscan(h, &an.Hardcoding)
 	}
 	if n := tag(req.Source, "embed"); n != "" {
 		var k int

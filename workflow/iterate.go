@@ -44,12 +44,23 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	uncovered := task.Uncovered(e.spec.Task.Kind, e.spec.Task.Domain, e.st.inputs())
 	left, account := e.searchLeft()
 	rivals, rivalsWhy := e.rivalCheck(rec.SHA256)
-	d := Decide(e.st.counters(), Verdict{
+	v := Verdict{
 		FullPass: ev.FullPass(), Memorised: len(memorised), Complexity: ev.Analysis.Complexity,
 		Uncovered: uncovered, Tokens: e.st.Tokens.Total(),
 		Repeated:   rec.SHA256 == e.st.LastCandidate && ev.Total == e.st.LastKnown,
 		SearchLeft: left, Rivals: rivals, Exhausted: e.exhausted(),
-	}, e.settings())
+	}
+	d := Decide(e.st.counters(), v, e.settings())
+	var outrankedWhy string
+	if d.Stop == StopEarly && e.settings().SelectionGate {
+		// Only a pass that would end the run is worth the re-scoring.
+		if outrankedWhy, err = e.outranked(ctx, rec, ev); err != nil {
+			return "", err
+		}
+		if v.Outranked = outrankedWhy != ""; v.Outranked {
+			d = Decide(e.st.counters(), v, e.settings())
+		}
+	}
 	e.st.setCounters(d.Counters)
 	e.st.StallDetail = ""
 	if d.Counters.Stalled > 0 {
@@ -61,8 +72,11 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if d.Counters.Stalled > 0 {
 		ir.Repeats = it - d.Counters.Stalled
 	}
-	if err := e.decisionEvents(ctx, it, d, ev, len(memorised), rivalsWhy); err != nil {
+	if err := e.decisionEvents(ctx, it, d, ev, len(memorised), rivalsWhy, outrankedWhy); err != nil {
 		return "", err
+	}
+	if d.Outranked {
+		messages = append(messages, outrankedWhy+": the run cannot stop on this candidate. Write a program that passes every example with a better stage score (fewer literals that are observed values, a simpler program).")
 	}
 	e.st.Feedback = e.nextFeedback(it, ev, d, messages, memorised)
 	e.commitRecord(ir)
@@ -158,8 +172,9 @@ func (e *engine) archive(ctx context.Context, it int, source []byte, ev Evaluati
 }
 
 // decisionEvents records what the gates decided and the promotion;
-// rivalsWhy is why the rivals gate held it (rivalCheck).
-func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int, rivalsWhy string) error {
+// rivalsWhy is why the rivals gate held it (rivalCheck), outrankedWhy why
+// the selection gate did (outranked).
+func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Evaluation, memorised int, rivalsWhy, outrankedWhy string) error {
 	var gates []Gate
 	switch {
 	case d.GateDecision == "rewrite":
@@ -175,6 +190,9 @@ func (e *engine) decisionEvents(ctx context.Context, it int, d Decision, ev Eval
 	}
 	if d.Unverified {
 		gates = append(gates, Gate{Gate: "rivals", Decision: "not_counted", Candidate: e.st.LastCandidate, Reason: rivalsWhy})
+	}
+	if d.Outranked {
+		gates = append(gates, Gate{Gate: "selection", Decision: "not_counted", Candidate: e.st.LastCandidate, Reason: outrankedWhy})
 	}
 	for _, g := range gates {
 		if err := e.event(ctx, EventGate, it, g); err != nil {

@@ -146,6 +146,18 @@ type engine struct {
 	// whatever their archived evaluation says (a candidate may break the
 	// sandbox that evaluates the next one, its own re-scoring included).
 	tainted map[string]bool
+	// rescored keeps the archived candidates' evaluations on the example
+	// set of rescoredOn examples, for the final selection and the
+	// selection gate (the examples only grow: a new count drops them).
+	rescored   map[string]scored
+	rescoredOn int
+}
+
+// scored is a candidate's evaluation on the current examples, with its
+// source.
+type scored struct {
+	ev  Evaluation
+	src []byte
 }
 
 // taint marks a program whose re-scoring ended in an infrastructure error.
@@ -469,16 +481,15 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // infrastructure error is never chosen (tainted); nor is the candidate of
 // an iteration whose evaluation did, which is not archived.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
-	type scored struct {
-		ev  Evaluation
-		src []byte
+	n := len(e.st.Examples)
+	if e.rescored == nil || e.rescoredOn != n {
+		e.rescored, e.rescoredOn = map[string]scored{}, n
 	}
-	cache := map[string]scored{}
+	cache := e.rescored
 	var best *candidates.Record
 	var bestEv Evaluation
 	var bestSrc []byte
 	var rescoreErr error
-	n := len(e.st.Examples)
 	better := func(ev Evaluation) bool {
 		if best == nil {
 			return true
@@ -524,7 +535,11 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				ev = rescored
 			}
 			sc = scored{ev, src}
-			cache[rec.SHA256] = sc
+			if ev.Total == n {
+				// An archived evaluation on fewer examples (re-scoring
+				// failed) is not kept: the next selection tries again.
+				cache[rec.SHA256] = sc
+			}
 		}
 		if better(sc.ev) {
 			r := rec
@@ -532,6 +547,27 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 		}
 	}
 	return best, bestEv, bestSrc, rescoreErr
+}
+
+// outranked says why the final selection on the current examples would
+// not be rec, the candidate just evaluated (ev), but an archived one that
+// fails some of them ("" when it would be rec, or a program passing them
+// all): the selection gate then holds the early stop rec's pass would
+// make. An infrastructure error while re-scoring leaves the program
+// concerned out of the choice (tainted), as the final selection does.
+func (e *engine) outranked(ctx context.Context, rec candidates.Record, ev Evaluation) (string, error) {
+	best, bestEv, _, err := e.selectFinal(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		e.log.Warn("the selection gate ranks the candidates without one whose re-scoring failed", zap.Error(err))
+	}
+	if best == nil || best.SHA256 == rec.SHA256 || bestEv.FullPass() {
+		return "", nil
+	}
+	return fmt.Sprintf("candidate %s (iteration %d) passes %d of %d examples but its stage score %.4f beats this candidate's %.4f (complexity %.3f, hardcoding %.3f), so it would be the final program",
+		best.File, best.Iteration, bestEv.Passed, bestEv.Total, bestEv.Score(), ev.Score(), ev.Analysis.Complexity, ev.Analysis.Hardcoding), nil
 }
 
 // archivedEvaluation is a candidate's evaluation as its record keeps it.

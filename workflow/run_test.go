@@ -474,6 +474,77 @@ func TestFloatTolerance(t *testing.T) {
 	}
 }
 
+// TestSelectionGate: a run whose final selection would be an earlier
+// candidate failing an observed example (its stage score better than the
+// passing candidate's, which pays a hard-coding penalty) never ends with
+// early_stop; an agent that writes a program outranking it stops the run,
+// one that cannot ends stalled. Without the gate the run claims early_stop
+// on the failing program.
+func TestSelectionGate(t *testing.T) {
+	// "almost" fails input 3 (observed from the second batch on); with 12
+	// examples it scores 11/12 ≈ 0.917, above the 0.9 of "double" with
+	// hard-coding penalty 1.
+	tests := []struct {
+		name      string
+		programs  []string
+		gate      bool
+		wantStop  string
+		wantIters int
+		wantFinal string
+		wantHeld  int // selection gate events
+	}{
+		{name: "no gate: early_stop on a program failing an example", gate: false,
+			programs: []string{"almost", "double#hardcoding:1"},
+			wantStop: StopEarly, wantIters: 3, wantFinal: "almost"},
+		{name: "gate: an agent that cannot outrank it stalls", gate: true,
+			programs: []string{"almost", "double#hardcoding:1"},
+			wantStop: StopStalled, wantIters: 5, wantFinal: "almost", wantHeld: 3},
+		{name: "gate: a program that outranks it stops the run", gate: true,
+			programs: []string{"almost", "double#hardcoding:1", "double#hardcoding:1", "double"},
+			wantStop: StopEarly, wantIters: 4, wantFinal: "double", wantHeld: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.programs...)
+			res, err := h.run(context.Background(), settings(func(s *Settings) {
+				s.EarlyStop, s.StallLimit, s.SelectionGate = 3, 2, tt.gate
+			}), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []any{res.StopReason, res.Iterations, progName(res.FinalProgram), res.KnownExamples}
+			want := []any{tt.wantStop, tt.wantIters, tt.wantFinal, 12}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("stop, iterations, final, known (-want +got):\n%s", diff)
+			}
+			if res.StopReason == StopEarly && res.FinalAccuracy < 1 && tt.gate {
+				t.Errorf("early_stop with a final program failing %v of its examples", 1-res.FinalAccuracy)
+			}
+			var held []Gate
+			for _, ev := range h.rec.events {
+				var g Gate
+				if ev.Type == EventGate && jsonUnmarshal(ev.Data, &g) == nil && g.Gate == "selection" {
+					held = append(held, g)
+				}
+			}
+			if len(held) != tt.wantHeld {
+				t.Fatalf("%d selection gate events, want %d", len(held), tt.wantHeld)
+			}
+			if tt.wantHeld == 0 {
+				return
+			}
+			if g := held[0]; g.Decision != "not_counted" || !strings.Contains(g.Reason, "iteration 1") || !strings.Contains(g.Reason, "passes 11 of 12") {
+				t.Errorf("gate event = %+v, want not_counted naming iteration 1 passing 11 of 12", g)
+			}
+			// The next session is told why, on the same evidence.
+			fb := h.agent.feedbacks[3]
+			if fb == nil || !strings.Contains(strings.Join(fb.Messages, "\n"), "cannot stop on this candidate") {
+				t.Errorf("feedback of session 4 = %+v, want the selection gate's request", fb)
+			}
+		})
+	}
+}
+
 func TestFinalSelectionIgnoresEarlierRuns(t *testing.T) {
 	h := newHarness(t, "zero", "square")
 	// A perfect program left by an earlier run in the same workspace.

@@ -62,6 +62,9 @@ const (
 	// DefaultStallLimit is how many consecutive sessions that change
 	// nothing end a run (stop reason stalled); 0 turns the check off.
 	DefaultStallLimit = 5
+	// DefaultSelectionGate: a run never claims early_stop for a final
+	// program that fails an observed example.
+	DefaultSelectionGate = true
 	// DefaultProposalFallback fills a batch from the task's random_inputs
 	// generator when every proposal attempt failed.
 	DefaultProposalFallback = FallbackRandom
@@ -94,6 +97,10 @@ type Settings struct {
 	MemorisationGate bool    `mapstructure:"memorisation_gate" json:"memorisation_gate"`
 	ComplexityGate   bool    `mapstructure:"complexity_gate" json:"complexity_gate"`
 	DomainCheck      bool    `mapstructure:"domain_check" json:"domain_check"`
+	// SelectionGate holds an early stop whose final program would be an
+	// earlier candidate failing observed examples (Decide). Omitted when
+	// off, as in the journals written before the gate existed.
+	SelectionGate bool `mapstructure:"selection_gate" json:"selection_gate,omitempty"`
 	// TokenBudget is the most prompt plus completion tokens a run may
 	// spend; 0 means no limit.
 	TokenBudget int     `mapstructure:"token_budget" json:"token_budget"`
@@ -117,7 +124,8 @@ func DefaultSettings() Settings {
 		EarlyStop: DefaultEarlyStop, MaxIterations: DefaultMaxIterations,
 		ProposeAttempts: DefaultProposeAttempts, Atol: task.DefaultAtol,
 		MaxFailures: DefaultMaxFailures, Seed: DefaultSeed,
-		ProposalFallback: DefaultProposalFallback, StallLimit: DefaultStallLimit}
+		ProposalFallback: DefaultProposalFallback, StallLimit: DefaultStallLimit,
+		SelectionGate: DefaultSelectionGate}
 }
 
 // Evaluator runs and analyses candidates (the agent's sandbox).
