@@ -17,7 +17,11 @@ import (
 type PathError struct {
 	Path string
 	Msg  string
+	// Err, when set, is the cause Msg says (errors.Is finds it).
+	Err error
 }
+
+func (e *PathError) Unwrap() error { return e.Err }
 
 func (e *PathError) Error() string {
 	if e.Path == "" {

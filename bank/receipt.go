@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	recordstamp "github.com/reconstruct/reconstruct/internal/stamp"
 )
 
-// ReceiptFormat is the version of the receipt payload layout. Commit
-// rejects other versions.
+// ReceiptFormat is the version of the receipt payload layout. Commit reads
+// it and older ones, and refuses a newer one as every reader of a record
+// does (internal/stamp's Check: errors.Is finds its ErrNewerFormat).
 const ReceiptFormat = 1
 
 // Receipt is a signed, portable proposal: the exact candidate, its
@@ -238,10 +241,13 @@ func decodePayload(tree any, known *cachedStructure) (*ReceiptPayload, error) {
 	if err != nil {
 		return nil, err
 	}
-	if format != ReceiptFormat {
-		return nil, pathErr("payload.format", "unsupported receipt format %d, want %d", format, ReceiptFormat)
+	if format < 1 {
+		return nil, pathErr("payload.format", "unsupported receipt format %d, want 1 to %d", format, ReceiptFormat)
 	}
-	p.Format = ReceiptFormat
+	if err := (recordstamp.Stamp{Format: int(format)}).Check("receipt", ReceiptFormat); err != nil {
+		return nil, &PathError{Path: "payload.format", Msg: err.Error(), Err: err}
+	}
+	p.Format = int(format)
 	for _, f := range []struct {
 		k string
 		d *string

@@ -81,7 +81,7 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 					return nil, nil, err
 				}
 			}
-			if err := runner.BindIn(ctx, c, box); err != nil {
+			if c, err = runner.BindIn(ctx, c, box); err != nil {
 				return nil, nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
 			}
 			if tests == nil {

@@ -561,7 +561,7 @@ func TestReportBadInput(t *testing.T) {
 		name, dir, want string
 	}{
 		{"missing", t.TempDir(), "read sweep summary"},
-		{"wrong format", wrongFormat, "summary format 99"},
+		{"wrong format", wrongFormat, "written in a newer format: format 99"},
 		{"not json", notJSON, "invalid character"},
 	}
 	for _, tt := range tests {

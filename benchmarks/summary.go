@@ -11,12 +11,15 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/machine"
+	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
 // SummaryFormat is the version of summary.json this package writes; it
-// reads format 1 too (where every task ran once: runs are tasks).
+// reads format 1 too (where every task ran once: runs are tasks), and
+// refuses a newer one as every reader of a record does (stamp.Check).
 const SummaryFormat = 2
 
 // Files a sweep writes in its output directory.
@@ -142,7 +145,9 @@ type LevelStats struct {
 
 // Summary is a sweep's summary.json.
 type Summary struct {
-	Format     int       `json:"format"`
+	// Stamp is the envelope of every record: format (SummaryFormat),
+	// producer and harness digest.
+	stamp.Stamp
 	Engine     string    `json:"engine,omitempty"` // "temporal" for a sweep on a cluster, empty for the local engine
 	Sweep      string    `json:"sweep,omitempty"`  // the cluster sweep's id
 	TasksDir   string    `json:"tasks_dir"`
@@ -281,7 +286,7 @@ func settingsGroups(results []TaskResult) []SettingsGroup {
 
 // Summarize aggregates results (sorted by ID) into a Summary.
 func Summarize(results []TaskResult) Summary {
-	s := Summary{Format: SummaryFormat, Levels: map[string]LevelStats{}}
+	s := Summary{Stamp: stamp.New(SummaryFormat, sandbox.HarnessSHA256()), Levels: map[string]LevelStats{}}
 	s.Results = append([]TaskResult(nil), results...)
 	sort.Slice(s.Results, func(i, j int) bool { return s.Results[i].ID < s.Results[j].ID })
 	families := map[string]LevelStats{}
@@ -468,15 +473,14 @@ func ReadSummary(path string) (Summary, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return Summary{}, fmt.Errorf("%s: %w", path, err)
 	}
-	switch s.Format {
-	case SummaryFormat:
-	case 1:
+	if err := s.Check(path, SummaryFormat); err != nil {
+		return Summary{}, err
+	}
+	if s.Major() == 1 {
 		// Format 1 counted runs as tasks: the counts are made again.
 		re := Summarize(s.Results)
 		s.Tasks, s.Runs, s.Solved, s.SolveRate, s.Errors = re.Tasks, re.Runs, re.Solved, re.SolveRate, re.Errors
 		s.Levels, s.Families = re.Levels, re.Families
-	default:
-		return Summary{}, fmt.Errorf("%s: summary format %d, this reconstruct reads formats 1 to %d", path, s.Format, SummaryFormat)
 	}
 	return s, nil
 }

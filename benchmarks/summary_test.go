@@ -242,6 +242,31 @@ func TestSummaryWrongEarlyStopsAndSettings(t *testing.T) {
 	}
 }
 
+// The wall time of a sweep one of whose sessions was killed (it recorded
+// no time) says which runs it is the time of.
+func TestSummaryWallTimeOfKilledSessions(t *testing.T) {
+	tests := []struct {
+		name     string
+		sessions []Session
+		want     string // "" : no such note
+	}{
+		{name: "every session recorded", sessions: []Session{{WallSeconds: 10, Ran: 4}, {WallSeconds: 5, Ran: 3}}},
+		{name: "an older summary without sessions"},
+		{name: "a killed session", sessions: []Session{{WallSeconds: 5, Ran: 1}},
+			want: "(the time of 1 of the 7 runs: the others finished in a session stopped before it could record its time)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Summarize(testResults())
+			s.Sessions = tt.sessions
+			md := Markdown(s)
+			if got := strings.Contains(md, "(the time of "); got != (tt.want != "") || !strings.Contains(md, tt.want) {
+				t.Errorf("summary.md headline:\n%s\nwant %q", strings.SplitN(md, "\n\n", 3)[1], tt.want)
+			}
+		})
+	}
+}
+
 // A run that ended exhausted on a program passing every valid input is
 // counted as verified exhaustively, in summary.json, summary.md, the CSV
 // and the report; one that still fails a held-out test (its held-out

@@ -333,7 +333,7 @@ feed:
 		sum.Sessions = prevSum.Sessions
 		if len(sum.Sessions) == 0 && prevSum.WallSeconds > 0 {
 			// A summary of an older format kept its sessions' time only.
-			sum.Sessions = []Session{{StartedAt: prevSum.StartedAt, FinishedAt: prevSum.FinishedAt, WallSeconds: prevSum.WallSeconds}}
+			sum.Sessions = []Session{{StartedAt: prevSum.StartedAt, FinishedAt: prevSum.FinishedAt, WallSeconds: prevSum.WallSeconds, Ran: prevSum.Runs}}
 		}
 	}
 	sum.Sessions = append(sum.Sessions, session)
@@ -709,6 +709,19 @@ func writeCSV(w io.Writer, s Summary) error {
 	return cw.Error()
 }
 
+// timedRuns counts the runs whose session recorded its time: every run
+// when the summary has no sessions (a summary of an older format).
+func timedRuns(s Summary) int {
+	if len(s.Sessions) == 0 {
+		return s.Runs
+	}
+	n := 0
+	for _, se := range s.Sessions {
+		n += se.Ran
+	}
+	return n
+}
+
 // Markdown renders a summary as a Markdown report.
 func Markdown(s Summary) string {
 	var b strings.Builder
@@ -717,6 +730,11 @@ func Markdown(s Summary) string {
 	fmt.Fprintf(&b, "%s%s on held-out tests; wall time %.1f s with %d in parallel", strings.ToUpper(h[:1]), h[1:], s.WallSeconds, s.Parallel)
 	if n := len(s.Sessions); n > 1 {
 		fmt.Fprintf(&b, ", in %d sessions", n)
+	}
+	if timed := timedRuns(s); timed < s.Runs {
+		// A session killed before its end recorded no time: the wall time
+		// is that of the others only.
+		fmt.Fprintf(&b, " (the time of %d of the %d runs: the others finished in a session stopped before it could record its time)", timed, s.Runs)
 	}
 	b.WriteString(".\n\n")
 	if m := s.Process(); m != "" {
@@ -732,7 +750,7 @@ func Markdown(s Summary) string {
 		}
 	}
 	if len(reruns) > 0 {
-		fmt.Fprintf(&b, "Run again in this directory: %s.\n\n", strings.Join(reruns, "; "))
+		fmt.Fprintf(&b, "Ran again in this directory: %s.\n\n", strings.Join(reruns, "; "))
 	}
 	fmt.Fprintf(&b, "Wrong early stops (early_stop on a program that fails a held-out test): **%d**%s.\n\n", s.WrongEarlyStops, runList(s, TaskResult.WrongEarlyStop))
 	if s.VerifiedExhaustively > 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -277,7 +278,7 @@ func (a *Archive) read() (Manifest, error) {
 }
 
 func (a *Archive) write(m Manifest) error {
-	m.Stamp = stamp.New(FormatVersion)
+	m.Stamp = stamp.New(FormatVersion, sandbox.HarnessSHA256())
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

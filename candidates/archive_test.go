@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 func TestArchiveRoundTrip(t *testing.T) {
@@ -105,7 +106,7 @@ func TestManifestVersionChecked(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Stamp != stamp.New(FormatVersion) || len(m.Entries) != 7 {
+	if m.Stamp != stamp.New(FormatVersion, sandbox.HarnessSHA256()) || len(m.Entries) != 7 {
 		t.Errorf("rewritten manifest: stamp %+v, %d entries", m.Stamp, len(m.Entries))
 	}
 }

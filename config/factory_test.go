@@ -11,7 +11,7 @@ import (
 )
 
 // A factory task's keys: checked at load, its other fields left to the
-// factory (CheckBound).
+// factory (Bind).
 func TestLoadFactoryTask(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{"lib", "bench"} {
@@ -55,13 +55,12 @@ func TestLoadFactoryTask(t *testing.T) {
 			if c.Task.Name != "Abs" || c.Task.BindingDir() != dir || len(c.Task.PythonPath) != 2 || c.Task.PythonPath[1] != filepath.Join(dir, "lib") {
 				t.Errorf("task = %+v, binding dir %s", c.Task, c.Task.BindingDir())
 			}
-			c.Task.InputType, c.Task.Kind = "a list", "tree"
-			if err := c.CheckBound(false); err == nil || !strings.Contains(err.Error(), `task.factory: bench.b:make returned a task whose kind: unknown value "tree"`) {
-				t.Errorf("CheckBound: %v", err)
+			if _, err := c.Bind(BoundTask{InputType: "a list", Kind: "tree"}); err == nil || !strings.Contains(err.Error(), `task.factory: bench.b:make returned a task whose kind: unknown value "tree"`) {
+				t.Errorf("Bind: %v", err)
 			}
-			c.Task.Kind = "list"
-			if err := c.CheckBound(false); err != nil || c.Workspace != filepath.Join(dir, "runs", "Abs") {
-				t.Errorf("CheckBound: %v, workspace %s", err, c.Workspace)
+			b, err := c.Bind(BoundTask{InputType: "a list", Kind: "list"})
+			if err != nil || b.Workspace != filepath.Join(dir, "runs", "Abs") {
+				t.Errorf("Bind: %v, workspace %s", err, b.Workspace)
 			}
 		})
 	}
@@ -136,8 +135,8 @@ func TestLoadFactoryArgs(t *testing.T) {
 	}
 }
 
-// CheckBound names where task.factory was set: here the environment.
-func TestCheckBoundNamesTheSource(t *testing.T) {
+// Bind names where task.factory was set: here the environment.
+func TestBindNamesTheSource(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "task.yaml")
 	if err := os.WriteFile(file, []byte("task: {name: n}\n"), 0o644); err != nil {
@@ -149,13 +148,13 @@ func TestCheckBoundNamesTheSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.CheckBound(false)
+	_, err = c.Bind(BoundTask{})
 	for _, want := range []string{
 		"RECONSTRUCT_TASK_FACTORY (task.factory): m:f returned a task whose input_type: required field is missing",
 		"RECONSTRUCT_TASK_FACTORY (task.factory): m:f returned a task whose kind: required field is missing",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("CheckBound: %v, want %q", err, want)
+			t.Errorf("Bind: %v, want %q", err, want)
 		}
 	}
 }

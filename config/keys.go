@@ -7,6 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reconstruct/reconstruct/agent/llm"
+	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/sandbox"
+	"github.com/reconstruct/reconstruct/sandbox/process"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -48,7 +52,33 @@ func (k Key) FlagUsage() string {
 	if k.WithGenerator == nil {
 		return k.Usage
 	}
-	return fmt.Sprintf("%s (default %v; %v for a task with a generator)", k.Usage, k.Default, k.WithGenerator)
+	return fmt.Sprintf("%s (default %s; %s for a task with a generator)", k.Usage, valueText(k.Default), valueText(k.WithGenerator))
+}
+
+// DefaultText is the default as a help line writes it (3, 30s, 4h,
+// reconstruct), or "" for a key without one or with an empty one: help
+// texts state a default through it, never by hand.
+func (k Key) DefaultText() string {
+	if k.Default == nil {
+		return ""
+	}
+	return valueText(k.Default)
+}
+
+// valueText writes a value plainly; a duration without its zero units
+// (4h, not 4h0m0s).
+func valueText(v any) string {
+	if d, ok := v.(time.Duration); ok {
+		s := d.String()
+		if strings.HasSuffix(s, "m0s") {
+			s = strings.TrimSuffix(s, "0s")
+		}
+		if strings.HasSuffix(s, "h0m") {
+			s = strings.TrimSuffix(s, "0m")
+		}
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // Env is the environment variable that sets the key.
@@ -64,21 +94,15 @@ func (k Key) Section() string {
 var (
 	taskKinds   = kindNames()
 	agentKinds  = []string{"synth", "llm", "replay"}
-	toolModes   = []string{"tools", "text"}
+	toolModes   = []string{llm.ToolModeTools, llm.ToolModeText}
 	sandboxKind = []string{"auto", "process", "docker"}
 )
 
 // Defaults not set by a package of their own.
 const (
-	DefaultFunctionName = "solve"
-	DefaultImage        = "" // empty: the image named after the embedded harness digest
-	// DefaultSynthMemoryMB bounds the memory of the built-in synthesizer's
-	// searches together.
-	DefaultSynthMemoryMB = 1024
-	// DefaultSynthProposeTime bounds a proposal's search for rival
-	// programs (synth.DefaultProposeTimeLimit).
-	DefaultSynthProposeTime = 400 * time.Millisecond
-	defaultOracleTimeout    = 10 * time.Second
+	DefaultFunctionName  = "solve"
+	DefaultImage         = "" // empty: the image named after the embedded harness digest
+	defaultOracleTimeout = 10 * time.Second
 	// DefaultMaxOutputDepth and DefaultMaxOutputKB bound the hidden
 	// program's outputs (task.oracle.max_output_*).
 	DefaultMaxOutputDepth = 100
@@ -136,30 +160,30 @@ var Table = []Key{
 	{Name: "workflow.stall_limit", Default: workflow.DefaultStallLimit, Doc: "sessions in a row that change nothing (the same program on the same examples) that end the run with `stalled`; `0` never does"},
 
 	{Name: "agent.kind", Default: "synth", Allowed: agentKinds, Flag: "agent", Usage: "agent: synth, llm or replay", Doc: "`synth` (built-in synthesizer, no model), `llm` (OpenAI-compatible model), `replay` (a recorded script)"},
-	{Name: "agent.synth.time_limit", Default: 20 * time.Second, Doc: "search time per session"},
+	{Name: "agent.synth.time_limit", Default: synth.DefaultTimeLimit, Doc: "search time per session"},
 	{Name: "agent.synth.run_time_limit", Default: 45 * time.Second, Doc: "search time of all the run's sessions together (`0`: no bound); a session gets at most what is left, and at least 1 s"},
-	{Name: "agent.synth.propose_time_limit", Default: DefaultSynthProposeTime, Doc: "search time of one proposal for the programs its inputs tell apart (at most a fifth of `time_limit`); longer finds more rivals, each proposal costs that much more"},
+	{Name: "agent.synth.propose_time_limit", Default: synth.DefaultProposeTimeLimit, Doc: "search time of one proposal for the programs its inputs tell apart (at most a fifth of `time_limit`); longer finds more rivals, each proposal costs that much more"},
 	{Name: "agent.synth.max_programs", Default: 0, Doc: "when positive, bounds each session's search by the programs it evaluates instead of by time (a proposal's by a fifth of it, all the run's sessions together by as many sessions' worth as `run_time_limit` holds `time_limit`s, at least six: the times serve only as that ratio): the same run gives the same result on any machine, however loaded; `0`: bounded by time"},
-	{Name: "agent.synth.memory_mb", Default: DefaultSynthMemoryMB, Doc: "memory bound of the synthesizer's searches together (banks, hash sets, holes, a kept search)"},
+	{Name: "agent.synth.memory_mb", Default: synth.DefaultMemoryBytes >> 20, Doc: "memory bound of the synthesizer's searches together (banks, hash sets, holes, a kept search)"},
 	{Name: "agent.replay.script", Default: "", Shown: "—", Path: true, Flag: "replay-script", Usage: "replay agent script (YAML)", Doc: "the script (required with `replay`); see `configs/examples/quickstart/replay.yaml`"},
 	{Name: "agent.llm.base_url", Default: "https://api.openai.com/v1", Flag: "base-url", Usage: "OpenAI-compatible endpoint", Doc: "OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, …)"},
 	{Name: "agent.llm.model", Default: "", Shown: "—", Flag: "model", Usage: "LLM model name", Doc: "model name (required with `llm`)"},
 	{Name: "agent.llm.api_key_env", Default: "OPENAI_API_KEY", Doc: "the environment variable holding the key; empty for servers without keys"},
 	{Name: "agent.llm.temperature", Default: 0.2, Doc: "sampling temperature"},
 	{Name: "agent.llm.max_tokens", Default: 4096, Doc: "completion tokens per request"},
-	{Name: "agent.llm.max_turns", Default: 12, Doc: "model turns per session"},
-	{Name: "agent.llm.request_timeout", Default: 120 * time.Second, Doc: "per request"},
-	{Name: "agent.llm.retries", Default: 4, Doc: "retries on 429, 5xx and timeouts (then exit 3)"},
-	{Name: "agent.llm.tool_mode", Default: "tools", Allowed: toolModes, Doc: "`tools` (tool calling) or `text` (program from a fenced code block)"},
+	{Name: "agent.llm.max_turns", Default: llm.DefaultMaxTurns, Doc: "model turns per session"},
+	{Name: "agent.llm.request_timeout", Default: llm.DefaultRequestTimeout, Doc: "per request"},
+	{Name: "agent.llm.retries", Default: llm.DefaultRetries, Doc: "retries on 429, 5xx and timeouts (then exit 3)"},
+	{Name: "agent.llm.tool_mode", Default: llm.DefaultToolMode, Allowed: toolModes, Doc: "`tools` (tool calling) or `text` (program from a fenced code block)"},
 
 	{Name: "sandbox.kind", Default: "auto", Allowed: sandboxKind, Flag: "sandbox", Usage: "sandbox: auto, process or docker", Doc: "`docker`, `process`, or `auto`: Docker when the engine answers and the image exists, else the process sandbox with a warning saying why"},
-	{Name: "sandbox.call_timeout", Default: 2 * time.Second, Doc: "wall-clock limit of one call (one input)"},
-	{Name: "sandbox.memory_mb", Default: 512, Doc: "memory limit of a call"},
-	{Name: "sandbox.output_kb", Default: 1024, Doc: "cap on a call's output"},
-	{Name: "sandbox.pids", Default: 64, Doc: "process limit (Docker)"},
-	{Name: "sandbox.cpus", Default: 1.0, Doc: "CPU limit (Docker)"},
+	{Name: "sandbox.call_timeout", Default: sandbox.DefaultCallTimeout, Doc: "wall-clock limit of one call (one input)"},
+	{Name: "sandbox.memory_mb", Default: sandbox.DefaultMemoryBytes >> 20, Doc: "memory limit of a call"},
+	{Name: "sandbox.output_kb", Default: sandbox.DefaultOutputBytes >> 10, Doc: "cap on a call's output"},
+	{Name: "sandbox.pids", Default: sandbox.DefaultProcs, Doc: "process limit (Docker)"},
+	{Name: "sandbox.cpus", Default: sandbox.DefaultCPUs, Doc: "CPU limit (Docker)"},
 	{Name: "sandbox.image", Default: DefaultImage, Doc: "runner image; empty means `reconstruct-runner:<digest of the embedded harness>`, built by `reconstruct sandbox build-image`"},
-	{Name: "sandbox.python", Default: "python3", Doc: "the interpreter of the process sandbox"},
+	{Name: "sandbox.python", Default: process.DefaultPython, Doc: "the interpreter of the process sandbox"},
 
 	{Name: "bank.enabled", Default: true, Doc: "record the run in the bank"},
 	{Name: "bank.path", Default: "", Shown: "the per-user bank", Path: true, Flag: "bank", Usage: "bank database file", Doc: "the bank file; `--bank` and `" + BankPathEnv + "` come before it (and, deprecated, `" + LegacyBankEnv + "`); without any of them, `$XDG_DATA_HOME/" + BankFile + "`, else `~/.local/share/" + BankFile + "`"},
@@ -170,8 +194,8 @@ var Table = []Key{
 	{Name: "cluster.parallel", Default: 1, Doc: "tasks one worker runs at once (`worker --parallel`)"},
 	{Name: "cluster.max_attempts", Default: DefaultMaxAttempts, Doc: "attempts of a task that fails for an infrastructure reason (a lost worker counts as one); a task's own mistake is never retried"},
 	{Name: "cluster.heartbeat_timeout", Default: DefaultHeartbeatTimeout, Doc: "how long a task may go without a heartbeat before its worker is taken for lost and the task goes to another"},
-	{Name: "cluster.task_timeout", Default: DefaultTaskTimeout, Shown: "`4h`", Doc: "bound on one attempt of one task"},
-	{Name: "cluster.drain_timeout", Default: DefaultDrainTimeout, Shown: "`10m`", Doc: "how long a worker asked to stop lets its tasks finish before it hands them back"},
+	{Name: "cluster.task_timeout", Default: DefaultTaskTimeout, Doc: "bound on one attempt of one task"},
+	{Name: "cluster.drain_timeout", Default: DefaultDrainTimeout, Doc: "how long a worker asked to stop lets its tasks finish before it hands them back"},
 	{Name: "cluster.workdir", Default: "", Shown: "a directory under the per-user cache", Path: true, Doc: "where a worker unpacks task directories and keeps workspaces"},
 }
 
@@ -242,10 +266,7 @@ func shownValue(d any) string {
 		}
 		return "`" + v + "`"
 	case time.Duration:
-		if v%time.Second == 0 {
-			return "`" + strconv.FormatInt(int64(v/time.Second), 10) + "s`"
-		}
-		return "`" + v.String() + "`"
+		return "`" + valueText(v) + "`"
 	case float64:
 		s := strconv.FormatFloat(v, 'g', -1, 64)
 		if !strings.ContainsAny(s, ".e") {

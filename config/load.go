@@ -745,34 +745,6 @@ func (t Task) BindingDir() string {
 	return dir
 }
 
-// CheckBound checks a factory task once its fields were filled from what
-// the factory returned (runner.Bind), and fills the defaults that depend
-// on them (generator: the factory returned random_inputs). Every problem
-// is reported at once, each naming task.factory (and where it was set) and
-// the field the factory got wrong.
-func (c *Config) CheckBound(generator bool) error {
-	t := &c.Task
-	fields := &problems{file: c.File}
-	t.checkFields(fields)
-	p := &problems{file: c.File}
-	if c.factoryFrom != "" {
-		p.from = map[string]string{"task.factory": c.factoryFrom}
-	}
-	for _, e := range fields.list {
-		p.add("task.factory", "%s returned a task whose %s: %s", t.Factory, strings.TrimPrefix(e.Key, "task."), e.Msg)
-	}
-	if err := p.err(); err != nil {
-		return err
-	}
-	if c.Workspace == "" && t.Name != "" {
-		c.Workspace = filepath.Join(filepath.Dir(c.File), "runs", t.Name)
-	}
-	if generator {
-		return c.useGeneratorDefaults()
-	}
-	return nil
-}
-
 // finishRest checks the sections other than the task's.
 func (c *Config) finishRest(getenv func(string) string, p *problems) {
 	bad := p.add

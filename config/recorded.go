@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 // Format is the major version of the recorded configuration's format (the
@@ -17,7 +18,7 @@ const Format = 1
 // Stamped returns c ready to be recorded: stamped with Format and the
 // reconstruct that records it.
 func (c Config) Stamped() Config {
-	c.Stamp = stamp.New(Format)
+	c.Stamp = stamp.New(Format, sandbox.HarnessSHA256())
 	return c
 }
 

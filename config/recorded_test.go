@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 // recordedFixture is testdata/recorded-format1.json (a configuration
@@ -47,7 +48,7 @@ func TestRecordedFormat1ReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c2.Stamp != stamp.New(Format) || c2.Workflow != c.Workflow || c2.Task.Oracle.Python != c.Task.Oracle.Python {
+	if c2.Stamp != stamp.New(Format, sandbox.HarnessSHA256()) || c2.Workflow != c.Workflow || c2.Task.Oracle.Python != c.Task.Oracle.Python {
 		t.Errorf("a stamped configuration read back as %+v", c2)
 	}
 }

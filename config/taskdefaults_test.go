@@ -120,8 +120,8 @@ func TestTaskDefaultsOfAFactory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Task.Name, c.Task.InputType, c.Task.Kind = "Abs", "an integer", "int"
-			if err := c.CheckBound(tt.generator); err != nil {
+			c, err = c.Bind(BoundTask{Name: "Abs", InputType: "an integer", Kind: "int", RandomInputs: tt.generator})
+			if err != nil {
 				t.Fatal(err)
 			}
 			origin := tt.origin

@@ -43,8 +43,7 @@ func loadBinding(c *config.Config) (*binding.Binding, error) {
 // goes on with the files as they are, as the run of a task directory does
 // with its hidden program and generator: the examples observed so far came
 // from the old ones.
-func changedBindingNotice(c *config.Config, b *binding.Binding) string {
-	t := c.Task
+func changedBindingNotice(t config.Task, b *binding.Binding) string {
 	if t.Bound == nil {
 		return ""
 	}
@@ -58,20 +57,22 @@ func changedBindingNotice(c *config.Config, b *binding.Binding) string {
 }
 
 // Bind calls a factory task's factory, in a sandbox set up as the oracle's,
-// fills the task's fields from what it returned and records the
-// description in c.Task.Bound (a run records its configuration, so a
-// resumed run never calls the factory again). A task that is not a
-// factory's, or is bound already, is left as it is. Nothing is created.
-func Bind(ctx context.Context, c *config.Config, log *zap.Logger) error {
+// and returns the configuration bound to what it returned (config.Bind):
+// the task's fields filled and checked, and the description recorded in
+// Task.Bound (a run records its configuration, so a resumed run never
+// calls the factory again). c is left as it is; a task that is not a
+// factory's, or is bound already, is returned as it is. Nothing is
+// created.
+func Bind(ctx context.Context, c *config.Config, log *zap.Logger) (*config.Config, error) {
 	if c.Task.Factory == "" || c.Task.Bound != nil {
-		return nil
+		return c, nil
 	}
 	if log == nil {
 		log = zap.NewNop()
 	}
 	box, err := OpenBindingSandbox(ctx, c, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer box.Close()
 	return BindIn(ctx, c, box)
@@ -109,79 +110,64 @@ func (b stagedBox) Close() error {
 }
 
 // BindIn is Bind in a sandbox of the caller's, set up as OpenBindingSandbox does.
-func BindIn(ctx context.Context, c *config.Config, box binding.Caller) error {
+func BindIn(ctx context.Context, c *config.Config, box binding.Caller) (*config.Config, error) {
 	if c.Task.Factory == "" || c.Task.Bound != nil {
-		return nil
+		return c, nil
 	}
+	bt, err := Describe(ctx, c, box)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := c.Bind(bt)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return bound, nil
+}
+
+// Describe calls a factory task's factory in box and returns the task
+// section it yields, for config.Bind. A factory's mistake (an exception,
+// tools this agent lacks, one bound of the domain only) wraps ErrConfig,
+// a sandbox's failure ErrInfra.
+func Describe(ctx context.Context, c *config.Config, box binding.Caller) (config.BoundTask, error) {
+	t := c.Task
 	b, err := loadBinding(c)
 	if err != nil {
-		return err
+		return config.BoundTask{}, err
 	}
 	d, err := b.Describe(ctx, box, Limits(c))
 	if err != nil {
-		return bindingErr(c, err)
+		return config.BoundTask{}, bindingErr(c, err)
 	}
-	t := &c.Task
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s: task.factory %s: %s", ErrConfig, c.File, t.Factory, fmt.Sprintf(format, args...))
+	bad := func(err error) (config.BoundTask, error) {
+		return config.BoundTask{}, fmt.Errorf("%w: %s: task.factory %s: %w", ErrConfig, c.File, t.Factory, err)
 	}
-	if t.Name == "" {
-		t.Name = d.Name
-	}
-	if t.Name == "" {
-		_, attr, _ := strings.Cut(t.Factory, ":")
-		t.Name = attr[strings.LastIndex(attr, ".")+1:]
-	}
-	t.Level = cmpOr(t.Level, d.Level)
-	t.Family = cmpOr(t.Family, d.Family)
-	t.InputType, t.InputConstraints, t.Kind = d.InputType, d.InputConstraints, d.Kind
-	if d.FunctionName != "" {
-		t.FunctionName = d.FunctionName
-	}
+	bt := config.BoundTask{Name: d.Name, Level: d.Level, Family: d.Family, InputType: d.InputType, InputConstraints: d.InputConstraints,
+		Kind: d.Kind, FunctionName: d.FunctionName, Workspace: d.Workspace, RandomInputs: d.RandomInputs}
 	switch {
 	case d.Lo != nil && d.Hi != nil:
-		t.Domain = &task.Domain{Lo: *d.Lo, Hi: *d.Hi}
+		bt.Domain = &task.Domain{Lo: *d.Lo, Hi: *d.Hi}
 	case d.Lo != nil || d.Hi != nil:
-		return bad("the returned task has only one of lo and hi: give both, or neither")
+		return bad(errOneBound)
 	}
 	if c.Agent.Kind == "llm" {
 		if err := llm.CheckTools(d.Tools, true); err != nil {
-			return bad("%v", err)
+			return bad(err)
 		}
 		if err := llm.CheckTaskTools(taskToolSpecs(d)); err != nil {
-			return bad("%v", err)
+			return bad(err)
 		}
-	}
-	if d.Workspace != "" && !c.WorkspaceGiven() {
-		// The task's own workspace, when neither the configuration nor a
-		// flag gives one; relative to the configuration's directory.
-		w := d.Workspace
-		if !filepath.IsAbs(w) {
-			w = filepath.Join(filepath.Dir(c.File), w)
-		}
-		c.Workspace = filepath.Clean(w)
-	}
-	if c.Workflow.RandomShare > 0 && !d.RandomInputs {
-		return bad("workflow.random_share is %g but the returned task has no random_inputs", c.Workflow.RandomShare)
 	}
 	raw, err := json.Marshal(d)
 	if err != nil {
-		return err
+		return config.BoundTask{}, fmt.Errorf("record the task factory %s returned: %w", t.Factory, err)
 	}
-	t.Bound = &config.Bound{Description: raw, Files: b.Digests}
-	if err := c.CheckBound(d.RandomInputs); err != nil {
-		t.Bound = nil
-		return fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	return nil
+	bt.Bound = config.Bound{Description: raw, Files: b.Digests}
+	return bt, nil
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
+// errOneBound is a factory's domain with only one of its bounds.
+var errOneBound = errors.New("the returned task has only one of lo and hi: give both, or neither")
 
 // bindingErr marks an error of a binding call: the binding's own mistakes
 // are configuration errors, the sandbox's failures infrastructure ones.

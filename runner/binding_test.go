@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/reconstruct/reconstruct/agent/llm"
 	"github.com/reconstruct/reconstruct/binding"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
@@ -78,6 +79,22 @@ def wrong_type():
 
 def bad_kind():
     return {"input_type": "a list", "kind": "tree", "oracle": _double}
+
+
+def unknown_tool():
+    t = as_dict()
+    t["tools"] = ["nope"]
+    return t
+
+
+def no_generator():
+    return {"input_type": "a list", "kind": "list", "oracle": _double}
+
+
+def one_bound():
+    t = as_dict()
+    t["lo"] = 0
+    return t
 
 
 def raising(name):
@@ -203,7 +220,12 @@ func TestFactoryShapes(t *testing.T) {
 			if s, ok := override["agent.replay.script"].(string); ok {
 				override["agent.replay.script"] = filepath.Join(filepath.Dir(file), filepath.Base(s))
 			}
-			c := loadFactoryTask(t, file, override)
+			// Run binds an unbound task itself; bound first, its task is
+			// at hand here.
+			c, err := Bind(context.Background(), loadFactoryTask(t, file, override), nil)
+			if err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
 			res, err := Run(context.Background(), c, Options{})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -288,6 +310,69 @@ func TestFactoryMistakesCreateNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Bind's errors keep their causes for errors.Is and errors.As (the LLM
+// agent's, the configuration's), and binding leaves the loaded
+// configuration as it was: the bound one is a copy, checked once.
+func TestBindErrorsAndCopy(t *testing.T) {
+	t.Parallel()
+	testenv.NeedPython(t)
+	llmAgent := map[string]any{"agent.kind": "llm", "agent.llm.model": "m", "agent.llm.api_key_env": ""}
+	for _, tc := range []struct {
+		name, factory string
+		override      map[string]any
+		is            []error
+		want          string
+	}{
+		{"unknown tool", "bench.tasks:unknown_tool", llmAgent, []error{ErrConfig, llm.ErrConfig}, `the task's tools name "nope"`},
+		{"one bound", "bench.tasks:one_bound", nil, []error{ErrConfig}, "only one of lo and hi"},
+		{"random share without a generator", "bench.tasks:no_generator", map[string]any{"workflow.random_share": 0.5}, []error{ErrConfig},
+			"returned a task without random_inputs, but workflow.random_share is 0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := loadFactoryTask(t, writeFactoryTask(t, tc.factory, "{}"), tc.override)
+			_, err := Bind(context.Background(), c, nil)
+			for _, target := range tc.is {
+				if !errors.Is(err, target) {
+					t.Errorf("Bind: %v, not %v", err, target)
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Bind: %v, want %q", err, tc.want)
+			}
+			var ce *config.Error
+			if strings.Contains(tc.name, "random share") && !errors.As(err, &ce) {
+				t.Errorf("Bind: %v, not a *config.Error", err)
+			}
+		})
+	}
+	t.Run("copy", func(t *testing.T) {
+		t.Parallel()
+		c := loadFactoryTask(t, writeFactoryTask(t, "bench.tasks:as_dataclass", "{name: twice}"), nil)
+		before, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Bind(context.Background(), c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(before, after) {
+			t.Errorf("Bind changed the loaded configuration:\n%s\n%s", before, after)
+		}
+		if b == c || b.Task.Bound == nil || b.Task.Name != "twice" || b.Task.Kind != "list" || b.Workflow.RandomShare != workflow.GeneratorRandomShare {
+			t.Errorf("bound task %+v, random_share %g", b.Task, b.Workflow.RandomShare)
+		}
+		if again, err := Bind(context.Background(), b, nil); err != nil || again != b {
+			t.Errorf("binding a bound configuration: %p, %v; want it as it is", again, err)
+		}
+	})
 }
 
 // A factory task's run resumes with its recorded description. Once the

@@ -82,7 +82,7 @@ func checkTask(ctx context.Context, c *config.Config, box sandbox.Sandbox) (noti
 		if err != nil {
 			return "", err
 		}
-		return changedBindingNotice(c, b), nil
+		return changedBindingNotice(c.Task, b), nil
 	}
 	return "", checkFiles(ctx, c, box)
 }

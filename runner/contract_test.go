@@ -109,7 +109,7 @@ func TestContractBindingWorkspaceAndTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := Bind(context.Background(), c, nil); err != nil {
+			if c, err = Bind(context.Background(), c, nil); err != nil {
 				t.Fatal(err)
 			}
 			if want := tc.want(dir); c.Workspace != want {

@@ -77,9 +77,9 @@ func TestFactoryBindingIsResident(t *testing.T) {
 				"agent:\n  kind: replay\n  replay: {script: replay.yaml}\n" +
 				"sandbox: {kind: " + kind + ", call_timeout: 30s}\n",
 		})
-		c := loadFactoryTask(t, filepath.Join(dir, "task.yaml"), nil)
 		log := zaptest.NewLogger(t)
-		if err := Bind(ctx, c, log); err != nil {
+		c, err := Bind(ctx, loadFactoryTask(t, filepath.Join(dir, "task.yaml"), nil), log)
+		if err != nil {
 			t.Fatalf("Bind: %v", err)
 		}
 		boxes, err := OpenSandboxes(ctx, c, NewRunID(), log)

@@ -92,6 +92,7 @@ func Run(ctx context.Context, c *config.Config, opts Options) (*workflow.Result,
 	if err != nil {
 		return nil, err
 	}
+	c = l.c
 	if c.Bank.Enabled {
 		ws := RunWorkspaceName(c.Task.Name, l.runID)
 		l.started.BankWorkspace = ws
@@ -232,7 +233,8 @@ func newLaunch(ctx context.Context, c *config.Config, opts Options) (*launch, er
 	} else if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
-	if err := Bind(ctx, c, opts.Log); err != nil {
+	c, err := Bind(ctx, c, opts.Log)
+	if err != nil {
 		return nil, err
 	}
 	return &launch{c: c, opts: opts, runID: runID}, nil
@@ -245,6 +247,7 @@ func Fork(ctx context.Context, c *config.Config, fromRun string, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	c = l.c
 	r, err := l.recorded(ctx, c.Bank.Path, fromRun, "--fork: ")
 	if err != nil {
 		return nil, err

@@ -6,12 +6,16 @@ import (
 	"time"
 )
 
-// Defaults for Limits.
+// Defaults for Limits and for a sandbox's processes and CPUs; the run
+// configuration's sandbox section takes its defaults from them.
 const (
 	DefaultCallTimeout = 2 * time.Second
 	DefaultMemoryBytes = 512 << 20
 	DefaultOutputBytes = 1 << 20
-	DefaultProcs       = 64
+	// DefaultProcs caps a container's processes (sandbox.pids).
+	DefaultProcs = 64
+	// DefaultCPUs is a container's CPU quota (sandbox.cpus).
+	DefaultCPUs = 1.0
 )
 
 // Limits bounds one call of untrusted code.

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -34,6 +36,20 @@ type FileRecorder struct {
 	mu       sync.Mutex
 	events   *os.File
 	examples *os.File
+	stamp    stamp.Stamp
+}
+
+// exampleLine is one line of examples.jsonl: the example and the stamp of
+// the journal's format (a line without one is format 1).
+type exampleLine struct {
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output"`
+	Source task.Source     `json:"source"`
+	stamp.Stamp
+}
+
+func newExampleLine(ex task.Example, s stamp.Stamp) exampleLine {
+	return exampleLine{Input: ex.Input, Output: ex.Output, Source: ex.Source, Stamp: s}
 }
 
 var _ Recorder = (*FileRecorder)(nil)
@@ -65,7 +81,7 @@ func NewFileRecorder(workspace string, resume bool) (*FileRecorder, error) {
 			return nil, fmt.Errorf("restrict %s: %w", f.Name(), err)
 		}
 	}
-	return &FileRecorder{events: ev, examples: ex}, nil
+	return &FileRecorder{events: ev, examples: ex, stamp: stamp.New(Format, sandbox.HarnessSHA256())}, nil
 }
 
 // RecordEvent appends one event line.
@@ -76,7 +92,7 @@ func (f *FileRecorder) RecordEvent(_ context.Context, ev Event) error {
 // RecordExamples appends one line per example.
 func (f *FileRecorder) RecordExamples(_ context.Context, _ string, exs []task.Example) error {
 	for _, ex := range exs {
-		if err := f.append(f.examples, ex); err != nil {
+		if err := f.append(f.examples, newExampleLine(ex, f.stamp)); err != nil {
 			return err
 		}
 	}
@@ -105,9 +121,19 @@ func (f *FileRecorder) Close() error {
 	return err
 }
 
-// ReadExamples reads a workspace's examples.jsonl.
+// ReadExamples reads a workspace's examples.jsonl; a line of a newer
+// format than this build reads is refused (stamp.ErrNewerFormat).
 func ReadExamples(workspace string) ([]task.Example, error) {
-	return readJSONLines[task.Example](filepath.Join(workspace, ExamplesFile))
+	path := filepath.Join(workspace, ExamplesFile)
+	lines, err := readJSONLines[exampleLine](path)
+	out := make([]task.Example, 0, len(lines))
+	for i, l := range lines {
+		if cerr := l.Check(fmt.Sprintf("%s: line %d", path, i+1), Format); cerr != nil {
+			return nil, cerr
+		}
+		out = append(out, task.Example{Input: l.Input, Output: l.Output, Source: l.Source})
+	}
+	return out, err
 }
 
 // ReadEvents reads a workspace's events.jsonl; a journal holding an event
@@ -153,8 +179,9 @@ func WriteJournal(workspace string, events []Event, examples []task.Example) err
 		}
 		evBuf.Write(append(line, '\n'))
 	}
+	st := stamp.New(Format, sandbox.HarnessSHA256())
 	for _, ex := range examples {
-		line, err := json.Marshal(ex)
+		line, err := json.Marshal(newExampleLine(ex, st))
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -185,7 +186,7 @@ func TestRecordsAreStamped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := stamp.New(Format)
+	want := stamp.New(Format, sandbox.HarnessSHA256())
 	if len(h.rec.events) == 0 {
 		t.Fatal("nothing recorded")
 	}
@@ -205,4 +206,53 @@ func TestRecordsAreStamped(t *testing.T) {
 	if written.Stamp != want || res.Stamp != want {
 		t.Errorf("result.json stamp %+v, want %+v", written.Stamp, want)
 	}
+}
+
+// Each line of examples.jsonl carries the journal's stamp; a line of a
+// newer format is refused with the message of every record, and the
+// format-1 lines of the fixture (no stamp) read on.
+func TestExampleLinesAreStamped(t *testing.T) {
+	dir := t.TempDir()
+	f, err := NewFileRecorder(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := []task.Example{{Input: json.RawMessage(`[1]`), Output: json.RawMessage(`2`), Source: task.SourceAgent}}
+	if err := f.RecordExamples(t.Context(), "", exs); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var line exampleLine
+	if err := json.Unmarshal([]byte(mustReadFile(t, filepath.Join(dir, ExamplesFile))), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line.Stamp != stamp.New(Format, sandbox.HarnessSHA256()) {
+		t.Errorf("example line stamp %+v", line.Stamp)
+	}
+	back, err := ReadExamples(dir)
+	if err != nil || len(back) != 1 || string(back[0].Input) != "[1]" || back[0].Source != task.SourceAgent {
+		t.Errorf("ReadExamples = %+v, %v", back, err)
+	}
+	if old, err := ReadExamples(format1); err != nil || len(old) == 0 {
+		t.Errorf("format-1 examples: %d, %v", len(old), err)
+	}
+	newer := `{"input":[1],"output":2,"source":"agent","format":2,"producer":"v9.0.0"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, ExamplesFile), []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadExamples(dir)
+	if !errors.Is(err, stamp.ErrNewerFormat) || !strings.Contains(err.Error(), ExamplesFile+": line 1: written in a newer format: format 2, written by reconstruct v9.0.0") {
+		t.Errorf("ReadExamples of a newer line: %v", err)
+	}
+}
+
+func mustReadFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -88,7 +88,7 @@ func (e *engine) acquire(ctx context.Context, k int, source task.Source) (int, b
 		if err != nil {
 			return 0, false, err
 		}
-		counts.rivalsFor, counts.rivalsWhy = batchRivals(rep, ok)
+		counts.rivalsFor, counts.rivalsWhy = batchRivals(rep, ok, e.st.LastCandidate != "")
 		if ok {
 			counts.agent = len(exs)
 		} else {

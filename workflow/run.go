@@ -77,7 +77,7 @@ func Run(ctx context.Context, spec Spec, deps Deps) (*Result, error) {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
 	e := &engine{spec: spec, deps: deps, log: spec.Log.With(zap.String("run", spec.RunID)), started: time.Now().UTC(),
-		final: newFinalFile(spec.Workspace), stamp: stamp.New(Format)}
+		final: newFinalFile(spec.Workspace), stamp: stamp.New(Format, sandbox.HarnessSHA256())}
 	var stop string
 	var runErr error
 	if spec.Resume != nil {

@@ -52,7 +52,7 @@ const (
 // sha (RivalsNotSearched for an agent that searches none) and, when it is
 // pending, why the batch the candidate passed does not verify it.
 func (e *engine) rivalCheck(sha string) (RivalCheck, string) {
-	if _, ok := e.deps.Agent.(RivalSearcher); !ok || e.st.RivalsFor == rivalsRandomBatch {
+	if _, ok := e.deps.Agent.(RivalSearcher); !ok || e.st.RivalsFor == rivalsRandomBatch || e.st.RivalsFor == rivalsNone {
 		return RivalsNotSearched, ""
 	}
 	switch {
@@ -71,10 +71,17 @@ func (e *engine) rivalCheck(sha string) (RivalCheck, string) {
 // candidate whose rivals the proposal was chosen to split: that
 // candidate's digest, and why it verifies no candidate ("" when it split
 // every rival found).
-func batchRivals(rep *agent.RivalReport, proposed bool) (candidate, why string) {
+// hadCandidate: the run had a candidate when the batch was proposed; a
+// proposal for it without a rival search (the agent cannot search the
+// rivals of that candidate, on inputs of that shape) leaves the rules
+// without rivals to the next promotion (rivalsNone), as for an agent
+// that searches none, instead of holding every promotion to come.
+func batchRivals(rep *agent.RivalReport, proposed, hadCandidate bool) (candidate, why string) {
 	switch {
 	case !proposed:
 		return "", "the last batch was drawn at random after every proposal was rejected"
+	case rep == nil && hadCandidate:
+		return rivalsNone, ""
 	case rep == nil:
 		return "", "the agent made no rival search for the last batch (no candidate to test yet)"
 	case rep.Unsplit > 0:
@@ -97,6 +104,11 @@ func short(sha string) string {
 // in (random_share rounded to the whole batch): the rules without rivals
 // apply to the next promotion, as the user chose every input at random.
 const rivalsRandomBatch = "random batch"
+
+// rivalsNone is State.RivalsFor after a batch whose agent's part came from
+// a proposal that searched no rivals although the run had a candidate:
+// the rules without rivals apply to the next promotion (batchRivals).
+const rivalsNone = "no rival search"
 
 // rivalsOf asks a RivalSearcher agent for the report of an accepted
 // proposal (nil for other agents, or when the proposal made no search).

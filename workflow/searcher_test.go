@@ -24,8 +24,10 @@ import (
 type rivalAgent struct {
 	*scriptAgent
 	complete func(k int) bool
-	mu       sync.Mutex
-	reports  map[string]agent.RivalReport
+	// searchless: its proposals search no rivals, candidate or not.
+	searchless bool
+	mu         sync.Mutex
+	reports    map[string]agent.RivalReport
 }
 
 var _ RivalSearcher = (*rivalAgent)(nil)
@@ -36,8 +38,8 @@ func (a *rivalAgent) Propose(ctx context.Context, req agent.ProposeRequest) (age
 		return res, err
 	}
 	src, rerr := os.ReadFile(filepath.Join(req.Workspace, agent.CandidateFile))
-	if rerr != nil {
-		return res, nil // no candidate yet: no rival search
+	if rerr != nil || a.searchless {
+		return res, nil // no candidate yet, or no search: no report
 	}
 	sum := sha256.Sum256(src)
 	rep := agent.RivalReport{Candidate: hex.EncodeToString(sum[:]), Complete: a.complete(req.K), Searched: 2,
@@ -85,6 +87,7 @@ func TestRivalsDecideTheStop(t *testing.T) {
 		wantPromos int
 		wantGated  []int    // iterations the rivals gate held
 		wantWhy    []string // what its gate event says of each, in part
+		searchless bool
 	}{
 		{name: "the first promotion waits for the first rival search", programs: []string{"double"}, complete: always, settings: settings(nil),
 			wantStop: StopEarly, wantIters: 6, wantPromos: 6, wantGated: []int{1}, wantWhy: []string{"no candidate to test yet"}},
@@ -110,6 +113,9 @@ func TestRivalsDecideTheStop(t *testing.T) {
 				return out
 			},
 			wantStop: StopEarly, wantIters: 7, wantPromos: 7, wantGated: []int{1, 3}, wantWhy: []string{"no candidate to test yet", "drawn at random after every proposal was rejected"}},
+		{name: "proposals that search no rivals for the candidate keep the rules without rivals", programs: []string{"double"}, complete: always,
+			settings: settings(nil), searchless: true,
+			wantStop: StopEarly, wantIters: 6, wantPromos: 6, wantGated: []int{1}, wantWhy: []string{"no candidate to test yet"}},
 		{name: "batches drawn wholly at random keep the rules without rivals", programs: []string{"double"}, complete: func(int) bool { return false },
 			settings: settings(func(s *Settings) { s.RandomShare = 1 }),
 			wantStop: StopEarly, wantIters: 5, wantPromos: 5},
@@ -118,7 +124,7 @@ func TestRivalsDecideTheStop(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, tt.programs...)
 			h.agent.proposeFn = tt.propose
-			ra := &rivalAgent{scriptAgent: h.agent, complete: tt.complete}
+			ra := &rivalAgent{scriptAgent: h.agent, complete: tt.complete, searchless: tt.searchless}
 			d := h.deps()
 			d.Agent = ra
 			res, err := Run(context.Background(), h.spec(tt.settings, task.KindInt), d)
@@ -167,7 +173,7 @@ func TestRivalsDecideTheStop(t *testing.T) {
 			// Every accepted proposal made after a candidate existed
 			// records its rival search.
 			for _, ev := range h.rec.events {
-				if ev.Type != EventProposalAccepted || ev.Iteration == 0 {
+				if ev.Type != EventProposalAccepted || ev.Iteration == 0 || tt.searchless {
 					continue
 				}
 				var pa ProposalAccepted

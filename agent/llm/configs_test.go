@@ -1,13 +1,17 @@
-package llm
+package llm_test
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/agent/llm"
 	"github.com/reconstruct/reconstruct/agent/llm/llmtest"
 	"github.com/reconstruct/reconstruct/config"
 )
+
+// The test is outside package llm because config, which it loads the
+// files with, takes its defaults from llm.
 
 // The example configurations in configs/ must load, describe the
 // quickstart task and give settings New accepts.
@@ -15,10 +19,10 @@ func TestExampleConfigs(t *testing.T) {
 	tests := []struct {
 		file, baseURL, keyEnv, mode string
 	}{
-		{"llm-openai.yaml", "https://api.openai.com/v1", "OPENAI_API_KEY", ToolModeTools},
-		{"llm-vllm.yaml", "http://127.0.0.1:8000/v1", "", ToolModeTools},
-		{"llm-ollama.yaml", "http://127.0.0.1:11434/v1", "", ToolModeTools},
-		{"llm-llamacpp.yaml", "http://127.0.0.1:8080/v1", "", ToolModeText},
+		{"llm-openai.yaml", "https://api.openai.com/v1", "OPENAI_API_KEY", llm.ToolModeTools},
+		{"llm-vllm.yaml", "http://127.0.0.1:8000/v1", "", llm.ToolModeTools},
+		{"llm-ollama.yaml", "http://127.0.0.1:11434/v1", "", llm.ToolModeTools},
+		{"llm-llamacpp.yaml", "http://127.0.0.1:8080/v1", "", llm.ToolModeText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -39,10 +43,10 @@ func TestExampleConfigs(t *testing.T) {
 				t.Setenv(l.APIKeyEnv, "sk-test")
 			}
 			temp := l.Temperature
-			_, err = New(context.Background(), Options{
+			_, err = llm.New(context.Background(), llm.Options{
 				BaseURL: srv.URL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 				MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
-				Retries: l.Retries, ToolMode: l.ToolMode, Sandbox: newFakeSandbox(),
+				Retries: l.Retries, ToolMode: l.ToolMode, Sandbox: llm.NewFakeSandbox(),
 			})
 			if err != nil {
 				t.Errorf("New: %v", err)

@@ -18,7 +18,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reconstruct/reconstruct/agent"
-	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -320,18 +319,14 @@ func TestProposalsAcceptedByBenchmarkOracles(t *testing.T) {
 	var firstRejected sync.Map
 	t.Run("tasks", func(t *testing.T) {
 		for _, f := range files {
-			c, err := config.Load(config.Options{File: f})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tk := c.Task.Describe()
-			if c.Task.Oracle.Python == "" {
+			tk, python, function := testenv.BenchmarkTask(t, f)
+			if python == "" {
 				continue
 			}
 			t.Run(tk.Name, func(t *testing.T) {
 				t.Parallel()
 				ran.Add(1)
-				h := startHidden(t, c.Task.Oracle.Python, c.Task.Oracle.Function)
+				h := startHidden(t, python, function)
 				a := New(Options{Shared: testShared, Seed: 1, TimeLimit: time.Minute, MaxSize: 3})
 				var exs []task.Example
 				for batch, k := 1, 2; batch <= 3; batch, k = batch+1, k+2 {

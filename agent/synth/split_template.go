@@ -59,12 +59,12 @@ func templateSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 	}
 	s.join = func(progs []*dsl.Node) *dsl.Node {
 		kinds := make([]*dsl.Node, len(ts))
+		// fills[t] are the hole programs of kind t, formatted as text.
+		fills := make([][]*dsl.Node, len(ts))
 		for t, tm := range ts {
 			if tm.Holes() == 0 {
-				kinds[t] = &dsl.Node{Var: -1, Const: tm.Texts[0], Size: 1}
 				continue
 			}
-			n := &dsl.Node{Op: dsl.ConcatOp(tm.Texts), Var: -1, Size: 1}
 			for _, h := range holes[t] {
 				prog := progs[h.part]
 				if prog == nil {
@@ -73,10 +73,14 @@ func templateSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 				if typ := nodeType(s.parts[h.part], prog); typ != dsl.Str {
 					prog = &dsl.Node{Op: dsl.FormatOp(h.f, typ), Kids: []*dsl.Node{prog}, Var: -1, Size: prog.Size + 1}
 				}
-				n.Kids = append(n.Kids, prog)
-				n.Size += prog.Size
+				fills[t] = append(fills[t], prog)
 			}
-			kinds[t] = n
+			kinds[t] = concatNode(tm.Texts, fills[t])
+		}
+		for t, tm := range ts {
+			if tm.Holes() == 0 {
+				kinds[t] = truncatedKind(p, tm, ts, fills)
+			}
 		}
 		if len(ts) == 1 {
 			return kinds[0]
@@ -84,6 +88,48 @@ func templateSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 		return chooseKind(s.parts[0], progs[0], kinds)
 	}
 	return s
+}
+
+// concatNode is the template of texts around the programs of its holes.
+func concatNode(texts []string, kids []*dsl.Node) *dsl.Node {
+	n := &dsl.Node{Op: dsl.ConcatOp(texts), Var: -1, Size: 1, Kids: kids}
+	for _, k := range kids {
+		n.Size += k.Size
+	}
+	return n
+}
+
+// truncatedKind is the program of a kind of output that is one fixed text
+// (c, the kind's only output): the beginning of another kind's template,
+// up to one of its holes and part of the text after it, when that
+// explains c on every example of the kind ("Count: 0" for an empty list
+// beside "Count: 3\nMin: 1\nMax: 7" is "Count: " + str(len(xs)): the
+// first line of the report, which a program prints alone when there is
+// nothing more to say); else c itself. A program that writes c as a
+// literal answers exactly what it saw, where the template's beginning
+// says how the text is made — and an observed output written in the
+// program is what the stage score penalises as hard-coding.
+func truncatedKind(p *dsl.Problem, tm *dsl.Template, ts []*dsl.Template, fills [][]*dsl.Node) *dsl.Node {
+	c := tm.Texts[0]
+	for u, other := range ts {
+		for j := 1; j <= other.Holes() && j <= len(fills[u]); j++ {
+			head := concatNode(append(other.Texts[:j:j], ""), fills[u][:j])
+			rest, ok := "", true
+			for k, e := range tm.Examples {
+				v, isText := dsl.EvalSafe(head, p.Envs[e]).(string)
+				r, cut := strings.CutPrefix(c, v)
+				if !isText || !cut || k > 0 && r != rest {
+					ok = false
+					break
+				}
+				rest = r
+			}
+			if ok && strings.HasPrefix(other.Texts[j], rest) {
+				return concatNode(append(other.Texts[:j:j], rest), fills[u][:j])
+			}
+		}
+	}
+	return &dsl.Node{Var: -1, Const: c, Size: 1}
 }
 
 // chooseKind chooses among the kinds' programs by the selector's program

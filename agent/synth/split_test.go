@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ type splitCase struct {
 	n    int
 	// op is the operator the program found must join the parts with.
 	op string
+	// noLiteral are texts the emitted program must not write as literals.
+	noLiteral []string
 }
 
 func randWord(r *rand.Rand, lo, hi int) string {
@@ -64,6 +67,11 @@ func runSplitCases(t *testing.T, cases []splitCase) {
 			prog := dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: p.Round, Nullable: p.Nullable}
 			src := prog.Python("solve", "")
 			checkGolden(t, filepath.Join("testdata", "split", c.name+".py"), src)
+			for _, lit := range c.noLiteral {
+				if strings.Contains(src, fmt.Sprintf("%q", lit)) {
+					t.Errorf("the program writes %q as a literal:\n%s", lit, src)
+				}
+			}
 			probe, ins := mk(40)
 			for i, ex := range probe {
 				v, _ := task.Decode(ex.Input)
@@ -172,6 +180,17 @@ func TestTemplateSplit(t *testing.T) {
 					return "nothing"
 				}
 				return fmt.Sprintf("first %d of %d", xs[0], len(xs))
+			}},
+		// The kind with one text is the other's first line: the program
+		// says how "Count: 0" is made instead of writing it.
+		{name: "count_then_extremes", task: list("count_then_extremes"), n: 14, op: "choose", noLiteral: []string{"Count: 0"},
+			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 0, 4) },
+			f: func(in any) any {
+				xs := ints(in)
+				if len(xs) == 0 {
+					return "Count: 0"
+				}
+				return fmt.Sprintf("Count: %d\nMin: %d\nMax: %d", len(xs), slices.Min(xs), slices.Max(xs))
 			}},
 	}
 	runSplitCases(t, cases)

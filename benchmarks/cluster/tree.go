@@ -13,10 +13,14 @@ import (
 	"slices"
 
 	"github.com/reconstruct/reconstruct/bank"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 )
 
-// TreeFormat is the version of the tree listing this package writes and
-// reads.
+// TreeFormat is the version of the tree listing this package writes; it
+// reads older ones and refuses a newer one as every reader of a record
+// does (stamp.Check). A tree is content-addressed, so it carries its
+// format alone, not the rest of the stamp: the same files give the same
+// hash whatever reconstruct stored them.
 const TreeFormat = 1
 
 // Bounds of a tree (a task directory or a workspace).
@@ -181,8 +185,8 @@ func readTree(ctx context.Context, b Blobs, hash string) (Tree, error) {
 	if err := json.Unmarshal(data, &t); err != nil {
 		return Tree{}, fmt.Errorf("tree %s: %w", hash, err)
 	}
-	if t.Format != TreeFormat {
-		return Tree{}, fmt.Errorf("tree %s: format %d, this reconstruct reads format %d", hash, t.Format, TreeFormat)
+	if err := (stamp.Stamp{Format: t.Format}).Check("tree "+hash, TreeFormat); err != nil {
+		return Tree{}, err
 	}
 	var total int64
 	for _, f := range t.Files {

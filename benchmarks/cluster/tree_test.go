@@ -135,7 +135,7 @@ func TestRestoreTreeRefusesBadTrees(t *testing.T) {
 		{"escape", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "../x", Blob: content, Size: 1, Mode: 0o644}}}, "not a relative path"},
 		{"absolute", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "/etc/x", Blob: content, Size: 1, Mode: 0o644}}}, "not a relative path"},
 		{"unclean", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "a/./x", Blob: content, Size: 1, Mode: 0o644}}}, "not a relative path"},
-		{"format", Tree{Format: 99}, "format 99"},
+		{"format", Tree{Format: 99}, "written in a newer format: format 99"},
 		{"size", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "x", Blob: content, Size: 2, Mode: 0o644}}}, "does not match"},
 		{"huge", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "x", Blob: content, Size: MaxTreeBytes + 1, Mode: 0o644}}}, "more than"},
 		{"missing blob", Tree{Format: TreeFormat, Files: []TreeFile{{Path: "x", Blob: "sha256:00", Size: 1}}}, "not found"},

@@ -34,9 +34,9 @@ type engineOptions struct {
 
 // sweepRunFlags are the retry settings a submitted sweep carries.
 var sweepRunFlags = []configFlag{
-	{"cluster.max_attempts", "max-attempts", "attempts of a task that fails for an infrastructure reason (temporal engine; default 3)", "int"},
-	{"cluster.heartbeat_timeout", "heartbeat-timeout", "silence after which a task's worker is taken for lost (temporal engine; default 30s)", "string"},
-	{"cluster.task_timeout", "task-timeout", "bound of one attempt of one task (temporal engine; default 4h)", "string"},
+	keyFlag("cluster.max_attempts", "max-attempts", "attempts of a task that fails for an infrastructure reason", "temporal engine"),
+	keyFlag("cluster.heartbeat_timeout", "heartbeat-timeout", "silence after which a task's worker is taken for lost", "temporal engine"),
+	keyFlag("cluster.task_timeout", "task-timeout", "bound of one attempt of one task", "temporal engine"),
 }
 
 // addEngineFlags adds the engine's flags; bench run's --bank, defined

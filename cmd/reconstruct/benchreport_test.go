@@ -181,7 +181,7 @@ func TestBenchReportCompareBadInput(t *testing.T) {
 		want string
 	}{
 		{"report missing", newBenchReportCmd, []string{missing}, "read sweep summary"},
-		{"report wrong format", newBenchReportCmd, []string{wrong}, "summary format 7"},
+		{"report wrong format", newBenchReportCmd, []string{wrong}, "written in a newer format: format 7"},
 		{"report not json", newBenchReportCmd, []string{garbage}, "invalid character"},
 		{"compare missing A", newBenchCompareCmd, []string{missing, sweepB}, "sweep A: read sweep summary"},
 		{"compare wrong B", newBenchCompareCmd, []string{sweepA, wrong}, "sweep B: "},

@@ -246,7 +246,7 @@ func newCandidatesRescoreCmd(o *candidatesOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.tests, "tests", "", "held-out tests (default: the workspace's examples.jsonl)")
-	cmd.Flags().StringVar(&opts.box, "sandbox", "", "sandbox: auto, process or docker (default: "+config.EnvName("sandbox.kind")+", else auto)")
+	cmd.Flags().StringVar(&opts.box, "sandbox", "", "sandbox: auto, process or docker (default: "+config.EnvName("sandbox.kind")+", else "+defaultOf("sandbox.kind")+")")
 	cmd.Flags().StringVar(&opts.fn, "function", "", "function name (default: the run's task.function_name)")
 	return cmd
 }

@@ -18,36 +18,71 @@ func addConfigFlags(fs *pflag.FlagSet) map[string]*pflag.Flag {
 		if k.Flag == "" {
 			continue
 		}
-		kind := "string"
-		switch k.Default.(type) {
-		case int, int64:
-			kind = "int"
-		case float64:
-			kind = "float"
-		case bool:
-			kind = "bool"
-		}
 		usage := k.FlagUsage()
 		if k.Name == "bank.path" {
 			usage = bankUsage("bank the run is recorded in", true)
 		}
-		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: usage, kind: kind})
+		flags = append(flags, configFlag{key: k.Name, name: k.Flag, usage: usage})
 	}
 	return addFlags(fs, flags)
 }
 
 // configFlag binds a flag of a command other than run (worker, a cluster
-// sweep) to a configuration key.
+// sweep) to a configuration key; its type comes from the key's default.
 type configFlag struct {
 	key, name, usage string
-	kind             string // "string", "int", "float", "bool"
 }
 
-// addFlags registers flags on fs and returns the key → flag map.
+// keyFlag is a flag of a command other than run bound to a configuration
+// key, whose help line ends with the key's default from config.Table
+// (after note, when given: "temporal engine; default 3"), so that no help
+// text states a default by hand.
+func keyFlag(key, name, usage, note string) configFlag {
+	var paren []string
+	if note != "" {
+		paren = append(paren, note)
+	}
+	if def := defaultOf(key); def != "" {
+		paren = append(paren, "default "+def)
+	}
+	if len(paren) > 0 {
+		usage += " (" + strings.Join(paren, "; ") + ")"
+	}
+	return configFlag{key: key, name: name, usage: usage}
+}
+
+// defaultOf is the default of a configuration key as a help line writes
+// it; a key missing from config.Table is a mistake of this program.
+func defaultOf(key string) string {
+	k, ok := config.Lookup(key)
+	if !ok {
+		panic("no configuration key " + key)
+	}
+	return k.DefaultText()
+}
+
+// flagKind is the pflag type of a key's flag: that of its default
+// (durations and lists are written as strings).
+func flagKind(key string) string {
+	k, _ := config.Lookup(key)
+	switch k.Default.(type) {
+	case int, int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	}
+	return "string"
+}
+
+// addFlags registers flags on fs and returns the key → flag map. Every
+// flag starts at its zero value, so that only a flag given on the command
+// line overrides the file and the environment.
 func addFlags(fs *pflag.FlagSet, flags []configFlag) map[string]*pflag.Flag {
 	m := map[string]*pflag.Flag{}
 	for _, f := range flags {
-		switch f.kind {
+		switch flagKind(f.key) {
 		case "int":
 			fs.Int(f.name, 0, f.usage)
 		case "float":

@@ -42,7 +42,9 @@ sandbox: {kind: process, call_timeout: 60s}
 workspace: ws
 `})
 	bankPath := filepath.Join(dir, "bank.db")
-	cmd := exec.Command(os.Args[0], "run", "--config", filepath.Join(dir, "task.yaml"), "--bank", bankPath, "--run-id", "killed")
+	// Without the selection gate, which would re-score the candidates
+	// before the stop and leave the final selection nothing slow to do.
+	cmd := exec.Command(os.Args[0], "run", "--config", filepath.Join(dir, "task.yaml"), "--bank", bankPath, "--run-id", "killed", "--selection-gate=false")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asCLI+"=1", "XDG_DATA_HOME="+filepath.Join(dir, ".data"))
 	if err := cmd.Start(); err != nil {

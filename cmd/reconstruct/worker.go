@@ -19,19 +19,19 @@ import (
 
 // clusterFlags reach the Temporal server and the shared bank.
 var clusterFlags = []configFlag{
-	{"cluster.temporal", "temporal", "Temporal server HOST:PORT", "string"},
-	{"cluster.namespace", "namespace", "Temporal namespace (default " + config.DefaultNamespace + ")", "string"},
-	{"cluster.task_queue", "task-queue", "Temporal task queue of the sweeps (default " + config.DefaultTaskQueue + ")", "string"},
+	keyFlag("cluster.temporal", "temporal", "Temporal server HOST:PORT", ""),
+	keyFlag("cluster.namespace", "namespace", "Temporal namespace", ""),
+	keyFlag("cluster.task_queue", "task-queue", "Temporal task queue of the sweeps", ""),
 }
 
 // bankFlag names the shared bank (bench run has its own --bank).
-var bankFlag = configFlag{"bank.path", "bank", bankUsage("bank every machine records into (a postgres:// URL when the workers are on several machines)", true), "string"}
+var bankFlag = configFlag{"bank.path", "bank", bankUsage("bank every machine records into (a postgres:// URL when the workers are on several machines)", true)}
 
 // workerFlags are a worker's own settings.
 var workerFlags = []configFlag{
-	{"cluster.parallel", "parallel", "tasks this worker runs at once (default 1)", "int"},
-	{"cluster.workdir", "workdir", "directory for the task directories and running workspaces (default: the user cache directory)", "string"},
-	{"cluster.drain_timeout", "drain-timeout", "time running tasks get to finish after SIGTERM before they are handed back (default 10m)", "string"},
+	keyFlag("cluster.parallel", "parallel", "tasks this worker runs at once", ""),
+	keyFlag("cluster.workdir", "workdir", "directory for the task directories and running workspaces (default: the user cache directory)", ""),
+	keyFlag("cluster.drain_timeout", "drain-timeout", "time running tasks get to finish after SIGTERM before they are handed back", ""),
 }
 
 // clusterSettings loads the cluster section and the bank from --config,

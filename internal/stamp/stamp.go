@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
-
-	"github.com/reconstruct/reconstruct/sandbox"
 )
 
 // Stamp says what format a record is in and what wrote it.
@@ -23,43 +21,33 @@ type Stamp struct {
 // ErrNewerFormat marks a record of a newer major format than this build reads.
 var ErrNewerFormat = errors.New("written in a newer format")
 
-var (
-	versionOnce sync.Once
-	version     string
-	override    string
-)
+// Producer is the version of this reconstruct as records name it: the
+// main module's version and VCS revision, read once from the build
+// information. Nothing sets it at run time, so every record a process
+// writes names the same producer.
+func Producer() string { return producer() }
 
-// SetProducer sets the version records name as their producer (the
-// command's version, when set at build time); by default it is the main
-// module's version and VCS revision.
-func SetProducer(v string) { override = v }
-
-// Producer is the version of this reconstruct as records name it.
-func Producer() string {
-	if override != "" {
-		return override
+var producer = sync.OnceValue(func() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	versionOnce.Do(func() {
-		version = "devel"
-		info, ok := debug.ReadBuildInfo()
-		if !ok {
-			return
+	version := "devel"
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		version = v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			version += "+" + s.Value[:12]
 		}
-		if v := info.Main.Version; v != "" && v != "(devel)" {
-			version = v
-		}
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				version += "+" + s.Value[:12]
-			}
-		}
-	})
+	}
 	return version
-}
+})
 
-// New is the stamp of a record of format (major) written now.
-func New(format int) Stamp {
-	return Stamp{Format: format, Producer: Producer(), Harness: sandbox.HarnessSHA256()}
+// New is the stamp of a record of format (major) written now by a run
+// whose sandboxes run the harness of that digest (sandbox.HarnessSHA256).
+func New(format int, harness string) Stamp {
+	return Stamp{Format: format, Producer: Producer(), Harness: harness}
 }
 
 // Major is the stamp's major format, 1 for a record written before stamps.
@@ -78,8 +66,8 @@ func (s Stamp) Check(what string, reads int) error {
 	}
 	by := ""
 	if s.Producer != "" {
-		by = " by reconstruct " + s.Producer
+		by = ", written by reconstruct " + s.Producer
 	}
-	return fmt.Errorf("%s: %w: format %d, written%s; this reconstruct (%s) reads format %d at most: use a newer reconstruct to read it",
+	return fmt.Errorf("%s: %w: format %d%s; this reconstruct (%s) reads format %d at most: use a newer reconstruct to read it",
 		what, ErrNewerFormat, s.Major(), by, Producer(), reads)
 }

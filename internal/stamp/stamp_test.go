@@ -41,13 +41,9 @@ func TestCheck(t *testing.T) {
 }
 
 func TestNewNamesTheProducerAndHarness(t *testing.T) {
-	s := New(2)
-	if s.Format != 2 || s.Producer == "" || len(s.Harness) != 64 {
+	const harness = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	s := New(2, harness)
+	if s.Format != 2 || s.Producer == "" || s.Producer != Producer() || s.Harness != harness {
 		t.Errorf("New(2) = %+v", s)
-	}
-	SetProducer("v1.2.3")
-	defer SetProducer("")
-	if got := New(1).Producer; got != "v1.2.3" {
-		t.Errorf("producer = %s after SetProducer", got)
 	}
 }

@@ -30,10 +30,10 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultMemory   = 1 << 30  // bytes of memory (and memory+swap) per container
-	DefaultCPUs     = 1.0      // CPUs per container
-	DefaultPids     = 128      // processes per container
-	DefaultTmpBytes = 64 << 20 // size of the /tmp tmpfs
+	DefaultMemory   = 1 << 30             // bytes of memory (and memory+swap) per container
+	DefaultCPUs     = sandbox.DefaultCPUs // CPUs per container
+	DefaultPids     = 128                 // processes per container
+	DefaultTmpBytes = 64 << 20            // size of the /tmp tmpfs
 	// uidBase and uidSpan: when reconstruct runs as root, each container
 	// runs as a random uid (and gid) in [uidBase, uidBase+uidSpan), so that
 	// no two containers share a uid: RLIMIT_NPROC, which the kernel counts

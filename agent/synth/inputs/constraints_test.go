@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/task"
 )
 
@@ -189,11 +189,7 @@ func TestTemplatesAcceptHeldoutInputs(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		c, err := config.Load(config.Options{File: f})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tk := c.Task.Describe()
+		tk, _, _ := testenv.BenchmarkTask(t, f)
 		tp := TemplateOf(tk)
 		if !Structured(tk, tp) || tk.Name == "hard_baseball_scores" {
 			// hard_baseball_scores: the count of kept values a token

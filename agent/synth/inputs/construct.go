@@ -35,7 +35,7 @@ const (
 	// ProbeOrdered: two numbers one apart either way, two lists sorted.
 	ProbeOrdered Probe = "ordered"
 	// ProbeBoundary: a number or a length one below, at or one above a
-	// constant of the candidate.
+	// constant of the candidate, or from 0 up to a small one.
 	ProbeBoundary Probe = "boundary"
 	// ProbeCategory: an input of a coverage category.
 	ProbeCategory Probe = "category"
@@ -115,7 +115,7 @@ func Construct(c Construction) []Built {
 	}
 	consts := boundaryConsts(c.Consts)
 	for k, x := range consts {
-		for _, b := range []int64{x - 1, x, x + 1} {
+		for _, b := range boundaryValues(x) {
 			if len(srcs) == 0 {
 				add(b, ProbeBoundary)
 				continue
@@ -175,6 +175,25 @@ func inTurn(built []Built, n int) []Built {
 
 // boundaryConsts are the constants probed: distinct, small first, at most
 // maxBoundaryConsts.
+// boundaryValues are the numbers that probe a constant x: one below, x and
+// one above; and for a small positive x (at most smallConst) every number
+// from 0 up to it. A program that divides by x, steps by x or compares
+// with x is most often wrong, if at all, on the few numbers below it
+// (ceil(n/4) counts the fewest coins of 1, 3 and 4 for every amount but
+// 2), which a random draw from a large domain seldom hits.
+func boundaryValues(x int64) []int64 {
+	out := []int64{x - 1, x, x + 1}
+	if x > 2 && x <= smallConst {
+		for b := int64(0); b < x-1; b++ {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// smallConst is the largest constant whose numbers below are all probed.
+const smallConst = 12
+
 func boundaryConsts(cs []int64) []int64 {
 	var out []int64
 	for _, x := range cs {

@@ -59,7 +59,11 @@ func TestConstruct(t *testing.T) {
 		{name: "boundaries of a constant in a list", sources: []string{`[5, 5, 5]`}, consts: []int64{17},
 			want: map[Probe][]string{ProbeBoundary: {`[16,5,5]`, `[5,17,5]`, `[5,5,18]`, `[5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5]`}}},
 		{name: "boundaries of a constant for an integer", sources: []string{`40`}, consts: []int64{3},
-			want: map[Probe][]string{ProbeBoundary: {`2`, `3`, `4`}}},
+			want: map[Probe][]string{ProbeBoundary: {`2`, `3`, `4`, `0`, `1`}}},
+		{name: "every number below a small constant", sources: []string{`40`}, consts: []int64{4},
+			want: map[Probe][]string{ProbeBoundary: {`0`, `1`, `2`, `3`, `4`, `5`}}},
+		{name: "lengths below a small constant in a list", sources: []string{`[5, 5, 5, 5, 5, 5]`}, consts: []int64{5},
+			want: map[Probe][]string{ProbeBoundary: {`[]`, `[5]`, `[5,5]`, `[5,5,5]`, `[0,5,5,5,5,5]`}}},
 		{name: "one list: no relations", sources: []string{`[1, 2]`},
 			want: map[Probe][]string{}},
 	}
