@@ -122,7 +122,8 @@ func TestFactorySweepMatchesTaskDirectories(t *testing.T) {
 	if fromDirs.Tasks != len(names) || fromDirs.Solved != len(names) {
 		t.Errorf("the directory sweep solved %d of %d tasks, want every one of %v", fromDirs.Solved, fromDirs.Tasks, names)
 	}
-	ignore := cmpopts.IgnoreFields(TaskResult{}, "WallSeconds", "Workspace", "RunID", "ConfigSHA256", "Tokens", "TaskSHA256", "TaskFiles")
+	ignore := cmpopts.IgnoreFields(TaskResult{}, "WallSeconds", "Workspace", "RunID", "ConfigSHA256", "Tokens", "TaskSHA256", "TaskFiles",
+		"CPUSeconds", "SandboxCPUSeconds", "PeakRSSBytes", "PeakHeapBytes")
 	if diff := cmp.Diff(fromDirs.Results, fromFactory.Results, ignore); diff != "" {
 		t.Errorf("results (-directories +factory):\n%s", diff)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/internal/chart"
 	"github.com/reconstruct/reconstruct/internal/machine"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 )
 
 // ReportDir is the default report directory inside a sweep directory.
@@ -212,6 +213,9 @@ figcaption a { color: inherit; }
 <dt>reconstruct</dt><dd id="version">{{orDash .S.Version}}</dd>
 <dt>machine</dt><dd id="machine">{{machine .S.Machine}}</dd>
 <dt>load</dt><dd id="load">{{load .S.Load}}</dd>
+{{- with .S.Process}}
+<dt>process</dt><dd id="process">{{.}}</dd>
+{{- end}}
 {{- if .S.Pending}}
 <dt>pending</dt><dd>{{join .S.Pending}}</dd>
 {{- end}}
@@ -254,11 +258,11 @@ figcaption a { color: inherit; }
 
 <h2>Tasks</h2>
 <table id="tasks-table">
-<thead><tr><th>task</th><th>level</th><th>result</th><th class="n">held-out accuracy</th><th>stop reason</th><th class="n">iterations</th><th class="n">promotions</th><th class="n">examples</th><th class="n">tokens</th><th class="n">wall time</th><th>error</th></tr></thead>
+<thead><tr><th>task</th><th>level</th><th>result</th><th class="n">held-out accuracy</th><th>stop reason</th><th class="n">iterations</th><th class="n">promotions</th><th class="n">examples</th><th class="n">tokens</th><th class="n">wall time</th><th class="n">CPU</th><th class="n">peak memory</th><th>error</th></tr></thead>
 <tbody>
 {{- range .Tasks}}
 {{- $st := status .}}
-<tr data-task="{{.ID}}" data-status="{{$st}}"><td>{{.ID}}</td><td>{{.Level}}</td><td><span class="badge {{$st}}">{{$st}}</span></td><td class="n">{{acc .}}</td><td>{{orDash .StopReason}}</td><td class="n">{{.Iterations}}</td><td class="n">{{.Promotions}}</td><td class="n">{{.Examples}}</td><td class="n">{{.Tokens.Total}}</td><td class="n">{{seconds .WallSeconds}}</td><td class="err">{{.Error}}</td></tr>
+<tr data-task="{{.ID}}" data-status="{{$st}}"><td>{{.ID}}</td><td>{{.Level}}</td><td><span class="badge {{$st}}">{{$st}}</span></td><td class="n">{{acc .}}</td><td>{{orDash .StopReason}}</td><td class="n">{{.Iterations}}</td><td class="n">{{.Promotions}}</td><td class="n">{{.Examples}}</td><td class="n">{{.Tokens.Total}}</td><td class="n">{{seconds .WallSeconds}}</td><td class="n">{{cpu .}}</td><td class="n">{{peak .}}</td><td class="err">{{.Error}}</td></tr>
 {{- end}}
 </tbody>
 </table>
@@ -283,6 +287,18 @@ var reportFuncs = template.FuncMap{
 			return "—"
 		}
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	},
+	"cpu": func(r TaskResult) string {
+		if r.CPUSeconds <= 0 {
+			return "—"
+		}
+		return chart.FormatSeconds(r.CPUSeconds)
+	},
+	"peak": func(r TaskResult) string {
+		if r.PeakRSSBytes <= 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.0f MiB", procmem.MB(r.PeakRSSBytes))
 	},
 	"orDash":  orDash,
 	"load":    loadText,

@@ -28,12 +28,14 @@ import (
 // whose run failed with an error.
 func testResults() []TaskResult {
 	return []TaskResult{
-		{ID: "base_add", Name: "base_add", Level: "base", Solved: true, HeldoutAccuracy: 1, HeldoutPassed: 20, HeldoutTotal: 20, StopReason: "early_stop", Iterations: 2, Promotions: 1, Examples: 12, WallSeconds: 1.5},
+		{ID: "base_add", Name: "base_add", Level: "base", Solved: true, HeldoutAccuracy: 1, HeldoutPassed: 20, HeldoutTotal: 20, StopReason: "early_stop", Iterations: 2, Promotions: 1, Examples: 12, WallSeconds: 1.5,
+			CPUSeconds: 1.25, PeakRSSBytes: 300 << 20, PeakHeapBytes: 200 << 20},
 		{ID: "base_abs", Name: "base_abs", Level: "base", Solved: true, HeldoutAccuracy: 1, HeldoutPassed: 20, HeldoutTotal: 20, StopReason: "early_stop", Iterations: 1, Examples: 10, WallSeconds: 0.8},
 		{ID: "base_max", Name: "base_max", Level: "base", HeldoutAccuracy: 0.75, HeldoutPassed: 15, HeldoutTotal: 20, StopReason: "max_iterations", Iterations: 5, Promotions: 3, Examples: 30, WallSeconds: 6.2},
 		{ID: "algorithm_gcd", Name: "algorithm_gcd", Level: "algorithm", Solved: true, HeldoutAccuracy: 1, HeldoutPassed: 20, HeldoutTotal: 20, StopReason: "early_stop", Iterations: 3, Promotions: 2, Examples: 18, WallSeconds: 2.4},
 		{ID: "algorithm_crash", Name: "algorithm_crash", Level: "algorithm", WallSeconds: 0.3, Error: "oracle: hidden program crashed: exit status 1"},
-		{ID: "hard_sort", Name: "hard_sort", Level: "hard", HeldoutAccuracy: 0.1, HeldoutPassed: 2, HeldoutTotal: 20, StopReason: "max_iterations", Iterations: 8, Promotions: 4, Examples: 40, WallSeconds: 7.9},
+		{ID: "hard_sort", Name: "hard_sort", Level: "hard", HeldoutAccuracy: 0.1, HeldoutPassed: 2, HeldoutTotal: 20, StopReason: "max_iterations", Iterations: 8, Promotions: 4, Examples: 40, WallSeconds: 7.9,
+			CPUSeconds: 15.5, PeakRSSBytes: 1536 << 20, PeakHeapBytes: 1 << 30},
 		{ID: "hard_rev", Name: "hard_rev", Level: "hard", Solved: true, HeldoutAccuracy: 1, HeldoutPassed: 20, HeldoutTotal: 20, StopReason: "early_stop", Iterations: 4, Promotions: 2, Examples: 22, WallSeconds: 3.3},
 	}
 }
@@ -72,6 +74,8 @@ func writeSweep(t *testing.T, results []TaskResult) (string, Summary) {
 	s.StartedAt = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	s.FinishedAt = s.StartedAt.Add(14 * time.Second)
 	s.WallSeconds = 14
+	s.Sessions = []Session{{StartedAt: s.StartedAt, FinishedAt: s.FinishedAt, WallSeconds: 14, Ran: len(results),
+		CPUSeconds: 20.5, SandboxCPUSeconds: 3, PeakRSSBytes: 1600 << 20, PeakHeapBytes: 1100 << 20, FinalRSSBytes: 700 << 20, FinalHeapBytes: 90 << 20}}
 	dir := t.TempDir()
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -219,6 +223,14 @@ func TestReport(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("header cards (-want +got):\n%s", diff)
 		}
+		// The process's CPU time and memory, from the sessions.
+		var process string
+		for _, n := range findAll(doc, func(n *html.Node) bool { v, _ := attrOf(n, "id"); return v == "process" }) {
+			process = textOf(n)
+		}
+		if w := "CPU 20.5 s (sandbox processes 3.0 s); peak memory 1600 MiB resident, 1100 MiB Go heap; 700 MiB resident and 90 MiB Go heap once the last run had ended"; !strings.Contains(process, w) {
+			t.Errorf("process = %q, want it to say %q", process, w)
+		}
 	})
 
 	t.Run("level table", func(t *testing.T) {
@@ -244,13 +256,13 @@ func TestReport(t *testing.T) {
 			t.Errorf("task rows (-want +got):\n%s", diff)
 		}
 		want := map[string]string{
-			"base_abs":        "solved: solved | 1.000 (20/20) | early_stop | 1 | 0 | 10 | 0 | 0.80 s | ",
-			"base_add":        "solved: solved | 1.000 (20/20) | early_stop | 2 | 1 | 12 | 0 | 1.50 s | ",
-			"base_max":        "unsolved: unsolved | 0.750 (15/20) | max_iterations | 5 | 3 | 30 | 0 | 6.20 s | ",
-			"algorithm_crash": "error: error | — | — | 0 | 0 | 0 | 0 | 0.30 s | oracle: hidden program crashed: exit status 1",
-			"algorithm_gcd":   "solved: solved | 1.000 (20/20) | early_stop | 3 | 2 | 18 | 0 | 2.40 s | ",
-			"hard_rev":        "solved: solved | 1.000 (20/20) | early_stop | 4 | 2 | 22 | 0 | 3.30 s | ",
-			"hard_sort":       "unsolved: unsolved | 0.100 (2/20) | max_iterations | 8 | 4 | 40 | 0 | 7.90 s | ",
+			"base_abs":        "solved: solved | 1.000 (20/20) | early_stop | 1 | 0 | 10 | 0 | 0.80 s | — | — | ",
+			"base_add":        "solved: solved | 1.000 (20/20) | early_stop | 2 | 1 | 12 | 0 | 1.50 s | 1.25 s | 300 MiB | ",
+			"base_max":        "unsolved: unsolved | 0.750 (15/20) | max_iterations | 5 | 3 | 30 | 0 | 6.20 s | — | — | ",
+			"algorithm_crash": "error: error | — | — | 0 | 0 | 0 | 0 | 0.30 s | — | — | oracle: hidden program crashed: exit status 1",
+			"algorithm_gcd":   "solved: solved | 1.000 (20/20) | early_stop | 3 | 2 | 18 | 0 | 2.40 s | — | — | ",
+			"hard_rev":        "solved: solved | 1.000 (20/20) | early_stop | 4 | 2 | 22 | 0 | 3.30 s | — | — | ",
+			"hard_sort":       "unsolved: unsolved | 0.100 (2/20) | max_iterations | 8 | 4 | 40 | 0 | 7.90 s | 16 s | 1536 MiB | ",
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("task rows (-want +got):\n%s", diff)

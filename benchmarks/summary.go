@@ -80,6 +80,15 @@ type TaskResult struct {
 	// passing every valid input of the task's finite domain
 	// (workflow.Result).
 	VerifiedExhaustively bool `json:"verified_exhaustively,omitempty"`
+	// CPUSeconds is the CPU time the sweep's process took while the run
+	// went on (the run's own at --parallel 1; the runs beside it too
+	// otherwise), SandboxCPUSeconds that of the sandbox processes it
+	// reaped. PeakRSSBytes and PeakHeapBytes are the most the process
+	// held meanwhile, sampled: its resident set and its Go heap.
+	CPUSeconds        float64 `json:"cpu_seconds,omitempty"`
+	SandboxCPUSeconds float64 `json:"sandbox_cpu_seconds,omitempty"`
+	PeakRSSBytes      int64   `json:"peak_rss_bytes,omitempty"`
+	PeakHeapBytes     int64   `json:"peak_heap_bytes,omitempty"`
 	// Error is set when the task could not run to a result (a crash, an
 	// infrastructure failure); the sweep goes on.
 	Error string `json:"error,omitempty"`
@@ -208,6 +217,18 @@ type Session struct {
 	// stopped before its last.
 	Ran         int  `json:"ran"`
 	Interrupted bool `json:"interrupted,omitempty"`
+	// CPUSeconds is the CPU time of the sweep's process, SandboxCPUSeconds
+	// that of the sandbox processes it reaped. PeakRSSBytes is the
+	// process's resident set at its peak (the kernel's high-water mark,
+	// the checks before the first run included), PeakHeapBytes the Go
+	// heap's, sampled; FinalRSSBytes and FinalHeapBytes are both when the
+	// last run had ended (what the finished runs left).
+	CPUSeconds        float64 `json:"cpu_seconds,omitempty"`
+	SandboxCPUSeconds float64 `json:"sandbox_cpu_seconds,omitempty"`
+	PeakRSSBytes      int64   `json:"peak_rss_bytes,omitempty"`
+	PeakHeapBytes     int64   `json:"peak_heap_bytes,omitempty"`
+	FinalRSSBytes     int64   `json:"final_rss_bytes,omitempty"`
+	FinalHeapBytes    int64   `json:"final_heap_bytes,omitempty"`
 }
 
 // taskOf is the task of a result: its ID without the repeat's "#r<k>".

@@ -27,6 +27,7 @@ import (
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/internal/dirlock"
 	"github.com/reconstruct/reconstruct/internal/machine"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
@@ -82,6 +83,23 @@ type Sweep struct {
 	HeldoutDir string
 	// Version is the reconstruct that runs the sweep, for the summary.
 	Version string
+
+	// mem samples the process's memory while the runs go on.
+	mem *procmem.Watch
+}
+
+// memSampleEvery is how often a sweep samples its process's memory.
+const memSampleEvery = 100 * time.Millisecond
+
+// setMemory fills the session's CPU time since cpu0 and kids0 (the
+// process's and its reaped children's) and its memory (the watch's peak
+// and the memory now).
+func (se *Session) setMemory(peak procmem.Peak, cpu0, kids0 time.Duration) {
+	cpu, kids := procmem.CPU()
+	now := procmem.Now()
+	se.CPUSeconds, se.SandboxCPUSeconds = (cpu - cpu0).Seconds(), (kids - kids0).Seconds()
+	se.PeakRSSBytes, se.PeakHeapBytes = peak.RSS, peak.Heap
+	se.FinalRSSBytes, se.FinalHeapBytes = now.RSS, now.Heap
 }
 
 // ErrRefused marks a sweep refused before it started: a task's
@@ -228,6 +246,8 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	session := Session{StartedAt: time.Now().UTC(), Version: s.Version, LoadStart: machine.Load()}
+	cpu0, kids0 := procmem.CPU()
+	s.mem = procmem.Start(memSampleEvery)
 	mi := machine.Describe()
 	session.Machine = &mi
 	prevSum, prevErr := ReadSummary(s.Out)
@@ -308,6 +328,7 @@ feed:
 	session.FinishedAt = time.Now().UTC()
 	session.WallSeconds = session.FinishedAt.Sub(session.StartedAt).Seconds()
 	session.LoadEnd, session.Ran, session.Interrupted = machine.Load(), len(finished), len(sum.Pending) > 0
+	session.setMemory(s.mem.Stop(), cpu0, kids0)
 	if prevErr == nil {
 		sum.Sessions = prevSum.Sessions
 		if len(sum.Sessions) == 0 && prevSum.WallSeconds > 0 {
@@ -505,6 +526,8 @@ func (s *Sweep) recordPath(j job) string {
 // interrupted before the task finished.
 func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 	start := time.Now()
+	cpu0, kids0 := procmem.CPU()
+	span := s.mem.Begin()
 	c := j.c
 	r = TaskResult{ID: j.id, Name: c.Task.Name, Level: c.Task.Level, Family: c.Task.Family, Kind: c.Task.Kind, Repeat: j.repeat,
 		Workspace: c.Workspace, ConfigSHA256: j.hash, TaskSHA256: TaskDigest(j.files), TaskFiles: j.files,
@@ -515,6 +538,10 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 			ok = ctx.Err() == nil
 		}
 		r.WallSeconds = time.Since(start).Seconds()
+		cpu, kids := procmem.CPU()
+		r.CPUSeconds, r.SandboxCPUSeconds = (cpu - cpu0).Seconds(), (kids - kids0).Seconds()
+		peak := span.End()
+		r.PeakRSSBytes, r.PeakHeapBytes = peak.RSS, peak.Heap
 		if ok {
 			if err := writeJSON(s.recordPath(j), r); err != nil {
 				s.Log.Error("write task record", zap.String("task", j.id), zap.Error(err))
@@ -665,7 +692,8 @@ func writeCSV(w io.Writer, s Summary) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "name", "level", "family", "kind", "repeat", "solved", "heldout_accuracy", "heldout_passed", "heldout_total",
 		"stop_reason", "iterations", "promotions", "examples", "final_score", "prompt_tokens", "completion_tokens", "wall_seconds", "error",
-		"random_share", "coverage_gate", "wrong_early_stop", "verified_exhaustively"})
+		"random_share", "coverage_gate", "wrong_early_stop", "verified_exhaustively",
+		"cpu_seconds", "sandbox_cpu_seconds", "peak_rss_bytes", "peak_heap_bytes"})
 	for _, r := range s.Results {
 		cw.Write([]string{r.ID, r.Name, r.Level, r.Family, r.Kind, strconv.Itoa(r.Repeat), strconv.FormatBool(r.Solved),
 			strconv.FormatFloat(r.HeldoutAccuracy, 'f', 4, 64), strconv.Itoa(r.HeldoutPassed), strconv.Itoa(r.HeldoutTotal),
@@ -673,7 +701,9 @@ func writeCSV(w io.Writer, s Summary) error {
 			strconv.FormatFloat(r.FinalScore, 'f', 4, 64), strconv.Itoa(r.Tokens.PromptTokens), strconv.Itoa(r.Tokens.CompletionTokens),
 			strconv.FormatFloat(r.WallSeconds, 'f', 2, 64), firstLine(r.Error),
 			strconv.FormatFloat(r.RandomShare, 'g', -1, 64), strconv.FormatBool(r.CoverageGate), strconv.FormatBool(r.WrongEarlyStop()),
-			strconv.FormatBool(r.VerifiedExhaustively)})
+			strconv.FormatBool(r.VerifiedExhaustively),
+			strconv.FormatFloat(r.CPUSeconds, 'f', 2, 64), strconv.FormatFloat(r.SandboxCPUSeconds, 'f', 2, 64),
+			strconv.FormatInt(r.PeakRSSBytes, 10), strconv.FormatInt(r.PeakHeapBytes, 10)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -707,6 +737,9 @@ func Markdown(s Summary) string {
 		fmt.Fprintf(&b, " (the time of %d of the %d runs: the others finished in a session stopped before it could record its time)", timed, s.Runs)
 	}
 	b.WriteString(".\n\n")
+	if m := s.Process(); m != "" {
+		b.WriteString(m + "\n\n")
+	}
 	if len(s.Pending) > 0 {
 		fmt.Fprintf(&b, "Pending: %s.\n\n", strings.Join(s.Pending, ", "))
 	}
@@ -743,8 +776,8 @@ func Markdown(s Summary) string {
 		famHead, famRule = " family |", "---|"
 	}
 	writeProvenance(&b, s)
-	fmt.Fprintf(&b, "\n| task | level |%s solved | held-out | stop | iterations | examples | tokens | seconds | error |\n"+
-		"|---|---|%s---|---:|---|---:|---:|---:|---:|---|\n", famHead, famRule)
+	fmt.Fprintf(&b, "\n| task | level |%s solved | held-out | stop | iterations | examples | tokens | seconds | CPU s | peak MiB | error |\n"+
+		"|---|---|%s---|---:|---|---:|---:|---:|---:|---:|---:|---|\n", famHead, famRule)
 	for _, r := range s.Results {
 		mark := "no"
 		if r.Solved {
@@ -754,11 +787,37 @@ func Markdown(s Summary) string {
 		if famHead != "" {
 			famCell = " " + familyOf(r) + " |"
 		}
-		fmt.Fprintf(&b, "| %s | %s |%s %s | %d/%d | %s | %d | %d | %d | %.1f | %s |\n", r.ID, r.Level, famCell, mark,
-			r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.Examples, r.Tokens.Total(), r.WallSeconds,
+		cpu, peak := "—", "—"
+		if r.CPUSeconds > 0 || r.PeakRSSBytes > 0 {
+			// Results of a sweep before these were measured have neither.
+			cpu, peak = fmt.Sprintf("%.1f", r.CPUSeconds), fmt.Sprintf("%.0f", procmem.MB(r.PeakRSSBytes))
+		}
+		fmt.Fprintf(&b, "| %s | %s |%s %s | %d/%d | %s | %d | %d | %d | %.1f | %s | %s | %s |\n", r.ID, r.Level, famCell, mark,
+			r.HeldoutPassed, r.HeldoutTotal, r.StopReason, r.Iterations, r.Examples, r.Tokens.Total(), r.WallSeconds, cpu, peak,
 			strings.ReplaceAll(firstLine(r.Error), "|", "\\|"))
 	}
 	return b.String()
+}
+
+// Process says what the sweep's process took, over its sessions: CPU
+// time, and the memory at its peak and when the last run had ended (""
+// for a sweep that did not measure them).
+func (s Summary) Process() string {
+	var cpu, kids float64
+	var rss, heap int64
+	measured := false
+	for _, se := range s.Sessions {
+		cpu, kids = cpu+se.CPUSeconds, kids+se.SandboxCPUSeconds
+		rss, heap = max(rss, se.PeakRSSBytes), max(heap, se.PeakHeapBytes)
+		measured = measured || se.PeakRSSBytes > 0
+	}
+	if !measured {
+		return ""
+	}
+	last := s.Sessions[len(s.Sessions)-1]
+	return fmt.Sprintf("The sweep's process: CPU %.1f s (sandbox processes %.1f s); peak memory %.0f MiB resident, %.0f MiB Go heap; %.0f MiB resident and %.0f MiB Go heap once the last run had ended. "+
+		"A task's peak MiB below is the process's resident set while it ran, the runs beside it included.",
+		cpu, kids, procmem.MB(rss), procmem.MB(heap), procmem.MB(last.FinalRSSBytes), procmem.MB(last.FinalHeapBytes))
 }
 
 // runList names the runs of which is holds (": a, b"), or nothing.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -84,11 +85,36 @@ func TestSweepSynthesizerOverSmallTaskSet(t *testing.T) {
 	if err != nil || back.Solved != 2 {
 		t.Errorf("ReadSummary: %v, solved %d", err, back.Solved)
 	}
+	// Every run and the session say what the process took: CPU time and
+	// memory at its peak, the session's within its high-water mark.
+	for id, r := range byID {
+		if r.CPUSeconds <= 0 || r.PeakRSSBytes <= 0 || r.PeakHeapBytes <= 0 {
+			t.Errorf("%s: CPU %.2f s, peak RSS %d, peak heap %d: want all measured", id, r.CPUSeconds, r.PeakRSSBytes, r.PeakHeapBytes)
+		}
+	}
+	if len(back.Sessions) != 1 {
+		t.Fatalf("%d sessions in the summary, want 1", len(back.Sessions))
+	}
+	se := back.Sessions[0]
+	for id, r := range byID {
+		if r.PeakRSSBytes > se.PeakRSSBytes || r.PeakHeapBytes > se.PeakHeapBytes {
+			t.Errorf("%s peaked at %d resident, %d heap, over the session's %d, %d", id, r.PeakRSSBytes, r.PeakHeapBytes, se.PeakRSSBytes, se.PeakHeapBytes)
+		}
+	}
+	if se.CPUSeconds <= 0 || se.FinalRSSBytes <= 0 || se.FinalRSSBytes > se.PeakRSSBytes || se.FinalHeapBytes <= 0 {
+		t.Errorf("session CPU %.2f s, final RSS %d of peak %d, final heap %d: want all measured", se.CPUSeconds, se.FinalRSSBytes, se.PeakRSSBytes, se.FinalHeapBytes)
+	}
+	if md := mustReadFile(t, filepath.Join(out, SummaryMD)); !regexp.MustCompile(`The sweep's process: CPU [0-9.]+ s .*peak memory [1-9][0-9]* MiB resident`).MatchString(md) ||
+		!strings.Contains(md, "| CPU s | peak MiB |") {
+		t.Errorf("summary.md does not give the process's CPU time and memory:\n%s", md)
+	}
 	f, _ := os.Open(filepath.Join(out, SummaryCSV))
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
 	if err != nil || len(rows) != 4 {
 		t.Errorf("summary.csv: %d rows, %v", len(rows), err)
+	} else if col := slices.Index(rows[0], "peak_rss_bytes"); col < 0 || rows[1][col] == "0" {
+		t.Errorf("summary.csv has no peak_rss_bytes column, or a zero in it: %q", rows[:2])
 	}
 	// Held-out tests never reach a workspace.
 	filepath.Walk(filepath.Join(out, RunsDir), func(p string, _ os.FileInfo, _ error) error {

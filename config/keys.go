@@ -164,7 +164,7 @@ var Table = []Key{
 	{Name: "agent.synth.run_time_limit", Default: 45 * time.Second, Doc: "search time of all the run's sessions together (`0`: no bound); a session gets at most what is left, and at least 1 s"},
 	{Name: "agent.synth.propose_time_limit", Default: synth.DefaultProposeTimeLimit, Doc: "search time of one proposal for the programs its inputs tell apart (at most a fifth of `time_limit`); longer finds more rivals, each proposal costs that much more"},
 	{Name: "agent.synth.max_programs", Default: 0, Doc: "when positive, bounds each session's search by the programs it evaluates instead of by time (a proposal's by a fifth of it, all the run's sessions together by as many sessions' worth as `run_time_limit` holds `time_limit`s, at least six: the times serve only as that ratio): the same run gives the same result on any machine, however loaded; `0`: bounded by time"},
-	{Name: "agent.synth.memory_mb", Default: synth.DefaultMemoryBytes >> 20, Doc: "memory bound of the synthesizer's program bank"},
+	{Name: "agent.synth.memory_mb", Default: synth.DefaultMemoryBytes >> 20, Doc: "memory bound of the synthesizer's searches together (banks, hash sets, holes, a kept search)"},
 	{Name: "agent.replay.script", Default: "", Shown: "—", Path: true, Flag: "replay-script", Usage: "replay agent script (YAML)", Doc: "the script (required with `replay`); see `configs/examples/quickstart/replay.yaml`"},
 	{Name: "agent.llm.base_url", Default: "https://api.openai.com/v1", Flag: "base-url", Usage: "OpenAI-compatible endpoint", Doc: "OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, …)"},
 	{Name: "agent.llm.model", Default: "", Shown: "—", Flag: "model", Usage: "LLM model name", Doc: "model name (required with `llm`)"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -80,6 +81,15 @@ func withInfra(a agent.Agent) agent.Agent {
 		return infraSearcher{infraAgent{a}, rs, se}
 	}
 	return infraAgent{a}
+}
+
+// Close closes agents that hold something to give back (the
+// synthesizer's memory) when the run is over.
+func (a infraAgent) Close() error {
+	if c, ok := a.Agent.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // Resume passes a resumed run's position on to agents that keep one.

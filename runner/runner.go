@@ -437,6 +437,15 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	// An agent that needs no sandbox of its own is made before the
 	// sandboxes start.
 	var ag agent.Agent
+	defer func() {
+		// The synthesizer gives its searches' memory back (a sweep runs
+		// the next task in this process).
+		if c, ok := ag.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				log.Warn("closing the agent", zap.Error(err))
+			}
+		}
+	}()
 	if !needsAgentBox(c) {
 		if ag, err = NewAgent(ctx, c, nil, shared, log); err != nil {
 			return nil, err

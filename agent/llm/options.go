@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"sort"
@@ -174,6 +175,15 @@ type Agent struct {
 }
 
 var _ agent.Agent = (*Agent)(nil)
+
+// Close closes the synthesizer the agent offers as a tool, when it holds
+// memory to give back (synth.Agent); the agent must not be used after.
+func (a *Agent) Close() error {
+	if c, ok := a.opts.Synth.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
 
 // New validates opts, builds the client and checks that the endpoint
 // answers (Check). Configuration problems wrap ErrConfig, an unreachable

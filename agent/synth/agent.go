@@ -31,7 +31,7 @@ const (
 	// a proposal tells apart; it is the configuration's
 	// agent.synth.propose_time_limit default.
 	DefaultProposeTimeLimit = 400 * time.Millisecond
-	// DefaultMemoryBytes bounds the enumerator's bank of programs; it is
+	// DefaultMemoryBytes bounds the memory of a session's searches; it is
 	// the configuration's agent.synth.memory_mb default (1,024 MiB).
 	DefaultMemoryBytes = 1024 << 20
 	// minSessionTime is the least a session searches once the run's time
@@ -53,8 +53,12 @@ type Options struct {
 	// (default DefaultProposeTimeLimit); it gets at most a fifth of
 	// TimeLimit as well.
 	ProposeTimeLimit time.Duration
-	// MemoryBytes bounds the enumerator's bank of programs (default
-	// DefaultMemoryBytes).
+	// MemoryBytes bounds the memory the agent's searches hold at once
+	// (default DefaultMemoryBytes): program banks, their arenas and hash
+	// sets, the searches of sketches' holes and of proposals' rivals, a
+	// search kept to be resumed, and the room the garbage collector
+	// leaves them for garbage (memory.go). A search at the bound stops
+	// growing its bank and says so in its notes.
 	MemoryBytes int64
 	// MaxSize is the largest program size enumerated (default 14).
 	MaxSize int
@@ -76,6 +80,8 @@ type Options struct {
 type Agent struct {
 	opts Options
 	log  *zap.Logger
+	// mem is the budget of all the agent's searches (Options.MemoryBytes).
+	mem *memBudget
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -109,6 +115,9 @@ type Agent struct {
 	programs int64
 	left     bool
 	account  string
+	// proposalsFull counts the proposals' searches the memory bound
+	// stopped since the last session's notes said so.
+	proposalsFull int
 }
 
 // session is what a Write on one example set found.
@@ -142,7 +151,36 @@ func New(opts Options) *Agent {
 	if opts.Shared == nil {
 		opts.Shared = NewShared(SharedOptions{})
 	}
-	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), sessions: map[string]*session{}, lessons: map[string]*inputs.Lesson{}}
+	return &Agent{opts: opts, log: opts.Log.With(zap.String("agent", "synth")), mem: sessionBudget(opts.MemoryBytes),
+		sessions: map[string]*session{}, lessons: map[string]*inputs.Lesson{}}
+}
+
+// Close drops the search the agent kept to resume and gives its memory
+// back: the run is over. The agent must not be used after.
+func (a *Agent) Close() error {
+	a.mu.Lock()
+	stuck := a.stuck
+	a.stuck = nil
+	a.mu.Unlock()
+	if stuck != nil {
+		stuck.close()
+	}
+	a.mem.close()
+	return nil
+}
+
+// MemoryPeak is the most memory the agent's searches held at once, by
+// their own count (memory.go), and the bound they had.
+func (a *Agent) MemoryPeak() (peak, bound int64) {
+	return a.mem.peak.Load(), a.opts.MemoryBytes
+}
+
+// dropStuck drops the search kept to resume (the caller holds a.mu).
+func (a *Agent) dropStuck() {
+	if a.stuck != nil {
+		a.stuck.close()
+		a.stuck = nil
+	}
 }
 
 func examplesKey(exs []task.Example) string {
@@ -176,7 +214,7 @@ func (a *Agent) deadline(ctx context.Context, limit time.Duration) time.Time {
 // spec bounds a search of limit (or, with Options.MaxPrograms, of the
 // programs budget divided by div), cancelled with ctx.
 func (a *Agent) spec(ctx context.Context, limit time.Duration, div int64) searchSpec {
-	s := searchSpec{shared: a.opts.Shared, done: ctx.Done(), memLimit: a.opts.MemoryBytes, maxSize: a.opts.MaxSize}
+	s := searchSpec{shared: a.opts.Shared, done: ctx.Done(), mem: a.mem, memLimit: int64(float64(a.mem.limit) * mainShare), maxSize: a.opts.MaxSize}
 	if a.opts.MaxPrograms > 0 {
 		s.maxPrograms = max(a.opts.MaxPrograms/div, 1)
 		if d, ok := ctx.Deadline(); ok {
@@ -204,6 +242,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
+	// The collector runs under the searches' memory limit for the whole
+	// session, not only while a bank grows: the sketches and last resorts
+	// between two grows make garbage beside a bank of up to the bound,
+	// which the collector's own target (twice the heap alive) would let
+	// reach twice the bound (gc.go).
+	holdGC(a.mem)
+	defer releaseGC(a.mem)
 	fname := req.Task.FunctionName
 	if fname == "" {
 		fname = "solve"
@@ -220,7 +265,8 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	stuck, stuckP, stuckEvaluated := a.stuck, a.stuckP, a.stuckEvaluated
 	if a.stuckKey != key {
 		// New evidence: the stuck search is of no further use.
-		stuck, a.stuck = nil, nil
+		a.dropStuck()
+		stuck = nil
 	}
 	a.mu.Unlock()
 	switch {
@@ -297,7 +343,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		spec := a.spec(ctx, limit, 1)
 		spec.skip = skip
 		sr := plan(p, spec, 0)
-		res := sr.solve(budgetOf(spec))
+		res := sr.solve(budgetOf(spec)).detached()
 		if !res.solved && ctx.Err() == nil && p.RelaxLabels() {
 			spec := a.spec(ctx, minSessionTime, 20)
 			spec.skip = skip
@@ -311,6 +357,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 		if err := ctx.Err(); err != nil {
 			// A search cut short by a cancellation is not a result.
+			sr.close()
 			return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 		}
 		res.skipped = skip
@@ -322,13 +369,17 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 			// session on these examples goes on with sr (which reads the
 			// outputs as categories too from now on).
 			kept = sr
+		} else {
+			// Its memory goes back to the session's budget.
+			sr.close()
 		}
 		a.mu.Lock()
+		a.dropStuck()
 		a.stuck, a.stuckP, a.stuckEvaluated, a.stuckKey = kept, p, res.evaluated, key
 		a.mu.Unlock()
 		s.prog = dsl.Program{Root: res.best, Binding: p.B.Line, BindingHelper: p.B.Helper, Vars: p.B.Names, Round: roundFor(p, res.best), Nullable: p.Nullable}
 		s.types = p.B.Types
-		s.notes = describe(res, len(req.Examples), s.spent)
+		s.notes = describe(res, len(req.Examples), s.spent, a.opts.MemoryBytes)
 		a.mu.Lock()
 		a.sessions[key] = s
 		if res.solved {
@@ -341,6 +392,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 		}
 	}
 	notes.WriteString(s.notes)
+	a.mu.Lock()
+	if n := a.proposalsFull; n > 0 {
+		a.proposalsFull = 0
+		fmt.Fprintf(&notes, "%d %s for rival programs reached the memory bound (agent.synth.memory_mb = %d MiB): %s stopped growing there.\n",
+			n, plural(n, "proposal's search", "proposals' searches"), a.opts.MemoryBytes>>20, plural(n, "its bank", "their banks"))
+	}
+	a.mu.Unlock()
 	for _, m := range msgs(req.Feedback) {
 		fmt.Fprintf(&notes, "Workflow message noted: %q (the synthesizer never embeds observed inputs and always returns the smallest program it found).\n", m)
 	}
@@ -382,15 +440,20 @@ func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, before int6
 	res := sr.solve(budgetOf(spec))
 	if err := ctx.Err(); err != nil {
 		a.mu.Lock()
-		a.stuck = nil
+		a.dropStuck()
 		a.mu.Unlock()
 		return nil, fmt.Errorf("synth write: %w", err)
+	}
+	res = res.detached()
+	keep := sr.resumable()
+	if !keep {
+		sr.close()
 	}
 	res.skipped = prev.result.skipped
 	spent := time.Since(start)
 	s := &session{result: res, spent: prev.spent + spent, types: prev.types, prog: prev.prog}
 	s.prog.Root, s.prog.Round = res.best, roundFor(p, res.best)
-	s.notes = describe(res, n, s.spent)
+	s.notes = describe(res, n, s.spent, a.opts.MemoryBytes)
 	a.spend(spent, res.evaluated-before)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -398,7 +461,8 @@ func (a *Agent) goOn(ctx context.Context, sr solver, p *dsl.Problem, before int6
 	if res.solved {
 		a.last = s
 	}
-	if !sr.resumable() {
+	if !keep && a.stuck == sr {
+		// Closed above.
 		a.stuck = nil
 	}
 	return s, nil
@@ -470,7 +534,7 @@ func (r searchResult) skipKeys() map[string]bool {
 	return out
 }
 
-func describe(res searchResult, n int, spent time.Duration) string {
+func describe(res searchResult, n int, spent time.Duration, bound int64) string {
 	var sb strings.Builder
 	fams := map[dsl.Family]bool{}
 	if res.best != nil {
@@ -493,14 +557,22 @@ func describe(res searchResult, n int, spent time.Duration) string {
 		if res.timedOut {
 			why = "the time limit"
 		}
-		if res.memFull {
-			why = "the memory bound"
-		}
 		fmt.Fprintf(&sb, "No consistent program within %s; wrote the best partial program, passing %d of %d examples: %s.\n", why, res.passed, n, res.best)
 	default:
 		sb.WriteString("No program of the output type was found.\n")
 	}
+	if res.memFull {
+		fmt.Fprintf(&sb, "The search's memory reached its bound (%d MiB of programs, of agent.synth.memory_mb = %d MiB for all the run's searches): its bank stopped growing in size %d, and the larger programs built from what it held were checked against the examples without being kept.\n",
+			res.memBytes>>20, bound>>20, res.frozeAt)
+	}
 	return sb.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // fallbackProgram is written when the DSL cannot represent the task: the

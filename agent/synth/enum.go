@@ -29,10 +29,14 @@ type enumerator struct {
 	// done, when closed, stops the search (cancelled is then set).
 	done      <-chan struct{}
 	cancelled bool
-	memLimit  int64
-	memUsed   int64
-	// gc is the search's hold on the collector while grow runs (gc.go).
-	gc *gcHold
+	// mem counts the memory the enumerator holds against its bound
+	// (memLimit, and its session's: memory.go); every structure below
+	// charges it a chunk or a table at a time.
+	mem      *memBudget
+	memLimit int64
+	// reserve is the room a program stored may take in new chunks of the
+	// store: the bank freezes when less is left (addUnseen).
+	reserve int64
 	// maxPerType caps the bank per type (0: unbounded).
 	maxPerType int
 	perType    [dsl.NumTypes]int
@@ -40,13 +44,26 @@ type enumerator struct {
 	// evaluated counts candidate programs evaluated (each on every env).
 	evaluated int64
 	stopped   bool
-	// timedOut is set when the deadline or memory bound stopped the search.
+	// timedOut is set when the deadline stopped the search.
 	timedOut bool
-	// memFull is set once the memory bound stopped the bank from growing.
+	// memFull is set once the memory bound stopped the bank from
+	// growing: the enumerator goes on checking programs built from it
+	// (checkFull). frozeAt is the size it was enumerating then.
 	memFull bool
+	frozeAt int
 
-	// onNew is called for each new program; returning true stops the search.
-	onNew func(t dsl.Type, e *dsl.Entry) bool
+	// onNew is called for each new program; returning true stops the
+	// search. Once the bank is full (memFull), the programs it is given
+	// are not kept: such an entry (transient is set during the call) and
+	// its node, column and values are valid during the call only, and a
+	// caller that keeps one keeps a copy (dsl.Node.Clone,
+	// dsl.CloneValues).
+	onNew     func(t dsl.Type, e *dsl.Entry) bool
+	transient bool
+	// The scratch program offered while the bank is full (checkFull).
+	scratchNode  dsl.Node
+	scratchKids  []*dsl.Node
+	scratchEntry dsl.Entry
 
 	// The scratch space of try: a column of every result type (in the
 	// store: the first new program of the type keeps it), the mask of
@@ -76,14 +93,18 @@ type enumerator struct {
 }
 
 type enumConfig struct {
-	envs      [][]any
-	vars      []dsl.Type
-	consts    []any
-	ops       []*dsl.Operator
-	lams      *dsl.Lambdas
-	deadline  time.Time
-	maxEval   int64
-	done      <-chan struct{}
+	envs     [][]any
+	vars     []dsl.Type
+	consts   []any
+	ops      []*dsl.Operator
+	lams     *dsl.Lambdas
+	deadline time.Time
+	maxEval  int64
+	done     <-chan struct{}
+	// mem is the budget the enumerator takes its part (of memLimit
+	// bytes) of: its session's; nil: a budget of its own, of memLimit
+	// bytes (0: unbounded).
+	mem       *memBudget
 	memLimit  int64
 	maxPerTyp int
 }
@@ -93,7 +114,21 @@ func newEnumerator(c enumConfig) *enumerator {
 	for t := range en.bank {
 		en.bank[t] = [][]*dsl.Entry{nil, nil}
 	}
+	if c.mem != nil {
+		en.mem = c.mem.sub(c.memLimit)
+	} else {
+		en.mem = newMemBudget(c.memLimit, c.memLimit/8)
+	}
+	en.reserve = storeReserve
+	if l := en.mem.tightest(); l > 0 {
+		en.reserve = min(en.reserve, l/16)
+	}
 	en.store = new(dsl.Store)
+	en.store.SetMeter(en.mem)
+	en.ar.SetMeter(en.mem)
+	for t := range en.seen {
+		en.seen[t].SetMeter(en.mem)
+	}
 	en.bad = make([]bool, len(c.envs))
 	en.cols = make([]dsl.Vec, 4)
 	en.args = make([]any, 4)
@@ -142,30 +177,26 @@ func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hash
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
-	if en.memLimit > 0 && en.memUsed > en.memLimit {
-		// The bank is full: keep checking programs, stop storing them.
-		// A sweep still reduces what it records (transiently); the hash
-		// (a few bytes) keeps equivalent programs from being checked again.
-		en.memFull = true
-		en.seen[t].Insert(h)
-		e := &dsl.Entry{N: n, Col: col}
-		if en.recording {
-			en.recent = append(en.recent, e)
-		}
-		if en.onNew != nil && en.onNew(t, e) {
-			en.stopped = true
-		}
+	for len(en.bank[t]) <= n.Size {
+		en.bank[t] = append(en.bank[t], nil)
+	}
+	list := en.bank[t][n.Size]
+	if g := en.seen[t].GrowBytes(); en.memFull || !en.mem.fits(en.reserve+g) ||
+		len(list) == cap(list) && len(list) > 0 && !en.mem.fits(int64(cap(list))*8) {
+		// The set's next table or the list's would pass the bound: the
+		// bank is full. The program is checked all the same.
+		en.freeze()
+		en.offer(t, &dsl.Entry{N: n, Col: col}, h)
 		return false
 	}
 	en.seen[t].Insert(h)
 	en.perType[t]++
-	en.memUsed += 96 + dsl.ColumnBytes(col.Data, col.Bad)
-	en.gc.grew(en.memUsed)
-	for len(en.bank[t]) <= n.Size {
-		en.bank[t] = append(en.bank[t], nil)
+	if t == dsl.Str || t == dsl.ListStr {
+		// Strings are made on the heap, not in the arena.
+		en.mem.Charge(dsl.HeapBytes(col.Data))
 	}
 	e := en.store.Entry(dsl.Entry{N: n, Col: col})
-	en.bank[t][n.Size] = appendEntry(en.bank[t][n.Size], e)
+	en.bank[t][n.Size] = en.appendEntry(list, e)
 	if en.recording {
 		en.recent = append(en.recent, e)
 	}
@@ -178,12 +209,68 @@ func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hash
 // appendEntry is append(list, e), except that a list grows into memory
 // from NewChunk: a size of a type holds up to millions of programs, and
 // the fresh memory of each doubling is, from a megabyte on, faulted in
-// by one system call instead of one page fault at a time.
-func appendEntry(list []*dsl.Entry, e *dsl.Entry) []*dsl.Entry {
+// by one system call instead of one page fault at a time. The growth is
+// charged to the enumerator's budget (the list it replaces is garbage).
+func (en *enumerator) appendEntry(list []*dsl.Entry, e *dsl.Entry) []*dsl.Entry {
 	if len(list) == cap(list) {
-		list = append(dsl.NewChunk[*dsl.Entry](max(16, 2*cap(list)), true), list...)
+		n := max(16, 2*cap(list))
+		en.mem.Charge(8 * int64(n-cap(list)))
+		list = append(dsl.NewChunk[*dsl.Entry](n, true), list...)
 	}
 	return append(list, e)
+}
+
+// storeReserve is the most room kept for the chunks a stored program
+// may take (its node, kids, entry, column and failures; a chunk is at
+// most 4 MiB, most are far smaller); a small bound keeps a sixteenth.
+const storeReserve = 8 << 20
+
+// freeze marks the bank full: it stores no further program (memory.go).
+func (en *enumerator) freeze() {
+	if !en.memFull {
+		en.memFull, en.frozeAt = true, en.level+1
+	}
+}
+
+// offer hands onNew a program the full bank does not keep, as a
+// transient entry (see onNew); its hash stays in the set while the set
+// has room, so that equivalent programs are not offered again.
+func (en *enumerator) offer(t dsl.Type, e *dsl.Entry, h dsl.Hasher) {
+	if en.seen[t].GrowBytes() == 0 {
+		en.seen[t].Insert(h)
+	}
+	en.transient = true
+	if en.onNew != nil && en.onNew(t, e) {
+		en.stopped = true
+	}
+	en.transient = false
+}
+
+// checkFull is the end of tryOne once the bank is full (memory.go): the
+// program's values (in the scratch column out, failed where bad, lists in
+// the arena after mark) are offered to onNew as a transient entry, with a
+// scratch node, and nothing of them is kept: the arena is rewound, the
+// column written again by the next program.
+func (en *enumerator) checkFull(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entry, size int, out any, bad []bool, same bool, h dsl.Hasher, mark dsl.ArenaMark) {
+	en.scratchKids = en.scratchKids[:0]
+	for _, e := range picked {
+		en.scratchKids = append(en.scratchKids, e.N)
+	}
+	en.scratchNode = dsl.Node{Op: op, Kids: en.scratchKids, Lam: l, Var: -1, Size: size}
+	col := dsl.Vec{Data: out, Same: same}
+	if slices.Contains(bad, true) {
+		col.Bad = bad
+		clearBad(out, bad)
+	}
+	en.scratchEntry = dsl.Entry{N: &en.scratchNode, Col: col}
+	en.offer(op.Ret, &en.scratchEntry, h)
+	en.ar.Rewind(mark)
+}
+
+// release gives the enumerator's memory back to its session's budget:
+// its search ended, and nothing may use its bank after.
+func (en *enumerator) release() {
+	en.mem.close()
 }
 
 // grow enumerates every size up to MaxSize (continuing from the last level
@@ -191,11 +278,9 @@ func appendEntry(list []*dsl.Entry, e *dsl.Entry) []*dsl.Entry {
 // level cut short by the deadline is resumed by the next grow where it
 // stopped (resume).
 func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
-	en.gc = holdGC(en.memUsed)
-	defer func() {
-		en.gc.release()
-		en.gc = nil
-	}()
+	root := en.mem.root()
+	holdGC(root)
+	defer releaseGC(root)
 	for s := en.level + 1; s <= maxSize && !en.stopped; s++ {
 		en.inLevel, en.levelDone = true, 0
 		en.growLevel(s)
@@ -277,6 +362,9 @@ func (en *enumerator) checkLimits() bool {
 		}
 		if en.sweepUntil != 0 && now >= en.sweepUntil {
 			en.stopped, en.sweepCut = true, true
+		}
+		if !en.memFull && !en.mem.fits(0) {
+			en.freeze()
 		}
 	}
 	return en.stopped
@@ -545,6 +633,10 @@ func (en *enumerator) tryOne(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entr
 		en.ar.Rewind(mark)
 		return
 	}
+	if en.memFull {
+		en.checkFull(op, l, picked, size, out, bad, same, h, mark)
+		return
+	}
 	kids := en.store.Kids.Take(len(picked))
 	for i, e := range picked {
 		kids[i] = e.N
@@ -625,6 +717,10 @@ func sameRows[T any](a, b []T, bad, bBad []bool, n int, eq func(x, y T) bool) bo
 func (en *enumerator) evalBoxed(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entry, out any) {
 	var boxed [4][]any
 	for j, e := range picked {
+		if e.BoxedVals == nil {
+			// Boxed once, kept with the program.
+			en.mem.Charge(boxedBytes * int64(len(en.envs)))
+		}
 		boxed[j] = e.Values()
 	}
 	args := en.args[:len(picked)]
@@ -641,6 +737,10 @@ func (en *enumerator) evalBoxed(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.E
 		en.bad[i] = failed || !dsl.SetAt(out, i, op.Eval(l, args))
 	}
 }
+
+// boxedBytes is what a program's value boxed takes (Entry.Values): its
+// interface and, for most values, the boxed number or slice header.
+const boxedBytes = 40
 
 // clearBad zeroes the values of the environments where a program raised,
 // so that a stored column holds on to nothing a failed call left there.

@@ -17,10 +17,11 @@ import (
 // write barrier: in BenchmarkEnumerate the collector cost almost half of
 // the search's time (GOGC=off ran it 1.8 times as fast). While searches
 // run, the collector is instead driven by a memory limit (searchLimit):
-// the heap alive, estimated from the last collection and the banks'
-// growth since, as much again for garbage, and the runtime's own memory.
-// The heap grows with the banks without a collection; garbage, and the
-// bank of a search that ended, are collected as before. After each
+// what the searches' budgets hold (memory.go), the heap alive besides,
+// measured at the last collection, room for garbage up to each running
+// session's bound, and the runtime's own memory. The heap grows with the
+// banks without a collection; garbage, and the bank of a search that
+// ended, are collected once the session's bound is reached. After each
 // collection the limit is measured again (afterGC), so that it follows
 // what is alive. A user who set a memory limit (GOMEMLIMIT) or turned the
 // collector off keeps those settings, with the collector's target raised
@@ -31,11 +32,11 @@ const (
 	// a memory limit set by the user: each collection scans the whole bank,
 	// and 200 halves their number against Go's default of 100.
 	searchGCPercent = 200
-	// searchHeadroom is the least garbage a search may leave before a
-	// collection.
+	// searchHeadroom is the least garbage a search without a memory
+	// bound (the lambda banks' builds) may leave before a collection.
 	searchHeadroom = 256 << 20
-	// gcReportStep is how much a bank grows between two updates of the
-	// memory limit.
+	// gcReportStep is how far the searches' memory moves before the
+	// memory limit is set again.
 	gcReportStep = 32 << 20
 )
 
@@ -48,30 +49,27 @@ var gcTune struct {
 	// limited says the searches run under a limit of their own
 	// (searchLimit), measured at the last collection or when the first
 	// search started: the runtime's own memory then (other), the heap
-	// alive (live), and the bytes of the running searches' banks
-	// (banksAtBase, by the enumerators' count); banks is that count now.
-	limited     bool
-	other       int64
-	live        int64
-	banks       int64
-	banksAtBase int64
+	// alive (live), and the memory the budgets counted (chargedAtBase);
+	// charged is that count now, over every root budget holding memory,
+	// running or not.
+	limited       bool
+	other         int64
+	live          int64
+	charged       int64
+	chargedAtBase int64
+	// applied is charged when the limit was last set.
+	applied int64
+	// running holds the root budgets whose searches are growing.
+	running map[*rootAccount]*memBudget
 	// hooked says a sentinel waits for the next collection (afterGC).
 	hooked bool
 	// measured counts the limits measured after a collection.
 	measured int
 }
 
-// gcHold is one search's hold on the collector's settings.
-type gcHold struct {
-	// reported is the bank's size last reported, next the size at which
-	// it is reported again.
-	reported, next int64
-}
-
-// holdGC sets the collector for a search whose bank holds bank bytes (by
-// the enumerator's count, memUsed) and returns its hold; release restores
-// the user's settings when the last search ends.
-func holdGC(bank int64) *gcHold {
+// holdGC sets the collector for a search of the root budget b, until
+// releaseGC; the last release restores the user's settings.
+func holdGC(b *memBudget) {
 	gcTune.Lock()
 	defer gcTune.Unlock()
 	if gcTune.users == 0 {
@@ -89,36 +87,23 @@ func holdGC(bank int64) *gcHold {
 		}
 	}
 	gcTune.users++
-	// The bank is alive already (a search resumed): not growth.
-	gcTune.banks += bank
-	gcTune.banksAtBase += bank
-	applySearchLimit()
-	return &gcHold{reported: bank, next: bank + gcReportStep}
-}
-
-// grew reports the bank's size when it has grown by gcReportStep since the
-// last report, raising the memory limit with it.
-func (h *gcHold) grew(bank int64) {
-	if h == nil || bank < h.next {
-		return
+	if gcTune.running == nil {
+		gcTune.running = map[*rootAccount]*memBudget{}
 	}
-	gcTune.Lock()
-	defer gcTune.Unlock()
-	gcTune.banks += bank - h.reported
-	h.reported, h.next = bank, bank+gcReportStep
+	b.acct.running++
+	gcTune.running[b.acct] = b
 	applySearchLimit()
 }
 
-// release ends the search's hold; the last one restores the user's
-// settings. The bank is taken for garbage: the others' limit falls by its
-// share (searchLimit), so that a collection frees it soon. (An enumerator
-// kept to grow again later keeps its bank: the next collection finds it
-// alive, and the limit measured after it counts it.)
-func (h *gcHold) release() {
+// releaseGC ends a hold of holdGC; the last one restores the user's
+// settings.
+func releaseGC(b *memBudget) {
 	gcTune.Lock()
 	defer gcTune.Unlock()
 	gcTune.users--
-	gcTune.banks -= h.reported
+	if b.acct.running--; b.acct.running == 0 {
+		delete(gcTune.running, b.acct)
+	}
 	if gcTune.users > 0 {
 		applySearchLimit()
 		return
@@ -129,29 +114,67 @@ func (h *gcHold) release() {
 	}
 }
 
+// gcCharged counts bytes more (fewer) held by the root budget b. Memory
+// given back lowers the limit at once, so that the next collection frees
+// it; growth moves it in steps of gcReportStep.
+func gcCharged(b *memBudget, bytes int64) {
+	gcTune.Lock()
+	defer gcTune.Unlock()
+	b.acct.charged += bytes
+	gcTune.charged += bytes
+	if d := gcTune.charged - gcTune.applied; gcTune.users > 0 && (bytes < 0 || d >= gcReportStep || d <= -gcReportStep) {
+		applySearchLimit()
+	}
+}
+
+// gcForget takes back the count of a root budget that was dropped
+// without being closed.
+func gcForget(a *rootAccount) {
+	gcTune.Lock()
+	defer gcTune.Unlock()
+	gcTune.charged -= a.charged
+	a.charged = 0
+}
+
 // rebase measures what the memory limit is computed from (the caller
 // holds gcTune's lock).
 func rebase() {
 	inUse, live := memoryNotGarbage()
 	gcTune.other, gcTune.live = inUse-live, live
-	gcTune.banksAtBase = gcTune.banks
+	gcTune.chargedAtBase = gcTune.charged
 }
 
 // searchLimit is the memory limit while searches run: the runtime's own
-// memory, the heap estimated alive, and as much again for garbage (at
-// least searchHeadroom), which is what GOGC=100 allows. The heap alive is
-// estimated as the heap alive at the last collection and twice the
-// banks' growth since (a bank's values and its own bookkeeping, which the
-// enumerator's count leaves out); a bank whose search ended counts
-// negatively, as garbage to collect.
+// memory, the heap alive that no budget counts (the lambda banks, the
+// workflow's own, and whatever the budgets' count misses, as measured at
+// the last collection), the memory the budgets count now, and room for
+// garbage: the rest of each running bounded session's bound (what its
+// budget does not hold, and its room: memory_mb in all), as much again
+// as an unbounded one holds (at least searchHeadroom). A budget's memory
+// given back (a search that ended) is garbage, no longer counted: the
+// next collection frees it.
 func searchLimit() int64 {
-	alive := max(0, gcTune.live+2*(gcTune.banks-gcTune.banksAtBase))
-	return gcTune.other + alive + max(searchHeadroom, alive)
+	limit := gcTune.other + max(0, gcTune.live-gcTune.chargedAtBase) + max(0, gcTune.charged)
+	for _, b := range gcTune.running {
+		limit += b.garbageRoom()
+	}
+	return limit
+}
+
+// garbageRoom is the room for garbage a running root budget gives its
+// searches (see searchLimit).
+func (b *memBudget) garbageRoom() int64 {
+	used := max(b.used.Load(), 0)
+	if b.limit <= 0 {
+		return max(searchHeadroom, used)
+	}
+	return max(b.limit-used, 0) + max(b.room, minGarbageRoom)
 }
 
 // applySearchLimit sets the memory limit for the running searches (the
 // caller holds gcTune's lock).
 func applySearchLimit() {
+	gcTune.applied = gcTune.charged
 	if gcTune.limited {
 		debug.SetMemoryLimit(searchLimit())
 	}

@@ -48,60 +48,70 @@ func TestHoldGC(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			setGC(t, tt.percent, tt.limit)
 
-			h1 := holdGC(0)
-			h2 := holdGC(10 << 20)
+			// A session bounded to 512 MiB, and a search without a bound
+			// holding 10 MiB already.
+			const bound = 512 << 20
+			session := sessionBudget(bound)
+			free := newMemBudget(0, 0)
+			free.Charge(10 << 20)
+			defer session.close()
+			defer free.close()
+			holdGC(session)
+			holdGC(free)
 			p, l := gcSettings()
 			if p != tt.wantPercent {
 				t.Errorf("during the searches GC percent = %d, want %d", p, tt.wantPercent)
 			}
 			if tt.wantOwn {
-				// The memory in use and the headroom for garbage, or twice
-				// the heap alive if that is more: the banks the searches
-				// started with are in it already.
-				inUse, live := memoryNotGarbage()
-				if low, high := inUse+searchHeadroom, inUse+live+searchHeadroom+1<<20; l < low || l > high {
+				// The memory in use, the session's whole bound, and the
+				// unbounded search's headroom (its 10 MiB may be counted
+				// in the heap alive already, or not).
+				inUse, _ := memoryNotGarbage()
+				gcTune.Lock()
+				charged := gcTune.charged
+				gcTune.Unlock()
+				low := inUse - charged + bound + searchHeadroom
+				if high := inUse + charged + bound + searchHeadroom + 1<<20; l < low || l > high {
 					t.Errorf("memory limit = %d, want between %d and %d", l, low, high)
 				}
 			} else if l != tt.limit {
 				t.Errorf("memory limit = %d, want the user's %d", l, tt.limit)
 			}
 
-			// A bank's growth raises the limit by steps of gcReportStep.
-			h1.grew(gcReportStep - 1)
+			// The session's bank growing stays within its bound: the
+			// limit does not move.
+			session.sub(0).Charge(3 * gcReportStep)
 			if _, got := gcSettings(); got != l {
-				t.Errorf("limit moved to %d before the bank grew by a step", got)
+				t.Errorf("limit moved from %d to %d while the bounded session grew within its bound", l, got)
 			}
-			// Twice the growth is alive, and at most as much again garbage.
-			h1.grew(3 * gcReportStep)
+			// The unbounded search's growth is alive, and as much again
+			// garbage may be.
+			free.Charge(300 << 20)
 			_, grown := gcSettings()
-			if low, high := l+2*3*gcReportStep, l+4*3*gcReportStep; tt.wantOwn && (grown < low || grown > high) {
-				t.Errorf("limit after the bank grew = %d, want between %d and %d", grown, low, high)
+			if low, high := l+300<<20, l+2*310<<20; tt.wantOwn && (grown < low || grown > high) {
+				t.Errorf("limit after the unbounded search grew = %d, want between %d and %d", grown, low, high)
 			}
 			if !tt.wantOwn && grown != tt.limit {
 				t.Errorf("limit after the bank grew = %d, want the user's %d", grown, tt.limit)
 			}
 
-			// The first search to end leaves the second's settings, and
-			// its bank no room: the limit is back where it started.
-			h1.release()
-			if got, lim := gcSettings(); got != tt.wantPercent || (tt.wantOwn && lim != l) {
-				t.Errorf("after one search: GC percent %d, limit %d; want %d, %d", got, lim, tt.wantPercent, l)
+			// The unbounded search ends and gives its memory back: the
+			// session's settings stay, the limit falls below where it
+			// began by its 10 MiB at least (its headroom gone too).
+			releaseGC(free)
+			free.close()
+			if got, lim := gcSettings(); got != tt.wantPercent || (tt.wantOwn && lim > l-searchHeadroom) {
+				t.Errorf("after one search: GC percent %d, limit %d; want %d, at most %d", got, lim, tt.wantPercent, l-searchHeadroom)
 			}
-			h2.release()
+			releaseGC(session)
 			if p, l := gcSettings(); p != tt.percent || l != tt.limit {
 				t.Errorf("after both searches: GC percent %d, limit %d; want the user's %d, %d", p, l, tt.percent, tt.limit)
 			}
-			if gcTune.users != 0 || gcTune.banks != 0 {
-				t.Errorf("left %d users, %d bytes of banks", gcTune.users, gcTune.banks)
+			if gcTune.users != 0 || len(gcTune.running) != 0 {
+				t.Errorf("left %d users, %d running budgets", gcTune.users, len(gcTune.running))
 			}
 		})
 	}
-}
-
-func TestHoldGCNil(t *testing.T) {
-	// An enumerator outside grow has no hold: its growth reports nothing.
-	var h *gcHold
-	h.grew(1 << 40)
 }
 
 func TestMemoryNotGarbage(t *testing.T) {
@@ -151,8 +161,9 @@ func TestSearchLimitStaysAcrossCollections(t *testing.T) {
 	setGC(t, 100, math.MaxInt64)
 	runtime.GC()
 
-	h := holdGC(0)
-	defer h.release()
+	b := newMemBudget(0, 0)
+	holdGC(b)
+	defer releaseGC(b)
 	_, first := gcSettings()
 	gcTune.Lock()
 	start := gcTune.measured
@@ -178,8 +189,9 @@ func TestHoldGCMeasuresAgainAfterCollection(t *testing.T) {
 	setGC(t, 100, math.MaxInt64)
 	runtime.GC()
 
-	h := holdGC(0)
-	defer h.release()
+	b := newMemBudget(0, 0)
+	holdGC(b)
+	defer releaseGC(b)
 	gcTune.Lock()
 	before := gcTune.live
 	gcTune.Unlock()
@@ -214,24 +226,56 @@ func TestHoldGCMeasuresAgainAfterCollection(t *testing.T) {
 var garbageSink []byte
 
 func TestReleasedBankLowersLimit(t *testing.T) {
-	// A search ends while another runs: its bank, alive at the last
-	// measure, is garbage now, and the limit left to the other search
-	// must make room for no more than the heap without it.
+	// A search without a bound ends while a session searches: its bank,
+	// alive at the last measure, is garbage now, and the limit left to
+	// the session must make room for no more than the heap without it.
 	setGC(t, 100, math.MaxInt64)
 
-	h := holdGC(0)
-	defer h.release()
+	session := sessionBudget(256 << 20)
+	holdGC(session)
+	defer releaseGC(session)
+	defer session.close()
 	_, alone := gcSettings()
-	big := holdGC(512 << 20)
+	big := newMemBudget(0, 0)
+	big.Charge(512 << 20)
+	holdGC(big)
 	_, both := gcSettings()
-	big.grew(1 << 30)
+	big.Charge(1 << 30)
 	_, grown := gcSettings()
-	big.release()
+	releaseGC(big)
+	big.close()
 	_, after := gcSettings()
 	if !(alone <= both && both < grown) {
 		t.Errorf("limits %d alone, %d with a second search, %d when its bank grew: want them rising", alone, both, grown)
 	}
 	if after > alone {
 		t.Errorf("limit %d after the second search ended, want at most %d (before it began)", after, alone)
+	}
+}
+
+// A root budget dropped without close gives its count back once the
+// collector finds it unreachable: an agent nobody closed leaves the
+// limit no room that no memory fills.
+func TestDroppedBudgetForgotten(t *testing.T) {
+	gcTune.Lock()
+	before := gcTune.charged
+	gcTune.Unlock()
+	func() {
+		b := newMemBudget(0, 0)
+		b.sub(0).Charge(64 << 20)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		gcTune.Lock()
+		now := gcTune.charged
+		gcTune.Unlock()
+		if now == before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("charged %d after the budget was dropped, %d before it", now, before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -25,10 +25,13 @@ var scalarOpsOnce = sync.OnceValue(func() []*dsl.Operator {
 func scalarOps() []*dsl.Operator { return scalarOpsOnce() }
 
 // enumHoles fills the holes of sketches with the enumerator: its fill is
-// holeSearchBy. maxEval, when set, bounds every hole the sketch does not
-// bound itself by programs (a search bounded by programs).
+// holeSearchBy, bounded by the hole's memory (Hole.Mem) and by what is
+// left of the session's budget mem, whatever the sketch asks. maxEval,
+// when set, bounds every hole the sketch does not bound itself by
+// programs (a search bounded by programs).
 type enumHoles struct {
 	shared  *Shared
+	mem     *memBudget
 	maxEval int64
 }
 
@@ -40,19 +43,26 @@ func (e enumHoles) Fill(sub *dsl.Problem, h sketch.Hole) *dsl.Node {
 	if maxEval <= 0 || e.maxEval > 0 && e.maxEval < maxEval {
 		maxEval = e.maxEval
 	}
-	return holeSearchBy(e.shared, sub, h.Deadline, maxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
+	return holeSearchBy(e.shared, e.mem, sub, h.Deadline, maxEval, h.Done, h.MaxSize, h.Mem, h.Sweep, h.Conds, h.Accept)
 }
 
-// holeSearchBy fills a hole (see holes.fill).
-func holeSearchBy(shared *Shared, p *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
-	accept func(e *dsl.Entry) bool) *dsl.Node {
+// holeSearchBy fills a hole (see sketch.Holes): its enumerator takes a
+// part of budget (the session's; nil: one of its own) of at most mem
+// bytes, and gives it back when it returns. The program it returns is
+// copied out of its bank.
+func holeSearchBy(shared *Shared, budget *memBudget, p *dsl.Problem, deadline time.Time, maxEval int64, done <-chan struct{}, maxSize int, mem int64, sweep, conds bool,
+	accept func(e *dsl.Entry) bool) (filled *dsl.Node) {
 	var found *dsl.Node
 	lams, ok := shared.lambdasFor(p.Mined, done)
 	if !ok {
 		return nil
 	}
 	en := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: scalarOps(),
-		lams: lams, deadline: deadline, maxEval: maxEval, done: done, memLimit: mem})
+		lams: lams, deadline: deadline, maxEval: maxEval, done: done, mem: budget, memLimit: mem})
+	defer func() {
+		filled = filled.Clone()
+		en.release()
+	}()
 	masks := map[string]*dsl.Entry{}
 	var order []string
 	en.onNew = func(t dsl.Type, e *dsl.Entry) bool {
@@ -61,11 +71,15 @@ func holeSearchBy(shared *Shared, p *dsl.Problem, deadline time.Time, maxEval in
 		}
 		if accept == nil && p.AllMatchCol(e.Col) || accept != nil && accept(e) {
 			found = e.N
+			if en.transient {
+				found = found.Clone()
+			}
 			return true
 		}
 		// The branches of a conditional are small programs right on part
-		// of the points, the smallest of each set of points kept.
-		if conds && len(p.Outs) >= 3 && e.N.Size <= maxBranchSize && len(order) < maxHoleMasks {
+		// of the points, the smallest of each set of points kept (of
+		// those the bank keeps).
+		if conds && !en.transient && len(p.Outs) >= 3 && e.N.Size <= maxBranchSize && len(order) < maxHoleMasks {
 			if bits, n := p.MatchesCol(e.Col); n > 0 {
 				if k := maskKey(bits); masks[k] == nil {
 					masks[k] = e

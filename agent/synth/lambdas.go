@@ -153,10 +153,13 @@ func buildLambdas(specs [dsl.NumSigs]lamSpec, anchors []int64, done <-chan struc
 	complete := true
 	for sig := dsl.SigI; sig < dsl.SigGeo && complete; sig++ {
 		sp := specs[sig]
+		// The builder's bank is bounded by its caps, not by memory; it is
+		// garbage once the lambdas' bodies are copied out of it.
 		en := newEnumerator(enumConfig{
 			envs: sp.probes, vars: dsl.SigArgs[sig], consts: sp.consts, ops: dsl.Catalog.Scalars,
 			done: done, maxPerTyp: sp.maxPer,
 		})
+		memo := map[*dsl.Node]*dsl.Node{}
 		en.grow(sp.maxSize, nil)
 		if sig == dsl.SigI {
 			conditionalLambdas(en)
@@ -177,10 +180,11 @@ func buildLambdas(specs [dsl.NumSigs]lamSpec, anchors []int64, done <-chan struc
 					for len(b.By[sig][t]) <= size {
 						b.By[sig][t] = append(b.By[sig][t], nil)
 					}
-					b.By[sig][t][size] = append(b.By[sig][t][size], dsl.NewLambda(sig, t, e.N))
+					b.By[sig][t][size] = append(b.By[sig][t][size], dsl.NewLambda(sig, t, e.N.CloneWith(memo)))
 				}
 			}
 		}
+		en.release()
 	}
 	for _, t := range []dsl.Type{dsl.Int, dsl.Float} {
 		b.By[dsl.SigGeo][t] = [][]*dsl.Lambda{nil, dsl.GeoLambdas(t)}

@@ -35,6 +35,9 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	if req.K <= 0 {
 		return agent.ProposeResult{Inputs: []json.RawMessage{}}, nil
 	}
+	// Under the searches' memory limit for the whole proposal (see Write).
+	holdGC(a.mem)
+	defer releaseGC(a.mem)
 	seed := a.opts.Seed*1_000_003 + int64(len(req.Examples))*7919 + int64(req.Attempt)*104729 + int64(req.K)
 	rng := rand.New(rand.NewSource(seed))
 	var observed []any

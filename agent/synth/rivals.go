@@ -34,7 +34,13 @@ func (a *Agent) rivals(ctx context.Context, p *dsl.Problem, extra [][]any, cand 
 	limit := a.proposeLimit()
 	spec := a.spec(ctx, limit, proposeShare)
 	spec.extra, spec.collect, spec.beyond, spec.keep = extra, true, rivalSteps, maxRivals
-	surv := search(p, spec).survivors
+	res := search(p, spec)
+	if res.memFull {
+		a.mu.Lock()
+		a.proposalsFull++
+		a.mu.Unlock()
+	}
+	surv := res.survivors
 	// The near misses get a quarter of the search's time more (with
 	// Options.MaxPrograms, only their count bounds them).
 	bounds := func() neighbourBounds {

@@ -30,8 +30,12 @@ type searchResult struct {
 	evaluated int64
 	level     int
 	timedOut  bool
-	memFull   bool
-	banked    int
+	// memFull says the memory bound stopped the bank from growing, at
+	// memBytes bytes of the search's own (memory.go).
+	memFull  bool
+	memBytes int64
+	frozeAt  int
+	banked   int
 	// survivors are consistent programs distinct on the extra inputs.
 	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
@@ -51,7 +55,10 @@ type searchSpec struct {
 	deadline    time.Time
 	maxPrograms int64
 	// done, when closed, cancels the search.
-	done     <-chan struct{}
+	done <-chan struct{}
+	// mem is the session's budget, of which the search takes a part of
+	// memLimit bytes (nil: a budget of its own of memLimit bytes).
+	mem      *memBudget
 	memLimit int64
 	maxSize  int
 	// extra are environments without outputs (proposal candidates): programs
@@ -100,9 +107,12 @@ type searcher struct {
 // combine two partial programs (strategy_conditional.go) and programs
 // reduced by a learned modulus (strategy_modulus.go). A search that
 // ends with nothing consistent tries the last resorts
-// (sketch/families.go).
+// (sketch/families.go). Its memory goes back to the session's budget
+// when it returns (searcher.close).
 func search(p *dsl.Problem, spec searchSpec) searchResult {
-	return newSearcher(p, spec).run()
+	s := newSearcher(p, spec)
+	s.run()
+	return s.close()
 }
 
 func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
@@ -114,7 +124,7 @@ func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
 	lams, _ := spec.shared.lambdasFor(p.Mined, spec.done)
 	s.en = newEnumerator(enumConfig{
 		envs: envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top, lams: lams,
-		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, memLimit: spec.memLimit,
+		deadline: spec.deadline, maxEval: spec.maxPrograms, done: spec.done, mem: spec.mem, memLimit: spec.memLimit,
 	})
 	s.en.onNew = s.onNew
 	// Variables and constants were added before onNew was set (of every
@@ -138,7 +148,17 @@ func newSearcher(p *dsl.Problem, spec searchSpec) *searcher {
 	return s
 }
 
-// run enumerates until a solution or a limit.
+// close ends the search: its memory goes back to the session's budget,
+// and what its result keeps is copied out of its bank (a program or a
+// value there would keep whole chunks of the bank alive).
+func (s *searcher) close() searchResult {
+	s.res = s.res.detached()
+	s.en.release()
+	return s.res
+}
+
+// run enumerates until a solution or a limit (run's result shares the
+// bank's memory until close).
 func (s *searcher) run() searchResult {
 	if !s.en.stopped {
 		s.en.interrupted()
@@ -177,7 +197,7 @@ func (s *searcher) resume(deadline time.Time, maxPrograms int64, done <-chan str
 func (s *searcher) result() searchResult {
 	en := s.en
 	s.res.evaluated, s.res.level, s.res.timedOut = en.evaluated, en.level, en.timedOut
-	s.res.memFull = en.memFull
+	s.res.memFull, s.res.memBytes, s.res.frozeAt = en.memFull, en.mem.peak.Load(), en.frozeAt
 	s.res.banked = 0
 	for _, c := range en.perType {
 		s.res.banked += c
@@ -193,6 +213,11 @@ func (s *searcher) consider(n *dsl.Node, vals []any) bool {
 		if s.spec.skip[n.String()] {
 			return false
 		}
+		if s.en.transient {
+			// A program of the full bank's (onNew), valid during the
+			// call only.
+			n, vals = n.Clone(), dsl.CloneValues(vals)
+		}
 		if !res.solved {
 			res.best, res.passed, res.solved = n, len(p.Outs), true
 		}
@@ -206,7 +231,9 @@ func (s *searcher) consider(n *dsl.Node, vals []any) bool {
 	return false
 }
 
-// onNew checks each new program of the enumerator.
+// onNew checks each new program of the enumerator. A program the full
+// bank does not keep (transient) is copied before anything keeps it:
+// consider copies what it keeps, the best partial program is copied here.
 func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 	p, res := s.p, &s.res
 	if !p.OkType(t) {
@@ -227,12 +254,24 @@ func (s *searcher) onNew(t dsl.Type, e *dsl.Entry) bool {
 	bits, n := p.MatchesCol(e.Col)
 	if n > res.passed || res.best == nil || (n == res.passed && e.N.Size < s.bestSize) {
 		res.best, res.passed, s.bestSize = e.N, n, e.N.Size
+		if s.en.transient {
+			res.best = e.N.Clone()
+		}
 	}
 	if n > 0 && len(p.Outs) >= 3 {
 		k := maskKey(bits)
 		if _, have := s.masks[k]; !have {
+			cost := maskBytes + int64(len(k))
+			if s.en.transient {
+				// The first program of its set of examples: kept, a copy,
+				// as a branch for the conditionals (strategy_conditional.go).
+				vals := dsl.CloneValues(e.Values())
+				e = &dsl.Entry{N: e.N.Clone(), BoxedVals: vals}
+				cost += boxedBytes*int64(len(vals)) + nodeBytes*int64(e.N.Size)
+			}
 			s.masks[k] = e
 			s.maskOrder = append(s.maskOrder, k)
+			s.en.mem.Charge(cost)
 		}
 	}
 	return false
@@ -332,9 +371,10 @@ func (s *searcher) sketches(run func(r *sketch.Search) bool) bool {
 // (Options.MaxPrograms) has no deadline, and the sketches share out time:
 // they get programsBoundedSketchTime, a bound they do not reach, and each
 // of their holes at most the programs left in the search's budget, so
-// that what they find does not depend on the machine's load either.
+// that what they find does not depend on the machine's load either. The
+// holes take their memory from the session's budget, beside the bank's.
 func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketch.Search) bool) bool {
-	deadline, holes := en.deadline, enumHoles{shared: shared}
+	deadline, holes := en.deadline, enumHoles{shared: shared, mem: en.mem.root()}
 	if en.maxEval > 0 && deadline.IsZero() {
 		deadline = time.Now().Add(programsBoundedSketchTime)
 		holes.maxEval = max(en.maxEval-en.evaluated, 1)
@@ -348,6 +388,28 @@ func runSketches(en *enumerator, shared *Shared, collect bool, run func(r *sketc
 	en.stopped, en.cancelled = r.Stopped, r.Cancelled
 	en.evaluated += r.Evaluated
 	return found
+}
+
+// maskBytes is what a set of examples a partial program matches costs
+// in a search's masks, besides its key's bytes; a program copied out of
+// a full bank costs its boxed values and nodeBytes a node besides.
+const (
+	maskBytes = 64
+	nodeBytes = 96
+)
+
+// detached returns r with its programs and values copied out of the
+// bank's memory, which is garbage once the search ends.
+func (r searchResult) detached() searchResult {
+	r.best = r.best.Clone()
+	if r.survivors != nil {
+		out := make([]*dsl.Entry, len(r.survivors))
+		for i, e := range r.survivors {
+			out[i] = &dsl.Entry{N: e.N.Clone(), BoxedVals: dsl.CloneValues(e.Values())}
+		}
+		r.survivors = out
+	}
+	return r
 }
 
 // topConsts are the constants of whole programs.

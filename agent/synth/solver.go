@@ -21,6 +21,10 @@ type solver interface {
 	// resumable reports whether the solver stopped on its clock with
 	// nothing found and something left to try.
 	resumable() bool
+	// close gives the memory of the solver's searches back to the
+	// session's budget (memory.go): nothing may use it after, nor a
+	// result of its that was not detached (searchResult.detached).
+	close()
 }
 
 // budget bounds one call of a solver: a deadline (zero: none), or, when
@@ -94,12 +98,21 @@ func (w *wholeSolver) solve(b budget) searchResult {
 		w.last = w.s.resume(b.deadline, b.maxPrograms, b.done)
 	}
 	if !w.s.resumable() {
+		w.last = w.s.close()
 		w.s, w.finished = nil, true
 	}
 	return w.last
 }
 
 func (w *wholeSolver) resumable() bool { return !w.finished }
+
+func (w *wholeSolver) close() {
+	if w.s != nil {
+		w.s.close()
+		w.s = nil
+	}
+	w.finished = true
+}
 
 // alternatives tries solvers in turn, each with its share of what is
 // left (the last with all of it), until one solves the problem; going on,
@@ -157,6 +170,12 @@ func (a *alternatives) solve(b budget) searchResult {
 	}
 	best.evaluated = a.evaluated()
 	return best
+}
+
+func (a *alternatives) close() {
+	for _, s := range a.alts {
+		s.close()
+	}
 }
 
 func (a *alternatives) resumable() bool {

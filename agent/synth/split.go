@@ -122,7 +122,9 @@ func (s *splitSolver) solve(b budget) searchResult {
 			used += r.evaluated - s.results[i].evaluated
 			s.results[i], s.started[i] = r, true
 			if r.solved {
-				s.solvers[i] = nil // its bank is no longer needed
+				// Its bank is no longer needed.
+				s.solvers[i].close()
+				s.solvers[i] = nil
 			}
 		}
 	}
@@ -140,6 +142,10 @@ func (s *splitSolver) result() searchResult {
 		solved = solved && r.solved
 		res.timedOut = res.timedOut || r.timedOut
 		res.memFull = res.memFull || r.memFull
+		res.memBytes += r.memBytes
+		if r.memFull && (res.frozeAt == 0 || r.frozeAt < res.frozeAt) {
+			res.frozeAt = r.frozeAt
+		}
 		res.banked += r.banked
 		if res.level < 0 || r.level < res.level {
 			res.level = r.level
@@ -162,6 +168,14 @@ func (s *splitSolver) result() searchResult {
 		res.survivors = []*dsl.Entry{{N: n, BoxedVals: vals}}
 	}
 	return res
+}
+
+func (s *splitSolver) close() {
+	for _, sv := range s.solvers {
+		if sv != nil {
+			sv.close()
+		}
+	}
 }
 
 func (s *splitSolver) resumable() bool {

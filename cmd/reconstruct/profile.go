@@ -8,23 +8,28 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 )
 
 // profiler records a CPU and an allocation profile of the reconstruct
 // process (`run --profile DIR`), and the CPU time of the sandboxes it ran
 // (its reaped child processes: the process sandbox's harnesses), for
-// `go tool pprof`.
+// `go tool pprof`, and the process's peak memory beside them.
 type profiler struct {
 	dir   string
 	cpu   bytes.Buffer
 	start time.Time
 	self0 time.Duration
 	kids0 time.Duration
+	mem   *procmem.Watch
 }
+
+// memSampleEvery is how often a profiled run's memory is sampled (the Go
+// heap's peak; the resident set's is the kernel's high-water mark).
+const memSampleEvery = 50 * time.Millisecond
 
 // Profile files written by `run --profile DIR`.
 const (
@@ -43,10 +48,11 @@ func startProfile(dir string) (*profiler, error) {
 		}
 	}
 	p := &profiler{dir: dir, start: time.Now()}
-	p.self0, p.kids0 = cpuTimes()
+	p.self0, p.kids0 = procmem.CPU()
 	if err := pprof.StartCPUProfile(&p.cpu); err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
+	p.mem = procmem.Start(memSampleEvery)
 	return p, nil
 }
 
@@ -55,7 +61,8 @@ func startProfile(dir string) (*profiler, error) {
 func (p *profiler) stop(w io.Writer) error {
 	pprof.StopCPUProfile()
 	wall := time.Since(p.start)
-	self, kids := cpuTimes()
+	self, kids := procmem.CPU()
+	peak := p.mem.Stop()
 	runtime.GC() // the allocation profile is as of the last collection
 	var allocs bytes.Buffer
 	if err := pprof.Lookup("allocs").WriteTo(&allocs, 0); err != nil {
@@ -66,20 +73,7 @@ func (p *profiler) stop(w io.Writer) error {
 			return fmt.Errorf("--profile: %w", err)
 		}
 	}
-	_, err := fmt.Fprintf(w, "profile: wall %.2fs, reconstruct CPU %.2fs, sandbox processes' CPU %.2fs; wrote %s and %s (go tool pprof -top FILE)\n",
-		wall.Seconds(), (self - p.self0).Seconds(), (kids - p.kids0).Seconds(), filepath.Join(p.dir, profileCPU), filepath.Join(p.dir, profileAllocs))
+	_, err := fmt.Fprintf(w, "profile: wall %.2fs, reconstruct CPU %.2fs, sandbox processes' CPU %.2fs, peak memory %.0f MiB resident, %.0f MiB Go heap; wrote %s and %s (go tool pprof -top FILE)\n",
+		wall.Seconds(), (self - p.self0).Seconds(), (kids - p.kids0).Seconds(), procmem.MB(peak.RSS), procmem.MB(peak.Heap), filepath.Join(p.dir, profileCPU), filepath.Join(p.dir, profileAllocs))
 	return err
-}
-
-// cpuTimes is the CPU time (user and system) of this process and of its
-// reaped children.
-func cpuTimes() (self, children time.Duration) {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
-		children = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	return self, children
 }

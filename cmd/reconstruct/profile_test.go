@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,6 +22,12 @@ func TestRunProfile(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "profile: wall ") || !strings.Contains(r.stderr, "sandbox processes' CPU") {
 		t.Errorf("stderr has no profile summary:\n%s", r.stderr)
+	}
+	// The peak memory beside the CPU time: the resident set's and the Go
+	// heap's, neither of them zero.
+	m := regexp.MustCompile(`peak memory (\d+) MiB resident, (\d+) MiB Go heap`).FindStringSubmatch(r.stderr)
+	if m == nil || m[1] == "0" || m[2] == "0" {
+		t.Errorf("profile summary gives no peak memory (%q):\n%s", m, r.stderr)
 	}
 	for _, name := range []string{profileCPU, profileAllocs} {
 		data, err := os.ReadFile(filepath.Join(prof, name))

@@ -47,6 +47,16 @@ type chunks[T any] struct {
 	buf  []T
 	gen  int
 	size int
+	// m is charged with the memory of each new chunk (nil: nobody counts).
+	m Meter
+}
+
+// Meter counts the memory a search's structures take from the heap: an
+// arena, a store and a hash set charge it with each chunk or table they
+// make (bytes > 0) and give back what a larger table replaces (bytes <
+// 0). Charges come a chunk at a time, never per program.
+type Meter interface {
+	Charge(bytes int64)
 }
 
 // chunkMark is a position in an arena's chunks of one type: the chunk's
@@ -64,14 +74,23 @@ func (c *chunks[T]) Take(n int) []T {
 	if c.buf == nil || len(c.buf)+n > cap(c.buf) {
 		size := c.nextSize()
 		if n > size {
+			c.charge(n)
 			return make([]T, n)
 		}
 		c.buf, c.size = NewChunk[T](size, hasPointers[T]()), size
 		c.gen++
+		c.charge(size)
 	}
 	i := len(c.buf)
 	c.buf = c.buf[:i+n]
 	return c.buf[i : i+n : i+n]
+}
+
+// charge charges the chunks' meter with n elements.
+func (c *chunks[T]) charge(n int) {
+	if c.m != nil {
+		c.m.Charge(int64(n) * int64(unsafe.Sizeof(*new(T))))
+	}
 }
 
 // hasPointers reports whether T may hold pointers: the types of a chunk
@@ -124,6 +143,11 @@ func (c *chunks[T]) Rewind(m chunkMark) {
 	if uint32(m>>32) == uint32(c.gen) {
 		c.buf = c.buf[:uint32(m)]
 	}
+}
+
+// SetMeter has the arena's chunks charged to m.
+func (a *Arena) SetMeter(m Meter) {
+	a.ints.m, a.floats.m, a.bools.m, a.pairs.m = m, m, m, m
 }
 
 // Mark returns the arena's position, to rewind to when the program
@@ -195,6 +219,15 @@ type Store struct {
 	hlbools  chunks[[][]bool]
 	hlstrs   chunks[[][]string]
 	hlpairs  chunks[[][]Pair]
+}
+
+// SetMeter has the store's chunks charged to m.
+func (s *Store) SetMeter(m Meter) {
+	s.nodes.m, s.entries.m, s.Kids.m = m, m, m
+	s.ints.m, s.floats.m, s.Bools.m, s.strs.m = m, m, m, m
+	s.lints.m, s.lfloats.m, s.lbools.m, s.lstrs.m, s.lpairs.m = m, m, m, m, m
+	s.hints.m, s.hfloats.m, s.hbools.m, s.hstrs.m = m, m, m, m
+	s.hlints.m, s.hlfloats.m, s.hlbools.m, s.hlstrs.m, s.hlpairs.m = m, m, m, m, m
 }
 
 // Node returns a new node in the store.

@@ -186,6 +186,35 @@ func EvalNode(n *Node, env []any) any {
 }
 
 // String renders a program in a compact prefix form (for notes and tests).
+// Clone returns a copy of the program n (nil for nil) whose nodes are
+// its own: a program kept after its search ended must not keep the
+// search's store alive (one node would keep its whole chunk, and the
+// chunks of the nodes below it). Lambdas and constants are shared: they
+// belong to the lambda banks and the problem.
+func (n *Node) Clone() *Node { return n.CloneWith(nil) }
+
+// CloneWith is Clone, a node met twice (in memo, when not nil) copied
+// once: the lambdas of a bank share their bodies' smaller parts.
+func (n *Node) CloneWith(memo map[*Node]*Node) *Node {
+	if n == nil {
+		return nil
+	}
+	if c, ok := memo[n]; ok {
+		return c
+	}
+	c := *n
+	if n.Kids != nil {
+		c.Kids = make([]*Node, len(n.Kids))
+		for i, k := range n.Kids {
+			c.Kids[i] = k.CloneWith(memo)
+		}
+	}
+	if memo != nil {
+		memo[n] = &c
+	}
+	return &c
+}
+
 func (n *Node) String() string {
 	var sb strings.Builder
 	n.write(&sb, nil)

@@ -172,6 +172,22 @@ type HashSet struct {
 	n     int
 	// zero records the hash 0, which marks free slots in the table.
 	zero bool
+	// m is charged with each larger table, less the one it replaces.
+	m Meter
+}
+
+// SetMeter has the set's tables charged to m.
+func (s *HashSet) SetMeter(m Meter) { s.m = m }
+
+// GrowBytes is the memory the next Insert of a new hash takes for a
+// larger table (0 when the table has room): a search at its memory
+// bound asks before it inserts. The table it replaces is garbage then,
+// but both are alive while the hashes move.
+func (s *HashSet) GrowBytes() int64 {
+	if 4*(s.n+1) > 3*len(s.slots) {
+		return 8 * int64(max(64, 2*len(s.slots)))
+	}
+	return 0
 }
 
 const emptySlot Hasher = 0
@@ -218,6 +234,9 @@ func (s *HashSet) grow() {
 	// A large table is written at random: NewChunk faults it in whole.
 	n := max(64, 2*len(old))
 	s.slots = NewChunk[Hasher](n, true)[:n]
+	if s.m != nil {
+		s.m.Charge(8 * int64(n-len(old)))
+	}
 	for _, h := range old {
 		if h != emptySlot {
 			s.slots[s.slot(h)] = h

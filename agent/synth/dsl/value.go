@@ -335,27 +335,41 @@ func floatEq(a, b, atol float64) bool {
 	return math.Abs(a-b) <= atol
 }
 
-// ValueBytes estimates the memory a value holds, for the bank's bound.
-func ValueBytes(v any) int64 {
-	switch x := v.(type) {
-	case string:
-		return 16 + int64(len(x))
-	case []int64:
-		return 24 + 8*int64(len(x))
-	case []float64:
-		return 24 + 8*int64(len(x))
-	case []bool:
-		return 24 + int64(len(x))
-	case []string:
-		n := int64(24)
-		for _, s := range x {
-			n += 16 + int64(len(s))
-		}
-		return n
-	case []Pair:
-		return 24 + 16*int64(len(x))
+// CloneValues returns a copy of vals whose lists are copies too: values
+// kept after their search ended must not keep its arena alive.
+func CloneValues(vals []any) []any {
+	if vals == nil {
+		return nil
 	}
-	return 16
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case []int64:
+			out[i] = ownCopy(x)
+		case []float64:
+			out[i] = ownCopy(x)
+		case []bool:
+			out[i] = ownCopy(x)
+		case []string:
+			out[i] = ownCopy(x)
+		case []Pair:
+			out[i] = ownCopy(x)
+		default:
+			out[i] = v
+		}
+	}
+	return out
+}
+
+// ownCopy is a copy of x in memory of its own (slices.Clone of an empty
+// slice keeps x's pointer, and with it x's chunk).
+func ownCopy[T any](x []T) []T {
+	if x == nil {
+		return nil
+	}
+	out := make([]T, len(x))
+	copy(out, x)
+	return out
 }
 
 // DecodeRaw decodes a JSON document keeping numbers exact.

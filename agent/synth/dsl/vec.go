@@ -252,64 +252,28 @@ func fillFirst[T any](xs []T) {
 // errValueHash is the hash of a failed value on its own.
 var errValueHash = FnvOffset.Mix(errHash)
 
-// ColumnBytes is the memory the bank is charged for a program's values:
-// ValueBytes of each value, as if boxed (the bound was set in those
-// terms), 16 for an environment where it raised.
-func ColumnBytes(data any, bad []bool) int64 {
-	var n int64
+// HeapBytes is the memory a program's values hold outside the arena and
+// the store, which the enumerator charges its budget with itself: the
+// bytes of strings (kernels make them on the heap) and the lists of
+// strings, with their headers. Numbers, truth values and pairs, and lists
+// of them, live in chunks of the arena and the store, which charge
+// themselves (Meter); a failed value is cleared before it is kept.
+func HeapBytes(data any) int64 {
+	var n int
 	switch c := data.(type) {
-	case []int64, []float64, []bool:
-		return 16 * int64(columnLen(data))
 	case []string:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
-			}
-			n += 16 + int64(len(x))
-		}
-	case [][]int64:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
-			}
-			n += 24 + 8*int64(len(x))
-		}
-	case [][]float64:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
-			}
-			n += 24 + 8*int64(len(x))
-		}
-	case [][]bool:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
-			}
-			n += 24 + int64(len(x))
+		for _, x := range c {
+			n += len(x)
 		}
 	case [][]string:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
+		for _, x := range c {
+			n += 16 * cap(x)
+			for _, y := range x {
+				n += len(y)
 			}
-			n += ValueBytes(x)
-		}
-	case [][]Pair:
-		for i, x := range c {
-			if bad != nil && bad[i] {
-				n += 16
-				continue
-			}
-			n += 24 + 16*int64(len(x))
 		}
 	}
-	return n
+	return int64(n)
 }
 
 // columnLen is the number of values in a column.

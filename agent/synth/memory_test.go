@@ -1,0 +1,146 @@
+package synth
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconstruct/reconstruct/agent"
+	"github.com/reconstruct/reconstruct/task"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
+
+// firstSolution enumerates p up to maxSize with a memory bound of limit
+// bytes (0: none) and returns the first program consistent with every
+// example (a copy: the bank's may be transient), with its enumerator.
+func firstSolution(p *dsl.Problem, limit int64, maxSize int) (*dsl.Node, *enumerator) {
+	en := newEnumerator(enumConfig{
+		envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
+		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), memLimit: limit,
+	})
+	var found *dsl.Node
+	en.onNew = func(t dsl.Type, e *dsl.Entry) bool {
+		if p.OkType(t) && p.AllMatchCol(e.Col) {
+			found = e.N.Clone()
+			return true
+		}
+		return false
+	}
+	en.grow(maxSize, nil)
+	return found, en
+}
+
+// listProblem is the problem of f's outputs on the inputs (lists of
+// integers).
+func listProblem(t *testing.T, ins []string, f func([]int64) any) *dsl.Problem {
+	t.Helper()
+	var exs []task.Example
+	for _, in := range ins {
+		var xs []int64
+		if err := json.Unmarshal([]byte(in), &xs); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(f(xs))
+		exs = append(exs, task.Example{Input: json.RawMessage(in), Output: out})
+	}
+	p, err := newProblem(task.Task{FunctionName: "solve", Kind: task.KindList, InputType: "list of integers"}, exs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestMemoryBoundFreezesAndStillSolves bounds a search's memory below what
+// the size of its solution needs: the bank stops growing at the bound (by
+// the budget's own count), and the programs of the next size, built from
+// what it holds and checked without being kept, still give the solution
+// the unbounded search finds.
+func TestMemoryBoundFreezesAndStillSolves(t *testing.T) {
+	ins := []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[10,-10]", "[3,3]"}
+	tests := []struct {
+		name string
+		f    func([]int64) any
+	}{
+		{"the spread times the length", func(xs []int64) any {
+			lo, hi := xs[0], xs[0]
+			for _, x := range xs {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+			return (hi - lo) * int64(len(xs))
+		}},
+		{"the largest minus the length, squared", func(xs []int64) any {
+			m := xs[0]
+			for _, x := range xs {
+				m = max(m, x)
+			}
+			d := m - int64(len(xs))
+			return d * d
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := listProblem(t, ins, tt.f)
+			want, free := firstSolution(p, 0, 8)
+			if want == nil {
+				t.Fatalf("the unbounded search found nothing")
+			}
+			if free.memFull {
+				t.Fatalf("the unbounded search says its memory is full")
+			}
+			// The memory the sizes below the solution's take, and a
+			// little more: the solution's own size does not fit.
+			_, below := firstSolution(p, 0, want.Size-1)
+			need := below.mem.peak.Load()
+			limit := need + need/8
+			if free.mem.peak.Load() <= limit {
+				t.Fatalf("the solution's size takes %d bytes, within %d: the bound would not be reached", free.mem.peak.Load(), limit)
+			}
+			got, en := firstSolution(p, limit, 8)
+			if !en.memFull {
+				t.Fatalf("the bounded search (%d bytes) never reached its bound (peak %d)", limit, en.mem.peak.Load())
+			}
+			if peak := en.mem.peak.Load(); peak > limit {
+				t.Errorf("the bounded search held %d bytes at its peak, over its bound of %d", peak, limit)
+			}
+			if en.frozeAt != want.Size {
+				t.Errorf("froze in size %d, want %d (the solution's: the sizes below fit)", en.frozeAt, want.Size)
+			}
+			if got == nil || got.String() != want.String() {
+				t.Errorf("bounded search found %v, want %v (the unbounded search's)", got, want)
+			}
+			en.release()
+			if u := en.mem.used.Load(); u != 0 {
+				t.Errorf("%d bytes still counted after the search was released", u)
+			}
+		})
+	}
+}
+
+// TestAgentMemoryBoundSaysSo runs a session whose searches the bound
+// stops: the notes say the bank stopped growing, and the memory the
+// agent's searches held stays within memory_mb by their own count.
+func TestAgentMemoryBoundSaysSo(t *testing.T) {
+	c := familyCases[3]
+	const bound = 48 << 20
+	ag := New(Options{Seed: 1, TimeLimit: 3 * time.Second, MemoryBytes: bound, Shared: testShared})
+	defer ag.Close()
+	exs := examplesFor(t, c, []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[]", "[10,-10]"})
+	exs[0].Output = json.RawMessage(`[123456789]`) // nothing fits: the search runs to its clock
+	res, err := ag.Write(t.Context(), agent.WriteRequest{Task: taskFor(c), Examples: exs, Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notes, "memory reached its bound") {
+		t.Errorf("notes do not say the memory bound stopped the bank:\n%s", res.Notes)
+	}
+	peak, b := ag.MemoryPeak()
+	if b != bound || peak <= 0 || peak > bound {
+		t.Errorf("MemoryPeak() = %d of %d, want within (0, %d]", peak, b, bound)
+	}
+	ag.Close()
+	if u := ag.mem.used.Load(); u != 0 {
+		t.Errorf("%d bytes still counted after Close", u)
+	}
+}
