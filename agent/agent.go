@@ -43,6 +43,12 @@ type WriteResult struct {
 	// Transcript is the session's record (messages, tool calls), archived
 	// beside the candidate when non-empty.
 	Transcript json.RawMessage
+	// Program, when set, is the candidate handed over in memory by an
+	// agent that runs in the orchestrator's process (the built-in
+	// synthesizer): the workflow takes it instead of reading candidate.py
+	// back, and writes the file itself. Agents that work on the
+	// workspace's files (the LLM agent) leave it nil and write the file.
+	Program []byte
 }
 
 // ProposeRequest asks for the next batch of inputs.

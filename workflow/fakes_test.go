@@ -176,6 +176,9 @@ type scriptAgent struct {
 	// allLeft marks a proposal of fewer than K inputs as every fresh
 	// input the agent can find.
 	allLeft bool
+	// inMemory hands the program over in WriteResult.Program instead of
+	// writing candidate.py.
+	inMemory bool
 }
 
 // writing reports whether a Write is in progress.
@@ -208,6 +211,9 @@ func (a *scriptAgent) Write(ctx context.Context, req agent.WriteRequest) (agent.
 	}
 	if a.writeErr != nil {
 		return agent.WriteResult{}, a.writeErr
+	}
+	if a.inMemory {
+		return agent.WriteResult{Usage: a.usage, Notes: "scripted", Program: []byte(a.programs[i])}, nil
 	}
 	if a.programs[i] != "" {
 		if err := os.WriteFile(filepath.Join(req.Workspace, agent.CandidateFile), []byte(a.programs[i]), 0o644); err != nil {

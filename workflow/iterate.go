@@ -27,7 +27,7 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	source, rerr := readCandidate(e.spec.Workspace)
+	source, rerr := e.candidateOf(wres)
 	if rerr != nil {
 		source = nil
 		messages = append(messages, rerr.Error())
@@ -98,6 +98,22 @@ func (e *engine) iterate(ctx context.Context) (string, error) {
 		}
 	}
 	return "", e.event(ctx, EventIterationFinished, it, IterationFinished{e.checkpoint()})
+}
+
+// candidateOf is the session's candidate: the program the agent handed
+// over in memory (written to candidate.py for whoever watches the
+// workspace), or candidate.py as the agent left it.
+func (e *engine) candidateOf(wres agent.WriteResult) ([]byte, error) {
+	if wres.Program == nil {
+		return readCandidate(e.spec.Workspace)
+	}
+	if len(wres.Program) > MaxCandidateBytes {
+		return nil, fmt.Errorf("the program handed over has %d bytes, more than the %d allowed", len(wres.Program), MaxCandidateBytes)
+	}
+	if err := atomicfile.Write(filepath.Join(e.spec.Workspace, agent.CandidateFile), wres.Program, 0o644); err != nil {
+		e.log.Warn("candidate.py not written in the workspace (the program handed over is judged all the same)", zap.Error(err))
+	}
+	return wres.Program, nil
 }
 
 // session puts the previous candidate back in the workspace and runs one

@@ -474,6 +474,50 @@ func TestFloatTolerance(t *testing.T) {
 	}
 }
 
+// An in-process agent hands its program over in memory: the workflow
+// judges and archives it, and writes candidate.py itself; a program
+// larger than a candidate may be is refused as the file would be.
+func TestProgramHandedOverInMemory(t *testing.T) {
+	tests := []struct {
+		name      string
+		programs  []string
+		wantStop  string
+		wantFinal string
+		wantMsg   string // in the second session's feedback
+	}{
+		{name: "judged without a file", programs: []string{"double"}, wantStop: StopEarly, wantFinal: "double"},
+		{name: "too large", programs: []string{"double #" + strings.Repeat("x", MaxCandidateBytes)}, wantStop: StopMaxIterations,
+			wantMsg: "more than the 1048576 allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.programs...)
+			h.agent.inMemory = true
+			res, err := h.run(context.Background(), settings(func(s *Settings) { s.MaxIterations = 5 }), task.KindInt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StopReason != tt.wantStop || progName(res.FinalProgram) != tt.wantFinal {
+				t.Errorf("stop %s, final %q; want %s, %q", res.StopReason, progName(res.FinalProgram), tt.wantStop, tt.wantFinal)
+			}
+			if tt.wantMsg != "" {
+				fb := h.agent.feedbacks[1]
+				if fb == nil || !strings.Contains(strings.Join(fb.Messages, "\n"), tt.wantMsg) {
+					t.Errorf("feedback of session 2 = %+v, want %q", fb, tt.wantMsg)
+				}
+				return
+			}
+			got, err := os.ReadFile(filepath.Join(h.dir, agent.CandidateFile))
+			if err != nil || string(got) != res.FinalProgram {
+				t.Errorf("candidate.py = %q (%v), want the final program %q", got, err, res.FinalProgram)
+			}
+			if len(res.Events) == 0 || res.Events[0].Candidate == "" {
+				t.Errorf("the program handed over was not archived: %+v", res.Events)
+			}
+		})
+	}
+}
+
 // TestSelectionGate: a run whose final selection would be an earlier
 // candidate failing an observed example (its stage score better than the
 // passing candidate's, which pays a hard-coding penalty) never ends with

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/agent"
-	"github.com/reconstruct/reconstruct/internal/atomicfile"
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
@@ -306,12 +304,9 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 			}
 			src := fallbackProgram(fname, req.Examples, err)
-			if werr := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); werr != nil {
-				return agent.WriteResult{}, fmt.Errorf("synth write: %w", werr)
-			}
 			a.wrote(nil, src)
 			a.setUnsupported(err)
-			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote the best constant program."}, nil
+			return agent.WriteResult{Notes: "The DSL cannot express this task's values (" + err.Error() + "); wrote the best constant program.", Program: []byte(src)}, nil
 		}
 		skip := map[string]bool{}
 		if failedOwn {
@@ -418,9 +413,6 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	if err := ctx.Err(); err != nil {
 		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(req.Workspace, agent.CandidateFile), []byte(src), 0o644); err != nil {
-		return agent.WriteResult{}, fmt.Errorf("synth write: %w", err)
-	}
 	if s.prog.Root == nil {
 		a.wrote(nil, src)
 	} else {
@@ -428,7 +420,7 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 	}
 	a.log.Debug("write", zap.Int("examples", len(req.Examples)), zap.Bool("solved", s.result.solved),
 		zap.Int64("evaluated", s.result.evaluated), zap.Duration("spent", s.spent))
-	return agent.WriteResult{Notes: notes.String()}, nil
+	return agent.WriteResult{Notes: notes.String(), Program: []byte(src)}, nil
 }
 
 // goOn continues a stuck search of p with the session's time and returns the

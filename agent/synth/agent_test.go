@@ -116,13 +116,11 @@ func TestDeterminism(t *testing.T) {
 	run := func() (string, []string) {
 		a := New(Options{Shared: testShared, Seed: 42, MaxPrograms: testPrograms})
 		dir := t.TempDir()
-		if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
-			t.Fatal(err)
-		}
-		src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+		res, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
+		src := handedOver(t, res, dir)
 		pr, err := a.Propose(context.Background(), agent.ProposeRequest{Task: taskFor(sorting), K: 6, Examples: sortExs, Attempt: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -154,9 +152,8 @@ func TestWriteNotesAndFallback(t *testing.T) {
 	if !strings.Contains(res.Notes, "cannot express") {
 		t.Errorf("notes %q do not explain the fallback", res.Notes)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
-	if err != nil || !strings.Contains(string(src), "def solve(input_data):") {
-		t.Errorf("fallback candidate %q (%v) does not define solve", src, err)
+	if src := handedOver(t, res, dir); !strings.Contains(string(src), "def solve(input_data):") {
+		t.Errorf("fallback candidate %q does not define solve", src)
 	}
 	if res.Usage.Total() != 0 {
 		t.Errorf("usage %v, want zero tokens", res.Usage)
@@ -185,10 +182,7 @@ func TestWriteNamesCategoriesAsLastResort(t *testing.T) {
 	if !strings.Contains(res.Notes, "names of categories") {
 		t.Errorf("notes do not mention the categories:\n%s", res.Notes)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := handedOver(t, res, dir)
 	got := runCandidate(t, py, string(src), []string{"[3, -1, 4]", "[-2, -7]"})
 	for i, ex := range exs {
 		if !task.Equal(got[i], ex.Output, 1e-9) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -98,13 +96,11 @@ func TestArgsBindingSolves(t *testing.T) {
 		t.Run(tt.c.name, func(t *testing.T) {
 			a := New(Options{Shared: testShared, Seed: 1, TimeLimit: 20 * time.Second})
 			dir := t.TempDir()
-			if _, err := a.Write(context.Background(), agent.WriteRequest{Task: taskFor(tt.c), Examples: examplesFor(t, tt.c, tt.c.inputs), Workspace: dir}); err != nil {
-				t.Fatal(err)
-			}
-			src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+			res, err := a.Write(context.Background(), agent.WriteRequest{Task: taskFor(tt.c), Examples: examplesFor(t, tt.c, tt.c.inputs), Workspace: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
+			src := handedOver(t, res, dir)
 			got := runCandidate(t, "python3", string(src), tt.probe)
 			for i, in := range tt.probe {
 				v, _ := task.Decode(json.RawMessage(in))

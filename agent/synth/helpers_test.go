@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reconstruct/reconstruct/agent"
 	"github.com/reconstruct/reconstruct/task"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
@@ -240,4 +242,17 @@ func decodeAll(t *testing.T, raws ...string) []any {
 		out = append(out, v)
 	}
 	return out
+}
+
+// handedOver is the program a session handed over in memory; the
+// synthesizer writes no candidate.py itself (the workflow does).
+func handedOver(t *testing.T, res agent.WriteResult, dir string) []byte {
+	t.Helper()
+	if len(res.Program) == 0 {
+		t.Fatalf("the session handed over no program (notes %q)", res.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(dir, agent.CandidateFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the synthesizer wrote candidate.py itself (%v)", err)
+	}
+	return res.Program
 }

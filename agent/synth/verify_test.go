@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,13 +39,11 @@ func TestProposalSplitsTheCandidatesRivals(t *testing.T) {
 	}
 	a := New(Options{Shared: testShared, MaxPrograms: 200_000, Seed: 1})
 	dir := t.TempDir()
-	if _, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir}); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, agent.CandidateFile))
+	wres, err := a.Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	src := handedOver(t, wres, dir)
 	if !strings.Contains(string(src), "xs == ys") {
 		t.Fatalf("the candidate is not xs == ys, the test needs it:\n%s", src)
 	}
