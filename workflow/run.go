@@ -529,7 +529,11 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 				if err != nil {
 					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
 					e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
-					e.taint(src)
+					if ctx.Err() == nil {
+						// A re-scoring cut short by the run's end (the
+						// selection gate's) says nothing of the program.
+						e.taint(src)
+					}
 					continue
 				}
 				ev = rescored

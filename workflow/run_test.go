@@ -518,6 +518,47 @@ func TestProgramHandedOverInMemory(t *testing.T) {
 	}
 }
 
+// cancellingEvaluator cancels the run at its at-th Call, which then fails
+// with the cancellation.
+type cancellingEvaluator struct {
+	fakeEvaluator
+	mu     sync.Mutex
+	calls  int
+	at     int
+	cancel context.CancelFunc
+}
+
+func (c *cancellingEvaluator) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
+	c.mu.Lock()
+	c.calls++
+	n := c.calls
+	c.mu.Unlock()
+	if n == c.at {
+		c.cancel()
+		return nil, ctx.Err()
+	}
+	return c.fakeEvaluator.Call(ctx, req)
+}
+
+// A run stopped while the selection gate re-scores an earlier candidate
+// does not hold that against the candidate: the final selection re-scores
+// it and chooses it when its score is the best.
+func TestSelectionGateCutShortTaintsNothing(t *testing.T) {
+	h := newHarness(t, "almost", "double#hardcoding:1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Calls 1-3 judge the sessions; the 4th is the gate's re-score of
+	// "almost" on 12 examples.
+	h.eval = &cancellingEvaluator{at: 4, cancel: cancel}
+	res, err := Run(ctx, h.spec(settings(func(s *Settings) { s.EarlyStop = 3 }), task.KindInt), h.deps())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v, want the cancellation", err)
+	}
+	if res == nil || progName(res.FinalProgram) != "almost" || res.FinalKnown != 12 {
+		t.Fatalf("final = %+v, want almost (11 of 12, the best stage score)", res)
+	}
+}
+
 // TestSelectionGate: a run whose final selection would be an earlier
 // candidate failing an observed example (its stage score better than the
 // passing candidate's, which pays a hard-coding penalty) never ends with
