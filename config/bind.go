@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -44,14 +45,14 @@ func (c *Config) Bind(bt BoundTask) (*Config, error) {
 	b := *c
 	b.Origins = maps.Clone(c.Origins)
 	t := &b.Task
-	t.Name = cmpOr(t.Name, bt.Name)
+	t.Name = cmp.Or(t.Name, bt.Name)
 	if t.Name == "" {
 		_, attr, _ := strings.Cut(t.Factory, ":")
 		t.Name = attr[strings.LastIndex(attr, ".")+1:]
 	}
-	t.Level, t.Family = cmpOr(t.Level, bt.Level), cmpOr(t.Family, bt.Family)
+	t.Level, t.Family = cmp.Or(t.Level, bt.Level), cmp.Or(t.Family, bt.Family)
 	t.InputType, t.InputConstraints, t.Kind = bt.InputType, bt.InputConstraints, bt.Kind
-	t.FunctionName = cmpOr(bt.FunctionName, t.FunctionName)
+	t.FunctionName = cmp.Or(bt.FunctionName, t.FunctionName)
 	if bt.Domain != nil {
 		t.Domain = bt.Domain
 	}
@@ -89,11 +90,4 @@ func (c *Config) Bind(bt BoundTask) (*Config, error) {
 		}
 	}
 	return &b, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
