@@ -168,12 +168,13 @@ func (en *enumerator) addHashed(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hash
 	if en.seen[t].Has(h) {
 		return false
 	}
-	return en.addUnseen(t, n, col, h)
+	return en.addUnseen(t, n, col, h, false)
 }
 
 // addUnseen is addHashed for a hash known not to be in the set (try has
-// just looked it up).
-func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hasher) bool {
+// just looked it up); heapRows says the column's lists were made on the
+// heap, not in the arena (dsl.HeapBytes).
+func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hasher, heapRows bool) bool {
 	if en.maxPerType > 0 && en.perType[t] >= en.maxPerType {
 		return false
 	}
@@ -191,10 +192,9 @@ func (en *enumerator) addUnseen(t dsl.Type, n *dsl.Node, col dsl.Vec, h dsl.Hash
 	}
 	en.seen[t].Insert(h)
 	en.perType[t]++
-	if t == dsl.Str || t == dsl.ListStr {
-		// Strings are made on the heap, not in the arena.
-		en.mem.Charge(dsl.HeapBytes(col.Data))
-	}
+	// Strings, and the lists of operators without an arena, are made on
+	// the heap: charged at the sizes the allocator gives them.
+	en.mem.Charge(dsl.HeapBytes(col.Data, heapRows))
 	e := en.store.Entry(dsl.Entry{N: n, Col: col})
 	en.bank[t][n.Size] = en.appendEntry(list, e)
 	if en.recording {
@@ -649,7 +649,7 @@ func (en *enumerator) tryOne(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entr
 		col.Bad = dsl.CopyInto(en.store.Bools.Take(n), bad)
 		clearBad(col.Data, col.Bad)
 	}
-	en.addUnseen(op.Ret, en.store.Node(dsl.Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h)
+	en.addUnseen(op.Ret, en.store.Node(dsl.Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h, op.HeapRows || op.Kern == nil)
 }
 
 // repeatsArgument reports whether the values out (failed where bad) of

@@ -247,7 +247,7 @@ func TestHashColumnMatchesBoxedHash(t *testing.T) {
 				if back := col.Boxed(); !reflect.DeepEqual(back, vals) {
 					t.Fatalf("columnOf(%v).boxed() = %v", vals, back)
 				}
-				if got, want := dsl.HeapBytes(col.Data), stringBytes(vals); got != want {
+				if got, want := dsl.HeapBytes(col.Data, false), stringBytes(vals); got != want {
 					t.Fatalf("HeapBytes(%v) = %d, want %d", vals, got, want)
 				}
 			}
@@ -256,17 +256,17 @@ func TestHashColumnMatchesBoxedHash(t *testing.T) {
 }
 
 // stringBytes is what the strings among vals (alone or in lists) hold on
-// the heap: their bytes, and a list's headers.
+// the heap: their bytes, and a list's headers, each at its size class.
 func stringBytes(vals []any) int64 {
 	var n int64
 	for _, v := range vals {
 		switch x := v.(type) {
 		case string:
-			n += int64(len(x))
+			n += dsl.AllocBytes(len(x))
 		case []string:
-			n += 16 * int64(cap(x))
+			n += dsl.AllocBytes(16 * cap(x))
 			for _, s := range x {
-				n += int64(len(s))
+				n += dsl.AllocBytes(len(s))
 			}
 		}
 	}

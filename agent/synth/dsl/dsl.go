@@ -64,6 +64,11 @@ type Operator struct {
 	// Lazy operators (conditionals) receive failed arguments; the others
 	// fail when any argument failed.
 	Lazy bool
+	// HeapRows says the lists the operator returns are made on the heap,
+	// not in the arena its kernel is given (op1, op2, op3): a stored
+	// program's lists are then charged to the search's memory one by one
+	// (HeapBytes).
+	HeapRows bool
 	// Rare scalar operators are seldom a step towards something else: they
 	// go last within a size and anchored and keyed lambdas leave them out.
 	Rare bool

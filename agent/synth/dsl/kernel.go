@@ -129,6 +129,7 @@ func withLambda(o *Operator, sig Sig, lamRet Type, py func(e *Emitter, l *Lambda
 // indirect call fewer per environment of every program evaluated.
 func op1[A, R any](name string, fam Family, f func(A) (R, bool), py func(e *Emitter, a []Code) Code) *Operator {
 	o := withPy(typed1(name, fam, func(_ *Arena, _ *Lambda, x A) (R, bool) { return f(x) }), py)
+	o.HeapRows = true
 	o.Kern = func(_ *Arena, _ *Lambda, args []Vec, n int, out any, bad []bool) {
 		as, rs := args[0].Data.([]A), out.([]R)
 		for i := range n {
@@ -159,6 +160,7 @@ func op1a[A, R any](name string, fam Family, f func(ar *Arena, x A) (R, bool), p
 // op2 is an operator of two arguments without a lambda.
 func op2[A, B, R any](name string, fam Family, f func(A, B) (R, bool), py func(e *Emitter, a []Code) Code) *Operator {
 	o := withPy(typed2(name, fam, func(_ *Arena, _ *Lambda, x A, y B) (R, bool) { return f(x, y) }), py)
+	o.HeapRows = true
 	o.Kern = func(_ *Arena, _ *Lambda, args []Vec, n int, out any, bad []bool) {
 		as, bs, rs := args[0].Data.([]A), args[1].Data.([]B), out.([]R)
 		for i := range n {
@@ -188,7 +190,9 @@ func op2a[A, B, R any](name string, fam Family, f func(ar *Arena, x A, y B) (R, 
 
 // op3 is an operator of three arguments without a lambda.
 func op3[A, B, C, R any](name string, fam Family, f func(A, B, C) (R, bool), py func(e *Emitter, a []Code) Code) *Operator {
-	return withPy(typed3(name, fam, func(_ *Arena, _ *Lambda, x A, y B, z C) (R, bool) { return f(x, y, z) }), py)
+	o := withPy(typed3(name, fam, func(_ *Arena, _ *Lambda, x A, y B, z C) (R, bool) { return f(x, y, z) }), py)
+	o.HeapRows = true
+	return o
 }
 
 // opL1 is an operator of one argument and a lambda of signature sig

@@ -1,5 +1,10 @@
 package dsl
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // Typed value vectors. The enumerator keeps a program's values on every
 // environment as one typed slice (a column) instead of a slice of boxed
 // values: a column of integers is one allocation the garbage collector
@@ -253,27 +258,74 @@ func fillFirst[T any](xs []T) {
 var errValueHash = FnvOffset.Mix(errHash)
 
 // HeapBytes is the memory a program's values hold outside the arena and
-// the store, which the enumerator charges its budget with itself: the
-// bytes of strings (kernels make them on the heap) and the lists of
-// strings, with their headers. Numbers, truth values and pairs, and lists
-// of them, live in chunks of the arena and the store, which charge
-// themselves (Meter); a failed value is cleared before it is kept.
-func HeapBytes(data any) int64 {
-	var n int
+// the store, which the enumerator charges its budget with itself, at the
+// size the allocator gives each piece (AllocBytes): strings (kernels make
+// them on the heap) and lists of strings, with their headers; with
+// heapRows, also the lists of numbers, truth values and pairs, which the
+// operator made on the heap (Operator.HeapRows, or one evaluated on boxed
+// values). Without heapRows those lists live in chunks of the arena and
+// the store, which charge themselves (Meter); a failed value is cleared
+// before it is kept.
+func HeapBytes(data any, heapRows bool) int64 {
+	var n int64
 	switch c := data.(type) {
 	case []string:
 		for _, x := range c {
-			n += len(x)
+			n += AllocBytes(len(x))
 		}
 	case [][]string:
 		for _, x := range c {
-			n += 16 * cap(x)
+			n += AllocBytes(16 * cap(x))
 			for _, y := range x {
-				n += len(y)
+				n += AllocBytes(len(y))
 			}
 		}
+	case [][]int64:
+		n = rowBytes(c, 8, heapRows)
+	case [][]float64:
+		n = rowBytes(c, 8, heapRows)
+	case [][]bool:
+		n = rowBytes(c, 1, heapRows)
+	case [][]Pair:
+		n = rowBytes(c, int(unsafe.Sizeof(Pair{})), heapRows)
 	}
-	return int64(n)
+	return n
+}
+
+// rowBytes is what the rows of a list column made on the heap take (0
+// when they are not: heap is false).
+func rowBytes[T any](rows [][]T, size int, heap bool) int64 {
+	if !heap {
+		return 0
+	}
+	var n int64
+	for _, r := range rows {
+		n += AllocBytes(size * cap(r))
+	}
+	return n
+}
+
+// sizeClasses are the Go allocator's object sizes up to 32 KiB: an
+// allocation takes the first that holds it (runtime/sizeclasses.go; a
+// test checks them against the allocator's own rounding).
+var sizeClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
+	2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728, 10240, 10880,
+	12288, 13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768}
+
+// AllocBytes is the heap memory an allocation of n bytes takes: n rounded
+// up to its size class, or to whole pages of 8 KiB beyond the largest.
+// Charging a short string or list by its length alone counted half of
+// what a bank of them held.
+func AllocBytes(n int) int64 {
+	if n <= 0 {
+		return 0
+	}
+	if n > sizeClasses[len(sizeClasses)-1] {
+		return int64((n + 8191) &^ 8191)
+	}
+	i, _ := slices.BinarySearch(sizeClasses[:], n)
+	return int64(sizeClasses[i])
 }
 
 // columnLen is the number of values in a column.
