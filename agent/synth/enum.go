@@ -51,6 +51,13 @@ type enumerator struct {
 	// (checkFull). frozeAt is the size it was enumerating then.
 	memFull bool
 	frozeAt int
+	// bounded says the enumerator's budget has a bound: it freezes too
+	// when the process's heap passes its share (gc.go's heapOver), which
+	// heapFull then says, with the heap then (an estimate) and the share.
+	bounded   bool
+	heapFull  bool
+	heapLive  int64
+	heapShare int64
 
 	// onNew is called for each new program; returning true stops the
 	// search. Once the bank is full (memFull), the programs it is given
@@ -122,6 +129,7 @@ func newEnumerator(c enumConfig) *enumerator {
 	en.reserve = storeReserve
 	if l := en.mem.tightest(); l > 0 {
 		en.reserve = min(en.reserve, l/16)
+		en.bounded = true
 	}
 	en.store = new(dsl.Store)
 	en.store.SetMeter(en.mem)
@@ -363,8 +371,16 @@ func (en *enumerator) checkLimits() bool {
 		if en.sweepUntil != 0 && now >= en.sweepUntil {
 			en.stopped, en.sweepCut = true, true
 		}
-		if !en.memFull && !en.mem.fits(0) {
+		switch {
+		case en.memFull:
+		case !en.mem.fits(0):
 			en.freeze()
+		case en.bounded && heapOver.Load():
+			// The process's heap passed its share although the budgets'
+			// count did not: the bank freezes all the same (gc.go).
+			en.freeze()
+			en.heapFull = true
+			en.heapLive, en.heapShare = heapReading()
 		}
 	}
 	return en.stopped

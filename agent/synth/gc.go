@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // The garbage collector during a search. The enumerator's heap is its bank
@@ -26,6 +27,18 @@ import (
 // what is alive. A user who set a memory limit (GOMEMLIMIT) or turned the
 // collector off keeps those settings, with the collector's target raised
 // to searchGCPercent as the only change.
+//
+// The budgets count what the searches keep by their own reckoning, which
+// can fall short (a structure nobody charges, a size the allocator rounds
+// up). The heap itself is the check that does not depend on it: the
+// process's share is memory_mb of heap alive for each bounded session
+// running or holding memory (processShare), estimated as what the last
+// collection found alive plus what the budgets counted since
+// (liveEstimate). Past it, every bounded search freezes its bank as at
+// its own bound (heapOver, enumerator.checkLimits), and the memory limit
+// never exceeds each session's bound and sessionSlack, less
+// processReserve: a collection runs before the resident memory passes
+// memory_mb + 256 MiB a session, and finds what is really alive.
 
 const (
 	// searchGCPercent is the collector's target while a search runs under
@@ -38,7 +51,28 @@ const (
 	// gcReportStep is how far the searches' memory moves before the
 	// memory limit is set again.
 	gcReportStep = 32 << 20
+	// sessionSlack is what a bounded session may take in the process
+	// beyond its bound: garbage not collected yet, the runtime's own
+	// memory, the workflow's.
+	sessionSlack = 256 << 20
+	// processReserve is the part of the process's resident memory outside
+	// the Go runtime's, which its memory limit does not see: the program's
+	// code, the system's libraries.
+	processReserve = 64 << 20
+	// liveRoom is the least room for garbage the memory limit leaves above
+	// the heap alive: a limit below it would have the collector run
+	// without end.
+	liveRoom = 64 << 20
 )
+
+// heapOver says the process's heap alive passed its share (processShare):
+// bounded searches freeze their banks. It is read by the enumerator every
+// 1,024 programs, without a lock.
+var heapOver atomic.Bool
+
+// readHeap measures the memory the memory limit is computed from
+// (memoryNotGarbage); tests replace it.
+var readHeap = memoryNotGarbage
 
 var gcTune struct {
 	sync.Mutex
@@ -59,8 +93,19 @@ var gcTune struct {
 	chargedAtBase int64
 	// applied is charged when the limit was last set.
 	applied int64
-	// running holds the root budgets whose searches are growing.
+	// running holds the root budgets whose searches are growing, holding
+	// the bounded ones holding memory (running or not: a search kept to
+	// be resumed).
 	running map[*rootAccount]*memBudget
+	holding map[*rootAccount]struct{}
+	// uncounted is the heap alive that no budget counted while no search
+	// grew: the process's own (the workflow's, the lambda banks'),
+	// measured by the last collection before the searches started or
+	// between them; chargedAtGC is what the budgets counted at the last
+	// collection (collected: there was one since the first search).
+	uncounted   int64
+	chargedAtGC int64
+	collected   bool
 	// hooked says a sentinel waits for the next collection (afterGC).
 	hooked bool
 	// measured counts the limits measured after a collection.
@@ -76,11 +121,20 @@ func holdGC(b *memBudget) {
 		gcTune.savedPercent = debug.SetGCPercent(searchGCPercent)
 		gcTune.savedLimit = debug.SetMemoryLimit(-1)
 		gcTune.limited = gcTune.savedPercent >= 0 && gcTune.savedLimit == math.MaxInt64
+		// The heap alive is measured after each collection, limited or
+		// not: the feedback of heapOver needs it. What no budget counts
+		// when no search grows is the process's own (uncounted), as the
+		// last collection found it, with what the budgets counted then.
+		rebase()
+		if gcTune.collected {
+			gcTune.uncounted = gcTune.live - gcTune.chargedAtGC
+		} else {
+			gcTune.uncounted = gcTune.live - gcTune.charged
+		}
+		armGCHook()
 		switch {
 		case gcTune.limited:
-			rebase()
 			debug.SetGCPercent(-1)
-			armGCHook()
 		case gcTune.savedPercent < 0 || gcTune.savedPercent > searchGCPercent:
 			// GOGC=off or a higher target: keep the user's.
 			debug.SetGCPercent(gcTune.savedPercent)
@@ -108,6 +162,7 @@ func releaseGC(b *memBudget) {
 		applySearchLimit()
 		return
 	}
+	heapOver.Store(false)
 	debug.SetGCPercent(gcTune.savedPercent)
 	if gcTune.limited {
 		debug.SetMemoryLimit(gcTune.savedLimit)
@@ -122,6 +177,19 @@ func gcCharged(b *memBudget, bytes int64) {
 	defer gcTune.Unlock()
 	b.acct.charged += bytes
 	gcTune.charged += bytes
+	if b.acct.bound > 0 {
+		if b.acct.charged > 0 {
+			if gcTune.holding == nil {
+				gcTune.holding = map[*rootAccount]struct{}{}
+			}
+			gcTune.holding[b.acct] = struct{}{}
+		} else {
+			delete(gcTune.holding, b.acct)
+		}
+	}
+	if gcTune.users > 0 {
+		checkHeap()
+	}
 	if d := gcTune.charged - gcTune.applied; gcTune.users > 0 && (bytes < 0 || d >= gcReportStep || d <= -gcReportStep) {
 		applySearchLimit()
 	}
@@ -134,12 +202,13 @@ func gcForget(a *rootAccount) {
 	defer gcTune.Unlock()
 	gcTune.charged -= a.charged
 	a.charged = 0
+	delete(gcTune.holding, a)
 }
 
 // rebase measures what the memory limit is computed from (the caller
 // holds gcTune's lock).
 func rebase() {
-	inUse, live := memoryNotGarbage()
+	inUse, live := readHeap()
 	gcTune.other, gcTune.live = inUse-live, live
 	gcTune.chargedAtBase = gcTune.charged
 }
@@ -158,7 +227,73 @@ func searchLimit() int64 {
 	for _, b := range gcTune.running {
 		limit += b.garbageRoom()
 	}
+	if _, most := processShare(); most > 0 {
+		limit = min(limit, max(most, gcTune.other+liveEstimate()+liveRoom))
+	}
 	return limit
+}
+
+// processShare is the heap alive the process may hold (live), and the
+// most the memory limit allows (most); both are 0 when no bounded root
+// budget runs or holds memory. Each bounded root (a session's) may hold
+// its bound (memory_mb), whatever its budget counts: the share is the
+// process's own heap (uncounted), what the other budgets count (the
+// lambda banks' builds, the searches without a bound) and those bounds.
+// The heap alive beyond it is what the bounded sessions' budgets missed.
+// The memory limit allows each bounded session its bound and
+// sessionSlack, less processReserve, and the unbounded searches running
+// what they count. The caller holds gcTune's lock.
+func processShare() (live, most int64) {
+	var n, bounds, counted, unbounded int64
+	add := func(a *rootAccount) {
+		n++
+		bounds += a.bound
+		counted += a.charged
+	}
+	for a, b := range gcTune.running {
+		if a.bound > 0 {
+			add(a)
+		} else {
+			unbounded += max(b.used.Load(), 0)
+		}
+	}
+	for a := range gcTune.holding {
+		if _, run := gcTune.running[a]; !run {
+			add(a)
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	live = max(gcTune.uncounted, 0) + gcTune.charged - counted + bounds
+	return live, bounds + n*sessionSlack - processReserve + unbounded
+}
+
+// liveEstimate is the heap alive now as far as it is known: what the last
+// collection found, and what the budgets counted since (the caller holds
+// gcTune's lock). A budget given back since is garbage the next
+// collection frees: it is no longer counted.
+func liveEstimate() int64 {
+	since := gcTune.chargedAtBase
+	if gcTune.collected {
+		since = gcTune.chargedAtGC
+	}
+	return gcTune.live + gcTune.charged - since
+}
+
+// checkHeap sets heapOver (the caller holds gcTune's lock).
+func checkHeap() {
+	share, _ := processShare()
+	heapOver.Store(share > 0 && liveEstimate() > share)
+}
+
+// heapReading is the estimated heap alive and the process's share, for
+// the notes of a search frozen by heapOver.
+func heapReading() (live, share int64) {
+	gcTune.Lock()
+	defer gcTune.Unlock()
+	share, _ = processShare()
+	return liveEstimate(), share
 }
 
 // garbageRoom is the room for garbage a running root budget gives its
@@ -175,6 +310,7 @@ func (b *memBudget) garbageRoom() int64 {
 // caller holds gcTune's lock).
 func applySearchLimit() {
 	gcTune.applied = gcTune.charged
+	checkHeap()
 	if gcTune.limited {
 		debug.SetMemoryLimit(searchLimit())
 	}
@@ -204,13 +340,25 @@ func afterGC() {
 	gcTune.Lock()
 	defer gcTune.Unlock()
 	gcTune.hooked = false
-	if gcTune.users == 0 || !gcTune.limited {
+	// Every collection is watched once the first search started: one
+	// between searches measures what the process holds of its own.
+	armGCHook()
+	collected()
+}
+
+// collected takes the measures of a collection that just ended: the heap
+// alive, what the budgets counted then, and, between searches, what the
+// process holds of its own; while searches run, the memory limit and
+// heapOver follow (the caller holds gcTune's lock).
+func collected() {
+	rebase()
+	gcTune.chargedAtGC, gcTune.collected = gcTune.charged, true
+	if gcTune.users == 0 {
+		gcTune.uncounted = gcTune.live - gcTune.charged
 		return
 	}
 	gcTune.measured++
-	rebase()
 	applySearchLimit()
-	armGCHook()
 }
 
 // memoryNotGarbage returns the memory the Go runtime holds from the

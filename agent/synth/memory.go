@@ -63,6 +63,8 @@ var _ interface{ Charge(int64) } = (*memBudget)(nil)
 // the budget so that a cleanup can take it back when the budget is
 // dropped without being closed.
 type rootAccount struct {
+	// bound is the root's bound (limit and room; 0: unbounded).
+	bound   int64
 	charged int64 // gcTune's lock
 	// running counts its searches' grows in progress (gcTune's lock).
 	running int
@@ -72,6 +74,9 @@ type rootAccount struct {
 // room bytes for garbage.
 func newMemBudget(limit, room int64) *memBudget {
 	b := &memBudget{limit: max(limit, 0), room: max(room, 0), acct: &rootAccount{}}
+	if b.limit > 0 {
+		b.acct.bound = b.limit + b.room
+	}
 	// A budget dropped without close (an agent nobody closed) gives its
 	// count back to the collector's tuning once it is unreachable.
 	runtime.AddCleanup(b, func(a *rootAccount) { gcForget(a) }, b.acct)

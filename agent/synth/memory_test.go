@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -143,4 +144,162 @@ func TestAgentMemoryBoundSaysSo(t *testing.T) {
 	if u := ag.mem.used.Load(); u != 0 {
 		t.Errorf("%d bytes still counted after Close", u)
 	}
+}
+
+// fakeHeap has readHeap report, for the rest of the test, a heap alive
+// that holds missed bytes more for each byte the bounded searches running
+// count: a count that misses most of what the searches hold, which only
+// the heap shows.
+func fakeHeap(t *testing.T, missed float64) {
+	t.Helper()
+	gcTune.Lock()
+	users := gcTune.users
+	gcTune.Unlock()
+	if users != 0 {
+		t.Fatalf("%d searches run beside the test: the heap it reports would not be theirs", users)
+	}
+	real := readHeap
+	readHeap = func() (inUse, live int64) {
+		// Called with gcTune's lock held (rebase): what the bounded
+		// searches running count now.
+		var counted int64
+		for a := range gcTune.running {
+			if a.bound > 0 {
+				counted += a.charged
+			}
+		}
+		extra := int64(missed * float64(max(counted, 0)))
+		inUse, live = real()
+		return inUse + extra, live + extra
+	}
+	t.Cleanup(func() { readHeap = real })
+}
+
+// TestHeapFeedbackFreezesWhatTheCountMisses runs the search of
+// TestMemoryBoundFreezesAndStillSolves under a budget its count never
+// reaches, in a process whose heap holds more than the budgets count
+// (fakeHeap): the heap passes the process's share in the solution's
+// size, the bank freezes there all the same, says it was the heap, and
+// the programs checked without being kept still give the solution.
+func TestHeapFeedbackFreezesWhatTheCountMisses(t *testing.T) {
+	ins := []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[10,-10]", "[3,3]"}
+	p := listProblem(t, ins, func(xs []int64) any {
+		lo, hi := xs[0], xs[0]
+		for _, x := range xs {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		return (hi - lo) * int64(len(xs))
+	})
+	// What the search counts before it grows, what the sizes below the
+	// solution's add to it, and what the solution's size adds; the
+	// searches that measured it are dropped, and collected, so that the
+	// heap holds no bank when the test's search starts.
+	start := newEnumerator(enumConfig{envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top, lams: defaultLambdas()})
+	initial := start.mem.used.Load()
+	start.release()
+	want, free := firstSolution(p, 0, 8)
+	if want == nil {
+		t.Fatalf("the unbounded search found nothing")
+	}
+	whole := free.mem.peak.Load() - initial
+	free.release()
+	_, below := firstSolution(p, 0, want.Size-1)
+	growth := below.mem.peak.Load() - initial
+	below.release()
+	free, below = nil, nil
+	runtime.GC()
+	need := growth + growth/8
+	if whole <= need {
+		t.Fatalf("the solution's size adds %d bytes, within %d: the share would not be passed", whole, need)
+	}
+	// The budget's own bound is far above what the search takes; the
+	// heap the collections measure grows by so much more than it counts
+	// that the process's share (that bound) is passed once the search
+	// counts need.
+	const limit = DefaultMemoryBytes
+	bound := int64(limit + limit/8)
+	fakeHeap(t, float64(bound)/float64(need))
+
+	// A collection measures the heap every 64 programs the bank keeps:
+	// the collector runs when the real heap reaches the memory limit,
+	// which the fake one does not fill.
+	en := newEnumerator(enumConfig{
+		envs: p.Envs, vars: p.B.Types, consts: topConsts(p), ops: dsl.Catalog.Top,
+		lams: defaultLambdas(), deadline: time.Now().Add(time.Hour), memLimit: limit,
+	})
+	defer en.release()
+	var got *dsl.Node
+	kept := 0
+	en.onNew = func(t dsl.Type, e *dsl.Entry) bool {
+		if kept++; kept%64 == 0 {
+			collectedNow()
+		}
+		if p.OkType(t) && p.AllMatchCol(e.Col) {
+			got = e.N.Clone()
+			return true
+		}
+		return false
+	}
+	en.grow(8, nil)
+	if !en.memFull || !en.heapFull {
+		t.Fatalf("the search did not freeze on the heap (memFull %v, heapFull %v, counted %d of %d)", en.memFull, en.heapFull, en.mem.peak.Load(), int64(limit))
+	}
+	if peak := en.mem.peak.Load(); peak >= limit {
+		t.Errorf("the search counted %d bytes: its own bound (%d) stopped it, not the heap", peak, int64(limit))
+	}
+	if en.heapLive <= en.heapShare {
+		t.Errorf("frozen with %d bytes of heap alive of a share of %d", en.heapLive, en.heapShare)
+	}
+	if en.frozeAt != want.Size {
+		t.Errorf("froze in size %d, want %d (the solution's: the sizes below fit)", en.frozeAt, want.Size)
+	}
+	if got == nil || got.String() != want.String() {
+		t.Errorf("the search frozen on the heap found %v, want %v (the unbounded search's)", got, want)
+	}
+}
+
+// TestAgentHeapBoundSaysSo runs a session in a process whose heap grows
+// far more than its budgets count (fakeHeap): the notes say the process's
+// memory stopped the bank, not the search's own count.
+func TestAgentHeapBoundSaysSo(t *testing.T) {
+	c := familyCases[3]
+	ag := New(Options{Seed: 1, TimeLimit: 3 * time.Second, MaxPrograms: 2_000_000, Shared: testShared})
+	defer ag.Close()
+	exs := examplesFor(t, c, []string{"[1,-2,3]", "[0,5]", "[-7]", "[4,4,-1,2]", "[9,8,7,6,5]", "[2]", "[]", "[10,-10]"})
+	exs[0].Output = json.RawMessage(`[123456789]`) // nothing fits: the search runs to its clock
+	fakeHeap(t, 1000)
+	// Collections measure the heap while the session searches (the fake
+	// heap does not fill the memory limit, which would run them).
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				collectedNow()
+			}
+		}
+	}()
+	res, err := ag.Write(t.Context(), agent.WriteRequest{Task: taskFor(c), Examples: exs, Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notes, "The process's memory reached its bound") {
+		t.Errorf("notes do not say the process's heap stopped the bank:\n%s", res.Notes)
+	}
+	if peak, bound := ag.MemoryPeak(); peak > bound/2 {
+		t.Errorf("the searches counted %d bytes of %d: their own bound, not the heap's, could have stopped them", peak, bound)
+	}
+}
+
+// collectedNow takes the measures of a collection (collected) as if one
+// had just ended.
+func collectedNow() {
+	gcTune.Lock()
+	defer gcTune.Unlock()
+	collected()
 }

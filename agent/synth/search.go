@@ -35,7 +35,11 @@ type searchResult struct {
 	memFull  bool
 	memBytes int64
 	frozeAt  int
-	banked   int
+	// heapFull says it was the process's heap that passed its share
+	// (heapLive of heapShare bytes, gc.go), not the search's own count.
+	heapFull            bool
+	heapLive, heapShare int64
+	banked              int
 	// survivors are consistent programs distinct on the extra inputs.
 	survivors []*dsl.Entry
 	// skipped are programs excluded as solutions.
@@ -198,6 +202,7 @@ func (s *searcher) result() searchResult {
 	en := s.en
 	s.res.evaluated, s.res.level, s.res.timedOut = en.evaluated, en.level, en.timedOut
 	s.res.memFull, s.res.memBytes, s.res.frozeAt = en.memFull, en.mem.peak.Load(), en.frozeAt
+	s.res.heapFull, s.res.heapLive, s.res.heapShare = en.heapFull, en.heapLive, en.heapShare
 	s.res.banked = 0
 	for _, c := range en.perType {
 		s.res.banked += c

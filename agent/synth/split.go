@@ -146,6 +146,9 @@ func (s *splitSolver) result() searchResult {
 		if r.memFull && (res.frozeAt == 0 || r.frozeAt < res.frozeAt) {
 			res.frozeAt = r.frozeAt
 		}
+		if r.heapFull && !res.heapFull {
+			res.heapFull, res.heapLive, res.heapShare = true, r.heapLive, r.heapShare
+		}
 		res.banked += r.banked
 		if res.level < 0 || r.level < res.level {
 			res.level = r.level
