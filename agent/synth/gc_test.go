@@ -65,12 +65,14 @@ func TestHoldGC(t *testing.T) {
 			if tt.wantOwn {
 				// The memory in use, the session's whole bound, and the
 				// unbounded search's headroom (its 10 MiB may be counted
-				// in the heap alive already, or not).
+				// in the heap alive already, or not); or, below that, the
+				// cap of a bounded session: its bound and sessionSlack,
+				// less processReserve, and what the unbounded one counts.
 				inUse, _ := memoryNotGarbage()
 				gcTune.Lock()
 				charged := gcTune.charged
 				gcTune.Unlock()
-				low := inUse - charged + bound + searchHeadroom
+				low := min(inUse-charged+bound+searchHeadroom, bound+sessionSlack-processReserve+10<<20)
 				if high := inUse + charged + bound + searchHeadroom + 1<<20; l < low || l > high {
 					t.Errorf("memory limit = %d, want between %d and %d", l, low, high)
 				}
@@ -96,12 +98,15 @@ func TestHoldGC(t *testing.T) {
 			}
 
 			// The unbounded search ends and gives its memory back: the
-			// session's settings stay, the limit falls below where it
-			// began by its 10 MiB at least (its headroom gone too).
+			// session's settings stay, the limit falls to the session's
+			// alone (its memory in use and its bound), the unbounded
+			// search's memory and headroom gone.
 			releaseGC(free)
 			free.close()
-			if got, lim := gcSettings(); got != tt.wantPercent || (tt.wantOwn && lim > l-searchHeadroom) {
-				t.Errorf("after one search: GC percent %d, limit %d; want %d, at most %d", got, lim, tt.wantPercent, l-searchHeadroom)
+			inUse, _ := memoryNotGarbage()
+			alone := inUse + bound + 1<<20
+			if got, lim := gcSettings(); got != tt.wantPercent || (tt.wantOwn && lim > alone) {
+				t.Errorf("after one search: GC percent %d, limit %d; want %d, at most %d", got, lim, tt.wantPercent, alone)
 			}
 			releaseGC(session)
 			if p, l := gcSettings(); p != tt.percent || l != tt.limit {
@@ -277,5 +282,58 @@ func TestDroppedBudgetForgotten(t *testing.T) {
 			t.Fatalf("charged %d after the budget was dropped, %d before it", now, before)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSearchLimitCappedPerRun checks the memory limit while bounded
+// sessions search: at most each one's bound and sessionSlack, less
+// processReserve, whatever room the budgets' count would give; and
+// never below the heap alive, where the collector would run without end.
+func TestSearchLimitCappedPerRun(t *testing.T) {
+	setGC(t, 100, math.MaxInt64)
+	const bound = 256 << 20
+	a, b := sessionBudget(bound), sessionBudget(bound)
+	defer a.close()
+	defer b.close()
+
+	holdGC(a)
+	_, one := gcSettings()
+	if most := int64(bound + sessionSlack - processReserve); one > most {
+		t.Errorf("one session: memory limit %d, want at most %d", one, most)
+	}
+	holdGC(b)
+	_, two := gcSettings()
+	if most := int64(2*(bound+sessionSlack) - processReserve); two > most || two <= one {
+		t.Errorf("two sessions: memory limit %d, want above one's %d and at most %d", two, one, most)
+	}
+	releaseGC(b)
+
+	// An unbounded search beside (a lambda bank's build) adds what it
+	// counts, not a room for garbage of its own: the session's slack is
+	// that room.
+	free := newMemBudget(0, 0)
+	free.Charge(10 << 20)
+	defer free.close()
+	holdGC(free)
+	_, beside := gcSettings()
+	releaseGC(free)
+	releaseGC(a)
+	if most := int64(bound + sessionSlack - processReserve + 10<<20); beside > most {
+		t.Errorf("a session and an unbounded search: memory limit %d, want at most %d", beside, most)
+	}
+
+	// A heap alive far above the sessions' share.
+	const alive = 4 << 30
+	real := readHeap
+	readHeap = func() (inUse, live int64) {
+		inUse, live = real()
+		return inUse + alive, live + alive
+	}
+	defer func() { readHeap = real }()
+	holdGC(a)
+	_, over := gcSettings()
+	releaseGC(a)
+	if over <= alive {
+		t.Errorf("heap alive over %d: memory limit %d, want above it", int64(alive), over)
 	}
 }
