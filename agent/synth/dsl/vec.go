@@ -318,15 +318,30 @@ var sizeClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 17
 // Charging a short string or list by its length alone counted half of
 // what a bank of them held.
 func AllocBytes(n int) int64 {
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		return 0
-	}
-	if n > sizeClasses[len(sizeClasses)-1] {
+	case n <= smallAlloc:
+		return int64(smallClasses[(n+7)>>3])
+	case n > sizeClasses[len(sizeClasses)-1]:
 		return int64((n + 8191) &^ 8191)
 	}
 	i, _ := slices.BinarySearch(sizeClasses[:], n)
 	return int64(sizeClasses[i])
 }
+
+// smallClasses is the size class of the sizes up to smallAlloc by eighths
+// of their size (every class below it is a multiple of 8): a stored
+// program's strings and short lists are charged without a search.
+const smallAlloc = 1024
+
+var smallClasses = func() (t [smallAlloc/8 + 1]uint16) {
+	for i := 1; i < len(t); i++ {
+		j, _ := slices.BinarySearch(sizeClasses[:], 8*i)
+		t[i] = uint16(sizeClasses[j])
+	}
+	return t
+}()
 
 // columnLen is the number of values in a column.
 func columnLen(data any) int {
