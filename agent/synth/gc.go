@@ -93,8 +93,8 @@ var gcTune struct {
 	chargedAtBase int64
 	// applied is charged when the limit was last set.
 	applied int64
-	// running holds the root budgets whose searches are growing, holding
-	// the bounded ones holding memory (running or not: a search kept to
+	// running holds the root budgets whose searches are growing; holding
+	// the bounded ones that hold memory, running or not (a search kept to
 	// be resumed).
 	running map[*rootAccount]*memBudget
 	holding map[*rootAccount]struct{}
@@ -343,14 +343,14 @@ func afterGC() {
 	// Every collection is watched once the first search started: one
 	// between searches measures what the process holds of its own.
 	armGCHook()
-	collected()
+	measureCollection()
 }
 
-// collected takes the measures of a collection that just ended: the heap
-// alive, what the budgets counted then, and, between searches, what the
-// process holds of its own; while searches run, the memory limit and
-// heapOver follow (the caller holds gcTune's lock).
-func collected() {
+// measureCollection takes the measures of a collection that just ended:
+// the heap alive, what the budgets counted then, and, between searches,
+// what the process holds of its own; while searches run, the memory
+// limit and heapOver follow (the caller holds gcTune's lock).
+func measureCollection() {
 	rebase()
 	gcTune.chargedAtGC, gcTune.collected = gcTune.charged, true
 	if gcTune.users == 0 {

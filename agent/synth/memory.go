@@ -24,6 +24,11 @@ import (
 // and for a proposal's search beside a search kept to be resumed). The
 // session's notes say so (describe).
 //
+// The budget's count can fall short of what the searches really hold;
+// the heap measured after each collection is the check that holds
+// whatever it says (gc.go): past the process's share, the banks freeze
+// the same way, and the notes say it was the process's memory.
+//
 // The budget counts what the searches keep, not the garbage they leave;
 // the collector's memory limit (gc.go) allows, while a session searches,
 // its whole bound: what it keeps below its budget's limit and the rest,

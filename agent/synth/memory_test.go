@@ -232,7 +232,7 @@ func TestHeapFeedbackFreezesWhatTheCountMisses(t *testing.T) {
 	kept := 0
 	en.onNew = func(t dsl.Type, e *dsl.Entry) bool {
 		if kept++; kept%64 == 0 {
-			collectedNow()
+			measureCollectionNow()
 		}
 		if p.OkType(t) && p.AllMatchCol(e.Col) {
 			got = e.N.Clone()
@@ -280,7 +280,7 @@ func TestAgentHeapBoundSaysSo(t *testing.T) {
 			case <-stop:
 				return
 			case <-tick.C:
-				collectedNow()
+				measureCollectionNow()
 			}
 		}
 	}()
@@ -296,10 +296,10 @@ func TestAgentHeapBoundSaysSo(t *testing.T) {
 	}
 }
 
-// collectedNow takes the measures of a collection (collected) as if one
-// had just ended.
-func collectedNow() {
+// measureCollectionNow takes the measures of a collection
+// (measureCollection) as if one had just ended.
+func measureCollectionNow() {
 	gcTune.Lock()
 	defer gcTune.Unlock()
-	collected()
+	measureCollection()
 }
