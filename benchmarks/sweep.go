@@ -424,10 +424,6 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 	}
 	// Without Getenv no RECONSTRUCT_* variable is read; the default bank
 	// still comes from the process's home directory (config.Load).
-	getenv := s.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	var jobs []job
 	var problems []string
 	for _, d := range dirs {
@@ -437,23 +433,21 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 				j.id += "#r" + strconv.Itoa(r)
 			}
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
-				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)}})
+				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)},
+				Bank: s.Bank, Repeat: r})
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, indentLines(err.Error())))
 				break
 			}
-			c.Workflow.Seed += int64(r - 1)
 			if p := heldoutProblem(c); p != "" {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, p))
 				break
 			}
 			if c.Bank.Enabled {
-				loc, err := config.ResolveBank(s.Bank, getenv, c)
-				if err != nil {
+				if _, err := c.BankLocation(); err != nil {
 					problems = append(problems, fmt.Sprintf("task %s: %s", j.id, err))
 					break
 				}
-				c.Bank.Path = loc.Location
 			}
 			j.c, j.hash, j.files = c, SettingsHash(c), TaskFiles(c)
 			jobs = append(jobs, j)

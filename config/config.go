@@ -38,6 +38,13 @@ type Config struct {
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
+	// heldoutGiven is set when the caller chose task.heldout
+	// (Options.Heldout).
+	heldoutGiven bool
+	// bank and bankErr are what ResolveBank found as the configuration
+	// was loaded (BankLocation).
+	bank    BankLocation
+	bankErr error
 }
 
 // WorkspaceGiven reports whether the workspace was named by a file, a

@@ -133,11 +133,8 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 		}
 		c = opts.Config
 	}
-	if opts.Workspace != "" {
-		c.Workspace = opts.Workspace
-	}
-	if opts.SandboxKind != "" {
-		c.Sandbox.Kind = opts.SandboxKind
+	if c, err = c.Moved(opts.Workspace, opts.SandboxKind); err != nil {
+		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
 	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {

@@ -146,12 +146,11 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	}
 	c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Overlays: overlays, Env: true,
 		Getenv:   func(k string) string { return envOr(in.Env, k, getenv) },
-		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}})
+		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}, Repeat: j.Repeat})
 	if err != nil {
 		return r, asTaskError(err)
 	}
 	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
-	c.Workflow.Seed += int64(j.Repeat - 1)
 	r.Settings = benchmarks.EffectiveSettings(c)
 
 	t0 = time.Now()
