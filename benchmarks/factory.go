@@ -134,7 +134,7 @@ func (s *Sweep) factoryHeldout(ctx context.Context, c *config.Config, box sandbo
 	if err != nil {
 		return nil, err
 	}
-	tests, err := b.Heldout(ctx, box, runner.Limits(c))
+	tests, err := b.Heldout(ctx, box, c.Sandbox.Limits())
 	if err != nil {
 		return nil, err
 	}

@@ -573,7 +573,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil
 	}
-	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil

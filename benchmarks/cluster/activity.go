@@ -366,7 +366,7 @@ func (w *Worker) score(ctx context.Context, c *config.Config, j Job, program str
 		return err
 	}
 	defer box.Close()
-	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		return err
 	}
