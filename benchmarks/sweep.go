@@ -422,8 +422,6 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 	if s.Base != "" {
 		overlays = []string{s.Base}
 	}
-	// Without Getenv no RECONSTRUCT_* variable is read; the default bank
-	// still comes from the process's home directory (config.Load).
 	var jobs []job
 	var problems []string
 	for _, d := range dirs {
@@ -432,6 +430,10 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
+			// Without Getenv no RECONSTRUCT_* variable is read; the
+			// default bank still comes from the process's home directory.
+			// The repeat's seed and the sweep's bank are set as the
+			// configuration is loaded, before it is checked.
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
 				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)},
 				Bank: s.Bank, Repeat: r})
