@@ -139,8 +139,8 @@ func tupleBinding(t task.Task, observed []any, floats bool) *dsl.Binding {
 		n = len(l)
 	}
 	names := []string{"a", "b", "c", "d"}[:n]
-	if m := inputs.NamesTupleRe.FindStringSubmatch(t.InputType); m != nil {
-		if given := strings.Split(m[1], ","); len(given) == n {
+	if m := inputs.NamesTupleRe.FindStringSubmatchIndex(t.InputType); m != nil && outside(t.InputType[:m[0]]) {
+		if given := strings.Split(t.InputType[m[2]:m[3]], ","); len(given) == n {
 			names = nil
 			used := map[string]bool{}
 			for _, g := range given {
@@ -181,4 +181,11 @@ func tupleBinding(t task.Task, observed []any, floats bool) *dsl.Binding {
 		}
 	}
 	return b
+}
+
+// outside reports whether the text before a bracket closes every bracket
+// it opens: the bracket names the input's own parts, not those of one of
+// them ("two segments [[[x1, y1], [x2, y2]], ...]" names a point's).
+func outside(before string) bool {
+	return strings.Count(before, "[") == strings.Count(before, "]")
 }

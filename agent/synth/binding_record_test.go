@@ -41,7 +41,7 @@ func TestRecordAndTupleBinding(t *testing.T) {
 		{name: "two rectangles", typ: "two rectangles [[x1, y1, x2, y2], [x3, y3, x4, y4]]",
 			inputs: []string{`[[0, 0, 1, 1], [5, 5, 6, 6]]`, `[[2, 3, 4, 5], [1, 1, 1, 1]]`},
 			want:   `a, b = input_data [list[int] list[int]] tuple`},
-		{name: "two segments", typ: "two segments",
+		{name: "two segments", typ: "two segments [[[x1, y1], [x2, y2]], [[x3, y3], [x4, y4]]]",
 			inputs: []string{`[[[0, 0], [4, 0]], [[1, 0], [3, 1]]]`, `[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]`},
 			want:   `a, b = input_data [list[pair] list[pair]] tuple`},
 		{name: "parts named by the description", typ: "[xs, ys, k]: two lists and a count",
