@@ -88,8 +88,9 @@ type Sweep struct {
 	mem *procmem.Watch
 }
 
-// memSampleEvery is how often a sweep samples its process's memory.
-const memSampleEvery = 100 * time.Millisecond
+// MemSampleEvery is how often a sweep (or a cluster worker) samples its
+// process's memory.
+const MemSampleEvery = 100 * time.Millisecond
 
 // setMemory fills the session's CPU time since cpu0 and kids0 (the
 // process's and its reaped children's) and its memory (the watch's peak
@@ -247,7 +248,7 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	}
 	session := Session{StartedAt: time.Now().UTC(), Version: s.Version, LoadStart: machine.Load()}
 	cpu0, kids0 := procmem.CPU()
-	s.mem = procmem.Start(memSampleEvery)
+	s.mem = procmem.Start(MemSampleEvery)
 	mi := machine.Describe()
 	session.Machine = &mi
 	prevSum, prevErr := ReadSummary(s.Out)
@@ -422,12 +423,6 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 	if s.Base != "" {
 		overlays = []string{s.Base}
 	}
-	// Without Getenv no RECONSTRUCT_* variable is read; the default bank
-	// still comes from the process's home directory (config.Load).
-	getenv := s.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	var jobs []job
 	var problems []string
 	for _, d := range dirs {
@@ -436,24 +431,26 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
+			// Without Getenv no RECONSTRUCT_* variable is read; the
+			// default bank still comes from the process's home directory.
+			// The repeat's seed and the sweep's bank are set as the
+			// configuration is loaded, before it is checked.
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
-				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)}})
+				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)},
+				Bank: s.Bank, Repeat: r})
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, indentLines(err.Error())))
 				break
 			}
-			c.Workflow.Seed += int64(r - 1)
 			if p := heldoutProblem(c); p != "" {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, p))
 				break
 			}
 			if c.Bank.Enabled {
-				loc, err := config.ResolveBank(s.Bank, getenv, c)
-				if err != nil {
+				if _, err := c.BankLocation(); err != nil {
 					problems = append(problems, fmt.Sprintf("task %s: %s", j.id, err))
 					break
 				}
-				c.Bank.Path = loc.Location
 			}
 			j.c, j.hash, j.files = c, SettingsHash(c), TaskFiles(c)
 			jobs = append(jobs, j)
@@ -579,7 +576,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil
 	}
-	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil

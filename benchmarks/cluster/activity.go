@@ -22,6 +22,7 @@ import (
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -48,6 +49,9 @@ type Worker struct {
 	// point and return to the queue (a worker stopping for good).
 	handBack context.Context
 	unpack   sync.Mutex
+	// mem samples the worker's memory while tasks run (nil: a task's
+	// memory is read when it starts and ends only).
+	mem *procmem.Watch
 }
 
 // taskError is a failure caused by the task or its configuration: it is
@@ -95,9 +99,17 @@ func (w *Worker) RunTask(ctx context.Context, in TaskInput) (out Outcome, err er
 		out.Finished = time.Now().UTC()
 		log.Info("task ended", zap.Bool("solved", out.Result.Solved), zap.Error(err))
 	}()
+	cpu0, kids0 := procmem.CPU()
+	span := w.mem.Begin()
 	r, err := w.runTask(runCtx, in, &out, beat, log)
 	out.Result = r
 	out.Result.WallSeconds = time.Since(start).Seconds()
+	// As in a local sweep: the worker's process, the tasks running beside
+	// this one included.
+	cpu, kids := procmem.CPU()
+	out.Result.CPUSeconds, out.Result.SandboxCPUSeconds = (cpu - cpu0).Seconds(), (kids - kids0).Seconds()
+	peak := span.End()
+	out.Result.PeakRSSBytes, out.Result.PeakHeapBytes = peak.RSS, peak.Heap
 	var te *taskError
 	switch {
 	case err == nil:
@@ -146,12 +158,11 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	}
 	c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Overlays: overlays, Env: true,
 		Getenv:   func(k string) string { return envOr(in.Env, k, getenv) },
-		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}})
+		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}, Repeat: j.Repeat})
 	if err != nil {
 		return r, asTaskError(err)
 	}
 	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
-	c.Workflow.Seed += int64(j.Repeat - 1)
 	r.Settings = benchmarks.EffectiveSettings(c)
 
 	t0 = time.Now()
@@ -367,7 +378,7 @@ func (w *Worker) score(ctx context.Context, c *config.Config, j Job, program str
 		return err
 	}
 	defer box.Close()
-	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		return err
 	}

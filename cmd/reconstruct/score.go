@@ -71,7 +71,7 @@ func runScore(ctx context.Context, opts *scoreOptions) error {
 		return withCode(exitInfra, err)
 	}
 	defer box.Close()
-	sc, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		return withCode(exitInfra, err)
 	}
