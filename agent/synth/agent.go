@@ -555,7 +555,7 @@ func describe(res searchResult, n int, spent time.Duration, bound int64) string 
 	}
 	switch {
 	case res.heapFull:
-		fmt.Fprintf(&sb, "The process's memory reached its bound (about %d MiB of heap alive, of %d MiB for the searches running in it: agent.synth.memory_mb = %d MiB for each run's), although the search counted %d MiB of programs of its own: its bank stopped growing in size %d, and the larger programs built from what it held were checked against the examples without being kept.\n",
+		fmt.Fprintf(&sb, "The process's memory reached its bound (about %d MiB of heap alive, of %d MiB for the runs searching in it, agent.synth.memory_mb = %d MiB each), although the search counted %d MiB of programs of its own: its bank stopped growing in size %d, and the larger programs built from what it held were checked against the examples without being kept.\n",
 			res.heapLive>>20, res.heapShare>>20, bound>>20, res.memBytes>>20, res.frozeAt)
 	case res.memFull:
 		fmt.Fprintf(&sb, "The search's memory reached its bound (%d MiB of programs, of agent.synth.memory_mb = %d MiB for all the run's searches): its bank stopped growing in size %d, and the larger programs built from what it held were checked against the examples without being kept.\n",
