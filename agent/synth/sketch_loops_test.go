@@ -120,3 +120,35 @@ func TestUntilSketch(t *testing.T) {
 	}
 	runSketchCases(t, cases, loops)
 }
+
+// The range sketch finds a list of integers counted from a start to a
+// stop in steps, each a term of the parameters: read from the three
+// positions of a list, the multiples of k up to n, a countdown.
+func TestRangeSketch(t *testing.T) {
+	stepped := func(start, stop, step int64) any {
+		out := []int64{}
+		for v := start; step > 0 && v < stop || step < 0 && v > stop; v += step {
+			out = append(out, v)
+		}
+		return out
+	}
+	cases := []sketchCase{
+		{name: "range_start_stop_step", task: otherTask("stepped", "[start, stop, step]: three integers"), n: 4,
+			gen: func(r *rand.Rand) any {
+				step := 1 + r.Intn(6)
+				if r.Intn(2) == 0 {
+					step = -step
+				}
+				return []any{r.Intn(61) - 30, r.Intn(61) - 30, step}
+			},
+			f: func(in any) any { a := args(in); return stepped(num(a[0]), num(a[1]), num(a[2])) }},
+		{name: "range_multiples_up_to", task: otherTask("multiples", "[k, n]: a step and a limit"), n: 6,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(12), r.Intn(101)} },
+			f:   func(in any) any { a := args(in); return stepped(num(a[0]), num(a[1])+1, num(a[0])) }},
+		{name: "range_countdown", task: task.Task{Name: "countdown", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 4,
+			gen: func(r *rand.Rand) any { return r.Intn(40) },
+			f:   func(in any) any { return stepped(num(in), 0, -1) }},
+	}
+	wantOpPrefix(cases, "range[", "a range")
+	runSketchCases(t, cases, loops)
+}

@@ -8,10 +8,11 @@ import (
 )
 
 // Loops runs the loop sketches over scalar parameters (loop_params.go)
-// within share of the search's time or programs left, when the output is
-// a number: the accumulator loop over a range (loop_fold.go) and the
-// loop counting steps until a condition fails (loop_until.go). It
-// reports whether consider accepted a program.
+// within share of the search's time or programs left: when the output is
+// a number, the accumulator loop over a range (loop_fold.go) and the
+// loop counting steps until a condition fails (loop_until.go); when it is
+// a list of integers, a range with a step (loop_range.go). It reports
+// whether consider accepted a program.
 func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	if en.Stopped || p.Nullable || len(p.Outs) == 0 {
 		return false
@@ -36,6 +37,11 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 		}
 		lk.phase(1)
 		return untilSketch(en, p, lk, consider)
+	case dsl.ListInt:
+		lk.phase(loopTermsShare)
+		lk.terms(en, p)
+		lk.phase(1)
+		return rangeSketch(en, p, lk, consider)
 	}
 	return false
 }
