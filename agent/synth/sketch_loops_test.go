@@ -152,3 +152,43 @@ func TestRangeSketch(t *testing.T) {
 	wantOpPrefix(cases, "range[", "a range")
 	runSketchCases(t, cases, loops)
 }
+
+// The filtered range keeps the numbers of a range for which a condition
+// on the number holds: the multiples of 7 from a to b that are not
+// multiples of 5, the odd numbers counted down from n.
+func TestFilteredRangeSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "range_sevens_not_fives", task: otherTask("sevens", "[a, b]: two integers"), n: 8,
+			gen: func(r *rand.Rand) any {
+				// b a multiple of 7 half the time: the examples then say
+				// whether the range holds b.
+				if r.Intn(2) == 0 {
+					return []any{r.Intn(301), 7 * r.Intn(43)}
+				}
+				return []any{r.Intn(301), r.Intn(301)}
+			},
+			f: func(in any) any {
+				a := args(in)
+				out := []int64{}
+				for i := num(a[0]); i <= num(a[1]); i++ {
+					if i%7 == 0 && i%5 != 0 {
+						out = append(out, i)
+					}
+				}
+				return out
+			}},
+		{name: "range_odd_countdown", task: task.Task{Name: "odd_countdown", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 4,
+			gen: func(r *rand.Rand) any { return r.Intn(60) },
+			f: func(in any) any {
+				out := []int64{}
+				for i := num(in); i > 0; i-- {
+					if i%2 == 1 {
+						out = append(out, i)
+					}
+				}
+				return out
+			}},
+	}
+	wantOpPrefix(cases, "range[", "a range")
+	runSketchCases(t, cases, loops)
+}

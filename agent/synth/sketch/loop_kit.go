@@ -40,8 +40,12 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 	case dsl.ListInt:
 		lk.phase(loopTermsShare)
 		lk.terms(en, p)
+		lk.phase(0.2)
+		if rangeSketch(en, p, lk, consider) {
+			return true
+		}
 		lk.phase(1)
-		return rangeSketch(en, p, lk, consider)
+		return filterSketch(en, p, lk, consider)
 	}
 	return false
 }
