@@ -3,6 +3,7 @@ package synth
 import (
 	"encoding/json"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,38 @@ func TestFilteredRangeSketch(t *testing.T) {
 	}
 	wantOpPrefix(cases, "range[", "a range")
 	runSketchCases(t, cases, loops)
+}
+
+// The map with a running state finds a greedy decomposition of an amount
+// into notes: a count per note, the rest appended.
+func TestStateMapSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "statemap_greedy_notes", task: otherTask("notes", "[amount, notes]: an amount and the values of the notes, largest first"), n: 4,
+			gen: func(r *rand.Rand) any {
+				notes := map[int]bool{}
+				for range 1 + r.Intn(5) {
+					notes[1+r.Intn(500)] = true
+				}
+				var ns []int
+				for v := range notes {
+					ns = append(ns, v)
+				}
+				sort.Sort(sort.Reverse(sort.IntSlice(ns)))
+				return []any{r.Intn(5001), ns}
+			},
+			f: func(in any) any {
+				a := args(in)
+				amount := num(a[0])
+				out := []int64{}
+				for _, note := range asInts(a[1]) {
+					out = append(out, amount/int64(note))
+					amount %= int64(note)
+				}
+				return append(out, amount)
+			}},
+	}
+	wantOpPrefix(cases, "state_map[", "a map with a running state")
+	runSketchCases(t, cases, func(en *sketch.Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+		return sketch.StateMap(en, p, 1, consider)
+	})
 }

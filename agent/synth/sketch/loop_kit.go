@@ -93,13 +93,7 @@ const (
 )
 
 func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loopKit {
-	lk := &loopKit{en: en, p: p, lp: lp}
-	if !en.Deadline.IsZero() {
-		lk.budget.until = time.Now().Add(time.Duration(float64(time.Until(en.Deadline)) * share))
-	}
-	if en.MaxEval > 0 {
-		lk.budget.maxEval = max(int64(float64(en.MaxEval)*share), 1)
-	}
+	lk := &loopKit{en: en, p: p, lp: lp, budget: budgetOf(en, share)}
 	for _, env := range p.Envs {
 		ps, good := lp.values(env)
 		if !good {
@@ -120,6 +114,18 @@ func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loop
 		}
 	}
 	return lk
+}
+
+// budgetOf is share of what is left of the search's time or programs.
+func budgetOf(en *Search, share float64) loopBudget {
+	var b loopBudget
+	if !en.Deadline.IsZero() {
+		b.until = time.Now().Add(time.Duration(float64(time.Until(en.Deadline)) * share))
+	}
+	if en.MaxEval > 0 {
+		b.maxEval = max(int64(float64(en.MaxEval)*share), 1)
+	}
+	return b
 }
 
 // phase starts a phase with share f of what is left.
