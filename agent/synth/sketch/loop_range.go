@@ -142,11 +142,12 @@ func rangeSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 		size              int
 	}
 	var fits []fit
+search:
 	for _, st := range starts {
 		for _, sp := range steps {
 			for _, t := range ints {
 				if !lk.spend(1) {
-					break
+					break search
 				}
 				if rangeStops(st, sp, t, outs) {
 					fits = append(fits, fit{st, t, sp, st.n.Size + t.n.Size + sp.n.Size})
@@ -171,10 +172,12 @@ func rangeSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 // constants of rangeConsts after the parameters themselves.
 func (lk *loopKit) intTerms() []*term {
 	var out []*term
-	for s, ts := range lk.bySize {
-		for _, t := range ts {
-			if t.typ == dsl.Int && t.i != nil {
-				out = append(out, t)
+	for s := range max(len(lk.bySize), 2) {
+		if s < len(lk.bySize) {
+			for _, t := range lk.bySize[s] {
+				if t.typ == dsl.Int && t.i != nil {
+					out = append(out, t)
+				}
 			}
 		}
 		if s != 1 {
