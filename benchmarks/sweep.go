@@ -88,8 +88,9 @@ type Sweep struct {
 	mem *procmem.Watch
 }
 
-// memSampleEvery is how often a sweep samples its process's memory.
-const memSampleEvery = 100 * time.Millisecond
+// MemSampleEvery is how often a sweep (or a cluster worker) samples its
+// process's memory.
+const MemSampleEvery = 100 * time.Millisecond
 
 // setMemory fills the session's CPU time since cpu0 and kids0 (the
 // process's and its reaped children's) and its memory (the watch's peak
@@ -247,7 +248,7 @@ func (s *Sweep) Execute(ctx context.Context) (Summary, error) {
 	}
 	session := Session{StartedAt: time.Now().UTC(), Version: s.Version, LoadStart: machine.Load()}
 	cpu0, kids0 := procmem.CPU()
-	s.mem = procmem.Start(memSampleEvery)
+	s.mem = procmem.Start(MemSampleEvery)
 	mi := machine.Describe()
 	session.Machine = &mi
 	prevSum, prevErr := ReadSummary(s.Out)

@@ -56,10 +56,16 @@ func otherBinding(t task.Task, inputs []any, b *dsl.Binding) (out *dsl.Binding, 
 	if args := argsBinding(t, inputs, b); args != nil {
 		return args, nil
 	}
+	if rec := recordBinding(inputs, b.Floats); rec != nil {
+		return rec, nil
+	}
 	defer func() {
-		// Inputs of no other shape may still be a list of tokens.
+		// Inputs of no other shape may still be a tuple of structures or
+		// a list of tokens.
 		if err != nil {
-			if tb := tokensBinding(inputs); tb != nil {
+			if tb := tupleBinding(t, inputs, b.Floats); tb != nil {
+				out, err = tb, nil
+			} else if tb := tokensBinding(inputs); tb != nil {
 				out, err = tb, nil
 			}
 		}

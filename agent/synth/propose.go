@@ -54,10 +54,10 @@ func (a *Agent) Propose(ctx context.Context, req agent.ProposeRequest) (agent.Pr
 	switch {
 	case inputs.Structured(req.Task, tp):
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, berr == nil)
-	case berr == nil && b.Shape == "tokens":
-		// Token lists have no generator of their kind: the description's
-		// template and mutations of the observed inputs, told apart by the
-		// programs still consistent.
+	case berr == nil && (b.Shape == "tokens" || b.Shape == "record" || b.Shape == "tuple"):
+		// Token lists, records and tuples of structures have no generator
+		// of their kind: the description's template and mutations of the
+		// observed inputs, told apart by the programs still consistent.
 		return a.proposeStructured(ctx, req, tp, l, observed, seen, rng, true)
 	case req.Task.Kind == task.KindOther && berr != nil && len(observed) > 0:
 		// Inputs the DSL cannot bind and the description does not

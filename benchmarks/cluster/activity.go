@@ -22,6 +22,7 @@ import (
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/internal/atomicfile"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 	"github.com/reconstruct/reconstruct/oracle"
 	"github.com/reconstruct/reconstruct/runner"
 	"github.com/reconstruct/reconstruct/workflow"
@@ -48,6 +49,9 @@ type Worker struct {
 	// point and return to the queue (a worker stopping for good).
 	handBack context.Context
 	unpack   sync.Mutex
+	// mem samples the worker's memory while tasks run (nil: a task's
+	// memory is read when it starts and ends only).
+	mem *procmem.Watch
 }
 
 // taskError is a failure caused by the task or its configuration: it is
@@ -95,9 +99,17 @@ func (w *Worker) RunTask(ctx context.Context, in TaskInput) (out Outcome, err er
 		out.Finished = time.Now().UTC()
 		log.Info("task ended", zap.Bool("solved", out.Result.Solved), zap.Error(err))
 	}()
+	cpu0, kids0 := procmem.CPU()
+	span := w.mem.Begin()
 	r, err := w.runTask(runCtx, in, &out, beat, log)
 	out.Result = r
 	out.Result.WallSeconds = time.Since(start).Seconds()
+	// As in a local sweep: the worker's process, the tasks running beside
+	// this one included.
+	cpu, kids := procmem.CPU()
+	out.Result.CPUSeconds, out.Result.SandboxCPUSeconds = (cpu - cpu0).Seconds(), (kids - kids0).Seconds()
+	peak := span.End()
+	out.Result.PeakRSSBytes, out.Result.PeakHeapBytes = peak.RSS, peak.Heap
 	var te *taskError
 	switch {
 	case err == nil:

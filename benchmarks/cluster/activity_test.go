@@ -138,6 +138,9 @@ func TestRunTaskOnAnotherWorkerResumesTheLostRun(t *testing.T) {
 	if !out.Resumed || !r.Solved || r.RunID != in.Job.RunID || r.HeldoutTotal != 15 || r.Name != "negate" || r.Level != "algorithm" {
 		t.Errorf("outcome %+v, want the same run resumed and solved", out)
 	}
+	if r.CPUSeconds <= 0 || r.PeakRSSBytes <= 0 || r.PeakHeapBytes <= 0 {
+		t.Errorf("cpu %.2f s, peak %d bytes resident, %d heap: want the worker's figures while the task ran", r.CPUSeconds, r.PeakRSSBytes, r.PeakHeapBytes)
+	}
 	evs := runEvents(t, healthy, "negate", in.Job.RunID)
 	counts := map[string]int{}
 	seen := map[string]bool{}

@@ -7,12 +7,15 @@ import (
 	"os"
 	"time"
 
-	"github.com/reconstruct/reconstruct/agent/synth"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"go.uber.org/zap"
+
+	"github.com/reconstruct/reconstruct/agent/synth"
+	"github.com/reconstruct/reconstruct/benchmarks"
+	"github.com/reconstruct/reconstruct/internal/procmem"
 )
 
 // ServeOptions configure Serve.
@@ -56,6 +59,8 @@ func Serve(ctx context.Context, c client.Client, w *Worker, opts ServeOptions, h
 	hb, handBackNow := context.WithCancel(context.Background())
 	defer handBackNow()
 	w.handBack = hb
+	w.mem = procmem.Start(benchmarks.MemSampleEvery)
+	defer w.mem.Stop()
 	tw := worker.New(c, opts.TaskQueue, worker.Options{
 		MaxConcurrentActivityExecutionSize: max(1, opts.Parallel),
 		// Serve hands the tasks back itself; the SDK's own deadline only

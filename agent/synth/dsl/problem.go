@@ -22,6 +22,10 @@ type Binding struct {
 	// Helper is Python source the binding line needs (tokens: the
 	// conversion of one token), emitted before the function.
 	Helper string
+	// Keys, when set, are the keys of an input that is a JSON object (a
+	// record), one a variable, in the variables' order: the variables
+	// are read by key, not by position.
+	Keys []string
 	// Parts are the names the task's description gives the positions of
 	// a list input of one length ("[balance, rate, years]" bound as xs),
 	// when it names them: a sketch reading the positions as parameters
@@ -68,7 +72,18 @@ func (b *Binding) Env(in any) ([]any, error) {
 		return []any{toks}, nil
 	}
 	vals := []any{in}
-	if len(b.Names) > 1 {
+	if b.Keys != nil {
+		rec, good := in.(map[string]any)
+		if !good || len(rec) != len(b.Keys) {
+			return nil, fmt.Errorf("%w: expected an object with the keys %v in %s", ErrUnsupported, b.Keys, ShortJSON(in))
+		}
+		vals = make([]any, len(b.Keys))
+		for i, k := range b.Keys {
+			if vals[i], good = rec[k]; !good {
+				return nil, fmt.Errorf("%w: no key %q in %s", ErrUnsupported, k, ShortJSON(in))
+			}
+		}
+	} else if len(b.Names) > 1 {
 		list, good := in.([]any)
 		if !good || len(list) != len(b.Names) {
 			return nil, fmt.Errorf("%w: expected %d parts in %s", ErrUnsupported, len(b.Names), ShortJSON(in))
