@@ -66,8 +66,15 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
+			// The held-out tests are the module's, written under the
+			// sweep's output, or those of --heldout-dir.
+			heldoutPath := filepath.Join(s.Out, HeldoutDir, id+".jsonl")
+			if s.HeldoutDir != "" {
+				heldoutPath = filepath.Join(s.HeldoutDir, id+".jsonl")
+			}
 			opts := config.Options{File: s.Base, Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv,
-				Override: map[string]any{"workspace": s.workspace(j), "task.factory": s.Factory, "task.args": args}}
+				Override: map[string]any{"workspace": s.workspace(j), "task.factory": s.Factory, "task.args": args},
+				Bank:     s.Bank, Repeat: r, Heldout: heldoutPath}
 			if s.Base == "" {
 				opts.Dir = "."
 			}
@@ -75,7 +82,6 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
 			}
-			c.Workflow.Seed += int64(r - 1)
 			if box == nil {
 				if box, err = runner.OpenBindingSandbox(ctx, c, s.Log); err != nil {
 					return nil, nil, err
@@ -89,22 +95,13 @@ func (s *Sweep) planFactory(ctx context.Context) ([]job, map[string][]byte, erro
 					return nil, nil, fmt.Errorf("%w: task %s: %w", ErrRefused, id, err)
 				}
 			}
-			c.Task.Heldout = filepath.Join(s.Out, HeldoutDir, id+".jsonl")
-			if s.HeldoutDir != "" {
-				c.Task.Heldout = filepath.Join(s.HeldoutDir, id+".jsonl")
-			} else {
-				heldout[c.Task.Heldout] = tests
+			if s.HeldoutDir == "" {
+				heldout[heldoutPath] = tests
 			}
 			if c.Bank.Enabled {
-				getenv := s.Getenv
-				if getenv == nil {
-					getenv = func(string) string { return "" }
-				}
-				loc, err := config.ResolveBank(s.Bank, getenv, c)
-				if err != nil {
+				if _, err := c.BankLocation(); err != nil {
 					return nil, nil, fmt.Errorf("%w: task %s: %w", ErrRefused, j.id, err)
 				}
-				c.Bank.Path = loc.Location
 			}
 			j.c, j.hash, j.files = c, SettingsHash(c), factoryFiles(c, tests)
 			jobs = append(jobs, j)
@@ -137,7 +134,7 @@ func (s *Sweep) factoryHeldout(ctx context.Context, c *config.Config, box sandbo
 	if err != nil {
 		return nil, err
 	}
-	tests, err := b.Heldout(ctx, box, runner.Limits(c))
+	tests, err := b.Heldout(ctx, box, c.Sandbox.Limits())
 	if err != nil {
 		return nil, err
 	}

@@ -423,12 +423,6 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 	if s.Base != "" {
 		overlays = []string{s.Base}
 	}
-	// Without Getenv no RECONSTRUCT_* variable is read; the default bank
-	// still comes from the process's home directory (config.Load).
-	getenv := s.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	var jobs []job
 	var problems []string
 	for _, d := range dirs {
@@ -437,24 +431,26 @@ func (s *Sweep) plan(dirs []string) ([]job, []string) {
 			if r > 1 {
 				j.id += "#r" + strconv.Itoa(r)
 			}
+			// Without Getenv no RECONSTRUCT_* variable is read; the
+			// default bank still comes from the process's home directory.
+			// The repeat's seed and the sweep's bank are set as the
+			// configuration is loaded, before it is checked.
 			c, err := config.Load(config.Options{File: filepath.Join(d, "task.yaml"), Overlays: overlays,
-				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)}})
+				Env: s.Getenv != nil, Getenv: s.Getenv, LookupEnv: s.LookupEnv, Override: map[string]any{"workspace": s.workspace(j)},
+				Bank: s.Bank, Repeat: r})
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, indentLines(err.Error())))
 				break
 			}
-			c.Workflow.Seed += int64(r - 1)
 			if p := heldoutProblem(c); p != "" {
 				problems = append(problems, fmt.Sprintf("task %s: %s", j.id, p))
 				break
 			}
 			if c.Bank.Enabled {
-				loc, err := config.ResolveBank(s.Bank, getenv, c)
-				if err != nil {
+				if _, err := c.BankLocation(); err != nil {
 					problems = append(problems, fmt.Sprintf("task %s: %s", j.id, err))
 					break
 				}
-				c.Bank.Path = loc.Location
 			}
 			j.c, j.hash, j.files = c, SettingsHash(c), TaskFiles(c)
 			jobs = append(jobs, j)
@@ -553,7 +549,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, true
 	}
-	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c, s.Log) })
+	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c.Sandbox, s.Log) })
 	defer scoring.close()
 	res, err := s.Run(ctx, c, runner.Options{Log: s.Log, Recorders: []workflow.Recorder{scoring}, Synth: s.Synth})
 	if ctx.Err() != nil {
@@ -580,7 +576,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil
 	}
-	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := ScoreProgram(ctx, box, res.FinalProgram, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		r.Error = err.Error()
 		return r, ctx.Err() == nil

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -388,5 +389,55 @@ func TestScoringBox(t *testing.T) {
 				t.Errorf("%d closes, want %d", got, tt.wantCloses)
 			}
 		})
+	}
+}
+
+// TestSweepLeavesItsConfigurationsAlone: the configuration a sweep's run
+// gets is the one loading made for it (a repeat's seed and the bank set
+// before the check), and neither the run nor the rest of the sweep
+// changes it.
+func TestSweepLeavesItsConfigurationsAlone(t *testing.T) {
+	testenv.NeedPython(t)
+	out := t.TempDir()
+	base := baseConfig(t)
+	bankPath := filepath.Join(t.TempDir(), "sweep.db")
+	type given struct {
+		c    *config.Config
+		json string
+	}
+	var runs []given
+	sw := &Sweep{TasksDir: filepath.Join("testdata", "tasks"), Base: base, Out: out, Repeat: 2, Bank: bankPath,
+		Filter: regexp.MustCompile("^negate$"),
+		Run: func(ctx context.Context, c *config.Config, o runner.Options) (*workflow.Result, error) {
+			before, _ := json.Marshal(c)
+			runs = append(runs, given{c, string(before)})
+			res, err := runner.Run(ctx, c, o)
+			if after, _ := json.Marshal(c); string(after) != string(before) {
+				t.Errorf("the run changed its configuration:\nbefore %s\nafter  %s", before, after)
+			}
+			return res, err
+		}}
+	if _, err := sw.Execute(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(runs))
+	}
+	for i, r := range runs {
+		repeat := i + 1
+		want, err := config.Load(config.Options{File: filepath.Join("testdata", "tasks", "negate", "task.yaml"), Overlays: []string{base},
+			Override: map[string]any{"workspace": r.c.Workspace}, Bank: bankPath, Repeat: repeat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantJSON, _ := json.Marshal(want); r.json != string(wantJSON) {
+			t.Errorf("repeat %d ran with\n%s\nwant what loading makes\n%s", repeat, r.json, wantJSON)
+		}
+		if after, _ := json.Marshal(r.c); string(after) != r.json {
+			t.Errorf("repeat %d's configuration changed after its run:\nbefore %s\nafter  %s", repeat, r.json, after)
+		}
+		if r.c.Workflow.Seed != int64(repeat) || r.c.Bank.Path != bankPath {
+			t.Errorf("repeat %d: seed %d, bank %s; want seed %d, bank %s", repeat, r.c.Workflow.Seed, r.c.Bank.Path, repeat, bankPath)
+		}
 	}
 }

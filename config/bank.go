@@ -75,3 +75,43 @@ func ResolveBank(flag string, getenv func(string) string, c *Config) (BankLocati
 	}
 	return abs(def, "default", "")
 }
+
+// resolveBank sets bank.path to the bank ResolveBank finds for the
+// configuration being loaded: Options.Bank or --bank (Flags), then the
+// environment's variables (when Options.Env reads them), then bank.path,
+// then the per-user default. Where it is not known (no home directory),
+// bank.path stays empty and BankLocation says why.
+func (c *Config) resolveBank(opts Options, getenv func(string) string) {
+	flag := opts.Bank
+	if f := opts.Flags["bank.path"]; flag == "" && f != nil && f.Changed {
+		flag = f.Value.String()
+	}
+	env := getenv
+	if !opts.Env {
+		env = func(k string) string {
+			if k == BankPathEnv || k == LegacyBankEnv {
+				return ""
+			}
+			return getenv(k)
+		}
+	}
+	c.bank, c.bankErr = ResolveBank(flag, env, c)
+	c.Bank.Path = c.bank.Location
+}
+
+// BankLocation is the bank of the run the configuration is for, found
+// once as it was loaded (ResolveBank's rule), with the setting that chose
+// it and any warning to show; an error when there is none (no home
+// directory, and no bank named).
+func (c *Config) BankLocation() (BankLocation, error) {
+	switch {
+	case c.bankErr != nil:
+		return BankLocation{}, c.bankErr
+	case c.bank.Location == c.Bank.Path && c.Bank.Path != "":
+		return c.bank, nil
+	case c.Bank.Path != "":
+		// A recorded configuration, or the defaults: bank.path as it is.
+		return BankLocation{Location: c.Bank.Path, Source: c.File + ": bank.path"}, nil
+	}
+	return ResolveBank("", func(string) string { return "" }, nil)
+}

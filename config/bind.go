@@ -91,3 +91,21 @@ func (c *Config) Bind(bt BoundTask) (*Config, error) {
 	}
 	return &b, nil
 }
+
+// Moved returns a copy of c whose workspace and sandbox kind are replaced
+// where given (a resumed run's --workspace and --sandbox), the kind
+// checked; c is not changed.
+func (c *Config) Moved(workspace, sandboxKind string) (*Config, error) {
+	m := *c
+	if workspace != "" {
+		m.Workspace = workspace
+	}
+	if sandboxKind != "" {
+		p := &problems{file: c.File}
+		if !checkOneOf(p, "sandbox.kind", sandboxKind) {
+			return nil, p.err()
+		}
+		m.Sandbox.Kind = sandboxKind
+	}
+	return &m, nil
+}

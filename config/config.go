@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reconstruct/reconstruct/internal/stamp"
+	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -38,6 +39,13 @@ type Config struct {
 	// variable or a flag as problems.from marks it), for CheckBound's
 	// messages.
 	factoryFrom string
+	// heldoutGiven is set when the caller chose task.heldout
+	// (Options.Heldout).
+	heldoutGiven bool
+	// bank and bankErr are what ResolveBank found as the configuration
+	// was loaded (BankLocation).
+	bank    BankLocation
+	bankErr error
 }
 
 // WorkspaceGiven reports whether the workspace was named by a file, a
@@ -175,6 +183,16 @@ type Sandbox struct {
 	CPUs        float64       `mapstructure:"cpus" json:"cpus"`
 	Image       string        `mapstructure:"image" json:"image"`
 	Python      string        `mapstructure:"python" json:"python"`
+}
+
+// Limits are the section's per-call limits: a call's timeout, memory and
+// output.
+func (s Sandbox) Limits() sandbox.Limits {
+	return sandbox.Limits{
+		Timeout:     s.CallTimeout,
+		MemoryBytes: int64(s.MemoryMB) << 20,
+		OutputBytes: int64(s.OutputKB) << 10,
+	}
 }
 
 // Bank is the bank section.

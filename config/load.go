@@ -51,6 +51,23 @@ type Options struct {
 	// by the user. Empty: Override's values are taken as resolved, not as
 	// choices of the user's.
 	OverrideFrom string
+
+	// The values below are what a caller derives for the run it loads the
+	// configuration for. They are applied before the configuration is
+	// checked, so that no caller changes a checked configuration.
+
+	// Bank is a bank named outside Flags (a sweep's --bank): it comes
+	// first, as --bank does. Load finds the bank by ResolveBank's rule
+	// (Config.BankLocation).
+	Bank string
+	// Repeat, above 1, is the repeat of a sweep the run is: its
+	// workflow.seed is the configured one plus Repeat-1, so that each
+	// repeat draws other inputs.
+	Repeat int
+	// Heldout is where the caller keeps the task's held-out tests (a
+	// factory sweep writes its module's there): task.heldout, which may
+	// then lie outside the task directory.
+	Heldout string
 }
 
 // CommandLine is the name a configuration given without a file (Options.Dir)
@@ -157,6 +174,13 @@ func Load(opts Options) (*Config, error) {
 			c.from[k] = sourcePrefix + OriginOverride
 		}
 	}
+	if opts.Repeat > 1 {
+		c.Workflow.Seed += int64(opts.Repeat - 1)
+	}
+	if opts.Heldout != "" {
+		c.Task.Heldout, c.heldoutGiven = opts.Heldout, true
+	}
+	c.resolveBank(opts, getenv)
 	before := len(p.list)
 	c.finish(getenv, p)
 	p.since(before)
@@ -712,7 +736,7 @@ func (c *Config) finishFactory(p *problems) {
 	}
 	c.defaultHeldout()
 	if ok {
-		c.contain(p, root, "task.heldout", t.Heldout, false)
+		c.containHeldout(p, root)
 	}
 }
 
@@ -925,7 +949,7 @@ func (c *Config) containPaths(p *problems) {
 	if g := t.RandomInputs; g != nil {
 		c.contain(p, dir, "task.random_inputs.python", g.Python, false)
 	}
-	c.contain(p, dir, "task.heldout", t.Heldout, false)
+	c.containHeldout(p, dir)
 	if cmd := t.Oracle.Command; len(cmd) > 0 && strings.Contains(cmd[0], "/") {
 		c.contain(p, dir, "task.oracle.command", cmd[0], !t.Oracle.OnHost)
 	}
@@ -940,6 +964,14 @@ func (c *Config) taskDir(p *problems) (string, bool) {
 		return "", false
 	}
 	return dir, true
+}
+
+// containHeldout holds task.heldout to the task directory dir, unless the
+// caller chose it (Options.Heldout).
+func (c *Config) containHeldout(p *problems, dir string) {
+	if !c.heldoutGiven {
+		c.contain(p, dir, "task.heldout", c.Task.Heldout, false)
+	}
 }
 
 // contain adds a problem when path (a file or a directory) does not

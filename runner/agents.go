@@ -22,16 +22,17 @@ import (
 	"github.com/reconstruct/reconstruct/workflow"
 )
 
-// newSynth builds the built-in synthesizer from the agent section, with
-// the lambda banks of shared.
-func newSynth(c *config.Config, shared *synth.Shared, log *zap.Logger) *synth.Agent {
+// newSynth builds the built-in synthesizer from its section of the
+// agent's and the run's seed (workflow.seed), with the lambda banks of
+// shared.
+func newSynth(s config.Synth, seed int64, shared *synth.Shared, log *zap.Logger) *synth.Agent {
 	return synth.New(synth.Options{
-		Seed:             c.Workflow.Seed,
-		TimeLimit:        c.Agent.Synth.TimeLimit,
-		RunTimeLimit:     c.Agent.Synth.RunTimeLimit,
-		ProposeTimeLimit: c.Agent.Synth.ProposeTimeLimit,
-		MaxPrograms:      int64(c.Agent.Synth.MaxPrograms),
-		MemoryBytes:      int64(c.Agent.Synth.MemoryMB) << 20,
+		Seed:             seed,
+		TimeLimit:        s.TimeLimit,
+		RunTimeLimit:     s.RunTimeLimit,
+		ProposeTimeLimit: s.ProposeTimeLimit,
+		MaxPrograms:      int64(s.MaxPrograms),
+		MemoryBytes:      int64(s.MemoryMB) << 20,
 		Shared:           shared,
 		Log:              log.With(zap.String("agent", "synth")),
 	})
@@ -133,7 +134,7 @@ func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, share
 			log.Info("the synthesizer does not call the task's own tools; the LLM agent does",
 				zap.Strings("tools", toolNames(d.CallableTools)))
 		}
-		return newSynth(c, shared, log), nil
+		return newSynth(c.Agent.Synth, c.Workflow.Seed, shared, log), nil
 	case "llm":
 		var box sandbox.Sandbox
 		if boxes != nil {
@@ -157,8 +158,8 @@ func newAgentKind(ctx context.Context, c *config.Config, boxes *Sandboxes, share
 		a, err := llm.New(ctx, llm.Options{
 			BaseURL: l.BaseURL, Model: l.Model, APIKeyEnv: l.APIKeyEnv, Temperature: &temp,
 			MaxTokens: l.MaxTokens, MaxTurns: l.MaxTurns, RequestTimeout: l.RequestTimeout,
-			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c, shared, log),
-			Limits: Limits(c), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
+			Retries: llmRetries(l.Retries), ToolMode: l.ToolMode, Sandbox: tools, Synth: newSynth(c.Agent.Synth, c.Workflow.Seed, shared, log),
+			Limits: c.Sandbox.Limits(), Atol: c.Workflow.Atol, ShownFailures: c.Workflow.MaxFailures, Tools: named,
 			TaskTools: own, Log: log.With(zap.String("agent", "llm")),
 		})
 		if errors.Is(err, llm.ErrConfig) {

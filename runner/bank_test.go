@@ -227,7 +227,7 @@ func TestRegisteredProgramMapsOverAList(t *testing.T) {
 	if _, err := Run(context.Background(), c, Options{RunID: "prog-run"}); err != nil {
 		t.Fatal(err)
 	}
-	programs := NewProgramRunner(c, nil)
+	programs := NewProgramRunner(c.Sandbox, nil)
 	defer programs.Close()
 	b, closeBank, err := OpenBank(context.Background(), c.Bank.Path, WriteBank, BankOptions{Programs: programs})
 	if err != nil {

@@ -81,7 +81,7 @@ func Bind(ctx context.Context, c *config.Config, log *zap.Logger) (*config.Confi
 // OpenBindingSandbox starts a sandbox set up as a factory task's oracle's,
 // working in a copy of the binding that Close removes.
 func OpenBindingSandbox(ctx context.Context, c *config.Config, log *zap.Logger) (sandbox.Sandbox, error) {
-	kind, err := chooseKind(ctx, c, log)
+	kind, err := chooseKind(ctx, c.Sandbox, log)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func OpenBindingSandbox(ctx context.Context, c *config.Config, log *zap.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	box, err := openBox(ctx, c, kind, NewRunID(), "oracle", dir, log)
+	box, err := openBox(ctx, c.Sandbox, kind, NewRunID(), "oracle", dir, hiddenFromOracle(c.Task.Heldout, dir), log)
 	if err != nil {
 		remove()
 		return nil, fmt.Errorf("%w: start the binding's %s sandbox: %w", ErrInfra, kind, err)
@@ -135,9 +135,9 @@ func Describe(ctx context.Context, c *config.Config, box binding.Caller) (config
 	if err != nil {
 		return config.BoundTask{}, err
 	}
-	d, err := b.Describe(ctx, box, Limits(c))
+	d, err := b.Describe(ctx, box, c.Sandbox.Limits())
 	if err != nil {
-		return config.BoundTask{}, bindingErr(c, err)
+		return config.BoundTask{}, bindingErr(c.File, err)
 	}
 	bad := func(err error) (config.BoundTask, error) {
 		return config.BoundTask{}, fmt.Errorf("%w: %s: task.factory %s: %w", ErrConfig, c.File, t.Factory, err)
@@ -170,11 +170,12 @@ func Describe(ctx context.Context, c *config.Config, box binding.Caller) (config
 var errOneBound = errors.New("the returned task has only one of lo and hi: give both, or neither")
 
 // bindingErr marks an error of a binding call: the binding's own mistakes
-// are configuration errors, the sandbox's failures infrastructure ones.
-func bindingErr(c *config.Config, err error) error {
+// are configuration errors (of the configuration file), the sandbox's
+// failures infrastructure ones.
+func bindingErr(file string, err error) error {
 	var be *binding.Error
 	if errors.As(err, &be) {
-		return fmt.Errorf("%w: %s: %w", ErrConfig, c.File, err)
+		return fmt.Errorf("%w: %s: %w", ErrConfig, file, err)
 	}
 	return fmt.Errorf("%w: %w", ErrInfra, err)
 }
@@ -214,10 +215,10 @@ func factoryTask(c *config.Config, boxes *Sandboxes, workspace string, log *zap.
 	name := "task.factory " + c.Task.Factory
 	p := &factoryParts{}
 	if d.RandomInputs {
-		p.random = oracle.NewGeneratorProgram(boxes.Oracle, b.Program(binding.EntryGenerate), name+" random_inputs", Limits(c))
+		p.random = oracle.NewGeneratorProgram(boxes.Oracle, b.Program(binding.EntryGenerate), name+" random_inputs", c.Sandbox.Limits())
 	}
 	if d.OnExample {
-		p.recorder = newExampleHook(b, boxes.Oracle, Limits(c), filepath.Join(workspace, BindingLog), log)
+		p.recorder = newExampleHook(b, boxes.Oracle, c.Sandbox.Limits(), filepath.Join(workspace, BindingLog), log)
 	}
 	if d.Evaluate {
 		p.hook = &evaluateHook{b: b, box: boxes.Eval, function: c.Task.FunctionName}
@@ -382,7 +383,7 @@ func taskTools(c *config.Config, d *binding.Description, eval binding.Caller) ([
 	for i := range tools {
 		name := tools[i].Name
 		tools[i].Call = func(ctx context.Context, source string, args json.RawMessage) (string, error) {
-			out, err := b.Tool(ctx, eval, name, source, c.Task.FunctionName, args, Limits(c))
+			out, err := b.Tool(ctx, eval, name, source, c.Task.FunctionName, args, c.Sandbox.Limits())
 			var be *binding.Error
 			switch {
 			case errors.Is(err, binding.ErrInfra):

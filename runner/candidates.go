@@ -151,14 +151,14 @@ func runStarted(workspace, run string) (workflow.RunStarted, error) {
 }
 
 // Rescore runs every selected candidate on r.Examples in a scoring
-// sandbox of c (candidates.Rescore).
-func Rescore(ctx context.Context, c *config.Config, log *zap.Logger, sel RunCandidates, r Rescoring) ([]candidates.Rescored, error) {
-	box, err := OpenScoringSandbox(ctx, c, log)
+// sandbox of the settings s (candidates.Rescore).
+func Rescore(ctx context.Context, s config.Sandbox, log *zap.Logger, sel RunCandidates, r Rescoring) ([]candidates.Rescored, error) {
+	box, err := OpenScoringSandbox(ctx, s, log)
 	if err != nil {
 		return nil, err
 	}
 	defer box.Close()
-	return candidates.Rescore(ctx, sel.Archive, sel.Records, box, r.Function, r.Examples, r.Observed, Limits(c), r.Atol)
+	return candidates.Rescore(ctx, sel.Archive, sel.Records, box, r.Function, r.Examples, r.Observed, s.Limits(), r.Atol)
 }
 
 // RunExamples reads the examples run observed from a workspace's journal:

@@ -193,7 +193,7 @@ func TestRescore(t *testing.T) {
 		examples = append(examples, task.Example{Input: in, Output: out})
 	}
 	c := quickstart(t, nil)
-	got, err := Rescore(context.Background(), c, nopLog(), sel, Rescoring{Function: "f", Atol: task.DefaultAtol, Examples: examples})
+	got, err := Rescore(context.Background(), c.Sandbox, nopLog(), sel, Rescoring{Function: "f", Atol: task.DefaultAtol, Examples: examples})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ const CheckInputs = 2
 // *oracle.TaskError), found before anything is created. A hidden program
 // that does not answer in time is left to the run to report.
 func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) error {
-	lim := Limits(c)
+	lim := c.Sandbox.Limits()
 	lim.Timeout = c.Task.Oracle.Timeout
 	o := c.Task.Oracle
 	if o.Python != "" {
@@ -113,7 +113,7 @@ func checkFiles(ctx context.Context, c *config.Config, box sandbox.Sandbox) erro
 		if err := checkFunction(ctx, box, c.File, "task.random_inputs", g.Python, g.Function, lim, true); err != nil {
 			return err
 		}
-		ins, err := oracle.NewGenerator(box, g.Python, g.Function, Limits(c)).Generate(ctx, CheckInputs, nil, c.Workflow.Seed)
+		ins, err := oracle.NewGenerator(box, g.Python, g.Function, c.Sandbox.Limits()).Generate(ctx, CheckInputs, nil, c.Workflow.Seed)
 		var te *oracle.TaskError
 		switch {
 		case errors.As(err, &te):

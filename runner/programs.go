@@ -16,7 +16,7 @@ import (
 // ProgramRunner runs the bank's programs (program.apply and registered
 // programs) in a sandbox started on first use, never in this process.
 type ProgramRunner struct {
-	c   *config.Config
+	s   config.Sandbox
 	log *zap.Logger
 
 	mu  sync.Mutex
@@ -25,13 +25,13 @@ type ProgramRunner struct {
 
 var _ bank.ProgramRunner = (*ProgramRunner)(nil)
 
-// NewProgramRunner runs programs with the sandbox settings of c (kind,
+// NewProgramRunner runs programs with the sandbox settings s (kind,
 // limits).
-func NewProgramRunner(c *config.Config, log *zap.Logger) *ProgramRunner {
+func NewProgramRunner(s config.Sandbox, log *zap.Logger) *ProgramRunner {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &ProgramRunner{c: c, log: log}
+	return &ProgramRunner{s: s, log: log}
 }
 
 // Apply calls prog on each input; a call that does not return a value is
@@ -43,7 +43,7 @@ func (p *ProgramRunner) Apply(ctx context.Context, prog *bank.Program, inputs []
 	}
 	outs, err := box.Call(ctx, sandbox.CallRequest{
 		Program: sandbox.Program{Source: prog.Source, Function: prog.Function},
-		Inputs:  inputs, Limits: Limits(p.c),
+		Inputs:  inputs, Limits: p.s.Limits(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("run program %s: %w", prog.Function, err)
@@ -62,7 +62,7 @@ func (p *ProgramRunner) sandbox(ctx context.Context) (sandbox.Sandbox, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.box == nil {
-		box, err := OpenScoringSandbox(ctx, p.c, p.log)
+		box, err := OpenScoringSandbox(ctx, p.s, p.log)
 		if err != nil {
 			return nil, err
 		}

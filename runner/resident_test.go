@@ -140,7 +140,7 @@ func TestFactoryBindingIsResident(t *testing.T) {
 		}
 
 		outs, err := boxes.Eval.Call(ctx, sandbox.CallRequest{Program: sandbox.Program{Source: huntSecret, Function: "solve"},
-			Inputs: []json.RawMessage{json.RawMessage("1")}, Limits: Limits(c)})
+			Inputs: []json.RawMessage{json.RawMessage("1")}, Limits: c.Sandbox.Limits()})
 		if err != nil {
 			t.Fatal(err)
 		}

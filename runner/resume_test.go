@@ -254,13 +254,19 @@ func TestResumeWithAnotherMachinesConfig(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "ws"), moved); err != nil {
 		t.Fatal(err)
 	}
-	same, err := config.Load(config.Options{File: cfg, Override: map[string]any{"workspace": moved}})
+	// The workspace is given as run --resume --workspace gives it: the
+	// caller's configuration, checked, is not changed by the resumption.
+	same, err := config.Load(config.Options{File: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Resume(context.Background(), bankPath, "moved-run", Options{Config: same})
+	before, _ := json.Marshal(same)
+	res, err := Resume(context.Background(), bankPath, "moved-run", Options{Config: same, Workspace: moved, SandboxKind: "process"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if after, _ := json.Marshal(same); string(after) != string(before) {
+		t.Errorf("Resume changed the configuration it was given:\nbefore %s\nafter  %s", before, after)
 	}
 	if res.Workspace != moved || res.RunID != "moved-run" || res.FinalProgram == "" {
 		t.Errorf("resumed in %s as %s (final program %d bytes), want %s", res.Workspace, res.RunID, len(res.FinalProgram), moved)

@@ -27,7 +27,6 @@ import (
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
-	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -72,15 +71,6 @@ func NewRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
-}
-
-// Limits converts the sandbox section to per-call limits.
-func Limits(c *config.Config) sandbox.Limits {
-	return sandbox.Limits{
-		Timeout:     c.Sandbox.CallTimeout,
-		MemoryBytes: int64(c.Sandbox.MemoryMB) << 20,
-		OutputBytes: int64(c.Sandbox.OutputKB) << 10,
-	}
 }
 
 // Run executes one configured run end to end. Everything that can be
@@ -133,11 +123,8 @@ func Resume(ctx context.Context, location, run string, opts Options) (*workflow.
 		}
 		c = opts.Config
 	}
-	if opts.Workspace != "" {
-		c.Workspace = opts.Workspace
-	}
-	if opts.SandboxKind != "" {
-		c.Sandbox.Kind = opts.SandboxKind
+	if c, err = c.Moved(opts.Workspace, opts.SandboxKind); err != nil {
+		return nil, fmt.Errorf("%w: resume run %s: %w", ErrConfig, run, err)
 	}
 	st, err := workflow.StateFromEvents(r.events)
 	if err != nil {
@@ -446,7 +433,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 			}
 		}
 	}()
-	if !needsAgentBox(c) {
+	if !needsAgentBox(c.Agent) {
 		if ag, err = NewAgent(ctx, c, nil, shared, log); err != nil {
 			return nil, err
 		}
@@ -534,7 +521,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	deps := workflow.Deps{Agent: ag, Oracle: orc, Evaluator: boxes.Eval, Archive: archive, Recorders: recorders,
 		Domain: taskDomain{c.Task.Describe()}}
 	if g := c.Task.RandomInputs; g != nil {
-		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, Limits(c))
+		deps.Random = oracle.NewGenerator(boxes.Oracle, g.Python, g.Function, c.Sandbox.Limits())
 	}
 	if c.Task.Factory != "" {
 		p, err := factoryTask(c, boxes, workspace, log)
@@ -555,7 +542,7 @@ func (l *launch) execute(ctx context.Context) (res *workflow.Result, err error) 
 	}
 	spec := workflow.Spec{
 		Task: c.Task.Describe(), Settings: c.Workflow, Origins: c.Origins, Workspace: workspace, RunID: l.runID,
-		Limits: Limits(c), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Finish: l.finish, Started: startData,
+		Limits: c.Sandbox.Limits(), Log: log, Progress: opts.Progress, Resume: l.state, Fork: l.fork, Finish: l.finish, Started: startData,
 	}
 	started = true
 	res, runErr := workflow.Run(ctx, spec, deps)
@@ -591,7 +578,7 @@ func NewOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 func newOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	o := c.Task.Oracle
 	// A Python hidden program's outputs are bounded in its sandbox too.
-	lim := Limits(c)
+	lim := c.Sandbox.Limits()
 	lim.Timeout = o.Timeout
 	lim.OutputBytes = int64(o.MaxOutputKB) << 10
 	switch {
@@ -606,7 +593,7 @@ func newOracle(c *config.Config, box oracle.Runner) (oracle.Oracle, error) {
 	case len(o.Command) > 0 && o.OnHost:
 		return oracle.NewHostCommand(o.Command, filepath.Dir(c.File), o.Timeout), nil
 	case len(o.Command) > 0:
-		return oracle.NewCommand(box, sandboxArgv(c), o.Timeout, Limits(c)), nil
+		return oracle.NewCommand(box, sandboxArgv(c), o.Timeout, c.Sandbox.Limits()), nil
 	case o.HTTP != "":
 		return oracle.NewHTTP(o.HTTP, o.Timeout, o.Retries), nil
 	}

@@ -120,7 +120,7 @@ func oracleDir(c *config.Config) string {
 // oracle's domains, both at once; the agent's, which needs the workspace,
 // is started by OpenAgent once the workspace exists.
 func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap.Logger) (*Sandboxes, error) {
-	kind, err := chooseKind(ctx, c, log)
+	kind, err := chooseKind(ctx, c.Sandbox, log)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +134,11 @@ func OpenSandboxes(ctx context.Context, c *config.Config, runID string, log *zap
 	err = s.start(ctx, func(ctx context.Context, role string) (sandbox.Sandbox, error) {
 		if role == "oracle" {
 			if c.Task.Factory != "" {
-				return openBox(ctx, c, kind, runID, role, dir, log)
+				return openBox(ctx, c.Sandbox, kind, runID, role, dir, hiddenFromOracle(c.Task.Heldout, dir), log)
 			}
 			return openOracle(ctx, c, kind, runID, log)
 		}
-		return openScratch(ctx, c, kind, runID, role, log)
+		return openScratch(ctx, c.Sandbox, kind, runID, role, log)
 	})
 	if err != nil {
 		s.Close()
@@ -161,14 +161,14 @@ func openOracle(ctx context.Context, c *config.Config, kind, runID string, log *
 	if b := c.Bank.Path; b != "" && !backend.IsPostgres(b) {
 		exclude = append(exclude, b, b+"-wal", b+"-shm", b+"-journal", sqlite.KeyFile(b))
 	}
-	st, err := sandbox.NewStage(dir, sandbox.StageOptions{Secret: hiddenFromOracle(c, dir), Exclude: exclude})
+	st, err := sandbox.NewStage(dir, sandbox.StageOptions{Secret: hiddenFromOracle(c.Task.Heldout, dir), Exclude: exclude})
 	if err != nil {
 		return nil, fmt.Errorf("copy %s for the oracle's sandbox: %w", dir, err)
 	}
 	for _, s := range st.Skipped {
 		log.Info("not copied for the oracle's sandbox", zap.String("dir", dir), zap.String("file", s))
 	}
-	box, err := openBox(ctx, c, kind, runID, "oracle", st.Dir, log)
+	box, err := openBox(ctx, c.Sandbox, kind, runID, "oracle", st.Dir, hiddenFromOracle(c.Task.Heldout, st.Dir), log)
 	if err != nil {
 		st.Remove()
 		return nil, err
@@ -210,10 +210,10 @@ func stageBinding(c *config.Config) (dir string, remove func(), err error) {
 // OpenAgent starts the agent's sandbox on the workspace, for agents with
 // tools (the LLM agent); the others need none.
 func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, workspace string, log *zap.Logger) error {
-	if !needsAgentBox(c) {
+	if !needsAgentBox(c.Agent) {
 		return nil
 	}
-	box, err := openBox(ctx, c, s.Kind, runID, "agent", workspace, log)
+	box, err := openBox(ctx, c.Sandbox, s.Kind, runID, "agent", workspace, nil, log)
 	if err != nil {
 		return fmt.Errorf("%w: start the agent's %s sandbox: %w", ErrInfra, s.Kind, err)
 	}
@@ -223,24 +223,25 @@ func (s *Sandboxes) OpenAgent(ctx context.Context, c *config.Config, runID, work
 
 // needsAgentBox reports whether the configured agent has tools, which run
 // in a sandbox of their own on the workspace.
-func needsAgentBox(c *config.Config) bool { return c.Agent.Kind == "llm" }
+func needsAgentBox(a config.Agent) bool { return a.Kind == "llm" }
 
 // openBox starts one sandbox of the chosen backend bound to dir; an empty
 // dir is a scratch directory of its own (the process sandbox makes and
-// removes one; a Docker container gets a size-bounded tmpfs).
-func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir string, log *zap.Logger) (sandbox.Sandbox, error) {
+// removes one; a Docker container gets a size-bounded tmpfs). The oracle's
+// sandbox hides the files hide lists (relative to dir).
+func openBox(ctx context.Context, s config.Sandbox, kind, runID, role, dir string, hide []string, log *zap.Logger) (sandbox.Sandbox, error) {
 	// A failed start returns a nil interface, never a typed nil pointer
 	// that Sandboxes.Close would then call.
 	if kind == "docker" {
-		box, err := openDocker(ctx, c, runID, role, dir, log)
+		box, err := openDocker(ctx, s, runID, role, dir, hide, log)
 		if err != nil {
 			return nil, err
 		}
 		return box, nil
 	}
-	opts := process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", role))}
+	opts := process.Options{Dir: dir, Python: s.Python, Limits: s.Limits(), Log: log.With(zap.String("sandbox", role))}
 	if role == "oracle" {
-		opts.Hide = hiddenFromOracle(c, dir)
+		opts.Hide = hide
 	}
 	box, err := process.New(ctx, opts)
 	if err != nil {
@@ -250,16 +251,16 @@ func openBox(ctx context.Context, c *config.Config, kind, runID, role, dir strin
 }
 
 // openScratch starts a sandbox with an empty working directory of its own.
-func openScratch(ctx context.Context, c *config.Config, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
-	return openBox(ctx, c, kind, runID, role, "", log)
+func openScratch(ctx context.Context, s config.Sandbox, kind, runID, role string, log *zap.Logger) (sandbox.Sandbox, error) {
+	return openBox(ctx, s, kind, runID, role, "", nil, log)
 }
 
-// hiddenFromOracle lists the held-out test files under the oracle's
-// directory (relative to it): the hidden program's sandbox must not read
-// them either.
-func hiddenFromOracle(c *config.Config, dir string) []string {
+// hiddenFromOracle lists the held-out test files (heldout, task.heldout,
+// and the usual name) under the oracle's directory (relative to it): the
+// hidden program's sandbox must not read them either.
+func hiddenFromOracle(heldout, dir string) []string {
 	hide := []string{docker.HeldoutFile}
-	if h := c.Task.Heldout; h != "" {
+	if h := heldout; h != "" {
 		if rel, err := filepath.Rel(dir, h); err == nil && rel != docker.HeldoutFile && !strings.HasPrefix(rel, "..") {
 			hide = append(hide, rel)
 		}
@@ -267,14 +268,14 @@ func hiddenFromOracle(c *config.Config, dir string) []string {
 	return hide
 }
 
-// OpenScoringSandbox starts one sandbox with no workspace to run a program
-// on held-out tests.
-func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) (sandbox.Sandbox, error) {
-	kind, err := chooseKind(ctx, c, log)
+// OpenScoringSandbox starts one sandbox of the configuration's sandbox
+// section, with no workspace, to run a program on held-out tests.
+func OpenScoringSandbox(ctx context.Context, s config.Sandbox, log *zap.Logger) (sandbox.Sandbox, error) {
+	kind, err := chooseKind(ctx, s, log)
 	if err != nil {
 		return nil, err
 	}
-	box, err := openScratch(ctx, c, kind, NewRunID(), "score", log)
+	box, err := openScratch(ctx, s, kind, NewRunID(), "score", log)
 	if err != nil {
 		return nil, fmt.Errorf("%w: start the %s sandbox: %w", ErrInfra, kind, err)
 	}

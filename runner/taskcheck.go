@@ -10,9 +10,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/reconstruct/reconstruct/config"
-	"github.com/reconstruct/reconstruct/sandbox"
-	"github.com/reconstruct/reconstruct/sandbox/docker"
-	"github.com/reconstruct/reconstruct/sandbox/process"
 )
 
 // CheckTasks checks every task of cs as a run checks its own before it
@@ -43,14 +40,14 @@ func CheckTasks(ctx context.Context, cs []*config.Config, log *zap.Logger) (errs
 	dir := commonDir(dirs)
 	var hide []string
 	for _, c := range todo {
-		hide = append(hide, hiddenFromOracle(c, dir)...)
+		hide = append(hide, hiddenFromOracle(c.Task.Heldout, dir)...)
 	}
 	c0 := todo[0]
-	kind, err := chooseKind(ctx, c0, log)
+	kind, err := chooseKind(ctx, c0.Sandbox, log)
 	if err != nil {
 		return nil, err
 	}
-	box, err := openOracleBox(ctx, c0, kind, NewRunID(), dir, hide, log)
+	box, err := openBox(ctx, c0.Sandbox, kind, NewRunID(), "oracle", dir, hide, log)
 	if err != nil {
 		return nil, fmt.Errorf("%w: start the %s sandbox to check the tasks: %w", ErrInfra, kind, err)
 	}
@@ -84,23 +81,4 @@ func commonDir(dirs []string) string {
 		}
 	}
 	return dir
-}
-
-// openOracleBox starts a sandbox of the chosen backend set up as the
-// oracle's over dir, with the files hide lists (relative to dir) hidden.
-func openOracleBox(ctx context.Context, c *config.Config, kind, runID, dir string, hide []string, log *zap.Logger) (sandbox.Sandbox, error) {
-	if kind == "docker" {
-		opts := dockerOptions(c, runID, "oracle", dir, log)
-		opts.Mounts[0].Hide = hide
-		box, err := docker.New(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		return box, nil
-	}
-	box, err := process.New(ctx, process.Options{Dir: dir, Python: c.Sandbox.Python, Limits: Limits(c), Log: log.With(zap.String("sandbox", "check")), Hide: hide})
-	if err != nil {
-		return nil, err
-	}
-	return box, nil
 }

@@ -143,7 +143,9 @@ func TestDeterminism(t *testing.T) {
 
 func TestWriteNotesAndFallback(t *testing.T) {
 	tk := task.Task{Name: "t", InputType: "object", FunctionName: "solve", Kind: task.KindOther}
-	exs := []task.Example{{Input: json.RawMessage(`{"a": 1}`), Output: json.RawMessage(`1`)}}
+	// An object holding an object: no binding reads it (a record of
+	// scalars and lists would bind).
+	exs := []task.Example{{Input: json.RawMessage(`{"a": {"b": 1}}`), Output: json.RawMessage(`1`)}}
 	dir := t.TempDir()
 	res, err := New(Options{Shared: testShared}).Write(context.Background(), agent.WriteRequest{Task: tk, Examples: exs, Workspace: dir})
 	if err != nil {

@@ -158,12 +158,11 @@ func (w *Worker) runTask(ctx context.Context, in TaskInput, out *Outcome, beat *
 	}
 	c, err := config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Overlays: overlays, Env: true,
 		Getenv:   func(k string) string { return envOr(in.Env, k, getenv) },
-		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}})
+		Override: map[string]any{"workspace": ws, "bank.enabled": true, "task.heldout": ""}, Repeat: j.Repeat})
 	if err != nil {
 		return r, asTaskError(err)
 	}
 	r.Name, r.Level, r.Family, r.Kind = c.Task.Name, c.Task.Level, c.Task.Family, c.Task.Kind
-	c.Workflow.Seed += int64(j.Repeat - 1)
 	r.Settings = benchmarks.EffectiveSettings(c)
 
 	t0 = time.Now()
@@ -374,12 +373,12 @@ func (w *Worker) score(ctx context.Context, c *config.Config, j Job, program str
 	if program == "" {
 		return nil
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, log)
+	box, err := runner.OpenScoringSandbox(ctx, c.Sandbox, log)
 	if err != nil {
 		return err
 	}
 	defer box.Close()
-	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := benchmarks.ScoreProgram(ctx, box, program, c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		return err
 	}

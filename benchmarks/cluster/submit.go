@@ -116,11 +116,16 @@ func Prepare(ctx context.Context, b *bank.Bank, p Plan) (Spec, error) {
 		if err != nil {
 			return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
 		}
-		seed := c.Workflow.Seed
 		files := benchmarks.TaskFiles(c)
 		for r := 1; r <= spec.Repeat; r++ {
 			n++
-			c.Workflow.Seed = seed + int64(r-1)
+			if r > 1 {
+				// A repeat's seed is set as its configuration is loaded
+				// (config.Options.Repeat), as a worker loads it.
+				if c, err = config.Load(config.Options{File: filepath.Join(dir, "task.yaml"), Overlays: overlays, Env: true, Getenv: p.Getenv, Repeat: r}); err != nil {
+					return Spec{}, fmt.Errorf("%w: %w", ErrInput, err)
+				}
+			}
 			j := Job{ID: filepath.Base(dir), Task: filepath.Base(dir), Repeat: r,
 				RunID: strings.TrimPrefix(spec.ID, "sweep-") + "-" + fmt.Sprintf("%03d", n), Tree: tree, Heldout: heldout,
 				ConfigSHA256: benchmarks.SettingsHash(c), TaskSHA256: benchmarks.TaskDigest(files), TaskFiles: files}

@@ -152,7 +152,7 @@ func (o *bankOptions) open(ctx context.Context, access runner.BankAccess) (*bank
 		if err != nil {
 			return nil, nil, err
 		}
-		pr = runner.NewProgramRunner(c, log)
+		pr = runner.NewProgramRunner(c.Sandbox, log)
 		programs = pr
 	}
 	b, closeBank, err := runner.OpenBank(ctx, loc, access, runner.BankOptions{Log: log.With(zap.String("bank", backend.Describe(loc))), Programs: programs, Getenv: o.getenv})

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/reconstruct/reconstruct/benchmarks"
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 )
 
 type benchRunOptions struct {
@@ -135,7 +135,7 @@ func runBenchRun(ctx context.Context, opts *benchRunOptions) error {
 		TasksDir: opts.tasks, Base: opts.base, Out: opts.out, Parallel: opts.parallel, Repeat: opts.repeat,
 		Filter: filter, Getenv: a.getenv, LookupEnv: a.lookupEnv, Log: a.logger(), Progress: newSweepProgress(a.progress()),
 		Bank: opts.bank, Force: opts.force, Factory: opts.factory, HeldoutDir: opts.heldoutDir, Args: args,
-		Version: versionString(debug.ReadBuildInfo()),
+		Version: stamp.This().Text,
 	}
 	sum, err := sw.Execute(ctx)
 	if errors.Is(err, benchmarks.ErrRefused) {

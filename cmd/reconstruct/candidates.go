@@ -298,7 +298,7 @@ func runCandidatesRescore(ctx context.Context, opts *candidatesRescoreOptions) e
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	scored, err := runner.Rescore(ctx, c, a.logger(), sel, r)
+	scored, err := runner.Rescore(ctx, c.Sandbox, a.logger(), sel, r)
 	if err != nil {
 		return withCode(exitInfra, err)
 	}

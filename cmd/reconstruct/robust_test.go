@@ -10,12 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/reconstruct/reconstruct/internal/stamp"
 	"github.com/reconstruct/reconstruct/internal/testenv"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -250,32 +250,12 @@ func TestBenchRunExitStatus(t *testing.T) {
 	}
 }
 
+// version and --version print the build as stamp reads it (its cases:
+// internal/stamp's TestBuildOf).
 func TestVersionString(t *testing.T) {
-	tests := []struct {
-		name string
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{"a module version with its revision", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "7ad7bbdae60605eba68b02659216e91795883ed0"}, {Key: "vcs.time", Value: "2026-11-30T00:29:19Z"}, {Key: "vcs.modified", Value: "false"}}},
-			true, "v1.2.3 (revision 7ad7bbdae606, 2026-11-30T00:29:19Z, go1.26.8)"},
-		{"a build from a checkout with changes", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "7ad7bbdae60605eba68b02659216e91795883ed0"}, {Key: "vcs.modified", Value: "true"}}},
-			true, "devel (revision 7ad7bbdae606+dirty, go1.26.8)"},
-		{"no revision recorded", &debug.BuildInfo{GoVersion: "go1.26.8"}, true, "devel (no VCS revision recorded, go1.26.8)"},
-		{"no build information", nil, false, "unknown (built without module information)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := versionString(tt.info, tt.ok); got != tt.want {
-				t.Errorf("versionString = %q, want %q", got, tt.want)
-			}
-		})
-	}
 	dir := t.TempDir()
 	a, b := cli(t, dir, nil, "version"), cli(t, dir, nil, "--version")
-	want := "reconstruct " + versionString(debug.ReadBuildInfo()) + "\n"
+	want := "reconstruct " + stamp.This().Text + "\n"
 	if a.stdout != want || b.stdout != want || a.code != 0 || b.code != 0 {
 		t.Errorf("version %q, --version %q, want %q", a.stdout, b.stdout, want)
 	}
@@ -304,15 +284,51 @@ func TestVersionOfABuiltBinary(t *testing.T) {
 	if out, err := exec.Command("git", "-C", clone, "checkout", "-q", strings.TrimSpace(string(rev))).CombinedOutput(); err != nil {
 		t.Fatalf("git checkout: %v\n%s", err, out)
 	}
+	// The version a release sets as it is linked (README.md) is
+	// what the command prints and what every record it writes names.
+	const release = "v9.8.7-test"
 	bin := filepath.Join(t.TempDir(), "reconstruct")
-	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/reconstruct")
+	build := exec.Command("go", "build", "-buildvcs=true", "-ldflags", "-X "+stamp.VersionVar+"="+release, "-o", bin, "./cmd/reconstruct")
 	build.Dir = clone
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "--version").Output()
-	if err != nil || !strings.Contains(string(out), "revision "+string(rev[:12])) || strings.Contains(string(out), "+dirty") {
-		t.Errorf("--version = %q, %v; want revision %s", out, err, rev[:12])
+	if err != nil || !strings.Contains(string(out), "reconstruct "+release+" (revision "+string(rev[:12])) || strings.Contains(string(out), "+dirty") {
+		t.Errorf("--version = %q, %v; want %s, revision %s", out, err, release, rev[:12])
+	}
+	out, err = exec.Command(bin, "version", "--json").Output()
+	var b stamp.Build
+	if err != nil || json.Unmarshal(out, &b) != nil || b.Version != release || b.Revision != strings.TrimSpace(string(rev)) {
+		t.Errorf("version --json = %s, %v; want version %s, revision %s", out, err, release, rev)
+	}
+
+	// A run's records name it as their producer.
+	testenv.NeedPython(t)
+	dir := t.TempDir()
+	cfg := quickstartTask(t, dir, "bank: {path: bank.db}\nsandbox: {kind: process}\nworkspace: ws\n")
+	run := exec.Command(bin, "run", "--config", cfg)
+	run.Env = append(os.Environ(), "XDG_DATA_HOME="+dir)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	producer := release + "+" + string(rev[:12])
+	res, err := os.ReadFile(filepath.Join(dir, "ws", workflow.ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result struct{ Producer string }
+	if err := json.Unmarshal(res, &result); err != nil || result.Producer != producer {
+		t.Errorf("result.json's producer %q (%v), want %s", result.Producer, err, producer)
+	}
+	events, err := os.ReadFile(filepath.Join(dir, "ws", workflow.EventsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(events), "\n")
+	var ev struct{ Producer string }
+	if err := json.Unmarshal([]byte(first), &ev); err != nil || ev.Producer != producer {
+		t.Errorf("the first events.jsonl line's producer %q (%v), want %s: %s", ev.Producer, err, producer, first)
 	}
 }
 

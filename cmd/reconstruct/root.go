@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/reconstruct/reconstruct/config"
+	"github.com/reconstruct/reconstruct/internal/stamp"
 )
 
 // app holds what every command shares: streams, environment and the logger.
@@ -168,7 +168,7 @@ gates, archives every candidate and records every example and event.`,
 	root.SetErr(a.stderr)
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", envOr(a.getenv, "RECONSTRUCT_LOG_LEVEL", "warn"), "log level: debug, info, warn, error")
 	root.PersistentFlags().StringVar(&a.logFormat, "log-format", envOr(a.getenv, "RECONSTRUCT_LOG_FORMAT", "text"), "log lines on stderr: text (for people) or json (for machines)")
-	root.Version = versionString(debug.ReadBuildInfo())
+	root.Version = stamp.This().Text
 	root.SetVersionTemplate("reconstruct {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
 	_ = root.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions([]string{"debug", "info", "warn", "error"}, cobra.ShellCompDirectiveNoFileComp))

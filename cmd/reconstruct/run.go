@@ -125,11 +125,12 @@ func runRun(ctx context.Context, opts *runOptions) error {
 			return lerr
 		}
 		if c.Bank.Enabled || opts.fork != "" {
-			loc, berr := a.resolveBank(flagValue(opts.flags, "bank.path"), c)
-			if berr != nil {
+			// The configuration found its bank as it was loaded
+			// (--bank is among its flags); a bank it could not find, or
+			// a deprecated variable naming it, is told here.
+			if _, berr := a.bankOf(c.BankLocation()); berr != nil {
 				return berr
 			}
-			c.Bank.Path = loc.Location
 		}
 		workspace = c.Workspace
 		if opts.fork != "" {
@@ -255,7 +256,12 @@ func flagValue(flags map[string]*pflag.Flag, key string) string {
 // resolveBank finds the command's bank (config.ResolveBank), logging the
 // warning of a deprecated variable.
 func (a *app) resolveBank(flag string, c *config.Config) (config.BankLocation, error) {
-	loc, err := config.ResolveBank(flag, a.getenv, c)
+	return a.bankOf(config.ResolveBank(flag, a.getenv, c))
+}
+
+// bankOf is a bank found by config.ResolveBank's rule, its warning logged;
+// not found, a usage error.
+func (a *app) bankOf(loc config.BankLocation, err error) (config.BankLocation, error) {
 	if err != nil {
 		return loc, withCode(exitUsage, err)
 	}

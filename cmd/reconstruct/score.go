@@ -66,12 +66,12 @@ func runScore(ctx context.Context, opts *scoreOptions) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, a.logger())
+	box, err := runner.OpenScoringSandbox(ctx, c.Sandbox, a.logger())
 	if err != nil {
 		return withCode(exitInfra, err)
 	}
 	defer box.Close()
-	sc, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	sc, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		return withCode(exitInfra, err)
 	}

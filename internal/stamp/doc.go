@@ -10,7 +10,9 @@
 // (errors.Is ErrNewerFormat), and reads older ones; a record without a
 // stamp is of format 1, the format before stamps.
 //
-// The producer is read from the build information once; nothing sets it
-// at run time. The package imports nothing of the project, so that every
+// The producer is read from the build information once: the version a
+// release sets as it is linked (VersionVar, with -ldflags -X), else the
+// module's, and the VCS revision; nothing sets it at run time, and
+// `reconstruct version` prints the same build (This). The package imports nothing of the project, so that every
 // package (the bank's included) can read records by this rule.
 package stamp
