@@ -549,7 +549,7 @@ func (s *Sweep) runJob(ctx context.Context, j job) (r TaskResult, ok bool) {
 		r.Error = err.Error()
 		return r, true
 	}
-	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c, s.Log) })
+	scoring := newScoringBox(func() (sandbox.Sandbox, error) { return runner.OpenScoringSandbox(ctx, c.Sandbox, s.Log) })
 	defer scoring.close()
 	res, err := s.Run(ctx, c, runner.Options{Log: s.Log, Recorders: []workflow.Recorder{scoring}, Synth: s.Synth})
 	if ctx.Err() != nil {

@@ -153,7 +153,7 @@ func runStarted(workspace, run string) (workflow.RunStarted, error) {
 // Rescore runs every selected candidate on r.Examples in a scoring
 // sandbox of the settings s (candidates.Rescore).
 func Rescore(ctx context.Context, s config.Sandbox, log *zap.Logger, sel RunCandidates, r Rescoring) ([]candidates.Rescored, error) {
-	box, err := openScoring(ctx, s, log)
+	box, err := OpenScoringSandbox(ctx, s, log)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ func (p *ProgramRunner) sandbox(ctx context.Context) (sandbox.Sandbox, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.box == nil {
-		box, err := openScoring(ctx, p.s, p.log)
+		box, err := OpenScoringSandbox(ctx, p.s, p.log)
 		if err != nil {
 			return nil, err
 		}

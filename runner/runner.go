@@ -27,7 +27,6 @@ import (
 	"github.com/reconstruct/reconstruct/candidates"
 	"github.com/reconstruct/reconstruct/config"
 	"github.com/reconstruct/reconstruct/oracle"
-	"github.com/reconstruct/reconstruct/sandbox"
 	"github.com/reconstruct/reconstruct/task"
 	"github.com/reconstruct/reconstruct/workflow"
 )
@@ -73,13 +72,6 @@ func NewRunID() string {
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
 }
-
-// Limits are the sandbox section's per-call limits.
-//
-// Deprecated: use c.Sandbox.Limits(), which takes the one section it
-// reads; Limits is kept for a caller outside this change
-// (agent/synth/internal/selfcheck) until it moves.
-func Limits(c *config.Config) sandbox.Limits { return c.Sandbox.Limits() }
 
 // Run executes one configured run end to end. Everything that can be
 // checked — the run id, the workspace, the agent's settings, the hidden

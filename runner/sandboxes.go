@@ -268,14 +268,9 @@ func hiddenFromOracle(heldout, dir string) []string {
 	return hide
 }
 
-// OpenScoringSandbox starts one sandbox with no workspace to run a program
-// on held-out tests.
-func OpenScoringSandbox(ctx context.Context, c *config.Config, log *zap.Logger) (sandbox.Sandbox, error) {
-	return openScoring(ctx, c.Sandbox, log)
-}
-
-// openScoring is OpenScoringSandbox with the one section it reads.
-func openScoring(ctx context.Context, s config.Sandbox, log *zap.Logger) (sandbox.Sandbox, error) {
+// OpenScoringSandbox starts one sandbox of the configuration's sandbox
+// section, with no workspace, to run a program on held-out tests.
+func OpenScoringSandbox(ctx context.Context, s config.Sandbox, log *zap.Logger) (sandbox.Sandbox, error) {
 	kind, err := chooseKind(ctx, s, log)
 	if err != nil {
 		return nil, err

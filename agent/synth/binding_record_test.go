@@ -98,7 +98,7 @@ func TestRecordAndTupleBindingSolve(t *testing.T) {
 			}},
 		{name: "the sum of one list and the largest of another", kind: task.KindOther, typ: "two lists of integers",
 			inputs: []string{`[[[1, 2], [3, 4]], [5, 6, 7]]`, `[[[0, 0]], [1]]`, `[[[2, 2], [1, 1], [0, 5]], [9, -1]]`, `[[[4, 1]], [0, 0]]`},
-			probe: []string{`[[[7, 1], [1, 7]], [-5, -4]]`, `[[[0, 3]], [2, 8, 1]]`},
+			probe:  []string{`[[[7, 1], [1, 7]], [-5, -4]]`, `[[[0, 3]], [2, 8, 1]]`},
 			f: func(v any) any {
 				p := v.([]any)
 				n := int64(len(p[0].([]any)))

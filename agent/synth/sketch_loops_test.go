@@ -3,6 +3,7 @@ package synth
 import (
 	"encoding/json"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -119,4 +120,110 @@ func TestUntilSketch(t *testing.T) {
 			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
 	}
 	runSketchCases(t, cases, loops)
+}
+
+// The range sketch finds a list of integers counted from a start to a
+// stop in steps, each a term of the parameters: read from the three
+// positions of a list, the multiples of k up to n, a countdown.
+func TestRangeSketch(t *testing.T) {
+	stepped := func(start, stop, step int64) any {
+		out := []int64{}
+		for v := start; step > 0 && v < stop || step < 0 && v > stop; v += step {
+			out = append(out, v)
+		}
+		return out
+	}
+	cases := []sketchCase{
+		{name: "range_start_stop_step", task: otherTask("stepped", "[start, stop, step]: three integers"), n: 4,
+			gen: func(r *rand.Rand) any {
+				step := 1 + r.Intn(6)
+				if r.Intn(2) == 0 {
+					step = -step
+				}
+				return []any{r.Intn(61) - 30, r.Intn(61) - 30, step}
+			},
+			f: func(in any) any { a := args(in); return stepped(num(a[0]), num(a[1]), num(a[2])) }},
+		{name: "range_multiples_up_to", task: otherTask("multiples", "[k, n]: a step and a limit"), n: 6,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(12), r.Intn(101)} },
+			f:   func(in any) any { a := args(in); return stepped(num(a[0]), num(a[1])+1, num(a[0])) }},
+		{name: "range_countdown", task: task.Task{Name: "countdown", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 4,
+			gen: func(r *rand.Rand) any { return r.Intn(40) },
+			f:   func(in any) any { return stepped(num(in), 0, -1) }},
+	}
+	wantOpPrefix(cases, "range[", "a range")
+	runSketchCases(t, cases, loops)
+}
+
+// The filtered range keeps the numbers of a range for which a condition
+// on the number holds: the multiples of 7 from a to b that are not
+// multiples of 5, the odd numbers counted down from n.
+func TestFilteredRangeSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "range_sevens_not_fives", task: otherTask("sevens", "[a, b]: two integers"), n: 8,
+			gen: func(r *rand.Rand) any {
+				// b a multiple of 7 half the time: the examples then say
+				// whether the range holds b.
+				if r.Intn(2) == 0 {
+					return []any{r.Intn(301), 7 * r.Intn(43)}
+				}
+				return []any{r.Intn(301), r.Intn(301)}
+			},
+			f: func(in any) any {
+				a := args(in)
+				out := []int64{}
+				for i := num(a[0]); i <= num(a[1]); i++ {
+					if i%7 == 0 && i%5 != 0 {
+						out = append(out, i)
+					}
+				}
+				return out
+			}},
+		{name: "range_odd_countdown", task: task.Task{Name: "odd_countdown", Kind: task.KindInt, InputType: "integer n", FunctionName: "solve"}, n: 4,
+			gen: func(r *rand.Rand) any { return r.Intn(60) },
+			f: func(in any) any {
+				out := []int64{}
+				for i := num(in); i > 0; i-- {
+					if i%2 == 1 {
+						out = append(out, i)
+					}
+				}
+				return out
+			}},
+	}
+	wantOpPrefix(cases, "range[", "a range")
+	runSketchCases(t, cases, loops)
+}
+
+// The map with a running state finds a greedy decomposition of an amount
+// into notes: a count per note, the rest appended.
+func TestStateMapSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "statemap_greedy_notes", task: otherTask("notes", "[amount, notes]: an amount and the values of the notes, largest first"), n: 4,
+			gen: func(r *rand.Rand) any {
+				notes := map[int]bool{}
+				for range 1 + r.Intn(5) {
+					notes[1+r.Intn(500)] = true
+				}
+				var ns []int
+				for v := range notes {
+					ns = append(ns, v)
+				}
+				sort.Sort(sort.Reverse(sort.IntSlice(ns)))
+				return []any{r.Intn(5001), ns}
+			},
+			f: func(in any) any {
+				a := args(in)
+				amount := num(a[0])
+				out := []int64{}
+				for _, note := range asInts(a[1]) {
+					out = append(out, amount/int64(note))
+					amount %= int64(note)
+				}
+				return append(out, amount)
+			}},
+	}
+	wantOpPrefix(cases, "state_map[", "a map with a running state")
+	runSketchCases(t, cases, func(en *sketch.Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
+		return sketch.StateMap(en, p, 1, consider)
+	})
 }

@@ -373,7 +373,7 @@ func (w *Worker) score(ctx context.Context, c *config.Config, j Job, program str
 	if program == "" {
 		return nil
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, log)
+	box, err := runner.OpenScoringSandbox(ctx, c.Sandbox, log)
 	if err != nil {
 		return err
 	}

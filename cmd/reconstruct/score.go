@@ -66,7 +66,7 @@ func runScore(ctx context.Context, opts *scoreOptions) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, a.logger())
+	box, err := runner.OpenScoringSandbox(ctx, c.Sandbox, a.logger())
 	if err != nil {
 		return withCode(exitInfra, err)
 	}

@@ -8,10 +8,11 @@ import (
 )
 
 // Loops runs the loop sketches over scalar parameters (loop_params.go)
-// within share of the search's time or programs left, when the output is
-// a number: the accumulator loop over a range (loop_fold.go) and the
-// loop counting steps until a condition fails (loop_until.go). It
-// reports whether consider accepted a program.
+// within share of the search's time or programs left: when the output is
+// a number, the accumulator loop over a range (loop_fold.go) and the
+// loop counting steps until a condition fails (loop_until.go); when it is
+// a list of integers, a range with a step (loop_range.go). It reports
+// whether consider accepted a program.
 func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	if en.Stopped || p.Nullable || len(p.Outs) == 0 {
 		return false
@@ -36,6 +37,15 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 		}
 		lk.phase(1)
 		return untilSketch(en, p, lk, consider)
+	case dsl.ListInt:
+		lk.phase(loopTermsShare)
+		lk.terms(en, p)
+		lk.phase(0.2)
+		if rangeSketch(en, p, lk, consider) {
+			return true
+		}
+		lk.phase(1)
+		return filterSketch(en, p, lk, consider)
 	}
 	return false
 }
@@ -83,13 +93,7 @@ const (
 )
 
 func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loopKit {
-	lk := &loopKit{en: en, p: p, lp: lp}
-	if !en.Deadline.IsZero() {
-		lk.budget.until = time.Now().Add(time.Duration(float64(time.Until(en.Deadline)) * share))
-	}
-	if en.MaxEval > 0 {
-		lk.budget.maxEval = max(int64(float64(en.MaxEval)*share), 1)
-	}
+	lk := &loopKit{en: en, p: p, lp: lp, budget: budgetOf(en, share)}
 	for _, env := range p.Envs {
 		ps, good := lp.values(env)
 		if !good {
@@ -110,6 +114,18 @@ func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loop
 		}
 	}
 	return lk
+}
+
+// budgetOf is share of what is left of the search's time or programs.
+func budgetOf(en *Search, share float64) loopBudget {
+	var b loopBudget
+	if !en.Deadline.IsZero() {
+		b.until = time.Now().Add(time.Duration(float64(time.Until(en.Deadline)) * share))
+	}
+	if en.MaxEval > 0 {
+		b.maxEval = max(int64(float64(en.MaxEval)*share), 1)
+	}
+	return b
 }
 
 // phase starts a phase with share f of what is left.

@@ -38,6 +38,8 @@ type termHole struct {
 	types []dsl.Type
 	envs  [][]any
 	out   dsl.Type // Float (numbers of both types) or Bool
+	// consts are constants beyond the search's usual ones.
+	consts []any
 	// shift is the terms' (see term).
 	shift int
 	// maxSize and maxTerms bound the programs kept; keep, when set,
@@ -54,7 +56,7 @@ func collectTerms(en *Search, p *dsl.Problem, h termHole) []*term {
 		return nil
 	}
 	sub := &dsl.Problem{B: &dsl.Binding{Names: h.names, Types: h.types}, Envs: h.envs, Round: -1, Mined: p.Mined,
-		Out: h.out, Ok: []dsl.Type{dsl.Int, dsl.Float}}
+		Out: h.out, Ok: []dsl.Type{dsl.Int, dsl.Float}, Consts: h.consts}
 	if h.out == dsl.Bool {
 		sub.Ok = []dsl.Type{dsl.Bool}
 	}

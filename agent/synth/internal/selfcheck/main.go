@@ -157,13 +157,13 @@ func checkTask(ctx context.Context, dir string, o options, shared *synth.Shared)
 		r.note = err.Error()
 		return r
 	}
-	box, err := runner.OpenScoringSandbox(ctx, c, zap.NewNop())
+	box, err := runner.OpenScoringSandbox(ctx, c.Sandbox, zap.NewNop())
 	if err != nil {
 		r.note = err.Error()
 		return r
 	}
 	defer box.Close()
-	score, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, runner.Limits(c), c.Workflow.Atol)
+	score, err := benchmarks.ScoreProgram(ctx, box, string(src), c.Task.FunctionName, tests, c.Sandbox.Limits(), c.Workflow.Atol)
 	if err != nil {
 		r.note = "score: " + err.Error()
 		return r
