@@ -18,6 +18,21 @@ import (
 // enumerator combines them like the two numbers of a pair. Numbers all
 // of one type, or two strings, keep the list binding (xs, words).
 
+// varName is a name the task gives (a key, a part) as a variable of the
+// emitted program: lowercased, with an underscore after it when it is
+// reserved, one of also, or already used; used records it.
+func varName(name string, used map[string]bool, also ...string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if pythonReserved[name] || slices.Contains(also, name) {
+		name += "_"
+	}
+	for used[name] {
+		name += "_"
+	}
+	used[name] = true
+	return name
+}
+
 // pythonReserved are names a variable must not take: keywords and the
 // builtins the emitted programs call.
 var pythonReserved = map[string]bool{"and": true, "as": true, "def": true, "del": true, "elif": true, "else": true,
@@ -73,15 +88,7 @@ func argsBinding(t task.Task, observed []any, b *dsl.Binding) *dsl.Binding {
 				vt = dsl.ListFloat
 			}
 		}
-		name := strings.ToLower(strings.TrimSpace(names[i]))
-		if pythonReserved[name] {
-			name += "_"
-		}
-		for used[name] {
-			name += "_"
-		}
-		used[name] = true
-		nb.Names = append(nb.Names, name)
+		nb.Names = append(nb.Names, varName(names[i], used))
 		nb.Types = append(nb.Types, vt)
 	}
 	if !slices.ContainsFunc(nb.Types, func(t dsl.Type) bool { return t != nb.Types[0] }) && nb.Types[0] != dsl.ListInt && nb.Types[0] != dsl.ListFloat &&

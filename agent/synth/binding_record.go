@@ -58,18 +58,10 @@ func recordBinding(observed []any, floats bool) *dsl.Binding {
 		if !ok {
 			return nil
 		}
-		name := strings.ToLower(k)
-		if !identRe.MatchString(name) {
+		if !identRe.MatchString(k) {
 			return nil
 		}
-		if pythonReserved[name] || name == "input_data" {
-			name += "_"
-		}
-		for used[name] {
-			name += "_"
-		}
-		used[name] = true
-		b.Names, b.Types = append(b.Names, name), append(b.Types, vt)
+		b.Names, b.Types = append(b.Names, varName(k, used)), append(b.Types, vt)
 		reads = append(reads, fmt.Sprintf("input_data[%s]", strconv.Quote(k)))
 	}
 	b.Line = strings.Join(b.Names, ", ") + " = " + strings.Join(reads, ", ")
@@ -144,19 +136,11 @@ func tupleBinding(t task.Task, observed []any, floats bool) *dsl.Binding {
 			names = nil
 			used := map[string]bool{}
 			for _, g := range given {
-				name := strings.ToLower(strings.TrimSpace(g))
-				if !identRe.MatchString(name) {
+				if !identRe.MatchString(strings.TrimSpace(g)) {
 					names = []string{"a", "b", "c", "d"}[:n]
 					break
 				}
-				if pythonReserved[name] || name == "input_data" {
-					name += "_"
-				}
-				for used[name] {
-					name += "_"
-				}
-				used[name] = true
-				names = append(names, name)
+				names = append(names, varName(g, used))
 			}
 		}
 	}

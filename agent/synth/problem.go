@@ -171,15 +171,7 @@ func partNames(t task.Task, b *dsl.Binding, ins []any) []string {
 	var names []string
 	used := map[string]bool{}
 	for _, n := range strings.Split(m[1], ",") {
-		name := strings.ToLower(strings.TrimSpace(n))
-		if pythonReserved[name] || name == "xs" {
-			name += "_"
-		}
-		for used[name] {
-			name += "_"
-		}
-		used[name] = true
-		names = append(names, name)
+		names = append(names, varName(n, used, "xs"))
 	}
 	for _, in := range ins {
 		if l, ok := in.([]any); !ok || len(l) != len(names) {
