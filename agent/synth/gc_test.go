@@ -68,12 +68,14 @@ func TestHoldGC(t *testing.T) {
 				// in the heap alive already, or not); or, below that, the
 				// cap of a bounded session: its bound and sessionSlack,
 				// less processReserve, and what the unbounded one counts.
+				// The memory in use as the limit's base measured it, or as
+				// read now: a collection in between moves one from the other.
 				inUse, _ := memoryNotGarbage()
 				gcTune.Lock()
-				charged := gcTune.charged
+				charged, base := gcTune.charged, gcTune.other+gcTune.live
 				gcTune.Unlock()
-				low := min(inUse-charged+bound+searchHeadroom, bound+sessionSlack-processReserve+10<<20)
-				if high := inUse + charged + bound + searchHeadroom + 1<<20; l < low || l > high {
+				low := min(min(inUse, base)-charged+bound+searchHeadroom, bound+sessionSlack-processReserve+10<<20)
+				if high := max(inUse, base) + charged + bound + searchHeadroom + 1<<20; l < low || l > high {
 					t.Errorf("memory limit = %d, want between %d and %d", l, low, high)
 				}
 			} else if l != tt.limit {
@@ -101,10 +103,17 @@ func TestHoldGC(t *testing.T) {
 			// session's settings stay, the limit falls to the session's
 			// alone (its memory in use and its bound), the unbounded
 			// search's memory and headroom gone.
+			// The memory in use is the one the limit was computed from
+			// (measured at the last collection or when the searches
+			// began), not a new reading: garbage collected since would
+			// make a new one smaller than the limit's base.
 			releaseGC(free)
 			free.close()
+			gcTune.Lock()
+			base := gcTune.other + gcTune.live
+			gcTune.Unlock()
 			inUse, _ := memoryNotGarbage()
-			alone := inUse + bound + 1<<20
+			alone := max(inUse, base) + bound + 1<<20
 			if got, lim := gcSettings(); got != tt.wantPercent || (tt.wantOwn && lim > alone) {
 				t.Errorf("after one search: GC percent %d, limit %d; want %d, at most %d", got, lim, tt.wantPercent, alone)
 			}
