@@ -186,6 +186,12 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 			if offer(en, f.node(p), consider) {
 				return true
 			}
+			// The loop ran its steps on every example (and as many to
+			// fit them): a search collecting rivals offers every loop
+			// that fits, and its budget must see what they cost.
+			if !lk.spend(max(fc.allSteps(lk), 1)) {
+				return false
+			}
 		}
 		return false
 	}
@@ -218,6 +224,15 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 // steps is the times the loop runs on example e.
 func (fc foldCase) steps(lk *loopKit, e int) int64 {
 	return max(lk.ps[e][fc.count].(int64)+fc.off-fc.lo, 0)
+}
+
+// allSteps is the steps of the loop over every example.
+func (fc foldCase) allSteps(lk *loopKit) int64 {
+	var n int64
+	for e := range lk.ps {
+		n += min(fc.steps(lk, e), maxFoldSteps)
+	}
+	return n
 }
 
 // foldStarts reports whether the start fits the examples that run the
