@@ -130,19 +130,9 @@ func tupleBinding(t task.Task, observed []any, floats bool) *dsl.Binding {
 		}
 		n = len(l)
 	}
-	names := []string{"a", "b", "c", "d"}[:n]
-	if m := inputs.NamesTupleRe.FindStringSubmatchIndex(t.InputType); m != nil && outside(t.InputType[:m[0]]) {
-		if given := strings.Split(t.InputType[m[2]:m[3]], ","); len(given) == n {
-			names = nil
-			used := map[string]bool{}
-			for _, g := range given {
-				if !identRe.MatchString(strings.TrimSpace(g)) {
-					names = []string{"a", "b", "c", "d"}[:n]
-					break
-				}
-				names = append(names, varName(g, used))
-			}
-		}
+	names := givenNames(t.InputType, n)
+	if names == nil {
+		names = []string{"a", "b", "c", "d"}[:n]
 	}
 	b := &dsl.Binding{Floats: floats, Shape: "tuple", Names: names}
 	structured := false
@@ -165,6 +155,26 @@ func tupleBinding(t task.Task, observed []any, floats bool) *dsl.Binding {
 		}
 	}
 	return b
+}
+
+// givenNames are the names a top-level bracket of the description gives
+// n parts, as variables; nil when it names none, another number of
+// them, or one that is not a name.
+func givenNames(inputType string, n int) []string {
+	m := inputs.NamesTupleRe.FindStringSubmatchIndex(inputType)
+	if m == nil || !outside(inputType[:m[0]]) {
+		return nil
+	}
+	given := strings.Split(inputType[m[2]:m[3]], ",")
+	if len(given) != n || slices.ContainsFunc(given, func(g string) bool { return !identRe.MatchString(strings.TrimSpace(g)) }) {
+		return nil
+	}
+	used := map[string]bool{}
+	names := make([]string, n)
+	for i, g := range given {
+		names[i] = varName(g, used)
+	}
+	return names
 }
 
 // outside reports whether the text before a bracket closes every bracket
