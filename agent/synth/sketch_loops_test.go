@@ -194,6 +194,41 @@ func TestFilteredRangeSketch(t *testing.T) {
 	runSketchCases(t, cases, loops)
 }
 
+// The count and the sum of a filtered range: how many multiples of 7 lie
+// between a and b in either order (the range from the smaller to the
+// larger, both included), and the sum of the numbers below n that are
+// multiples of 3 or 5 (two tests joined by or). Nothing in the outputs
+// lists the indices kept: each filling is checked by its count or sum.
+func TestCountSketch(t *testing.T) {
+	cases := []sketchCase{
+		{name: "count_multiples_of_7_between", task: otherTask("multiples", "[a, b]: two integers; multiples of 7"), n: 12,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(201) - 100, r.Intn(201) - 100} },
+			f: func(in any) any {
+				a := args(in)
+				lo, hi := min(num(a[0]), num(a[1])), max(num(a[0]), num(a[1]))
+				n := int64(0)
+				for i := lo; i <= hi; i++ {
+					if i%7 == 0 {
+						n++
+					}
+				}
+				return n
+			}, check: isLoop("len")},
+		{name: "sum_multiples_of_3_or_5_below", task: task.Task{Name: "multiples_3_5", Kind: task.KindInt, InputType: "integer n: multiples of 3 or 5", FunctionName: "solve"}, n: 6,
+			gen: func(r *rand.Rand) any { return r.Intn(2001) },
+			f: func(in any) any {
+				s := int64(0)
+				for i := int64(0); i < num(in); i++ {
+					if i%3 == 0 || i%5 == 0 {
+						s += i
+					}
+				}
+				return s
+			}, check: isLoop("sum")},
+	}
+	runSketchCases(t, cases, loops)
+}
+
 // The map with a running state finds a greedy decomposition of an amount
 // into notes: a count per note, the rest appended.
 func TestStateMapSketch(t *testing.T) {

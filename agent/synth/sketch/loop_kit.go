@@ -10,7 +10,8 @@ import (
 // Loops runs the loop sketches over scalar parameters (loop_params.go)
 // within share of the search's time or programs left: when the output is
 // a number, the accumulator loop over a range (loop_fold.go) and the
-// loop counting steps until a condition fails (loop_until.go); when it is
+// loop counting steps until a condition fails (loop_until.go), and for an
+// integer the count or the sum of a filtered range (loop_count.go); when it is
 // a list of integers, a range with a step (loop_range.go). It reports
 // whether consider accepted a program.
 func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
@@ -33,6 +34,10 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 			return foldSketch(en, p, lk, [2]float64{0.5, 1}, consider)
 		}
 		if len(lk.counts) > 0 && foldSketch(en, p, lk, [2]float64{0.25, 1.0 / 3}, consider) {
+			return true
+		}
+		lk.phase(0.5)
+		if countSketch(en, p, lk, consider) {
 			return true
 		}
 		lk.phase(1)
