@@ -13,7 +13,8 @@ import (
 // (state.go), error diffusion (diffusion.go), the position-wise
 // decomposition of list transducers (window.go), the recurrences over a
 // list's elements (listdp.go), the tables over two sequences' prefixes
-// (align.go), two sequences compared at every shift (shifts.go), the
+// (align.go), two sequences compared at every shift (shifts.go) or by a
+// key (samekey.go), the
 // decomposition of a list of indices (indices.go) and the scan of
 // neighbours (neighbours.go), the first pair of indices for which a
 // condition holds (pairs.go), then the word-wise decomposition of strings
@@ -25,7 +26,7 @@ import (
 // consider accepted a program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
-		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) ||
+		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) || SameKey(en, p, consider) ||
 		Indices(en, p, consider) || NeighbourIndices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || WordOrder(en, p, consider) || CharMap(en, p, consider) || CharFold(en, p, consider) ||
 		Segments(en, p, consider) || Wrap(en, p, consider) || StateMap(en, p, 0.1, consider) ||
 		Chunkwise(en, p, consider)
