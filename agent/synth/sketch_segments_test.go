@@ -158,6 +158,7 @@ func TestWrapSketch(t *testing.T) {
 	widthTask := task.Task{Name: "t", Kind: task.KindOther, InputType: "[text, width]: a string and an integer", FunctionName: "solve"}
 	strTask := task.Task{Name: "t", Kind: task.KindString, InputType: "a text", FunctionName: "solve"}
 	long := func(r *rand.Rand) string { return randWords(r) + " " + randWords(r) + " " + randWords(r) }
+	calls := 0
 	cases := []sketchCase{
 		{name: "wrap_lines_of_width", task: widthTask, n: 6, gen: func(r *rand.Rand) any { return []any{long(r), 5 + r.Intn(15)} },
 			f: func(in any) any {
@@ -166,6 +167,18 @@ func TestWrapSketch(t *testing.T) {
 			}},
 		{name: "wrap_joined_fixed_width", task: strTask, n: 8, gen: func(r *rand.Rand) any { return long(r) },
 			f: func(in any) any { return strings.Join(wrap(in.(string), 12), "\n") }},
+		// No example both joins words and breaks lines: a width of 1
+		// breaks at every word, a wide one keeps the text on one line.
+		{name: "wrap_narrow_or_wide", task: widthTask, n: 6, gen: func(r *rand.Rand) any {
+			if calls++; calls%2 == 0 {
+				return []any{long(r), 1}
+			}
+			return []any{randWords(r) + " " + randWords(r), 60}
+		},
+			f: func(in any) any {
+				a := in.([]any)
+				return wrap(a[0].(string), int(num(a[1])))
+			}},
 	}
 	wantOpPrefix(cases, "wrap[", "the lines wrapped")
 	runSketchCases(t, cases, sketch.Wrap)

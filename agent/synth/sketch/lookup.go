@@ -32,7 +32,7 @@ func Lookup(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bo
 		return false
 	}
 	switch p.Out {
-	case dsl.Int, dsl.Float, dsl.Str, dsl.Bool:
+	case dsl.Int, dsl.Float, dsl.Str, dsl.Bool, dsl.ListInt, dsl.ListStr:
 	default:
 		return false
 	}

@@ -76,18 +76,24 @@ func Wrap(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool
 			return false // the emitted loop's own names would hide it
 		}
 	}
-	// Some example must wrap: words of one output line or of several.
-	wraps := false
+	// The examples must wrap: one puts words of the text on one line and
+	// some (the same or another) breaks it into several lines.
+	joins, breaks := false, false
 	for i, o := range p.Outs {
 		n := len(strings.Fields(p.Envs[i][text].(string)))
+		lines := 0
 		switch out := o.(type) {
 		case []string:
-			wraps = wraps || len(out) > 1 && len(out) < n
+			lines = len(out)
 		case string:
-			wraps = wraps || strings.Contains(out, "\n") && strings.Count(out, "\n")+1 < n
+			if out != "" {
+				lines = strings.Count(out, "\n") + 1
+			}
 		}
+		joins = joins || lines > 0 && lines < n
+		breaks = breaks || lines > 1
 	}
-	if !wraps {
+	if !joins || !breaks {
 		return false
 	}
 	joined := p.Out == dsl.Str
