@@ -173,7 +173,7 @@ func TestWrapSketch(t *testing.T) {
 			if calls++; calls%2 == 0 {
 				return []any{long(r), 1}
 			}
-			return []any{randWords(r) + " " + randWords(r), 60}
+			return []any{randWords(r) + " " + randWords(r), 200}
 		},
 			f: func(in any) any {
 				a := in.([]any)
