@@ -125,7 +125,7 @@ func withNeighbours(p *dsl.Problem, surv []*dsl.Entry, extra [][]any, nb neighbo
 		if e.N.Size != smallest {
 			continue
 		}
-		for _, m := range neighbours(e.N, p.B.Types, nb.lams, nb.consts) {
+		for _, m := range append(cutNeighbours(e.N, p.Envs), neighbours(e.N, p.B.Types, nb.lams, nb.consts)...) {
 			if tried == maxNeighbours || len(out) == maxRivals {
 				return out
 			}
@@ -230,6 +230,90 @@ func neighbours(n *dsl.Node, vars []dsl.Type, lams *dsl.Lambdas, consts []any) [
 	}
 	walk(n, func(r *dsl.Node) *dsl.Node { return r })
 	return append(out, byLambda...)
+}
+
+// cutNeighbours are the programs with one threshold of n's intervals
+// moved to an end of its gap: to the largest value of its interval's
+// side seen on envs (the observed examples), "v <= lo", or to the
+// smallest beyond, "v < hi". The threshold a program takes is the
+// roundest number of the gap (roundCut); these rivals, consistent with
+// the examples too, make proposals probe the gap until it closes, as the
+// intervals strategy's own rivals do (an intervals program made outside
+// a search, in a template's hole, has no others).
+func cutNeighbours(n *dsl.Node, envs [][]any) []*dsl.Node {
+	var out []*dsl.Node
+	var walk func(m *dsl.Node, replace func(*dsl.Node) *dsl.Node)
+	walk = func(m *dsl.Node, replace func(*dsl.Node) *dsl.Node) {
+		if m.Op == nil {
+			return
+		}
+		if c := m.Op.Choice; c != nil && c.Cuts != nil && len(m.Kids) == 1 {
+			for _, moved := range movedCuts(c, m.Kids[0], envs) {
+				r := *m
+				r.Op = dsl.IntervalsOp(m.Op.Args[0], moved.Cuts, moved.Le, c.Labels)
+				out = append(out, replace(&r))
+			}
+		}
+		for i, k := range m.Kids {
+			walk(k, func(r *dsl.Node) *dsl.Node {
+				c := *m
+				c.Kids = append([]*dsl.Node{}, m.Kids...)
+				c.Kids[i] = r
+				return replace(&c)
+			})
+		}
+	}
+	walk(n, func(r *dsl.Node) *dsl.Node { return r })
+	return out
+}
+
+// movedCuts are the choices c with one threshold moved to an end of its
+// gap among key's values on envs (see cutNeighbours).
+func movedCuts(c *dsl.Choice, key *dsl.Node, envs [][]any) []*dsl.Choice {
+	var vals []float64
+	for _, env := range envs {
+		switch x := dsl.EvalSafe(key, env).(type) {
+		case int64:
+			vals = append(vals, float64(x))
+		case float64:
+			if x == x {
+				vals = append(vals, x)
+			}
+		}
+	}
+	var out []*dsl.Choice
+	for i, cut := range c.Cuts {
+		// lo: the largest value named by label i, hi: the smallest named
+		// by label i+1.
+		lo, hi, haveLo, haveHi := 0.0, 0.0, false, false
+		for _, v := range vals {
+			switch c.Index(v) {
+			case i:
+				if !haveLo || v > lo {
+					lo, haveLo = v, true
+				}
+			case i + 1:
+				if !haveHi || v < hi {
+					hi, haveHi = v, true
+				}
+			}
+		}
+		move := func(to float64, le bool) {
+			if to == cut && le == c.Le[i] {
+				return
+			}
+			m := &dsl.Choice{Cuts: append([]float64{}, c.Cuts...), Le: append([]bool{}, c.Le...), Labels: c.Labels}
+			m.Cuts[i], m.Le[i] = to, le
+			out = append(out, m)
+		}
+		if haveLo {
+			move(lo, true)
+		}
+		if haveHi {
+			move(hi, false)
+		}
+	}
+	return out
 }
 
 // constNeighbours are the constants that may replace c: the other

@@ -77,6 +77,12 @@ type splitSolver struct {
 	// join makes the whole program of the parts' programs (nil where a
 	// part has none yet), or nil.
 	join func(progs []*dsl.Node) *dsl.Node
+	// derive, when set, may make part i's program from the other parts'
+	// programs found so far (nil where none), before part i is searched;
+	// nil when it cannot. late are the parts it derives, searched after
+	// the others so that those are found first.
+	derive func(i int, progs []*dsl.Node) *dsl.Node
+	late   []bool
 	// kind says how the problem was split, for the notes.
 	kind string
 }
@@ -105,18 +111,26 @@ func (s *splitSolver) solve(b budget) searchResult {
 	}
 	var used int64
 	for round := 0; round < 2; round++ {
-		var pending []int
+		var pending, late []int
 		for i, r := range s.results {
 			if !r.solved && (!s.started[i] || s.solvers[i] != nil && s.solvers[i].resumable()) {
+				if i < len(s.late) && s.late[i] {
+					late = append(late, i)
+					continue
+				}
 				pending = append(pending, i)
 			}
 		}
+		pending = append(pending, late...)
 		if len(pending) == 0 {
 			break
 		}
 		for k, i := range pending {
 			if b.spent(used) {
 				break
+			}
+			if s.derived(i) {
+				continue
 			}
 			r := s.solvers[i].solve(b.share(1/float64(len(pending)-k), used))
 			used += r.evaluated - s.results[i].evaluated
@@ -129,6 +143,31 @@ func (s *splitSolver) solve(b budget) searchResult {
 		}
 	}
 	return s.result()
+}
+
+// derived reports whether part i's program was made from the others'
+// (derive), which solves it without a search.
+func (s *splitSolver) derived(i int) bool {
+	if s.derive == nil {
+		return false
+	}
+	progs := make([]*dsl.Node, len(s.parts))
+	for j, r := range s.results {
+		if r.solved {
+			progs[j] = r.best
+		}
+	}
+	n := s.derive(i, progs)
+	if n == nil {
+		return false
+	}
+	s.results[i] = searchResult{best: n, passed: len(s.parts[i].Outs), solved: true, evaluated: s.results[i].evaluated, level: s.results[i].level}
+	s.started[i] = true
+	if s.solvers[i] != nil {
+		s.solvers[i].close()
+		s.solvers[i] = nil
+	}
+	return true
 }
 
 // result joins the parts' programs: a solution when every part is solved

@@ -46,15 +46,45 @@ func templateSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 		f    dsl.Format
 	}
 	holes := make([][]hole, len(ts))
+	// keys[i] are the number holes of category hole i's template.
+	keys := map[int][]int{}
 	for t, tm := range ts {
+		var nums, cats []int
 		for k := range tm.Holes() {
 			sub, f, err := p.HoleProblem(tm, k)
 			if err != nil {
 				return nil
 			}
+			switch {
+			case sub.Render != nil:
+				nums = append(nums, len(s.parts))
+			case categoryHole(sub, f):
+				cats = append(cats, len(s.parts))
+			}
 			holes[t] = append(holes[t], hole{len(s.parts), f})
 			s.parts = append(s.parts, sub)
 			s.names = append(s.names, fmt.Sprintf("hole %d of %q (%s)", k, holed(tm), f))
+		}
+		if len(nums) > 0 {
+			for _, c := range cats {
+				keys[c] = nums
+			}
+		}
+	}
+	if len(keys) > 0 {
+		s.late = make([]bool, len(s.parts))
+		for c := range keys {
+			s.late[c] = true
+		}
+		s.derive = func(i int, progs []*dsl.Node) *dsl.Node {
+			var ks []*dsl.Node
+			for _, k := range keys[i] {
+				ks = append(ks, progs[k])
+			}
+			if len(ks) == 0 {
+				return nil
+			}
+			return keyedCategory(s.parts[i], ks)
 		}
 	}
 	s.join = func(progs []*dsl.Node) *dsl.Node {

@@ -155,6 +155,7 @@ func TestTemplateSplit(t *testing.T) {
 	list := func(name string) task.Task {
 		return task.Task{Name: name, Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
 	}
+	pair := task.Task{Name: "ratio_category", Kind: task.KindPair, InputType: "pair of integers", FunctionName: "solve"}
 	squareT, squareG := intTask("square_sentence", -30, 30)
 	clockT, clockG := intTask("minutes_seconds", 0, 3599)
 	cases := []splitCase{
@@ -171,6 +172,23 @@ func TestTemplateSplit(t *testing.T) {
 					s += x
 				}
 				return fmt.Sprintf("Mean: %.2f", float64(s)/float64(len(xs)))
+			}},
+		// The word names the range of the number shown, judged on its
+		// unrounded value: intervals of the number hole's program
+		// (TestKeyedSplit: without a search of its own).
+		{name: "ratio_category", task: pair, n: 12, op: "template",
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(50), 1 + r.Intn(50)} },
+			f: func(in any) any {
+				xs := ints(in)
+				ratio := float64(xs[0]) / float64(xs[1])
+				word := "high"
+				switch {
+				case ratio < 0.5:
+					word = "low"
+				case ratio < 2:
+					word = "even"
+				}
+				return fmt.Sprintf("Ratio %.2f: %s", ratio, word)
 			}},
 		{name: "first_or_empty", task: list("first_or_empty"), n: 14, op: "choose",
 			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 0, 4) },

@@ -134,17 +134,22 @@ func isDigitRune(r rune) bool { return r >= '0' && r <= '9' }
 func isWordRune(r rune) bool { return isDigitRune(r) || unicode.IsLetter(r) }
 
 // signature is an output's punctuation and spacing: its tokens that are
-// neither words nor numbers.
+// neither words nor numbers (its marks).
 func signature(toks []string) string {
 	var sb strings.Builder
 	for _, t := range toks {
-		r := []rune(t)
-		if unicode.IsLetter(r[0]) || isDigitRune(r[0]) || len(r) > 1 {
-			continue
+		if isMark(t) {
+			sb.WriteString(t)
 		}
-		sb.WriteString(t)
 	}
 	return sb.String()
+}
+
+// isMark reports whether a token is a mark: one character of
+// punctuation or spacing, neither a word nor a number.
+func isMark(tok string) bool {
+	r := []rune(tok)
+	return len(r) == 1 && !unicode.IsLetter(r[0]) && !isDigitRune(r[0])
 }
 
 // holeCost is what opening a hole costs an alignment, in characters of
@@ -155,6 +160,10 @@ const holeCost = 0.5
 // align aligns the tokens s with the template t: fixed tokens matched
 // stay fixed, the others (and t's holes) become holes, and the
 // alignment matching the most fixed text for the fewest holes is kept.
+// The outputs of a kind share their marks (signature), in order: each
+// mark of s is matched with its own in t, never taken into a hole, so a
+// hole is the words and numbers between two marks ("06:49:00" beside
+// "00:00:19" is three fields, not "00" shared at different places).
 func align(t []titem, s []string) []titem {
 	n, m := len(t), len(s)
 	type cell struct {
@@ -190,10 +199,10 @@ func align(t []titem, s []string) []titem {
 				if i < n && j < m && !t[i].hole && t[i].text == s[j] {
 					relax(i+1, j+1, 0, cur+float64(len([]rune(s[j]))), 1, int8(st))
 				}
-				if i < n {
+				if i < n && (t[i].hole || !isMark(t[i].text)) {
 					relax(i+1, j, 1, cur+open, 2, int8(st))
 				}
-				if j < m {
+				if j < m && !isMark(s[j]) {
 					relax(i, j+1, 1, cur+open, 3, int8(st))
 				}
 			}

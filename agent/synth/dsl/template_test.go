@@ -21,6 +21,11 @@ func TestTemplates(t *testing.T) {
 		{"zero-padded fields", []string{"19:27:23", "04:47:02", "21:38:00"},
 			[]Template{{Texts: []string{"", ":", ":", ""}, Examples: []int{0, 1, 2},
 				Fills: [][]string{{"19", "04", "21"}, {"27", "47", "38"}, {"23", "02", "00"}}}}},
+		// "00" is in every output but at different places: each mark is
+		// matched with its own, the fields between stay holes.
+		{"fields that share digits", []string{"00:00:19", "06:49:00", "17:38:00", "00:30:34"},
+			[]Template{{Texts: []string{"", ":", ":", ""}, Examples: []int{0, 1, 2, 3},
+				Fills: [][]string{{"00", "06", "17", "00"}, {"00", "49", "38", "30"}, {"19", "00", "00", "34"}}}}},
 		{"a word and a number", []string{"You have 4 dishes.", "You have 437 glasses.", "You have 10 pens."},
 			[]Template{{Texts: []string{"You have ", " ", "."}, Examples: []int{0, 1, 2},
 				Fills: [][]string{{"4", "437", "10"}, {"dishes", "glasses", "pens"}}}}},
