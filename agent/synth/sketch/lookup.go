@@ -10,6 +10,7 @@ import (
 //
 //	return 9232 if n == 4032 else 4
 //
+// (not for a text: two texts are named by a computed value, dsl/labels.go).
 // It holds nothing beyond the two examples and is never taken for the
 // answer (its literals are the observed values: the stage score's
 // hard-coding penalty, and the next batch, which it fails). It passes
@@ -31,8 +32,10 @@ func Lookup(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bo
 	if p.Nullable || len(p.Outs) != 2 || len(p.Envs) != 2 || en.Collect {
 		return false
 	}
+	// A text is named by a computed value instead when nothing fits
+	// (dsl/labels.go): a program, not a lookup.
 	switch p.Out {
-	case dsl.Int, dsl.Float, dsl.Str, dsl.Bool, dsl.ListInt, dsl.ListStr:
+	case dsl.Int, dsl.Float, dsl.Bool, dsl.ListInt, dsl.ListStr:
 	default:
 		return false
 	}

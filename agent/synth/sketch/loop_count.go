@@ -123,7 +123,13 @@ func countSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 		outs[e] = v
 	}
 	ranges := countRanges(lk, outs)
+	if len(ranges) == 0 || lk.spent() {
+		return false
+	}
 	d := countTests(en, p, lk, ranges)
+	if d == nil {
+		return false
+	}
 	// The single tests first, over every range, then the pairs.
 	for _, sum := range []bool{false, true} {
 		for _, r := range ranges {
