@@ -94,9 +94,12 @@ type enumerator struct {
 	inLevel   bool
 	levelDone int64
 	skip      int64
-	// recent collects new programs while recording (for the sweep).
-	recording bool
-	recent    []*dsl.Entry
+	// recent collects new programs while recording (for the sweep);
+	// recordFull says it also collects, as copies, the programs a full
+	// bank checks without keeping (a sweep that reduces what it made
+	// after each operator, so that the copies stay few).
+	recording, recordFull bool
+	recent                []*dsl.Entry
 }
 
 type enumConfig struct {
@@ -246,6 +249,10 @@ func (en *enumerator) freeze() {
 func (en *enumerator) offer(t dsl.Type, e *dsl.Entry, h dsl.Hasher) {
 	if en.seen[t].GrowBytes() == 0 {
 		en.seen[t].Insert(h)
+	}
+	if en.recording && en.recordFull {
+		vals := dsl.CloneValues(e.Values())
+		en.recent = append(en.recent, &dsl.Entry{N: e.N.Clone(), Col: dsl.ColumnOf(t, vals), BoxedVals: vals})
 	}
 	en.transient = true
 	if en.onNew != nil && en.onNew(t, e) {

@@ -73,7 +73,7 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4216620, banked: 1033757, digest: "80b174ec1de9a1c6948af7180ace5a7401149b97c095d934f00cb69539d7a731"},
+			evaluated: 4216780, banked: 1033785, digest: "c200ec835cf1bc9545e5cbfa6a5870896a78ca01ab42846e6b8a2b57f6737ea5"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
 			evaluated: 297584, banked: 56496, digest: "89782ff601ddbd73fe73b741a0e039f5c7b56841971c23073fd2d992a5cc536f"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
@@ -81,11 +81,11 @@ func TestEnumeratorGolden(t *testing.T) {
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
 			evaluated: 204409, banked: 48414, digest: "62645453c637bbfd92957f7b531c40da95897da21e8030bb2c5e01068e637668"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1267430, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
+			evaluated: 1267480, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1354394, banked: 239766, digest: "4dd1994783b103e6b3277e0ab1925e0c608987df3ecc1a67037d904d9e31c3c7"},
+			evaluated: 1354932, banked: 239832, digest: "08ddad0037067d1bb80be32bacc32579c295015c60a05eb09c5d20c9aebd12cb"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1275910, banked: 229128, digest: "055b823fb36a2f197926a21c600d838dc5d6e1f5745409f33a13df01738b4cbc"},
+			evaluated: 1276324, banked: 229131, digest: "0e8763a57e9a659391dea6fe6c66fc58b5a7119d64a48c1f67efc59de5856ec0"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

@@ -330,7 +330,7 @@ func goldenEnumerate(t *testing.T, w *strings.Builder) {
 		done()
 		fmt.Fprintln(w, "sweep over derived arguments after level 3")
 		done = goldenTrace(w, en, p, 100)
-		en.sweepArgs(2, 4)
+		en.sweepArgs(2, 1, 4, false)
 		done()
 	}
 }

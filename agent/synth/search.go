@@ -349,8 +349,14 @@ func (s *searcher) strategies() bool {
 	if en.stopped {
 		return true
 	}
-	// Lambdas over derived lists (cumsum(xs), split(s)...).
-	en.budgeted(0.3, func() { en.sweepArgs(2, 4) })
+	// Lambdas over derived lists (cumsum(xs), split(s)...), then the
+	// lambdas of size 5 over them (a score per run of equal letters,
+	// x + x // 2) in a share of their own, which cuts only them.
+	en.budgeted(0.3, func() { en.sweepArgs(2, 1, 4, false) })
+	if en.stopped {
+		return true
+	}
+	en.budgeted(0.3, func() { en.sweepArgs(2, 5, 5, true) })
 	if en.stopped {
 		return true
 	}

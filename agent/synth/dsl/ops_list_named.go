@@ -361,3 +361,18 @@ func listHoleOps() []*Operator {
 		}),
 	}
 }
+
+// listNormOps are the largest absolute value of a list of numbers (0.0
+// for an empty one): the scale a list is divided by to bring it within
+// [-1, 1].
+func listNormOps() []*Operator {
+	return []*Operator{
+		op1("max_abs", FamList, func(xs []float64) (float64, bool) {
+			m := 0.0
+			for _, x := range xs {
+				m = max(m, math.Abs(x))
+			}
+			return m, true
+		}, pyOnly(func(a []Code) Code { return Atom("max((abs(x) for x in " + a[0].S + "), default=0.0)") })),
+	}
+}

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"math"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strconv"
@@ -130,5 +131,45 @@ func TestDigitOpsMatchStrings(t *testing.T) {
 				t.Errorf("%s(%d) by its kernel = %v, want %v", c.op, n, kerned, c.want)
 			}
 		}
+	}
+}
+
+// TestMaxAbsPythonMatchesGo checks the largest absolute value of a list
+// of floats against its Python emission, the empty list's default and
+// integers among the floats included.
+func TestMaxAbsPythonMatchesGo(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: cannot compare emitted Python with the Go evaluator")
+	}
+	floats := []string{"[]", "[0.0]", "[-2.5]", "[0.1, 0.2, -0.3]", "[-96.18, 77.0, 19.68]", "[-0.0, 0.0]", "[1e300, -1e301]", "[-27, 3.5]"}
+	for _, c := range []libCase{
+		{name: "floats", vars: []string{"xs"}, types: []Type{ListFloat}, inputs: floats,
+			prog: func(t *testing.T) *Node { return app(findOp(t, "max_abs", ListFloat), vr(0)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkLibCase(t, py, c) })
+	}
+}
+
+// TestMaxAbs pins the largest absolute value of a list of floats: 0.0 for
+// an empty list, a negative zero's 0.
+func TestMaxAbs(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want any
+	}{
+		{"empty", []float64{}, 0.0},
+		{"a negative largest", []float64{3, -7.5, 2}, 7.5},
+		{"floats", []float64{-96.18, 77, 19.68}, 96.18},
+		{"negative zero", []float64{math.Copysign(0, -1)}, 0.0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := EvalNode(app(findOp(t, "max_abs", ListFloat), vr(0)), []any{tc.in})
+			if got != tc.want {
+				t.Errorf("max_abs(%v) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
 	}
 }
