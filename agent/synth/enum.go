@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"math"
 	"slices"
 	"time"
 
@@ -312,103 +311,6 @@ func (en *enumerator) grow(maxSize int, afterLevel func(size int) bool) {
 	}
 }
 
-// resume makes an enumerator stopped by its clock go on until a new
-// deadline (or budget of programs), cancelled by done. The level it was
-// cut in restarts after the choices of arguments it went through.
-func (en *enumerator) resume(deadline time.Time, maxEval int64, done <-chan struct{}) {
-	en.deadline, en.done = deadline, done
-	if maxEval > 0 {
-		en.maxEval = en.evaluated + maxEval
-	} else {
-		en.maxEval = 0
-	}
-	en.stopped, en.timedOut, en.cancelled = false, false, false
-	en.skip = en.levelDone
-}
-
-// clock is the search's position: programs evaluated when it counts
-// programs, else the time in nanoseconds.
-func (en *enumerator) clock() int64 {
-	if en.maxEval > 0 {
-		return en.evaluated
-	}
-	return time.Now().UnixNano()
-}
-
-// end is the clock's end: the budget of programs or the deadline.
-func (en *enumerator) end() int64 {
-	switch {
-	case en.maxEval > 0:
-		return en.maxEval
-	case en.deadline.IsZero():
-		return math.MaxInt64
-	}
-	return en.deadline.UnixNano()
-}
-
-// Mark is the position on the clock after share of what is left.
-func (en *enumerator) Mark(share float64) int64 {
-	now := en.clock()
-	return now + int64(float64(en.end()-now)*share)
-}
-
-// interrupted reports (and records) whether the search was cancelled.
-func (en *enumerator) interrupted() bool {
-	if en.done == nil {
-		return false
-	}
-	select {
-	case <-en.done:
-		en.stopped, en.cancelled = true, true
-		return true
-	default:
-		return false
-	}
-}
-
-func (en *enumerator) checkLimits() bool {
-	if en.evaluated&1023 == 0 {
-		if en.interrupted() {
-			return true
-		}
-		now := en.clock()
-		if now >= en.end() || (en.maxEval > 0 && !en.deadline.IsZero() && time.Now().After(en.deadline)) {
-			en.stopped, en.timedOut = true, true
-		}
-		if en.sweepUntil != 0 && now >= en.sweepUntil {
-			en.stopped, en.sweepCut = true, true
-		}
-		switch {
-		case en.memFull:
-		case !en.mem.fits(0):
-			en.freeze()
-		case en.bounded && heapOver.Load():
-			// The process's heap passed its share although the budgets'
-			// count did not: the bank freezes all the same (gc.go).
-			en.freeze()
-			en.heapFull = true
-			en.heapLive, en.heapShare = heapReading()
-		}
-	}
-	return en.stopped
-}
-
-// budgeted runs f (a sweep) with at most share of the remaining time; a
-// sweep cut short does not stop the search.
-func (en *enumerator) budgeted(share float64, f func()) {
-	if en.stopped {
-		return
-	}
-	en.sweepUntil = en.Mark(share)
-	f()
-	en.sweepUntil = 0
-	if en.sweepCut {
-		en.stopped, en.sweepCut = false, false
-		en.recording = false
-		en.recent = nil
-	}
-}
-
 func (en *enumerator) growLevel(s int) {
 	for _, op := range en.ops {
 		rest := s - op.Cost
@@ -673,65 +575,6 @@ func (en *enumerator) tryOne(op *dsl.Operator, l *dsl.Lambda, picked []*dsl.Entr
 		clearBad(col.Data, col.Bad)
 	}
 	en.addUnseen(op.Ret, en.store.Node(dsl.Node{Op: op, Kids: kids, Lam: l, Var: -1, Size: size}), col, h, op.HeapRows || op.Kern == nil)
-}
-
-// repeatsArgument reports whether the values out (failed where bad) of
-// op applied to the picked programs are those of one of its arguments,
-// value for value and failure for failure: its hash is then the
-// argument's, in the set (the argument is a program of the bank, of op's
-// result type). Values the same on every environment (same, and then
-// the arguments' too) are compared on the first.
-func repeatsArgument(op *dsl.Operator, out any, bad []bool, picked []*dsl.Entry, n int, same bool) bool {
-	if same {
-		n = 1
-	}
-	for j, t := range op.Args {
-		if t == op.Ret && sameValues(out, bad, picked[j].Col, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// sameValues reports whether the column data (failed where bad) holds the
-// values of v (of data's type) on the first n environments; values equal
-// by == hash alike (floatKey included).
-func sameValues(data any, bad []bool, v dsl.Vec, n int) bool {
-	switch c := data.(type) {
-	case []int64:
-		return sameRows(c, v.Data.([]int64), bad, v.Bad, n, func(x, y int64) bool { return x == y })
-	case []float64:
-		return sameRows(c, v.Data.([]float64), bad, v.Bad, n, func(x, y float64) bool { return x == y })
-	case []bool:
-		return sameRows(c, v.Data.([]bool), bad, v.Bad, n, func(x, y bool) bool { return x == y })
-	case []string:
-		return sameRows(c, v.Data.([]string), bad, v.Bad, n, func(x, y string) bool { return x == y })
-	case [][]int64:
-		return sameRows(c, v.Data.([][]int64), bad, v.Bad, n, slices.Equal[[]int64])
-	case [][]float64:
-		return sameRows(c, v.Data.([][]float64), bad, v.Bad, n, slices.Equal[[]float64])
-	case [][]bool:
-		return sameRows(c, v.Data.([][]bool), bad, v.Bad, n, slices.Equal[[]bool])
-	case [][]string:
-		return sameRows(c, v.Data.([][]string), bad, v.Bad, n, slices.Equal[[]string])
-	case [][]dsl.Pair:
-		return sameRows(c, v.Data.([][]dsl.Pair), bad, v.Bad, n, slices.Equal[[]dsl.Pair])
-	}
-	return false
-}
-
-// sameRows reports whether a (failed where bad) and b (failed where
-// bBad, nil for nowhere) fail alike and agree by eq everywhere else, in one
-// pass that stops at the first environment that differs.
-func sameRows[T any](a, b []T, bad, bBad []bool, n int, eq func(x, y T) bool) bool {
-	a, b, bad = a[:n], b[:n], bad[:n]
-	for i := range a {
-		failed := bBad != nil && bBad[i]
-		if bad[i] != failed || (!failed && !eq(a[i], b[i])) {
-			return false
-		}
-	}
-	return true
 }
 
 // evalBoxed is try's evaluation of an operator without a kernel (or a
