@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand"
 	"sort"
 	"strings"
@@ -226,4 +227,50 @@ func TestStateMapSketch(t *testing.T) {
 	runSketchCases(t, cases, func(en *sketch.Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return sketch.StateMap(en, p, 1, consider)
 	})
+}
+
+// The outcome sketch finds a probability counted over equally likely
+// outcomes: at least k heads in n tosses of a coin, n dice showing a
+// total (rounded, as the outputs show), the counts exact and the
+// division Python's.
+func TestOutcomeSketch(t *testing.T) {
+	ways := func(n, lo, hi int64) map[int64]int64 {
+		w := map[int64]int64{0: 1}
+		for range n {
+			nxt := map[int64]int64{}
+			for s, c := range w {
+				for f := lo; f <= hi; f++ {
+					nxt[s+f] += c
+				}
+			}
+			w = nxt
+		}
+		return w
+	}
+	chance := func(n, lo, hi int64, hit func(s int64) bool) float64 {
+		var good, total int64
+		for s, c := range ways(n, lo, hi) {
+			total += c
+			if hit(s) {
+				good += c
+			}
+		}
+		return float64(good) / float64(total)
+	}
+	cases := []sketchCase{
+		{name: "outcomes_heads_at_least", task: task.Task{Name: "coin_heads", Kind: task.KindPair, InputType: "[n, k]: tosses and heads", FunctionName: "solve"}, n: 6,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(13), r.Intn(13)} },
+			f: func(in any) any {
+				a := args(in)
+				return chance(num(a[0]), 0, 1, func(s int64) bool { return s >= num(a[1]) })
+			}, check: isLoop("chance"), exact: true, budget: 3 * time.Minute},
+		{name: "outcomes_dice_total_rounded", task: task.Task{Name: "dice_total", Kind: task.KindPair, InputType: "[n, total]: dice and a total", FunctionName: "solve"}, n: 6,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(4), 2 + r.Intn(20)} },
+			f: func(in any) any {
+				a := args(in)
+				v := chance(num(a[0]), 1, 6, func(s int64) bool { return s == num(a[1]) })
+				return math.Round(v*1e4) / 1e4
+			}, check: isLoop("chance"), budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
 }

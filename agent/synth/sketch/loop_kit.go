@@ -9,10 +9,11 @@ import (
 
 // Loops runs the loop sketches over scalar parameters (loop_params.go)
 // within share of the search's time or programs left: when the output is
-// a number, the accumulator loop over a range (loop_fold.go) and the
-// loop counting steps until a condition fails (loop_until.go); when it is
-// a list of integers, a range with a step (loop_range.go). It reports
-// whether consider accepted a program.
+// a number, the accumulator loop over a range (loop_fold.go), the loop
+// counting steps until a condition fails (loop_until.go) and, for a
+// float, a probability counted over equally likely outcomes
+// (loop_outcomes.go); when it is a list of integers, a range with a step
+// (loop_range.go). It reports whether consider accepted a program.
 func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	if en.Stopped || p.Nullable || len(p.Outs) == 0 {
 		return false
@@ -30,6 +31,10 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 		lk.phase(loopTermsShare)
 		lk.terms(en, p)
 		if p.Out == dsl.Float {
+			lk.phase(outcomeShare)
+			if outcomeSketch(en, p, lk, consider) {
+				return true
+			}
 			return foldSketch(en, p, lk, [2]float64{0.5, 1}, consider)
 		}
 		if len(lk.counts) > 0 && foldSketch(en, p, lk, [2]float64{0.25, 1.0 / 3}, consider) {
@@ -90,6 +95,7 @@ const (
 	maxTraceEnvs   = 4096
 	maxTraceTerms  = 4000
 	loopTermsShare = 0.3
+	outcomeShare   = 0.1
 )
 
 func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loopKit {
