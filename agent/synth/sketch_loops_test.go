@@ -274,3 +274,43 @@ func TestOutcomeSketch(t *testing.T) {
 	}
 	runSketchCases(t, cases, loops)
 }
+
+// A rule may end with a third term added or taken away (interest added,
+// then a payment taken) and may keep the quantity at 0 or above (a
+// population dying out): both are rules of the loops, exact as floats.
+func TestDerivedRules(t *testing.T) {
+	cases := []sketchCase{
+		{name: "fold_growth_kept_above_zero", task: otherTask("herd", "[size, rate, limit, years]: a herd, a rate, a limit and years"), n: 8,
+			gen: func(r *rand.Rand) any {
+				return []any{1 + r.Intn(300), float64(r.Intn(150)) / 100, 1 + r.Intn(300), r.Intn(30)}
+			},
+			f: func(in any) any {
+				a := args(in)
+				x, rate, limit := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				for range num(a[3]) {
+					x = x + rate*x*(1-x/limit)
+					if x < 0 {
+						x = 0
+					}
+				}
+				return x
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
+		{name: "until_debt_paid_or_never", task: otherTask("debt", "[debt, rate, payment]: a debt, a rate in percent and a payment"), n: 10,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(3000), tenths(r, 5), 1 + r.Intn(300)} },
+			f: func(in any) any {
+				a := args(in)
+				x, rate, pay := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				if x > 0 && pay <= x*rate/100 {
+					return -1
+				}
+				months := 0
+				for x > 0 {
+					x = x + x*rate/100
+					x = x - pay
+					months++
+				}
+				return months
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
+}
