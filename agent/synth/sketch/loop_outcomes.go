@@ -138,7 +138,8 @@ func (o *outcomeProg) python(e *dsl.Emitter) string {
 	sb.WriteString("                nxt[s + face] = nxt.get(s + face, 0) + w\n        ways = nxt\n")
 	sb.WriteString("    total = sum(ways.values())\n")
 	fmt.Fprintf(&sb, "    if total > %d:\n        raise ArithmeticError(\"too many outcomes\")\n", int64(maxOutcomeTotal))
-	fmt.Fprintf(&sb, "    good = sum(w for s, w in ways.items() if s %s %s)\n", outcomeTests[o.test], e.Node(o.bound, ps).S)
+	test := dsl.Compare(dsl.Atom("s"), outcomeTests[o.test], e.Node(o.bound, ps))
+	fmt.Fprintf(&sb, "    good = sum(w for s, w in ways.items() if %s)\n", test.S)
 	sb.WriteString("    return good / total\n")
 	return sb.String()
 }
