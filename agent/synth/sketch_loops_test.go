@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand"
 	"sort"
 	"strings"
@@ -261,4 +262,90 @@ func TestStateMapSketch(t *testing.T) {
 	runSketchCases(t, cases, func(en *sketch.Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 		return sketch.StateMap(en, p, 1, consider)
 	})
+}
+
+// The outcome sketch finds a probability counted over equally likely
+// outcomes: at least k heads in n tosses of a coin, n dice showing a
+// total (rounded, as the outputs show), the counts exact and the
+// division Python's.
+func TestOutcomeSketch(t *testing.T) {
+	ways := func(n, lo, hi int64) map[int64]int64 {
+		w := map[int64]int64{0: 1}
+		for range n {
+			nxt := map[int64]int64{}
+			for s, c := range w {
+				for f := lo; f <= hi; f++ {
+					nxt[s+f] += c
+				}
+			}
+			w = nxt
+		}
+		return w
+	}
+	chance := func(n, lo, hi int64, hit func(s int64) bool) float64 {
+		var good, total int64
+		for s, c := range ways(n, lo, hi) {
+			total += c
+			if hit(s) {
+				good += c
+			}
+		}
+		return float64(good) / float64(total)
+	}
+	cases := []sketchCase{
+		{name: "outcomes_heads_at_least", task: task.Task{Name: "coin_heads", Kind: task.KindPair, InputType: "[n, k]: tosses and heads", FunctionName: "solve"}, n: 6,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(13), r.Intn(13)} },
+			f: func(in any) any {
+				a := args(in)
+				return chance(num(a[0]), 0, 1, func(s int64) bool { return s >= num(a[1]) })
+			}, check: isLoop("chance"), exact: true, budget: 3 * time.Minute},
+		{name: "outcomes_dice_total_rounded", task: task.Task{Name: "dice_total", Kind: task.KindPair, InputType: "[n, total]: dice and a total", FunctionName: "solve"}, n: 6,
+			gen: func(r *rand.Rand) any { return []any{1 + r.Intn(4), 2 + r.Intn(20)} },
+			f: func(in any) any {
+				a := args(in)
+				v := chance(num(a[0]), 1, 6, func(s int64) bool { return s == num(a[1]) })
+				return math.Round(v*1e4) / 1e4
+			}, check: isLoop("chance"), budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
+}
+
+// A rule may end with a third term added or taken away (interest added,
+// then a payment taken) and may keep the quantity at 0 or above (a
+// population dying out): both are rules of the loops, exact as floats.
+func TestDerivedRules(t *testing.T) {
+	cases := []sketchCase{
+		{name: "fold_growth_kept_above_zero", task: otherTask("herd", "[size, rate, limit, years]: a herd, a rate, a limit and years"), n: 8,
+			gen: func(r *rand.Rand) any {
+				return []any{1 + r.Intn(300), float64(r.Intn(150)) / 100, 1 + r.Intn(300), r.Intn(30)}
+			},
+			f: func(in any) any {
+				a := args(in)
+				x, rate, limit := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				for range num(a[3]) {
+					x = x + rate*x*(1-x/limit)
+					if x < 0 {
+						x = 0
+					}
+				}
+				return x
+			}, check: isLoop("fold"), exact: true, budget: 3 * time.Minute},
+		{name: "until_debt_paid_or_never", task: otherTask("debt", "[debt, rate, payment]: a debt, a rate in percent and a payment"), n: 10,
+			gen: func(r *rand.Rand) any { return []any{r.Intn(3000), tenths(r, 5), 1 + r.Intn(300)} },
+			f: func(in any) any {
+				a := args(in)
+				x, rate, pay := fnum(a[0]), fnum(a[1]), fnum(a[2])
+				if x > 0 && pay <= x*rate/100 {
+					return -1
+				}
+				months := 0
+				for x > 0 {
+					x = x + x*rate/100
+					x = x - pay
+					months++
+				}
+				return months
+			}, check: isLoop("steps_while"), exact: true, budget: 3 * time.Minute},
+	}
+	runSketchCases(t, cases, loops)
 }

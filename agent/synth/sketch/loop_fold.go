@@ -155,8 +155,8 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 	if len(cases) == 0 {
 		return false
 	}
-	try := func(r *rule, c, d *term, trace *termTrace, extra int) bool {
-		if !float && (r.ints == nil || c.typ != dsl.Int || d != nil && d.typ != dsl.Int) {
+	try := func(r *rule, c, d, t *term, trace *termTrace, extra int) bool {
+		if !float && (r.ints == nil || c.typ != dsl.Int || d != nil && d.typ != dsl.Int || t != nil && t.typ != dsl.Int) {
 			return false
 		}
 		at := func(e int) int { return e }
@@ -168,7 +168,7 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 				return trace.at(e, 1)
 			}
 		}
-		if ignoresState(r, c, d, at, len(lk.ps)) {
+		if ignoresState(r, c, d, t, at, len(lk.ps)) {
 			return false
 		}
 		for _, fc := range cases {
@@ -178,11 +178,11 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 			if !lk.spend(1) {
 				return false
 			}
-			if !lk.foldFits(p, fc, r, c, d, trace, float) {
+			if !lk.foldFits(p, fc, r, c, d, t, trace, float) {
 				continue
 			}
 			f := &foldProg{lp: lk.lp, count: fc.count, lo: fc.lo, off: fc.off, init: fc.init.n, float: float}
-			f.body = lk.ruleProg(r, c, d, float)
+			f.body = lk.ruleProg(r, c, d, t, float)
 			if offer(en, f.node(p), consider) {
 				return true
 			}
@@ -196,7 +196,7 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 		return false
 	}
 	lk.phase(phases[0])
-	if lk.searchRules(func(r *rule, c, d *term, extra int) bool { return try(r, c, d, nil, extra) }, 1) {
+	if lk.searchRules(func(r *rule, c, d, t *term, extra int) bool { return try(r, c, d, t, nil, extra) }, 1) {
 		return true
 	}
 	lk.phase(phases[1])
@@ -209,7 +209,7 @@ func foldSketch(en *Search, p *dsl.Problem, lk *loopKit, phases [2]float64, cons
 		}
 		for _, c := range trace.terms {
 			for _, r := range rules[:5] {
-				if try(r, c, nil, trace, -1) {
+				if try(r, c, nil, nil, trace, -1) {
 					return true
 				}
 			}
@@ -248,7 +248,7 @@ func (lk *loopKit) foldStarts(fc foldCase) bool {
 
 // foldFits runs the loop over the terms' values on every example the
 // terms cover.
-func (lk *loopKit) foldFits(p *dsl.Problem, fc foldCase, r *rule, c, d *term, trace *termTrace, float bool) bool {
+func (lk *loopKit) foldFits(p *dsl.Problem, fc foldCase, r *rule, c, d, t *term, trace *termTrace, float bool) bool {
 	for _, e := range fc.order {
 		if !fc.init.good(e) {
 			return false
@@ -267,13 +267,13 @@ func (lk *loopKit) foldFits(p *dsl.Problem, fc foldCase, r *rule, c, d *term, tr
 			if trace != nil {
 				ce = trace.at(e, fc.lo+j)
 			}
-			if !c.good(ce) || d != nil && !d.good(de) {
+			if !c.good(ce) || d != nil && !d.good(de) || t != nil && !t.good(de) {
 				return false
 			}
 			if float {
-				x, good = r.float(x, c.f[ce], termF(d, de))
+				x, good = r.float(x, c.f[ce], termF(d, de), termF(t, de))
 			} else {
-				xi, good = r.ints(xi, c.i[ce], termI(d, de))
+				xi, good = r.ints(xi, c.i[ce], termI(d, de), termI(t, de))
 			}
 		}
 		if !good {

@@ -9,11 +9,12 @@ import (
 
 // Loops runs the loop sketches over scalar parameters (loop_params.go)
 // within share of the search's time or programs left: when the output is
-// a number, the accumulator loop over a range (loop_fold.go) and the
-// loop counting steps until a condition fails (loop_until.go), and for an
-// integer the count or the sum of a filtered range (loop_count.go); when it is
-// a list of integers, a range with a step (loop_range.go). It reports
-// whether consider accepted a program.
+// a number, the accumulator loop over a range (loop_fold.go), the loop
+// counting steps until a condition fails (loop_until.go), for an integer
+// the count or the sum of a filtered range (loop_count.go) and, for a
+// float, a probability counted over equally likely outcomes
+// (loop_outcomes.go); when it is a list of integers, a range with a step
+// (loop_range.go). It reports whether consider accepted a program.
 func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, []any) bool) bool {
 	if en.Stopped || p.Nullable || len(p.Outs) == 0 {
 		return false
@@ -31,6 +32,10 @@ func Loops(en *Search, p *dsl.Problem, share float64, consider func(*dsl.Node, [
 		lk.phase(loopTermsShare)
 		lk.terms(en, p)
 		if p.Out == dsl.Float {
+			lk.phase(outcomeShare)
+			if outcomeSketch(en, p, lk, consider) {
+				return true
+			}
 			return foldSketch(en, p, lk, [2]float64{0.5, 1}, consider)
 		}
 		if len(lk.counts) > 0 && foldSketch(en, p, lk, [2]float64{0.25, 1.0 / 3}, consider) {
@@ -95,6 +100,7 @@ const (
 	maxTraceEnvs   = 4096
 	maxTraceTerms  = 4000
 	loopTermsShare = 0.3
+	outcomeShare   = 0.1
 )
 
 func newLoopKit(en *Search, p *dsl.Problem, lp *loopParams, share float64) *loopKit {
@@ -223,12 +229,13 @@ func (lk *loopKit) byRuns(steps func(e int) int64) []int {
 	return order
 }
 
-// searchRules tries every rule with terms of the parameters alone, in
+// searchRules tries every rule with terms of the parameters alone (the
+// third of a rule with three a term of size 1), in
 // the order of their total size — the rule's cost, its terms' sizes and
 // the extra size of the loop's other choices (a range other than n steps,
 // a bound larger than a parameter), from 0 to maxExtra — until try
 // accepts one.
-func (lk *loopKit) searchRules(try func(r *rule, c, d *term, extra int) bool, maxExtra int) bool {
+func (lk *loopKit) searchRules(try func(r *rule, c, d, e *term, extra int) bool, maxExtra int) bool {
 	at := func(s int) []*term {
 		if s >= 1 && s < len(lk.bySize) {
 			return lk.bySize[s]
@@ -242,18 +249,32 @@ func (lk *loopKit) searchRules(try func(r *rule, c, d *term, extra int) bool, ma
 				if terms > ruleTermsSize || terms < r.holes {
 					continue
 				}
-				if r.holes == 1 {
+				switch r.holes {
+				case 1:
 					for _, c := range at(terms) {
-						if try(r, c, nil, extra) {
+						if try(r, c, nil, nil, extra) {
 							return true
 						}
 					}
-				} else {
+				case 2:
 					for a := 1; a < terms; a++ {
 						for _, c := range at(a) {
 							for _, d := range at(terms - a) {
-								if try(r, c, d, extra) {
+								if try(r, c, d, nil, extra) {
 									return true
+								}
+							}
+						}
+					}
+				default:
+					// The third term is a parameter or a constant.
+					for a := 1; a < terms-1; a++ {
+						for _, c := range at(a) {
+							for _, d := range at(terms - a - 1) {
+								for _, e := range at(1) {
+									if try(r, c, d, e, extra) {
+										return true
+									}
 								}
 							}
 						}
@@ -274,15 +295,15 @@ func (lk *loopKit) searchRules(try func(r *rule, c, d *term, extra int) bool, ma
 // the levels write plainly, and it fits the examples whose loop runs
 // once or more only by accident. at gives the values' index of an
 // example's terms (-1: none); with no example to tell, it does not.
-func ignoresState(r *rule, c, d *term, at func(e int) int, examples int) bool {
+func ignoresState(r *rule, c, d, t *term, at func(e int) int, examples int) bool {
 	decided := false
 	for e := range examples {
 		k := at(e)
-		if k < 0 || !c.good(k) || d != nil && !d.good(k) {
+		if k < 0 || !c.good(k) || d != nil && !d.good(k) || t != nil && !t.good(k) {
 			continue
 		}
-		a, goodA := r.float(1.5, c.f[k], termF(d, k))
-		b, goodB := r.float(2.5, c.f[k], termF(d, k))
+		a, goodA := r.float(1.5, c.f[k], termF(d, k), termF(t, k))
+		b, goodB := r.float(2.5, c.f[k], termF(d, k), termF(t, k))
 		if !goodA || !goodB || a != b {
 			return false
 		}
@@ -293,18 +314,21 @@ func ignoresState(r *rule, c, d *term, at func(e int) int, examples int) bool {
 
 // ruleProg is a rule's program over [x, i, params...] with its terms
 // (over [i, params...]) in place.
-func (lk *loopKit) ruleProg(r *rule, c, d *term, float bool) *dsl.Node {
+func (lk *loopKit) ruleProg(r *rule, c, d, t *term, float bool) *dsl.Node {
 	state := dsl.Int
 	if float {
 		state = dsl.Float
 	}
 	b := &ruleBuilder{float: float, vars: append([]dsl.Type{state, dsl.Int}, lk.lp.types...)}
 	x := &dsl.Node{Var: 0, Size: 1}
-	var dn *dsl.Node
+	var dn, tn *dsl.Node
 	if d != nil {
 		dn = shiftVars(d.n, d.shift)
 	}
-	return r.prog(b, x, shiftVars(c.n, c.shift), dn)
+	if t != nil {
+		tn = shiftVars(t.n, t.shift)
+	}
+	return r.prog(b, x, shiftVars(c.n, c.shift), dn, tn)
 }
 
 // termTrace is a pool of terms that read the index, over each example's

@@ -227,8 +227,8 @@ func untilSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 		return false
 	}
 	float := false
-	try := func(r *rule, c, d *term, extra int) bool {
-		if ignoresState(r, c, d, func(e int) int { return e }, len(lk.ps)) {
+	try := func(r *rule, c, d, t *term, extra int) bool {
+		if ignoresState(r, c, d, t, func(e int) int { return e }, len(lk.ps)) {
 			return false
 		}
 		for _, uc := range cases {
@@ -238,12 +238,12 @@ func untilSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 			if !lk.spend(1) {
 				return false
 			}
-			if !lk.untilFits(p, uc, r, c, d, hasNever, never) {
+			if !lk.untilFits(p, uc, r, c, d, t, hasNever, never) {
 				continue
 			}
-			float = uc.init.typ == dsl.Float || uc.bound.typ == dsl.Float || c.typ == dsl.Float || d != nil && d.typ == dsl.Float || r.ints == nil
+			float = uc.init.typ == dsl.Float || uc.bound.typ == dsl.Float || c.typ == dsl.Float || d != nil && d.typ == dsl.Float || t != nil && t.typ == dsl.Float || r.ints == nil
 			u := &untilProg{lp: lk.lp, init: uc.init.n, cmp: uc.cmp, never: never, hasNever: hasNever, float: float}
-			u.cond, u.body = lk.condProg(uc.cmp, uc.bound, float), lk.ruleProg(r, c, d, float)
+			u.cond, u.body = lk.condProg(uc.cmp, uc.bound, float), lk.ruleProg(r, c, d, t, float)
 			if offer(en, u.node(p), consider) {
 				return true
 			}
@@ -270,11 +270,11 @@ func (lk *loopKit) untilStarts(uc untilCase) bool {
 // untilFits runs the loop over the terms' values on every example, in
 // floats (the state's values are those of the program in either type
 // while they stay below 2**53).
-func (lk *loopKit) untilFits(p *dsl.Problem, uc untilCase, r *rule, c, d *term, hasNever bool, never int64) bool {
+func (lk *loopKit) untilFits(p *dsl.Problem, uc untilCase, r *rule, c, d, t *term, hasNever bool, never int64) bool {
 	for _, e := range uc.order {
 		want := p.Outs[e].(int64)
 		x, b := uc.init.f[e], uc.bound.f[e]
-		if !c.good(e) || d != nil && !d.good(e) {
+		if !c.good(e) || d != nil && !d.good(e) || t != nil && !t.good(e) {
 			return false
 		}
 		got := int64(-1)
@@ -286,7 +286,7 @@ func (lk *loopKit) untilFits(p *dsl.Problem, uc untilCase, r *rule, c, d *term, 
 			if steps == maxUntilSteps || want >= 0 && steps >= want {
 				return false
 			}
-			y, good := r.float(x, c.f[e], termF(d, e))
+			y, good := r.float(x, c.f[e], termF(d, e), termF(t, e))
 			if !good {
 				return false
 			}
