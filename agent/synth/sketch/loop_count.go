@@ -124,6 +124,10 @@ func countSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 	}
 	ranges := countRanges(lk, outs)
 	d := countTests(en, p, lk, ranges)
+	if d == nil {
+		// No range spans an index: there is nothing to test.
+		return false
+	}
 	// The single tests first, over every range, then the pairs.
 	for _, sum := range []bool{false, true} {
 		for _, r := range ranges {
