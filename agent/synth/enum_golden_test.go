@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4216620, banked: 1033757, digest: "80b174ec1de9a1c6948af7180ace5a7401149b97c095d934f00cb69539d7a731"},
+			evaluated: 4225436, banked: 1034093, digest: "71376787d06fa1977e1b4877c67c7e03616511d417280598b66e0d94a092b87f"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 297584, banked: 56496, digest: "89782ff601ddbd73fe73b741a0e039f5c7b56841971c23073fd2d992a5cc536f"},
+			evaluated: 298448, banked: 56515, digest: "36e7be3be32d45df3f57158b06b9c748e5d5c9d8cd6187e13dc0abaab26faeac"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 218261, banked: 51802, digest: "a4d83e323090e81fec24a4da802490aada01eef62e49f77343af80ccf0e9cdb2"},
+			evaluated: 218920, banked: 51840, digest: "4f657d8b09a832ea481987366d103ca3becf09a42ba09d8240784e0b8605f6c0"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 204409, banked: 48414, digest: "62645453c637bbfd92957f7b531c40da95897da21e8030bb2c5e01068e637668"},
+			evaluated: 205124, banked: 48490, digest: "a96b2f3a3745d203b72a6b7346b4c3e4821958973e8ef419b7077cd8bb7c54ce"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1267430, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
+			evaluated: 1275625, banked: 234399, digest: "6b5fef60faf4fa84aeba75a07bcf27d82177d9545eeb4a3b6a0e25b3646be550"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1354394, banked: 239766, digest: "4dd1994783b103e6b3277e0ab1925e0c608987df3ecc1a67037d904d9e31c3c7"},
+			evaluated: 1356853, banked: 239799, digest: "6b7c2b1a9878c34d7566908af70e8e2e37aaa5ebdb9435f3ac964d49459db6e3"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1275910, banked: 229128, digest: "055b823fb36a2f197926a21c600d838dc5d6e1f5745409f33a13df01738b4cbc"},
+			evaluated: 1278140, banked: 229175, digest: "abd39e2fcf19ee0a8a4d221ac1d1c9deef2dec7818c3c7e3f2571e5292070c08"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {
