@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4216780, banked: 1033785, digest: "c200ec835cf1bc9545e5cbfa6a5870896a78ca01ab42846e6b8a2b57f6737ea5"},
+			evaluated: 4225596, banked: 1034121, digest: "6c63f9287daa20099f3142ab8841d64f81708108497e6e4803806606c8be40bc"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 297584, banked: 56496, digest: "89782ff601ddbd73fe73b741a0e039f5c7b56841971c23073fd2d992a5cc536f"},
+			evaluated: 298448, banked: 56515, digest: "36e7be3be32d45df3f57158b06b9c748e5d5c9d8cd6187e13dc0abaab26faeac"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 218261, banked: 51802, digest: "a4d83e323090e81fec24a4da802490aada01eef62e49f77343af80ccf0e9cdb2"},
+			evaluated: 218920, banked: 51840, digest: "4f657d8b09a832ea481987366d103ca3becf09a42ba09d8240784e0b8605f6c0"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 204409, banked: 48414, digest: "62645453c637bbfd92957f7b531c40da95897da21e8030bb2c5e01068e637668"},
+			evaluated: 205124, banked: 48490, digest: "a96b2f3a3745d203b72a6b7346b4c3e4821958973e8ef419b7077cd8bb7c54ce"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1267480, banked: 234185, digest: "d5399e75f5b7592b02aa5138c117886c012a912fae8bfb81f96b0fb090930a2c"},
+			evaluated: 1275675, banked: 234399, digest: "6b5fef60faf4fa84aeba75a07bcf27d82177d9545eeb4a3b6a0e25b3646be550"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1354932, banked: 239832, digest: "08ddad0037067d1bb80be32bacc32579c295015c60a05eb09c5d20c9aebd12cb"},
+			evaluated: 1357391, banked: 239865, digest: "2bd275ff2f1079e05b07bc6f7c44e1fcf87499a8e5f017943b79ef05a3add1a1"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1276324, banked: 229131, digest: "0e8763a57e9a659391dea6fe6c66fc58b5a7119d64a48c1f67efc59de5856ec0"},
+			evaluated: 1278554, banked: 229178, digest: "4c4b64fda09e22ac3ce0187f1f9a3a9fcbee34730e7ec679e53a15a473ff9201"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

@@ -46,7 +46,7 @@ func newCatalog() opCatalog {
 	lists := slices.Concat(
 		listOps(), stringListOps(), pairListOps(), pointWindowOps(),
 		listLibraryOps(), pairLibraryOps(), pointLibraryOps(),
-		orbitOps(), listNamedOps(), stringRunLengthOps(), listNamedLateOps(), stringSplitOps(), pointNamedOps(), multisetOps(), positionOps(), listNormOps(),
+		orbitOps(), listNamedOps(), stringRunLengthOps(), listNamedLateOps(), stringSplitOps(), pointNamedOps(), multisetOps(), positionOps(), listNormOps(), wordOps(),
 	)
 	c.Loops = loopOps()
 	for _, o := range c.Scalars {

@@ -128,6 +128,7 @@ func countSketch(en *Search, p *dsl.Problem, lk *loopKit, consider func(*dsl.Nod
 	}
 	d := countTests(en, p, lk, ranges)
 	if d == nil {
+		// No range spans an index: there is nothing to test.
 		return false
 	}
 	// The single tests first, over every range, then the pairs.

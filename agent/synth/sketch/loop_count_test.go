@@ -1,6 +1,10 @@
 package sketch
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/reconstruct/reconstruct/agent/synth/dsl"
+)
 
 func TestSignedSums(t *testing.T) {
 	tests := []struct {
@@ -97,5 +101,16 @@ func TestCountDomainPair(t *testing.T) {
 				t.Errorf("sum over %v (or %v) = %d, want %d", span, or, got, s)
 			}
 		}
+	}
+}
+
+// With no range whose outputs can be counts (no parameter, and constant
+// ranges cannot give two examples different outputs), the sketch finds
+// nothing instead of reading the tests of an empty domain.
+func TestCountSketchNoRange(t *testing.T) {
+	p := &dsl.Problem{Out: dsl.Int, Outs: []any{int64(1), int64(2)}}
+	lk := &loopKit{p: p, ps: [][]any{{}, {}}}
+	if got := countSketch(nil, p, lk, func(*dsl.Node, []any) bool { t.Fatal("nothing should be offered"); return true }); got {
+		t.Errorf("countSketch = true, want false")
 	}
 }
