@@ -36,12 +36,11 @@ func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) 
 
 // LastResort runs the sketches that fit too easily to stand beside the
 // programs the levels enumerate, when a search ends with nothing
-// consistent: the character table (chartable.go), and on two examples
-// the lookup of their outputs (lookup.go). A
+// consistent: the character table (chartable.go). A
 // program that fits lets the run go on with more examples, where a partial
 // one would stall it. It reports whether consider accepted a program.
 func LastResort(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
-	return CharTable(en, p, consider) || Lookup(en, p, consider)
+	return CharTable(en, p, consider)
 }
 
 // Search is what a sketch reads of the search that runs it. Stopped and
