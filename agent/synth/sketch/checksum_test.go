@@ -78,14 +78,7 @@ func TestChecksum(t *testing.T) {
 	py, pyErr := exec.LookPath("python3")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &dsl.Problem{B: &dsl.Binding{Names: []string{"s"}, Types: []dsl.Type{dsl.Str}}, Round: -1, Out: dsl.Bool}
-			if _, isBool := tt.f("").(bool); !isBool {
-				p.Out = dsl.Int
-			}
-			for _, in := range tt.ins {
-				p.Envs = append(p.Envs, []any{in})
-				p.Outs = append(p.Outs, tt.f(in))
-			}
+			p := textProblem(tt.ins, tt.f)
 			var got *dsl.Node
 			var vals []any
 			found := Checksum(&Search{Envs: p.Envs}, p, func(n *dsl.Node, v []any) bool { got, vals = n, v; return true })

@@ -60,14 +60,7 @@ func TestPattern(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &dsl.Problem{B: &dsl.Binding{Names: []string{"s"}, Types: []dsl.Type{dsl.Str}}, Round: -1, Out: dsl.Bool}
-			if _, isBool := tt.f("").(bool); !isBool {
-				p.Out = dsl.Int
-			}
-			for _, in := range tt.ins {
-				p.Envs = append(p.Envs, []any{in})
-				p.Outs = append(p.Outs, tt.f(in))
-			}
+			p := textProblem(tt.ins, tt.f)
 			var got *dsl.Node
 			var vals []any
 			found := Pattern(&Search{Envs: p.Envs}, p, func(n *dsl.Node, v []any) bool { got, vals = n, v; return true })
@@ -93,4 +86,18 @@ func TestPattern(t *testing.T) {
 			}
 		})
 	}
+}
+
+// textProblem is the problem of f's outputs on texts: a truth value, or
+// an integer when f gives one.
+func textProblem(ins []string, f func(string) any) *dsl.Problem {
+	p := &dsl.Problem{B: &dsl.Binding{Names: []string{"s"}, Types: []dsl.Type{dsl.Str}}, Round: -1, Out: dsl.Bool}
+	if _, isBool := f("").(bool); !isBool {
+		p.Out = dsl.Int
+	}
+	for _, in := range ins {
+		p.Envs = append(p.Envs, []any{in})
+		p.Outs = append(p.Outs, f(in))
+	}
+	return p
 }
