@@ -151,6 +151,9 @@ type engine struct {
 	// selection gate (the examples only grow: a new count drops them).
 	rescored   map[string]scored
 	rescoredOn int
+	// reach holds, on the same examples, the best evaluation a candidate
+	// whose re-scoring was cut short could still have had (rescore).
+	reach map[string]Evaluation
 }
 
 // scored is a candidate's evaluation on the current examples, with its
@@ -272,8 +275,16 @@ func (e *engine) feedback(it int, ev Evaluation, messages []string) *agent.Feedb
 
 // evaluate runs a candidate on examples and analyses it against them.
 func (e *engine) evaluate(ctx context.Context, source string, examples []task.Example) (Evaluation, error) {
-	inputs := make([]json.RawMessage, len(examples))
-	outputs := make([]json.RawMessage, len(examples))
+	ev, err := e.analyse(ctx, source, examples)
+	if err != nil || len(examples) == 0 {
+		return ev, err
+	}
+	return ev, e.run(ctx, source, examples, &ev)
+}
+
+// analyse is the evaluation of source on examples before any is run.
+func (e *engine) analyse(ctx context.Context, source string, examples []task.Example) (Evaluation, error) {
+	inputs, outputs := make([]json.RawMessage, len(examples)), make([]json.RawMessage, len(examples))
 	for i, ex := range examples {
 		inputs[i], outputs[i] = ex.Input, ex.Output
 	}
@@ -287,9 +298,14 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 	case err != nil:
 		return Evaluation{}, fmt.Errorf("analyse: %w", err)
 	}
-	ev := Evaluation{Total: len(examples), Analysis: an}
-	if len(examples) == 0 {
-		return ev, nil
+	return Evaluation{Total: len(examples), Analysis: an}, nil
+}
+
+// run runs source on examples, adding to ev's passes and failures.
+func (e *engine) run(ctx context.Context, source string, examples []task.Example, ev *Evaluation) error {
+	inputs := make([]json.RawMessage, len(examples))
+	for i, ex := range examples {
+		inputs[i] = ex.Input
 	}
 	req := sandbox.CallRequest{
 		Program: sandbox.Program{Source: source, Function: e.spec.Task.FunctionName},
@@ -297,14 +313,49 @@ func (e *engine) evaluate(ctx context.Context, source string, examples []task.Ex
 	}
 	outcomes, err := e.deps.Evaluator.Call(ctx, req)
 	if err != nil {
-		return Evaluation{}, fmt.Errorf("run: %w", err)
+		return fmt.Errorf("run: %w", err)
 	}
 	if e.deps.Hook != nil && len(outcomes) == len(inputs) {
-		ev.Disagreements = e.checkHook(ctx, req, outcomes)
+		ev.Disagreements += e.checkHook(ctx, req, outcomes)
 	}
 	v := judge.Compare(examples, outcomes, e.settings().Atol)
-	ev.Passed, ev.Failures = v.Passed, v.Failures
-	return ev, nil
+	ev.Passed += v.Passed
+	ev.Failures = append(ev.Failures, v.Failures...)
+	return nil
+}
+
+// firstRescore is how many examples a re-scoring that may be cut runs
+// first; each later part is twice the one before.
+const firstRescore = 4
+
+// rescore evaluates source on the run's examples for the final selection.
+// It runs them in parts of growing size and stops (cut) as soon as
+// chosen says no to the best the candidate could still reach — every
+// example not yet run passing —, returning that reach; chosen is asked
+// before any is run too, on the analysis alone. A candidate run on them
+// all is returned in full, chosen or not.
+func (e *engine) rescore(ctx context.Context, source string, chosen func(Evaluation) bool) (Evaluation, bool, error) {
+	examples := e.st.Examples
+	ev, err := e.analyse(ctx, source, examples)
+	if err != nil {
+		return Evaluation{}, false, err
+	}
+	reach := func(done int) Evaluation {
+		r := ev
+		r.Passed += len(examples) - done
+		return r
+	}
+	for done, part := 0, firstRescore; ; done, part = done+part, 2*part {
+		if done >= len(examples) {
+			return ev, false, nil
+		}
+		if r := reach(done); !chosen(r) {
+			return r, true, nil
+		}
+		if err := e.run(ctx, source, examples[done:min(done+part, len(examples))], &ev); err != nil {
+			return Evaluation{}, false, err
+		}
+	}
 }
 
 // HookDisagrees is the failure of an example on which the task's evaluate
@@ -473,34 +524,22 @@ func (e *engine) finalize(ctx context.Context, stop string, runErr error) (*Resu
 // does the same program (by its digest) archived earlier on fewer
 // examples: a run that ends with an early stop has written the same
 // program session after session, and evaluating it again would only
-// repeat the last evaluation. The others are re-scored. When re-scoring
-// fails (the sandbox is gone: Docker stopped, say), the candidates are
-// ranked on their archived evaluations instead — those on the final set
-// first, then those on the most examples — and the error is returned
-// beside the choice. A program whose re-scoring ended in an
+// repeat the last evaluation. The others are re-scored after those, in
+// the order of their iterations, and a re-scoring stops as soon as the
+// candidate could no longer be chosen over the best found so far, even
+// passing every example not yet run (rescore): a slow program that fails
+// example after example on its time limit costs a few of them, not all.
+// The choice is the one scoring them all in full would make. When
+// re-scoring fails (the sandbox is gone: Docker stopped, say), the
+// candidates are ranked on their archived evaluations instead — those on
+// the final set first, then those on the most examples — and the error
+// is returned beside the choice. A program whose re-scoring ended in an
 // infrastructure error is never chosen (tainted); nor is the candidate of
 // an iteration whose evaluation did, which is not archived.
 func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluation, []byte, error) {
 	n := len(e.st.Examples)
 	if e.rescored == nil || e.rescoredOn != n {
-		e.rescored, e.rescoredOn = map[string]scored{}, n
-	}
-	cache := e.rescored
-	var best *candidates.Record
-	var bestEv Evaluation
-	var bestSrc []byte
-	var rescoreErr error
-	better := func(ev Evaluation) bool {
-		if best == nil {
-			return true
-		}
-		if (ev.Total == n) != (bestEv.Total == n) {
-			return ev.Total == n
-		}
-		if ev.Total != bestEv.Total {
-			return ev.Total > bestEv.Total
-		}
-		return ev.Score() >= bestEv.Score()
+		e.rescored, e.rescoredOn, e.reach = map[string]scored{}, n, map[string]Evaluation{}
 	}
 	recs := append([]candidates.Record(nil), e.st.Archived...)
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Iteration < recs[j].Iteration })
@@ -510,47 +549,101 @@ func (e *engine) selectFinal(ctx context.Context) (*candidates.Record, Evaluatio
 			onFinal[rec.SHA256] = rec
 		}
 	}
-	for i := range recs {
+	// ranked[i] is recs[i]'s evaluation when it is in the running; the
+	// choice is the greatest (ahead), the later of two equal ones.
+	ranked := make([]*scored, len(recs))
+	best := -1
+	ahead := func(ev Evaluation, i int) bool {
+		if best < 0 {
+			return true
+		}
+		bev := ranked[best].ev
+		if (ev.Total == n) != (bev.Total == n) {
+			return ev.Total == n
+		}
+		if ev.Total != bev.Total {
+			return ev.Total > bev.Total
+		}
+		if s, bs := ev.Score(), bev.Score(); s != bs {
+			return s > bs
+		}
+		return i > best
+	}
+	enter := func(i int, sc scored) {
+		ranked[i] = &sc
+		if ahead(sc.ev, i) {
+			best = i
+		}
+	}
+	var later []int
+	for i, rec := range recs {
+		if e.tainted[rec.SHA256] {
+			continue
+		}
+		if sc, ok := e.rescored[rec.SHA256]; ok {
+			enter(i, sc)
+			continue
+		}
+		if rec.Known != n {
+			if _, ok := onFinal[rec.SHA256]; !ok {
+				later = append(later, i)
+				continue
+			}
+		}
+		src, err := e.deps.Archive.Source(rec)
+		if err != nil {
+			return nil, Evaluation{}, nil, err
+		}
+		sc := scored{archivedEvaluation(onFinal[rec.SHA256]), src}
+		e.rescored[rec.SHA256] = sc
+		enter(i, sc)
+	}
+	var rescoreErr error
+	for _, i := range later {
 		rec := recs[i]
 		if e.tainted[rec.SHA256] {
 			continue
 		}
-		sc, ok := cache[rec.SHA256]
-		if !ok {
-			src, err := e.deps.Archive.Source(rec)
-			if err != nil {
-				return nil, Evaluation{}, nil, err
-			}
-			ev := archivedEvaluation(rec)
-			if same, ok := onFinal[rec.SHA256]; ok {
-				ev = archivedEvaluation(same)
-			} else if rec.Known != n && rescoreErr == nil {
-				rescored, err := e.evaluate(ctx, string(src), e.st.Examples)
-				if err != nil {
-					rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
-					e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
-					if ctx.Err() == nil {
-						// A re-scoring cut short by the run's end (the
-						// selection gate's) says nothing of the program.
-						e.taint(src)
-					}
-					continue
-				}
-				ev = rescored
-			}
-			sc = scored{ev, src}
-			if ev.Total == n {
-				// An archived evaluation on fewer examples (re-scoring
-				// failed) is not kept: the next selection tries again.
-				cache[rec.SHA256] = sc
-			}
+		if sc, ok := e.rescored[rec.SHA256]; ok { // the same program archived twice
+			enter(i, sc)
+			continue
 		}
-		if better(sc.ev) {
-			r := rec
-			best, bestEv, bestSrc = &r, sc.ev, sc.src
+		if r, ok := e.reach[rec.SHA256]; ok && !ahead(r, i) {
+			continue
+		}
+		src, err := e.deps.Archive.Source(rec)
+		if err != nil {
+			return nil, Evaluation{}, nil, err
+		}
+		if rescoreErr != nil {
+			// An archived evaluation on fewer examples is not kept: the
+			// next selection tries again.
+			enter(i, scored{archivedEvaluation(rec), src})
+			continue
+		}
+		ev, cut, err := e.rescore(ctx, string(src), func(ev Evaluation) bool { return ahead(ev, i) })
+		switch {
+		case err != nil:
+			rescoreErr = fmt.Errorf("re-score %s: %w", rec.File, err)
+			e.log.Warn("the final program is chosen on the archived evaluations, without the one whose re-scoring failed", zap.Error(rescoreErr))
+			if ctx.Err() == nil {
+				// A re-scoring cut short by the run's end (the
+				// selection gate's) says nothing of the program.
+				e.taint(src)
+			}
+		case cut:
+			e.reach[rec.SHA256] = ev
+		default:
+			sc := scored{ev, src}
+			e.rescored[rec.SHA256] = sc
+			enter(i, sc)
 		}
 	}
-	return best, bestEv, bestSrc, rescoreErr
+	if best < 0 {
+		return nil, Evaluation{}, nil, rescoreErr
+	}
+	r := recs[best]
+	return &r, ranked[best].ev, ranked[best].src, rescoreErr
 }
 
 // outranked says why the final selection on the current examples would

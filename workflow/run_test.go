@@ -667,16 +667,18 @@ func TestFinalSelectionBestScoreLaterWinsTies(t *testing.T) {
 }
 
 // countingEvaluator is the fake evaluator, counting the evaluations (one
-// Analyse and one Call each).
+// Analyse and one Call or more each) and the inputs of each Call.
 type countingEvaluator struct {
 	fakeEvaluator
-	mu    sync.Mutex
-	calls int
+	mu     sync.Mutex
+	calls  int
+	inputs []int
 }
 
 func (c *countingEvaluator) Call(ctx context.Context, req sandbox.CallRequest) ([]sandbox.Outcome, error) {
 	c.mu.Lock()
 	c.calls++
+	c.inputs = append(c.inputs, len(req.Inputs))
 	c.mu.Unlock()
 	return c.fakeEvaluator.Call(ctx, req)
 }
@@ -684,16 +686,24 @@ func (c *countingEvaluator) Call(ctx context.Context, req sandbox.CallRequest) (
 // The final program is chosen without evaluating again a program that was
 // evaluated on the final example set: the same program archived by earlier
 // sessions on fewer examples keeps that evaluation. Another program is
-// still re-scored on the final set.
+// re-scored on the final set only while it could still be chosen: not at
+// all when its analysis alone keeps it below the best, and only on its
+// first examples when it fails them.
 func TestFinalSelectionReusesTheEvaluationOnTheFinalSet(t *testing.T) {
 	tests := []struct {
 		name      string
 		programs  []string
-		wantCalls int // evaluations: one per session, plus the re-scores
-		wantIter  int
+		wantCalls int // Calls: one per session, plus the re-scores
+		// wantRescored is how many inputs the re-scores ran (-1: all the
+		// examples, once).
+		wantRescored int
+		wantIter     int
+		sessions     int
 	}{
-		{name: "the same program every session", programs: []string{"double"}, wantCalls: 3, wantIter: 3},
-		{name: "another program first", programs: []string{"double#complexity:0.5", "double"}, wantCalls: 4, wantIter: 3},
+		{name: "the same program every session", programs: []string{"double"}, wantCalls: 3, wantIter: 3, sessions: 3},
+		{name: "a more complex program first", programs: []string{"double#complexity:0.5", "double"}, wantCalls: 3, wantIter: 3, sessions: 3},
+		{name: "a simpler program first", programs: []string{"double", "double#complexity:0.5"}, wantCalls: 5, wantRescored: -1, wantIter: 1, sessions: 3},
+		{name: "a simpler wrong program first", programs: []string{"square", "double#complexity:0.05"}, wantCalls: 5, wantRescored: firstRescore, wantIter: 4, sessions: 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -704,15 +714,22 @@ func TestFinalSelectionReusesTheEvaluationOnTheFinalSet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.StopReason != StopEarly || res.Iterations != 3 {
-				t.Fatalf("stop %s after %d iterations, want early_stop after 3", res.StopReason, res.Iterations)
+			if res.StopReason != StopEarly || res.Iterations != tt.sessions {
+				t.Fatalf("stop %s after %d iterations, want early_stop after %d", res.StopReason, res.Iterations, tt.sessions)
 			}
 			if ev.calls != tt.wantCalls {
 				t.Errorf("%d evaluations, want %d", ev.calls, tt.wantCalls)
 			}
-			if res.FinalIteration != tt.wantIter || res.FinalScore != 1 || res.FinalKnown != res.KnownExamples {
-				t.Errorf("final = iteration %d, score %v on %d of %d examples; want iteration %d, score 1 on all",
-					res.FinalIteration, res.FinalScore, res.FinalKnown, res.KnownExamples, tt.wantIter)
+			rescored := 0
+			for _, n := range ev.inputs[tt.sessions:] {
+				rescored += n
+			}
+			if want := tt.wantRescored; want == -1 && rescored != res.KnownExamples || want >= 0 && rescored != want {
+				t.Errorf("the re-scores ran %d inputs (calls %v), want %d of %d examples", rescored, ev.inputs, want, res.KnownExamples)
+			}
+			if res.FinalIteration != tt.wantIter || res.FinalKnown != res.KnownExamples {
+				t.Errorf("final = iteration %d on %d of %d examples; want iteration %d on all",
+					res.FinalIteration, res.FinalKnown, res.KnownExamples, tt.wantIter)
 			}
 		})
 	}
