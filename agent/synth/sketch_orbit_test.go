@@ -11,7 +11,7 @@ import (
 
 // The orbit sketch finds iterations of a map chosen by parity until 1:
 // the steps of the n + 1 map, the peak of the 3n + 1 map, and over a
-// range the start whose 3n + 1 orbit is longest.
+// range the start whose 3n + 1 orbit is longest; from two examples too.
 func TestOrbitSketch(t *testing.T) {
 	orbit := func(n, a, b int) (steps, peak int) {
 		peak = n
@@ -37,6 +37,14 @@ func TestOrbitSketch(t *testing.T) {
 				return s
 			}},
 		{name: "peak_3n_plus_1", task: one("peak"), n: 8,
+			gen: func(r *rand.Rand) any { return 1 + r.Intn(500) },
+			f: func(in any) any {
+				_, p := orbit(int(num(in)), 3, 1)
+				return p
+			}},
+		// Two examples are enough to try it: a run whose first candidate
+		// fails them gets no third one.
+		{name: "peak_3n_plus_1_two_examples", task: one("peak"), n: 2,
 			gen: func(r *rand.Rand) any { return 1 + r.Intn(500) },
 			f: func(in any) any {
 				_, p := orbit(int(num(in)), 3, 1)

@@ -117,9 +117,12 @@ func orbitFills(inputs int) []orbitMap {
 }
 
 // Orbit tries the sketch on one positive integer (or two) and an
-// integer output.
+// integer output, from two examples on: a run whose first candidate fails
+// its first two examples gets no more, and its 27 fillings are too few
+// to fit two of them by chance often (a filling that does is refuted by
+// the next examples like any candidate).
 func Orbit(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
-	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 3 || len(p.B.Types) > 2 {
+	if p.Out != dsl.Int || p.Nullable || len(p.Outs) < 2 || len(p.B.Types) > 2 {
 		return false
 	}
 	for _, t := range p.B.Types {
