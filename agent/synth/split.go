@@ -2,6 +2,7 @@ package synth
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reconstruct/reconstruct/agent/synth/dsl"
@@ -260,6 +261,18 @@ func componentSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 	for i := range parts {
 		s.names = append(s.names, fmt.Sprintf("component %d", i))
 	}
+	if p.Object {
+		s.kind, s.names = "(objects)", []string{"keys", "values"}
+		if keys, ok := sameKeys(parts[0]); ok {
+			// A record: the same keys every time, written as they are.
+			s.derive = func(i int, _ []*dsl.Node) *dsl.Node {
+				if i != 0 {
+					return nil
+				}
+				return &dsl.Node{Const: keys, Var: -1, Size: 1}
+			}
+		}
+	}
 	s.join = func(progs []*dsl.Node) *dsl.Node {
 		kinds := make([]dsl.Type, len(progs))
 		size := 1
@@ -273,6 +286,20 @@ func componentSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 		return &dsl.Node{Op: dsl.TupleOp(p, kinds), Kids: progs, Var: -1, Size: size}
 	}
 	return s
+}
+
+// sameKeys returns the keys of an object problem's keys part when every
+// output has the same ones.
+func sameKeys(keys *dsl.Problem) ([]string, bool) {
+	var first []string
+	for i, o := range keys.Outs {
+		ks, ok := o.([]string)
+		if !ok || i > 0 && !slices.Equal(ks, first) {
+			return nil, false
+		}
+		first = ks
+	}
+	return first, first != nil
 }
 
 // nodeType is the static type of a program over p's variables.

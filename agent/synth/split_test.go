@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os/exec"
@@ -79,7 +80,14 @@ func runSplitCases(t *testing.T, cases []splitCase) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := dsl.ToJSON(p.Rounded(dsl.EvalNode(res.best, env))); !task.Equal(got, ex.Output, 1e-9) {
+				got := dsl.ToJSON(p.Rounded(dsl.EvalNode(res.best, env)))
+				switch {
+				case p.Object:
+					got = objectJSON(t, got)
+				case p.Keys != nil:
+					got = recordJSON(t, p.Keys, got)
+				}
+				if !task.Equal(got, ex.Output, 1e-9) {
 					t.Errorf("go: solve(%s) = %s, want %s (program %v)", ins[i], got, ex.Output, res.best)
 				}
 			}
@@ -139,6 +147,114 @@ func TestComponentSplit(t *testing.T) {
 					m = max(m, x)
 				}
 				return []any{len(xs), m}
+			}},
+	}
+	runSplitCases(t, cases)
+}
+
+// objectJSON is the object dict(zip(keys, values)) makes of the pair
+// [keys, values] an object problem's program evaluates to in Go.
+func objectJSON(t *testing.T, pair json.RawMessage) json.RawMessage {
+	t.Helper()
+	var kv [2][]json.RawMessage
+	if err := json.Unmarshal(pair, &kv); err != nil {
+		t.Fatalf("an object's program evaluates to %s, not a pair of lists: %v", pair, err)
+	}
+	m := map[string]json.RawMessage{}
+	for i, k := range kv[0] {
+		var key string
+		if err := json.Unmarshal(k, &key); err != nil || i >= len(kv[1]) {
+			t.Fatalf("an object's program evaluates to %s: key %s", pair, k)
+		}
+		m[key] = kv[1][i]
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// recordJSON is the object {key: value} a record problem's program,
+// whose values evaluate to a list in Go, is written as.
+func recordJSON(t *testing.T, keys []string, row json.RawMessage) json.RawMessage {
+	t.Helper()
+	var vals []json.RawMessage
+	if err := json.Unmarshal(row, &vals); err != nil || len(vals) != len(keys) {
+		t.Fatalf("a record's program evaluates to %s, not %d values: %v", row, len(keys), err)
+	}
+	m := map[string]json.RawMessage{}
+	for i, k := range keys {
+		m[k] = vals[i]
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Outputs that are JSON objects are split into their keys, in sorted
+// order, and their values, and joined as dict(zip(keys, values)): how
+// often each word or letter occurs. Records, objects with the same keys
+// every time, are split into one component per key and written as an
+// object: two numbers, a count beside a list, a text beside a count.
+func TestObjectSplit(t *testing.T) {
+	text := func(name string) task.Task {
+		return task.Task{Name: name, Kind: task.KindString, InputType: "a sentence", FunctionName: "solve"}
+	}
+	sentence := func(r *rand.Rand) any {
+		words := []string{"the", "cat", "The", "sat", "on", "a", "mat", "cat."}
+		var ws []string
+		for range r.Intn(7) {
+			ws = append(ws, words[r.Intn(len(words))])
+		}
+		return strings.Join(ws, " ")
+	}
+	cases := []splitCase{
+		{name: "word_counts", task: text("word_counts"), n: 8, op: "tuple", gen: sentence,
+			f: func(in any) any {
+				counts := map[string]any{}
+				for _, w := range strings.FieldsFunc(strings.ToLower(in.(string)), func(c rune) bool { return c < 'a' || c > 'z' }) {
+					n, _ := counts[w].(int)
+					counts[w] = n + 1
+				}
+				return counts
+			}},
+		{name: "letter_counts", task: text("letter_counts"), n: 8, op: "tuple",
+			gen: func(r *rand.Rand) any { return randWord(r, 0, 8) },
+			f: func(in any) any {
+				counts := map[string]any{}
+				for _, c := range in.(string) {
+					n, _ := counts[string(c)].(int)
+					counts[string(c)] = n + 1
+				}
+				return counts
+			}},
+		{name: "low_and_high", task: task.Task{Name: "low_and_high", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"},
+			n: 8, op: "tuple",
+			gen: func(r *rand.Rand) any { return randInts(r, -20, 20, 1, 6) },
+			f: func(in any) any {
+				xs := ints(in)
+				return map[string]any{"low": slices.Min(xs), "high": slices.Max(xs)}
+			}},
+		{name: "count_and_evens", task: task.Task{Name: "count_and_evens", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"},
+			n: 8, op: "tuple",
+			gen: func(r *rand.Rand) any { return randInts(r, -9, 9, 0, 6) },
+			f: func(in any) any {
+				evens := []int64{}
+				for _, x := range ints(in) {
+					if x%2 == 0 {
+						evens = append(evens, x)
+					}
+				}
+				return map[string]any{"count": len(ints(in)), "evens": evens}
+			}},
+		{name: "shout_and_size", task: text("shout_and_size"), n: 8, op: "tuple",
+			gen: func(r *rand.Rand) any { return randWord(r, 0, 9) },
+			f: func(in any) any {
+				s := in.(string)
+				return map[string]any{"shout": strings.ToUpper(s) + "!", "size": len(s)}
 			}},
 	}
 	runSplitCases(t, cases)

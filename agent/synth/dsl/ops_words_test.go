@@ -34,6 +34,12 @@ func TestWordsPythonMatchesGo(t *testing.T) {
 			prog: func(t *testing.T) *Node {
 				return app(findOp(t, "most_common", LS), app(findOp(t, "letter_runs", S), app(findOp(t, "lower", S), vr(0))))
 			}},
+		{name: "run_lengths_words", vars: []string{"ws"}, types: []Type{LS}, inputs: wordLists,
+			prog: func(t *testing.T) *Node { return app(findOp(t, "run_lengths", LS), vr(0)) }},
+		{name: "word_counts_sorted", vars: []string{"s"}, types: []Type{S}, inputs: wordTexts,
+			prog: func(t *testing.T) *Node {
+				return app(findOp(t, "run_lengths", LS), app(findOp(t, "sorted", LS), app(findOp(t, "letter_runs", S), app(findOp(t, "lower", S), vr(0)))))
+			}},
 		{name: "most_common_word_count", vars: []string{"s"}, types: []Type{S}, inputs: wordTexts,
 			prog: func(t *testing.T) *Node {
 				return app(findOp(t, "most_common_count", LS), app(findOp(t, "letter_runs", S), vr(0)))

@@ -168,10 +168,33 @@ type Problem struct {
 	// is a list of one fixed length; Parts their problems (Components).
 	comps [][]any
 	Parts []*Problem
+	// Object says the outputs are JSON objects (an object of counts per
+	// word, say): each is searched as the pair of its keys in sorted
+	// order and their values, a problem of two components, and the
+	// emitted function returns dict(zip(keys, values)) (objectPairs).
+	Object bool
+	// Keys, when set, says the outputs are records: objects with these
+	// keys every time, each key's value a component of its own, and the
+	// emitted function returns the object {key: component, ...}
+	// (recordRows).
+	Keys []string
 }
 
 // SetOutputs converts the outputs to one DSL type.
 func (p *Problem) SetOutputs(outs []any) error {
+	if keys, rows := recordRows(outs); rows != nil {
+		p.Keys = keys
+		p.comps, p.Parts = components(rows), nil
+		return p.setTuple()
+	}
+	if pairs := objectPairs(outs); pairs != nil {
+		p.Object = true
+		p.comps, p.Parts = components(pairs), nil
+		return p.setTuple()
+	}
+	if o, ok := firstObject(outs); ok {
+		return fmt.Errorf("%w: output %s: objects are searched when they have the same keys every time or values of one kind (numbers, strings, booleans or lists), none null", ErrUnsupported, ShortJSON(o))
+	}
 	p.comps, p.Parts = components(outs), nil
 	if p.comps != nil && mixedComponents(p.comps) {
 		return p.setTuple()

@@ -2,6 +2,9 @@ package dsl
 
 import (
 	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,4 +83,59 @@ func decodeAll(t *testing.T, raws []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// Objects are outputs too: the same keys every time make a record, one
+// component per key; keys that vary make the pair of the keys in sorted
+// order and their values; what neither can hold stays unsupported, with
+// the output named.
+func TestObjectOutputs(t *testing.T) {
+	tests := []struct {
+		name   string
+		outs   []string
+		keys   []string // a record's keys
+		object bool     // keys and values
+		parts  []Type
+		err    string
+	}{
+		{name: "a record of two counts", outs: []string{`{"low": 1, "high": 5}`, `{"high": 0, "low": -2}`},
+			keys: []string{"high", "low"}, parts: []Type{Int, Int}},
+		{name: "a record of a count and a list", outs: []string{`{"distance": 3, "order": [1, 2]}`, `{"distance": 0, "order": []}`},
+			keys: []string{"distance", "order"}, parts: []Type{Int, ListInt}},
+		{name: "counts per word", outs: []string{`{"a": 2, "cat": 1}`, `{}`, `{"the": 3}`},
+			object: true, parts: []Type{ListStr, ListInt}},
+		{name: "one key is not a record", outs: []string{`{"n": 1}`, `{"n": 2}`},
+			object: true, parts: []Type{ListStr, ListInt}},
+		{name: "values of mixed kinds under varying keys", outs: []string{`{"a": 1}`, `{"b": "x", "c": 2}`},
+			err: `output {"a":1}: objects are searched when they have the same keys every time or values of one kind`},
+		{name: "a null value under varying keys", outs: []string{`{"a": null}`, `{"b": 1, "c": 2}`},
+			err: `output {"a":null}: objects are searched`},
+		{name: "an object beside a number", outs: []string{`{"a": 1}`, `3`},
+			err: `output {"a":1}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Problem{Round: -1, Envs: make([][]any, len(tc.outs))}
+			err := p.SetOutputs(decodeAll(t, tc.outs))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrUnsupported) {
+					t.Fatalf("err = %v, want ErrUnsupported naming %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Out != Tuple || p.Object != tc.object || !slices.Equal(p.Keys, tc.keys) {
+				t.Fatalf("type %v, object %v, keys %v; want a tuple, object %v, keys %v", p.Out, p.Object, p.Keys, tc.object, tc.keys)
+			}
+			var got []Type
+			for _, part := range p.Parts {
+				got = append(got, part.Out)
+			}
+			if !slices.Equal(got, tc.parts) {
+				t.Errorf("parts %v, want %v", got, tc.parts)
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package dsl
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -13,6 +14,93 @@ import (
 // one list. When the components' types differ (a string and an int) the
 // outputs have no DSL type as a whole: the problem's type is Tuple and it
 // is solved by its components only.
+
+// recordRows returns the keys of records and each output's values in
+// their order when every output is an object with the same 2 to
+// MaxComponents keys (a distance beside an order, say), and nil rows
+// otherwise: each key's value is then a component of its own.
+func recordRows(outs []any) ([]string, []any) {
+	var keys []string
+	rows := make([]any, len(outs))
+	for i, o := range outs {
+		m, ok := o.(map[string]any)
+		if !ok || len(m) < 2 || len(m) > MaxComponents {
+			return nil, nil
+		}
+		if i == 0 {
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+		}
+		row := make([]any, len(keys))
+		for j, k := range keys {
+			v, ok := m[k]
+			if !ok || len(m) != len(keys) {
+				return nil, nil
+			}
+			row[j] = v
+		}
+		rows[i] = row
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return keys, rows
+}
+
+// firstObject returns the first output that is an object when every
+// output is one.
+func firstObject(outs []any) (any, bool) {
+	for _, o := range outs {
+		if _, ok := o.(map[string]any); !ok {
+			return nil, false
+		}
+	}
+	if len(outs) == 0 {
+		return nil, false
+	}
+	return outs[0], true
+}
+
+// objectPairs returns each output as the pair [its keys in sorted order,
+// their values] when every output is a JSON object whose values are of
+// one kind (numbers, strings, booleans or lists; nil otherwise): the
+// object's keys and values are then two components, searched on their
+// own, and joined as dict(zip(keys, values)). JSON objects compare as
+// sets of keys, so the order chosen for the keys is the search's, not
+// the hidden program's.
+func objectPairs(outs []any) []any {
+	if len(outs) == 0 {
+		return nil
+	}
+	var vals []any
+	pairs := make([]any, len(outs))
+	for i, o := range outs {
+		m, ok := o.(map[string]any)
+		if !ok {
+			return nil
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		ks, vs := make([]any, len(keys)), make([]any, len(keys))
+		for j, k := range keys {
+			ks[j], vs[j] = k, m[k]
+			if m[k] == nil {
+				return nil
+			}
+		}
+		vals = append(vals, vs...)
+		pairs[i] = []any{ks, vs}
+	}
+	if len(vals) > 0 && jsonKind(vals) == "" {
+		return nil
+	}
+	return pairs
+}
 
 // Tuple is the type of a fixed-length list whose components have types of
 // their own ([]any values). No operator of the catalogue returns it and no
@@ -245,6 +333,15 @@ func TupleOp(p *Problem, kinds []Type) *Operator {
 					c = Atom("or_none(lambda: " + c.At(PTern) + ")")
 				}
 				items[j] = c.At(pLambda + 1)
+			}
+			if p.Object {
+				return Call("dict", Call("zip", Atom(items[0]), Atom(items[1])))
+			}
+			if p.Keys != nil {
+				for j, k := range p.Keys {
+					items[j] = string(ToJSON(k)) + ": " + items[j]
+				}
+				return Atom("{" + strings.Join(items, ", ") + "}")
 			}
 			return Atom("[" + strings.Join(items, ", ") + "]")
 		}}
