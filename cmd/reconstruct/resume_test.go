@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,16 @@ func TestResumeRestoresTheWorkspace(t *testing.T) {
 		"agent: {kind: synth, synth: {time_limit: 2s, run_time_limit: 0s}}\nsandbox: {kind: process}\nworkflow: {max_iterations: 3}\nbank: {path: bank.db}\n")
 	ws := filepath.Join(dir, "ws")
 	first, stderr := startCLI(t, dir, "run", "--config", cfg, "--workspace", ws, "--run-id", "r1")
-	waitFor(t, first, stderr, filepath.Join(ws, workflow.EventsFile), workflow.EventCandidateArchived)
+	// Ctrl-C once the first candidate is in a checkpoint: iteration 1's
+	// iteration_finished, not its candidate_archived. A resumed run starts
+	// from its last checkpoint and does again the work after it; a
+	// candidate that passes its examples earns a batch, proposed and
+	// queried before the iteration's checkpoint (half a second of the
+	// synthesizer's rival search), and a Ctrl-C there leaves no
+	// checkpoint holding the candidate: the resumed run writes it again
+	// rather than restore it. After iteration_finished the run is in its
+	// second session (2s), which the signal interrupts.
+	waitFor(t, first, stderr, filepath.Join(ws, workflow.EventsFile), workflow.EventIterationFinished)
 	first.Process.Signal(syscall.SIGINT)
 	first.Wait()
 	if err := os.Rename(ws, filepath.Join(dir, "elsewhere")); err != nil {
@@ -59,5 +69,24 @@ func TestResumeRestoresTheWorkspace(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, "candidate.py")); err != nil {
 		t.Errorf("no final program in the restored workspace: %v", err)
+	}
+	// It went on after iteration 1, whose candidate it restored, rather
+	// than write that candidate again.
+	events, err := workflow.ReadEvents(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumedAt := -1
+	for _, ev := range events {
+		if ev.Type == workflow.EventRunResumed {
+			var d workflow.RunResumed
+			if err := json.Unmarshal(ev.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			resumedAt = d.Iteration
+		}
+	}
+	if resumedAt < 1 {
+		t.Errorf("the resumed run went on from iteration %d, want 1 or later (-1: no run_resumed event)", resumedAt)
 	}
 }
