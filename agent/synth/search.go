@@ -176,7 +176,60 @@ func (s *searcher) run() searchResult {
 	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.sketches(func(r *sketch.Search) bool { return sketch.LastResort(r, s.p, s.consider) }) {
 		s.en.stopped = true
 	}
+	if !s.res.solved && !s.spec.collect && !s.en.cancelled && s.orDefault() {
+		s.en.stopped = true
+	}
 	return s.result()
+}
+
+// orDefault, a last resort, looks among the partial programs kept for the
+// conditionals (the first of each set of examples it is right on, the
+// smallest first) for one that is right wherever it does not raise, the
+// examples where it raises all having one output: that output is then its
+// default (dsl.OrDefaultOp) — the -1 of the index of no word, the 0 of
+// the largest of no numbers. It reports whether the search can stop.
+func (s *searcher) orDefault() bool {
+	p := s.p
+	if p.Nullable || p.Render != nil || p.Out == dsl.Tuple {
+		return false
+	}
+	for _, k := range s.maskOrder {
+		e := s.masks[k]
+		vals := e.Values()
+		var def any
+		ok := true
+		for i, v := range vals {
+			switch {
+			case p.MatchesAt(i, v):
+			case dsl.IsErr(v) && (def == nil || dsl.EqualTo(p.Outs[i], def, 0)):
+				def = p.Outs[i]
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		if !ok || def == nil {
+			continue
+		}
+		t := nodeType(p, e.N)
+		if t != p.Out {
+			continue
+		}
+		n := &dsl.Node{Op: dsl.OrDefaultOp(t), Kids: []*dsl.Node{e.N, {Const: def, Var: -1, Size: 1}}, Var: -1, Size: e.N.Size + 2}
+		out := make([]any, len(vals))
+		for i, v := range vals {
+			out[i] = v
+			if dsl.IsErr(v) {
+				out[i] = def
+			}
+		}
+		if s.consider(n, out) {
+			return true
+		}
+	}
+	return false
 }
 
 // resumable reports whether the search stopped on its clock with nothing

@@ -84,6 +84,10 @@ type splitSolver struct {
 	// the others so that those are found first.
 	derive func(i int, progs []*dsl.Node) *dsl.Node
 	late   []bool
+	// compose, when set, is tried as derive is on a part whose own search
+	// has run without solving it (composeParts): a last resort, since a
+	// part's own program is most often simpler.
+	compose func(i int, progs []*dsl.Node) *dsl.Node
 	// kind says how the problem was split, for the notes.
 	kind string
 }
@@ -130,7 +134,7 @@ func (s *splitSolver) solve(b budget) searchResult {
 			if b.spent(used) {
 				break
 			}
-			if s.derived(i) {
+			if s.derived(i, s.derive) || s.started[i] && s.derived(i, s.compose) {
 				continue
 			}
 			r := s.solvers[i].solve(b.share(1/float64(len(pending)-k), used))
@@ -147,9 +151,9 @@ func (s *splitSolver) solve(b budget) searchResult {
 }
 
 // derived reports whether part i's program was made from the others'
-// (derive), which solves it without a search.
-func (s *splitSolver) derived(i int) bool {
-	if s.derive == nil {
+// (derive or compose), which solves it without a search.
+func (s *splitSolver) derived(i int, derive func(int, []*dsl.Node) *dsl.Node) bool {
+	if derive == nil {
 		return false
 	}
 	progs := make([]*dsl.Node, len(s.parts))
@@ -158,7 +162,7 @@ func (s *splitSolver) derived(i int) bool {
 			progs[j] = r.best
 		}
 	}
-	n := s.derive(i, progs)
+	n := derive(i, progs)
 	if n == nil {
 		return false
 	}
@@ -261,6 +265,7 @@ func componentSplit(p *dsl.Problem, spec searchSpec, depth int) *splitSolver {
 	for i := range parts {
 		s.names = append(s.names, fmt.Sprintf("component %d", i))
 	}
+	s.compose = func(i int, progs []*dsl.Node) *dsl.Node { return composeParts(p, parts, i, progs) }
 	if p.Object {
 		s.kind, s.names = "(objects)", []string{"keys", "values"}
 		if keys, ok := sameKeys(parts[0]); ok {
