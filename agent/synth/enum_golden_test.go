@@ -73,19 +73,19 @@ func bankDigest(en *enumerator) (int, string) {
 func TestEnumeratorGolden(t *testing.T) {
 	cases := []enumGolden{
 		{name: "unreachable", problem: unreachableProblem, size: 6,
-			evaluated: 4225596, banked: 1034121, digest: "6c63f9287daa20099f3142ab8841d64f81708108497e6e4803806606c8be40bc"},
+			evaluated: 4226504, banked: 1034125, digest: "adfc56365c6a60dd2a4fdacf60f762d90c87bb667c62cb1befd915136755f17a"},
 		{name: "scalar", problem: familyProblem(1), size: 5,
-			evaluated: 298448, banked: 56515, digest: "36e7be3be32d45df3f57158b06b9c748e5d5c9d8cd6187e13dc0abaab26faeac"},
+			evaluated: 298516, banked: 56515, digest: "36e7be3be32d45df3f57158b06b9c748e5d5c9d8cd6187e13dc0abaab26faeac"},
 		{name: "conditional", problem: familyProblem(2), size: 5,
-			evaluated: 218920, banked: 51840, digest: "4f657d8b09a832ea481987366d103ca3becf09a42ba09d8240784e0b8605f6c0"},
+			evaluated: 218984, banked: 51840, digest: "4f657d8b09a832ea481987366d103ca3becf09a42ba09d8240784e0b8605f6c0"},
 		{name: "digit_loop", problem: familyProblem(7), size: 5,
-			evaluated: 205124, banked: 48490, digest: "a96b2f3a3745d203b72a6b7346b4c3e4821958973e8ef419b7077cd8bb7c54ce"},
+			evaluated: 205221, banked: 48492, digest: "71d0c059cbb35987ffd26d416446ba98e784236d3a5fb380515c40ccd5ffc14e"},
 		{name: "string", problem: familyProblem(8), size: 6,
-			evaluated: 1275675, banked: 234399, digest: "6b5fef60faf4fa84aeba75a07bcf27d82177d9545eeb4a3b6a0e25b3646be550"},
+			evaluated: 1283367, banked: 235441, digest: "5ac870265c300a9882ed6e3cd07a45d48b0d1234357ef9d877ba1135fb3fee67"},
 		{name: "pairs", problem: familyProblem(9), size: 6,
-			evaluated: 1357391, banked: 239865, digest: "2bd275ff2f1079e05b07bc6f7c44e1fcf87499a8e5f017943b79ef05a3add1a1"},
+			evaluated: 1357755, banked: 239866, digest: "07624bc4c8ce4bf5b5059755e8c3212e5c06412582b3bd456264f4601314de1e"},
 		{name: "geometry", problem: familyProblem(10), size: 6,
-			evaluated: 1278554, banked: 229178, digest: "4c4b64fda09e22ac3ce0187f1f9a3a9fcbee34730e7ec679e53a15a473ff9201"},
+			evaluated: 1278880, banked: 229178, digest: "4c4b64fda09e22ac3ce0187f1f9a3a9fcbee34730e7ec679e53a15a473ff9201"},
 	}
 	lams := defaultLambdas()
 	for _, c := range cases {

@@ -71,7 +71,8 @@ func TestSearchLeftWhenNothingToGoOn(t *testing.T) {
 		t.Errorf("after a solved session: left %v, account %q; want nothing", left, account)
 	}
 	dicts := task.Task{Name: "dicts", Kind: task.KindList, InputType: "list of integers", FunctionName: "solve"}
-	exs := []task.Example{{Input: json.RawMessage(`[1]`), Output: json.RawMessage(`{"a": 1}`)}, {Input: json.RawMessage(`[2]`), Output: json.RawMessage(`{"a": 2}`)}}
+	// Objects whose keys vary and whose values are of several kinds.
+	exs := []task.Example{{Input: json.RawMessage(`[1]`), Output: json.RawMessage(`{"a": 1}`)}, {Input: json.RawMessage(`[2]`), Output: json.RawMessage(`{"b": "x"}`)}}
 	if _, err := a.Write(context.Background(), agent.WriteRequest{Task: dicts, Examples: exs, Workspace: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}

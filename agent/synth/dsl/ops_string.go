@@ -172,13 +172,6 @@ func stringListOps() []*Operator {
 			pyOnly(func(a []Code) Code { return Atom(a[0].At(pAtom) + "[-1]") })),
 		op1("unique", FamList, func(ws []string) ([]string, bool) { return uniqueOrdered(nil, ws), true },
 			pyOnly(func(a []Code) Code { return Atom("list(dict.fromkeys(" + a[0].S + "))") })),
-		// The lengths of the runs of equal words: in a sorted list, how
-		// often each distinct word occurs.
-		op1("run_lengths", FamScan, func(ws []string) ([]int64, bool) { return runLengths(nil, ws), true },
-			func(e *Emitter, a []Code) Code {
-				e.use("itertools")
-				return Atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].S + ")]")
-			}),
 		comprehension(opL1("map", FamList, SigS, S, mapL[string, string],
 			func(e *Emitter, l *Lambda, a []Code) Code { return comp(e.Lam(l, Atom("w")), "w", a[0].S) })),
 		comprehension(opL1("map", FamList, SigS, I, mapL[string, int64],

@@ -27,6 +27,13 @@ func wordOps() []*Operator {
 		}, pyOnly(func(a []Code) Code {
 			return Atom("max(map(" + a[0].At(pAtom) + ".count, " + a[0].S + "), default=0)")
 		})),
+		// The lengths of the runs of equal words: in a sorted list, how
+		// often each distinct word occurs.
+		op1("run_lengths", FamScan, func(ws []string) ([]int64, bool) { return runLengths(nil, ws), true },
+			func(e *Emitter, a []Code) Code {
+				e.use("itertools")
+				return Atom("[len(list(g)) for _, g in itertools.groupby(" + a[0].S + ")]")
+			}),
 	}
 }
 
