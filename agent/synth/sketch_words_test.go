@@ -167,6 +167,35 @@ func TestWordwiseTable(t *testing.T) {
 				return strings.Join(words, " ")
 			}},
 	}
+	pig := func(w string) string {
+		if strings.ContainsRune("aeiou", rune(w[0])) {
+			return w + "way"
+		}
+		k := strings.IndexAny(w, "aeiou")
+		if k < 0 {
+			k = len(w)
+		}
+		return w[k:] + w[:k] + "ay"
+	}
+	lower := []string{"cat", "sky", "river", "stone", "quiet", "owl", "apple", "string", "rhythm", "eagle", "under", "three"}
+	cases = append(cases,
+		// Two functions chosen by a condition, over the word cut before
+		// its first vowel, with the affixes the outputs add.
+		sketchCase{name: "pig_latin_words", task: strTask, n: 10,
+			gen: func(r *rand.Rand) any {
+				words := make([]string, 1+r.Intn(4))
+				for i := range words {
+					words[i] = lower[r.Intn(len(lower))]
+				}
+				return strings.Join(words, " ")
+			},
+			f: func(in any) any {
+				words := strings.Split(in.(string), " ")
+				for i, w := range words {
+					words[i] = pig(w)
+				}
+				return strings.Join(words, " ")
+			}})
 	wantOpPrefix(cases, "wordwise[", "a word-wise program")
 	runSketchCases(t, cases, sketch.Wordwise)
 }

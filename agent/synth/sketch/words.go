@@ -53,6 +53,19 @@ type wordProgram struct {
 	// table, when set, gives the words it lists another function
 	// (wordtable.go).
 	table *wordTable
+	// cut, when set, adds the word's head and rest to its environment.
+	cut *wordCut
+}
+
+// env is a word's environment (wordEnv), with its head and rest when the
+// program cuts words.
+func (wp wordProgram) env(w string, i, n int, env []any) []any {
+	out := wordEnv(w, i, n, env, wp.text)
+	if wp.cut != nil {
+		head, rest := wp.cut.split(w)
+		out = append(out, head, rest)
+	}
+	return out
 }
 
 // split cuts the text into words: on sep, or on runs of white space.
@@ -79,7 +92,7 @@ func (wp wordProgram) run(env []any) any {
 	words := wp.split(env[wp.text].(string))
 	out := make([]string, len(words))
 	for i, w := range words {
-		wenv := wordEnv(w, i, len(words), env, wp.text)
+		wenv := wp.env(w, i, len(words), env)
 		if wp.cond != nil {
 			b, isBool := dsl.EvalSafe(wp.cond, wenv).(bool)
 			if !isBool {
@@ -237,8 +250,12 @@ func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Ti
 	}
 	// Two functions, the words of a table learned from the examples
 	// (all their words, not only the points searched) taking the second
-	// (wordtable.go).
-	return searchWordTable(all, every, found, until, en)
+	// (wordtable.go), or the words where a condition holds, then the same
+	// with the words cut before their first vowel or digit.
+	if out := searchWordTable(all, every, found, until, en, false); out != nil {
+		return out
+	}
+	return searchWordCuts(all, every, found, until, en)
 }
 
 // searchWordRule searches one function of every word of all's points,
@@ -332,6 +349,9 @@ func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 		sep = "None"
 	}
 	name := fmt.Sprintf("wordwise[%s to %q: %s", sep, wp.join, wp.fn)
+	if wp.cut != nil {
+		name = fmt.Sprintf("wordwise[%s to %q, cut %s: %s", sep, wp.join, wp.cut.name, wp.fn)
+	}
 	size := 3 + wp.fn.Size
 	if wp.cond != nil {
 		name += " if " + wp.cond.String()
@@ -345,6 +365,9 @@ func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 		Eval: func(_ *dsl.Lambda, a []any) any { return wp.run(a) },
 		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
 			sub := wordSub(p, wp.text, dsl.Str, nil)
+			if wp.cut != nil {
+				sub = wp.cut.sub(sub)
+			}
 			vars := make([]dsl.Code, len(sub.B.Names))
 			for i, n := range sub.B.Names {
 				vars[i] = dsl.Atom(n)
@@ -360,8 +383,12 @@ func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 			if wp.sep == "" {
 				split = p.B.Names[wp.text] + ".split()"
 			}
-			body := fmt.Sprintf("    words = %s\n    return %s.join([%s for i, w in enumerate(words)])\n",
-				split, strconv.Quote(wp.join), expr)
+			loop := "for i, w in enumerate(words)"
+			if wp.cut != nil {
+				loop += fmt.Sprintf(" for head, rest in [%s(w)]", wp.cut.helper(e))
+			}
+			body := fmt.Sprintf("    words = %s\n    return %s.join([%s %s])\n",
+				split, strconv.Quote(wp.join), expr, loop)
 			return dsl.Call(e.LoopHelper("wordwise", p.B.Names, body), a...)
 		}}
 	return overVars(p, op, size)

@@ -34,6 +34,8 @@ const (
 	wordTableMaxKeys = 16
 	wordTableConds   = 4
 	wordTableRivals  = 4
+	wordPairCondMax  = 4
+	wordCutFuncMax   = 5
 )
 
 // wordTable gives alt to the words whose key it lists where when holds
@@ -66,7 +68,7 @@ func (t *wordTable) key(w string) string {
 // takes reports whether the word w (at index i of n, in environment
 // wenv) takes the second function.
 func (t *wordTable) takes(w string, i, n int, wenv []any) bool {
-	if !t.set[t.key(w)] {
+	if t.set != nil && !t.set[t.key(w)] {
 		return false
 	}
 	if t.when == nil {
@@ -82,6 +84,9 @@ func (t *wordTable) String() string {
 	if t.lower {
 		k = "lower(w)"
 	}
+	if t.set == nil {
+		return fmt.Sprintf("%s if %s", t.alt, t.when)
+	}
 	s := fmt.Sprintf("%s if %s in {%s}", t.alt, k, strings.Join(t.keys, " "))
 	if t.when != nil {
 		s += " and " + t.when.String()
@@ -91,7 +96,10 @@ func (t *wordTable) String() string {
 
 // size is what the table adds to the program's size.
 func (t *wordTable) size() int {
-	n := 2 + t.alt.Size + len(t.keys)
+	n := 1 + t.alt.Size + len(t.keys)
+	if t.set != nil {
+		n++
+	}
 	if t.when != nil {
 		n += 1 + t.when.Size
 	}
@@ -109,12 +117,27 @@ func (t *wordTable) python(e *dsl.Emitter, fn string, vars []dsl.Code) string {
 	if t.lower {
 		k = "w.lower()"
 	}
-	test := fmt.Sprintf("%s in {%s}", k, strings.Join(keys, ", "))
-	if t.when != nil {
-		wvars := append(slices.Clone(vars), dsl.Atom(wordTableEndName))
-		test += " and " + e.Node(t.when, wvars).At(dsl.POr+2)
+	wvars := append(slices.Clone(vars), dsl.Atom(wordTableEndName))
+	var test string
+	switch {
+	case t.set == nil:
+		test = e.Node(t.when, wvars).At(dsl.POr)
+	case t.when == nil:
+		test = fmt.Sprintf("%s in {%s}", k, strings.Join(keys, ", "))
+	default:
+		test = fmt.Sprintf("%s in {%s} and %s", k, strings.Join(keys, ", "), e.Node(t.when, wvars).At(dsl.POr+2))
 	}
 	return fmt.Sprintf("%s if %s else %s", e.Node(t.alt, vars).At(dsl.POr), test, fn)
+}
+
+// subsetOf reports whether the bit set a lies within b.
+func subsetOf(a, b []uint64) bool {
+	for i := range a {
+		if a[i]&^b[i] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // wordFunc is a small function of a word and the points it is right on.
@@ -131,26 +154,40 @@ type wordFunc struct {
 // rivals, up to wordTableRivals of them: where the examples show no
 // exception written otherwise than its image, "the word as it is" and
 // "its lower case" fit alike, and a proposal asks which.
-func searchWordTable(all, every *dsl.Problem, found wordProgram, until time.Time, en *Search) []wordProgram {
+func searchWordTable(all, every *dsl.Problem, found wordProgram, until time.Time, en *Search, cut bool) []wordProgram {
 	if time.Now().After(until) || en.Stopped {
 		return nil
 	}
+	// Words cut into a head and a rest make larger functions (the rest,
+	// then the head, then a suffix), each right on several words.
+	maxSize, minRight := wordTableFuncMax, 1
+	if cut {
+		maxSize, minRight = wordCutFuncMax, 2
+	}
+	// A function right on no word beyond those a smaller one gives is
+	// left out: it would pair no better.
 	var funcs []wordFunc
+	var sets [][]uint64
 	accept := func(e *dsl.Entry) bool {
 		if e.Type() != dsl.Str {
 			return false
 		}
-		vals := e.Values()
+		vals, right := e.Values(), 0
+		set := make([]uint64, (len(all.Outs)+63)/64)
 		for i, o := range all.Outs {
 			if s, isStr := vals[i].(string); isStr && s == o.(string) {
-				funcs = append(funcs, wordFunc{fn: e.N.Clone()})
-				break
+				set[i/64] |= 1 << (i % 64)
+				right++
 			}
 		}
+		if right < minRight || slices.ContainsFunc(sets, func(have []uint64) bool { return subsetOf(set, have) }) {
+			return false
+		}
+		funcs, sets = append(funcs, wordFunc{fn: e.N.Clone()}), append(sets, set)
 		return len(funcs) >= wordTableFuncs
 	}
 	share := time.Now().Add(time.Until(until) / 4)
-	en.holeSearchBy(all, share, 0, en.Done, wordTableFuncMax, en.MemLimit/4, false, false, accept)
+	en.holeSearchBy(all, share, 0, en.Done, maxSize, en.MemLimit/4, false, false, accept)
 	// Which words each function gives is read on every word of the
 	// examples: a table learned on the points searched alone would miss
 	// the exceptions of the later examples.
@@ -161,11 +198,20 @@ func searchWordTable(all, every *dsl.Problem, found wordProgram, until time.Time
 			funcs[i].right[k] = isStr && v == o.(string)
 		}
 	}
-	conds := 0
+	conds, tests := 0, 0
 	var out []wordProgram
 	for _, f := range funcs {
 		for _, g := range funcs {
 			if f.fn == g.fn || time.Now().After(until) || en.interrupted() {
+				continue
+			}
+			if t := pairCondition(every, f, g, until, en, &tests); t != nil {
+				wp := found
+				wp.fn, wp.table = f.fn, t
+				out = append(out, wp)
+				if !en.Collect || len(out) >= wordTableRivals {
+					return out
+				}
 				continue
 			}
 			t, searched, good := learnWordTable(every, f, g, until, en, conds < wordTableConds)
@@ -192,18 +238,8 @@ func searchWordTable(all, every *dsl.Problem, found wordProgram, until time.Time
 // searched when search is set. It reports whether it searched one and
 // whether the table fits.
 func learnWordTable(all *dsl.Problem, f, g wordFunc, until time.Time, en *Search, search bool) (*wordTable, bool, bool) {
-	var alt, rule []int
-	for k := range all.Outs {
-		switch {
-		case g.right[k] && !f.right[k]:
-			alt = append(alt, k)
-		case f.right[k] && !g.right[k]:
-			rule = append(rule, k)
-		case !f.right[k]:
-			return nil, false, false
-		}
-	}
-	if len(alt) == 0 || len(rule) == 0 {
+	alt, rule, good := splitPair(all, f, g)
+	if !good {
 		return nil, false, false
 	}
 	word := func(k int) string { return all.Envs[k][0].(string) }
@@ -236,7 +272,7 @@ func learnWordTable(all *dsl.Problem, f, g wordFunc, until time.Time, en *Search
 			continue
 		}
 		searched = true
-		if t.when = searchWordPlace(all, alt, clash, until, en); t.when != nil {
+		if t.when = searchWordPlace(all, alt, clash, until, en, wordCondMax); t.when != nil {
 			return t, searched, true
 		}
 	}
@@ -246,7 +282,7 @@ func learnWordTable(all *dsl.Problem, f, g wordFunc, until time.Time, en *Search
 // searchWordPlace searches the condition that holds at the points alt
 // and fails at the points clash: a truth value of the word, its index,
 // the number of words, the other arguments and the index from the end.
-func searchWordPlace(all *dsl.Problem, alt, clash []int, until time.Time, en *Search) *dsl.Node {
+func searchWordPlace(all *dsl.Problem, alt, clash []int, until time.Time, en *Search, maxSize int) *dsl.Node {
 	b := &dsl.Binding{Names: append(slices.Clone(all.B.Names), wordTableEndName),
 		Types: append(slices.Clone(all.B.Types), dsl.Int)}
 	sub := &dsl.Problem{B: b, Round: -1, Mined: all.Mined, Out: dsl.Bool, Ok: []dsl.Type{dsl.Bool}}
@@ -260,5 +296,37 @@ func searchWordPlace(all *dsl.Problem, alt, clash []int, until time.Time, en *Se
 	add(alt, true)
 	add(clash, false)
 	deadline := time.Now().Add(time.Until(until) / 2)
-	return en.holeSearch(sub, deadline, en.Done, wordCondMax, en.MemLimit/4, false, false)
+	return en.holeSearch(sub, deadline, en.Done, maxSize, en.MemLimit/4, false, false)
+}
+
+// splitPair reads the words only g gives (alt) and only f gives (rule);
+// every word must be given by one of them, and each give some alone.
+func splitPair(all *dsl.Problem, f, g wordFunc) (alt, rule []int, good bool) {
+	for k := range all.Outs {
+		switch {
+		case g.right[k] && !f.right[k]:
+			alt = append(alt, k)
+		case f.right[k] && !g.right[k]:
+			rule = append(rule, k)
+		case !f.right[k]:
+			return nil, nil, false
+		}
+	}
+	return alt, rule, len(alt) > 0 && len(rule) > 0
+}
+
+// pairCondition searches a small condition of the word and its place that
+// holds at the words only g gives and fails at those only f gives (at
+// most wordTableConds searches, counted in tests): g where it holds, f
+// elsewhere. Both sides need two words at least.
+func pairCondition(all *dsl.Problem, f, g wordFunc, until time.Time, en *Search, tests *int) *wordTable {
+	alt, rule, good := splitPair(all, f, g)
+	if !good || len(alt) < 2 || len(rule) < 2 || *tests >= wordTableConds {
+		return nil
+	}
+	*tests++
+	if when := searchWordPlace(all, alt, rule, until, en, wordPairCondMax); when != nil {
+		return &wordTable{alt: g.fn, when: when}
+	}
+	return nil
 }
