@@ -40,6 +40,7 @@
 //     of a fixed width; wordtable.go two functions of a word chosen by a
 //     condition or a table of words, wordcut.go words cut before their
 //     first vowel or digit.
+//   - guard.go: a number where a condition holds and None elsewhere.
 //   - chartable.go: a value per character solved as a linear system (the
 //     last resort).
 package sketch
