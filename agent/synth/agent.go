@@ -324,6 +324,14 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				a.setLeft(s, nil, len(req.Examples))
 				break
 			}
+			if s = a.refit(ctx, p, len(req.Examples), skip); s != nil {
+				a.mu.Lock()
+				a.sessions[key] = s
+				a.last = s
+				a.mu.Unlock()
+				a.setLeft(s, nil, len(req.Examples))
+				break
+			}
 		}
 		// The lambda banks are built once per Shared (and per set of
 		// constants mined from the task's text), not on the session's clock.

@@ -33,7 +33,8 @@
 //     examples stay the same and the run's budget lasts, the notes, the
 //     constant program written when the DSL cannot express the task);
 //     searchleft.go whether the last search has strategies left and, when
-//     not, what it tried (workflow.Searcher).
+//     not, what it tried (workflow.Searcher); refit.go a sketch's
+//     program learned again first when new examples contradict it.
 //     A cancelled context stops a session within milliseconds and writes
 //     nothing; Options.MaxPrograms bounds searches by programs instead of
 //     time, so that a loaded machine finds the same programs.

@@ -46,6 +46,9 @@ type searchResult struct {
 	skipped map[string]bool
 	// note says how a split searched the problem's parts (split.go).
 	note string
+	// sketched says a family's sketch found best (sketch.Families), which
+	// the next session tries first (refit.go).
+	sketched bool
 }
 
 // searchSpec bounds a search.
@@ -421,6 +424,7 @@ func (s *searcher) strategies() bool {
 	// stacks, recurrences) after the sweeps, which find the map or fold
 	// a sketch could also express, and write it more plainly.
 	if s.sketches(func(r *sketch.Search) bool { return sketch.Families(r, p, s.consider) }) {
+		s.res.sketched = s.res.solved
 		return true
 	}
 	s.swept = true

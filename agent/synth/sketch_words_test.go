@@ -122,6 +122,84 @@ func TestWordwise(t *testing.T) {
 	runSketchCases(t, cases, sketch.Wordwise)
 }
 
+// Two functions of a word, the second taken by the words of a table the
+// examples show, with a condition of the word's place where a listed
+// word takes the first (title case with minor words), or without one.
+func TestWordwiseTable(t *testing.T) {
+	strTask := task.Task{Name: "t", Kind: task.KindString, InputType: "a title", FunctionName: "solve"}
+	minor := []string{"a", "of", "the", "and"}
+	vocab := append([]string{"cat", "sky", "river", "stone", "quiet", "brown", "owl", "night", "road", "lamp"}, minor...)
+	title := func(r *rand.Rand) any {
+		words := make([]string, 2+r.Intn(5))
+		for i := range words {
+			w := vocab[r.Intn(len(vocab))]
+			if r.Intn(3) == 0 {
+				w = strings.ToUpper(w)
+			}
+			words[i] = w
+		}
+		return strings.Join(words, " ")
+	}
+	capitalize := func(w string) string { return strings.ToUpper(w[:1]) + strings.ToLower(w[1:]) }
+	cases := []sketchCase{
+		{name: "title_case_minor_words", task: strTask, n: 24, gen: title,
+			f: func(in any) any {
+				words := strings.Split(in.(string), " ")
+				for i, w := range words {
+					if slices.Contains(minor, strings.ToLower(w)) && i > 0 && i < len(words)-1 {
+						words[i] = strings.ToLower(w)
+					} else {
+						words[i] = capitalize(w)
+					}
+				}
+				return strings.Join(words, " ")
+			}},
+		{name: "upper_but_listed_words", task: strTask, n: 16, gen: title,
+			f: func(in any) any {
+				words := strings.Split(in.(string), " ")
+				for i, w := range words {
+					if slices.Contains(minor, strings.ToLower(w)) {
+						words[i] = strings.ToLower(w)
+					} else {
+						words[i] = strings.ToUpper(w)
+					}
+				}
+				return strings.Join(words, " ")
+			}},
+	}
+	pig := func(w string) string {
+		if strings.ContainsRune("aeiou", rune(w[0])) {
+			return w + "way"
+		}
+		k := strings.IndexAny(w, "aeiou")
+		if k < 0 {
+			k = len(w)
+		}
+		return w[k:] + w[:k] + "ay"
+	}
+	lower := []string{"cat", "sky", "river", "stone", "quiet", "owl", "apple", "string", "rhythm", "eagle", "under", "three"}
+	cases = append(cases,
+		// Two functions chosen by a condition, over the word cut before
+		// its first vowel, with the affixes the outputs add.
+		sketchCase{name: "pig_latin_words", task: strTask, n: 10,
+			gen: func(r *rand.Rand) any {
+				words := make([]string, 1+r.Intn(4))
+				for i := range words {
+					words[i] = lower[r.Intn(len(lower))]
+				}
+				return strings.Join(words, " ")
+			},
+			f: func(in any) any {
+				words := strings.Split(in.(string), " ")
+				for i, w := range words {
+					words[i] = pig(w)
+				}
+				return strings.Join(words, " ")
+			}})
+	wantOpPrefix(cases, "wordwise[", "a word-wise program")
+	runSketchCases(t, cases, sketch.Wordwise)
+}
+
 // A string whose words do not line up with the output's is not the
 // decomposition's.
 func TestWordwiseDeclines(t *testing.T) {

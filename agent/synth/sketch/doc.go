@@ -37,7 +37,10 @@
 //     or the first pair for which a condition holds; neighbours.go the
 //     positions where a test of an element and its neighbours holds.
 //   - words.go, chunks.go: a string mapped word by word, or cut into units
-//     of a fixed width.
+//     of a fixed width; wordtable.go two functions of a word chosen by a
+//     condition or a table of words, wordcut.go words cut before their
+//     first vowel or digit.
+//   - guard.go: a number where a condition holds and None elsewhere.
 //   - chartable.go: a value per character solved as a linear system (the
 //     last resort).
 package sketch

@@ -24,14 +24,15 @@ import (
 // running state (statemap.go) and the
 // decomposition into fixed-width units (chunks.go), the validator of a
 // fixed-width text (pattern.go) and the weighted digit-sum checksum of a
-// code (checksum.go). It reports whether
+// code (checksum.go) and the value guarded by a condition, None elsewhere
+// (guard.go). It reports whether
 // consider accepted a program.
 func Families(en *Search, p *dsl.Problem, consider func(*dsl.Node, []any) bool) bool {
 	return DP(en, p, consider) || Orbit(en, p, consider) || Digits(en, p, consider) || DigitValue(en, p, 0.1, consider) || Stack(en, p, consider) || Interp(en, p, consider) || Brackets(en, p, consider) ||
 		StateMachine(en, p, 0.15, consider) || Diffusion(en, p, consider) || Positionwise(en, p, 0.6, consider) || ListDP(en, p, consider) || Align(en, p, consider) || Shifts(en, p, consider) || SameKey(en, p, consider) ||
 		Indices(en, p, consider) || NeighbourIndices(en, p, consider) || FirstIndex(en, p, consider) || FirstPair(en, p, consider) || Wordwise(en, p, consider) || WordOrder(en, p, consider) || CharMap(en, p, consider) || CharFold(en, p, consider) ||
 		Segments(en, p, consider) || Wrap(en, p, consider) || StateMap(en, p, 0.1, consider) ||
-		Chunkwise(en, p, consider) || Pattern(en, p, consider) || Checksum(en, p, consider)
+		Chunkwise(en, p, consider) || Pattern(en, p, consider) || Checksum(en, p, consider) || Guard(en, p, consider)
 }
 
 // LastResort runs the sketches that fit too easily to stand beside the

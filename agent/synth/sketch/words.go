@@ -50,6 +50,22 @@ type wordProgram struct {
 	sep, join string
 	fn        *dsl.Node
 	cond      *dsl.Node
+	// table, when set, gives the words it lists another function
+	// (wordtable.go).
+	table *wordTable
+	// cut, when set, adds the word's head and rest to its environment.
+	cut *wordCut
+}
+
+// env is a word's environment (wordEnv), with its head and rest when the
+// program cuts words.
+func (wp wordProgram) env(w string, i, n int, env []any) []any {
+	out := wordEnv(w, i, n, env, wp.text)
+	if wp.cut != nil {
+		head, rest := wp.cut.split(w)
+		out = append(out, head, rest)
+	}
+	return out
 }
 
 // split cuts the text into words: on sep, or on runs of white space.
@@ -76,7 +92,7 @@ func (wp wordProgram) run(env []any) any {
 	words := wp.split(env[wp.text].(string))
 	out := make([]string, len(words))
 	for i, w := range words {
-		wenv := wordEnv(w, i, len(words), env, wp.text)
+		wenv := wp.env(w, i, len(words), env)
 		if wp.cond != nil {
 			b, isBool := dsl.EvalSafe(wp.cond, wenv).(bool)
 			if !isBool {
@@ -87,7 +103,11 @@ func (wp wordProgram) run(env []any) any {
 				continue
 			}
 		}
-		v, isStr := dsl.EvalSafe(wp.fn, wenv).(string)
+		fn := wp.fn
+		if wp.table != nil && wp.table.takes(w, i, len(words), wenv) {
+			fn = wp.table.alt
+		}
+		v, isStr := dsl.EvalSafe(fn, wenv).(string)
 		if !isStr {
 			return dsl.ErrV
 		}
@@ -196,6 +216,7 @@ func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Ti
 		out string
 	}
 	var points []point
+	every := wordSub(p, text, dsl.Str, nil)
 	several, changed := false, 0
 	for e, o := range p.Outs {
 		wp := wordProgram{sep: sep}
@@ -206,9 +227,11 @@ func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Ti
 		}
 		several = several || len(in) > 1
 		for i, w := range in {
+			env := wordEnv(w, i, len(in), p.Envs[e], text)
 			if len(points) < maxPointsSearched {
-				points = append(points, point{wordEnv(w, i, len(in), p.Envs[e], text), out[i]})
+				points = append(points, point{env, out[i]})
 			}
+			every.Envs, every.Outs = append(every.Envs, env), append(every.Outs, out[i])
 			if out[i] != w {
 				changed++
 			}
@@ -217,15 +240,41 @@ func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Ti
 	if !several || changed == 0 {
 		return nil
 	}
-	consts := outputChars(p)
-	share := func(part float64) time.Time {
-		return time.Now().Add(time.Duration(float64(time.Until(until)) * part))
-	}
-	all := wordSub(p, text, dsl.Str, consts)
+	all := wordSub(p, text, dsl.Str, outputChars(p))
 	for _, pt := range points {
 		all.Envs, all.Outs = append(all.Envs, pt.env), append(all.Outs, pt.out)
 	}
 	found := wordProgram{text: text, sep: sep, join: join}
+	if out := searchWordRule(p, all, found, until, en); out != nil {
+		return out
+	}
+	// Two functions, the words of a table learned from the examples
+	// (all their words, not only the points searched) taking the second
+	// (wordtable.go), or the words where a condition holds, then the same
+	// with the words cut before their first vowel or digit.
+	if out := searchWordTable(all, every, found, until, en, false); out != nil {
+		return out
+	}
+	return searchWordCuts(all, every, found, until, en)
+}
+
+// searchWordRule searches one function of every word of all's points,
+// then one of the words that change and the condition that picks them
+// (a small truth value, a threshold, a larger truth value in half of
+// what is left, the other half left to the table).
+func searchWordRule(p *dsl.Problem, all *dsl.Problem, found wordProgram, until time.Time, en *Search) []wordProgram {
+	type point struct {
+		env []any
+		out string
+	}
+	points := make([]point, len(all.Outs))
+	for k := range all.Outs {
+		points[k] = point{all.Envs[k], all.Outs[k].(string)}
+	}
+	text, consts := found.text, all.Consts
+	share := func(part float64) time.Time {
+		return time.Now().Add(time.Duration(float64(time.Until(until)) * part))
+	}
 	if found.fn = en.holeSearch(all, share(0.4), en.Done, wordFuncMax, en.MemLimit/4, false, false); found.fn != nil {
 		return []wordProgram{found}
 	}
@@ -265,7 +314,7 @@ func searchWordProgram(p *dsl.Problem, text int, sep, join string, until time.Ti
 		}
 		return out
 	}
-	if found.cond = en.holeSearch(cond, until, en.Done, wordCondMax, en.MemLimit/4, false, false); found.cond != nil {
+	if found.cond = en.holeSearch(cond, share(0.5), en.Done, wordCondMax, en.MemLimit/4, false, false); found.cond != nil {
 		return []wordProgram{found}
 	}
 	return nil
@@ -300,20 +349,33 @@ func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 		sep = "None"
 	}
 	name := fmt.Sprintf("wordwise[%s to %q: %s", sep, wp.join, wp.fn)
+	if wp.cut != nil {
+		name = fmt.Sprintf("wordwise[%s to %q, cut %s: %s", sep, wp.join, wp.cut.name, wp.fn)
+	}
 	size := 3 + wp.fn.Size
 	if wp.cond != nil {
 		name += " if " + wp.cond.String()
 		size += 1 + wp.cond.Size
 	}
+	if wp.table != nil {
+		name += " else " + wp.table.String()
+		size += wp.table.size()
+	}
 	op := &dsl.Operator{Name: name + "]", Args: p.B.Types, Ret: dsl.Str, Fam: dsl.FamList, Cost: 1,
 		Eval: func(_ *dsl.Lambda, a []any) any { return wp.run(a) },
 		Py: func(e *dsl.Emitter, _ *dsl.Lambda, a []dsl.Code) dsl.Code {
 			sub := wordSub(p, wp.text, dsl.Str, nil)
+			if wp.cut != nil {
+				sub = wp.cut.sub(sub)
+			}
 			vars := make([]dsl.Code, len(sub.B.Names))
 			for i, n := range sub.B.Names {
 				vars[i] = dsl.Atom(n)
 			}
 			expr := e.Node(wp.fn, vars).S
+			if wp.table != nil {
+				expr = wp.table.python(e, e.Node(wp.fn, vars).At(dsl.PTern), vars)
+			}
 			if wp.cond != nil {
 				expr = fmt.Sprintf("%s if %s else w", expr, e.Node(wp.cond, vars).S)
 			}
@@ -321,8 +383,12 @@ func wordNode(p *dsl.Problem, wp wordProgram) *dsl.Node {
 			if wp.sep == "" {
 				split = p.B.Names[wp.text] + ".split()"
 			}
-			body := fmt.Sprintf("    words = %s\n    return %s.join([%s for i, w in enumerate(words)])\n",
-				split, strconv.Quote(wp.join), expr)
+			loop := "for i, w in enumerate(words)"
+			if wp.cut != nil {
+				loop += fmt.Sprintf(" for head, rest in [%s(w)]", wp.cut.helper(e))
+			}
+			body := fmt.Sprintf("    words = %s\n    return %s.join([%s %s])\n",
+				split, strconv.Quote(wp.join), expr, loop)
 			return dsl.Call(e.LoopHelper("wordwise", p.B.Names, body), a...)
 		}}
 	return overVars(p, op, size)
