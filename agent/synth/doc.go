@@ -72,6 +72,10 @@
 //     resumes where it stopped (the level it was cut in, then larger
 //     sizes).
 //   - holes.go: the enumerator filling a sketch's holes (sketch.Holes).
+//   - split.go: component-wise outputs (lists of one length, records and
+//     objects) and text templates, each part searched on its own and
+//     joined; split_template.go, split_keyed.go the templates and their
+//     category words; split_derive.go a component made of solved ones.
 //
 // The strategies that work on the enumerator's bank, one file each:
 //   - strategy_table.go: categorical outputs named by a table over a
@@ -90,7 +94,8 @@
 //
 // At size 4 the search runs the sketches' machines, walks, queues and the
 // whole-list map, then the loops and sweeps above, then sketch.Families;
-// sketch.LastResort when a search ends with nothing consistent.
+// sketch.LastResort when a search ends with nothing consistent, then its
+// partial programs with a default where they raise (orDefault).
 //
 // internal/selfcheck is a development command that measures the
 // synthesizer on a task set through the workflow.

@@ -43,6 +43,9 @@
 //     ops_multiset.go lists read as multisets; ops_positions.go two
 //     sequences compared position by position;
 //     ops_extra.go the operators of sketches' holes only.
+//   - split.go: the components of outputs (lists of one length, records,
+//     objects of varying keys) and their join; ordefault.go a value where
+//     a program raises.
 //   - python.go: the translation of a program into a candidate.py.
 //   - problem.go: the problem and its binding, the matching of values
 //     against the outputs; labels.go categorical outputs.
