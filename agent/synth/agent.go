@@ -317,14 +317,13 @@ func (a *Agent) Write(ctx context.Context, req agent.WriteRequest) (agent.WriteR
 				req.Feedback.Total-req.Feedback.Passed, req.Feedback.Total)
 		}
 		if !failedOwn {
-			if s = a.stillConsistent(p, len(req.Examples)); s != nil {
-				a.mu.Lock()
-				a.sessions[key] = s
-				a.mu.Unlock()
-				a.setLeft(s, nil, len(req.Examples))
-				break
+			// The last program kept as it is (its session, with the same
+			// program and result, becomes the last), or a sketch's learned
+			// again.
+			if s = a.stillConsistent(p, len(req.Examples)); s == nil {
+				s = a.refit(ctx, p, len(req.Examples), skip)
 			}
-			if s = a.refit(ctx, p, len(req.Examples), skip); s != nil {
+			if s != nil {
 				a.mu.Lock()
 				a.sessions[key] = s
 				a.last = s

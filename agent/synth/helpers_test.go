@@ -182,20 +182,28 @@ type declineCase struct {
 	exs  [][2]any
 }
 
+// pairsProblem is tk's problem of the examples (input, output) given as
+// Go values, and those examples.
+func pairsProblem(t *testing.T, tk task.Task, pairs [][2]any) (*dsl.Problem, []task.Example) {
+	t.Helper()
+	var exs []task.Example
+	for _, e := range pairs {
+		exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
+	}
+	p, err := newProblem(tk, exs)
+	if err != nil {
+		t.Fatalf("problem: %v", err)
+	}
+	return p, exs
+}
+
 // checkDeclines runs the strategy alone on each case's examples of task
 // tk and fails when it finds a program.
 func checkDeclines(t *testing.T, tk task.Task, run sketchStrategy, cases []declineCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range c.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(tk, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
+			p, _ := pairsProblem(t, tk, c.exs)
 			if res := strategyOnly(p, run); res.solved {
 				t.Errorf("found %v, want none", res.best)
 			}

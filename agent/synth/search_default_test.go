@@ -30,14 +30,7 @@ func TestOrDefault(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range tc.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(list, exs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, exs := pairsProblem(t, list, tc.exs)
 			spec := testSpec()
 			spec.maxSize = 2 // no conditional: the partial programs alone
 			s := newSearcher(p, spec)

@@ -165,14 +165,7 @@ func TestCharSketchesUnseenRivals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var exs []task.Example
-			for _, e := range tt.exs {
-				exs = append(exs, task.Example{Input: jsonOf(t, e[0]), Output: jsonOf(t, e[1])})
-			}
-			p, err := newProblem(tk, exs)
-			if err != nil {
-				t.Fatalf("problem: %v", err)
-			}
+			p, _ := pairsProblem(t, tk, tt.exs)
 			progs := strategyRivals(p, tt.run)
 			if len(progs) < 2 {
 				t.Fatalf("offered %v, want a program and a rival", progs)

@@ -61,7 +61,7 @@ func composeParts(p *dsl.Problem, parts []*dsl.Problem, i int, progs []*dsl.Node
 		return true
 	}
 	for _, op := range dsl.Catalog.Top {
-		if op.Sig != dsl.SigNone || op.Lazy || !okType(part, op.Ret) {
+		if op.Sig != dsl.SigNone || op.Lazy || !part.OkType(op.Ret) {
 			continue
 		}
 		for _, s := range solved {
@@ -92,16 +92,6 @@ func composeParts(p *dsl.Problem, parts []*dsl.Problem, i int, progs []*dsl.Node
 		}
 	}
 	return nil
-}
-
-// okType reports whether a value of type t can be the part's output.
-func okType(part *dsl.Problem, t dsl.Type) bool {
-	for _, ok := range part.Ok {
-		if ok == t {
-			return true
-		}
-	}
-	return false
 }
 
 // argsFit reports whether kids have the operator's argument types.

@@ -33,10 +33,13 @@ func recordRows(outs []any) ([]string, []any) {
 			}
 			sort.Strings(keys)
 		}
+		if len(m) != len(keys) {
+			return nil, nil
+		}
 		row := make([]any, len(keys))
 		for j, k := range keys {
 			v, ok := m[k]
-			if !ok || len(m) != len(keys) {
+			if !ok {
 				return nil, nil
 			}
 			row[j] = v

@@ -78,25 +78,13 @@ func TestChecksum(t *testing.T) {
 	py, pyErr := exec.LookPath("python3")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := textProblem(tt.ins, tt.f)
-			var got *dsl.Node
-			var vals []any
-			found := Checksum(&Search{Envs: p.Envs}, p, func(n *dsl.Node, v []any) bool { got, vals = n, v; return true })
-			if found != tt.want {
-				t.Fatalf("Checksum = %v, want %v (program %v)", found, tt.want, got)
-			}
-			if !found {
+			got, src := fitText(t, "Checksum", Checksum, tt.ins, tt.f, tt.want)
+			if got == nil {
 				return
-			}
-			for i := range p.Outs {
-				if !p.MatchesAt(i, vals[i]) {
-					t.Errorf("%q: got %v, want %v", tt.ins[i], vals[i], p.Outs[i])
-				}
 			}
 			if pyErr != nil {
 				t.Skip("python3 not found: cannot compare emitted Python with the Go evaluator")
 			}
-			src := dsl.Program{Root: got, Binding: "s = input_data", Vars: []string{"s"}, Round: -1}.Python("solve", "")
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "candidate.py"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)

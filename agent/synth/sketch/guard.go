@@ -117,17 +117,14 @@ func guardCond(en *Search, p *dsl.Problem, value *dsl.Node, until time.Time) (*d
 	g := guard{value: value, list: -1}
 	b := &dsl.Binding{Names: append(slices.Clone(p.B.Names), "v"), Types: append(slices.Clone(p.B.Types), p.Out)}
 	if p.Out == dsl.Int {
+		var lists []int
 		for j, t := range p.B.Types {
-			if t == dsl.ListInt && g.list < 0 {
-				g.list = j
-			} else if t == dsl.ListInt {
-				g.list = -2
+			if t == dsl.ListInt {
+				lists = append(lists, j)
 			}
 		}
-		if g.list == -2 {
-			g.list = -1
-		}
-		if g.list >= 0 {
+		if len(lists) == 1 {
+			g.list = lists[0]
 			b.Names, b.Types = append(b.Names, "k"), append(b.Types, dsl.Int)
 		}
 	}

@@ -60,22 +60,10 @@ func TestPattern(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := textProblem(tt.ins, tt.f)
-			var got *dsl.Node
-			var vals []any
-			found := Pattern(&Search{Envs: p.Envs}, p, func(n *dsl.Node, v []any) bool { got, vals = n, v; return true })
-			if found != tt.want {
-				t.Fatalf("Pattern = %v, want %v (program %v)", found, tt.want, got)
-			}
-			if !found {
+			got, src := fitText(t, "Pattern", Pattern, tt.ins, tt.f, tt.want)
+			if got == nil {
 				return
 			}
-			for i := range p.Outs {
-				if !p.MatchesAt(i, vals[i]) {
-					t.Errorf("%q: got %v, want %v", tt.ins[i], vals[i], p.Outs[i])
-				}
-			}
-			src := dsl.Program{Root: got, Binding: "s = input_data", Vars: []string{"s"}, Round: -1}.Python("solve", "")
 			for _, part := range tt.parts {
 				if !strings.Contains(src, part) {
 					t.Errorf("the program has no %q:\n%s", part, src)
@@ -86,6 +74,30 @@ func TestPattern(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fitText runs the text strategy run (named name) on f's outputs on ins
+// and checks that it finds a program exactly when want says so, whose
+// values match every output. It returns the program (nil when none) and
+// its Python.
+func fitText(t *testing.T, name string, run func(*Search, *dsl.Problem, func(*dsl.Node, []any) bool) bool, ins []string, f func(string) any, want bool) (*dsl.Node, string) {
+	t.Helper()
+	p := textProblem(ins, f)
+	var got *dsl.Node
+	var vals []any
+	found := run(&Search{Envs: p.Envs}, p, func(n *dsl.Node, v []any) bool { got, vals = n, v; return true })
+	if found != want {
+		t.Fatalf("%s = %v, want %v (program %v)", name, found, want, got)
+	}
+	if !found {
+		return nil, ""
+	}
+	for i := range p.Outs {
+		if !p.MatchesAt(i, vals[i]) {
+			t.Errorf("%q: got %v, want %v", ins[i], vals[i], p.Outs[i])
+		}
+	}
+	return got, dsl.Program{Root: got, Binding: "s = input_data", Vars: []string{"s"}, Round: -1}.Python("solve", "")
 }
 
 // textProblem is the problem of f's outputs on texts: a truth value, or

@@ -130,16 +130,6 @@ func (t *wordTable) python(e *dsl.Emitter, fn string, vars []dsl.Code) string {
 	return fmt.Sprintf("%s if %s else %s", e.Node(t.alt, vars).At(dsl.POr), test, fn)
 }
 
-// subsetOf reports whether the bit set a lies within b.
-func subsetOf(a, b []uint64) bool {
-	for i := range a {
-		if a[i]&^b[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // wordFunc is a small function of a word and the points it is right on.
 type wordFunc struct {
 	fn    *dsl.Node
@@ -180,7 +170,7 @@ func searchWordTable(all, every *dsl.Problem, found wordProgram, until time.Time
 				right++
 			}
 		}
-		if right < minRight || slices.ContainsFunc(sets, func(have []uint64) bool { return subsetOf(set, have) }) {
+		if right < minRight || slices.ContainsFunc(sets, func(have []uint64) bool { return isSubset(set, have) }) {
 			return false
 		}
 		funcs, sets = append(funcs, wordFunc{fn: e.N.Clone()}), append(sets, set)
